@@ -1,0 +1,84 @@
+"""Reading the notation of RULES.md: symbols, towers, positions and moves.
+
+Printing lives on the value types themselves (``str(tower)``); this module turns
+text back into values, accepting the aliases a person might type: lower case,
+the words sun/moon/stars/comet and the glyphs the app draws.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from .errors import NotationError
+from .symbols import SYMBOL_ALIASES, Symbol
+
+if TYPE_CHECKING:
+    from .position import Move, Position, Tower
+
+#: A tower inside longer text: a height, optional spaces, then a symbol spelling.
+_TOWER_TOKEN = re.compile(r"\s*(\d+)\s*([^\d\s,>]+)\s*,?")
+_SYMBOL_HINT = "use S, M, * or C (or sun, moon, stars, comet)"
+
+
+def parse_symbol(text: str, *, within: str = "") -> Symbol:
+    """Read one symbol: ``S``/``m``/``*``/``comet``/``☾``..."""
+    symbol = SYMBOL_ALIASES.get(text.strip().casefold())
+    if symbol is None:
+        where = f" in {within!r}" if within else ""
+        raise NotationError(f"unknown symbol {text.strip()!r}{where}: {_SYMBOL_HINT}")
+    return symbol
+
+
+def _towers_in(text: str, what: str) -> list[tuple[int, Symbol]]:
+    """Every (height, symbol) written in ``text``, or a ``NotationError`` saying where it went wrong."""
+    found: list[tuple[int, Symbol]] = []
+    at = 0
+    stripped = text.rstrip()
+    while at < len(stripped):
+        match = _TOWER_TOKEN.match(stripped, at)
+        if match is None:
+            rest = stripped[at:].split()[0]
+            raise NotationError(
+                f"cannot read {rest!r} in {what} {text.strip()!r}: a tower is a height then a symbol, like 3M"
+            )
+        height_text, symbol_text = match.groups()
+        written = f"{height_text}{symbol_text}"
+        symbol = parse_symbol(symbol_text, within=written)
+        height = int(height_text)
+        if height < 1:
+            raise NotationError(f"tower {written!r} has height {height}: heights start at 1")
+        found.append((height, symbol))
+        at = match.end()
+    return found
+
+
+def parse_tower(text: str) -> Tower:
+    """Read one tower such as ``3M``, ``3 moon`` or ``3☾``."""
+    from .position import Tower
+
+    found = _towers_in(text, "tower")
+    if len(found) != 1:
+        raise NotationError(f"expected one tower like 3M, got {text.strip()!r}")
+    height, symbol = found[0]
+    return Tower(height, symbol)
+
+
+def parse_position(text: str) -> Position:
+    """Read a position: towers separated by spaces, in any order (``1S 1S 2M``)."""
+    from .position import Position, Tower
+
+    found = _towers_in(text, "position")
+    if not found:
+        raise NotationError("a position needs at least one tower, like 1S 1M")
+    return Position(Tower(height, symbol) for height, symbol in found)
+
+
+def parse_move(text: str) -> Move:
+    """Read a move ``A>B``: tower A is put on tower B (``2*>2M``)."""
+    from .position import Move
+
+    sides = text.split(">")
+    if len(sides) != 2 or not sides[0].strip() or not sides[1].strip():
+        raise NotationError(f"a move is written A>B, like 2*>2M; got {text.strip()!r}")
+    return Move(parse_tower(sides[0]), parse_tower(sides[1]))

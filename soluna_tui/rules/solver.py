@@ -1,0 +1,301 @@
+"""Perfect play: win or loss for the player to move, and the plies to the end.
+
+Convention (RULES.md): a position with no move is lost in 0 plies; a winner takes
+the fewest plies to leave the opponent lost, a loser holds out the most plies.
+
+Why it is fast:
+- a position's value does not change when symbols are renamed, so a position is
+  reduced to the multiset of its four *symbol groups* (the heights of the towers
+  under each symbol), up to 24 times fewer positions than towers-with-symbols;
+- each distinct group (a partition of at most 24 discs) is interned once as a
+  small integer, with its merges (two towers of the group stacked) and its
+  height-bitmask computed once, so a child position is a sorted 4-tuple of ints;
+- values are one signed int: ``LIMIT - plies`` for a win, ``plies - LIMIT`` for a
+  loss, so the best move is just ``min`` over the children's values;
+- the cache is kept across calls, so hints, analysis and the computer share work.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from .errors import SearchAborted
+from .position import Move, Position
+from .symbols import Symbol
+
+#: Larger than any number of plies (a round lasts at most 23 moves).
+_LIMIT = 1000
+_LOST_NOW = -_LIMIT
+#: How many newly solved positions between two looks at the budget.
+_CHECK_EVERY = 512
+
+Group = tuple[int, ...]
+Key = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The perfect-play result for the player to move: win or loss, and in how many plies."""
+
+    wins: bool
+    plies: int
+
+    @property
+    def outcome(self) -> str:
+        """``"win"`` or ``"loss"``, as RULES.md writes it."""
+        return "win" if self.wins else "loss"
+
+    @classmethod
+    def from_value(cls, value: int) -> Verdict:
+        return cls(True, _LIMIT - value) if value > 0 else cls(False, value + _LIMIT)
+
+    def after_move(self) -> Verdict:
+        """Seen from the player who moved into a position with this verdict."""
+        return Verdict(not self.wins, self.plies + 1)
+
+    def __str__(self) -> str:
+        return f"{self.outcome} in {self.plies}"
+
+
+@dataclass(frozen=True, slots=True)
+class MoveVerdict:
+    """One legal move, the position it leaves, and its verdict for the player making it."""
+
+    move: Move
+    result: Position
+    verdict: Verdict
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        """Winning moves first, fastest first; then losing moves, longest resistance first."""
+        return (0, self.verdict.plies) if self.verdict.wins else (1, -self.verdict.plies)
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """A position, its verdict for the player to move, and every legal move's verdict."""
+
+    position: Position
+    verdict: Verdict
+    moves: tuple[MoveVerdict, ...]
+
+    @property
+    def winning_moves(self) -> tuple[MoveVerdict, ...]:
+        return tuple(item for item in self.moves if item.verdict.wins)
+
+    def to_dict(self) -> dict:
+        """The JSON object of ``soluna analyze --json`` (RULES.md)."""
+        return {
+            "position": str(self.position),
+            "to_move": self.verdict.outcome,
+            "plies": self.verdict.plies,
+            "moves": [
+                {
+                    "move": str(item.move),
+                    "result": str(item.result),
+                    "outcome": item.verdict.outcome,
+                    "plies": item.verdict.plies,
+                }
+                for item in self.moves
+            ],
+        }
+
+
+@dataclass
+class Budget:
+    """Limits on one call: a wall-clock deadline, a count of new positions, a cancel check."""
+
+    seconds: float | None = None
+    max_positions: int | None = None
+    cancelled: Callable[[], bool] | None = None
+
+    def __post_init__(self) -> None:
+        self._deadline = None if self.seconds is None else time.monotonic() + self.seconds
+        self.positions = 0
+
+    def spend(self, positions: int) -> None:
+        """Count ``positions`` newly solved; ``SearchAborted`` once a limit is passed."""
+        self.positions += positions
+        if self.max_positions is not None and self.positions > self.max_positions:
+            raise SearchAborted(f"gave up after {self.positions} new positions")
+        if self._deadline is not None and time.monotonic() > self._deadline:
+            raise SearchAborted(f"gave up after {self.seconds:g} seconds")
+        if self.cancelled is not None and self.cancelled():
+            raise SearchAborted("cancelled")
+
+
+class Solver:
+    """An exact endgame table built on demand and kept between calls.
+
+    One solve runs at a time (a lock guards the tables); abort one with a ``Budget``.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.clear()
+
+    def clear(self) -> None:
+        """Forget everything (a cold start)."""
+        self._group_ids: dict[Group, int] = {(): 0}
+        self._groups: list[Group] = [()]
+        self._masks: list[int] = [0]
+        self._merges: list[tuple[int, ...] | None] = [()]
+        self._crossings: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
+        self._values: dict[Key, int] = {}
+
+    @property
+    def positions_solved(self) -> int:
+        """How many positions (up to renaming symbols) the table holds."""
+        return len(self._values)
+
+    # ---- public questions ----------------------------------------------------------------
+
+    def verdict(self, position: Position, budget: Budget | None = None) -> Verdict:
+        """Win or loss for the player to move, and the plies to the end."""
+        with self._lock:
+            return Verdict.from_value(self._solve_root(self._key(position), budget))
+
+    def analyse(self, position: Position, budget: Budget | None = None) -> Analysis:
+        """The position's verdict and every legal move's, ordered as RULES.md asks."""
+        with self._lock:
+            value = self._solve_root(self._key(position), budget)
+            moves = []
+            for move in position.legal_moves:
+                result = position.after(move)
+                child = self._values[self._key(result)]
+                moves.append(MoveVerdict(move, result, Verdict.from_value(child).after_move()))
+        moves.sort(key=lambda item: item.sort_key)
+        return Analysis(position, Verdict.from_value(value), tuple(moves))
+
+    def is_solved(self, position: Position) -> bool:
+        """Whether the answer for ``position`` is already in the table (so it is instant)."""
+        return self._key(position) in self._values
+
+    # ---- the table -----------------------------------------------------------------------
+
+    def _key(self, position: Position) -> Key:
+        heights: list[list[int]] = [[] for _ in Symbol]
+        for tower in position.towers:
+            heights[tower.symbol].append(tower.height)
+        return tuple(sorted(self._group_id(tuple(sorted(group))) for group in heights))  # type: ignore[return-value]
+
+    def _group_id(self, group: Group) -> int:
+        """The small integer standing for a sorted tuple of heights."""
+        found = self._group_ids.get(group)
+        if found is None:
+            found = self._group_ids[group] = len(self._groups)
+            self._groups.append(group)
+            mask = 0
+            for height in group:
+                mask |= 1 << height
+            self._masks.append(mask)
+            self._merges.append(None)
+        return found
+
+    def _merges_of(self, group_id: int) -> tuple[int, ...]:
+        """Every group made by stacking two towers of this group (same symbol)."""
+        found = self._merges[group_id]
+        if found is None:
+            group = self._groups[group_id]
+            results = set()
+            for first in range(len(group)):
+                for second in range(first + 1, len(group)):
+                    rest = [*group[:first], *group[first + 1 : second], *group[second + 1 :]]
+                    rest.append(group[first] + group[second])
+                    results.add(self._group_id(tuple(sorted(rest))))
+            found = self._merges[group_id] = tuple(results)
+        return found
+
+    def _without(self, group_id: int, height: int, doubled: bool) -> int:
+        """The group with one tower of ``height`` removed, or (``doubled``) grown to twice its height."""
+        rest = list(self._groups[group_id])
+        rest.remove(height)
+        if doubled:
+            rest.append(2 * height)
+            rest.sort()
+        return self._group_id(tuple(rest))
+
+    def _crossings_of(self, first: int, second: int) -> tuple[tuple[int, int], ...]:
+        """The two groups after a tower of one lands on an equal-height tower of the other, either way."""
+        pair = (first, second)
+        found = self._crossings.get(pair)
+        if found is None:
+            results = []
+            without = self._without
+            shared = self._masks[first] & self._masks[second]
+            height = 0
+            while shared:
+                if shared & 1:
+                    results.append((without(first, height, True), without(second, height, False)))
+                    results.append((without(first, height, False), without(second, height, True)))
+                shared >>= 1
+                height += 1
+            found = self._crossings[pair] = tuple(results)
+        return found
+
+    def _children(self, key: Key) -> set[Key]:
+        """Every distinct position one move away, as keys."""
+        a, b, c, d = key
+        children: set[Key] = set()
+        add = children.add
+        for merged in self._merges_of(a):
+            add(tuple(sorted((merged, b, c, d))))
+        for merged in self._merges_of(b):
+            add(tuple(sorted((a, merged, c, d))))
+        for merged in self._merges_of(c):
+            add(tuple(sorted((a, b, merged, d))))
+        for merged in self._merges_of(d):
+            add(tuple(sorted((a, b, c, merged))))
+        masks = self._masks
+        crossings = self._crossings_of
+        if masks[a] & masks[b]:
+            for x, y in crossings(a, b):
+                add(tuple(sorted((x, y, c, d))))
+        if masks[a] & masks[c]:
+            for x, y in crossings(a, c):
+                add(tuple(sorted((x, b, y, d))))
+        if masks[a] & masks[d]:
+            for x, y in crossings(a, d):
+                add(tuple(sorted((x, b, c, y))))
+        if masks[b] & masks[c]:
+            for x, y in crossings(b, c):
+                add(tuple(sorted((a, x, y, d))))
+        if masks[b] & masks[d]:
+            for x, y in crossings(b, d):
+                add(tuple(sorted((a, x, c, y))))
+        if masks[c] & masks[d]:
+            for x, y in crossings(c, d):
+                add(tuple(sorted((a, b, x, y))))
+        return children  # type: ignore[return-value]
+
+    def _solve_root(self, key: Key, budget: Budget | None) -> int:
+        found = self._values.get(key)
+        if found is not None:
+            return found
+        if budget is None:
+            return self._solve(key, None)
+        budget.spend(0)
+        return self._solve(key, budget)
+
+    def _solve(self, key: Key, budget: Budget | None) -> int:
+        """Depth-first, every child solved before its parent; the tables keep all of it."""
+        values = self._values
+        children = self._children(key)
+        if not children:
+            value = _LOST_NOW
+        else:
+            solve = self._solve
+            # The best child for the mover is the one worst for the opponent.
+            worst = min([values[child] if child in values else solve(child, budget) for child in children])
+            value = -worst - 1 if worst < 0 else -worst + 1
+        values[key] = value
+        if budget is not None and len(values) % _CHECK_EVERY == 0:
+            budget.spend(_CHECK_EVERY)
+        return value
+
+
+#: The solver the app, the CLI and the computer players share, so work done once is reused.
+shared_solver = Solver()

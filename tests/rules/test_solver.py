@@ -1,0 +1,112 @@
+"""The solver is exact: brute force agrees on small positions; the known facts hold."""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+import pytest
+from hypothesis import given, settings
+
+from soluna_tui.rules import Budget, Position, SearchAborted, Solver, Verdict, drop, every_drop
+
+from .strategies import positions
+
+
+@lru_cache(maxsize=None)
+def brute_force(position: Position) -> tuple[bool, int]:
+    """Plain minimax over towers-with-symbols: (mover wins, plies), winner fastest, loser longest."""
+    results = [brute_force(position.after(move)) for move in position.legal_moves]
+    if not results:
+        return (False, 0)
+    losing_for_opponent = [plies for wins, plies in results if not wins]
+    if losing_for_opponent:
+        return (True, min(losing_for_opponent) + 1)
+    return (False, max(plies for _, plies in results) + 1)
+
+
+@settings(max_examples=300, deadline=None)
+@given(positions(max_discs=11, max_height=4))
+def test_solver_agrees_with_brute_force(position: Position) -> None:
+    solver = Solver()
+    verdict = solver.verdict(position)
+    assert (verdict.wins, verdict.plies) == brute_force(position)
+    for item in solver.analyse(position).moves:
+        wins, plies = brute_force(item.result)
+        assert item.verdict == Verdict(not wins, plies + 1)
+        assert item.result == position.after(item.move)
+
+
+def test_known_facts_of_the_twelve_disc_set() -> None:
+    solver = Solver()
+    drops = list(every_drop(12))
+    assert sum(solver.verdict(start).wins for start in drops) == 712
+
+    reachable: set[Position] = set(drops)
+    frontier = set(drops)
+    while frontier:
+        frontier = {position.after(move) for position in frontier for move in position.legal_moves} - reachable
+        reachable |= frontier
+    assert len(reachable) == 33_203
+
+
+def test_renaming_symbols_does_not_change_the_verdict() -> None:
+    solver = Solver()
+    original = Position.parse("3S 2S 2M 1* 1C 1C")
+    renamed = Position.parse("3C 2C 2* 1M 1S 1S")
+    assert solver.verdict(original) == solver.verdict(renamed) == Verdict(*brute_force(original))
+
+
+def test_a_blocked_position_is_lost_in_zero() -> None:
+    analysis = Solver().analyse(Position.parse("4S 2M 1C"))
+    assert analysis.verdict == Verdict(False, 0) and analysis.moves == ()
+
+
+def test_analysis_orders_wins_fastest_first_then_losses_longest_first() -> None:
+    for seed in range(20):
+        analysis = Solver().analyse(drop(10, random.Random(seed)))
+        keys = [(not item.verdict.wins, item.verdict.plies if item.verdict.wins else -item.verdict.plies)
+                for item in analysis.moves]
+        assert keys == sorted(keys)
+        best = analysis.moves[0].verdict
+        assert analysis.verdict == best
+
+
+def test_analysis_json_shape_matches_the_spec() -> None:
+    document = Solver().analyse(Position.parse("2S 1M 1M 1*")).to_dict()
+    assert document == {
+        "position": "2S 1M 1M 1*",
+        "to_move": "loss",
+        "plies": 2,
+        "moves": [
+            {"move": "1M>1M", "result": "2S 2M 1*", "outcome": "loss", "plies": 2},
+            {"move": "1M>1*", "result": "2S 2M 1M", "outcome": "loss", "plies": 2},
+            {"move": "1*>1M", "result": "2S 2* 1M", "outcome": "loss", "plies": 2},
+        ],
+    }
+
+
+def test_a_budget_stops_the_search_and_the_work_is_kept() -> None:
+    solver = Solver()
+    start = drop(16, random.Random(3))
+    with pytest.raises(SearchAborted):
+        solver.verdict(start, Budget(max_positions=1000))
+    kept = solver.positions_solved
+    assert kept >= 1000
+    with pytest.raises(SearchAborted, match="cancelled"):
+        solver.verdict(start, Budget(cancelled=lambda: True))
+    verdict = solver.verdict(start, Budget(seconds=60))
+    assert solver.positions_solved > kept
+    assert verdict == Solver().verdict(start)
+    assert solver.is_solved(start)
+
+
+def test_the_cache_is_shared_across_calls() -> None:
+    solver = Solver()
+    start = drop(12, random.Random(5))
+    solver.verdict(start)
+    solved = solver.positions_solved
+    for move in start.legal_moves:
+        assert solver.is_solved(start.after(move))
+    solver.analyse(start)
+    assert solver.positions_solved == solved
