@@ -110,3 +110,20 @@ def test_the_cache_is_shared_across_calls() -> None:
         assert solver.is_solved(start.after(move))
     solver.analyse(start)
     assert solver.positions_solved == solved
+
+
+@pytest.mark.parametrize("discs", range(13, 19))
+def test_reachable_positions_of_larger_sets_agree_with_brute_force(discs: int) -> None:
+    rng = random.Random(discs)
+    solver = Solver()
+    for _ in range(3):
+        position = drop(discs, rng)
+        for _ in range(discs - 11):
+            if position.is_blocked:
+                break
+            position = position.after(rng.choice(position.legal_moves))
+        analysis = solver.analyse(position)
+        assert (analysis.verdict.wins, analysis.verdict.plies) == brute_force(position)
+        for item in analysis.moves:
+            wins, plies = brute_force(item.result)
+            assert item.verdict == Verdict(not wins, plies + 1)
