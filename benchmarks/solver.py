@@ -16,7 +16,7 @@ import random
 import sys
 import time
 import tracemalloc
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -38,7 +38,7 @@ def baseline_children(towers: Towers) -> set[Towers]:
     return children
 
 
-@lru_cache(maxsize=None)
+@cache
 def baseline_solve(towers: Towers) -> tuple[bool, int]:
     """Plain memoised minimax on canonical towers: (mover wins, plies), winner fastest, loser longest."""
     results = [baseline_solve(child) for child in baseline_children(towers)]

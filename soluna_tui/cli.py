@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Callable, NoReturn, Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import NoReturn
 
 from . import __version__
-from .rules import Position, SolunaError, shared_solver
+from .rules import DEFAULT_DISCS, LEVELS, MAX_DISCS, MIN_DISCS, Position, SolunaError, shared_solver
+from .rules.match import DEFAULT_STARS, MAX_STARS, MIN_STARS
 from .rules.solver import Analysis
 from .wording import plies, plural
 
@@ -63,6 +66,87 @@ def run_analyze(args: argparse.Namespace) -> int:
     return 0
 
 
+def _int_in(low: int, high: int, what: str) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high``, with a clear message otherwise."""
+
+    def convert(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} must be a whole number, not {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{what} must be {low} to {high}, not {value}")
+        return value
+
+    return convert
+
+
+def _theme(name: str) -> str:
+    from textual.theme import BUILTIN_THEMES
+
+    if name not in BUILTIN_THEMES:
+        raise argparse.ArgumentTypeError(f"unknown theme {name!r}; themes: {', '.join(sorted(BUILTIN_THEMES))}")
+    return name
+
+
+def _data_dir(text: str) -> Path:
+    path = Path(text).expanduser()
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text} exists and is not a directory")
+    return path
+
+
+def _add_app_options(parser: argparse.ArgumentParser) -> None:
+    """Options of the app itself, shared by bare ``soluna`` and ``soluna play``."""
+    group = parser.add_argument_group("display and storage")
+    group.add_argument("--ascii", action="store_true", default=argparse.SUPPRESS,
+                       help="draw with plain 7-bit ASCII (automatic when the locale is not UTF-8 or TERM=linux)")
+    group.add_argument("--theme", type=_theme, default=argparse.SUPPRESS, metavar="NAME",
+                       help="a Textual theme, e.g. textual-dark, nord, gruvbox, textual-light")
+    group.add_argument("--data-dir", type=_data_dir, default=argparse.SUPPRESS, metavar="DIR",
+                       help="where the unfinished match is saved (default: the user data directory)")
+
+
+def _app_kwargs(args: argparse.Namespace) -> dict:
+    from .terminal import wants_ascii
+
+    return {
+        "ascii_mode": getattr(args, "ascii", False) or wants_ascii(),
+        "theme": getattr(args, "theme", None),
+        "data_dir": getattr(args, "data_dir", None),
+    }
+
+
+def _run_app(args: argparse.Namespace, setup=None) -> int:
+    from .terminal import refusal
+
+    reason = refusal()
+    if reason is not None:
+        print(f"soluna: {reason}", file=sys.stderr)
+        return 1
+    from .app import SolunaApp
+
+    SolunaApp(setup=setup, **_app_kwargs(args)).run()
+    return 0
+
+
+def run_start(args: argparse.Namespace) -> int:
+    return _run_app(args)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    from .match_setup import MatchSetup
+    from .rules import MatchOptions
+
+    options = MatchOptions.preset(args.rules, stars_to_win=args.stars, discs=args.discs,
+                                  first_opener=args.opener - 1)
+    if args.vs is not None:
+        setup = MatchSetup.against_computer(args.vs, options, seed=args.seed)
+    else:
+        setup = MatchSetup(options, seed=args.seed)
+    return _run_app(args, setup)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="soluna",
@@ -74,7 +158,29 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Run 'soluna COMMAND --help' for a command's options. Without a command, the game starts.",
     )
     parser.add_argument("--version", action="version", version=f"soluna {__version__}")
+    _add_app_options(parser)
+    parser.set_defaults(run=run_start, parser=parser)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    play = commands.add_parser(
+        "play",
+        help="start a match at once (two players here, or --vs LEVEL against the computer)",
+        description="Start a match at once: two players on this terminal, or you against the computer.",
+    )
+    play.add_argument("--vs", choices=LEVELS, metavar="LEVEL",
+                      help=f"play against the computer at LEVEL: {', '.join(LEVELS)}")
+    play.add_argument("--seed", type=_int_in(0, 10**9 - 1, "the seed"), help="the seed of the layouts (reproducible)")
+    play.add_argument("--discs", type=_int_in(MIN_DISCS, MAX_DISCS, "the number of discs"), default=DEFAULT_DISCS,
+                      help=f"discs on the table, {MIN_DISCS} to {MAX_DISCS} (default {DEFAULT_DISCS})")
+    play.add_argument("--stars", type=_int_in(MIN_STARS, MAX_STARS, "the stars to win"), default=DEFAULT_STARS,
+                      help=f"stars to win the match, {MIN_STARS} to {MAX_STARS} (default {DEFAULT_STARS})")
+    play.add_argument("--rules", choices=("box", "online"), default="box",
+                      help="box: same layout each round, the loser chooses who opens (default); "
+                           "online: a new layout each round, the loser opens")
+    play.add_argument("--opener", type=_int_in(1, 2, "the opener"), default=1, metavar="1|2",
+                      help="who opens round 1: player 1 (default; you, against the computer) or 2")
+    _add_app_options(play)
+    play.set_defaults(run=run_play, parser=play)
 
     analyze = commands.add_parser(
         "analyze",
@@ -99,12 +205,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    run: Callable[[argparse.Namespace], int] | None = getattr(args, "run", None)
-    if run is None:
-        parser.print_help()
-        return 0
     try:
-        return run(args)
+        return args.run(args)
     except (SolunaError, CliError) as error:
         _fail(args.parser, str(error))
     except KeyboardInterrupt:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from itertools import combinations
-from typing import Iterator
 
 from .errors import OptionError
 from .position import MAX_DISCS, Position, Tower

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import asdict, dataclass, replace
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from .errors import MatchFormatError, MatchOverError, OptionError, OutOfTurnError, SolunaError
@@ -18,14 +18,14 @@ FORMAT_NAME = "soluna-match"
 FORMAT_VERSION = 1
 
 
-class NextLayout(str, Enum):
+class NextLayout(StrEnum):
     """Where each round after the first starts."""
 
     SAME = "same"  # the physical rules: round 1's symbols again
     NEW = "new"  # the online rules: a fresh drop every round
 
 
-class NextOpener(str, Enum):
+class NextOpener(StrEnum):
     """Who opens each round after the first."""
 
     LOSER_CHOOSES = "loser-chooses"  # the physical rules

@@ -8,7 +8,8 @@ their budget runs out (large positions), so the computer always answers.
 from __future__ import annotations
 
 import random
-from typing import Callable, Sequence, TypeVar
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from .errors import OptionError, RoundOverError, SearchAborted
 from .position import Move, Position

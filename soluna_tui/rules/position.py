@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterable, Iterator
 
 from .errors import IllegalMoveError, PositionError
 from .symbols import Symbol

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from .errors import SearchAborted
 from .position import Move, Position

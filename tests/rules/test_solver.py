@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import given, settings
@@ -13,7 +13,7 @@ from soluna_tui.rules import Budget, Position, SearchAborted, Solver, Verdict, d
 from .strategies import positions
 
 
-@lru_cache(maxsize=None)
+@cache
 def brute_force(position: Position) -> tuple[bool, int]:
     """Plain minimax over towers-with-symbols: (mover wins, plies), winner fastest, loser longest."""
     results = [brute_force(position.after(move)) for move in position.legal_moves]

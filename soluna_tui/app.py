@@ -1,0 +1,188 @@
+"""The Soluna app: styles, screens, global keys, the command palette, saves and resume."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.scrollbar import ScrollBar, ScrollBarRender
+
+from .match_setup import MatchSetup
+from .rules import Match
+from .saves import SavedMatch, SaveError, SaveStore
+from .screens.game import GameScreen
+from .screens.help import HelpScreen
+from .screens.new_match import NewMatchScreen
+from .screens.resume import ResumeScreen
+from .screens.too_small import TooSmallScreen
+from .table import LocalTable
+from .terminal import MIN_HEIGHT, MIN_WIDTH
+
+STYLESHEETS = ("app.tcss", "game.tcss", "dialogs.tcss")
+ASCII_STYLESHEET = "ascii.tcss"
+#: Plain names for keys whose usual display is a Unicode symbol.
+ASCII_KEY_NAMES = {"up": "up", "down": "down", "left": "left", "right": "right", "enter": "enter",
+                   "backspace": "bksp", "question_mark": "?"}
+
+
+def styles_dir() -> Path:
+    """``styles/``: inside the installed package, or at the top of a source checkout."""
+    package = Path(__file__).resolve().parent
+    for candidate in (package / "styles", package.parent / "styles"):
+        if (candidate / STYLESHEETS[0]).is_file():
+            return candidate
+    raise FileNotFoundError("the styles folder of soluna_tui is missing; reinstall the package")
+
+
+class AsciiScrollBarRender(ScrollBarRender):
+    """Scroll bars drawn with spaces and colour only, for ASCII mode."""
+
+    VERTICAL_BARS = [" "] * 8
+    HORIZONTAL_BARS = [" "] * 8
+
+
+class SolunaApp(App[None]):
+    """Soluna on one terminal: two players, or one against the computer."""
+
+    TITLE = "Soluna"
+    BINDINGS = [
+        Binding("question_mark", "help", "Help"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(
+        self,
+        *,
+        setup: MatchSetup | None = None,
+        ascii_mode: bool = False,
+        data_dir: Path | None = None,
+        theme: str | None = None,
+        computer_pause: float = 0.6,
+        reveal_pause: float = 0.5,
+    ) -> None:
+        folder = styles_dir()
+        sheets = [folder / name for name in STYLESHEETS]
+        if ascii_mode:
+            sheets.append(folder / ASCII_STYLESHEET)
+        super().__init__(css_path=sheets)
+        self.start_setup = setup
+        self.ascii_mode = ascii_mode
+        self.store = SaveStore(data_dir)
+        self.requested_theme = theme
+        #: The computer takes at least this long, so its move is not a surprise.
+        self.computer_pause = computer_pause
+        #: How long the computer's chosen tower stays lifted before it lands.
+        self.reveal_pause = reveal_pause
+        if ascii_mode:
+            ScrollBar.renderer = AsciiScrollBarRender
+
+    # ---- start-up ------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        if self.requested_theme:
+            self.theme = self.requested_theme
+        self.check_size()
+        if self.start_setup is not None:
+            self.start_match(self.start_setup)
+            return
+        try:
+            saved = self.store.load()
+        except SaveError as error:
+            self._set_aside(error)
+            saved = None
+        if saved is not None and not saved.match.is_over:
+            self.push_screen(ResumeScreen(saved), lambda resume: self._resume_chosen(saved, resume))
+        else:
+            self.action_new_match()
+
+    def _set_aside(self, error: SaveError) -> None:
+        try:
+            moved = self.store.move_aside()
+            where = f"it was moved to {moved}"
+        except OSError as move_error:
+            where = f"it could not be moved aside either ({move_error.strerror})"
+        self.notify(f"{error}; {where}. Starting afresh.", title="Saved match unreadable", severity="warning",
+                    timeout=10)
+
+    def _resume_chosen(self, saved: SavedMatch, resume: bool | None) -> None:
+        if resume:
+            self._show_game(LocalTable(saved.setup, saved.match, self.store, saved.hints_used))
+        else:
+            self.action_new_match(previous=saved.setup)
+
+    # ---- matches -------------------------------------------------------------------------
+
+    @property
+    def game(self) -> GameScreen | None:
+        for screen in self.screen_stack:
+            if isinstance(screen, GameScreen):
+                return screen
+        return None
+
+    def start_match(self, setup: MatchSetup, rematch_of: Match | None = None) -> None:
+        """Begin a fresh match (a rematch keeps the players and lets the loser open)."""
+        match = rematch_of.rematch(setup.seed) if rematch_of is not None else setup.new_match()
+        table = LocalTable(setup, match, self.store)
+        table.save()
+        self._show_game(table)
+
+    def _show_game(self, table: LocalTable) -> None:
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.push_screen(GameScreen(table))
+        self.check_size()
+
+    def action_new_match(self, previous: MatchSetup | None = None) -> None:
+        game = self.game
+        if previous is None and game is not None:
+            previous = game.table.setup
+        screen = NewMatchScreen(previous, ascii_mode=self.ascii_mode,
+                                cancel_label="Back to the game" if game is not None else "Quit")
+        self.push_screen(screen, self._new_match_chosen)
+
+    def _new_match_chosen(self, setup: MatchSetup | None) -> None:
+        if setup is not None:
+            if self.game is not None:
+                self.game.stop_thinking()
+            self.start_match(setup)
+        elif self.game is None:
+            self.exit()
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        game = self.game
+        yield SystemCommand("New match", "Set up a new match", self.action_new_match)
+        if game is not None:
+            yield SystemCommand("Undo", "Take back the last move (u)", game.action_undo)
+            yield SystemCommand("Redo", "Replay the move taken back (r)", game.action_redo)
+            yield SystemCommand("Rematch", "Start again with the same players and rules",
+                                lambda: self.start_match(game.table.setup.with_seed(None), game.match))
+        yield SystemCommand("Help", "The rules in brief and every key (?)", self.action_help)
+        yield from super().get_system_commands(screen)
+
+    # ---- the terminal --------------------------------------------------------------------
+
+    def on_resize(self) -> None:
+        self.check_size()
+
+    def check_size(self) -> None:
+        """Cover the layout with a notice while the terminal is below the minimum size."""
+        too_small = self.size.width < MIN_WIDTH or self.size.height < MIN_HEIGHT
+        showing = isinstance(self.screen, TooSmallScreen)
+        if too_small and not showing:
+            self.push_screen(TooSmallScreen())
+        elif showing and not too_small:
+            self.pop_screen()
+
+    def get_key_display(self, binding: Binding) -> str:
+        display = super().get_key_display(binding)
+        if self.ascii_mode and not display.isascii():
+            key = binding.key.split(",")[0]
+            return ASCII_KEY_NAMES.get(key, key)
+        return display

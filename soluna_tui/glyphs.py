@@ -1,0 +1,89 @@
+"""The characters the app draws with: one Unicode set, one 7-bit ASCII set."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .rules import Move, Symbol, Tower
+
+
+@dataclass(frozen=True)
+class Frame:
+    """The box around a tower: corners, caps and sides."""
+
+    top_left: str
+    top: str
+    top_right: str
+    side: str
+    bottom_left: str
+    bottom: str
+    bottom_right: str
+
+
+@dataclass(frozen=True)
+class Glyphs:
+    """Everything drawn that is not plain text: symbols, tower frames, stars, markers."""
+
+    ascii: bool
+    symbols: dict[Symbol, str]
+    plain: Frame
+    focused: Frame
+    picked: Frame
+    disc: str
+    elided: str
+    star_won: str
+    star_missing: str
+    turn: str
+    target_marks: tuple[str, str]
+    arrow: str
+    ellipsis: str
+
+    def symbol(self, symbol: Symbol) -> str:
+        return self.symbols[symbol]
+
+    def tower(self, tower: Tower) -> str:
+        """``3M`` in ASCII mode; ``3M☾`` with the glyph beside the letter otherwise."""
+        return str(tower) if self.ascii else f"{tower}{self.symbol(tower.symbol)}"
+
+    def move(self, move: Move) -> str:
+        return str(move)
+
+    def stars(self, won: int, needed: int) -> str:
+        return self.star_won * min(won, needed) + self.star_missing * max(0, needed - won)
+
+
+UNICODE = Glyphs(
+    ascii=False,
+    symbols={symbol: symbol.glyph for symbol in Symbol},
+    plain=Frame("╭", "─", "╮", "│", "╰", "─", "╯"),
+    focused=Frame("┏", "━", "┓", "┃", "┗", "━", "┛"),
+    picked=Frame("╔", "═", "╗", "║", "╚", "═", "╝"),
+    disc="░",
+    elided="┊",
+    star_won="★",
+    star_missing="☆",
+    turn="▶",
+    target_marks=("▸", "◂"),
+    arrow="→",
+    ellipsis="…",
+)
+
+ASCII = Glyphs(
+    ascii=True,
+    symbols={symbol: symbol.letter for symbol in Symbol},
+    plain=Frame("+", "-", "+", "|", "+", "-", "+"),
+    focused=Frame("#", "=", "#", "#", "#", "=", "#"),
+    picked=Frame("^", "^", "^", "!", "^", "^", "^"),
+    disc="=",
+    elided=":",
+    star_won="*",
+    star_missing=".",
+    turn=">",
+    target_marks=(">", "<"),
+    arrow="->",
+    ellipsis="...",
+)
+
+
+def glyphs_for(ascii_mode: bool) -> Glyphs:
+    return ASCII if ascii_mode else UNICODE

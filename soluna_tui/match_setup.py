@@ -1,0 +1,89 @@
+"""Who plays a match and under which options: what the new-match screen and ``soluna play`` decide."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .rules import LEVELS, Match, MatchOptions, OptionError
+from .rules.players import check_level
+
+NAME_LIMIT = 16
+COMPUTER_SEAT = 1
+HUMAN_SEAT = 0
+
+
+def clean_name(name: str, fallback: str) -> str:
+    """A display name: printable characters only, trimmed, at most ``NAME_LIMIT`` long."""
+    printable = "".join(char for char in name if char.isprintable() and char not in "[]\\")
+    return " ".join(printable.split())[:NAME_LIMIT].strip() or fallback
+
+
+@dataclass(frozen=True)
+class MatchSetup:
+    """Two players on this terminal, or one against the computer (which sits in seat 2)."""
+
+    options: MatchOptions = field(default_factory=MatchOptions)
+    names: tuple[str, str] = ("Player 1", "Player 2")
+    computer_level: str | None = None
+    seed: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.computer_level is not None:
+            check_level(self.computer_level)
+        if len(self.names) != 2:
+            raise OptionError("a match has two players")
+        cleaned = tuple(clean_name(name, f"Player {seat + 1}") for seat, name in enumerate(self.names))
+        object.__setattr__(self, "names", cleaned)
+
+    @classmethod
+    def against_computer(cls, level: str, options: MatchOptions | None = None, name: str = "You",
+                         seed: int | None = None) -> MatchSetup:
+        return cls(options or MatchOptions(), (name, f"Computer ({level})"), level, seed)
+
+    @property
+    def vs_computer(self) -> bool:
+        return self.computer_level is not None
+
+    def is_computer(self, player: int) -> bool:
+        return self.vs_computer and player == COMPUTER_SEAT
+
+    @property
+    def mode_label(self) -> str:
+        return f"vs computer ({self.computer_level})" if self.vs_computer else "two players"
+
+    def new_match(self) -> Match:
+        """A fresh match; without a chosen seed, a random one (recorded in the match)."""
+        seed = self.seed if self.seed is not None else random.SystemRandom().randrange(2**32)
+        return Match(self.options, self.names, seed)
+
+    def with_seed(self, seed: int | None) -> MatchSetup:
+        return replace(self, seed=seed)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"names": list(self.names), "computer_level": self.computer_level, "seed": self.seed,
+                "options": self.options.to_dict()}
+
+    @classmethod
+    def from_dict(cls, document: Any) -> MatchSetup:
+        if not isinstance(document, dict):
+            raise OptionError("match setup is not an object")
+        level = document.get("computer_level")
+        if level is not None and level not in LEVELS:
+            raise OptionError(f"unknown computer level {level!r}")
+        names = document.get("names")
+        if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+            raise OptionError("match setup names are not a list of strings")
+        seed = document.get("seed")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise OptionError("match setup seed is not a whole number")
+        options = document.get("options")
+        if not isinstance(options, dict):
+            raise OptionError("match setup options are not an object")
+        return cls(MatchOptions(**options), tuple(names), level, seed)
+
+
+def computer_rng(match: Match) -> random.Random:
+    """The computer's dice for the current turn: fixed by seed, round and ply, so undo replays alike."""
+    return random.Random(f"soluna-computer/{match.seed}/{match.round_number}/{match.round.ply}")

@@ -1,0 +1,476 @@
+"""The main screen: the board, the status line, the star tally and the move history.
+
+The screen owns the table (and through it the match) and decides what every
+widget shows; widgets report the player's choices with messages.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.worker import get_current_worker
+
+from ..glyphs import glyphs_for
+from ..match_setup import computer_rng
+from ..rules import Move, Position, SolunaError, Tower
+from ..rules.players import choose_move, choose_to_open, default_budget
+from ..table import COMPUTER, HUMAN, Table
+from ..widgets.board import Board
+from ..widgets.history import History, HistoryEntry
+from ..widgets.key_footer import KeyFooter
+from ..widgets.status_line import StatusLine
+from ..widgets.tally import Tally, TallyInfo
+from ..widgets.tower import TowerLook
+from ..wording import plural
+from .match_over import MatchOverScreen
+from .round_over import RoundOverChoice, RoundOverScreen
+
+HISTORY_NAME_WIDTH = 9
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Identifies one moment of one match, so late answers from a worker are recognised as stale."""
+
+    match_id: int
+    round_number: int
+    ply: int
+
+
+class GameScreen(Screen):
+    """A match in play on this terminal."""
+
+    BINDINGS = [
+        Binding("enter,space", "pick", "Pick up"),
+        Binding("enter,space", "place", "Place"),
+        Binding("escape", "put_back", "Put back"),
+        Binding("u", "undo", "Undo"),
+        Binding("r", "redo", "Redo"),
+        Binding("n", "app.new_match", "New match"),
+    ]
+
+    class ComputerMoved(Message):
+        """The computer's worker has chosen ``move`` for ``turn``."""
+
+        def __init__(self, turn: Turn, move: Move) -> None:
+            super().__init__()
+            self.turn = turn
+            self.move = move
+
+    class ComputerChoseOpener(Message):
+        def __init__(self, turn: Turn, opens: bool) -> None:
+            super().__init__()
+            self.turn = turn
+            self.opens = opens
+
+    def __init__(self, table: Table) -> None:
+        super().__init__()
+        self.table = table
+        self.picked_slot: int | None = None
+        self.viewing: HistoryEntry | None = None
+        self.thinking = False
+        self.revealing: Move | None = None
+        self._reveal_timer: Timer | None = None
+        self._announced: Turn | None = None
+        self._save_warned: str | None = None
+
+    # ---- composition ---------------------------------------------------------------------
+
+    @property
+    def glyphs(self):
+        return glyphs_for(getattr(self.app, "ascii_mode", False))
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="game-main"):
+            with Vertical(id="play-area"):
+                yield Board(self.glyphs, id="board")
+                yield StatusLine(id="status")
+            with Vertical(id="sidebar"):
+                yield Tally(self.glyphs, id="tally")
+                yield History(id="history")
+        yield KeyFooter()
+
+    @property
+    def board(self) -> Board:
+        return self.query_one(Board)
+
+    @property
+    def match(self):
+        return self.table.match
+
+    def on_mount(self) -> None:
+        self.query_one("#tally").border_title = "Stars"
+        self.query_one("#history").border_title = "Moves"
+        self.after_change(focus_slot=0)
+
+    # ---- what the widgets show -----------------------------------------------------------
+
+    @property
+    def turn(self) -> Turn:
+        return Turn(id(self.match), self.match.round_number, self.match.round.ply)
+
+    @property
+    def shown_position(self) -> Position:
+        if self.viewing is not None:
+            return self.match.rounds[self.viewing.round_number - 1].position_at(self.viewing.ply)
+        return self.match.position
+
+    @property
+    def picked_tower(self) -> Tower | None:
+        if self.picked_slot is None:
+            return None
+        return self.match.position.towers[self.picked_slot]
+
+    def _last_result(self) -> Tower | None:
+        """The tower the latest move shown made, to highlight it."""
+        if self.viewing is not None:
+            played = self.match.rounds[self.viewing.round_number - 1]
+            ply = self.viewing.ply
+        else:
+            played, ply = self.match.round, self.match.round.ply
+        return played.moves[ply - 1].result if ply else None
+
+    def tower_looks(self) -> list[TowerLook]:
+        position = self.shown_position
+        mover = self.picked_tower if self.viewing is None else None
+        mover_slot = self.picked_slot
+        if self.revealing is not None and self.viewing is None:
+            mover = self.revealing.mover
+            mover_slot = position.towers.index(mover)
+        last = self._last_result() if mover is None else None
+        looks = []
+        last_marked = False
+        for slot, tower in enumerate(position.towers):
+            is_target = False
+            if mover is not None and slot != mover_slot:
+                target = self.revealing.target if self.revealing is not None else None
+                move = Move(mover, tower)
+                is_target = tower == target if target is not None else position.why_illegal(move) is None
+            is_last = tower == last and not last_marked
+            last_marked = last_marked or is_last
+            looks.append(
+                TowerLook(
+                    tower=tower,
+                    picked=slot == mover_slot and mover is not None,
+                    target=is_target,
+                    dimmed=mover is not None and slot != mover_slot and not is_target,
+                    last=is_last,
+                )
+            )
+        return looks
+
+    def tally_info(self) -> TallyInfo:
+        match = self.match
+        setup = self.table.setup
+        to_move = None if match.round.is_over or match.is_over else match.to_move
+        if self.thinking:
+            status = "thinking..." if self.glyphs.ascii else "thinking…"
+        else:
+            status = ""
+        return TallyInfo(
+            names=match.players,
+            stars=match.stars,
+            stars_to_win=match.options.stars_to_win,
+            round_number=match.round_number,
+            to_move=to_move,
+            rules=f"{match.options.preset_name} rules",
+            mode=f"{setup.mode_label}, {plural(match.options.discs, 'disc')}",
+            status=status,
+        )
+
+    def history_entries(self) -> list[HistoryEntry]:
+        entries = []
+        match = self.match
+        for number, played in enumerate(match.rounds, start=1):
+            outcome = played.outcome
+            if outcome is not None:
+                heading = f"Round {number}: {match.players[outcome.winner]} won"
+            else:
+                heading = f"Round {number}: {match.players[played.opener]} opened"
+            entries.append(HistoryEntry(number, 0, heading, heading=True))
+            for ply, move in enumerate(played.moves, start=1):
+                name = match.players[played.mover_at(ply - 1)][:HISTORY_NAME_WIDTH]
+                entries.append(HistoryEntry(number, ply, f"{ply:>2}. {name:<{HISTORY_NAME_WIDTH}} {move}"))
+        return entries
+
+    def prompt(self) -> tuple[str, str]:
+        """The status line for the current moment, and its kind."""
+        match = self.match
+        if self.viewing is not None:
+            entry = self.viewing
+            when = "start" if entry.ply == 0 else f"after move {entry.ply}"
+            return (f"Round {entry.round_number}, {when} (read-only). Esc returns to play.", "info")
+        if match.is_over:
+            return (f"{match.players[match.winner]} won the match. Press n for a new match.", "info")
+        if match.round.is_over:
+            return (f"{match.players[match.round.outcome.winner]} won round {match.round_number}.", "info")
+        name = match.players[match.to_move]
+        if self.revealing is not None:
+            return (f"{name} plays {self.revealing}.", "thinking")
+        if self.thinking:
+            return (f"{name} is thinking...", "thinking")
+        if self.table.seat(match.to_move) != HUMAN:
+            return (f"Waiting for {name}.", "info")
+        if self.picked_slot is not None:
+            return (f"{name}: put {self.picked_tower} on a lit tower (Enter), or Esc to put it back.", "info")
+        return (f"{name} to move: pick a tower up (arrows, Enter).", "info")
+
+    def refresh_view(self, focus_slot: int | None = None) -> None:
+        """Hand every widget what it should show now."""
+        self.board.show(self.tower_looks(), focus_slot)
+        self.query_one(Tally).info = self.tally_info()
+        self.query_one(History).show(self.history_entries())
+        self.query_one(StatusLine).say(*self.prompt())
+        self.refresh_bindings()
+
+    def say(self, text: str, kind: str = "warning") -> None:
+        self.query_one(StatusLine).say(text, kind)
+
+    # ---- the flow of a match -------------------------------------------------------------
+
+    def after_change(self, focus_slot: int | None = None) -> None:
+        """Redraw, warn about saving trouble, and start whatever comes next."""
+        self.refresh_view(focus_slot)
+        problem = self.table.save_problem
+        if problem and problem != self._save_warned:
+            self.notify(problem, title="Not saved", severity="warning")
+        self._save_warned = problem
+        match = self.match
+        if match.round.is_over or match.is_over:
+            self._announce_end()
+        elif self.table.seat(match.to_move) == COMPUTER and not self.thinking:
+            self._start_thinking()
+
+    def _announce_end(self) -> None:
+        turn = self.turn
+        if self._announced == turn:
+            return
+        self._announced = turn
+        match = self.match
+        if match.is_over:
+            self.app.push_screen(MatchOverScreen(match, self.glyphs), self._match_over_chosen)
+            return
+        chooser = match.opener_chooser
+        if chooser is not None and self.table.seat(chooser) == COMPUTER:
+            self.thinking = True
+            self.refresh_view()
+            self._computer_chooses_opener(turn)
+            return
+        self._show_round_over(None)
+
+    def _show_round_over(self, computer_opens: bool | None) -> None:
+        screen = RoundOverScreen(self.match, self.glyphs, self.table.local_players, computer_opens)
+        self.app.push_screen(screen, self._round_over_chosen)
+
+    def _round_over_chosen(self, choice: RoundOverChoice | None) -> None:
+        if choice is None:
+            return
+        if choice.undo:
+            self.action_undo()
+            return
+        try:
+            self.table.start_next_round(choice.opener, choice.chooser)
+        except SolunaError as error:
+            self.say(str(error), "error")
+            return
+        self.picked_slot = None
+        self.after_change(focus_slot=0)
+
+    def _match_over_chosen(self, choice: str | None) -> None:
+        if choice == "undo":
+            self.action_undo()
+        elif choice == "rematch":
+            self.app.start_match(self.table.setup.with_seed(None), rematch_of=self.match)
+        elif choice == "new":
+            self.app.action_new_match()
+        elif choice == "quit":
+            self.app.exit()
+
+    # ---- the computer --------------------------------------------------------------------
+
+    def _start_thinking(self) -> None:
+        self.thinking = True
+        self.picked_slot = None
+        self.refresh_view()
+        self._think(self.turn, self.table.setup.computer_level, self.match.position, computer_rng(self.match))
+
+    @work(thread=True, exclusive=True, group="computer")
+    def _think(self, turn: Turn, level: str, position: Position, rng) -> None:
+        """Choose the computer's move off the event loop; never touches widgets."""
+        worker = get_current_worker()
+        started = time.monotonic()
+        move = choose_move(level, position, rng, budget=default_budget(position, lambda: worker.is_cancelled))
+        while time.monotonic() - started < self.app.computer_pause and not worker.is_cancelled:
+            time.sleep(0.02)
+        if not worker.is_cancelled:
+            self.post_message(self.ComputerMoved(turn, move))
+
+    @work(thread=True, exclusive=True, group="computer")
+    def _computer_chooses_opener(self, turn: Turn) -> None:
+        """Decide, off the event loop, whether the computer opens the next round."""
+        worker = get_current_worker()
+        level = self.table.setup.computer_level
+        start = self.match.layout_for(self.match.round_number + 1)
+        opens = choose_to_open(level, start, computer_rng(self.match),
+                               budget=default_budget(start, lambda: worker.is_cancelled))
+        if not worker.is_cancelled:
+            self.post_message(self.ComputerChoseOpener(turn, opens))
+
+    @on(ComputerChoseOpener)
+    def _opener_chosen(self, message: ComputerChoseOpener) -> None:
+        if message.turn != self.turn or not self.thinking:
+            return
+        self.thinking = False
+        self.refresh_view()
+        self._show_round_over(message.opens)
+
+    @on(ComputerMoved)
+    def _computer_moved(self, message: ComputerMoved) -> None:
+        if message.turn != self.turn or not self.thinking:
+            return  # stale: the player undid or started anew meanwhile
+        self.revealing = message.move
+        self.refresh_view()
+        finish = lambda: self._finish_computer_move(message)  # noqa: E731
+        if self.app.reveal_pause > 0:
+            self._reveal_timer = self.set_timer(self.app.reveal_pause, finish)
+        else:
+            self.call_after_refresh(finish)
+
+    def _finish_computer_move(self, message: ComputerMoved) -> None:
+        if message.turn != self.turn or self.revealing != message.move:
+            return
+        self.revealing = None
+        self.thinking = False
+        self.table.play(message.move, self.match.to_move)
+        self.after_change(focus_slot=self.match.position.towers.index(message.move.result))
+
+    def stop_thinking(self) -> None:
+        """Cancel the computer's search or reveal (undo, new match, leaving the screen)."""
+        self.workers.cancel_group(self, "computer")
+        if self._reveal_timer is not None:
+            self._reveal_timer.stop()
+            self._reveal_timer = None
+        self.thinking = False
+        self.revealing = None
+
+    def on_unmount(self) -> None:
+        self.stop_thinking()
+
+    # ---- the player's actions ------------------------------------------------------------
+
+    def _human_may_move(self) -> bool:
+        match = self.match
+        return (
+            self.viewing is None
+            and not self.thinking
+            and not match.is_over
+            and not match.round.is_over
+            and self.table.seat(match.to_move) == HUMAN
+        )
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "pick":
+            return self._human_may_move() and self.picked_slot is None
+        if action in ("place", "put_back"):
+            return self.picked_slot is not None and self.viewing is None
+        if action == "undo":
+            return self.viewing is None and self.table.can_undo
+        if action == "redo":
+            return self.viewing is None and not self.thinking and self.table.can_redo
+        return True
+
+    def action_pick(self) -> None:
+        slot = self.board.focused_slot
+        if slot is None:
+            self.board.focus_slot(0)
+            return
+        self.press(slot)
+
+    def action_place(self) -> None:
+        slot = self.board.focused_slot
+        if slot is not None:
+            self.press(slot)
+
+    def action_put_back(self) -> None:
+        if self.picked_slot is not None:
+            slot = self.picked_slot
+            self.picked_slot = None
+            self.refresh_view(focus_slot=slot)
+
+    @on(Board.Chosen)
+    def _tower_chosen(self, event: Board.Chosen) -> None:
+        self.press(event.slot)
+
+    def press(self, slot: int) -> None:
+        """Enter, Space or a click on a tower: pick it up, or put the picked tower on it."""
+        if self.viewing is not None:
+            self.say("This is an earlier position (read-only): Esc returns to play.")
+            return
+        if not self._human_may_move():
+            if self.thinking:
+                self.say(f"{self.match.players[self.match.to_move]} is thinking: wait for the move.")
+            return
+        position = self.match.position
+        tower = position.towers[slot]
+        if self.picked_slot is None:
+            if not any(move.mover == tower for move in position.legal_moves):
+                self.say(f"{tower} cannot go anywhere: no other tower is {tower.height} high "
+                         f"or has a {tower.symbol.word} on top.")
+                return
+            self.picked_slot = slot
+            self.refresh_view()
+            return
+        if slot == self.picked_slot:
+            self.action_put_back()
+            return
+        move = Move(self.picked_tower, tower)
+        reason = position.why_illegal(move)
+        if reason is not None:
+            self.say(f"Not there: {reason}.", "error")
+            return
+        self.picked_slot = None
+        self.table.play(move, self.match.to_move)
+        self.after_change(focus_slot=self.match.position.towers.index(move.result))
+
+    def action_undo(self) -> None:
+        if not self.table.can_undo:
+            self.say("Nothing to undo.")
+            return
+        self.stop_thinking()
+        undone = self.table.undo()
+        self.picked_slot = None
+        self._announced = None
+        self.after_change()
+        self.say(f"Took back {', '.join(str(move) for move in reversed(undone))}.", "info")
+
+    def action_redo(self) -> None:
+        if not self.table.can_redo:
+            self.say("Nothing to redo.")
+            return
+        redone = self.table.redo()
+        self.picked_slot = None
+        self.after_change(focus_slot=self.match.position.towers.index(redone[-1].result))
+
+    # ---- browsing the history ------------------------------------------------------------
+
+    @on(History.Viewed)
+    def _history_viewed(self, event: History.Viewed) -> None:
+        entry = event.entry
+        live = entry.round_number == self.match.round_number and entry.ply == self.match.round.ply
+        self.viewing = None if live else entry
+        self.picked_slot = None if self.viewing else self.picked_slot
+        self.refresh_view()
+
+    @on(History.Left)
+    def _history_left(self) -> None:
+        if self.viewing is not None:
+            self.viewing = None
+            self.refresh_view()

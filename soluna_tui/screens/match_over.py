@@ -1,0 +1,67 @@
+"""The end of a match: the winner, the score, every round, and what next."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from ..glyphs import Glyphs
+from ..rules import Match
+from ..wording import plural
+
+CHOICES = (
+    ("rematch", "Rematch (same players and rules, the loser opens)"),
+    ("new", "New match..."),
+    ("board", "Look at the board"),
+    ("quit", "Quit"),
+)
+
+
+class MatchOverScreen(ModalScreen[str]):
+    """Returns ``rematch``, ``new``, ``board``, ``undo`` or ``quit``."""
+
+    BINDINGS = [
+        Binding("u", "choose('undo')", "Take back"),
+        Binding("escape", "choose('board')", "Close"),
+    ]
+
+    def __init__(self, match: Match, glyphs: Glyphs) -> None:
+        super().__init__()
+        self.match = match
+        self.glyphs = glyphs
+
+    def summary(self) -> str:
+        match = self.match
+        winner = match.winner
+        names = match.players
+        stars = match.stars
+        lines = [f"{names[winner]} wins the match {stars[winner]}-{stars[1 - winner]}"]
+        if match.forfeited_by is not None:
+            lines.append(f"{names[match.forfeited_by]} left the match.")
+        lines.append("")
+        for number, played in enumerate(match.rounds, start=1):
+            if played.outcome is not None:
+                lines.append(f"Round {number}: {names[played.outcome.winner]} "
+                             f"({names[played.opener]} opened, {plural(played.ply, 'move')})")
+        return "\n".join(lines)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="match-over", classes="dialog"):
+            yield Static(self.summary(), id="match-summary", markup=False)
+            yield OptionList(*(Option(text, id=key) for key, text in CHOICES), id="match-choices")
+
+    def on_mount(self) -> None:
+        self.query_one("#match-over").border_title = "Match over"
+        self.query_one(OptionList).focus()
+
+    @on(OptionList.OptionSelected, "#match-choices")
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice)

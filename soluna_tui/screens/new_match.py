@@ -1,0 +1,129 @@
+"""Setting up a match: who plays, which rules, how many stars and discs, the seed."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Static
+
+from ..match_setup import NAME_LIMIT, MatchSetup
+from ..rules import LEVELS, MAX_DISCS, MIN_DISCS, MatchOptions, OptionError
+from ..rules.match import MAX_STARS, MIN_STARS
+from ..rules.players import LEVEL_DESCRIPTIONS
+from ..widgets.choice import Choice
+from ..widgets.key_footer import KeyFooter
+
+MODES = [("Two players on this terminal", "two"), ("Against the computer", "computer")]
+RULES = [("Box rules (same layout, loser chooses)", "box"), ("Online rules (new layout, loser opens)", "online")]
+
+
+class NewMatchScreen(ModalScreen[MatchSetup | None]):
+    """Returns the chosen ``MatchSetup``, or ``None`` when cancelled."""
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("down", "app.focus_next", "Next field", show=False),
+        Binding("up", "app.focus_previous", "Previous field", show=False),
+        Binding("enter", "start", "Start"),
+        Binding("ctrl+s", "start", "Start", show=False),
+    ]
+
+    def __init__(self, previous: MatchSetup | None = None, *, ascii_mode: bool = False,
+                 cancel_label: str = "Cancel") -> None:
+        super().__init__()
+        self.previous = previous or MatchSetup()
+        self.ascii_mode = ascii_mode
+        self.cancel_label = cancel_label
+
+    def _choice(self, label: str, values, value, id: str) -> Choice:
+        return Choice(label, values, value, ascii_mode=self.ascii_mode, id=id)
+
+    def compose(self) -> ComposeResult:
+        previous = self.previous
+        options = previous.options
+        human_name = previous.names[0]
+        with Vertical(id="new-match", classes="dialog"):
+            yield self._choice("Mode", MODES, "computer" if previous.vs_computer else "two", "mode")
+            yield self._choice("Computer level", [(f"{level}: {LEVEL_DESCRIPTIONS[level]}", level) for level in LEVELS],
+                               previous.computer_level or "perfect", "level")
+            with Horizontal(classes="form-row"):
+                yield Label("Player 1 name", classes="form-label")
+                yield Input(human_name, max_length=NAME_LIMIT, compact=True, id="name-1")
+            with Horizontal(classes="form-row", id="name-2-row"):
+                yield Label("Player 2 name", classes="form-label")
+                yield Input(previous.names[1] if not previous.vs_computer else "Player 2",
+                            max_length=NAME_LIMIT, compact=True, id="name-2")
+            yield self._choice("Rules", RULES, options.preset_name if options.preset_name != "custom" else "box",
+                               "rules")
+            yield self._choice("Stars to win", [(str(n), n) for n in range(MIN_STARS, MAX_STARS + 1)],
+                               options.stars_to_win, "stars")
+            yield self._choice("Discs", [(str(n), n) for n in range(MIN_DISCS, MAX_DISCS + 1)], options.discs,
+                               "discs")
+            yield self._choice("Opens round 1", [("Player 1", 0), ("Player 2", 1)], options.first_opener, "opener")
+            with Horizontal(classes="form-row"):
+                yield Label("Seed (optional)", classes="form-label")
+                yield Input("" if previous.seed is None else str(previous.seed), placeholder="random",
+                            restrict=r"[0-9]*", max_length=9, compact=True, id="seed")
+            yield Static("", id="new-match-error", markup=False)
+            with Horizontal(id="new-match-buttons"):
+                yield Button("Start match", id="start", variant="primary", compact=True)
+                yield Button(self.cancel_label, id="cancel", compact=True)
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        self.query_one("#new-match").border_title = "New match"
+        self._sync_mode()
+        self.query_one("#mode").focus()
+
+    @on(Choice.Changed, "#mode")
+    def _mode_changed(self) -> None:
+        if self.is_mounted:
+            self._sync_mode()
+
+    def _sync_mode(self) -> None:
+        vs_computer = self.query_one("#mode", Choice).value == "computer"
+        self.query_one("#level").display = vs_computer
+        self.query_one("#name-2-row").display = not vs_computer
+        opener = self.query_one("#opener", Choice)
+        if vs_computer:
+            opener.relabel([("You", 0), ("The computer", 1)])
+        else:
+            opener.relabel([("Player 1", 0), ("Player 2", 1)])
+
+    def build_setup(self) -> MatchSetup:
+        """The setup the form describes; ``OptionError`` when a value is out of range."""
+        value = lambda widget_id: self.query_one(f"#{widget_id}", Choice).value  # noqa: E731
+        options = MatchOptions.preset(value("rules"), stars_to_win=value("stars"), discs=value("discs"),
+                                      first_opener=value("opener"))
+        seed_text = self.query_one("#seed", Input).value.strip()
+        seed = int(seed_text) if seed_text else None
+        name = self.query_one("#name-1", Input).value
+        if value("mode") == "computer":
+            return MatchSetup.against_computer(value("level"), options, name=name or "You", seed=seed)
+        return MatchSetup(options, (name, self.query_one("#name-2", Input).value), None, seed)
+
+    def action_start(self) -> None:
+        try:
+            setup = self.build_setup()
+        except (OptionError, ValueError) as error:
+            self.query_one("#new-match-error", Static).update(str(error))
+            return
+        self.dismiss(setup)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(Button.Pressed, "#start")
+    def _start_pressed(self) -> None:
+        self.action_start()
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel_pressed(self) -> None:
+        self.action_cancel()
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        self.action_start()

@@ -1,0 +1,126 @@
+"""The table a game screen plays at: who sits where, and how actions reach the match.
+
+``LocalTable`` owns the match on this terminal and saves it after every change.
+The game screen only talks to a table, so a remote table (the SSH server's) can
+stand in for it without the screen knowing.
+"""
+
+from __future__ import annotations
+
+from .match_setup import MatchSetup
+from .rules import Match, Move, OutOfTurnError
+from .saves import SavedMatch, SaveError, SaveStore
+
+HUMAN, COMPUTER, REMOTE = "human", "computer", "remote"
+
+
+class Table:
+    """What every table offers the game screen."""
+
+    setup: MatchSetup
+    match: Match
+    hints_used: list[int]
+    #: Why the last change could not be saved, if it could not.
+    save_problem: str | None = None
+
+    def seat(self, player: int) -> str:
+        """``human`` (this keyboard), ``computer`` or ``remote`` (someone elsewhere)."""
+        raise NotImplementedError
+
+    @property
+    def local_players(self) -> tuple[int, ...]:
+        return tuple(player for player in (0, 1) if self.seat(player) == HUMAN)
+
+    @property
+    def can_undo(self) -> bool:
+        raise NotImplementedError
+
+    @property
+    def can_redo(self) -> bool:
+        raise NotImplementedError
+
+    def play(self, move: Move, player: int) -> None:
+        raise NotImplementedError
+
+    def undo(self) -> list[Move]:
+        raise NotImplementedError
+
+    def redo(self) -> list[Move]:
+        raise NotImplementedError
+
+    def start_next_round(self, opener: int | None, chooser: int | None) -> None:
+        raise NotImplementedError
+
+
+class LocalTable(Table):
+    """Both seats on this terminal, or one human against the computer (seat 2)."""
+
+    def __init__(self, setup: MatchSetup, match: Match | None = None, store: SaveStore | None = None,
+                 hints_used: tuple[int, int] = (0, 0)) -> None:
+        self.setup = setup
+        self.match = match if match is not None else setup.new_match()
+        self.store = store
+        self.hints_used = list(hints_used)
+
+    def seat(self, player: int) -> str:
+        return COMPUTER if self.setup.is_computer(player) else HUMAN
+
+    def save(self) -> None:
+        """Write the match after a change; a finished match leaves no save behind."""
+        if self.store is None:
+            return
+        try:
+            if self.match.is_over:
+                self.store.discard()
+            else:
+                self.store.save(SavedMatch(self.setup, self.match, (self.hints_used[0], self.hints_used[1])))
+            self.save_problem = None
+        except SaveError as error:
+            self.save_problem = str(error)
+
+    def play(self, move: Move, player: int) -> None:
+        self.match.play(move, player)
+        self.save()
+
+    def _human_moves_in_round(self) -> int:
+        round_ = self.match.round
+        return sum(not self.setup.is_computer(round_.mover_at(ply)) for ply in range(round_.ply))
+
+    @property
+    def can_undo(self) -> bool:
+        if not self.match.can_undo:
+            return False
+        # Against the computer, taking back only its opening move is pointless: it would play it again.
+        return not self.setup.vs_computer or self._human_moves_in_round() > 0
+
+    def undo(self) -> list[Move]:
+        """Take back the last move; against the computer, its reply and your move together."""
+        if not self.can_undo:
+            raise OutOfTurnError("nothing to undo")
+        undone = []
+        while True:
+            round_ = self.match.round
+            mover = round_.mover_at(round_.ply - 1)
+            undone.append(self.match.undo())
+            if not self.setup.is_computer(mover):
+                break
+        self.save()
+        return undone
+
+    @property
+    def can_redo(self) -> bool:
+        return self.match.can_redo
+
+    def redo(self) -> list[Move]:
+        """Replay the last undone move; against the computer, its reply too, up to your next turn."""
+        if not self.can_redo:
+            raise OutOfTurnError("nothing to redo")
+        redone = [self.match.redo()]
+        while self.match.can_redo and self.setup.is_computer(self.match.to_move):
+            redone.append(self.match.redo())
+        self.save()
+        return redone
+
+    def start_next_round(self, opener: int | None, chooser: int | None) -> None:
+        self.match.start_next_round(opener, chooser)
+        self.save()

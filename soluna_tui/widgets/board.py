@@ -1,0 +1,164 @@
+"""The table: every tower of the position as a focusable widget, reflowed to fit the width."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from math import ceil
+
+from textual import on
+from textual.binding import Binding
+from textual.containers import Container
+from textual.message import Message
+
+from ..glyphs import UNICODE, Glyphs
+from ..rules import MAX_DISCS, Tower
+from .tower import EXTRA_LINES, FRAME_WIDTH, TowerLook, TowerWidget
+
+#: Columns one tower takes: its frame and a space either side.
+CELL_WIDTH = FRAME_WIDTH + 2
+#: The keys that jump to towers 1, 2, 3...: digits, then letters no other key uses.
+JUMP_KEYS = "1234567890bcefgimoptvxyz"
+
+
+class Board(Container, can_focus=False):
+    """Shows the towers it is given and reports which one the player chooses.
+
+    Attributes down: ``show`` hands it one ``TowerLook`` per tower. Messages up:
+    ``Board.Chosen`` when a tower is pressed (Enter, Space or a click).
+    """
+
+    BINDINGS = [
+        Binding("left,h,a", "step(-1, 0)", "Left", show=False),
+        Binding("right,l,d", "step(1, 0)", "Right", show=False),
+        Binding("up,k,w", "step(0, -1)", "Up", show=False),
+        Binding("down,j,s", "step(0, 1)", "Down", show=False),
+        Binding("home", "jump(0)", "First tower", show=False),
+        Binding("end", "jump(-1)", "Last tower", show=False),
+        *(Binding(key, f"jump({index})", f"Tower {index + 1}", show=False) for index, key in enumerate(JUMP_KEYS)),
+    ]
+
+    class Chosen(Message):
+        """The player pressed the tower in ``slot``."""
+
+        def __init__(self, board: Board, slot: int, tower: Tower) -> None:
+            super().__init__()
+            self.board = board
+            self.slot = slot
+            self.tower = tower
+
+        @property
+        def control(self) -> Board:
+            return self.board
+
+    def __init__(self, glyphs: Glyphs = UNICODE, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.glyphs = glyphs
+        self._looks: list[TowerLook] = []
+        self.columns = 1
+
+    def compose(self):
+        for slot in range(MAX_DISCS):
+            widget = TowerWidget(slot, self.glyphs)
+            widget.display = False
+            yield widget
+
+    @property
+    def tower_widgets(self) -> list[TowerWidget]:
+        return list(self.query_children(TowerWidget))
+
+    @property
+    def count(self) -> int:
+        return len(self._looks)
+
+    def show(self, looks: Sequence[TowerLook], focus_slot: int | None = None) -> None:
+        """Draw these towers (one look each, in canonical order); optionally focus one of them."""
+        self._looks = [replace(look, label=JUMP_KEYS[slot]) for slot, look in enumerate(looks)]
+        for widget in self.tower_widgets:
+            if widget.slot < len(self._looks):
+                widget.look = self._looks[widget.slot]
+                widget.display = True
+            else:
+                widget.display = False
+                widget.look = TowerLook()
+        self._reflow()
+        focused = self.focused_slot
+        if focus_slot is not None:
+            self.focus_slot(focus_slot)
+        elif focused is not None and focused >= len(self._looks):
+            self.focus_slot(len(self._looks) - 1)
+
+    @property
+    def focused_slot(self) -> int | None:
+        focused = self.screen.focused if self.is_mounted else None
+        if isinstance(focused, TowerWidget) and focused.parent is self:
+            return focused.slot
+        return None
+
+    def focus_slot(self, slot: int) -> None:
+        if self._looks:
+            slot = max(0, min(slot, len(self._looks) - 1))
+            self.tower_widgets[slot].focus()
+
+    def on_resize(self) -> None:
+        self._reflow()
+
+    def _reflow(self) -> None:
+        """Choose columns from the width and row heights from the towers, capping tall stacks to fit."""
+        if not self._looks or not self.size.width:
+            return
+        count = len(self._looks)
+        self.columns = max(1, min(count, self.size.width // CELL_WIDTH))
+        rows = ceil(count / self.columns)
+        note_lines = 1 if any(look.note for look in self._looks) else 0
+        per_row = max(EXTRA_LINES + 1, self.size.height // rows)
+        cap = max(1, per_row - EXTRA_LINES - note_lines)
+        heights = []
+        for row in range(rows):
+            looks = self._looks[row * self.columns : (row + 1) * self.columns]
+            tallest = max(look.tower.height for look in looks if look.tower is not None)
+            heights.append(min(tallest, cap) + EXTRA_LINES + note_lines)
+        for widget in self.tower_widgets:
+            widget.max_discs = cap
+        self.styles.grid_size_columns = self.columns
+        self.styles.grid_size_rows = rows
+        self.styles.grid_rows = " ".join(str(height) for height in heights)
+        self.refresh(layout=True)
+
+    # ---- keys ----------------------------------------------------------------------------
+
+    def action_step(self, across: int, down: int) -> None:
+        """Move the focus left/right (wrapping through rows) or up/down a row (wrapping round)."""
+        count = len(self._looks)
+        if not count:
+            return
+        current = self.focused_slot
+        if current is None:
+            self.focus_slot(0)
+            return
+        if across:
+            target = (current + across) % count
+        else:
+            target = current + down * self.columns
+            if target >= count or target < 0:
+                column = current % self.columns
+                rows = ceil(count / self.columns)
+                row = (current // self.columns + down) % rows
+                target = min(row * self.columns + column, count - 1)
+        self.focus_slot(target)
+
+    def action_jump(self, slot: int) -> None:
+        if slot < 0:
+            slot = len(self._looks) - 1
+        if slot < len(self._looks):
+            self.focus_slot(slot)
+
+    @on(TowerWidget.Pressed)
+    def _tower_clicked(self, event: TowerWidget.Pressed) -> None:
+        event.stop()
+        self.choose(event.tower_widget.slot)
+
+    def choose(self, slot: int) -> None:
+        """Report the tower in ``slot`` as chosen (Enter, Space or a click)."""
+        if slot < len(self._looks) and self._looks[slot].tower is not None:
+            self.post_message(self.Chosen(self, slot, self._looks[slot].tower))

@@ -1,0 +1,28 @@
+"""Textual's footer, redrawn only when the keys it shows actually change."""
+
+from __future__ import annotations
+
+from textual.screen import Screen
+from textual.widgets import Footer
+
+
+class KeyFooter(Footer):
+    """Moving between towers changes the focus but not the keys on offer; the stock footer
+    rebuilds itself on every focus change, which costs most of a keystroke's time."""
+
+    _shown: tuple | None = None
+
+    def _signature(self, screen: Screen) -> tuple:
+        return tuple(
+            (key, active.binding.action, active.binding.description, active.enabled, active.binding.show)
+            for key, active in screen.active_bindings.items()
+        )
+
+    def bindings_changed(self, screen: Screen) -> None:
+        if screen is self.screen and self.is_attached:
+            signature = self._signature(screen)
+            if signature == self._shown:
+                self._bindings_ready = True
+                return
+            self._shown = signature
+        super().bindings_changed(screen)

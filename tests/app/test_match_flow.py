@@ -1,0 +1,157 @@
+"""A whole match: rounds, the round-over choice, the match-over screen, undo/redo, the computer."""
+
+from __future__ import annotations
+
+import random
+
+from soluna_tui.match_setup import MatchSetup
+from soluna_tui.rules import MatchOptions, choose_move
+from soluna_tui.screens.match_over import MatchOverScreen
+from soluna_tui.screens.round_over import RoundOverScreen
+
+from .helpers import game, hot_seat, make_app, play_by_keys, screen_text, settle
+
+
+async def test_a_whole_hot_seat_match_to_four_stars_by_keys_only(tmp_path) -> None:
+    app = make_app(tmp_path, hot_seat(seed=3))
+    rng = random.Random(3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = game(app)
+        rounds_seen = 0
+        for _ in range(200):
+            if isinstance(app.screen, MatchOverScreen):
+                break
+            if isinstance(app.screen, RoundOverScreen):
+                rounds_seen += 1
+                text = screen_text(app)
+                assert "wins round" in text and "opens round" in text
+                await pilot.press("enter")  # the loser opens the next round
+                await pilot.pause()
+                continue
+            move = choose_move("random", screen.match.position, rng)
+            await play_by_keys(pilot, app, move)
+            await pilot.pause()
+        assert isinstance(app.screen, MatchOverScreen)
+        match = screen.match
+        assert max(match.stars) == 4 and match.winner is not None
+        assert rounds_seen == sum(match.stars) - 1
+        text = screen_text(app)
+        assert f"{match.players[match.winner]} wins the match 4-" in text
+        assert all(round_.start == match.rounds[0].start for round_ in match.rounds)  # box rules: same layout
+        assert not app.store.current_path.exists()  # a finished match leaves no save
+        await pilot.press("enter")  # rematch
+        await pilot.pause()
+        assert app.game is not screen and app.game.match.stars == (0, 0)
+        assert app.game.match.round.opener == 1 - match.winner
+
+
+async def test_the_loser_chooses_to_move_second(tmp_path) -> None:
+    app = make_app(tmp_path, hot_seat(seed=5))
+    rng = random.Random(5)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = game(app)
+        while not isinstance(app.screen, RoundOverScreen):
+            await play_by_keys(pilot, app, choose_move("random", screen.match.position, rng))
+            await pilot.pause()
+        loser = screen.match.round.outcome.loser
+        assert f"{screen.match.players[loser]} lost the round" in screen_text(app)
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert screen.match.round_number == 2
+        assert screen.match.round.opener == 1 - loser
+        assert screen.match.round.start == screen.match.rounds[0].start
+
+
+async def test_online_rules_new_layout_and_the_loser_opens(tmp_path) -> None:
+    setup = MatchSetup(MatchOptions.preset("online"), ("Ann", "Bob"), None, 8)
+    app = make_app(tmp_path, setup)
+    rng = random.Random(8)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = game(app)
+        while not isinstance(app.screen, RoundOverScreen):
+            await play_by_keys(pilot, app, choose_move("random", screen.match.position, rng))
+            await pilot.pause()
+        loser = screen.match.round.outcome.loser
+        assert "the loser" in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.match.round.opener == loser
+        assert screen.match.round.start == screen.match.layout_for(2)
+
+
+async def test_undo_and_redo_in_hot_seat(tmp_path) -> None:
+    app = make_app(tmp_path, hot_seat(seed=2))
+    rng = random.Random(2)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = game(app)
+        first = choose_move("random", screen.match.position, rng)
+        await play_by_keys(pilot, app, first)
+        second = choose_move("random", screen.match.position, rng)
+        await play_by_keys(pilot, app, second)
+        assert screen.match.round.moves == (first, second)
+        await pilot.press("u")
+        assert screen.match.round.moves == (first,)
+        assert "Took back" in screen_text(app)
+        await pilot.press("u")
+        assert screen.match.round.moves == ()
+        await pilot.press("r", "r")
+        assert screen.match.round.moves == (first, second)
+        await pilot.press("r")  # nothing left: refused quietly
+        assert screen.match.round.moves == (first, second)
+
+
+async def test_against_the_computer_with_a_seed(tmp_path) -> None:
+    setup = MatchSetup.against_computer("perfect", MatchOptions(), seed=42)
+    app = make_app(tmp_path, setup)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = game(app)
+        rng = random.Random(1)
+        await play_by_keys(pilot, app, choose_move("random", screen.match.position, rng))
+        await settle(pilot, app)
+        moves = screen.match.round.moves
+        assert len(moves) == 2  # our move and the computer's reply
+        assert screen.match.to_move == 0
+        text = screen_text(app)
+        assert f"Computer (perfect) {moves[1]}"[:20] in text.replace("  ", " ") or str(moves[1]) in text
+        # The computer's reply is reproducible from the seed.
+        again = make_app(tmp_path / "again", setup)
+        async with again.run_test(size=(100, 30)) as pilot_again:
+            await play_by_keys(pilot_again, again, moves[0])
+            await settle(pilot_again, again)
+            assert game(again).match.round.moves == moves
+
+
+async def test_undo_against_the_computer_takes_back_both_moves(tmp_path) -> None:
+    setup = MatchSetup.against_computer("greedy", MatchOptions(), seed=9)
+    app = make_app(tmp_path, setup)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = game(app)
+        rng = random.Random(4)
+        await play_by_keys(pilot, app, choose_move("random", screen.match.position, rng))
+        await settle(pilot, app)
+        assert screen.match.round.ply == 2
+        await pilot.press("u")
+        await settle(pilot, app)
+        assert screen.match.round.ply == 0 and screen.match.to_move == 0
+        await pilot.press("r")
+        await settle(pilot, app)
+        assert screen.match.round.ply == 2 and screen.match.to_move == 0
+
+
+async def test_input_is_refused_while_the_computer_thinks(tmp_path) -> None:
+    setup = MatchSetup.against_computer("perfect", MatchOptions(first_opener=1), seed=11)
+    app = make_app(tmp_path, setup, computer_pause=0.5, reveal_pause=0.3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = game(app)
+        await pilot.pause()
+        assert screen.thinking
+        assert "thinking" in screen_text(app)
+        await pilot.press("enter", "right", "enter")
+        assert screen.picked_slot is None and screen.match.round.ply == 0
+        assert "Pick up" not in screen_text(app).splitlines()[-1]
+        await pilot.pause(1.2)
+        await settle(pilot, app)
+        assert screen.match.round.ply == 1 and not screen.thinking
+        last = screen.match.round.moves[0].result
+        slot = screen.match.position.towers.index(last)
+        assert screen.board.tower_widgets[slot].has_class("-last")
