@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+from textual import events
 from textual.app import App, SystemCommand
+from textual.geometry import Size
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
@@ -91,21 +93,20 @@ class SolunaApp(App[None]):
         try:
             saved = self.store.load()
         except SaveError as error:
-            self._set_aside(error)
-            saved = None
+            self.action_new_match(notice=self._set_aside(error))
+            return
         if saved is not None and not saved.match.is_over:
             self.push_screen(ResumeScreen(saved), lambda resume: self._resume_chosen(saved, resume))
         else:
             self.action_new_match()
 
-    def _set_aside(self, error: SaveError) -> None:
+    def _set_aside(self, error: SaveError) -> str:
+        """Move an unreadable save out of the way (never delete it); the notice to show."""
         try:
-            moved = self.store.move_aside()
-            where = f"it was moved to {moved}"
+            where = f"it was moved to {self.store.move_aside()}"
         except OSError as move_error:
             where = f"it could not be moved aside either ({move_error.strerror})"
-        self.notify(f"{error}; {where}. Starting afresh.", title="Saved match unreadable", severity="warning",
-                    timeout=10)
+        return f"Saved match unreadable: {error}; {where}."
 
     def _resume_chosen(self, saved: SavedMatch, resume: bool | None) -> None:
         if resume:
@@ -135,11 +136,11 @@ class SolunaApp(App[None]):
         self.push_screen(GameScreen(table))
         self.check_size()
 
-    def action_new_match(self, previous: MatchSetup | None = None) -> None:
+    def action_new_match(self, previous: MatchSetup | None = None, notice: str = "") -> None:
         game = self.game
         if previous is None and game is not None:
             previous = game.table.setup
-        screen = NewMatchScreen(previous, ascii_mode=self.ascii_mode,
+        screen = NewMatchScreen(previous, ascii_mode=self.ascii_mode, notice=notice,
                                 cancel_label="Back to the game" if game is not None else "Quit")
         self.push_screen(screen, self._new_match_chosen)
 
@@ -168,12 +169,14 @@ class SolunaApp(App[None]):
 
     # ---- the terminal --------------------------------------------------------------------
 
-    def on_resize(self) -> None:
-        self.check_size()
+    def on_resize(self, event: events.Resize) -> None:
+        # This runs before Textual records the new size, so go by the event's.
+        self.check_size(event.size)
 
-    def check_size(self) -> None:
+    def check_size(self, size: Size | None = None) -> None:
         """Cover the layout with a notice while the terminal is below the minimum size."""
-        too_small = self.size.width < MIN_WIDTH or self.size.height < MIN_HEIGHT
+        width, height = size or self.size
+        too_small = width < MIN_WIDTH or height < MIN_HEIGHT
         showing = isinstance(self.screen, TooSmallScreen)
         if too_small and not showing:
             self.push_screen(TooSmallScreen())

@@ -241,7 +241,8 @@ class GameScreen(Screen):
         self.refresh_view(focus_slot)
         problem = self.table.save_problem
         if problem and problem != self._save_warned:
-            self.notify(problem, title="Not saved", severity="warning")
+            # After a refresh, so the toast lands even when this runs while the screen mounts.
+            self.call_after_refresh(self.notify, problem, title="Not saved", severity="warning", timeout=8)
         self._save_warned = problem
         match = self.match
         if match.round.is_over or match.is_over:

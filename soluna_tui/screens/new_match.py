@@ -32,8 +32,9 @@ class NewMatchScreen(ModalScreen[MatchSetup | None]):
     ]
 
     def __init__(self, previous: MatchSetup | None = None, *, ascii_mode: bool = False,
-                 cancel_label: str = "Cancel") -> None:
+                 cancel_label: str = "Cancel", notice: str = "") -> None:
         super().__init__()
+        self.notice = notice
         self.previous = previous or MatchSetup()
         self.ascii_mode = ascii_mode
         self.cancel_label = cancel_label
@@ -46,6 +47,8 @@ class NewMatchScreen(ModalScreen[MatchSetup | None]):
         options = previous.options
         human_name = previous.names[0]
         with Vertical(id="new-match", classes="dialog"):
+            if self.notice:
+                yield Static(self.notice, id="new-match-notice", markup=False)
             yield self._choice("Mode", MODES, "computer" if previous.vs_computer else "two", "mode")
             yield self._choice("Computer level", [(f"{level}: {LEVEL_DESCRIPTIONS[level]}", level) for level in LEVELS],
                                previous.computer_level or "perfect", "level")

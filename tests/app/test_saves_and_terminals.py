@@ -1,0 +1,199 @@
+"""Nothing lost (saves, resume, corrupt files) and every terminal (ASCII, small, help, palette)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from soluna_tui.match_setup import MatchSetup
+from soluna_tui.rules import MatchOptions, choose_move
+from soluna_tui.saves import SaveStore
+from soluna_tui.screens.game import GameScreen
+from soluna_tui.screens.help import HelpScreen
+from soluna_tui.screens.new_match import NewMatchScreen
+from soluna_tui.screens.resume import ResumeScreen
+from soluna_tui.screens.too_small import TooSmallScreen
+
+from .helpers import game, hot_seat, make_app, play_by_keys, screen_text, settle
+
+
+async def play_some_moves(pilot, app, count: int, seed: int = 0) -> None:
+    rng = random.Random(seed)
+    for _ in range(count):
+        await play_by_keys(pilot, app, choose_move("random", game(app).match.position, rng))
+        await settle(pilot, app)
+
+
+async def test_the_match_is_saved_after_every_move_and_resumed_exactly(tmp_path) -> None:
+    app = make_app(tmp_path, hot_seat(seed=7))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await play_some_moves(pilot, app, 3)
+        saved_moves = game(app).match.round.moves
+        await pilot.press("u")  # leave a redo behind, it must survive too
+        document = json.loads((tmp_path / "current-match.json").read_text())
+        assert document["format"] == "soluna-save" and len(document["match"]["rounds"][0]["moves"]) == 2
+    resumed = make_app(tmp_path)
+    async with resumed.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(resumed.screen, ResumeScreen)
+        assert "Ann 0 - 0 Bob" in screen_text(resumed)
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = game(resumed)
+        assert screen.match.round.moves == saved_moves[:2]
+        await pilot.press("r")
+        assert screen.match.round.moves == saved_moves
+
+
+async def test_resume_against_the_computer_continues_its_turn(tmp_path) -> None:
+    setup = MatchSetup.against_computer("perfect", MatchOptions(), seed=3)
+    match = setup.new_match()
+    match.play(match.position.legal_moves[0])
+    from soluna_tui.saves import SavedMatch
+
+    SaveStore(tmp_path).save(SavedMatch(setup, match))
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert game(app).match.round.ply == 2 and game(app).match.to_move == 0
+
+
+async def test_declining_to_resume_opens_the_new_match_screen(tmp_path) -> None:
+    app = make_app(tmp_path, hot_seat(seed=7))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await play_some_moves(pilot, app, 1)
+    again = make_app(tmp_path)
+    async with again.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert isinstance(again.screen, NewMatchScreen)
+        assert (tmp_path / "current-match.json").exists()  # nothing lost until a new match starts
+
+
+async def test_a_corrupt_save_is_moved_aside_with_a_clear_message(tmp_path) -> None:
+    (tmp_path / "current-match.json").write_text('{"format": "soluna-save", "version": 1, "match": 17}')
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, NewMatchScreen)
+        text = screen_text(app)
+        assert "Saved match unreadable" in text and "moved to" in text
+    assert not (tmp_path / "current-match.json").exists()
+    aside = list(tmp_path.glob("current-match.json.corrupt-*"))
+    assert len(aside) == 1 and "17" in aside[0].read_text()
+
+
+async def test_a_foreign_file_is_moved_aside_too(tmp_path) -> None:
+    (tmp_path / "current-match.json").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert "not valid JSON" in screen_text(app)
+    assert list(tmp_path.glob("current-match.json.corrupt-*"))
+
+
+async def test_an_unwritable_data_dir_warns_and_play_goes_on(tmp_path) -> None:
+    blocked = tmp_path / "file-not-dir"
+    blocked.write_text("x")
+    app = make_app(blocked / "sub", hot_seat(seed=1))
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await play_some_moves(pilot, app, 1)
+        assert game(app).match.round.ply == 1
+        assert "Not saved" in screen_text(app)
+
+
+async def test_new_match_screen_builds_the_chosen_setup(tmp_path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, NewMatchScreen)
+        await pilot.press("right")  # mode: against the computer
+        await pilot.press("down", "left")  # level: trap
+        await pilot.press("down")
+        app.screen.query_one("#name-1").value = "Zoe"
+        await pilot.press("down", "right")  # rules: online
+        await pilot.press("down", "left", "left")  # stars: 2
+        await pilot.press("down", "left")  # discs: 11
+        await pilot.press("down", "right")  # the computer opens
+        await pilot.press("down", *"1234")  # seed
+        await pilot.press("enter")
+        await settle(pilot, app)
+        screen = game(app)
+        setup = screen.table.setup
+        assert setup.computer_level == "trap" and setup.names == ("Zoe", "Computer (trap)")
+        assert setup.options.preset_name == "online" and setup.options.stars_to_win == 2
+        assert setup.options.discs == 11 and setup.options.first_opener == 1 and setup.seed == 1234
+        assert screen.match.round.ply == 1  # the computer opened
+
+
+async def test_ascii_mode_draws_only_7_bit_characters(tmp_path) -> None:
+    app = make_app(tmp_path, hot_seat(seed=1), ascii_mode=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await play_some_moves(pilot, app, 2)
+        await pilot.press("enter")  # a tower picked up, targets lit
+        texts = {"game": screen_text(app)}
+        await pilot.press("tab")  # the history, browsing
+        await pilot.press("up")
+        texts["history"] = screen_text(app)
+        await pilot.press("escape", "question_mark")
+        texts["help"] = screen_text(app)
+        await pilot.press("escape", "n")
+        texts["new match"] = screen_text(app)
+        for name, text in texts.items():
+            bad = sorted({char for char in text if ord(char) > 127})
+            assert not bad, f"{name} screen shows non-ASCII {bad}"
+        game_text = texts["game"]
+        assert "+-" in game_text and ("| S |" in game_text or "| M |" in game_text)
+
+
+async def test_a_terminal_below_the_minimum_gets_a_notice(tmp_path) -> None:
+    app = make_app(tmp_path, hot_seat())
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, TooSmallScreen)
+        assert "Terminal too small: 60x20" in screen_text(app)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        await pilot.resize_terminal(79, 30)
+        await pilot.pause()
+        assert isinstance(app.screen, TooSmallScreen)
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+
+
+async def test_help_lists_the_rules_and_every_key(tmp_path) -> None:
+    app = make_app(tmp_path, hot_seat())
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        text = screen_text(app)
+        for words in ("same height", "same symbol", "Box rules", "undo / redo", "Ctrl+P", "h j k l"):
+            assert words in text
+        await pilot.press("escape")
+        assert isinstance(app.screen, GameScreen)
+
+
+async def test_the_command_palette_holds_the_rarer_actions(tmp_path) -> None:
+    app = make_app(tmp_path, hot_seat(seed=2))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await play_some_moves(pilot, app, 1)
+        await pilot.press("ctrl+p")
+        await pilot.press(*"undo")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert game(app).match.round.ply == 0
+
+
+async def test_themes_all_work(tmp_path) -> None:
+    for theme in ("textual-light", "nord", "gruvbox", "ansi-dark"):
+        app = make_app(tmp_path, hot_seat(), theme=theme)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert app.theme == theme
+            assert "Ann to move" in screen_text(app)

@@ -1,0 +1,79 @@
+"""A real pseudo-terminal running a command, read through pyte as a terminal would show it."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import select
+import signal
+import struct
+import subprocess
+import termios
+import time
+from collections.abc import Callable, Sequence
+
+import pyte
+
+
+class PtyTerminal:
+    """Start ``argv`` on a fresh PTY of ``columns`` x ``lines``; feed its output to a pyte screen."""
+
+    def __init__(self, argv: Sequence[str], *, columns: int = 80, lines: int = 24,
+                 env: dict[str, str] | None = None) -> None:
+        self.screen = pyte.Screen(columns, lines)
+        self.stream = pyte.ByteStream(self.screen)
+        master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
+        self.master = master
+        self.process = subprocess.Popen(
+            list(argv), stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True, close_fds=True
+        )
+        os.close(slave)
+
+    def send(self, data: str | bytes) -> None:
+        os.write(self.master, data.encode() if isinstance(data, str) else data)
+
+    def pump(self, seconds: float) -> None:
+        """Read whatever arrives for ``seconds``."""
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            ready, _, _ = select.select([self.master], [], [], min(left, 0.05))
+            if ready:
+                try:
+                    data = os.read(self.master, 65536)
+                except OSError:
+                    return
+                if not data:
+                    return
+                self.stream.feed(data)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    def wait_for(self, predicate: Callable[[str], bool], timeout: float = 15.0) -> str:
+        """Read until ``predicate(screen text)`` holds; ``AssertionError`` with the screen if it never does."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self.pump(0.1)
+            if predicate(self.text):
+                return self.text
+            if self.process.poll() is not None:
+                self.pump(0.2)
+                break
+        raise AssertionError(f"the screen never matched; it shows:\n{self.text}")
+
+    def close(self) -> int | None:
+        """Stop the program (politely, then firmly) and reap it."""
+        if self.process.poll() is None:
+            try:
+                os.killpg(self.process.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=5)
+        os.close(self.master)
+        return self.process.returncode
