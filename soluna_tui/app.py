@@ -7,8 +7,8 @@ from pathlib import Path
 
 from textual import events
 from textual.app import App, SystemCommand
-from textual.geometry import Size
 from textual.binding import Binding
+from textual.geometry import Size
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 
