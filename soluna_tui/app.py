@@ -83,12 +83,17 @@ class SolunaApp(App[None]):
 
     # ---- start-up ------------------------------------------------------------------------
 
+    def get_default_screen(self) -> Screen:
+        """With a setup given (``soluna play``), the match is the first screen: no blank one before it."""
+        if self.start_setup is not None:
+            return GameScreen(self._new_table(self.start_setup))
+        return super().get_default_screen()
+
     def on_mount(self) -> None:
         if self.requested_theme:
             self.theme = self.requested_theme
         self.check_size()
         if self.start_setup is not None:
-            self.start_match(self.start_setup)
             return
         try:
             saved = self.store.load()
@@ -118,22 +123,38 @@ class SolunaApp(App[None]):
 
     @property
     def game(self) -> GameScreen | None:
-        for screen in self.screen_stack:
+        """The match being played, if any (always the lowest screen but for modals over it)."""
+        for screen in reversed(self.screen_stack):
             if isinstance(screen, GameScreen):
                 return screen
         return None
 
-    def start_match(self, setup: MatchSetup, rematch_of: Match | None = None) -> None:
-        """Begin a fresh match (a rematch keeps the players and lets the loser open)."""
+    def _new_table(self, setup: MatchSetup, rematch_of: Match | None = None) -> LocalTable:
         match = rematch_of.rematch(setup.seed) if rematch_of is not None else setup.new_match()
         table = LocalTable(setup, match, self.store)
         table.save()
-        self._show_game(table)
+        return table
+
+    def start_match(self, setup: MatchSetup, rematch_of: Match | None = None) -> None:
+        """Begin a fresh match (a rematch keeps the players and lets the loser open)."""
+        self._show_game(self._new_table(setup, rematch_of))
 
     def _show_game(self, table: LocalTable) -> None:
-        while len(self.screen_stack) > 1:
+        """Put the match on screen in place of whatever was there (dialogs, an older match).
+
+        Deferred: this is usually asked from a dialog's callback, while that dialog is still
+        being dismissed.
+        """
+        self.call_after_refresh(self._replace_screens, table)
+
+    async def _replace_screens(self, table: LocalTable) -> None:
+        game = self.game
+        while len(self.screen_stack) > 1 and self.screen is not game:
             self.pop_screen()
-        self.push_screen(GameScreen(table))
+        if game is not None:
+            await game.load(table)
+        else:
+            self.push_screen(GameScreen(table))
         self.check_size()
 
     def action_new_match(self, previous: MatchSetup | None = None, notice: str = "") -> None:
@@ -146,8 +167,6 @@ class SolunaApp(App[None]):
 
     def _new_match_chosen(self, setup: MatchSetup | None) -> None:
         if setup is not None:
-            if self.game is not None:
-                self.game.stop_thinking()
             self.start_match(setup)
         elif self.game is None:
             self.exit()

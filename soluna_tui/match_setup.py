@@ -40,7 +40,7 @@ class MatchSetup:
     @classmethod
     def against_computer(cls, level: str, options: MatchOptions | None = None, name: str = "You",
                          seed: int | None = None) -> MatchSetup:
-        return cls(options or MatchOptions(), (name, f"Computer ({level})"), level, seed)
+        return cls(options or MatchOptions(), (name, "Computer"), level, seed)
 
     @property
     def vs_computer(self) -> bool:
@@ -51,7 +51,7 @@ class MatchSetup:
 
     @property
     def mode_label(self) -> str:
-        return f"vs computer ({self.computer_level})" if self.vs_computer else "two players"
+        return f"level {self.computer_level}" if self.vs_computer else "two players"
 
     def new_match(self) -> Match:
         """A fresh match; without a chosen seed, a random one (recorded in the match)."""

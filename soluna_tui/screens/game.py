@@ -40,7 +40,7 @@ HISTORY_NAME_WIDTH = 9
 class Turn:
     """Identifies one moment of one match, so late answers from a worker are recognised as stale."""
 
-    match_id: int
+    match_serial: int
     round_number: int
     ply: int
 
@@ -55,6 +55,7 @@ class GameScreen(Screen):
         Binding("u", "undo", "Undo"),
         Binding("r", "redo", "Redo"),
         Binding("n", "app.new_match", "New match"),
+        Binding("tab,shift+tab", "toggle_history", "Moves", show=False),
     ]
 
     class ComputerMoved(Message):
@@ -74,6 +75,10 @@ class GameScreen(Screen):
     def __init__(self, table: Table) -> None:
         super().__init__()
         self.table = table
+        self._reset_state()
+
+    def _reset_state(self) -> None:
+        self._serial = getattr(self, "_serial", 0) + 1
         self.picked_slot: int | None = None
         self.viewing: HistoryEntry | None = None
         self.thinking = False
@@ -91,7 +96,7 @@ class GameScreen(Screen):
     def compose(self) -> ComposeResult:
         with Horizontal(id="game-main"):
             with Vertical(id="play-area"):
-                yield Board(self.glyphs, id="board")
+                yield Board(self.glyphs, self.match.options.discs, id="board")
                 yield StatusLine(id="status")
             with Vertical(id="sidebar"):
                 yield Tally(self.glyphs, id="tally")
@@ -107,15 +112,27 @@ class GameScreen(Screen):
         return self.table.match
 
     def on_mount(self) -> None:
-        self.query_one("#tally").border_title = "Stars"
+        self.query_one("#tally").border_title = "Soluna"
         self.query_one("#history").border_title = "Moves"
+        self.after_change(focus_slot=0)
+
+    async def load(self, table: Table) -> None:
+        """Play another match on this screen (a rematch, a new match)."""
+        self.stop_thinking()
+        self.table = table
+        self._reset_state()
+        if self.board.capacity < self.match.options.discs:
+            await self.board.remove()
+            await self.query_one("#play-area").mount(
+                Board(self.glyphs, self.match.options.discs, id="board"), before="#status"
+            )
         self.after_change(focus_slot=0)
 
     # ---- what the widgets show -----------------------------------------------------------
 
     @property
     def turn(self) -> Turn:
-        return Turn(id(self.match), self.match.round_number, self.match.round.ply)
+        return Turn(self._serial, self.match.round_number, self.match.round.ply)
 
     @property
     def shown_position(self) -> Position:
@@ -182,7 +199,7 @@ class GameScreen(Screen):
             round_number=match.round_number,
             to_move=to_move,
             rules=f"{match.options.preset_name} rules",
-            mode=f"{setup.mode_label}, {plural(match.options.discs, 'disc')}",
+            mode=f"{plural(match.options.discs, 'disc')}, {setup.mode_label}",
             status=status,
         )
 
@@ -462,9 +479,20 @@ class GameScreen(Screen):
 
     # ---- browsing the history ------------------------------------------------------------
 
+    def action_toggle_history(self) -> None:
+        """Tab: from the board to the move history and back."""
+        history = self.query_one(History)
+        if history.has_focus:
+            self.board.focus_slot(self.board.focused_slot or 0)
+        else:
+            history.focus()
+
     @on(History.Viewed)
     def _history_viewed(self, event: History.Viewed) -> None:
         entry = event.entry
+        rounds = self.match.rounds
+        if entry.round_number > len(rounds) or entry.ply > rounds[entry.round_number - 1].ply:
+            return  # a late message about a list since replaced (undo, a new match)
         live = entry.round_number == self.match.round_number and entry.ply == self.match.round.ply
         self.viewing = None if live else entry
         self.picked_slot = None if self.viewing else self.picked_slot

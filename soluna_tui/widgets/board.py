@@ -38,6 +38,22 @@ class Board(Container, can_focus=False):
         *(Binding(key, f"jump({index})", f"Tower {index + 1}", show=False) for index, key in enumerate(JUMP_KEYS)),
     ]
 
+    #: Styles of the parts of every tower (see ``TowerWidget._style``).
+    COMPONENT_CLASSES = {
+        "board--frame",
+        "board--frame-focus",
+        "board--frame-picked",
+        "board--frame-target",
+        "board--label",
+        "board--disc",
+        "board--sun",
+        "board--moon",
+        "board--stars",
+        "board--comet",
+        "board--note-win",
+        "board--note-loss",
+    }
+
     class Chosen(Message):
         """The player pressed the tower in ``slot``."""
 
@@ -51,14 +67,15 @@ class Board(Container, can_focus=False):
         def control(self) -> Board:
             return self.board
 
-    def __init__(self, glyphs: Glyphs = UNICODE, *, id: str | None = None) -> None:
+    def __init__(self, glyphs: Glyphs = UNICODE, capacity: int = MAX_DISCS, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.glyphs = glyphs
+        self.capacity = capacity
         self._looks: list[TowerLook] = []
         self.columns = 1
 
     def compose(self):
-        for slot in range(MAX_DISCS):
+        for slot in range(self.capacity):
             widget = TowerWidget(slot, self.glyphs)
             widget.display = False
             yield widget

@@ -82,4 +82,4 @@ class History(OptionList):
         self.post_message(self.Left())
 
     def action_leave(self) -> None:
-        self.screen.focus_next("Board TowerWidget")
+        self.screen.query_one("Board TowerWidget").focus()

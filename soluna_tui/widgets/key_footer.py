@@ -8,9 +8,20 @@ from textual.widgets import Footer
 
 class KeyFooter(Footer):
     """Moving between towers changes the focus but not the keys on offer; the stock footer
-    rebuilds itself on every focus change, which costs most of a keystroke's time."""
+    rebuilds itself on every focus change, which costs most of a keystroke's time.
+
+    It also shows its keys in the very first frame, where the stock footer waits a frame.
+    """
 
     _shown: tuple | None = None
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.set_reactive(Footer._bindings_ready, True)
+
+    def compose(self):
+        self._shown = self._signature(self.screen)
+        yield from super().compose()
 
     def _signature(self, screen: Screen) -> tuple:
         return tuple(

@@ -12,7 +12,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from ..glyphs import UNICODE, Frame, Glyphs
-from ..rules import Symbol, Tower
+from ..rules import Tower
 
 #: Width of the drawn frame: a side, three cells inside, a side.
 FRAME_WIDTH = 5
@@ -37,18 +37,6 @@ class TowerLook:
 
 class TowerWidget(Widget, can_focus=True):
     """A tower drawn as a framed stack; taller as it grows, capped at ``max_discs`` lines."""
-
-    COMPONENT_CLASSES = {
-        "tower--frame",
-        "tower--disc",
-        "tower--label",
-        "tower--sun",
-        "tower--moon",
-        "tower--stars",
-        "tower--comet",
-        "tower--note-win",
-        "tower--note-loss",
-    }
 
     DEFAULT_CSS = """
     TowerWidget {
@@ -112,8 +100,20 @@ class TowerWidget(Widget, can_focus=True):
             return self.glyphs.focused
         return self.glyphs.plain
 
-    def _symbol_style(self, symbol: Symbol) -> Style:
-        return self.get_component_rich_style(f"tower--{symbol.name.lower()}")
+    def _style(self, part: str) -> Style:
+        """A part's style, from the board's component classes (one set shared by every tower:
+        styling two dozen towers each with its own set made start-up twice as slow)."""
+        return self.parent.get_component_rich_style(f"board--{part}")
+
+    def _frame_style(self) -> Style:
+        look = self.look
+        if look.picked:
+            return self._style("frame-picked")
+        if look.target:
+            return self._style("frame-target")
+        if self.has_focus:
+            return self._style("frame-focus")
+        return self._style("frame")
 
     def disc_lines(self, tower: Tower) -> list[tuple[str, str]]:
         """The inside of each drawn disc line, top first, with the component class it is drawn in."""
@@ -132,9 +132,9 @@ class TowerWidget(Widget, can_focus=True):
         if tower is None or height < 1:
             return Text("")
         frame = self._frame()
-        frame_style = self.get_component_rich_style("tower--frame")
-        label_style = self.get_component_rich_style("tower--label")
-        disc_style = self.get_component_rich_style("tower--disc")
+        frame_style = self._frame_style()
+        label_style = self._style("label")
+        disc_style = self._style("disc")
         pad = " " * max(0, (width - FRAME_WIDTH) // 2)
         left_mark, right_mark = self.glyphs.target_marks if look.target else (frame.top, frame.top)
 
@@ -147,7 +147,7 @@ class TowerWidget(Widget, can_focus=True):
         for inside, kind in self.disc_lines(tower):
             row = Text(pad)
             row.append(frame.side, frame_style)
-            row.append(inside, self._symbol_style(tower.symbol) if kind == "symbol" else disc_style)
+            row.append(inside, self._style(tower.symbol.name.lower()) if kind == "symbol" else disc_style)
             row.append(frame.side, frame_style)
             rows.append(row)
         notation = str(tower)
@@ -159,7 +159,7 @@ class TowerWidget(Widget, can_focus=True):
         if look.picked:
             rows.append(Text(""))  # lifted: one line above the table
         if look.note:
-            note_style = self.get_component_rich_style(f"tower--note-{look.note_kind or 'win'}")
+            note_style = self._style(f"note-{look.note_kind or 'win'}")
             rows.append(Text(look.note.center(width)[:width], note_style))
         lines = [Text("")] * max(0, height - len(rows)) + rows
         return Text("\n").join(lines[-height:])

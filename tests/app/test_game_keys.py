@@ -139,7 +139,7 @@ async def test_towers_reflow_and_nothing_is_cut_at_80x24(tmp_path) -> None:
         assert_towers_fit(app, 24)
         assert game(app).board.columns == 7
         text = screen_text(app)
-        assert "Stars" in text and "Moves" in text and "Pick up" in text
+        assert "Soluna" in text and "Moves" in text and "Pick up" in text
         await pilot.resize_terminal(120, 40)
         await pilot.pause()
         assert game(app).board.columns == 12
@@ -155,3 +155,35 @@ async def test_tall_towers_are_capped_to_fit(tmp_path) -> None:
         assert_towers_fit(app, 5)
         text = screen_text(app)
         assert "12S" in text and "6M" in text
+
+
+async def test_browsing_the_history_shows_earlier_positions_read_only(tmp_path) -> None:
+    from soluna_tui.widgets.history import History
+
+    from .helpers import play_by_keys
+
+    app = make_app(tmp_path, hot_seat(seed=1))
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = game(app)
+        played = []
+        for _ in range(3):
+            move = screen.match.position.legal_moves[0]
+            played.append(move)
+            await play_by_keys(pilot, app, move)
+        live = screen.match.position
+        await pilot.press("tab")
+        assert app.screen.query_one(History).has_focus
+        await pilot.press("up")  # after move 2
+        assert screen.viewing is not None and screen.viewing.ply == 2
+        shown = [widget.look.tower for widget in screen.board.tower_widgets if widget.display]
+        assert shown == list(screen.match.round.position_at(2).towers)
+        assert "after move 2 (read-only)" in screen_text(app)
+        await pilot.press("up", "up")  # the start of the round
+        assert screen.viewing.ply == 0
+        assert [w.look.tower for w in screen.board.tower_widgets if w.display] == list(screen.match.round.start)
+        screen.press(0)  # a click on the board changes nothing while viewing
+        assert screen.match.round.ply == 3
+        await pilot.press("escape")  # back to play
+        assert screen.viewing is None
+        assert [w.look.tower for w in screen.board.tower_widgets if w.display] == list(live.towers)
+        assert "to move" in screen_text(app)

@@ -123,7 +123,7 @@ async def test_new_match_screen_builds_the_chosen_setup(tmp_path) -> None:
         await settle(pilot, app)
         screen = game(app)
         setup = screen.table.setup
-        assert setup.computer_level == "trap" and setup.names == ("Zoe", "Computer (trap)")
+        assert setup.computer_level == "trap" and setup.names == ("Zoe", "Computer")
         assert setup.options.preset_name == "online" and setup.options.stars_to_win == 2
         assert setup.options.discs == 11 and setup.options.first_opener == 1 and setup.seed == 1234
         assert screen.match.round.ply == 1  # the computer opened

@@ -1,0 +1,106 @@
+"""Time to the first frame: ``soluna play`` against a bare Textual app, same run, same terminal.
+
+Usage: python benchmarks/startup.py [--runs N]
+
+Each program is started on a fresh pseudo-terminal (80x24) and timed from launch
+until its first screen is drawn (a known text appears in the output). Runs
+alternate between the two; the medians and their ratio are printed (target: the
+game at most 1.5 times the bare app).
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import os
+import select
+import signal
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+from pathlib import Path
+
+BARE_APP = """
+from textual.app import App
+from textual.widgets import Footer, Static
+
+class Bare(App):
+    BINDINGS = [("q", "quit", "Quit")]
+    def compose(self):
+        yield Static("bare app ready")
+        yield Footer()
+
+Bare().run()
+"""
+
+
+def time_to_text(argv: list[str], markers: tuple[bytes, ...], timeout: float = 30.0) -> float:
+    """Seconds from starting ``argv`` on a new PTY until every marker appears in what it draws.
+
+    The markers are the screen's content and its footer's keys, so the frame timed is complete.
+    """
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    env = {**os.environ, "TERM": "xterm-256color", "LANG": "C.UTF-8"}
+    env.pop("NO_COLOR", None)
+    started = time.perf_counter()
+    process = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True)
+    os.close(slave)
+    seen = b""
+    try:
+        while time.perf_counter() - started < timeout:
+            ready, _, _ = select.select([master], [], [], 0.01)
+            if ready:
+                try:
+                    seen += os.read(master, 65536)
+                except OSError:
+                    break
+                if all(marker in seen for marker in markers):
+                    return time.perf_counter() - started
+        raise RuntimeError(f"{argv[0]} never drew all of {markers!r}")
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        os.close(master)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=10)
+    args = parser.parse_args()
+    soluna = Path(sys.executable).parent / "soluna"
+    if not soluna.exists():
+        print("install the package first (pip install .): the soluna command is missing", file=sys.stderr)
+        return 2
+    # pip byte-compiles an installed package; an editable checkout may not have been (and some
+    # environments set PYTHONDONTWRITEBYTECODE), so compile it here to time what users run.
+    import compileall
+
+    import soluna_tui
+
+    compileall.compile_dir(Path(soluna_tui.__file__).parent, quiet=1)
+    with tempfile.TemporaryDirectory() as data_dir:
+        game = [str(soluna), "play", "--seed", "1", "--data-dir", data_dir]
+        bare = [sys.executable, "-c", BARE_APP]
+        bare_markers = (b"bare app ready", b"Quit")
+        game_markers = (b"to move", b"Pick up", b"Quit")
+        time_to_text(bare, bare_markers)  # warm the disk cache for both
+        time_to_text(game, game_markers)
+        bare_times, game_times = [], []
+        for _ in range(args.runs):
+            bare_times.append(time_to_text(bare, bare_markers))
+            game_times.append(time_to_text(game, game_markers))
+    bare_median, game_median = statistics.median(bare_times), statistics.median(game_times)
+    ratio = game_median / bare_median
+    print(f"bare Textual app: median {bare_median * 1000:.0f} ms over {args.runs} runs")
+    print(f"soluna play:      median {game_median * 1000:.0f} ms over {args.runs} runs")
+    print(f"ratio {ratio:.2f} (target <= 1.5): {'met' if ratio <= 1.5 else 'NOT met'}")
+    return 0 if ratio <= 1.5 else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
