@@ -11,3 +11,8 @@ def plural(count: int, singular: str, plural_form: str | None = None) -> str:
 
 def plies(count: int) -> str:
     return plural(count, "ply", "plies")
+
+
+def verb(subject: str, third_person: str, second_person: str) -> str:
+    """``Ann wins`` but ``You win``: the subject with the verb agreeing with it."""
+    return f"{subject} {second_person if subject == 'You' else third_person}"

@@ -12,7 +12,7 @@ from textual.widgets.option_list import Option
 
 from ..glyphs import Glyphs
 from ..rules import Match
-from ..wording import plural
+from ..wording import plural, verb
 
 CHOICES = (
     ("rematch", "Rematch (same players and rules, the loser opens)"),
@@ -40,9 +40,9 @@ class MatchOverScreen(ModalScreen[str]):
         winner = match.winner
         names = match.players
         stars = match.stars
-        lines = [f"{names[winner]} wins the match {stars[winner]}-{stars[1 - winner]}"]
+        lines = [f"{verb(names[winner], 'wins', 'win')} the match {stars[winner]}-{stars[1 - winner]}"]
         if match.forfeited_by is not None:
-            lines.append(f"{names[match.forfeited_by]} left the match.")
+            lines.append(f"{verb(names[match.forfeited_by], 'has', 'have')} left the match.")
         lines.append("")
         for number, played in enumerate(match.rounds, start=1):
             if played.outcome is not None:

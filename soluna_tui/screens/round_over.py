@@ -14,7 +14,7 @@ from textual.widgets.option_list import Option
 
 from ..glyphs import Glyphs
 from ..rules import Match, NextOpener, other
-from ..wording import plural
+from ..wording import plural, verb
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,8 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
         outcome = match.round.outcome
         winner, loser = match.players[outcome.winner], match.players[outcome.loser]
         moves = plural(match.round.ply, "move")
-        lines = [f"{winner} wins round {match.round_number}", f"{loser} cannot move (after {moves})", ""]
+        lines = [f"{verb(winner, 'wins', 'win')} round {match.round_number}",
+                 f"{verb(loser, 'cannot', 'cannot')} move (after {moves})", ""]
         for player, name in enumerate(match.players):
             stars = self.glyphs.stars(match.stars[player], match.options.stars_to_win)
             lines.append(f"{name}: {stars} {match.stars[player]}/{match.options.stars_to_win}")
@@ -64,22 +65,25 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
         if loser not in self.local_players:
             return []
         return [
-            (f"{names[loser]} opens round {next_round}", RoundOverChoice(loser, loser)),
-            (f"{names[other(loser)]} opens round {next_round} ({names[loser]} moves second)",
-             RoundOverChoice(other(loser), loser)),
+            (f"{verb(names[loser], 'opens', 'open')} round {next_round}", RoundOverChoice(loser, loser)),
+            (f"{verb(names[other(loser)], 'opens', 'open')} round {next_round} "
+             f"({verb(names[loser], 'moves', 'move')} second)", RoundOverChoice(other(loser), loser)),
         ]
 
     def explanation(self) -> str:
         match = self.match
         loser = match.players[match.round.outcome.loser]
         if match.options.next_opener is NextOpener.LOSER_OPENS:
-            return f"Under these rules the loser, {loser}, opens the next round."
+            return "Under these rules the loser opens the next round. (u takes back the last move)"
         if self.computer_opens is not None:
             choice = "to open" if self.computer_opens else "to move second"
-            return f"{loser} lost the round and chooses {choice}."
+            return f"{loser} lost the round and chooses {choice}. (u takes back the last move)"
         if match.round.outcome.loser not in self.local_players:
             return f"Waiting for {loser} to choose who opens the next round."
-        return f"{loser} lost the round, so {loser} chooses: open the next round, or move second?"
+        question = "do you open the next round or move second?"
+        if loser != "You":
+            question = f"{loser}, {question}"
+        return f"{loser} lost the round: {question} (u takes back the last move)"
 
     def compose(self) -> ComposeResult:
         self._choices = self.options()

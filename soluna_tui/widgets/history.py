@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rich.text import Text
 from textual import on
 from textual.binding import Binding
 from textual.message import Message
@@ -51,7 +52,9 @@ class History(OptionList):
         with self.prevent(OptionList.OptionHighlighted):
             self.clear_options()
             self.add_options(
-                Option(entry.text, id=f"r{entry.round_number}-p{entry.ply}{'-h' if entry.heading else ''}")
+                # Text, not a string: a string prompt is read as markup and loses its leading spaces.
+                Option(Text(entry.text, style="bold" if entry.heading else ""),
+                       id=f"r{entry.round_number}-p{entry.ply}{'-h' if entry.heading else ''}")
                 for entry in self._entries
             )
             if self._entries:
