@@ -7,6 +7,8 @@ stand in for it without the screen knowing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .match_setup import MatchSetup
 from .rules import Match, Move, OutOfTurnError
 from .saves import SavedMatch, SaveError, SaveStore
@@ -15,13 +17,40 @@ HUMAN, COMPUTER, REMOTE = "human", "computer", "remote"
 
 
 class Table:
-    """What every table offers the game screen."""
+    """What every table offers the game screen.
+
+    A table whose match can change from elsewhere (a remote opponent) calls
+    ``changed()``; the screen that shows it sets ``on_change`` (it may be called
+    from any thread) and redraws. ``notices`` are one-line news for the player
+    ("Bob has disconnected"), taken by the screen as it shows them.
+    """
 
     setup: MatchSetup
     match: Match
     hints_used: list[int]
     #: Why the last change could not be saved, if it could not.
     save_problem: str | None = None
+    #: Set by the screen showing this table; called after a change made elsewhere.
+    on_change: Callable[[], None] | None = None
+
+    def __init__(self) -> None:
+        self.notices: list[str] = []
+
+    def changed(self, notice: str | None = None) -> None:
+        """The match changed from elsewhere (and, maybe, there is news to show)."""
+        if notice:
+            self.notices.append(notice)
+        if self.on_change is not None:
+            self.on_change()
+
+    def take_notices(self) -> list[str]:
+        taken, self.notices = self.notices, []
+        return taken
+
+    @property
+    def hints_allowed(self) -> bool:
+        """Whether perfect-play help (hints, analysis) may be shown at this table."""
+        return True
 
     def seat(self, player: int) -> str:
         """``human`` (this keyboard), ``computer`` or ``remote`` (someone elsewhere)."""
@@ -57,6 +86,7 @@ class LocalTable(Table):
 
     def __init__(self, setup: MatchSetup, match: Match | None = None, store: SaveStore | None = None,
                  hints_used: tuple[int, int] = (0, 0)) -> None:
+        super().__init__()
         self.setup = setup
         self.match = match if match is not None else setup.new_match()
         self.store = store

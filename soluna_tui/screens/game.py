@@ -66,6 +66,9 @@ class GameScreen(Screen):
             self.turn = turn
             self.move = move
 
+    class TableChanged(Message):
+        """The match changed from elsewhere (a remote player's move, the server's news)."""
+
     class ComputerChoseOpener(Message):
         def __init__(self, turn: Turn, opens: bool) -> None:
             super().__init__()
@@ -114,13 +117,34 @@ class GameScreen(Screen):
     def on_mount(self) -> None:
         self.query_one("#tally").border_title = "Soluna"
         self.query_one("#history").border_title = "Moves"
+        self._watch_table()
         self.after_change(focus_slot=0)
+
+    def _watch_table(self) -> None:
+        # post_message is thread-safe, so a table may report changes from any thread.
+        self.table.on_change = lambda: self.post_message(self.TableChanged())
+
+    @on(TableChanged)
+    def _table_changed(self) -> None:
+        if self.picked_slot is not None and self.picked_slot >= len(self.match.position):
+            self.picked_slot = None
+        self._close_stale_dialogs()
+        self.after_change()
+
+    def _close_stale_dialogs(self) -> None:
+        """A round-over or match-over dialog goes once the match has moved past it (decided elsewhere)."""
+        dialog = self.app.screen
+        if isinstance(dialog, (RoundOverScreen, MatchOverScreen)) and not dialog.still_true(self.match):
+            dialog.dismiss(None)
+            self._announced = None
 
     async def load(self, table: Table) -> None:
         """Play another match on this screen (a rematch, a new match)."""
         self.stop_thinking()
+        self.table.on_change = None
         self.table = table
         self._reset_state()
+        self._watch_table()
         if self.board.capacity < self.match.options.discs:
             await self.board.remove()
             await self.query_one("#play-area").mount(
@@ -256,6 +280,8 @@ class GameScreen(Screen):
     def after_change(self, focus_slot: int | None = None) -> None:
         """Redraw, warn about saving trouble, and start whatever comes next."""
         self.refresh_view(focus_slot)
+        for notice in self.table.take_notices():
+            self.notify(notice, timeout=8)
         problem = self.table.save_problem
         if problem and problem != self._save_warned:
             # After a refresh, so the toast lands even when this runs while the screen mounts.

@@ -50,6 +50,10 @@ class MatchOverScreen(ModalScreen[str]):
                              f"({names[played.opener]} opened, {plural(played.ply, 'move')})")
         return "\n".join(lines)
 
+    def still_true(self, match: Match) -> bool:
+        """Whether this dialog still describes the match (a take-back elsewhere reopens it)."""
+        return match.is_over
+
     def compose(self) -> ComposeResult:
         with Vertical(id="match-over", classes="dialog"):
             yield Static(self.summary(), id="match-summary", markup=False)

@@ -35,6 +35,7 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
                  computer_opens: bool | None = None) -> None:
         super().__init__()
         self.match = match
+        self.round_number = match.round_number
         self.glyphs = glyphs
         self.local_players = local_players
         self.computer_opens = computer_opens
@@ -84,6 +85,10 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
         if loser != "You":
             question = f"{loser}, {question}"
         return f"{loser} lost the round: {question} (u takes back the last move)"
+
+    def still_true(self, match: Match) -> bool:
+        """Whether this dialog still describes the match (it may have moved on, decided elsewhere)."""
+        return match.round_number == self.round_number and match.round.is_over
 
     def compose(self) -> ComposeResult:
         self._choices = self.options()
