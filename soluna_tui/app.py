@@ -18,8 +18,11 @@ from .saves import SavedMatch, SaveError, SaveStore
 from .screens.game import GameScreen
 from .screens.help import HelpScreen
 from .screens.new_match import NewMatchScreen
+from .screens.puzzle import PuzzleScreen
 from .screens.resume import ResumeScreen
+from .screens.stats import StatsScreen
 from .screens.too_small import TooSmallScreen
+from .stats import StatsStore
 from .table import LocalTable
 from .terminal import MIN_HEIGHT, MIN_WIDTH
 
@@ -59,6 +62,7 @@ class SolunaApp(App[None]):
         self,
         *,
         setup: MatchSetup | None = None,
+        puzzle: tuple[int | None, str] | None = None,
         ascii_mode: bool = False,
         data_dir: Path | None = None,
         theme: str | None = None,
@@ -71,8 +75,10 @@ class SolunaApp(App[None]):
             sheets.append(folder / ASCII_STYLESHEET)
         super().__init__(css_path=sheets)
         self.start_setup = setup
+        self.start_puzzle = puzzle
         self.ascii_mode = ascii_mode
         self.store = SaveStore(data_dir)
+        self.stats_store = StatsStore(data_dir)
         self.requested_theme = theme
         #: The computer takes at least this long, so its move is not a surprise.
         self.computer_pause = computer_pause
@@ -84,16 +90,20 @@ class SolunaApp(App[None]):
     # ---- start-up ------------------------------------------------------------------------
 
     def get_default_screen(self) -> Screen:
-        """With a setup given (``soluna play``), the match is the first screen: no blank one before it."""
+        """With a setup given (``soluna play``), the match is the first screen: no blank one before it.
+        Likewise the puzzle screen for ``soluna puzzle``."""
         if self.start_setup is not None:
             return GameScreen(self._new_table(self.start_setup))
+        if self.start_puzzle is not None:
+            seed, difficulty = self.start_puzzle
+            return PuzzleScreen(seed, difficulty, leave_quits=True)
         return super().get_default_screen()
 
     def on_mount(self) -> None:
         if self.requested_theme:
             self.theme = self.requested_theme
         self.check_size()
-        if self.start_setup is not None:
+        if self.start_setup is not None or self.start_puzzle is not None:
             return
         try:
             saved = self.store.load()
@@ -175,6 +185,14 @@ class SolunaApp(App[None]):
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 
+    def action_puzzles(self, difficulty: str = "any") -> None:
+        if not isinstance(self.screen, PuzzleScreen):
+            self.push_screen(PuzzleScreen(difficulty=difficulty))
+
+    def action_stats(self) -> None:
+        stats = self.stats_store.load()
+        self.push_screen(StatsScreen(stats, self.stats_store.problem, ascii_mode=self.ascii_mode))
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         game = self.game
         yield SystemCommand("New match", "Set up a new match", self.action_new_match)
@@ -183,6 +201,15 @@ class SolunaApp(App[None]):
             yield SystemCommand("Redo", "Replay the move taken back (r)", game.action_redo)
             yield SystemCommand("Rematch", "Start again with the same players and rules",
                                 lambda: self.start_match(game.table.setup.with_seed(None), game.match))
+            yield SystemCommand("Hint", "One more step of help: the verdict, the tower, the move (H)",
+                                game.action_hint)
+            yield SystemCommand("Analysis mode", "Mark every move as a win or a loss, with plies (A)",
+                                game.action_analysis)
+        for difficulty in ("any", "easy", "medium", "hard"):
+            yield SystemCommand(f"Puzzles ({difficulty})", "Find the only move that wins",
+                                lambda difficulty=difficulty: self.action_puzzles(difficulty))
+        yield SystemCommand("Statistics", "Matches, rounds, accuracy over time, puzzle streaks",
+                            self.action_stats)
         yield SystemCommand("Help", "The rules in brief and every key (?)", self.action_help)
         yield from super().get_system_commands(screen)
 

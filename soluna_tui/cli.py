@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -12,8 +13,9 @@ from typing import NoReturn
 from . import __version__
 from .rules import DEFAULT_DISCS, LEVELS, MAX_DISCS, MIN_DISCS, Position, SolunaError, shared_solver
 from .rules.match import DEFAULT_STARS, MAX_STARS, MIN_STARS
+from .rules.puzzles import DIFFICULTIES
 from .rules.solver import Analysis
-from .wording import plies, plural
+from .rules.wording import plies, plural
 
 USAGE_ERROR = 2
 
@@ -117,7 +119,7 @@ def _app_kwargs(args: argparse.Namespace) -> dict:
     }
 
 
-def _run_app(args: argparse.Namespace, setup=None) -> int:
+def _run_app(args: argparse.Namespace, **start) -> int:
     from .terminal import refusal
 
     reason = refusal()
@@ -126,7 +128,7 @@ def _run_app(args: argparse.Namespace, setup=None) -> int:
         return 1
     from .app import SolunaApp
 
-    SolunaApp(setup=setup, **_app_kwargs(args)).run()
+    SolunaApp(**start, **_app_kwargs(args)).run()
     return 0
 
 
@@ -140,11 +142,44 @@ def run_play(args: argparse.Namespace) -> int:
 
     options = MatchOptions.preset(args.rules, stars_to_win=args.stars, discs=args.discs,
                                   first_opener=args.opener - 1)
+    teaching = {"hints": not args.no_hints, "review": not args.no_review}
     if args.vs is not None:
-        setup = MatchSetup.against_computer(args.vs, options, seed=args.seed)
+        setup = MatchSetup.against_computer(args.vs, options, seed=args.seed, **teaching)
     else:
-        setup = MatchSetup(options, seed=args.seed)
-    return _run_app(args, setup)
+        setup = MatchSetup(options, seed=args.seed, **teaching)
+    return _run_app(args, setup=setup)
+
+
+def run_puzzle(args: argparse.Namespace) -> int:
+    from .rules.puzzles import make_puzzle
+
+    if not args.json:
+        return _run_app(args, puzzle=(args.seed, args.difficulty))
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
+    print(json.dumps(make_puzzle(seed, args.difficulty, args.discs).to_dict(), ensure_ascii=False))
+    return 0
+
+
+def run_stats(args: argparse.Namespace) -> int:
+    from dataclasses import asdict
+
+    from .stats import StatsStore, describe
+
+    store = StatsStore(getattr(args, "data_dir", None))
+    stats = store.load()
+    if store.problem:
+        print(f"soluna stats: {store.problem}", file=sys.stderr)
+    if args.json:
+        document = {
+            "by_mode": {mode: asdict(summary) for mode, summary in stats.by_mode().items()},
+            "accuracy": [{"date": date, "player": name, "accuracy": value}
+                         for date, name, value in stats.accuracy_over_time(limit=50)],
+            "puzzles": asdict(stats.puzzles),
+        }
+        print(json.dumps(document, ensure_ascii=False))
+    else:
+        print("\n".join(describe(stats)))
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -179,8 +214,36 @@ def build_parser() -> argparse.ArgumentParser:
                            "online: a new layout each round, the loser opens")
     play.add_argument("--opener", type=_int_in(1, 2, "the opener"), default=1, metavar="1|2",
                       help="who opens round 1: player 1 (default; you, against the computer) or 2")
+    play.add_argument("--no-hints", action="store_true", help="turn hints, analysis and opener advice off")
+    play.add_argument("--no-review", action="store_true", help="no review of each round when it ends")
     _add_app_options(play)
     play.set_defaults(run=run_play, parser=play)
+
+    puzzle = commands.add_parser(
+        "puzzle",
+        help="find the only move that wins (a puzzle screen, or --json)",
+        description="A position from a real game where exactly one move wins; find it. The same seed always "
+                    "gives the same puzzle.",
+    )
+    puzzle.add_argument("--seed", type=_int_in(0, 10**9 - 1, "the seed"), help="which puzzle (default: random)")
+    puzzle.add_argument("--difficulty", choices=("any", *DIFFICULTIES), default="any",
+                        help="by plies to the end: easy 1-3, medium 4-7, hard 8 or more (default any)")
+    puzzle.add_argument("--discs", type=_int_in(MIN_DISCS, 16, "the number of discs"), default=DEFAULT_DISCS,
+                        help=f"discs in the game the puzzle comes from, {MIN_DISCS} to 16 (default {DEFAULT_DISCS})")
+    puzzle.add_argument("--json", action="store_true",
+                        help='print {"position": ..., "solution": "A>B", "plies": N} instead of playing')
+    _add_app_options(puzzle)
+    puzzle.set_defaults(run=run_puzzle, parser=puzzle)
+
+    stats = commands.add_parser(
+        "stats",
+        help="matches, rounds, accuracy over time and puzzle streaks",
+        description="Print the statistics kept in the data directory.",
+    )
+    stats.add_argument("--json", action="store_true", help="print them as one JSON object")
+    stats.add_argument("--data-dir", type=_data_dir, default=argparse.SUPPRESS, metavar="DIR",
+                       help="the data directory to read (default: the user data directory)")
+    stats.set_defaults(run=run_stats, parser=stats)
 
     analyze = commands.add_parser(
         "analyze",

@@ -28,6 +28,10 @@ class MatchSetup:
     names: tuple[str, str] = ("Player 1", "Player 2")
     computer_level: str | None = None
     seed: int | None = None
+    #: Perfect-play help during the match: hints, analysis mode, opener advice.
+    hints: bool = True
+    #: A review of every round when it ends (skippable).
+    review: bool = True
 
     def __post_init__(self) -> None:
         if self.computer_level is not None:
@@ -39,8 +43,8 @@ class MatchSetup:
 
     @classmethod
     def against_computer(cls, level: str, options: MatchOptions | None = None, name: str = "You",
-                         seed: int | None = None) -> MatchSetup:
-        return cls(options or MatchOptions(), (name, "Computer"), level, seed)
+                         seed: int | None = None, **teaching: bool) -> MatchSetup:
+        return cls(options or MatchOptions(), (name, "Computer"), level, seed, **teaching)
 
     @property
     def vs_computer(self) -> bool:
@@ -63,7 +67,7 @@ class MatchSetup:
 
     def to_dict(self) -> dict[str, Any]:
         return {"names": list(self.names), "computer_level": self.computer_level, "seed": self.seed,
-                "options": self.options.to_dict()}
+                "options": self.options.to_dict(), "hints": self.hints, "review": self.review}
 
     @classmethod
     def from_dict(cls, document: Any) -> MatchSetup:
@@ -81,7 +85,10 @@ class MatchSetup:
         options = document.get("options")
         if not isinstance(options, dict):
             raise OptionError("match setup options are not an object")
-        return cls(MatchOptions(**options), tuple(names), level, seed)
+        teaching = {key: document.get(key, True) for key in ("hints", "review")}
+        if not all(isinstance(value, bool) for value in teaching.values()):
+            raise OptionError("match setup hints and review must be true or false")
+        return cls(MatchOptions(**options), tuple(names), level, seed, **teaching)
 
 
 def computer_rng(match: Match) -> random.Random:

@@ -32,6 +32,9 @@ class Table:
     save_problem: str | None = None
     #: Set by the screen showing this table; called after a change made elsewhere.
     on_change: Callable[[], None] | None = None
+    #: Whether finished matches at this table count in this terminal's stats.
+    records_stats = False
+    stats_recorded = False
 
     def __init__(self) -> None:
         self.notices: list[str] = []
@@ -83,6 +86,8 @@ class Table:
 
 class LocalTable(Table):
     """Both seats on this terminal, or one human against the computer (seat 2)."""
+
+    records_stats = True
 
     def __init__(self, setup: MatchSetup, match: Match | None = None, store: SaveStore | None = None,
                  hints_used: tuple[int, int] = (0, 0)) -> None:

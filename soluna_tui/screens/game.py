@@ -20,8 +20,12 @@ from textual.worker import get_current_worker
 
 from ..glyphs import glyphs_for
 from ..match_setup import computer_rng
-from ..rules import Move, Position, SolunaError, Tower
+from ..rules import Budget, Move, Position, SearchAborted, SolunaError, Tower
 from ..rules.players import choose_move, choose_to_open, default_budget
+from ..rules.teaching import accuracy_over_rounds, review_round
+from ..rules.wording import plural
+from ..saves import SaveError
+from ..stats import match_record
 from ..table import COMPUTER, HUMAN, Table
 from ..widgets.board import Board
 from ..widgets.history import History, HistoryEntry
@@ -29,11 +33,15 @@ from ..widgets.key_footer import KeyFooter
 from ..widgets.status_line import StatusLine
 from ..widgets.tally import Tally, TallyInfo
 from ..widgets.tower import TowerLook
-from ..wording import plural
 from .match_over import MatchOverScreen
+from .picking import PICKING_BINDINGS, PickingMixin, tower_looks
+from .review import ReviewScreen
 from .round_over import RoundOverChoice, RoundOverScreen
+from .teaching import TEACHING_BINDINGS, TeachingMixin
 
 HISTORY_NAME_WIDTH = 9
+#: How long judging a whole finished match may take (only large discs counts come near it).
+MATCH_REVIEW_SECONDS = 20.0
 
 
 @dataclass(frozen=True)
@@ -45,13 +53,12 @@ class Turn:
     ply: int
 
 
-class GameScreen(Screen):
+class GameScreen(TeachingMixin, PickingMixin, Screen):
     """A match in play on this terminal."""
 
     BINDINGS = [
-        Binding("enter,space", "pick", "Pick up"),
-        Binding("enter,space", "place", "Place"),
-        Binding("escape", "put_back", "Put back"),
+        *PICKING_BINDINGS,
+        *TEACHING_BINDINGS,
         Binding("u", "undo", "Undo"),
         Binding("r", "redo", "Redo"),
         Binding("n", "app.new_match", "New match"),
@@ -65,6 +72,14 @@ class GameScreen(Screen):
             super().__init__()
             self.turn = turn
             self.move = move
+
+    class MatchFinished(Message):
+        """The match is over and every move has been judged (accuracy per player, when known)."""
+
+        def __init__(self, turn: Turn, accuracy: tuple[float | None, float | None]) -> None:
+            super().__init__()
+            self.turn = turn
+            self.accuracy = accuracy
 
     class TableChanged(Message):
         """The match changed from elsewhere (a remote player's move, the server's news)."""
@@ -89,6 +104,7 @@ class GameScreen(Screen):
         self._reveal_timer: Timer | None = None
         self._announced: Turn | None = None
         self._save_warned: str | None = None
+        self.reset_teaching()
 
     # ---- composition ---------------------------------------------------------------------
 
@@ -141,6 +157,7 @@ class GameScreen(Screen):
     async def load(self, table: Table) -> None:
         """Play another match on this screen (a rematch, a new match)."""
         self.stop_thinking()
+        self.workers.cancel_group(self, "oracle")
         self.table.on_change = None
         self.table = table
         self._reset_state()
@@ -164,12 +181,6 @@ class GameScreen(Screen):
             return self.match.rounds[self.viewing.round_number - 1].position_at(self.viewing.ply)
         return self.match.position
 
-    @property
-    def picked_tower(self) -> Tower | None:
-        if self.picked_slot is None:
-            return None
-        return self.match.position.towers[self.picked_slot]
-
     def _last_result(self) -> Tower | None:
         """The tower the latest move shown made, to highlight it."""
         if self.viewing is not None:
@@ -181,32 +192,12 @@ class GameScreen(Screen):
 
     def tower_looks(self) -> list[TowerLook]:
         position = self.shown_position
-        mover = self.picked_tower if self.viewing is None else None
-        mover_slot = self.picked_slot
-        if self.revealing is not None and self.viewing is None:
-            mover = self.revealing.mover
-            mover_slot = position.towers.index(mover)
-        last = self._last_result() if mover is None else None
-        looks = []
-        last_marked = False
-        for slot, tower in enumerate(position.towers):
-            is_target = False
-            if mover is not None and slot != mover_slot:
-                target = self.revealing.target if self.revealing is not None else None
-                move = Move(mover, tower)
-                is_target = tower == target if target is not None else position.why_illegal(move) is None
-            is_last = tower == last and not last_marked
-            last_marked = last_marked or is_last
-            looks.append(
-                TowerLook(
-                    tower=tower,
-                    picked=slot == mover_slot and mover is not None,
-                    target=is_target,
-                    dimmed=mover is not None and slot != mover_slot and not is_target,
-                    last=is_last,
-                )
-            )
-        return looks
+        if self.viewing is None and self.revealing is not None:
+            return tower_looks(position, mover_slot=position.towers.index(self.revealing.mover),
+                               target=self.revealing.target)
+        mover_slot = self.picked_slot if self.viewing is None else None
+        return tower_looks(position, mover_slot=mover_slot, last=self._last_result(),
+                           hinted=self.hinted_slots(position), notes=self.analysis_notes(position, mover_slot))
 
     def tally_info(self) -> TallyInfo:
         match = self.match
@@ -245,10 +236,12 @@ class GameScreen(Screen):
     def prompt(self) -> tuple[str, str]:
         """The status line for the current moment, and its kind."""
         match = self.match
+        teaching = self.teaching_prompt()
         if self.viewing is not None:
             entry = self.viewing
             when = "start" if entry.ply == 0 else f"after move {entry.ply}"
-            return (f"Round {entry.round_number}, {when} (read-only). Esc returns to play.", "info")
+            viewing = f"Round {entry.round_number}, {when} (read-only). Esc returns to play."
+            return (f"{viewing} {teaching[0]}", teaching[1]) if teaching else (viewing, "info")
         if match.is_over:
             return (f"{match.players[match.winner]} won the match. Press n for a new match.", "info")
         if match.round.is_over:
@@ -260,6 +253,8 @@ class GameScreen(Screen):
             return (f"{name} is thinking...", "thinking")
         if self.table.seat(match.to_move) != HUMAN:
             return (f"Waiting for {name}.", "info")
+        if teaching is not None:
+            return teaching
         if self.picked_slot is not None:
             return (f"{name}: put {self.picked_tower} on a lit tower (Enter), or Esc to put it back.", "info")
         return (f"{name} to move: pick a tower up (arrows, Enter).", "info")
@@ -294,13 +289,25 @@ class GameScreen(Screen):
             self._start_thinking()
 
     def _announce_end(self) -> None:
+        """A round (or the match) has just been decided: its review, then what comes next."""
         turn = self.turn
         if self._announced == turn:
             return
         self._announced = turn
+        if self.table.setup.review and self.match.forfeited_by is None:
+            review = ReviewScreen(self.match, self.match.round_number)
+            self.app.push_screen(review, lambda _: self._after_review(turn))
+        else:
+            self._after_review(turn)
+
+    def _after_review(self, turn: Turn) -> None:
+        if turn != self.turn:
+            return  # the match moved on meanwhile (a remote player, a take-back)
         match = self.match
         if match.is_over:
-            self.app.push_screen(MatchOverScreen(match, self.glyphs), self._match_over_chosen)
+            self.thinking = True
+            self.refresh_view()
+            self._finish_match(turn)
             return
         chooser = match.opener_chooser
         if chooser is not None and self.table.seat(chooser) == COMPUTER:
@@ -311,8 +318,44 @@ class GameScreen(Screen):
         self._show_round_over(None)
 
     def _show_round_over(self, computer_opens: bool | None) -> None:
-        screen = RoundOverScreen(self.match, self.glyphs, self.table.local_players, computer_opens)
+        count_hint = self.count_hint if self.hints_allowed else None
+        screen = RoundOverScreen(self.match, self.glyphs, self.table.local_players, computer_opens, count_hint)
         self.app.push_screen(screen, self._round_over_chosen)
+
+    @work(thread=True, exclusive=True, group="computer")
+    def _finish_match(self, turn: Turn) -> None:
+        """Judge every move of the match (for the summary and the stats) off the event loop."""
+        worker = get_current_worker()
+        budget = Budget(MATCH_REVIEW_SECONDS, cancelled=lambda: worker.is_cancelled)
+        try:
+            reviews = [review_round(played, budget=budget) for played in self.match.rounds if played.moves]
+            accuracy = (accuracy_over_rounds(reviews, 0), accuracy_over_rounds(reviews, 1))
+        except SearchAborted:
+            accuracy = (None, None)
+        if not worker.is_cancelled:
+            self.post_message(self.MatchFinished(turn, accuracy))
+
+    def on_game_screen_match_finished(self, message: MatchFinished) -> None:
+        if message.turn != self.turn or not self.thinking:
+            return
+        self.thinking = False
+        self.refresh_view()
+        self._record_stats(message.accuracy)
+        humans = self.table.local_players
+        screen = MatchOverScreen(self.match, self.glyphs, tuple(self.table.hints_used), message.accuracy, humans)
+        self.app.push_screen(screen, self._match_over_chosen)
+
+    def _record_stats(self, accuracy: tuple[float | None, float | None]) -> None:
+        """Count a finished match in the stats (once, and only for matches played on this terminal)."""
+        table = self.table
+        if not table.records_stats or table.stats_recorded:
+            return
+        table.stats_recorded = True
+        record = match_record(table, accuracy)
+        try:
+            self.app.stats_store.update(lambda stats: stats.record_match(record))
+        except SaveError as error:
+            self.notify(str(error), title="Stats not saved", severity="warning")
 
     def _round_over_chosen(self, choice: RoundOverChoice | None) -> None:
         if choice is None:
@@ -429,58 +472,28 @@ class GameScreen(Screen):
             return self.viewing is None and self.table.can_undo
         if action == "redo":
             return self.viewing is None and not self.thinking and self.table.can_redo
+        if action in ("hint", "analysis"):
+            return self.hints_allowed
         return True
 
-    def action_pick(self) -> None:
-        slot = self.board.focused_slot
-        if slot is None:
-            self.board.focus_slot(0)
-            return
-        self.press(slot)
+    # ---- picking (see PickingMixin) --------------------------------------------------------
 
-    def action_place(self) -> None:
-        slot = self.board.focused_slot
-        if slot is not None:
-            self.press(slot)
+    @property
+    def picking_position(self) -> Position:
+        return self.match.position
 
-    def action_put_back(self) -> None:
-        if self.picked_slot is not None:
-            slot = self.picked_slot
-            self.picked_slot = None
-            self.refresh_view(focus_slot=slot)
-
-    @on(Board.Chosen)
-    def _tower_chosen(self, event: Board.Chosen) -> None:
-        self.press(event.slot)
-
-    def press(self, slot: int) -> None:
-        """Enter, Space or a click on a tower: pick it up, or put the picked tower on it."""
+    def may_pick(self) -> bool:
         if self.viewing is not None:
             self.say("This is an earlier position (read-only): Esc returns to play.")
-            return
-        if not self._human_may_move():
-            if self.thinking:
-                self.say(f"{self.match.players[self.match.to_move]} is thinking: wait for the move.")
-            return
-        position = self.match.position
-        tower = position.towers[slot]
-        if self.picked_slot is None:
-            if not any(move.mover == tower for move in position.legal_moves):
-                self.say(f"{tower} cannot go anywhere: no other tower is {tower.height} high "
-                         f"or has a {tower.symbol.word} on top.")
-                return
-            self.picked_slot = slot
-            self.refresh_view()
-            return
-        if slot == self.picked_slot:
-            self.action_put_back()
-            return
-        move = Move(self.picked_tower, tower)
-        reason = position.why_illegal(move)
-        if reason is not None:
-            self.say(f"Not there: {reason}.", "error")
-            return
-        self.picked_slot = None
+            return False
+        if self.thinking:
+            self.say(f"{self.match.players[self.match.to_move]} is thinking: wait for the move.")
+        return self._human_may_move()
+
+    def redraw(self, focus_slot: int | None = None) -> None:
+        self.refresh_view(focus_slot)
+
+    def commit(self, move: Move) -> None:
         self.table.play(move, self.match.to_move)
         self.after_change(focus_slot=self.match.position.towers.index(move.result))
 

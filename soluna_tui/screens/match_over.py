@@ -12,7 +12,7 @@ from textual.widgets.option_list import Option
 
 from ..glyphs import Glyphs
 from ..rules import Match
-from ..wording import plural, verb
+from ..rules.wording import plural, verb
 
 CHOICES = (
     ("rematch", "Rematch (same players and rules, the loser opens)"),
@@ -30,10 +30,15 @@ class MatchOverScreen(ModalScreen[str]):
         Binding("escape", "choose('board')", "Close"),
     ]
 
-    def __init__(self, match: Match, glyphs: Glyphs) -> None:
+    def __init__(self, match: Match, glyphs: Glyphs, hints_used: tuple[int, int] = (0, 0),
+                 accuracy: tuple[float | None, float | None] = (None, None),
+                 humans: tuple[int, ...] = (0, 1)) -> None:
         super().__init__()
+        self.humans = humans
         self.match = match
         self.glyphs = glyphs
+        self.hints_used = hints_used
+        self.accuracy = accuracy
 
     def summary(self) -> str:
         match = self.match
@@ -48,6 +53,15 @@ class MatchOverScreen(ModalScreen[str]):
             if played.outcome is not None:
                 lines.append(f"Round {number}: {names[played.outcome.winner]} "
                              f"({names[played.opener]} opened, {plural(played.ply, 'move')})")
+        lines.append("")
+        for player, name in enumerate(names):
+            facts = []
+            if self.accuracy[player] is not None:
+                facts.append(f"{self.accuracy[player]:.0%} of moves kept the best outcome")
+            if player in self.humans:
+                facts.append(f"{plural(self.hints_used[player], 'hint')} used")
+            if facts:
+                lines.append(f"{name}: {', '.join(facts)}")
         return "\n".join(lines)
 
     def still_true(self, match: Match) -> bool:

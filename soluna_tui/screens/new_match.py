@@ -17,6 +17,7 @@ from ..widgets.choice import Choice
 from ..widgets.key_footer import KeyFooter
 
 MODES = [("Two players on this terminal", "two"), ("Against the computer", "computer")]
+ON_OFF = [("on", True), ("off", False)]
 RULES = [("Box rules (same layout, loser chooses)", "box"), ("Online rules (new layout, loser opens)", "online")]
 
 
@@ -66,6 +67,8 @@ class NewMatchScreen(ModalScreen[MatchSetup | None]):
             yield self._choice("Discs", [(str(n), n) for n in range(MIN_DISCS, MAX_DISCS + 1)], options.discs,
                                "discs")
             yield self._choice("Opens round 1", [("Player 1", 0), ("Player 2", 1)], options.first_opener, "opener")
+            yield self._choice("Hints", ON_OFF, previous.hints, "hints")
+            yield self._choice("Round review", ON_OFF, previous.review, "review")
             with Horizontal(classes="form-row"):
                 yield Label("Seed (optional)", classes="form-label")
                 yield Input("" if previous.seed is None else str(previous.seed), placeholder="random",
@@ -104,9 +107,10 @@ class NewMatchScreen(ModalScreen[MatchSetup | None]):
         seed_text = self.query_one("#seed", Input).value.strip()
         seed = int(seed_text) if seed_text else None
         name = self.query_one("#name-1", Input).value
+        teaching = {"hints": value("hints"), "review": value("review")}
         if value("mode") == "computer":
-            return MatchSetup.against_computer(value("level"), options, name=name or "You", seed=seed)
-        return MatchSetup(options, (name, self.query_one("#name-2", Input).value), None, seed)
+            return MatchSetup.against_computer(value("level"), options, name=name or "You", seed=seed, **teaching)
+        return MatchSetup(options, (name, self.query_one("#name-2", Input).value), None, seed, **teaching)
 
     def action_start(self) -> None:
         try:

@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
 
 from ..glyphs import Glyphs
-from ..rules import Match, NextOpener, other
-from ..wording import plural, verb
+from ..rules import Budget, Match, NextOpener, Position, SearchAborted, other
+from ..rules.teaching import opener_advice
+from ..rules.wording import plural, verb
+
+#: How long opener advice may search (only large layouts come near it).
+ADVICE_SECONDS = 10.0
 
 
 @dataclass(frozen=True)
@@ -29,16 +36,58 @@ class RoundOverChoice:
 class RoundOverScreen(ModalScreen[RoundOverChoice]):
     """Shows the round's result; the loser (if on this terminal) chooses who opens next."""
 
-    BINDINGS = [Binding("u", "undo", "Take back the last move")]
+    BINDINGS = [
+        Binding("u", "undo", "Take back the last move"),
+        Binding("H", "advice", "Advice (a hint)"),
+    ]
+
+    class Advised(Message):
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
 
     def __init__(self, match: Match, glyphs: Glyphs, local_players: tuple[int, ...],
-                 computer_opens: bool | None = None) -> None:
+                 computer_opens: bool | None = None, count_hint: Callable[[int], None] | None = None) -> None:
+        """``count_hint`` is given when hints are allowed: opener advice is one, for the loser."""
         super().__init__()
         self.match = match
         self.round_number = match.round_number
         self.glyphs = glyphs
         self.local_players = local_players
         self.computer_opens = computer_opens
+        self.count_hint = count_hint
+        self.advised = False
+
+    @property
+    def loser_chooses_here(self) -> bool:
+        match = self.match
+        return (match.options.next_opener is NextOpener.LOSER_CHOOSES and self.computer_opens is None
+                and match.round.outcome.loser in self.local_players)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "advice":
+            return self.count_hint is not None and self.loser_chooses_here and not self.advised
+        return True
+
+    def action_advice(self) -> None:
+        """Which choice wins with perfect play: worked out off the event loop, counted as a hint."""
+        self.advised = True
+        self.refresh_bindings()
+        self.count_hint(self.match.round.outcome.loser)
+        self.query_one("#round-explanation", Static).update("Working out which choice wins...")
+        self._advise(self.match.layout_for(self.round_number + 1))
+
+    @work(thread=True, exclusive=True)
+    def _advise(self, start: Position) -> None:
+        worker = get_current_worker()
+        try:
+            text = opener_advice(start, budget=Budget(ADVICE_SECONDS, cancelled=lambda: worker.is_cancelled))
+        except SearchAborted:
+            text = "That layout is too large to solve in time; trust your instinct."
+        self.post_message(self.Advised(text))
+
+    def on_round_over_screen_advised(self, message: Advised) -> None:
+        self.query_one("#round-explanation", Static).update(f"{self.explanation()}\n{message.text}")
 
     def summary(self) -> list[str]:
         match = self.match
@@ -75,16 +124,22 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
         match = self.match
         loser = match.players[match.round.outcome.loser]
         if match.options.next_opener is NextOpener.LOSER_OPENS:
-            return "Under these rules the loser opens the next round. (u takes back the last move)"
+            return "Under these rules the loser opens the next round."
         if self.computer_opens is not None:
             choice = "to open" if self.computer_opens else "to move second"
-            return f"{loser} lost the round and chooses {choice}. (u takes back the last move)"
+            return f"{loser} lost the round and chooses {choice}."
         if match.round.outcome.loser not in self.local_players:
             return f"Waiting for {loser} to choose who opens the next round."
         question = "do you open the next round or move second?"
         if loser != "You":
             question = f"{loser}, {question}"
-        return f"{loser} lost the round: {question} (u takes back the last move)"
+        return f"{loser} lost the round: {question}"
+
+    def keys_line(self) -> str:
+        keys = "u takes back the last move"
+        if self.count_hint is not None and self.loser_chooses_here:
+            keys += "; H says which choice wins (a hint)"
+        return f"({keys})"
 
     def still_true(self, match: Match) -> bool:
         """Whether this dialog still describes the match (it may have moved on, decided elsewhere)."""
@@ -95,6 +150,7 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
         with Vertical(id="round-over", classes="dialog"):
             yield Static("\n".join(self.summary()), id="round-summary", markup=False)
             yield Static(self.explanation(), id="round-explanation", markup=False)
+            yield Static(self.keys_line(), id="round-keys", markup=False)
             yield OptionList(*(Option(text) for text, _ in self._choices), id="round-choices")
 
     def on_mount(self) -> None:

@@ -44,6 +44,7 @@ class Board(Container, can_focus=False):
         "board--frame-focus",
         "board--frame-picked",
         "board--frame-target",
+        "board--frame-hint",
         "board--label",
         "board--disc",
         "board--sun",
@@ -52,6 +53,7 @@ class Board(Container, can_focus=False):
         "board--comet",
         "board--note-win",
         "board--note-loss",
+        "board--note-none",
     }
 
     class Chosen(Message):

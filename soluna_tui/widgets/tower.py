@@ -111,6 +111,8 @@ class TowerWidget(Widget, can_focus=True):
             return self._style("frame-picked")
         if look.target:
             return self._style("frame-target")
+        if look.hinted:
+            return self._style("frame-hint")
         if self.has_focus:
             return self._style("frame-focus")
         return self._style("frame")

@@ -65,3 +65,16 @@ async def play_by_keys(pilot, app: SolunaApp, move) -> None:
     mover = position.towers.index(move.mover)
     target = next(slot for slot, tower in enumerate(position.towers) if tower == move.target and slot != mover)
     await pilot.press(JUMP_KEYS[mover], "enter", JUMP_KEYS[target], "enter")
+
+
+async def skip_review(pilot, app: SolunaApp) -> bool:
+    """If the round review is showing, wait for its verdicts and go on (Enter); True if it was."""
+    from soluna_tui.screens.review import ReviewScreen
+
+    if not isinstance(app.screen, ReviewScreen):
+        return False
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.press("enter")
+    await pilot.pause()
+    return True

@@ -9,7 +9,7 @@ from soluna_tui.rules import MatchOptions, choose_move
 from soluna_tui.screens.match_over import MatchOverScreen
 from soluna_tui.screens.round_over import RoundOverScreen
 
-from .helpers import game, hot_seat, make_app, play_by_keys, screen_text, settle
+from .helpers import game, hot_seat, make_app, play_by_keys, screen_text, settle, skip_review
 
 
 async def test_a_whole_hot_seat_match_to_four_stars_by_keys_only(tmp_path) -> None:
@@ -18,7 +18,13 @@ async def test_a_whole_hot_seat_match_to_four_stars_by_keys_only(tmp_path) -> No
     async with app.run_test(size=(100, 30)) as pilot:
         screen = game(app)
         rounds_seen = 0
+        reviews = 0
         for _ in range(200):
+            if await skip_review(pilot, app):
+                reviews += 1
+                continue
+            await app.workers.wait_for_complete()
+            await pilot.pause()
             if isinstance(app.screen, MatchOverScreen):
                 break
             if isinstance(app.screen, RoundOverScreen):
@@ -35,6 +41,7 @@ async def test_a_whole_hot_seat_match_to_four_stars_by_keys_only(tmp_path) -> No
         match = screen.match
         assert max(match.stars) == 4 and match.winner is not None
         assert rounds_seen == sum(match.stars) - 1
+        assert reviews == sum(match.stars)  # every round reviewed, the last one too
         text = screen_text(app)
         assert f"{match.players[match.winner]} wins the match 4-" in text
         assert all(round_.start == match.rounds[0].start for round_ in match.rounds)  # box rules: same layout
@@ -53,8 +60,9 @@ async def test_the_loser_chooses_to_move_second(tmp_path) -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         screen = game(app)
         while not isinstance(app.screen, RoundOverScreen):
-            await play_by_keys(pilot, app, choose_move("random", screen.match.position, rng))
-            await pilot.pause()
+            if not await skip_review(pilot, app):
+                await play_by_keys(pilot, app, choose_move("random", screen.match.position, rng))
+                await pilot.pause()
         loser = screen.match.round.outcome.loser
         assert f"{screen.match.players[loser]} lost the round" in screen_text(app)
         await pilot.press("down", "enter")
@@ -71,8 +79,9 @@ async def test_online_rules_new_layout_and_the_loser_opens(tmp_path) -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         screen = game(app)
         while not isinstance(app.screen, RoundOverScreen):
-            await play_by_keys(pilot, app, choose_move("random", screen.match.position, rng))
-            await pilot.pause()
+            if not await skip_review(pilot, app):
+                await play_by_keys(pilot, app, choose_move("random", screen.match.position, rng))
+                await pilot.pause()
         loser = screen.match.round.outcome.loser
         assert "the loser" in screen_text(app)
         await pilot.press("enter")

@@ -118,6 +118,8 @@ async def test_new_match_screen_builds_the_chosen_setup(tmp_path) -> None:
         await pilot.press("down", "left", "left")  # stars: 2
         await pilot.press("down", "left")  # discs: 11
         await pilot.press("down", "right")  # the computer opens
+        await pilot.press("down", "right")  # hints off
+        await pilot.press("down")  # round review stays on
         await pilot.press("down", *"1234")  # seed
         await pilot.press("enter")
         await settle(pilot, app)
@@ -126,6 +128,7 @@ async def test_new_match_screen_builds_the_chosen_setup(tmp_path) -> None:
         assert setup.computer_level == "trap" and setup.names == ("Zoe", "Computer")
         assert setup.options.preset_name == "online" and setup.options.stars_to_win == 2
         assert setup.options.discs == 11 and setup.options.first_opener == 1 and setup.seed == 1234
+        assert setup.hints is False and setup.review is True
         assert screen.match.round.ply == 1  # the computer opened
 
 

@@ -1,0 +1,133 @@
+"""Picking a tower up and putting it down: shared by the game and the puzzle screens."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from textual.binding import Binding
+
+from ..rules import Move, Position, Tower
+from ..widgets.board import Board
+from ..widgets.tower import TowerLook
+
+#: The keys of picking, for a screen's ``BINDINGS``.
+PICKING_BINDINGS = [
+    Binding("enter,space", "pick", "Pick up"),
+    Binding("enter,space", "place", "Place"),
+    Binding("escape", "put_back", "Put back"),
+]
+
+
+def tower_looks(
+    position: Position,
+    *,
+    mover_slot: int | None = None,
+    target: Tower | None = None,
+    last: Tower | None = None,
+    hinted: frozenset[int] = frozenset(),
+    notes: Mapping[int, tuple[str, str]] | None = None,
+) -> list[TowerLook]:
+    """How each tower looks: the lifted one, the lit targets (or just ``target``), the rest dimmed.
+
+    ``last`` marks the tower the latest move made; ``notes`` are (text, win|loss) per slot.
+    """
+    mover = position.towers[mover_slot] if mover_slot is not None else None
+    looks = []
+    last_marked = False
+    for slot, tower in enumerate(position.towers):
+        is_target = False
+        if mover is not None and slot != mover_slot:
+            is_target = tower == target if target is not None else position.why_illegal(Move(mover, tower)) is None
+        is_last = mover is None and tower == last and not last_marked
+        last_marked = last_marked or is_last
+        note, kind = (notes or {}).get(slot, ("", ""))
+        looks.append(
+            TowerLook(
+                tower=tower,
+                picked=slot == mover_slot,
+                target=is_target,
+                dimmed=mover is not None and slot != mover_slot and not is_target,
+                last=is_last,
+                hinted=slot in hinted,
+                note=note,
+                note_kind=kind,
+            )
+        )
+    return looks
+
+
+class PickingMixin:
+    """Enter/Space/click picks a tower up, then puts it on a lit target; Escape puts it back.
+
+    The screen provides ``board``, ``picking_position`` (where the player may move now),
+    ``may_pick()`` (and says why not), ``commit(move)``, ``redraw(focus_slot)`` and ``say``.
+    """
+
+    picked_slot: int | None = None
+
+    def may_pick(self) -> bool:
+        raise NotImplementedError
+
+    @property
+    def picking_position(self) -> Position:
+        raise NotImplementedError
+
+    def commit(self, move: Move) -> None:
+        raise NotImplementedError
+
+    def redraw(self, focus_slot: int | None = None) -> None:
+        raise NotImplementedError
+
+    def say(self, text: str, kind: str = "warning") -> None:
+        raise NotImplementedError
+
+    @property
+    def picked_tower(self) -> Tower | None:
+        return None if self.picked_slot is None else self.picking_position.towers[self.picked_slot]
+
+    def action_pick(self) -> None:
+        slot = self.board.focused_slot
+        if slot is None:
+            self.board.focus_slot(0)
+            return
+        self.press(slot)
+
+    def action_place(self) -> None:
+        slot = self.board.focused_slot
+        if slot is not None:
+            self.press(slot)
+
+    def action_put_back(self) -> None:
+        if self.picked_slot is not None:
+            slot = self.picked_slot
+            self.picked_slot = None
+            self.redraw(focus_slot=slot)
+
+    def on_board_chosen(self, event: Board.Chosen) -> None:
+        # A named handler, not @on: the decorator only works in classes Textual builds itself.
+        self.press(event.slot)
+
+    def press(self, slot: int) -> None:
+        """Enter, Space or a click on a tower: pick it up, or put the picked tower on it."""
+        if not self.may_pick():
+            return
+        position = self.picking_position
+        tower = position.towers[slot]
+        if self.picked_slot is None:
+            if not any(move.mover == tower for move in position.legal_moves):
+                self.say(f"{tower} cannot go anywhere: no other tower is {tower.height} high "
+                         f"or has a {tower.symbol.word} on top.")
+                return
+            self.picked_slot = slot
+            self.redraw()
+            return
+        if slot == self.picked_slot:
+            self.action_put_back()
+            return
+        move = Move(self.picked_tower, tower)
+        reason = position.why_illegal(move)
+        if reason is not None:
+            self.say(f"Not there: {reason}.", "error")
+            return
+        self.picked_slot = None
+        self.commit(move)

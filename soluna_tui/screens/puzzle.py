@@ -1,0 +1,228 @@
+"""Puzzles: find the only move that wins. A wrong answer is refuted by perfect play."""
+
+from __future__ import annotations
+
+import random
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Static
+from textual.worker import get_current_worker
+
+from ..glyphs import glyphs_for
+from ..rules import Move, Position
+from ..rules.puzzles import ANY, DIFFICULTIES, Puzzle, make_puzzle, refutation
+from ..rules.wording import plies
+from ..saves import SaveError
+from ..widgets.board import Board
+from ..widgets.key_footer import KeyFooter
+from ..widgets.status_line import StatusLine
+from .picking import PICKING_BINDINGS, PickingMixin, tower_looks
+
+DIFFICULTY_CYCLE = (ANY, *DIFFICULTIES)
+MAX_SEED = 10**9
+
+
+class PuzzleScreen(PickingMixin, Screen):
+    """One puzzle at a time; ``n`` for the next, ``r`` to try again, ``D`` to change the difficulty."""
+
+    BINDINGS = [
+        *PICKING_BINDINGS,
+        Binding("n", "next_puzzle", "Next puzzle"),
+        Binding("r", "retry", "Try again"),
+        Binding("D", "difficulty", "Difficulty"),
+        Binding("q", "leave", "Back"),
+    ]
+
+    class Ready(Message):
+        def __init__(self, puzzle: Puzzle) -> None:
+            super().__init__()
+            self.puzzle = puzzle
+
+    class Refuted(Message):
+        def __init__(self, puzzle: Puzzle, move: Move, line: list[Move]) -> None:
+            super().__init__()
+            self.puzzle = puzzle
+            self.move = move
+            self.line = line
+
+    def __init__(self, seed: int | None = None, difficulty: str = ANY, *, leave_quits: bool = False) -> None:
+        super().__init__()
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(MAX_SEED)
+        self.difficulty = difficulty
+        self.leave_quits = leave_quits
+        self.puzzle: Puzzle | None = None
+        self.answered: Move | None = None
+        self.solved = False
+        #: The perfect continuation after a wrong answer.
+        self.line: list[Move] | None = None
+        #: Only the first answer to a puzzle counts in the stats.
+        self.tried = False
+
+    def compose(self) -> ComposeResult:
+        glyphs = glyphs_for(getattr(self.app, "ascii_mode", False))
+        with Horizontal(id="puzzle-main"):
+            with Vertical(id="play-area"):
+                yield Board(glyphs, id="board")
+                yield StatusLine(id="status")
+            with Vertical(id="sidebar"):
+                yield Static("", id="puzzle-info", markup=False)
+                yield Static("", id="puzzle-verdict", markup=False)
+        yield KeyFooter()
+
+    @property
+    def board(self) -> Board:
+        return self.query_one(Board)
+
+    def on_mount(self) -> None:
+        self.query_one("#puzzle-info").border_title = "Puzzle"
+        self.query_one("#puzzle-verdict").border_title = "Answer"
+        self.load_puzzle()
+
+    # ---- finding a puzzle --------------------------------------------------------------------
+
+    def load_puzzle(self) -> None:
+        self.puzzle = None
+        self.answered = None
+        self.solved = False
+        self.line = None
+        self.tried = False
+        self.picked_slot = None
+        self.say(f"Finding a puzzle (seed {self.seed})...", "thinking")
+        self._make(self.seed, self.difficulty)
+
+    @work(thread=True, exclusive=True, group="puzzle")
+    def _make(self, seed: int, difficulty: str) -> None:
+        puzzle = make_puzzle(seed, difficulty)
+        if not get_current_worker().is_cancelled:
+            self.post_message(self.Ready(puzzle))
+
+    def on_puzzle_screen_ready(self, message: Ready) -> None:
+        self.puzzle = message.puzzle
+        self.redraw(focus_slot=0)
+
+    # ---- answering -----------------------------------------------------------------------
+
+    @property
+    def picking_position(self) -> Position:
+        return self.puzzle.position
+
+    def may_pick(self) -> bool:
+        if self.puzzle is None:
+            return False
+        if self.answered is not None:
+            self.say("Press r to try again, or n for the next puzzle.")
+            return False
+        return True
+
+    def commit(self, move: Move) -> None:
+        puzzle = self.puzzle
+        first_try = not self.tried
+        self.tried = True
+        self.answered = move
+        self.solved = puzzle.is_solution(move)
+        if first_try:
+            self._count(self.solved)
+        if self.solved:
+            self.redraw()
+            return
+        self.say("Not this one: perfect play shows why...", "thinking")
+        self._refute(puzzle, move)
+
+    @work(thread=True, exclusive=True, group="puzzle")
+    def _refute(self, puzzle: Puzzle, move: Move) -> None:
+        line = refutation(puzzle.position, move)
+        if not get_current_worker().is_cancelled:
+            self.post_message(self.Refuted(puzzle, move, line))
+
+    def on_puzzle_screen_refuted(self, message: Refuted) -> None:
+        if message.puzzle is self.puzzle and message.move == self.answered:
+            self.line = message.line
+            self.redraw()
+
+    def _count(self, solved: bool) -> None:
+        try:
+            self.app.stats_store.update(lambda stats: stats.puzzles.count(solved))
+        except SaveError as error:
+            self.notify(str(error), title="Stats not saved", severity="warning")
+
+    # ---- drawing -------------------------------------------------------------------------
+
+    def redraw(self, focus_slot: int | None = None) -> None:
+        puzzle = self.puzzle
+        if puzzle is None:
+            return
+        shown = puzzle.position
+        looks = tower_looks(shown, mover_slot=self.picked_slot)
+        if self.answered is not None:
+            mover = shown.towers.index(self.answered.mover)
+            looks = tower_looks(shown, mover_slot=mover, target=self.answered.target)
+        self.board.show(looks, focus_slot)
+        stats = self.app.stats_store.load().puzzles
+        self.query_one("#puzzle-info", Static).update(
+            f"Find the only move\nthat wins.\n\nSeed {puzzle.seed}, {self.difficulty} difficulty\n"
+            f"It wins in {plies(puzzle.plies)}.\n\n"
+            f"Streak {stats.streak} (best {stats.best_streak})\n{stats.solved} solved, {stats.failed} failed"
+        )
+        self.query_one("#puzzle-verdict", Static).update(self.verdict_text())
+        self.say(*self.prompt())
+        self.refresh_bindings()
+
+    def verdict_text(self) -> str:
+        if self.answered is None:
+            return ""
+        if self.solved:
+            return f"{self.answered} wins. Solved!"
+        line = self.line
+        if line is None:
+            return f"{self.answered} does not win."
+        continuation = " ".join(str(move) for move in line)
+        return (f"{self.answered} does not win.\nPerfect play goes on: {continuation}, "
+                f"and the player to move now is left without a move.")
+
+    def prompt(self) -> tuple[str, str]:
+        if self.answered is None:
+            if self.picked_slot is not None:
+                return (f"Put {self.picked_tower} on a lit tower (Enter), or Esc to put it back.", "info")
+            return ("Your move: pick a tower up (arrows, Enter).", "info")
+        if self.solved:
+            return ("Solved! n for the next puzzle.", "info")
+        return ("Not the winning move. r to try again, n for the next puzzle.", "error")
+
+    def say(self, text: str, kind: str = "warning") -> None:
+        self.query_one(StatusLine).say(text, kind)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "pick":
+            return self.puzzle is not None and self.answered is None and self.picked_slot is None
+        if action in ("place", "put_back"):
+            return self.picked_slot is not None
+        if action == "retry":
+            return self.answered is not None and not self.solved
+        return True
+
+    # ---- keys ----------------------------------------------------------------------------
+
+    def action_next_puzzle(self) -> None:
+        self.seed = (self.seed + 1) % MAX_SEED
+        self.load_puzzle()
+
+    def action_retry(self) -> None:
+        self.answered = None
+        self.line = None
+        self.redraw(focus_slot=0)
+
+    def action_difficulty(self) -> None:
+        self.difficulty = DIFFICULTY_CYCLE[(DIFFICULTY_CYCLE.index(self.difficulty) + 1) % len(DIFFICULTY_CYCLE)]
+        self.load_puzzle()
+
+    def action_leave(self) -> None:
+        if self.leave_quits:
+            self.app.exit()
+        else:
+            self.workers.cancel_group(self, "puzzle")
+            self.dismiss()

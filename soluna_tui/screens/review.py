@@ -1,0 +1,105 @@
+"""The review of a finished round: every move judged by perfect play, the first blunder, accuracy."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import Static
+from textual.worker import get_current_worker
+
+from ..rules import Budget, Match, Round, SearchAborted
+from ..rules.teaching import Judgement, RoundReview, review_round
+from ..rules.wording import plies
+
+#: How long a review may search before giving up (only large rounds come near it).
+REVIEW_SECONDS = 15.0
+JUDGEMENT_STYLES = {
+    Judgement.KEPT: "review--kept",
+    Judgement.THREW: "review--threw",
+    Judgement.BEST_RESISTANCE: "review--kept",
+    Judgement.GAVE_IN: "review--gave-in",
+}
+
+
+def describe_review(review: RoundReview, played: Round, names: tuple[str, str]) -> list[tuple[str, str]]:
+    """The review as lines of text, each with the component class to draw it in."""
+    lines: list[tuple[str, str]] = []
+    for item in review.moves:
+        before = f"{'won' if item.before.wins else 'lost'} in {item.before.plies}"
+        lines.append((f"{item.ply + 1:>2}. {names[item.player][:9]:<9} {str(item.move):<8} "
+                      f"{before:<11} {item.judgement.value}", JUDGEMENT_STYLES[item.judgement]))
+    lines.append(("", ""))
+    blunder = review.first_blunder
+    if blunder is None:
+        lines.append(("No blunder: the player who could win from the start kept the win.", "review--kept"))
+    else:
+        lines.append((f"The turning point: move {blunder.ply + 1}, {names[blunder.player]}'s {blunder.move}, "
+                      f"threw away a win in {plies(blunder.before.plies)}.", "review--threw"))
+    for player, name in enumerate(names):
+        kept, made = review.kept_and_made(player)
+        if made:
+            lines.append((f"{name}: {kept} of {made} moves kept the best outcome ({kept / made:.0%}).", ""))
+    return lines
+
+
+class ReviewScreen(ModalScreen[None]):
+    """Skippable: Enter or Escape goes on to the next dialog."""
+
+    BINDINGS = [Binding("escape,enter,space", "close", "Continue")]
+    COMPONENT_CLASSES = {"review--kept", "review--threw", "review--gave-in"}
+
+    class Reviewed(Message):
+        def __init__(self, review: RoundReview | None, problem: str = "") -> None:
+            super().__init__()
+            self.review = review
+            self.problem = problem
+
+    def __init__(self, match: Match, round_number: int) -> None:
+        super().__init__()
+        self.match = match
+        self.played = match.rounds[round_number - 1]
+        self.round_number = round_number
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="review", classes="dialog"):
+            yield Static("Reviewing the round with perfect play...", id="review-intro", markup=False)
+            with VerticalScroll(id="review-body"):
+                yield Static("", id="review-lines")
+            yield Static("Enter or Esc to continue", id="review-hint", markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one("#review").border_title = f"Round {self.round_number} review"
+        self._review(self.played)
+
+    @work(thread=True, exclusive=True)
+    def _review(self, played: Round) -> None:
+        worker = get_current_worker()
+        try:
+            review = review_round(played, budget=Budget(REVIEW_SECONDS, cancelled=lambda: worker.is_cancelled))
+        except SearchAborted:
+            self.post_message(self.Reviewed(None, "This round has too many discs to review in time."))
+            return
+        self.post_message(self.Reviewed(review))
+
+    def on_review_screen_reviewed(self, message: Reviewed) -> None:
+        intro = self.query_one("#review-intro", Static)
+        if message.review is None:
+            intro.update(message.problem)
+            return
+        self.review = message.review
+        intro.update("Each move, the position it was played from (for its player) and what it did:")
+        text = Text()
+        for index, (line, style) in enumerate(describe_review(message.review, self.played, self.match.players)):
+            if index:
+                text.append("\n")
+            text.append(line, self.get_component_rich_style(style) if style else "")
+        self.query_one("#review-lines", Static).update(text)
+
+    def action_close(self) -> None:
+        self.workers.cancel_all()
+        self.dismiss(None)

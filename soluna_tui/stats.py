@@ -1,0 +1,232 @@
+"""Statistics kept in the data directory: matches, rounds, accuracy over time, puzzle streaks.
+
+Written atomically like the saves; a file that cannot be read is moved aside
+(never deleted) and counting starts afresh.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .saves import SaveError, default_data_dir, move_aside, read_json_document, write_atomically
+
+STATS_FORMAT = "soluna-stats"
+STATS_VERSION = 1
+STATS_FILE = "stats.json"
+#: Finished matches kept in the record (the oldest go first beyond this).
+MATCH_HISTORY_LIMIT = 500
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """One finished match as the stats remember it."""
+
+    finished: str
+    mode: str  # "two players" or "computer"
+    level: str | None
+    names: tuple[str, str]
+    winner: int
+    stars: tuple[int, int]
+    round_winners: tuple[int, ...]
+    accuracy: tuple[float | None, float | None]
+    hints: tuple[int, int]
+
+    @classmethod
+    def from_dict(cls, document: dict[str, Any]) -> MatchRecord:
+        record = cls(
+            finished=str(document["finished"]),
+            mode=str(document["mode"]),
+            level=None if document.get("level") is None else str(document["level"]),
+            names=(str(document["names"][0]), str(document["names"][1])),
+            winner=int(document["winner"]),
+            stars=(int(document["stars"][0]), int(document["stars"][1])),
+            round_winners=tuple(int(winner) for winner in document["round_winners"]),
+            accuracy=tuple(None if value is None else float(value) for value in document["accuracy"][:2]),
+            hints=(int(document["hints"][0]), int(document["hints"][1])),
+        )
+        if record.winner not in (0, 1) or any(winner not in (0, 1) for winner in record.round_winners):
+            raise ValueError("a winner is not player 0 or 1")
+        return record
+
+    @property
+    def mode_key(self) -> str:
+        """``two players`` or ``vs computer (LEVEL)``: how the stats group matches."""
+        return f"vs computer ({self.level})" if self.mode == "computer" else "two players"
+
+
+@dataclass
+class PuzzleRecord:
+    solved: int = 0
+    failed: int = 0
+    streak: int = 0
+    best_streak: int = 0
+
+    def count(self, solved: bool) -> None:
+        if solved:
+            self.solved += 1
+            self.streak += 1
+            self.best_streak = max(self.best_streak, self.streak)
+        else:
+            self.failed += 1
+            self.streak = 0
+
+
+@dataclass
+class ModeSummary:
+    """Matches and rounds played and won (by seat 1: you, against the computer) in one mode."""
+
+    matches: int = 0
+    matches_won: int = 0
+    rounds: int = 0
+    rounds_won: int = 0
+    wins_by_name: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class Stats:
+    matches: list[MatchRecord] = field(default_factory=list)
+    puzzles: PuzzleRecord = field(default_factory=PuzzleRecord)
+
+    def record_match(self, record: MatchRecord) -> None:
+        self.matches.append(record)
+        del self.matches[:-MATCH_HISTORY_LIMIT]
+
+    def by_mode(self) -> dict[str, ModeSummary]:
+        summaries: dict[str, ModeSummary] = defaultdict(ModeSummary)
+        for record in self.matches:
+            summary = summaries[record.mode_key]
+            summary.matches += 1
+            summary.rounds += len(record.round_winners)
+            summary.matches_won += record.winner == 0
+            summary.rounds_won += sum(winner == 0 for winner in record.round_winners)
+            name = record.names[record.winner]
+            summary.wins_by_name[name] = summary.wins_by_name.get(name, 0) + 1
+        return dict(summaries)
+
+    def accuracy_over_time(self, limit: int = 10) -> list[tuple[str, str, float]]:
+        """The latest accuracies: (date, player, share of best-outcome moves), oldest first."""
+        points = []
+        for record in self.matches:
+            seats = (0,) if record.mode == "computer" else (0, 1)
+            for seat in seats:
+                if record.accuracy[seat] is not None:
+                    points.append((record.finished[:10], record.names[seat], record.accuracy[seat]))
+        return points[-limit:]
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "format": STATS_FORMAT,
+                "version": STATS_VERSION,
+                "matches": [asdict(record) for record in self.matches],
+                "puzzles": asdict(self.puzzles),
+            },
+            ensure_ascii=False,
+            indent=1,
+        )
+
+    @classmethod
+    def from_document(cls, document: dict[str, Any]) -> Stats:
+        try:
+            matches = [MatchRecord.from_dict(item) for item in document.get("matches", [])]
+            puzzles = PuzzleRecord(**{key: int(value) for key, value in document.get("puzzles", {}).items()})
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as error:
+            raise SaveError(f"the stats file is damaged ({type(error).__name__}: {error})") from None
+        return cls(matches, puzzles)
+
+
+def now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S")
+
+
+def match_record(table, accuracy: tuple[float | None, float | None]) -> MatchRecord:
+    """The stats' record of the finished match at ``table``."""
+    match = table.match
+    setup = table.setup
+    return MatchRecord(
+        finished=now(),
+        mode="computer" if setup.vs_computer else "two players",
+        level=setup.computer_level,
+        names=match.players,
+        winner=match.winner,
+        stars=match.stars,
+        round_winners=tuple(outcome.winner for outcome in match.outcomes),
+        accuracy=accuracy,
+        hints=(table.hints_used[0], table.hints_used[1]),
+    )
+
+
+class StatsStore:
+    """The stats file of one data directory."""
+
+    def __init__(self, data_dir: Path | None = None) -> None:
+        self.data_dir = Path(data_dir) if data_dir is not None else default_data_dir()
+        self.problem: str | None = None
+
+    @property
+    def path(self) -> Path:
+        return self.data_dir / STATS_FILE
+
+    def load(self) -> Stats:
+        """The stats so far; a damaged file is moved aside (``problem`` says so) and counting restarts."""
+        self.problem = None
+        if not self.path.exists():
+            return Stats()
+        try:
+            return Stats.from_document(read_json_document(self.path, STATS_FORMAT, STATS_VERSION))
+        except SaveError as error:
+            try:
+                self.problem = f"{error}; it was moved to {move_aside(self.path)}"
+            except OSError as move_error:
+                self.problem = f"{error}; it could not be moved aside ({move_error.strerror})"
+            return Stats()
+
+    def save(self, stats: Stats) -> None:
+        try:
+            write_atomically(self.path, stats.to_json())
+        except OSError as error:
+            raise SaveError(f"cannot save stats to {self.data_dir}: {error.strerror or error}") from None
+
+    def update(self, change) -> Stats:
+        """Load, apply ``change(stats)``, save: one read-modify-write."""
+        stats = self.load()
+        change(stats)
+        self.save(stats)
+        return stats
+
+
+def describe(stats: Stats, bar: tuple[str, str] = ("#", ".")) -> list[str]:
+    """The stats as lines of text, for ``soluna stats`` and the stats screen."""
+    lines = []
+    summaries = stats.by_mode()
+    if summaries:
+        lines.append(f"{'Matches':<24}{'played':>7}{'won':>6}{'rounds':>8}{'won':>6}")
+        for mode in sorted(summaries):
+            summary = summaries[mode]
+            computer = mode != "two players"
+            won = str(summary.matches_won) if computer else "-"
+            rounds_won = str(summary.rounds_won) if computer else "-"
+            lines.append(f"{mode:<24}{summary.matches:>7}{won:>6}{summary.rounds:>8}{rounds_won:>6}")
+            if not computer:
+                wins = ", ".join(f"{name} {count}" for name, count in sorted(summary.wins_by_name.items()))
+                lines.append(f"  match wins: {wins}")
+    else:
+        lines.append("No finished matches yet.")
+    points = stats.accuracy_over_time()
+    if points:
+        lines.append("")
+        lines.append("Accuracy, latest matches (moves that kept the best outcome):")
+        full, empty = bar
+        for date, name, accuracy in points:
+            filled = round(accuracy * 10)
+            lines.append(f"  {date} {name[:10]:<10} {full * filled}{empty * (10 - filled)} {accuracy:.0%}")
+    puzzles = stats.puzzles
+    lines.append("")
+    lines.append(f"Puzzles: {puzzles.solved} solved, {puzzles.failed} failed; "
+                 f"streak {puzzles.streak} (best {puzzles.best_streak})")
+    return lines
