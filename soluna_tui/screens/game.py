@@ -61,7 +61,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         *TEACHING_BINDINGS,
         Binding("u", "undo", "Undo"),
         Binding("r", "redo", "Redo"),
-        Binding("n", "app.new_match", "New match"),
+        Binding("n", "app.new_match", "New match", show=False),
         Binding("tab,shift+tab", "toggle_history", "Moves", show=False),
     ]
 
@@ -196,8 +196,10 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
             return tower_looks(position, mover_slot=position.towers.index(self.revealing.mover),
                                target=self.revealing.target)
         mover_slot = self.picked_slot if self.viewing is None else None
+        hint_marks = self.hint_marks(position)
+        notes = {**self.analysis_notes(position, mover_slot), **hint_marks}
         return tower_looks(position, mover_slot=mover_slot, last=self._last_result(),
-                           hinted=self.hinted_slots(position), notes=self.analysis_notes(position, mover_slot))
+                           hinted=frozenset(hint_marks), notes=notes)
 
     def tally_info(self) -> TallyInfo:
         match = self.match

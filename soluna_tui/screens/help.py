@@ -26,7 +26,11 @@ round chooses to open the next one or to move second.
 Online rules: every round gets a new layout, and the loser opens.
 
 Notation: a tower is its height and symbol (3M); a move is A>B, tower A
-put on tower B (2*>2M)."""
+put on tower B (2*>2M).
+
+Perfect play: a position is won or lost for the player to move. "Win in
+5 plies" means 5 moves (both players' together) to leave the opponent
+without a move; a lost position is held out as long as possible."""
 
 KEYS = f"""\
 KEYS
@@ -36,11 +40,16 @@ KEYS
   Escape                    put the tower back
   Mouse                     click a tower to pick it up, click a target to place it
   u / r                     undo / redo (against the computer: your move and its reply)
+  H (shift+h)               hint, one step more per press: win or loss and in how
+                            many plies, then the tower to move, then the whole move
+  A (shift+a)               analysis mode: under each tower its best move's outcome,
+                            W (win) or L (loss) and the plies; pick a tower up to see
+                            each target's. Hints and analysis count as hints used.
   Tab                       go to the move history; arrows there show earlier
                             positions (read-only), Escape returns to play
   n                         new match
   ?                         this help
-  Ctrl+P                    command palette: rematch, themes, and more
+  Ctrl+P                    command palette: rematch, puzzles, statistics, themes...
   q or Ctrl+Q               quit (the match is saved after every move)"""
 
 
@@ -56,7 +65,10 @@ class HelpScreen(ModalScreen[None]):
             yield Static(KEYS, markup=False)
 
     def on_mount(self) -> None:
-        self.query_one("#help").border_title = "Soluna help"
+        help_text = self.query_one("#help")
+        help_text.border_title = "Soluna help"
+        help_text.border_subtitle = "arrows/PgDn scroll, Esc closes"
+        help_text.focus()
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -144,17 +144,19 @@ class TeachingMixin:
         analysis = self.analysis_of(self.match.position)
         return Hint(analysis) if analysis is not None and analysis.moves else None
 
-    def hinted_slots(self, position: Position) -> frozenset[int]:
-        """The towers the hint points at: the one to move (step 2), and where it goes (step 3)."""
+    def hint_marks(self, position: Position) -> dict[int, tuple[str, str]]:
+        """The towers the hint points at, with their marks: the one to ``move`` (step 2), and
+        where it goes, ``onto`` (step 3). Words, so they read without colour too."""
         hint = self.current_hint()
         if hint is None or self.hint_step < 2:
-            return frozenset()
+            return {}
         mover = position.towers.index(hint.move.mover)
-        if self.hint_step < 3:
-            return frozenset({mover})
-        target = next(slot for slot, tower in enumerate(position.towers) if tower == hint.move.target
-                      and slot != mover)
-        return frozenset({mover, target})
+        marks = {mover: ("move", "hint")}
+        if self.hint_step >= 3:
+            target = next(slot for slot, tower in enumerate(position.towers)
+                          if tower == hint.move.target and slot != mover)
+            marks[target] = ("onto", "hint")
+        return marks
 
     # ---- analysis mode -----------------------------------------------------------------------
 
@@ -216,6 +218,6 @@ class TeachingMixin:
             wins = len(analysis.winning_moves)
             state = (f"a win in {plies(verdict.plies)}" if verdict.wins
                      else f"lost, holding out {plies(verdict.plies)}")
-            return (f"Analysis: {state}; {wins} of {len(analysis.moves)} moves win "
-                    "(marks: each tower's best move, W win / L loss, in plies).", "info")
+            return (f"Analysis: {state}; {wins} of {len(analysis.moves)} moves win. "
+                    "Marks: best move, W win / L loss in plies.", "info")
         return None

@@ -54,6 +54,7 @@ class Board(Container, can_focus=False):
         "board--note-win",
         "board--note-loss",
         "board--note-none",
+        "board--note-hint",
     }
 
     class Chosen(Message):
@@ -139,6 +140,7 @@ class Board(Container, can_focus=False):
             heights.append(min(tallest, cap) + EXTRA_LINES + note_lines)
         for widget in self.tower_widgets:
             widget.max_discs = cap
+            widget.note_line = bool(note_lines)
         self.styles.grid_size_columns = self.columns
         self.styles.grid_size_rows = rows
         self.styles.grid_rows = " ".join(str(height) for height in heights)

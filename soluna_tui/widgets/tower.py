@@ -48,6 +48,8 @@ class TowerWidget(Widget, can_focus=True):
 
     look: reactive[TowerLook] = reactive(TowerLook, layout=False)
     max_discs: reactive[int] = reactive(6)
+    #: Whether the board keeps a line under every tower for marks (analysis, hints).
+    note_line: reactive[bool] = reactive(False)
 
     class Pressed(Message):
         """The tower was clicked (the board turns this into a choice of the tower)."""
@@ -160,8 +162,8 @@ class TowerWidget(Widget, can_focus=True):
         rows.append(bottom)
         if look.picked:
             rows.append(Text(""))  # lifted: one line above the table
-        if look.note:
-            note_style = self._style(f"note-{look.note_kind or 'win'}")
+        if self.note_line:
+            note_style = self._style(f"note-{look.note_kind}") if look.note else Style()
             rows.append(Text(look.note.center(width)[:width], note_style))
         lines = [Text("")] * max(0, height - len(rows)) + rows
         return Text("\n").join(lines[-height:])
