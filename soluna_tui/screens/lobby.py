@@ -1,0 +1,208 @@
+"""The first screen over SSH: play the computer, create a match, join one by code, watch one, quit.
+
+The screen only gathers the player's choice and reports it with a message; the
+app (which talks to the server) acts on it. Match codes of matches in play are
+never shown: a code is what lets a player back into a held seat.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ..match_setup import MatchSetup
+from ..rules import LEVELS, MAX_DISCS, MIN_DISCS, MatchOptions
+from ..rules.match import DEFAULT_STARS, MAX_STARS, MIN_STARS
+from ..widgets.choice import Choice
+from ..widgets.key_footer import KeyFooter
+
+CODE_PATTERN = re.compile(r"[A-Z]{4}")
+MENU = (
+    ("computer", "Play the computer"),
+    ("create", "Create a match"),
+    ("join", "Join a match by code"),
+    ("watch", "Watch a match"),
+    ("quit", "Quit"),
+)
+RULES = [("box (loser chooses)", "box"), ("online (loser opens)", "online")]
+
+
+def describe(entry: dict[str, Any]) -> str:
+    """One line about a match in play: who, which round, the stars, who watches, who is away."""
+    players = entry.get("players", ["?", "?"])
+    stars = entry.get("stars", [0, 0])
+    text = f"{players[0]} vs {players[1]}: round {entry.get('round', 1)}, stars {stars[0]}-{stars[1]}"
+    watchers = entry.get("watchers", 0)
+    if watchers:
+        text += f", {watchers} watching"
+    away = [name for name, gone in zip(players, entry.get("away", [False, False]), strict=False) if gone]
+    if away:
+        text += f" ({' and '.join(away)} away)"
+    return text
+
+
+class LobbyScreen(Screen):
+    """Where an SSH player starts, and comes back to after each match."""
+
+    BINDINGS = [
+        Binding("escape", "menu", "Menu", show=False),
+        Binding("tab", "app.focus_next", "Next", show=False),
+        Binding("shift+tab", "app.focus_previous", "Previous", show=False),
+    ]
+
+    class PlayComputer(Message):
+        def __init__(self, setup: MatchSetup) -> None:
+            super().__init__()
+            self.setup = setup
+
+    class CreateMatch(Message):
+        def __init__(self, options: MatchOptions, hints: bool) -> None:
+            super().__init__()
+            self.options = options
+            self.hints = hints
+
+    class JoinMatch(Message):
+        def __init__(self, code: str, hints: bool) -> None:
+            super().__init__()
+            self.code = code
+            self.hints = hints
+
+    class WatchMatch(Message):
+        def __init__(self, code: str) -> None:
+            super().__init__()
+            self.code = code
+
+    def __init__(self, player_name: str, *, ascii_mode: bool = False) -> None:
+        super().__init__()
+        self.player_name = player_name
+        self.ascii_mode = ascii_mode
+        self.matches: list[dict[str, Any]] = []
+
+    def _choice(self, label: str, values, value, id: str) -> Choice:
+        return Choice(label, values, value, ascii_mode=self.ascii_mode, label_width=16, id=id)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="lobby", classes="dialog"):
+            yield Static(f"Welcome, {self.player_name}. Play the computer, or someone else: one of you "
+                         "creates a match and tells the other its four-letter code.", id="lobby-welcome",
+                         markup=False)
+            with Horizontal(id="lobby-top"):
+                yield OptionList(*(Option(text, id=key) for key, text in MENU), id="lobby-menu")
+                with Vertical(id="lobby-settings"):
+                    yield self._choice("Computer level", [(level, level) for level in LEVELS], "perfect", "level")
+                    yield self._choice("Rules", RULES, "box", "rules")
+                    yield self._choice("Stars to win", [(str(n), n) for n in range(MIN_STARS, MAX_STARS + 1)],
+                                       DEFAULT_STARS, "stars")
+                    yield self._choice("Discs", [(str(n), n) for n in range(MIN_DISCS, MAX_DISCS + 1)], 12, "discs")
+                    yield self._choice("Opens round 1", [("me", 0), ("the other player", 1)], 0, "opener")
+                    yield self._choice("Hints", [("off (both must allow)", False), ("allowed", True)], False,
+                                       "hints")
+            with Horizontal(classes="form-row", id="lobby-code-row"):
+                yield Label("Match code", classes="form-label")
+                yield Input(placeholder="four letters, then Enter", max_length=4, restrict=r"[A-Za-z]*",
+                            compact=True, id="code")
+            yield Static("Matches in play", id="lobby-matches-title")
+            yield OptionList(id="lobby-matches")
+            yield Static("", id="lobby-none", markup=False)
+            yield Static("", id="lobby-status", markup=False)
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        self.query_one("#lobby").border_title = "Soluna"
+        self.show_matches(self.matches)
+        self.action_menu()
+
+    # ---- attributes down -----------------------------------------------------------------
+
+    def show_matches(self, matches: list[dict[str, Any]]) -> None:
+        """The matches in play, as the server lists them."""
+        self.matches = list(matches)
+        if not self.is_mounted:
+            return
+        listing = self.query_one("#lobby-matches", OptionList)
+        highlighted = listing.highlighted
+        listing.clear_options()
+        listing.add_options([Option(describe(entry)) for entry in self.matches])
+        if self.matches:
+            listing.highlighted = min(highlighted or 0, len(self.matches) - 1)
+        listing.display = bool(self.matches)
+        self.query_one("#lobby-none", Static).update("" if self.matches else "None right now.")
+
+    def say(self, text: str, kind: str = "info") -> None:
+        status = self.query_one("#lobby-status", Static)
+        status.update(text)
+        status.set_class(kind == "error", "-error")
+
+    # ---- what the player chose -----------------------------------------------------------
+
+    def _value(self, widget_id: str) -> Any:
+        return self.query_one(f"#{widget_id}", Choice).value
+
+    def options(self) -> MatchOptions:
+        return MatchOptions.preset(self._value("rules"), stars_to_win=self._value("stars"),
+                                   discs=self._value("discs"), first_opener=self._value("opener"))
+
+    def code(self) -> str | None:
+        """The code typed, upper-cased, when it is four letters."""
+        code = self.query_one("#code", Input).value.strip().upper()
+        return code if CODE_PATTERN.fullmatch(code) else None
+
+    def action_menu(self) -> None:
+        self.query_one("#lobby-menu").focus()
+
+    @on(OptionList.OptionSelected, "#lobby-menu")
+    def _menu_chosen(self, event: OptionList.OptionSelected) -> None:
+        choice = event.option.id
+        if choice == "computer":
+            setup = MatchSetup.against_computer(self._value("level"), self.options())
+            self.post_message(self.PlayComputer(setup))
+        elif choice == "create":
+            self.say("Creating a match...")
+            self.post_message(self.CreateMatch(self.options(), self._value("hints")))
+        elif choice == "join":
+            self._join()
+        elif choice == "watch":
+            self._watch()
+        elif choice == "quit":
+            self.app.exit()
+
+    def _join(self) -> None:
+        code = self.code()
+        if code is None:
+            self.say("Type the four-letter code of the match, then Enter.")
+            self.query_one("#code").focus()
+            return
+        self.say(f"Joining {code}...")
+        self.post_message(self.JoinMatch(code, self._value("hints")))
+
+    def _watch(self) -> None:
+        code = self.code()
+        if code is not None:
+            self.say(f"Watching {code}...")
+            self.post_message(self.WatchMatch(code))
+        elif self.matches:
+            self.say("Choose a match to watch, then Enter (or type its code).")
+            self.query_one("#lobby-matches").focus()
+        else:
+            self.say("No match is being played right now; with a code, type it first.")
+
+    @on(Input.Submitted, "#code")
+    def _code_submitted(self) -> None:
+        self._join()
+
+    @on(OptionList.OptionSelected, "#lobby-matches")
+    def _match_chosen(self, event: OptionList.OptionSelected) -> None:
+        if event.option_index < len(self.matches):
+            code = self.matches[event.option_index].get("code")
+            if isinstance(code, str):
+                self.say("Watching...")
+                self.post_message(self.WatchMatch(code))

@@ -1,0 +1,32 @@
+"""A match created over SSH, waiting for the second player: its code, big enough to read out."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+
+class WaitingScreen(ModalScreen[bool]):
+    """Goes when the opponent joins (the game replaces it); Escape cancels the match (returns True)."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel the match")]
+
+    def __init__(self, code: str) -> None:
+        super().__init__()
+        self.code = code
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="waiting", classes="dialog"):
+            yield Static(f"Your match code:  {' '.join(self.code)}", id="waiting-code", markup=False)
+            yield Static("Tell it to your opponent: they connect to this server, choose "
+                         "\"Join a match by code\" and type it. The match starts as soon as they join.\n\n"
+                         "Escape cancels the match.", id="waiting-text", markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one("#waiting").border_title = "Waiting for an opponent"
+
+    def action_cancel(self) -> None:
+        self.dismiss(True)

@@ -1,0 +1,121 @@
+"""One SSH session's child process: the Textual app on the session's pseudo-terminal.
+
+Forked by the zygote (the app already imported) or started as
+``python -m soluna_tui.server.child CONFIG_JSON LINK_FD`` with the terminal as its
+standard streams. Either way it becomes the terminal's session leader, limits
+its own memory and CPU time, keeps only the environment the server chose, and
+never shows a traceback: an internal error is one line on the terminal and a
+report to the server's log.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import io
+import json
+import os
+import resource
+import socket
+import sys
+import termios
+import traceback
+from dataclasses import asdict, dataclass, field
+
+from .protocol import encode
+
+CRASH_REPORT_LIMIT = 8000
+APOLOGY = "\r\nSorry: the game stopped on an internal error. Please connect again.\r\n"
+
+
+@dataclass(frozen=True)
+class ChildConfig:
+    """Everything a child needs besides its terminal and its link to the server."""
+
+    name: str
+    ascii_mode: bool = False
+    environment: dict[str, str] = field(default_factory=dict)
+    memory_mb: int = 1024
+    cpu_seconds: int = 900
+    computer_pause: float = 0.6
+    reveal_pause: float = 0.5
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> ChildConfig:
+        return cls(**json.loads(text))
+
+
+def take_terminal() -> None:
+    """Make the terminal on standard input this session's controlling terminal (after ``setsid``)."""
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+def limit_resources(config: ChildConfig) -> None:
+    """Cap address space and CPU time (a runaway search ends this session only), and no core files."""
+    memory = config.memory_mb * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    resource.setrlimit(resource.RLIMIT_CPU, (config.cpu_seconds, config.cpu_seconds + 5))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def run(config: ChildConfig, link_fd: int) -> int:
+    """Set the process up as a session's terminal program and run the app; the exit status.
+
+    Never raises: whatever goes wrong is one line on the terminal and a report to the server.
+    """
+    report_fd = os.dup(link_fd)  # the app closes the link as it exits; a crash report still needs a way out
+    try:
+        take_terminal()
+        limit_resources(config)
+        os.environ.clear()
+        os.environ.update(config.environment)
+        os.chdir("/")
+        status, errors = _run_app(config, link_fd)
+    except Exception:  # noqa: BLE001 - the terminal is a player's: one line, never a traceback
+        status, errors = 1, traceback.format_exc()
+    if status:
+        _report_crash(report_fd, errors)
+        _apologise()
+    os.close(report_fd)
+    return status
+
+
+def _run_app(config: ChildConfig, link_fd: int) -> tuple[int, str]:
+    from rich.console import Console
+
+    from .child_app import ChildApp
+
+    app = ChildApp(name=config.name, link=socket.socket(fileno=link_fd), ascii_mode=config.ascii_mode,
+                   computer_pause=config.computer_pause, reveal_pause=config.reveal_pause)
+    errors = io.StringIO()
+    app.error_console = Console(file=errors, width=100, color_system=None, markup=False, highlight=False)
+    app.run()
+    return app.return_code or 0, errors.getvalue()
+
+
+def _report_crash(report_fd: int, text: str) -> None:
+    """Send the traceback to the server's log, never to the player's screen."""
+    try:
+        with socket.socket(fileno=os.dup(report_fd)) as sock:
+            sock.settimeout(2.0)
+            sock.sendall(encode({"type": "crash", "text": text[-CRASH_REPORT_LIMIT:]}))
+    except OSError:
+        pass
+
+
+def _apologise() -> None:
+    try:
+        os.write(1, APOLOGY.encode())
+    except OSError:
+        pass
+
+
+def main(argv: list[str]) -> int:
+    """``python -m soluna_tui.server.child CONFIG_JSON LINK_FD`` (the exec way of starting a child)."""
+    return run(ChildConfig.from_json(argv[0]), int(argv[1]))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,77 @@
+"""What ``soluna serve`` is told: where to listen, where to keep its files, and its limits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+DEFAULT_PORT = 2222
+HOST_KEY_NAME = "ssh_host_ed25519_key"
+SPAWN_MODES = ("zygote", "exec")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Every limit has a flag; the defaults suit a small public server on two cores."""
+
+    #: Game sessions (child processes) at once, over all connections.
+    sessions: int = 32
+    #: Connections at once from one address.
+    per_ip: int = 3
+    #: New connections a minute from one address.
+    new_per_minute: int = 12
+    #: Sessions (terminals) on one SSH connection.
+    sessions_per_connection: int = 1
+    #: Bytes a second a player may send; bursts of a few seconds' worth are allowed.
+    input_rate: int = 8192
+    #: Seconds without a key press before the session closes (a warning comes a minute before).
+    idle_timeout: float = 900.0
+    idle_warning: float = 60.0
+    #: Seconds one session may last, keys or not.
+    session_time: float = 3 * 3600.0
+    #: Seconds a disconnected player's seat is held before the opponent wins by forfeit.
+    hold_time: float = 300.0
+    #: Address space of one child process, in MiB, and its CPU time in seconds.
+    child_memory_mb: int = 1024
+    child_cpu_seconds: int = 900
+    #: Seconds to finish logging in; keepalive interval (three missed answers close the connection).
+    login_timeout: float = 30.0
+    keepalive_interval: float = 30.0
+
+    @property
+    def connections(self) -> int:
+        """Connections at once over all addresses: room for everyone playing plus as many logging in."""
+        return 2 * self.sessions
+
+    @property
+    def input_burst(self) -> int:
+        """The most input accepted at once (a paste, a flurry of mouse events)."""
+        return 4 * self.input_rate
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """One server: its address, its files, its limits, and how children start."""
+
+    data_dir: Path
+    host: str = ""
+    port: int = DEFAULT_PORT
+    #: A host key file (created on first start when missing); default ``DATA_DIR/ssh_host_ed25519_key``.
+    host_key_path: Path | None = None
+    #: A host key object instead of a file (tests use an in-memory key).
+    host_key: Any = None
+    limits: Limits = field(default_factory=Limits)
+    #: ``zygote`` forks children from a process with the app already imported; ``exec`` starts Python each time.
+    spawn: str = "zygote"
+    #: The computer's least time to move and how long its move is shown, in every child.
+    computer_pause: float = 0.6
+    reveal_pause: float = 0.5
+
+    @property
+    def resolved_host_key_path(self) -> Path:
+        return self.host_key_path if self.host_key_path is not None else self.data_dir / HOST_KEY_NAME
+
+    @property
+    def matches_dir(self) -> Path:
+        return self.data_dir / "matches"

@@ -1,0 +1,91 @@
+"""Who may come in: connections per address, new connections a minute, sessions in all.
+
+Refusals are one line meant for the person connecting ("Server full: ...",
+"Slow down: ..."); the caller shows it and disconnects cleanly.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter, deque
+from collections.abc import Callable
+
+from .config import Limits
+
+WINDOW_SECONDS = 60.0
+
+
+class RateWindow:
+    """At most ``limit`` events per key in any ``window`` seconds; forgets keys that went quiet."""
+
+    def __init__(self, limit: int, window: float = WINDOW_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit = limit
+        self.window = window
+        self.clock = clock
+        self._events: dict[str, deque[float]] = {}
+        self._next_sweep = 0.0
+
+    def allow(self, key: str) -> bool:
+        """Record an event for ``key`` and say whether it is within the limit (refused events count too)."""
+        now = self.clock()
+        self._sweep(now)
+        events = self._events.setdefault(key, deque())
+        while events and events[0] <= now - self.window:
+            events.popleft()
+        allowed = len(events) < self.limit
+        if allowed or len(events) < 2 * self.limit:
+            # Refused attempts count, up to a point, so hammering keeps the door shut for a while.
+            events.append(now)
+        return allowed
+
+    def _sweep(self, now: float) -> None:
+        """Drop every key whose events are all older than the window (bounded memory under a flood)."""
+        if now < self._next_sweep:
+            return
+        self._next_sweep = now + self.window
+        stale = [key for key, events in self._events.items() if not events or events[-1] <= now - self.window]
+        for key in stale:
+            del self._events[key]
+
+
+class Gate:
+    """Connections and sessions at once, per address and in all; new connections a minute per address."""
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limits = limits
+        self._open: Counter[str] = Counter()
+        self._new = RateWindow(limits.new_per_minute, clock=clock)
+        self.sessions = 0
+
+    @property
+    def connections(self) -> int:
+        return sum(self._open.values())
+
+    def admit_connection(self, address: str) -> str | None:
+        """Take a place for a new connection from ``address``, or say in one line why not."""
+        limits = self.limits
+        if not self._new.allow(address):
+            return f"Slow down: at most {limits.new_per_minute} new connections a minute from one address."
+        if self._open[address] >= limits.per_ip:
+            return f"Slow down: at most {limits.per_ip} connections at once from one address."
+        if self.connections >= limits.connections:
+            return "Server full: too many players right now; try again in a few minutes."
+        self._open[address] += 1
+        return None
+
+    def release_connection(self, address: str) -> None:
+        if self._open[address] <= 1:
+            del self._open[address]
+        else:
+            self._open[address] -= 1
+
+    def admit_session(self) -> str | None:
+        """Take a place for a new game session, or say in one line why not."""
+        if self.sessions >= self.limits.sessions:
+            return (f"Server full: {self.limits.sessions} players are on already; "
+                    "try again in a few minutes.")
+        self.sessions += 1
+        return None
+
+    def release_session(self) -> None:
+        self.sessions = max(0, self.sessions - 1)

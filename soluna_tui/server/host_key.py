@@ -1,0 +1,37 @@
+"""The server's host key: an ed25519 key made on first start (mode 0600), then the same one for good.
+
+A key file that exists but cannot be read is never replaced: clients would see
+a changed host key, so the operator decides.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import asyncssh
+
+from ..saves import write_atomically
+
+
+class HostKeyError(ValueError):
+    """The host key file exists but cannot be used, or cannot be created."""
+
+
+def load_or_create_host_key(path: Path) -> asyncssh.SSHKey:
+    """The key in ``path``; a new ed25519 key written there first when there is none."""
+    if path.exists():
+        try:
+            return asyncssh.read_private_key(path)
+        except (OSError, asyncssh.KeyImportError) as error:
+            reason = getattr(error, "strerror", None) or str(error)
+            raise HostKeyError(f"cannot read the host key {path}: {reason}; "
+                               "fix it or move it away to make a new one") from None
+    key = asyncssh.generate_private_key("ssh-ed25519", comment="soluna serve")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(path, key.export_private_key().decode("ascii"))
+        os.chmod(path, 0o600)
+    except OSError as error:
+        raise HostKeyError(f"cannot write the host key {path}: {error.strerror or error}") from None
+    return key

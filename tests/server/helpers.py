@@ -1,0 +1,172 @@
+"""A real SSH client on loopback with a pyte screen, and a server started for one test."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
+from pathlib import Path
+
+import asyncssh
+import pyte
+
+from soluna_tui.server.config import Limits, ServerConfig
+from soluna_tui.server.server import SolunaServer
+
+#: Every wait in these tests gives up after this long.
+TIMEOUT = 15.0
+HOST_KEY = asyncssh.generate_private_key("ssh-ed25519")
+
+
+class AnonymousClient(asyncssh.SSHClient):
+    """Keyboard-interactive with no prompts, as the server offers to anyone."""
+
+    def kbdint_auth_requested(self) -> str:
+        return ""
+
+    def kbdint_challenge_received(self, name, instructions, lang, prompts) -> list[str]:
+        return []
+
+
+def client_options(username: str = "ann", **options) -> dict:
+    """No known hosts, no agent, no keys, no user config: nothing of this machine's SSH setup."""
+    defaults = {"known_hosts": None, "agent_path": None, "client_keys": None, "config": None, "username": username,
+                "client_factory": AnonymousClient, "connect_timeout": TIMEOUT}
+    return {**defaults, **options}
+
+
+@contextlib.asynccontextmanager
+async def running_server(tmp_path: Path, spawn: str = "zygote", **limits) -> AsyncIterator[SolunaServer]:
+    """A server on 127.0.0.1, any free port, an in-memory host key, a computer without pauses."""
+    config = ServerConfig(data_dir=tmp_path, host="127.0.0.1", port=0, host_key=HOST_KEY, spawn=spawn,
+                          limits=replace(Limits(), **limits), computer_pause=0, reveal_pause=0)
+    server = SolunaServer(config)
+    await server.start()
+    try:
+        yield server
+    finally:
+        await asyncio.wait_for(server.close(), TIMEOUT)
+
+
+class SshTerminal:
+    """An interactive SSH session with a PTY, its output fed to a pyte screen."""
+
+    def __init__(self, connection: asyncssh.SSHClientConnection, process: asyncssh.SSHClientProcess,
+                 columns: int, lines: int) -> None:
+        self.connection = connection
+        self.process = process
+        self.screen = pyte.Screen(columns, lines)
+        self.stream = pyte.ByteStream(self.screen)
+        self.received = bytearray()
+        self.closed = False
+
+    @classmethod
+    async def open(cls, port: int, username: str = "ann", columns: int = 80, lines: int = 24,
+                   env: dict[str, str] | None = None, term: str = "xterm-256color", **options) -> SshTerminal:
+        connection = await asyncssh.connect("127.0.0.1", port, **client_options(username, **options))
+        process = await connection.create_process(term_type=term, term_size=(columns, lines), encoding=None,
+                                                  env=env or {})
+        return cls(connection, process, columns, lines)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    @property
+    def shown(self) -> str:
+        """The screen's lines that hold something, for failure messages."""
+        return "\n".join(line.rstrip() for line in self.screen.display if line.strip())
+
+    async def pump(self, seconds: float) -> None:
+        """Read whatever arrives for ``seconds``."""
+        deadline = time.monotonic() + seconds
+        while not self.closed and (left := deadline - time.monotonic()) > 0:
+            try:
+                data = await asyncio.wait_for(self.process.stdout.read(65536), left)
+            except TimeoutError:
+                return
+            self._feed(data)
+
+    def _feed(self, data: bytes) -> None:
+        if not data:
+            self.closed = True
+            return
+        self.received += data
+        self.stream.feed(data)
+
+    async def wait_for(self, predicate: Callable[[str], bool], timeout: float = TIMEOUT) -> str:
+        """Read until ``predicate(screen text)`` holds; ``AssertionError`` with the screen if it never does."""
+        deadline = time.monotonic() + timeout
+        while not predicate(self.text):
+            left = deadline - time.monotonic()
+            if left <= 0 or self.closed:
+                raise AssertionError(f"the screen never matched; it shows:\n{self.shown}")
+            try:
+                data = await asyncio.wait_for(self.process.stdout.read(65536), min(left, 0.5))
+            except TimeoutError:
+                continue
+            self._feed(data)
+        return self.text
+
+    async def wait_for_text(self, *texts: str, timeout: float = TIMEOUT) -> str:
+        return await self.wait_for(lambda screen: all(text in screen for text in texts), timeout)
+
+    async def wait_closed(self, timeout: float = TIMEOUT) -> bytes:
+        """Read to the end of the session; everything it sent."""
+        deadline = time.monotonic() + timeout
+        while not self.closed:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"the session never ended; the screen shows:\n{self.shown}")
+            try:
+                data = await asyncio.wait_for(self.process.stdout.read(65536), left)
+            except TimeoutError:
+                continue
+            self._feed(data)
+        await asyncio.wait_for(self.process.wait_closed(), timeout)
+        return bytes(self.received)
+
+    def send(self, data: str | bytes) -> None:
+        self.process.stdin.write(data.encode() if isinstance(data, str) else data)
+
+    async def press(self, *keys: str, pause: float = 0.15) -> None:
+        """Send keys one at a time, letting the app take each in."""
+        for key in keys:
+            self.send(KEYS.get(key, key))
+            await self.pump(pause)
+
+    def resize(self, columns: int, lines: int) -> None:
+        self.screen.resize(lines, columns)
+        self.process.change_terminal_size(columns, lines)
+
+    async def close(self) -> None:
+        self.connection.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.connection.wait_closed(), TIMEOUT)
+
+
+KEYS = {"enter": "\r", "down": "\x1b[B", "up": "\x1b[A", "right": "\x1b[C", "left": "\x1b[D", "tab": "\t",
+        "escape": "\x1b", "space": " "}
+
+
+def session_named(server: SolunaServer, name: str):
+    """The server's session of the player called ``name`` (there must be exactly one)."""
+    sessions = [session for session in server.sessions if session.name == name and session.child is not None]
+    assert len(sessions) == 1, [session.name for session in server.sessions]
+    return sessions[0]
+
+
+async def wait_until(condition: Callable[[], bool], timeout: float = TIMEOUT, what: str = "the condition") -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} never held")
+        await asyncio.sleep(0.05)
+
+
+def process_gone(pid: int) -> bool:
+    """No such process any more, not even a zombie: it has been reaped."""
+    return not os.path.exists(f"/proc/{pid}")
