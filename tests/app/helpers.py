@@ -34,10 +34,11 @@ def screen_text(app: SolunaApp) -> str:
     return console.export_text(styles=False)
 
 
-def set_position(screen: GameScreen, text: str) -> None:
-    """Replace the current round by one starting from ``text`` (same opener), and redraw."""
-    current = screen.match.rounds[-1]
-    screen.match.rounds[-1] = Round(Position.parse(text), current.opener)
+def set_position(screen: GameScreen, position: Position | str) -> None:
+    """Replace the current round by one starting from ``position`` (same opener), and redraw."""
+    if isinstance(position, str):
+        position = Position.parse(position)
+    screen.match.rounds[-1] = Round(position, screen.match.round.opener)
     screen.refresh_view(focus_slot=0)
 
 
@@ -78,3 +79,20 @@ async def skip_review(pilot, app: SolunaApp) -> bool:
     await pilot.press("enter")
     await pilot.pause()
     return True
+
+
+async def play_randomly_until(pilot, app: SolunaApp, rng, *screens: type) -> None:
+    """Play random legal moves by keys (skipping reviews) until one of ``screens`` shows."""
+    import random as _random
+
+    from soluna_tui.rules import choose_move
+
+    assert isinstance(rng, _random.Random)
+    for _ in range(100):
+        if isinstance(app.screen, screens):
+            return
+        if not await skip_review(pilot, app):
+            await play_by_keys(pilot, app, choose_move("random", game(app).match.position, rng))
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+    raise AssertionError(f"never reached {screens}")

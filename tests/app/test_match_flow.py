@@ -9,7 +9,7 @@ from soluna_tui.rules import MatchOptions, choose_move
 from soluna_tui.screens.match_over import MatchOverScreen
 from soluna_tui.screens.round_over import RoundOverScreen
 
-from .helpers import game, hot_seat, make_app, play_by_keys, screen_text, settle, skip_review
+from .helpers import game, hot_seat, make_app, play_by_keys, play_randomly_until, screen_text, settle, skip_review
 
 
 async def test_a_whole_hot_seat_match_to_four_stars_by_keys_only(tmp_path) -> None:
@@ -59,10 +59,7 @@ async def test_the_loser_chooses_to_move_second(tmp_path) -> None:
     rng = random.Random(5)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = game(app)
-        while not isinstance(app.screen, RoundOverScreen):
-            if not await skip_review(pilot, app):
-                await play_by_keys(pilot, app, choose_move("random", screen.match.position, rng))
-                await pilot.pause()
+        await play_randomly_until(pilot, app, rng, RoundOverScreen)
         loser = screen.match.round.outcome.loser
         assert f"{screen.match.players[loser]} lost the round" in screen_text(app)
         await pilot.press("down", "enter")
@@ -78,10 +75,7 @@ async def test_online_rules_new_layout_and_the_loser_opens(tmp_path) -> None:
     rng = random.Random(8)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = game(app)
-        while not isinstance(app.screen, RoundOverScreen):
-            if not await skip_review(pilot, app):
-                await play_by_keys(pilot, app, choose_move("random", screen.match.position, rng))
-                await pilot.pause()
+        await play_randomly_until(pilot, app, rng, RoundOverScreen)
         loser = screen.match.round.outcome.loser
         assert "the loser" in screen_text(app)
         await pilot.press("enter")

@@ -7,7 +7,7 @@ import random
 import re
 
 from soluna_tui.match_setup import MatchSetup
-from soluna_tui.rules import MatchOptions, Position, Round, drop, shared_solver
+from soluna_tui.rules import MatchOptions, Position, drop, shared_solver
 from soluna_tui.rules.puzzles import make_puzzle
 from soluna_tui.screens.match_over import MatchOverScreen
 from soluna_tui.screens.puzzle import PuzzleScreen
@@ -16,7 +16,17 @@ from soluna_tui.screens.round_over import RoundOverScreen
 from soluna_tui.screens.stats import StatsScreen
 from soluna_tui.stats import StatsStore
 
-from .helpers import game, hot_seat, make_app, play_by_keys, screen_text, settle, skip_review
+from .helpers import (
+    game,
+    hot_seat,
+    make_app,
+    play_by_keys,
+    play_randomly_until,
+    screen_text,
+    set_position,
+    settle,
+    skip_review,
+)
 
 
 async def wait(pilot, app) -> None:
@@ -33,17 +43,12 @@ def won_position() -> Position:
     raise AssertionError("no won position found")
 
 
-def start_from(screen, position: Position) -> None:
-    screen.match.rounds[-1] = Round(position, screen.match.round.opener)
-    screen.refresh_view(focus_slot=0)
-
-
 async def test_each_hint_step_and_the_count(tmp_path) -> None:
     app = make_app(tmp_path, hot_seat(seed=1))
     async with app.run_test(size=(100, 30)) as pilot:
         screen = game(app)
         position = won_position()
-        start_from(screen, position)
+        set_position(screen, position)
         analysis = shared_solver.analyse(position)
         best = analysis.moves[0].move
         await pilot.press("H")
@@ -86,7 +91,7 @@ async def test_analysis_mode_marks_every_move(tmp_path) -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         screen = game(app)
         position = won_position()
-        start_from(screen, position)
+        set_position(screen, position)
         analysis = shared_solver.analyse(position)
         await pilot.press("A")
         await wait(pilot, app)
@@ -135,18 +140,10 @@ async def test_analysis_works_on_positions_from_the_history(tmp_path) -> None:
         assert "read-only" in screen_text(app) and "Analysis:" in screen_text(app)
 
 
-async def finish_a_round(pilot, app, rng) -> None:
-    screen = game(app)
-    while not isinstance(app.screen, (RoundOverScreen, ReviewScreen, MatchOverScreen)):
-        await play_by_keys(pilot, app, screen.match.position.legal_moves[rng.randrange(
-            len(screen.match.position.legal_moves))])
-        await wait(pilot, app)
-
-
 async def test_opener_advice_is_a_counted_hint(tmp_path) -> None:
     app = make_app(tmp_path, MatchSetup(MatchOptions(discs=8), ("Ann", "Bob"), None, 3, review=False))
     async with app.run_test(size=(100, 30)) as pilot:
-        await finish_a_round(pilot, app, random.Random(3))
+        await play_randomly_until(pilot, app, random.Random(3), RoundOverScreen)
         assert isinstance(app.screen, RoundOverScreen)
         match = game(app).match
         loser = match.round.outcome.loser
@@ -164,7 +161,7 @@ async def test_the_review_finds_a_known_blunder(tmp_path) -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         screen = game(app)
         position = won_position()
-        start_from(screen, position)
+        set_position(screen, position)
         analysis = shared_solver.analyse(position)
         blunder = next(item.move for item in analysis.moves if not item.verdict.wins)
         await play_by_keys(pilot, app, blunder)
