@@ -95,8 +95,11 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         self.table = table
         self._reset_state()
 
+    #: Counts the matches shown on this screen, so a worker's late answer about an old one is ignored.
+    _serial = 0
+
     def _reset_state(self) -> None:
-        self._serial = getattr(self, "_serial", 0) + 1
+        self._serial += 1
         self.picked_slot: int | None = None
         self.viewing: HistoryEntry | None = None
         self.thinking = False
