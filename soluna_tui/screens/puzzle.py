@@ -81,6 +81,7 @@ class PuzzleScreen(PickingMixin, Screen):
     def on_mount(self) -> None:
         self.query_one("#puzzle-info").border_title = "Puzzle"
         self.query_one("#puzzle-verdict").border_title = "Answer"
+        self.record = self.app.stats_store.load().puzzles
         self.load_puzzle()
 
     # ---- finding a puzzle --------------------------------------------------------------------
@@ -145,9 +146,11 @@ class PuzzleScreen(PickingMixin, Screen):
             self.redraw()
 
     def _count(self, solved: bool) -> None:
+        """Count the first answer to a puzzle in the streak (kept in the stats file)."""
         try:
-            self.app.stats_store.update(lambda stats: stats.puzzles.count(solved))
+            self.record = self.app.stats_store.update(lambda stats: stats.puzzles.count(solved)).puzzles
         except SaveError as error:
+            self.record.count(solved)
             self.notify(str(error), title="Stats not saved", severity="warning")
 
     # ---- drawing -------------------------------------------------------------------------
@@ -162,7 +165,7 @@ class PuzzleScreen(PickingMixin, Screen):
             mover = shown.towers.index(self.answered.mover)
             looks = tower_looks(shown, mover_slot=mover, target=self.answered.target)
         self.board.show(looks, focus_slot)
-        stats = self.app.stats_store.load().puzzles
+        stats = self.record
         self.query_one("#puzzle-info", Static).update(
             f"Find the only move\nthat wins.\n\nSeed {puzzle.seed}, {self.difficulty} difficulty\n"
             f"It wins in {plies(puzzle.plies)}.\n\n"
