@@ -21,11 +21,27 @@ from ..match_setup import MatchSetup
 from ..rules import Match, SolunaError
 from ..screens.lobby import LobbyScreen
 from ..screens.waiting import WaitingScreen
+from ..stats import Stats, StatsStore
 from .protocol import Link, ProtocolError
 from .remote_table import RemoteTable
 
 LOBBY_STYLESHEET = "lobby.tcss"
 NOTICE_SECONDS = 8
+
+
+class SessionStats(StatsStore):
+    """Statistics for this SSH session only, kept in memory: a child writes nothing on the server's disk."""
+
+    def __init__(self) -> None:
+        super().__init__(Path("/nonexistent"))
+        self._stats = Stats()
+
+    def load(self) -> Stats:
+        self.problem = None
+        return self._stats
+
+    def save(self, stats: Stats) -> None:
+        self._stats = stats
 
 
 class ChildApp(SolunaApp):
@@ -39,6 +55,7 @@ class ChildApp(SolunaApp):
         self.css_path = sheets
         #: Nothing is saved on the server's disk by a child: the server keeps the two-player matches.
         self.store = None
+        self.stats_store = SessionStats()
         self.player_name = name
         self._link_socket = link
         self.link: Link | None = None
@@ -160,14 +177,14 @@ class ChildApp(SolunaApp):
         """Over SSH a new match starts from the lobby: leave this one (the server holds a seat left)."""
         self.call_after_refresh(self._back_to_lobby, notice)
 
-    async def _back_to_lobby(self, notice: str = "") -> None:
+    def _back_to_lobby(self, notice: str = "") -> None:
         if self.remote is not None:
             self.remote.on_change = None
             self.remote = None
             self.send({"type": "leave"})
         self.following = None
         while len(self.screen_stack) > 1:
-            await self.pop_screen()
+            self.pop_screen()
         self.lobby.show_matches(self.matches_in_play)
         if notice:
             self.lobby.say(notice)

@@ -39,7 +39,8 @@ class RemoteTable(Table):
         self.match = match
         self.away = (bool(away[0]), bool(away[1])) if isinstance(away, list) and len(away) == 2 else (False, False)
         self._hints = message.get("hints") is True
-        self.setup = MatchSetup(match.options, match.players, None, match.seed)
+        # The round review is perfect-play help too: only where both players allowed hints.
+        self.setup = MatchSetup(match.options, match.players, None, match.seed, hints=self._hints, review=self._hints)
 
     def update(self, message: dict[str, Any]) -> None:
         """The server's new state of this match, and its news if any."""
