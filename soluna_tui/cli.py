@@ -262,6 +262,10 @@ def build_parser() -> argparse.ArgumentParser:
     analyze.add_argument("position", nargs="+", metavar="POSITION", help="the towers, e.g. '3M 2S 1S 1*'")
     analyze.add_argument("--json", action="store_true", help="print the JSON object of RULES.md instead of a table")
     analyze.set_defaults(run=run_analyze, parser=analyze)
+
+    from .server.command import add_serve_command  # soluna serve: its options live with the server
+
+    add_serve_command(commands, _int_in, _data_dir)
     return parser
 
 

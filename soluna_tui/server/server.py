@@ -146,11 +146,21 @@ class SolunaServer:
         return self._listener.get_port()
 
     async def start(self) -> None:
-        config, limits = self.config, self.config.limits
+        config = self.config
         key = config.host_key or load_or_create_host_key(config.resolved_host_key_path)
         restored = self.lobby.restore()
         await self.spawner.start()
-        self._listener = await asyncssh.listen(
+        try:
+            self._listener = await self._listen(key)
+        except BaseException:
+            await self.spawner.close()
+            raise
+        log.info("soluna serve %s listening on %s port %d (%d held matches restored)",
+                 __version__, config.host or "all addresses", self.port, restored)
+
+    async def _listen(self, key: asyncssh.SSHKey) -> Any:
+        config, limits = self.config, self.config.limits
+        return await asyncssh.listen(
             config.host, config.port,
             server_factory=lambda: SolunaConnection(self),
             server_host_keys=[key],
@@ -163,8 +173,6 @@ class SolunaServer:
             login_timeout=limits.login_timeout,
             keepalive_interval=limits.keepalive_interval, keepalive_count_max=3,
         )
-        log.info("soluna serve %s listening on %s port %d (%d held matches restored)",
-                 __version__, config.host or "all addresses", self.port, restored)
 
     async def close(self) -> None:
         """Stop listening, end every session with a word to its player, and keep every match on disk."""

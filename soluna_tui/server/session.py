@@ -364,9 +364,11 @@ class GameSession(asyncssh.SSHServerSession):
     def _say(self, line: str) -> None:
         """One line to the player (on the terminal, or on standard error without one), then the end."""
         if self.channel_open and not self.exited:
+            # On a terminal the line starts afresh below whatever was drawn; without one it is plain stderr.
+            text = f"\r\n{line}\r\n" if self.term is not None else f"{line}\n"
             write = self.chan.write if self.term is not None else self.chan.write_stderr
             with contextlib.suppress(BrokenPipeError, OSError):
-                write(f"\r\n{line}\r\n".encode())
+                write(text.encode())
         self._exit(1)
 
     def _exit(self, status: int) -> None:

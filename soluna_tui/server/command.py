@@ -1,0 +1,94 @@
+"""``soluna serve``: its options, and the server run until Ctrl+C or SIGTERM.
+
+Bad values are argparse errors (one line, exit 2, like every ``soluna``
+command); a server that cannot start (a port in use, an unreadable host key)
+says why in one line and exits with status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from .config import DEFAULT_PORT, SPAWN_MODES, Limits, ServerConfig
+
+#: (flag, Limits field, lowest, highest, what it limits)
+LIMIT_FLAGS = (
+    ("--max-sessions", "sessions", 1, 10_000, "game sessions at once, in all"),
+    ("--max-per-ip", "per_ip", 1, 1_000, "connections at once from one address"),
+    ("--max-new-per-minute", "new_per_minute", 1, 10_000, "new connections a minute from one address"),
+    ("--max-sessions-per-connection", "sessions_per_connection", 1, 100, "game sessions on one SSH connection"),
+    ("--max-input-rate", "input_rate", 64, 10_000_000, "bytes a second a player may send (bursts of 4 s allowed)"),
+    ("--idle-timeout", "idle_timeout", 10, 86_400, "seconds without a key press before a session closes"),
+    ("--max-session-time", "session_time", 60, 7 * 86_400, "seconds one session may last"),
+    ("--hold-time", "hold_time", 5, 86_400, "seconds a disconnected player's seat is held before a forfeit"),
+    ("--child-memory", "child_memory_mb", 128, 65_536, "MiB of address space for each session's process"),
+    ("--child-cpu", "child_cpu_seconds", 10, 86_400, "seconds of CPU time for each session's process"),
+)
+
+
+def add_serve_command(commands: argparse._SubParsersAction, whole_number: Callable[[int, int, str], Callable],
+                      data_dir: Callable[[str], Path]) -> None:
+    """The ``serve`` subcommand, with the CLI's own converters for whole numbers and the data directory."""
+    defaults = Limits()
+    serve = commands.add_parser(
+        "serve",
+        help="offer the game over SSH: ssh -p 2222 HOST plays it",
+        description=("Offer the game as an SSH service. Anyone who connects gets a lobby: play the computer, "
+                     "create a match and give its four-letter code to a friend, join one, or watch one. "
+                     "No shell, commands, file transfer or forwarding are ever offered."),
+        epilog="Stop the server with Ctrl+C or SIGTERM: players are told, and matches in play are kept.",
+    )
+    serve.add_argument("--host", default="", metavar="H", help="the address to listen on (default: every address)")
+    serve.add_argument("--port", type=whole_number(0, 65_535, "the port"), default=DEFAULT_PORT, metavar="P",
+                       help=f"the port to listen on (default {DEFAULT_PORT}; 0 picks a free one)")
+    serve.add_argument("--data-dir", type=data_dir, metavar="DIR",
+                       help="where the host key and the matches are kept (default: the user data directory)")
+    serve.add_argument("--host-key", type=Path, metavar="PATH",
+                       help="the host key file, created (ed25519, mode 0600) when missing "
+                            "(default: DIR/ssh_host_ed25519_key)")
+    serve.add_argument("--spawn", choices=SPAWN_MODES, default="zygote",
+                       help="how each session's process starts: forked from a warm process (zygote, default) "
+                            "or a fresh Python each time (exec)")
+    limits = serve.add_argument_group("limits")
+    for flag, name, low, high, what in LIMIT_FLAGS:
+        default = getattr(defaults, name)
+        limits.add_argument(flag, dest=name, type=whole_number(low, high, flag), default=int(default),
+                            metavar="N", help=f"{what} (default {int(default)})")
+    serve.set_defaults(run=run_serve, parser=serve)
+
+
+def config_from(args: argparse.Namespace) -> ServerConfig:
+    from ..saves import default_data_dir
+
+    values = {name: getattr(args, name) for _, name, *_ in LIMIT_FLAGS}
+    limits = Limits(**values, idle_warning=min(60.0, values["idle_timeout"] / 4))
+    return ServerConfig(data_dir=args.data_dir or default_data_dir(), host=args.host, port=args.port,
+                        host_key_path=args.host_key, limits=limits, spawn=args.spawn)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
+    logging.getLogger("asyncssh").setLevel(logging.WARNING)  # its info lines would log commands clients send
+    try:
+        asyncio.run(_serve_until_stopped(config_from(args)))
+    except (OSError, ValueError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        print(f"soluna serve: cannot serve: {reason}", file=sys.stderr)
+        return 1
+    return 0
+
+
+async def _serve_until_stopped(config: ServerConfig) -> None:
+    from .server import serve
+
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for number in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(number, stop.set)
+    await serve(config, stop)
