@@ -15,6 +15,7 @@ from textual.scrollbar import ScrollBar, ScrollBarRender
 from .match_setup import MatchSetup
 from .rules import Match
 from .saves import SavedMatch, SaveError, SaveStore
+from .screens.confirm import ConfirmScreen
 from .screens.game import GameScreen
 from .screens.help import HelpScreen
 from .screens.new_match import NewMatchScreen
@@ -62,7 +63,7 @@ class SolunaApp(App[None]):
         self,
         *,
         setup: MatchSetup | None = None,
-        puzzle: tuple[int | None, str] | None = None,
+        puzzle: tuple[int | None, str, int] | None = None,
         ascii_mode: bool = False,
         data_dir: Path | None = None,
         theme: str | None = None,
@@ -76,6 +77,8 @@ class SolunaApp(App[None]):
         super().__init__(css_path=sheets)
         self.start_setup = setup
         self.start_puzzle = puzzle
+        self._unfinished: SavedMatch | None = None
+        self._save_notice = ""
         self.ascii_mode = ascii_mode
         self.store = SaveStore(data_dir)
         self.stats_store = StatsStore(data_dir)
@@ -90,30 +93,41 @@ class SolunaApp(App[None]):
     # ---- start-up ------------------------------------------------------------------------
 
     def get_default_screen(self) -> Screen:
-        """With a setup given (``soluna play``), the match is the first screen: no blank one before it.
-        Likewise the puzzle screen for ``soluna puzzle``."""
-        if self.start_setup is not None:
-            return GameScreen(self._new_table(self.start_setup))
+        """With a setup given (``soluna play``), the match is the first screen: no blank one before it
+        (unless an unfinished match must be asked about first). Likewise the puzzle screen."""
         if self.start_puzzle is not None:
-            seed, difficulty = self.start_puzzle
-            return PuzzleScreen(seed, difficulty, leave_quits=True)
+            seed, difficulty, discs = self.start_puzzle
+            return PuzzleScreen(seed, difficulty, discs, leave_quits=True)
+        if self.start_setup is not None:
+            self._unfinished, self._save_notice = self._read_save()
+            if self._unfinished is None:
+                return GameScreen(self._new_table(self.start_setup))
         return super().get_default_screen()
+
+    def _read_save(self) -> tuple[SavedMatch | None, str]:
+        """The unfinished saved match, if any, and a notice if the save had to be set aside."""
+        try:
+            saved = self.store.load()
+        except SaveError as error:
+            return None, self._set_aside(error)
+        return (saved if saved is not None and not saved.match.is_over else None), ""
 
     def on_mount(self) -> None:
         if self.requested_theme:
             self.theme = self.requested_theme
         self.check_size()
-        if self.start_setup is not None or self.start_puzzle is not None:
+        if isinstance(self.screen_stack[0], (GameScreen, PuzzleScreen)):
+            if self._save_notice:
+                self.call_after_refresh(self.notify, self._save_notice, severity="warning", timeout=10)
             return
-        try:
-            saved = self.store.load()
-        except SaveError as error:
-            self.action_new_match(notice=self._set_aside(error))
+        if self.start_setup is None:
+            self._unfinished, self._save_notice = self._read_save()
+        saved = self._unfinished
+        if saved is None:
+            self.action_new_match(notice=self._save_notice)
             return
-        if saved is not None and not saved.match.is_over:
-            self.push_screen(ResumeScreen(saved), lambda resume: self._resume_chosen(saved, resume))
-        else:
-            self.action_new_match()
+        new_label = "Start the new match instead" if self.start_setup is not None else "Start a new match"
+        self.push_screen(ResumeScreen(saved, new_label), lambda resume: self._resume_chosen(saved, resume))
 
     def _set_aside(self, error: SaveError) -> str:
         """Move an unreadable save out of the way (never delete it); the notice to show."""
@@ -126,6 +140,8 @@ class SolunaApp(App[None]):
     def _resume_chosen(self, saved: SavedMatch, resume: bool | None) -> None:
         if resume:
             self._show_game(LocalTable(saved.setup, saved.match, self.store, saved.hints_used))
+        elif self.start_setup is not None:
+            self.start_match(self.start_setup)
         else:
             self.action_new_match(previous=saved.setup)
 
@@ -177,9 +193,24 @@ class SolunaApp(App[None]):
 
     def _new_match_chosen(self, setup: MatchSetup | None) -> None:
         if setup is not None:
-            self.start_match(setup)
+            self.start_match_unless_abandoning(setup)
         elif self.game is None:
             self.exit()
+
+    def start_match_unless_abandoning(self, setup: MatchSetup, rematch_of: Match | None = None) -> None:
+        """Start a match, asking first if that would abandon one in progress (nothing lost by surprise)."""
+        game = self.game
+        match = game.match if game is not None else None
+        if match is None or match.is_over or not (match.round.ply or match.round_number > 1):
+            self.start_match(setup, rematch_of)
+            return
+        names, stars = match.players, match.stars
+        question = (f"The match in progress ({names[0]} {stars[0]} - {stars[1]} {names[1]}, round "
+                    f"{match.round_number}) will be abandoned: it will not be saved or counted.")
+        self.push_screen(
+            ConfirmScreen(question, "Abandon it and start the new match", "Keep playing", "Abandon the match?"),
+            lambda yes: self.start_match(setup, rematch_of) if yes else None,
+        )
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
@@ -200,7 +231,8 @@ class SolunaApp(App[None]):
             yield SystemCommand("Undo", "Take back the last move (u)", game.action_undo)
             yield SystemCommand("Redo", "Replay the move taken back (r)", game.action_redo)
             yield SystemCommand("Rematch", "Start again with the same players and rules",
-                                lambda: self.start_match(game.table.setup.with_seed(None), game.match))
+                                lambda: self.start_match_unless_abandoning(game.table.setup.with_seed(None),
+                                                                           game.match))
             yield SystemCommand("Hint", "One more step of help: the verdict, the tower, the move (H)",
                                 game.action_hint)
             yield SystemCommand("Analysis mode", "Mark every move as a win or a loss, with plies (A)",

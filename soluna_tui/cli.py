@@ -154,7 +154,7 @@ def run_puzzle(args: argparse.Namespace) -> int:
     from .rules.puzzles import make_puzzle
 
     if not args.json:
-        return _run_app(args, puzzle=(args.seed, args.difficulty))
+        return _run_app(args, puzzle=(args.seed, args.difficulty, args.discs))
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
     print(json.dumps(make_puzzle(seed, args.difficulty, args.discs).to_dict(), ensure_ascii=False))
     return 0

@@ -69,9 +69,11 @@ def read_json_document(path: Path, expected_format: str, expected_version: int) 
     except OSError as error:
         raise SaveError(f"cannot read {path.name}: {error.strerror}") from None
     try:
-        document = json.loads(raw.decode("utf-8"))
+        document = json.loads(raw.decode("utf-8-sig"))
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise SaveError(f"{path.name} is not valid JSON") from None
+    except RecursionError:
+        raise SaveError(f"{path.name} is nested too deeply to be a Soluna file") from None
     if not isinstance(document, dict) or document.get("format") != expected_format:
         raise SaveError(f"{path.name} is not a Soluna TUI file")
     if document.get("version") != expected_version:

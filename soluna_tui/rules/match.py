@@ -263,7 +263,9 @@ class Match:
         try:
             document = json.loads(text)
         except (json.JSONDecodeError, UnicodeDecodeError) as error:
-            raise MatchFormatError(f"not valid JSON ({error.msg} at character {error.pos})") from None
+            raise MatchFormatError(f"not valid JSON ({error})") from None
+        except RecursionError:
+            raise MatchFormatError("not a match: nested too deeply") from None
         return cls.from_dict(document)
 
     @classmethod

@@ -63,7 +63,8 @@ def make_puzzle(seed: int, difficulty: str = ANY, discs: int = DEFAULT_DISCS,
         winning = analysis.winning_moves
         if len(winning) == 1 and low <= winning[0].verdict.plies <= high:
             return Puzzle(position, winning[0].move, winning[0].verdict.plies, seed, difficulty)
-    raise OptionError(f"no {difficulty} puzzle found for seed {seed} with {discs} discs")
+    raise OptionError(f"no {difficulty} puzzle found with {discs} discs (seed {seed}); "
+                      "try an easier difficulty or more discs")
 
 
 def refutation(position: Position, move: Move, solver: Solver = shared_solver) -> list[Move]:

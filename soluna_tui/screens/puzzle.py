@@ -14,7 +14,7 @@ from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from ..glyphs import glyphs_for
-from ..rules import Move, Position
+from ..rules import DEFAULT_DISCS, Move, OptionError, Position
 from ..rules.puzzles import ANY, DIFFICULTIES, Puzzle, make_puzzle, refutation
 from ..rules.wording import plies
 from ..saves import SaveError
@@ -39,9 +39,10 @@ class PuzzleScreen(PickingMixin, Screen):
     ]
 
     class Ready(Message):
-        def __init__(self, puzzle: Puzzle) -> None:
+        def __init__(self, puzzle: Puzzle | None, problem: str = "") -> None:
             super().__init__()
             self.puzzle = puzzle
+            self.problem = problem
 
     class Refuted(Message):
         def __init__(self, puzzle: Puzzle, move: Move, line: list[Move]) -> None:
@@ -50,10 +51,12 @@ class PuzzleScreen(PickingMixin, Screen):
             self.move = move
             self.line = line
 
-    def __init__(self, seed: int | None = None, difficulty: str = ANY, *, leave_quits: bool = False) -> None:
+    def __init__(self, seed: int | None = None, difficulty: str = ANY, discs: int = DEFAULT_DISCS, *,
+                 leave_quits: bool = False) -> None:
         super().__init__()
         self.seed = seed if seed is not None else random.SystemRandom().randrange(MAX_SEED)
         self.difficulty = difficulty
+        self.discs = discs
         self.leave_quits = leave_quits
         self.puzzle: Puzzle | None = None
         self.answered: Move | None = None
@@ -62,6 +65,7 @@ class PuzzleScreen(PickingMixin, Screen):
         self.line: list[Move] | None = None
         #: Only the first answer to a puzzle counts in the stats.
         self.tried = False
+        self.first_answer_solved = False
 
     def compose(self) -> ComposeResult:
         glyphs = glyphs_for(getattr(self.app, "ascii_mode", False))
@@ -94,15 +98,22 @@ class PuzzleScreen(PickingMixin, Screen):
         self.tried = False
         self.picked_slot = None
         self.say(f"Finding a puzzle (seed {self.seed})...", "thinking")
-        self._make(self.seed, self.difficulty)
+        self._make(self.seed, self.difficulty, self.discs)
 
     @work(thread=True, exclusive=True, group="puzzle")
-    def _make(self, seed: int, difficulty: str) -> None:
-        puzzle = make_puzzle(seed, difficulty)
+    def _make(self, seed: int, difficulty: str, discs: int) -> None:
+        try:
+            puzzle = make_puzzle(seed, difficulty, discs)
+        except OptionError as error:
+            self.post_message(self.Ready(None, str(error)))
+            return
         if not get_current_worker().is_cancelled:
             self.post_message(self.Ready(puzzle))
 
     def on_puzzle_screen_ready(self, message: Ready) -> None:
+        if message.puzzle is None:
+            self.say(f"{message.problem}. D changes the difficulty, n tries another seed.", "error")
+            return
         self.puzzle = message.puzzle
         self.redraw(focus_slot=0)
 
@@ -127,6 +138,7 @@ class PuzzleScreen(PickingMixin, Screen):
         self.answered = move
         self.solved = puzzle.is_solution(move)
         if first_try:
+            self.first_answer_solved = self.solved
             self._count(self.solved)
         if self.solved:
             self.redraw()
@@ -185,7 +197,7 @@ class PuzzleScreen(PickingMixin, Screen):
             return f"{self.answered} does not win."
         continuation = " ".join(str(move) for move in line)
         return (f"{self.answered} does not win.\nPerfect play goes on: {continuation}, "
-                f"and the player to move now is left without a move.")
+                f"and you are left without a move.")
 
     def prompt(self) -> tuple[str, str]:
         if self.answered is None:
@@ -193,7 +205,8 @@ class PuzzleScreen(PickingMixin, Screen):
                 return (f"Put {self.picked_tower} on a lit tower (Enter), or Esc to put it back.", "info")
             return ("Your move: pick a tower up (arrows, Enter).", "info")
         if self.solved:
-            return ("Solved! n for the next puzzle.", "info")
+            second = "" if self.first_answer_solved else " (the streak counts first answers only)"
+            return (f"Solved!{second} n for the next puzzle.", "info")
         return ("Not the winning move. r to try again, n for the next puzzle.", "error")
 
     def say(self, text: str, kind: str = "warning") -> None:

@@ -11,16 +11,21 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..saves import SavedMatch
+from ..widgets.key_footer import KeyFooter
 
 
 class ResumeScreen(ModalScreen[bool]):
     """Returns ``True`` to resume the saved match, ``False`` to set up a new one."""
 
-    BINDINGS = [Binding("escape", "choose(False)", "New match")]
+    BINDINGS = [
+        Binding("r,escape", "choose(True)", "Resume"),
+        Binding("n", "choose(False)", "New match"),
+    ]
 
-    def __init__(self, saved: SavedMatch) -> None:
+    def __init__(self, saved: SavedMatch, new_label: str = "Start a new match") -> None:
         super().__init__()
         self.saved = saved
+        self.new_label = new_label
 
     def describe(self) -> str:
         match = self.saved.match
@@ -32,8 +37,9 @@ class ResumeScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(id="resume", classes="dialog"):
             yield Static(self.describe(), markup=False)
-            yield OptionList(Option("Resume it", id="resume"), Option("Start a new match", id="new"),
+            yield OptionList(Option("Resume it", id="resume"), Option(self.new_label, id="new"),
                              id="resume-choices")
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#resume").border_title = "Welcome back"

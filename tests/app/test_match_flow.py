@@ -175,6 +175,8 @@ async def test_a_new_match_from_the_game_with_more_discs(tmp_path) -> None:
         await pilot.press("right", "right", "right", "right")  # discs 12 -> 16
         await pilot.press("enter")
         await pilot.pause()
+        await pilot.press("y")  # yes, abandon the match in progress
+        await pilot.pause()
         await pilot.pause()
         assert app.screen is screen
         assert screen.match.options.discs == 16 and screen.match.round.ply == 0

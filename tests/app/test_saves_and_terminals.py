@@ -73,6 +73,54 @@ async def test_declining_to_resume_opens_the_new_match_screen(tmp_path) -> None:
         assert (tmp_path / "current-match.json").exists()  # nothing lost until a new match starts
 
 
+async def test_starting_a_match_at_once_asks_before_replacing_an_unfinished_one(tmp_path) -> None:
+    app = make_app(tmp_path, hot_seat(seed=7))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await play_some_moves(pilot, app, 2)
+        kept = game(app).match.round.moves
+    again = make_app(tmp_path, hot_seat(seed=99))  # soluna play, with a match unfinished
+    async with again.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(again.screen, ResumeScreen)
+        assert "Start the new match instead" in screen_text(again)
+        await pilot.press("escape")  # Escape keeps the unfinished match
+        await pilot.pause()
+        assert game(again).match.round.moves == kept
+    third = make_app(tmp_path, hot_seat(seed=99))
+    async with third.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        await pilot.pause()
+        assert game(third).match.seed == 99 and game(third).match.round.ply == 0
+
+
+async def test_a_new_match_asks_before_abandoning_the_one_in_progress(tmp_path) -> None:
+    from soluna_tui.screens.confirm import ConfirmScreen
+
+    app = make_app(tmp_path, hot_seat(seed=7))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await play_some_moves(pilot, app, 1)
+        match = game(app).match
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("enter")  # start
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "will be abandoned" in screen_text(app)
+        await pilot.press("escape")  # no
+        await pilot.pause()
+        assert game(app).match is match
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        await pilot.pause()
+        assert game(app).match is not match and game(app).match.round.ply == 0
+
+
 async def test_a_corrupt_save_is_moved_aside_with_a_clear_message(tmp_path) -> None:
     (tmp_path / "current-match.json").write_text('{"format": "soluna-save", "version": 1, "match": 17}')
     app = make_app(tmp_path)
@@ -84,6 +132,28 @@ async def test_a_corrupt_save_is_moved_aside_with_a_clear_message(tmp_path) -> N
     assert not (tmp_path / "current-match.json").exists()
     aside = list(tmp_path.glob("current-match.json.corrupt-*"))
     assert len(aside) == 1 and "17" in aside[0].read_text()
+
+
+async def test_a_deeply_nested_save_is_moved_aside_not_a_crash(tmp_path) -> None:
+    (tmp_path / "current-match.json").write_text("[" * 100_000 + "]" * 100_000)
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, NewMatchScreen)
+        assert "nested too deeply" in screen_text(app)
+    assert list(tmp_path.glob("current-match.json.corrupt-*"))
+
+
+async def test_a_save_with_a_byte_order_mark_still_loads(tmp_path) -> None:
+    app = make_app(tmp_path, hot_seat(seed=7))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await play_some_moves(pilot, app, 1)
+    path = tmp_path / "current-match.json"
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    again = make_app(tmp_path)
+    async with again.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(again.screen, ResumeScreen)
 
 
 async def test_a_foreign_file_is_moved_aside_too(tmp_path) -> None:
@@ -199,7 +269,7 @@ async def test_the_command_palette_holds_the_rarer_actions(tmp_path) -> None:
 
 async def test_themes_all_work(tmp_path) -> None:
     for theme in ("textual-light", "nord", "gruvbox", "ansi-dark"):
-        app = make_app(tmp_path, hot_seat(), theme=theme)
+        app = make_app(tmp_path / theme, hot_seat(), theme=theme)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             assert app.theme == theme

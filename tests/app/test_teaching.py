@@ -179,7 +179,7 @@ async def test_the_review_finds_a_known_blunder(tmp_path) -> None:
 
 
 async def test_a_puzzle_solved_then_one_failed(tmp_path) -> None:
-    app = make_app(tmp_path, puzzle=(7, "any"))
+    app = make_app(tmp_path, puzzle=(7, "any", 12))
     async with app.run_test(size=(100, 30)) as pilot:
         await wait(pilot, app)
         screen = app.screen

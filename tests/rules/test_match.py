@@ -216,3 +216,8 @@ def test_any_mutation_of_a_document_loads_or_raises_a_format_error(data) -> None
         Match.from_dict(document)
     except MatchFormatError as error:
         assert "\n" not in str(error)
+
+
+def test_deeply_nested_json_is_a_format_error_not_a_crash() -> None:
+    with pytest.raises(MatchFormatError, match="nested too deeply"):
+        Match.from_json("[" * 100_000 + "]" * 100_000)
