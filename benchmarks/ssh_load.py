@@ -1,0 +1,288 @@
+"""Many SSH players at once on loopback: memory per session and the keystroke-to-screen round trip.
+
+Usage: python benchmarks/ssh_load.py [--sessions 50] [--keys 30] [--interval 1.0]
+                                     [--scene game|lobby] [--spawn zygote|exec]
+
+Starts ``soluna serve`` in its own process on a free loopback port, opens the
+sessions (a few at a time), then every session presses keys at random moments
+(on average one every ``--interval`` seconds, as a player would) and times each
+one from the write to the moment the screen read through pyte shows its effect:
+in the ``game`` scene three moves to the next tower (its frame changes) then a
+tower picked up and put back (the status line changes), in the ``lobby`` scene
+the stars to win going up by one. Memory per session is
+the proportional set size (PSS, shared pages split fairly) of the session
+processes, plus the server's and the zygote's growth, divided by the sessions.
+
+Everything is bounded: at most 200 sessions and 500 keys each, 20 s to open a
+session, 5 s for any key, 15 minutes in all. The client runs on the same
+machine, so it takes its share of the CPU too. Target on a 2-core machine:
+50 sessions with p95 under 100 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import re
+import resource
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import asyncssh
+import pyte
+
+MAX_SESSIONS, MAX_KEYS = 200, 500
+OPEN_TIMEOUT, KEY_TIMEOUT, TOTAL_TIMEOUT = 20.0, 5.0, 900.0
+OPEN_AT_ONCE = 4
+STARS = re.compile(r"Stars to win\s+\S\s(\d)\s")
+
+
+class Anonymous(asyncssh.SSHClient):
+    def kbdint_auth_requested(self) -> str:
+        return ""
+
+    def kbdint_challenge_received(self, name, instructions, lang, prompts) -> list[str]:
+        return []
+
+
+class Player:
+    """One SSH session with a PTY, its screen kept by pyte."""
+
+    def __init__(self, connection, process) -> None:
+        self.connection = connection
+        self.process = process
+        self.screen = pyte.Screen(80, 24)
+        self.stream = pyte.ByteStream(self.screen)
+
+    @classmethod
+    async def connect(cls, port: int, number: int) -> Player:
+        connection = await asyncssh.connect("127.0.0.1", port, username=f"p{number}", known_hosts=None,
+                                            agent_path=None, client_keys=None, config=None, client_factory=Anonymous)
+        process = await connection.create_process(term_type="xterm-256color", term_size=(80, 24), encoding=None)
+        return cls(connection, process)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    async def until(self, predicate, timeout: float) -> float:
+        """Seconds until ``predicate(screen)`` holds; ``TimeoutError`` after ``timeout``."""
+        started = time.perf_counter()
+        deadline = started + timeout
+        while not predicate(self.text):
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                raise TimeoutError
+            data = await asyncio.wait_for(self.process.stdout.read(65536), left)
+            if not data:
+                raise ConnectionError("the session ended")
+            self.stream.feed(data)
+        return time.perf_counter() - started
+
+    def press(self, key: str) -> None:
+        self.process.stdin.write(key.encode())
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+async def into_scene(player: Player, scene: str) -> None:
+    await player.until(lambda text: "Welcome," in text and "Quit" in text, OPEN_TIMEOUT)
+    if scene == "game":
+        player.press("\r")  # Play the computer: the player opens, so nothing moves until a key
+        await player.until(lambda text: "You to move" in text, OPEN_TIMEOUT)
+    else:
+        player.press("\t\t\t")  # from the menu to "Stars to win"
+        await asyncio.sleep(0.3)
+
+
+#: The game scene's keys, over and over: three moves between towers, a tower picked up and put back.
+GAME_KEYS = ("\x1b[C", "\x1b[C", "\x1b[C", " ", " ")
+
+
+def next_expectation(player: Player, scene: str, step: int) -> tuple[str, object]:
+    """The key to press now and the test that its effect is on screen."""
+    if scene == "game":
+        key = GAME_KEYS[step % len(GAME_KEYS)]
+        if key == " ":
+            wanted = "on a lit tower" if "pick a tower up" in player.text else "pick a tower up"
+            return key, lambda text: wanted in text
+        before = player.text
+        return key, lambda text: text != before  # the focus frame has moved to the next tower
+    current = int(STARS.search(player.text).group(1))
+    wanted = str(current % 7 + 1)
+    return "\x1b[C", lambda text: (found := STARS.search(text)) is not None and found.group(1) == wanted
+
+
+async def play(player: Player, scene: str, keys: int, interval: float, rng: random.Random,
+               times: list[float], failures: list[str]) -> None:
+    await asyncio.sleep(rng.uniform(0, interval))
+    for step in range(keys):
+        key, shown = next_expectation(player, scene, step)
+        player.press(key)
+        try:
+            times.append(await player.until(shown, KEY_TIMEOUT))
+        except (TimeoutError, ConnectionError) as error:
+            failures.append(type(error).__name__)
+            return
+        await asyncio.sleep(rng.uniform(0.5, 1.5) * interval)
+
+
+def process_tree(root: int) -> list[int]:
+    """``root`` and every descendant (from /proc/PID/task/*/children)."""
+    found, queue = [], [root]
+    while queue:
+        pid = queue.pop()
+        found.append(pid)
+        for task in Path(f"/proc/{pid}/task").glob("*"):
+            try:
+                queue.extend(int(child) for child in (task / "children").read_text().split())
+            except OSError:
+                pass
+    return found
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU time the processes have used so far."""
+    ticks = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def own_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def memory_kib(pid: int) -> dict[str, int]:
+    """Rss, Pss and private (USS) kibibytes of a process, from smaps_rollup."""
+    values = {}
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            parts = line.split()
+            if len(parts) >= 2 and parts[0].endswith(":") and parts[1].isdigit():
+                values[parts[0][:-1]] = int(parts[1])
+    except OSError:
+        return {"Rss": 0, "Pss": 0, "Uss": 0}
+    values["Uss"] = values.get("Private_Clean", 0) + values.get("Private_Dirty", 0)
+    return values
+
+
+def start_server(data_dir: str, sessions: int, spawn: str) -> tuple[subprocess.Popen, int]:
+    argv = [sys.executable, "-m", "soluna_tui.cli", "serve", "--host", "127.0.0.1", "--port", "0",
+            "--data-dir", data_dir, "--spawn", spawn, "--max-sessions", str(sessions),
+            "--max-per-ip", str(sessions + 2), "--max-new-per-minute", str(2 * sessions + 10)]
+    server = subprocess.Popen(argv, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        line = server.stderr.readline()
+        found = re.search(r"listening on 127\.0\.0\.1 port (\d+)", line)
+        if found:
+            return server, int(found.group(1))
+        if not line and server.poll() is not None:
+            break
+    server.kill()
+    raise SystemExit("soluna serve did not start")
+
+
+async def run(args: argparse.Namespace) -> int:
+    with tempfile.TemporaryDirectory() as data_dir:
+        server, port = start_server(data_dir, args.sessions, args.spawn)
+        try:
+            return await measure(args, server, port)
+        finally:
+            server.send_signal(signal.SIGTERM)
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+
+
+async def measure(args: argparse.Namespace, server: subprocess.Popen, port: int) -> int:
+    await asyncio.sleep(0.5)
+    baseline = {pid: memory_kib(pid) for pid in process_tree(server.pid)}
+    rng = random.Random(args.seed)
+    players: list[Player] = []
+    opening: list[float] = []
+    gate = asyncio.Semaphore(OPEN_AT_ONCE)
+
+    async def open_one(number: int) -> None:
+        async with gate:
+            started = time.perf_counter()
+            player = await asyncio.wait_for(Player.connect(port, number), OPEN_TIMEOUT)
+            await asyncio.wait_for(into_scene(player, args.scene), OPEN_TIMEOUT * 2)
+            opening.append(time.perf_counter() - started)
+            players.append(player)
+
+    await asyncio.gather(*(open_one(number) for number in range(args.sessions)))
+    await asyncio.sleep(1.0)
+    tree = process_tree(server.pid)
+    sessions = [pid for pid in tree if pid not in baseline]
+    memory = {pid: memory_kib(pid) for pid in tree}
+    grown = sum(memory[pid]["Pss"] - baseline[pid]["Pss"] for pid in baseline if pid in memory)
+    children_pss = sum(memory[pid]["Pss"] for pid in sessions)
+    times: list[float] = []
+    failures: list[str] = []
+    started = time.perf_counter()
+    serving_cpu, client_cpu = cpu_seconds(tree), own_cpu_seconds()
+    await asyncio.gather(*(play(player, args.scene, args.keys, args.interval, random.Random(rng.random()),
+                                times, failures) for player in players))
+    elapsed = time.perf_counter() - started
+    serving_cpu, client_cpu = cpu_seconds(tree) - serving_cpu, own_cpu_seconds() - client_cpu
+    for player in players:
+        player.close()
+
+    count = len(players)
+    per_session = (children_pss + grown) / count / 1024
+    print(f"{count} sessions ({args.spawn}, {args.scene} scene) on {os.cpu_count()} CPUs; "
+          f"{len(times)} keys in {elapsed:.0f} s ({len(times) / elapsed:.0f} keys/s in all)")
+    print(f"opening a session (connect to first screen): median {statistics.median(opening) * 1000:.0f} ms, "
+          f"slowest {max(opening) * 1000:.0f} ms")
+    print(f"memory per session: {per_session:.1f} MiB (PSS of {len(sessions)} session processes "
+          f"{children_pss / 1024:.0f} MiB + server and zygote growth {grown / 1024:.0f} MiB); "
+          f"a session's RSS {statistics.median(memory[pid]['Rss'] for pid in sessions) / 1024:.0f} MiB, "
+          f"private {statistics.median(memory[pid]['Uss'] for pid in sessions) / 1024:.1f} MiB")
+    print(f"CPU while typing: the server side (server, zygote, sessions) {serving_cpu / elapsed:.2f} cores, "
+          f"{serving_cpu / max(len(times), 1) * 1000:.0f} ms a key; "
+          f"this load generator {client_cpu / elapsed:.2f} cores")
+    if not times:
+        print("no keystroke was timed")
+        return 1
+    ordered = sorted(times)
+    median = statistics.median(ordered) * 1000
+    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] * 1000
+    print(f"keystroke to screen: median {median:.0f} ms, p95 {p95:.0f} ms, max {ordered[-1] * 1000:.0f} ms"
+          + (f"; {len(failures)} keys never showed ({', '.join(sorted(set(failures)))})" if failures else ""))
+    met = p95 < 100 and not failures
+    print(f"target (p95 < 100 ms): {'met' if met else 'NOT met'}")
+    return 0 if met else 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sessions", type=int, default=50)
+    parser.add_argument("--keys", type=int, default=30, help="keys each session presses")
+    parser.add_argument("--interval", type=float, default=1.0, help="mean seconds between a session's keys")
+    parser.add_argument("--scene", choices=("game", "lobby"), default="game")
+    parser.add_argument("--spawn", choices=("zygote", "exec"), default="zygote")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    if not 1 <= args.sessions <= MAX_SESSIONS or not 1 <= args.keys <= MAX_KEYS or args.interval < 0.05:
+        parser.error(f"1-{MAX_SESSIONS} sessions, 1-{MAX_KEYS} keys, an interval of at least 0.05 s")
+    return asyncio.run(asyncio.wait_for(run(args), TOTAL_TIMEOUT))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
