@@ -12,6 +12,7 @@ from textual.geometry import Size
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 
+from .glyphs import glyphs_for
 from .match_setup import MatchSetup
 from .rules import Match
 from .saves import SavedMatch, SaveError, SaveStore
@@ -214,7 +215,7 @@ class SolunaApp(App[None]):
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+            self.push_screen(HelpScreen(glyphs_for(self.ascii_mode)))
 
     def action_puzzles(self, difficulty: str = "any") -> None:
         if not isinstance(self.screen, PuzzleScreen):

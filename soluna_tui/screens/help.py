@@ -2,55 +2,70 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ..glyphs import Glyphs
+from ..rules import Symbol
 from ..widgets.board import JUMP_KEYS
+from ..widgets.key_footer import KeyFooter
 
-RULES = """\
-THE RULES IN BRIEF
-Discs lie on the table, each its own tower, each showing a symbol:
-sun (S), moon (M), stars (*) or comet (C).
-On your turn, put one whole tower on another tower that has
-  - the same height, or
-  - the same symbol on top (or both).
-The new tower keeps the symbol of the tower you moved.
-Towers are never split. The player who cannot move loses the round,
-and the winner gets a star. First to the target (4 stars) wins the match.
+#: Width of the key table, so its descriptions wrap inside their column, never twice.
+TEXT_WIDTH = 66
+KEY_WIDTH = 18
 
-Box rules: every round starts from the same layout, and the loser of a
-round chooses to open the next one or to move second.
-Online rules: every round gets a new layout, and the loser opens.
+RULES = (
+    "Discs lie on the table, each its own tower, each showing a symbol. On your turn, put one whole tower "
+    "on another tower that has the same height or the same symbol on top (or both). The new tower keeps "
+    "the symbol of the tower you moved. Towers are never split. The player who cannot move loses the "
+    "round, and the winner gets a star; the first to the match's stars (4 unless chosen otherwise) wins "
+    "the match.\n\n"
+    "Box rules: every round starts from the same layout, and the loser of a round chooses to open the "
+    "next one or to move second. Online rules: every round gets a new layout, and the loser opens.\n\n"
+    "Notation: a tower is its height and symbol (3M); a move is A>B, tower A put on tower B (2*>2M).\n\n"
+    "Perfect play: a position is won or lost for the player to move. \"Win in 5 plies\" means 5 moves, "
+    "both players' together, to leave the opponent without a move; a lost position is held out as long "
+    "as possible."
+)
 
-Notation: a tower is its height and symbol (3M); a move is A>B, tower A
-put on tower B (2*>2M).
+KEYS = (
+    ("Arrows, hjkl, wasd", "move between towers (up and down move a row)"),
+    (f"{JUMP_KEYS[:10]}, {JUMP_KEYS[10:]}", "jump to tower 1, 2, 3... (its key is on its top)"),
+    ("Enter or Space", "pick the tower up: the towers it may go on are lit; Enter or Space on a lit "
+                       "tower plays the move"),
+    ("Escape", "put the tower back"),
+    ("Mouse", "click a tower to pick it up, click a lit tower to place it"),
+    ("u / r", "undo / redo (against the computer: your move and its reply together)"),
+    ("H (shift+h)", "a hint, one step more per press: won or lost and in how many plies, then the "
+                    "tower to move, then the whole move"),
+    ("A (shift+a)", "analysis mode: under each tower its best move's outcome, W (win) or L (loss) "
+                    "and the plies; pick a tower up to see each target's. Hints and analysis count "
+                    "as hints used"),
+    ("Tab", "the move history; arrows there show earlier positions (read-only); Escape returns"),
+    ("n", "new match"),
+    ("?", "this help"),
+    ("Ctrl+P", "command palette: rematch, puzzles, statistics, themes..."),
+    ("q", "quit (the match is saved after every move)"),
+)
 
-Perfect play: a position is won or lost for the player to move. "Win in
-5 plies" means 5 moves (both players' together) to leave the opponent
-without a move; a lost position is held out as long as possible."""
 
-KEYS = f"""\
-KEYS
-  Arrows, h j k l, w a s d   move between towers
-  {JUMP_KEYS[:10]} and {JUMP_KEYS[10:]}   jump to tower 1, 2, 3...
-  Enter or Space            pick the tower up, then put it on a lit tower
-  Escape                    put the tower back
-  Mouse                     click a tower to pick it up, click a target to place it
-  u / r                     undo / redo (against the computer: your move and its reply)
-  H (shift+h)               hint, one step more per press: win or loss and in how
-                            many plies, then the tower to move, then the whole move
-  A (shift+a)               analysis mode: under each tower its best move's outcome,
-                            W (win) or L (loss) and the plies; pick a tower up to see
-                            each target's. Hints and analysis count as hints used.
-  Tab                       go to the move history; arrows there show earlier
-                            positions (read-only), Escape returns to play
-  n                         new match
-  ?                         this help
-  Ctrl+P                    command palette: rematch, puzzles, statistics, themes...
-  q or Ctrl+Q               quit (the match is saved after every move)"""
+def symbols_line(glyphs: Glyphs) -> str:
+    return "Symbols: " + ", ".join(f"{symbol.word} {glyphs.symbol(symbol)} ({symbol.letter})" for symbol in Symbol)
+
+
+def keys_text() -> str:
+    """The keys as two columns, each description wrapped inside its own column."""
+    lines = []
+    for keys, description in KEYS:
+        wrapped = textwrap.wrap(description, TEXT_WIDTH - KEY_WIDTH - 2)
+        lines.append(f"  {keys:<{KEY_WIDTH}}{wrapped[0]}")
+        lines.extend(" " * (KEY_WIDTH + 2) + more for more in wrapped[1:])
+    return "\n".join(lines)
 
 
 class HelpScreen(ModalScreen[None]):
@@ -58,11 +73,17 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,q,question_mark", "close", "Close"),
     ]
 
+    def __init__(self, glyphs: Glyphs) -> None:
+        super().__init__()
+        self.glyphs = glyphs
+
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help", classes="dialog"):
-            yield Static(RULES, markup=False)
-            yield Static("")
-            yield Static(KEYS, markup=False)
+            yield Static("THE RULES IN BRIEF", classes="help-heading", markup=False)
+            yield Static(f"{RULES}\n\n{symbols_line(self.glyphs)}", markup=False)
+            yield Static("KEYS", classes="help-heading", markup=False)
+            yield Static(keys_text(), markup=False)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         help_text = self.query_one("#help")

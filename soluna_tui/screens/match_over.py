@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
@@ -13,6 +13,7 @@ from textual.widgets.option_list import Option
 from ..glyphs import Glyphs
 from ..rules import Match
 from ..rules.wording import plural, verb
+from ..widgets.key_footer import KeyFooter
 
 CHOICES = (
     ("rematch", "Rematch (same players and rules, the loser opens)"),
@@ -70,8 +71,10 @@ class MatchOverScreen(ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="match-over", classes="dialog"):
-            yield Static(self.summary(), id="match-summary", markup=False)
+            with VerticalScroll(id="match-summary-box", can_focus=False):
+                yield Static(self.summary(), id="match-summary", markup=False)
             yield OptionList(*(Option(text, id=key) for key, text in CHOICES), id="match-choices")
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#match-over").border_title = "Match over"

@@ -15,6 +15,7 @@ from textual.worker import get_current_worker
 from ..rules import Budget, Match, Round, SearchAborted
 from ..rules.teaching import Judgement, RoundReview, review_round
 from ..rules.wording import plies
+from ..widgets.key_footer import KeyFooter
 
 #: How long a review may search before giving up (only large rounds come near it).
 REVIEW_SECONDS = 15.0
@@ -50,7 +51,13 @@ def describe_review(review: RoundReview, played: Round, names: tuple[str, str]) 
 class ReviewScreen(ModalScreen[None]):
     """Skippable: Enter or Escape goes on to the next dialog."""
 
-    BINDINGS = [Binding("escape,enter,space", "close", "Continue")]
+    BINDINGS = [
+        Binding("escape,enter,space", "close", "Continue"),
+        Binding("up", "scroll(-1)", "Scroll", show=False),
+        Binding("down", "scroll(1)", "Scroll", show=False),
+        Binding("pageup", "scroll(-10)", "Scroll", show=False),
+        Binding("pagedown", "scroll(10)", "Scroll", show=False),
+    ]
     COMPONENT_CLASSES = {"review--kept", "review--threw", "review--gave-in"}
 
     class Reviewed(Message):
@@ -70,7 +77,7 @@ class ReviewScreen(ModalScreen[None]):
             yield Static("Reviewing the round with perfect play...", id="review-intro", markup=False)
             with VerticalScroll(id="review-body"):
                 yield Static("", id="review-lines")
-            yield Static("Enter or Esc to continue", id="review-hint", markup=False)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#review").border_title = f"Round {self.round_number} review"
@@ -99,6 +106,9 @@ class ReviewScreen(ModalScreen[None]):
                 text.append("\n")
             text.append(line, self.get_component_rich_style(style) if style else "")
         self.query_one("#review-lines", Static).update(text)
+
+    def action_scroll(self, lines: int) -> None:
+        self.query_one("#review-body").scroll_relative(y=lines, animate=False)
 
     def action_close(self) -> None:
         self.workers.cancel_all()

@@ -19,6 +19,7 @@ from ..glyphs import Glyphs
 from ..rules import Budget, Match, NextOpener, Position, SearchAborted, other
 from ..rules.teaching import opener_advice
 from ..rules.wording import plural, verb
+from ..widgets.key_footer import KeyFooter
 
 #: How long opener advice may search (only large layouts come near it).
 ADVICE_SECONDS = 10.0
@@ -152,6 +153,7 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
             yield Static(self.explanation(), id="round-explanation", markup=False)
             yield Static(self.keys_line(), id="round-keys", markup=False)
             yield OptionList(*(Option(text) for text, _ in self._choices), id="round-choices")
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#round-over").border_title = "Round over"

@@ -9,6 +9,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..stats import Stats, describe
+from ..widgets.key_footer import KeyFooter
 
 
 class StatsScreen(ModalScreen[None]):
@@ -26,6 +27,7 @@ class StatsScreen(ModalScreen[None]):
             if self.problem:
                 yield Static(f"The stats file could not be read: {self.problem}.", id="stats-problem", markup=False)
             yield Static("\n".join(describe(self.stats, bar)), markup=False)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#stats").border_title = "Statistics"

@@ -249,7 +249,7 @@ async def test_help_lists_the_rules_and_every_key(tmp_path) -> None:
             assert words in text
         await pilot.press("end")
         text = screen_text(app)
-        for words in ("undo / redo", "Ctrl+P", "h j k l", "hint, one step more", "analysis mode"):
+        for words in ("undo / redo", "Ctrl+P", "hjkl, wasd", "a hint, one step more", "analysis mode"):
             assert words in text
         await pilot.press("escape")
         assert isinstance(app.screen, GameScreen)
