@@ -245,7 +245,7 @@ async def test_help_lists_the_rules_and_every_key(tmp_path) -> None:
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         text = screen_text(app)
-        for words in ("same height", "same symbol", "Box rules"):
+        for words in ("THE RULES IN BRIEF", "Box rules", "Online rules", "Symbols: sun"):
             assert words in text
         await pilot.press("end")
         text = screen_text(app)
