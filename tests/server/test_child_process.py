@@ -1,0 +1,80 @@
+"""A session's process: its resource limits, and an internal error that never shows a traceback."""
+
+from __future__ import annotations
+
+import os
+import select
+import socket
+import subprocess
+import sys
+import time
+
+from soluna_tui.server.child import APOLOGY, ChildConfig
+from soluna_tui.server.protocol import decode
+from soluna_tui.server.spawn import base_environment
+
+from .helpers import TIMEOUT, SshTerminal, running_server, session_named
+
+BROKEN_APP = ("import sys; from soluna_tui.server import child, child_app; "
+              "child_app.ChildApp.get_default_screen = lambda self: 1 / 0; "
+              "raise SystemExit(child.main(sys.argv[1:]))")
+
+
+def read_all(fd: int, timeout: float = TIMEOUT) -> bytes:
+    """Everything the other end writes until it closes (EOF or EIO), or ``timeout``."""
+    data = b""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.1)
+        if ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            data += chunk
+    return data
+
+
+def test_an_internal_error_is_one_line_on_the_terminal_and_a_report_to_the_server() -> None:
+    master, terminal = os.openpty()
+    ours, theirs = socket.socketpair()
+    environment = base_environment() | {"TERM": "xterm-256color",
+                                        "PYTHONPATH": os.pathsep.join(path for path in sys.path if path)}
+    config = ChildConfig(name="ann", environment=environment)
+    process = subprocess.Popen([sys.executable, "-c", BROKEN_APP, config.to_json(), str(theirs.fileno())],
+                               stdin=terminal, stdout=terminal, stderr=terminal, pass_fds=(theirs.fileno(),),
+                               start_new_session=True, env=environment)
+    os.close(terminal)
+    theirs.close()
+    try:
+        shown = read_all(master)
+        reports = [decode(line) for line in read_all(ours.fileno()).splitlines() if line]
+        assert process.wait(timeout=TIMEOUT) == 1
+    finally:
+        process.kill()
+        process.wait()
+        os.close(master)
+        ours.close()
+    assert APOLOGY.strip().encode() in shown
+    assert b"Traceback" not in shown and b"ZeroDivisionError" not in shown
+    assert [report["type"] for report in reports] == ["crash"] and "ZeroDivisionError" in reports[0]["text"]
+
+
+async def test_each_session_process_has_memory_and_cpu_limits(tmp_path) -> None:
+    async with running_server(tmp_path, child_memory_mb=700, child_cpu_seconds=120) as server:
+        terminal = await SshTerminal.open(server.port)
+        try:
+            await terminal.wait_for_text("Welcome, ann.")
+            child = session_named(server, "ann").child
+            with open(f"/proc/{child.pid}/limits") as stream:
+                limits = {line[:26].strip(): line[26:].split() for line in stream.read().splitlines()[1:]}
+            assert limits["Max address space"][:2] == [str(700 * 1024 * 1024)] * 2
+            assert limits["Max cpu time"][:2] == ["120", "125"]
+            assert limits["Max core file size"][:2] == ["0", "0"]
+            with open(f"/proc/{child.pid}/stat") as stream:
+                session_id = int(stream.read().rsplit(")", 1)[1].split()[3])
+            assert session_id == child.pid  # a session leader, its terminal its own
+        finally:
+            await terminal.close()
