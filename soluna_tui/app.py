@@ -27,6 +27,7 @@ from .screens.too_small import TooSmallScreen
 from .stats import StatsStore
 from .table import LocalTable
 from .terminal import MIN_HEIGHT, MIN_WIDTH
+from .widgets.ascii_palette import AsciiCommandPalette
 
 STYLESHEETS = ("app.tcss", "game.tcss", "dialogs.tcss")
 ASCII_STYLESHEET = "ascii.tcss"
@@ -188,8 +189,7 @@ class SolunaApp(App[None]):
         game = self.game
         if previous is None and game is not None:
             previous = game.table.setup
-        screen = NewMatchScreen(previous, ascii_mode=self.ascii_mode, notice=notice,
-                                cancel_label="Back to the game" if game is not None else "Quit")
+        screen = NewMatchScreen(previous, ascii_mode=self.ascii_mode, notice=notice, in_game=game is not None)
         self.push_screen(screen, self._new_match_chosen)
 
     def _new_match_chosen(self, setup: MatchSetup | None) -> None:
@@ -261,6 +261,12 @@ class SolunaApp(App[None]):
             self.push_screen(TooSmallScreen())
         elif showing and not too_small:
             self.pop_screen()
+
+    def action_command_palette(self) -> None:
+        if self.ascii_mode and self.use_command_palette and not AsciiCommandPalette.is_open(self):
+            self.push_screen(AsciiCommandPalette(id="--command-palette", placeholder="Search for commands..."))
+        else:
+            super().action_command_palette()
 
     def get_key_display(self, binding: Binding) -> str:
         display = super().get_key_display(binding)

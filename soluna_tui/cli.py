@@ -77,7 +77,8 @@ def _int_in(low: int, high: int, what: str) -> Callable[[str], int]:
         except ValueError:
             raise argparse.ArgumentTypeError(f"{what} must be a whole number, not {text!r}") from None
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{what} must be {low} to {high}, not {value}")
+            allowed = f"{low} or {high}" if high == low + 1 else f"{low} to {high}"
+            raise argparse.ArgumentTypeError(f"{what} must be {allowed}, not {value}")
         return value
 
     return convert
@@ -171,7 +172,7 @@ def run_stats(args: argparse.Namespace) -> int:
         print(f"soluna stats: {store.problem}", file=sys.stderr)
     if args.json:
         document = {
-            "by_mode": {mode: asdict(summary) for mode, summary in stats.by_mode().items()},
+            "by_mode": {mode: summary.to_dict(mode != "two players") for mode, summary in stats.by_mode().items()},
             "accuracy": [{"date": date, "player": name, "accuracy": value}
                          for date, name, value in stats.accuracy_over_time(limit=50)],
             "puzzles": asdict(stats.puzzles),

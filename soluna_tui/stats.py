@@ -86,6 +86,13 @@ class ModeSummary:
     rounds_won: int = 0
     wins_by_name: dict[str, int] = field(default_factory=dict)
 
+    def to_dict(self, against_computer: bool) -> dict[str, Any]:
+        """As JSON; "won" means won by you, so two-player modes count wins by name only."""
+        document = asdict(self)
+        if not against_computer:
+            del document["matches_won"], document["rounds_won"]
+        return document
+
 
 @dataclass
 class Stats:

@@ -18,9 +18,9 @@ from .solver import Analysis, Budget, MoveVerdict, Solver, shared_solver
 LEVELS = ("random", "greedy", "trap", "perfect")
 LEVEL_DESCRIPTIONS = {
     "random": "any legal move",
-    "greedy": "takes a win in one, avoids giving one away",
-    "trap": "perfect when winning; when losing, sets the most traps",
-    "perfect": "perfect play: fastest win, longest resistance",
+    "greedy": "looks one move ahead",
+    "trap": "perfect, and sets traps when losing",
+    "perfect": "never misses a win",
 }
 #: Positions with more discs than this may take seconds to solve, so levels give up in time.
 SOLVE_FREELY_UP_TO = 18

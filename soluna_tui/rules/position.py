@@ -144,9 +144,8 @@ class Position:
             return f"there is only one {mover} tower"
         if not target.accepts(mover):
             return (
-                f"{mover} cannot go on {target}: not the same height "
-                f"({mover.height} vs {target.height}) and not the same symbol "
-                f"({mover.symbol.word} vs {target.symbol.word})"
+                f"{mover} cannot go on {target}: the heights differ ({mover.height}, {target.height}) "
+                f"and so do the symbols ({mover.symbol.word}, {target.symbol.word})"
             )
         return None
 

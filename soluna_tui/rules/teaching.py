@@ -11,7 +11,7 @@ from enum import Enum
 from .position import Move, Position
 from .round import Round
 from .solver import Analysis, Budget, Solver, Verdict, shared_solver
-from .wording import plies
+from .wording import plies, plural
 
 
 class Judgement(Enum):
@@ -125,7 +125,7 @@ class Hint:
         if step == 1:
             if verdict.wins:
                 return (f"Hint: {name} can win, in {plies(verdict.plies)} with perfect play "
-                        f"({wins} of {total} moves win).")
+                        f"({wins} of {plural(total, 'move')} {'wins' if wins == 1 else 'win'}).")
             return (f"Hint: this position is lost with perfect play; the best defence holds out "
                     f"{plies(verdict.plies)}.")
         if step == 2:

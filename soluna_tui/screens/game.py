@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from rich.cells import set_cell_size
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -20,7 +21,7 @@ from textual.worker import get_current_worker
 
 from ..glyphs import glyphs_for
 from ..match_setup import computer_rng
-from ..rules import Budget, Move, Position, SearchAborted, SolunaError, Tower
+from ..rules import Budget, Move, Position, SearchAborted, SolunaError, Tower, shared_solver
 from ..rules.players import choose_move, choose_to_open, default_budget
 from ..rules.teaching import accuracy_over_rounds, review_round
 from ..rules.wording import plural
@@ -40,6 +41,8 @@ from .round_over import RoundOverChoice, RoundOverScreen
 from .teaching import TEACHING_BINDINGS, TeachingMixin
 
 HISTORY_NAME_WIDTH = 9
+#: Levels that play from the solver (and fall back to a heuristic when it runs out of time).
+SOLVING_LEVELS = ("trap", "perfect")
 #: How long judging a whole finished match may take (only large discs counts come near it).
 MATCH_REVIEW_SECONDS = 20.0
 
@@ -68,10 +71,12 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
     class ComputerMoved(Message):
         """The computer's worker has chosen ``move`` for ``turn``."""
 
-        def __init__(self, turn: Turn, move: Move) -> None:
+        def __init__(self, turn: Turn, move: Move, guessed: bool = False) -> None:
             super().__init__()
             self.turn = turn
             self.move = move
+            #: The position was too large to solve in time, so the move is a heuristic's.
+            self.guessed = guessed
 
     class MatchFinished(Message):
         """The match is over and every move has been judged (accuracy per player, when known)."""
@@ -107,6 +112,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         self._reveal_timer: Timer | None = None
         self._announced: Turn | None = None
         self._save_warned: str | None = None
+        self._guess_told = False
         self.reset_teaching()
 
     # ---- composition ---------------------------------------------------------------------
@@ -199,7 +205,8 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
             return tower_looks(position, mover_slot=position.towers.index(self.revealing.mover),
                                target=self.revealing.target)
         mover_slot = self.picked_slot if self.viewing is None else None
-        hint_marks = self.hint_marks(position)
+        # A hint points at towers; with a tower in hand, its lit targets say more.
+        hint_marks = self.hint_marks(position) if mover_slot is None else {}
         notes = {**self.analysis_notes(position, mover_slot), **hint_marks}
         return tower_looks(position, mover_slot=mover_slot, last=self._last_result(),
                            hinted=frozenset(hint_marks), notes=notes)
@@ -219,7 +226,9 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
             round_number=match.round_number,
             to_move=to_move,
             rules=f"{match.options.preset_name} rules",
-            mode=f"{plural(match.options.discs, 'disc')}, {setup.mode_label}",
+            mode=f"{plural(match.options.discs, 'disc')}, {setup.mode_label}"
+                 + ("" if self.hints_allowed else ", no hints"),
+            seed=match.seed,
             status=status,
         )
 
@@ -234,8 +243,8 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
                 heading = f"Round {number}: {match.players[played.opener]} opened"
             entries.append(HistoryEntry(number, 0, heading, heading=True))
             for ply, move in enumerate(played.moves, start=1):
-                name = match.players[played.mover_at(ply - 1)][:HISTORY_NAME_WIDTH]
-                entries.append(HistoryEntry(number, ply, f"{ply:>2}. {name:<{HISTORY_NAME_WIDTH}} {move}"))
+                name = set_cell_size(match.players[played.mover_at(ply - 1)], HISTORY_NAME_WIDTH)
+                entries.append(HistoryEntry(number, ply, f"{ply:>2}. {name} {move}"))
         return entries
 
     def prompt(self) -> tuple[str, str]:
@@ -400,10 +409,11 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         worker = get_current_worker()
         started = time.monotonic()
         move = choose_move(level, position, rng, budget=default_budget(position, lambda: worker.is_cancelled))
+        guessed = level in SOLVING_LEVELS and not shared_solver.is_solved(position)
         while time.monotonic() - started < self.app.computer_pause and not worker.is_cancelled:
             time.sleep(0.02)
         if not worker.is_cancelled:
-            self.post_message(self.ComputerMoved(turn, move))
+            self.post_message(self.ComputerMoved(turn, move, guessed))
 
     @work(thread=True, exclusive=True, group="computer")
     def _computer_chooses_opener(self, turn: Turn) -> None:
@@ -441,6 +451,10 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
             return
         self.revealing = None
         self.thinking = False
+        if message.guessed and not self._guess_told:
+            self._guess_told = True
+            self.notify("Too many discs to solve in time: the computer played its best guess. "
+                        "It plays perfectly again once the table is smaller.", timeout=8)
         self.table.play(message.move, self.match.to_move)
         self.after_change(focus_slot=self.match.position.towers.index(message.move.result))
 
@@ -469,15 +483,18 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        history_focused = isinstance(self.focused, History)
         if action == "pick":
-            return self._human_may_move() and self.picked_slot is None
+            return self._human_may_move() and self.picked_slot is None and not history_focused
         if action in ("place", "put_back"):
-            return self.picked_slot is not None and self.viewing is None
+            return self.picked_slot is not None and self.viewing is None and not history_focused
         if action == "undo":
             return self.viewing is None and self.table.can_undo
         if action == "redo":
             return self.viewing is None and not self.thinking and self.table.can_redo
-        if action in ("hint", "analysis"):
+        if action == "hint":
+            return self.hints_allowed and self._helping_live_player()
+        if action == "analysis":
             return self.hints_allowed
         return True
 

@@ -25,20 +25,22 @@ class NewMatchScreen(ModalScreen[MatchSetup | None]):
     """Returns the chosen ``MatchSetup``, or ``None`` when cancelled."""
 
     BINDINGS = [
-        Binding("escape", "cancel", "Cancel"),
+        Binding("escape", "cancel", "Back to the game"),
+        Binding("escape", "quit_setup", "Quit"),
         Binding("down", "app.focus_next", "Next field", show=False),
         Binding("up", "app.focus_previous", "Previous field", show=False),
         Binding("enter", "start", "Start"),
         Binding("ctrl+s", "start", "Start", show=False),
     ]
 
-    def __init__(self, previous: MatchSetup | None = None, *, ascii_mode: bool = False,
-                 cancel_label: str = "Cancel", notice: str = "") -> None:
+    def __init__(self, previous: MatchSetup | None = None, *, ascii_mode: bool = False, in_game: bool = False,
+                 notice: str = "") -> None:
         super().__init__()
         self.notice = notice
+        self.in_game = in_game
+        self.cancel_label = "Back to the game" if in_game else "Quit"
         self.previous = previous or MatchSetup()
         self.ascii_mode = ascii_mode
-        self.cancel_label = cancel_label
 
     def _choice(self, label: str, values, value, id: str) -> Choice:
         return Choice(label, values, value, ascii_mode=self.ascii_mode, id=id)
@@ -54,7 +56,7 @@ class NewMatchScreen(ModalScreen[MatchSetup | None]):
             yield self._choice("Computer level", [(f"{level}: {LEVEL_DESCRIPTIONS[level]}", level) for level in LEVELS],
                                previous.computer_level or "perfect", "level")
             with Horizontal(classes="form-row"):
-                yield Label("Player 1 name", classes="form-label")
+                yield Label("Player 1 name", classes="form-label", id="name-1-label")
                 yield Input(human_name, max_length=NAME_LIMIT, compact=True, id="name-1")
             with Horizontal(classes="form-row", id="name-2-row"):
                 yield Label("Player 2 name", classes="form-label")
@@ -89,10 +91,27 @@ class NewMatchScreen(ModalScreen[MatchSetup | None]):
         if self.is_mounted:
             self._sync_mode()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "cancel":
+            return self.in_game
+        if action == "quit_setup":
+            return not self.in_game
+        return True
+
+    def action_quit_setup(self) -> None:
+        """Escape before any match has started: nothing to go back to, so the app ends."""
+        self.dismiss(None)
+
     def _sync_mode(self) -> None:
+        """Against the computer there is one name (yours) and the computer's seat."""
         vs_computer = self.query_one("#mode", Choice).value == "computer"
         self.query_one("#level").display = vs_computer
         self.query_one("#name-2-row").display = not vs_computer
+        self.query_one("#name-1-label", Label).update("Your name" if vs_computer else "Player 1 name")
+        name = self.query_one("#name-1", Input)
+        swaps = {"Player 1": "You", "You": "Player 1"}
+        if name.value in swaps and (name.value == "You") != vs_computer:
+            name.value = swaps[name.value]
         opener = self.query_one("#opener", Choice)
         if vs_computer:
             opener.relabel([("You", 0), ("The computer", 1)])

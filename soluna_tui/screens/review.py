@@ -14,7 +14,7 @@ from textual.worker import get_current_worker
 
 from ..rules import Budget, Match, Round, SearchAborted
 from ..rules.teaching import Judgement, RoundReview, review_round
-from ..rules.wording import plies
+from ..rules.wording import plies, possessive
 from ..widgets.key_footer import KeyFooter
 
 #: How long a review may search before giving up (only large rounds come near it).
@@ -39,7 +39,7 @@ def describe_review(review: RoundReview, played: Round, names: tuple[str, str]) 
     if blunder is None:
         lines.append(("No blunder: the player who could win from the start kept the win.", "review--kept"))
     else:
-        lines.append((f"The turning point: move {blunder.ply + 1}, {names[blunder.player]}'s {blunder.move}, "
+        lines.append((f"The turning point: move {blunder.ply + 1}, {possessive(names[blunder.player])} {blunder.move}, "
                       f"threw away a win in {plies(blunder.before.plies)}.", "review--threw"))
     for player, name in enumerate(names):
         kept, made = review.kept_and_made(player)

@@ -62,8 +62,9 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
     @property
     def loser_chooses_here(self) -> bool:
         match = self.match
-        return (match.options.next_opener is NextOpener.LOSER_CHOOSES and self.computer_opens is None
-                and match.round.outcome.loser in self.local_players)
+        outcome = match.round.outcome  # None once the next round has started, as this dialog goes
+        return (outcome is not None and match.options.next_opener is NextOpener.LOSER_CHOOSES
+                and self.computer_opens is None and outcome.loser in self.local_players)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "advice":
@@ -109,10 +110,11 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
         names = match.players
         next_round = match.round_number + 1
         if match.options.next_opener is NextOpener.LOSER_OPENS:
-            return [(f"Start round {next_round} ({names[loser]} opens)", RoundOverChoice(loser))]
+            return [(f"Start round {next_round} ({verb(names[loser], 'opens', 'open')})", RoundOverChoice(loser))]
         if self.computer_opens is not None:
             opener = loser if self.computer_opens else other(loser)
-            return [(f"Start round {next_round} ({names[opener]} opens)", RoundOverChoice(opener, loser))]
+            return [(f"Start round {next_round} ({verb(names[opener], 'opens', 'open')})",
+                     RoundOverChoice(opener, loser))]
         if loser not in self.local_players:
             return []
         return [
@@ -131,10 +133,9 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
             return f"{loser} lost the round and chooses {choice}."
         if match.round.outcome.loser not in self.local_players:
             return f"Waiting for {loser} to choose who opens the next round."
-        question = "do you open the next round or move second?"
-        if loser != "You":
-            question = f"{loser}, {question}"
-        return f"{loser} lost the round: {question}"
+        if loser == "You":
+            return "You lost the round: do you open the next round, or move second?"
+        return f"{loser} lost the round and chooses: open the next round, or move second?"
 
     def keys_line(self) -> str:
         keys = "u takes back the last move"

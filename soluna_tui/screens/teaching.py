@@ -14,7 +14,7 @@ from textual.worker import get_current_worker
 
 from ..rules import Analysis, Budget, Position, SearchAborted, shared_solver
 from ..rules.teaching import Hint
-from ..rules.wording import plies
+from ..rules.wording import plies, plural
 from ..table import HUMAN
 
 #: How long one question to the solver may take (only positions above 18 discs come near it).
@@ -102,8 +102,7 @@ class TeachingMixin:
     def on_teaching_mixin_consulted(self, message: Consulted) -> None:
         self._asked.discard((message.position, message.purpose))
         if message.analysis is None:
-            self.say("This position is too large to solve in time; the solver keeps what it found, "
-                     "so ask again in a moment.")
+            self.say("Too many discs to solve in time; ask again in a moment (the work so far is kept).")
             return
         self._analyses[message.position] = message.analysis
         if message.purpose == "hint" and message.turn == self.turn:
@@ -218,6 +217,7 @@ class TeachingMixin:
             wins = len(analysis.winning_moves)
             state = (f"a win in {plies(verdict.plies)}" if verdict.wins
                      else f"lost, holding out {plies(verdict.plies)}")
-            return (f"Analysis: {state}; {wins} of {len(analysis.moves)} moves win. "
+            return (f"Analysis: {state}; {wins} of {plural(len(analysis.moves), 'move')} "
+                    f"{'wins' if wins == 1 else 'win'}. "
                     "Marks: best move, W win / L loss in plies.", "info")
         return None

@@ -12,7 +12,9 @@ class StatusLine(Static):
 
     DEFAULT_CSS = """
     StatusLine {
-        height: 2;
+        height: auto;
+        min-height: 2;
+        max-height: 4;
     }
     """
 

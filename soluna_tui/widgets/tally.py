@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -22,6 +23,7 @@ class TallyInfo:
     to_move: int | None = 0
     rules: str = "box rules"
     mode: str = "two players"
+    seed: int | None = None
     status: str = ""
 
 
@@ -55,13 +57,16 @@ class Tally(Widget):
             line = Text()
             marker = self.glyphs.turn if info.to_move == player else " "
             line.append(f"{marker} ", turn_style)
-            shown = name if len(name) <= name_width else name[: name_width - 1] + self.glyphs.ellipsis[:1]
-            line.append(f"{shown:<{name_width}} ", name_style if info.to_move == player else "")
+            if cell_len(name) > name_width:
+                name = set_cell_size(name, name_width - 1) + self.glyphs.ellipsis[:1]
+            line.append(set_cell_size(name, name_width) + " ", name_style if info.to_move == player else "")
             line.append(self.glyphs.stars(info.stars[player], info.stars_to_win), stars_style)
             line.append(f" {info.stars[player]}/{info.stars_to_win}")
             lines.append(line)
         lines.append(Text(f"Round {info.round_number} {self._dot()} {info.rules}", detail_style))
         lines.append(Text(info.mode, detail_style))
+        if info.seed is not None:
+            lines.append(Text(f"seed {info.seed}", detail_style))
         if info.status:
             lines.append(Text(info.status, turn_style))
         return Text("\n").join(lines)

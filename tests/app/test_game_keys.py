@@ -97,7 +97,7 @@ async def test_an_illegal_target_says_why_and_keeps_the_selection(tmp_path) -> N
         assert screen.picked_slot == 0
         assert screen.match.round.ply == 1
         text = screen_text(app)
-        assert "Not there:" in text and "not the same height" in text
+        assert "Not there:" in text and "the heights differ" in text
 
 
 async def test_a_tower_without_targets_cannot_be_picked(tmp_path) -> None:

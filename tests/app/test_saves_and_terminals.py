@@ -215,6 +215,12 @@ async def test_ascii_mode_draws_only_7_bit_characters(tmp_path) -> None:
         texts["help"] = screen_text(app)
         await pilot.press("escape", "n")
         texts["new match"] = screen_text(app)
+        await pilot.press("escape", "ctrl+p")
+        await pilot.pause(0.3)
+        texts["palette"] = screen_text(app)
+        await pilot.press(*"puz")
+        await pilot.pause(0.3)
+        texts["palette search"] = screen_text(app)
         for name, text in texts.items():
             bad = sorted({char for char in text if ord(char) > 127})
             assert not bad, f"{name} screen shows non-ASCII {bad}"

@@ -52,7 +52,7 @@ def test_the_new_tower_keeps_the_movers_symbol() -> None:
 @pytest.mark.parametrize(
     ("position", "move", "reason"),
     [
-        ("3C 2*", "3C>2*", "not the same height (3 vs 2) and not the same symbol (comet vs stars)"),
+        ("3C 2*", "3C>2*", "the heights differ (3, 2) and so do the symbols (comet, stars)"),
         ("1S 1M", "1S>1S", "only one 1S tower"),
         ("1S 1M", "2S>1M", "no 2S tower"),
         ("1S 1M", "1S>1C", "no 1C tower"),
