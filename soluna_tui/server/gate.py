@@ -6,6 +6,7 @@ Refusals are one line meant for the person connecting ("Server full: ...",
 
 from __future__ import annotations
 
+import ipaddress
 import time
 from collections import Counter, deque
 from collections.abc import Callable
@@ -13,6 +14,19 @@ from collections.abc import Callable
 from .config import Limits
 
 WINDOW_SECONDS = 60.0
+
+
+def client_key(address: str) -> str:
+    """Whom an address belongs to, for the limits: an IPv4 address, or an IPv6 /64 (one site's worth)."""
+    try:
+        parsed = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.IPv6Network((parsed, 64), strict=False))
+    return str(parsed)
 
 
 class RateWindow:
@@ -64,6 +78,7 @@ class Gate:
     def admit_connection(self, address: str) -> str | None:
         """Take a place for a new connection from ``address``, or say in one line why not."""
         limits = self.limits
+        address = client_key(address)
         if not self._new.allow(address):
             return f"Slow down: at most {limits.new_per_minute} new connections a minute from one address."
         if self._open[address] >= limits.per_ip:
@@ -74,6 +89,7 @@ class Gate:
         return None
 
     def release_connection(self, address: str) -> None:
+        address = client_key(address)
         if self._open[address] <= 1:
             del self._open[address]
         else:

@@ -22,14 +22,15 @@ from ..match_setup import NAME_LIMIT, clean_name
 from ..rules import Match, MatchOptions, Move, NextOpener, SolunaError
 from ..rules.round import other
 from .archive import ARCHIVE_FORMAT, ARCHIVE_VERSION, MatchArchive
-from .gate import RateWindow
+from .gate import RateWindow, client_key
 from .protocol import ProtocolError, field
 
 log = logging.getLogger("soluna.server")
 
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: codes are read out loud and typed
 CODE_PATTERN = re.compile(f"[{CODE_LETTERS}]{{4}}")
-JOINS_PER_MINUTE = 10
+#: Joins and watches by code a minute from one address (a player needs one or two).
+CODES_PER_MINUTE = 10
 #: Names that would read as someone else on an opponent's screen ("You win").
 RESERVED_NAMES = {"you", "computer"}
 
@@ -160,7 +161,7 @@ class Lobby:
         self.matches: dict[str, RemoteMatch] = {}
         self.present: set[Guest] = set()
         self.place: dict[Guest, RemoteMatch] = {}
-        self._joins = RateWindow(JOINS_PER_MINUTE)
+        self._codes_tried = RateWindow(CODES_PER_MINUTE)
         self._codes = random.SystemRandom()
         self._listing_due = False
 
@@ -231,10 +232,7 @@ class Lobby:
     def _on_join(self, guest: Guest, message: dict[str, Any]) -> None:
         code = field(message, "code", str, longest=8).upper()
         hints = field(message, "hints", bool)
-        if self._busy(guest):
-            return
-        if not self._joins.allow(guest.address):
-            guest.send({"type": "error", "text": "Too many tries: wait a minute before joining again."})
+        if self._busy(guest) or not self._may_try_a_code(guest):
             return
         remote = self.matches.get(code)
         if remote is None:
@@ -278,7 +276,7 @@ class Lobby:
 
     def _on_watch(self, guest: Guest, message: dict[str, Any]) -> None:
         code = field(message, "code", str, longest=8).upper()
-        if self._busy(guest):
+        if self._busy(guest) or not self._may_try_a_code(guest):
             return
         remote = self.matches.get(code)
         if remote is None or remote.waiting:
@@ -361,6 +359,13 @@ class Lobby:
         if guest in self.place:
             guest.send({"type": "error", "text": "Leave the match you are at first (n)."})
             return True
+        return False
+
+    def _may_try_a_code(self, guest: Guest) -> bool:
+        """Joining or watching by code, a few times a minute per address: codes cannot be swept."""
+        if self._codes_tried.allow(client_key(guest.address)):
+            return True
+        guest.send({"type": "error", "text": "Too many tries: wait a minute before trying another code."})
         return False
 
     def _seated(self, guest: Guest, in_play: bool = True) -> tuple[RemoteMatch | None, int]:

@@ -39,6 +39,8 @@ log = logging.getLogger("soluna.server")
 
 #: Time a child has to leave by itself (restoring the player's terminal) when the server ends a session.
 LEAVE_GRACE = 3.0
+#: Seconds gathering window changes into one.
+RESIZE_PAUSE = 0.05
 #: Input queued for the PTY beyond this pauses reading from the channel.
 INPUT_BACKLOG = 64 * 1024
 #: What a terminal needs after a program that could not restore it: main screen, cursor, no mouse, plain text.
@@ -80,6 +82,7 @@ class GameSession(asyncssh.SSHServerSession):
         self.farewell: str | None = None
         self.status: int | None = None
         self._ended = asyncio.Event()
+        self._resize: asyncio.TimerHandle | None = None
         self.task: asyncio.Task | None = None
 
     # ---- who this is (the lobby's Guest) -------------------------------------------------
@@ -134,6 +137,12 @@ class GameSession(asyncssh.SSHServerSession):
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         self.size = clamp_size(width, height)
+        if self.master is not None and self._resize is None:
+            # At most one resize per RESIZE_PAUSE reaches the child: a flood of them would only burn its CPU.
+            self._resize = asyncio.get_running_loop().call_later(RESIZE_PAUSE, self._resized)
+
+    def _resized(self) -> None:
+        self._resize = None
         if self.master is not None:
             self._set_size(self.master)
 
@@ -236,7 +245,12 @@ class GameSession(asyncssh.SSHServerSession):
                 text = message.get("text")
                 self.crash_report = text if isinstance(text, str) else "(no report)"
                 continue
-            self.server.lobby.handle(self, message)
+            try:
+                self.server.lobby.handle(self, message)
+            except Exception:  # noqa: BLE001 - a bug here must end one session, not the server
+                log.exception("session %d: the lobby failed on a %r request", self.number, message.get("type"))
+                self.request_end("server error", "Sorry: the server hit an internal error; connect again.")
+                return
 
     async def _clock(self) -> None:
         """The idle timeout (warned first) and the longest session."""
@@ -279,6 +293,8 @@ class GameSession(asyncssh.SSHServerSession):
             self._drain_pty()
             if not clean:
                 self._write(TERMINAL_RESET)
+        if self._resize is not None:
+            self._resize.cancel()
         if self.master is not None:
             self._read_pty(False)
             with contextlib.suppress(ValueError):

@@ -59,6 +59,20 @@ async def test_a_huge_window_is_clamped(tmp_path) -> None:
             await terminal.close()
 
 
+async def test_a_flood_of_window_changes_ends_at_the_last_size(tmp_path) -> None:
+    async with running_server(tmp_path) as server:
+        terminal = await SshTerminal.open(server.port, columns=0, lines=0)
+        try:
+            await terminal.pump(1.0)
+            for step in range(300):
+                terminal.process.change_terminal_size(40 + step % 50, 10 + step % 20)
+            terminal.resize(70, 21)
+            await terminal.wait_for_text("Terminal too small: 70x21.")
+            assert session_named(server, "ann").size == (70, 21)
+        finally:
+            await terminal.close()
+
+
 @pytest.mark.parametrize("spawn", ["zygote", "exec"])
 async def test_the_child_gets_no_client_environment_but_term_and_colour_hints(tmp_path, spawn) -> None:
     env = {"NO_COLOR": "1", "COLORTERM": "truecolor", "LD_PRELOAD": "/tmp/evil.so", "PYTHONSTARTUP": "/tmp/x",
