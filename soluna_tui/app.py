@@ -14,6 +14,7 @@ from textual.scrollbar import ScrollBar, ScrollBarRender
 
 from .glyphs import glyphs_for
 from .match_setup import MatchSetup
+from .preferences import Preferences
 from .rules import Match
 from .saves import SavedMatch, SaveError, SaveStore
 from .screens.confirm import ConfirmScreen
@@ -84,6 +85,7 @@ class SolunaApp(App[None]):
         self.ascii_mode = ascii_mode
         self.store = SaveStore(data_dir)
         self.stats_store = StatsStore(data_dir)
+        self.preferences = Preferences(data_dir)
         self.requested_theme = theme
         #: The computer takes at least this long, so its move is not a surprise.
         self.computer_pause = computer_pause
@@ -115,8 +117,10 @@ class SolunaApp(App[None]):
         return (saved if saved is not None and not saved.match.is_over else None), ""
 
     def on_mount(self) -> None:
-        if self.requested_theme:
-            self.theme = self.requested_theme
+        theme = self.requested_theme or self.preferences.theme
+        if theme in self.available_themes:
+            self.theme = theme
+        self.theme_changed_signal.subscribe(self, lambda theme: self.remember(theme=theme.name))
         self.check_size()
         if isinstance(self.screen_stack[0], (GameScreen, PuzzleScreen)):
             if self._save_notice:
@@ -158,6 +162,7 @@ class SolunaApp(App[None]):
         return None
 
     def _new_table(self, setup: MatchSetup, rematch_of: Match | None = None) -> LocalTable:
+        self.remember(setup=setup)
         match = rematch_of.rematch(setup.seed) if rematch_of is not None else setup.new_match()
         table = LocalTable(setup, match, self.store)
         table.save()
@@ -166,6 +171,12 @@ class SolunaApp(App[None]):
     def start_match(self, setup: MatchSetup, rematch_of: Match | None = None) -> None:
         """Begin a fresh match (a rematch keeps the players and lets the loser open)."""
         self._show_game(self._new_table(setup, rematch_of))
+
+    def remember(self, **choices) -> None:
+        """Keep the theme or match setup for next time; a terminal that saves nothing (a remote
+        session, whose store is None) remembers nothing either."""
+        if self.store is not None:
+            self.preferences.remember(**choices)
 
     def _show_game(self, table: LocalTable) -> None:
         """Put the match on screen in place of whatever was there (dialogs, an older match).
@@ -187,8 +198,8 @@ class SolunaApp(App[None]):
 
     def action_new_match(self, previous: MatchSetup | None = None, notice: str = "") -> None:
         game = self.game
-        if previous is None and game is not None:
-            previous = game.table.setup
+        if previous is None:
+            previous = game.table.setup if game is not None else self.preferences.last_setup
         screen = NewMatchScreen(previous, ascii_mode=self.ascii_mode, notice=notice, in_game=game is not None)
         self.push_screen(screen, self._new_match_chosen)
 

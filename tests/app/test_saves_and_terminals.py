@@ -280,3 +280,18 @@ async def test_themes_all_work(tmp_path) -> None:
             await pilot.pause()
             assert app.theme == theme
             assert "Ann to move" in screen_text(app)
+
+
+async def test_the_theme_and_the_last_setup_are_remembered(tmp_path) -> None:
+    app = make_app(tmp_path, hot_seat(seed=3, stars_to_win=2))
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.theme = "nord"
+        await pilot.pause()
+    again = make_app(tmp_path / "unused-saves")
+    again.preferences = type(again.preferences)(tmp_path)
+    async with again.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert again.theme == "nord"
+        assert isinstance(again.screen, NewMatchScreen)
+        assert again.screen.query_one("#stars").value == 2
+        assert again.screen.query_one("#name-1").value == "Ann"
