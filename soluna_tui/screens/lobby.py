@@ -54,9 +54,9 @@ class LobbyScreen(Screen):
     """Where an SSH player starts, and comes back to after each match."""
 
     BINDINGS = [
-        Binding("escape", "menu", "Menu", show=False),
-        Binding("tab", "app.focus_next", "Next", show=False),
-        Binding("shift+tab", "app.focus_previous", "Previous", show=False),
+        Binding("tab", "app.focus_next", "Next field"),
+        Binding("shift+tab", "app.focus_previous", "Previous field", show=False),
+        Binding("escape", "menu", "Menu"),
     ]
 
     class PlayComputer(Message):

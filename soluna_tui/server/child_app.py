@@ -27,13 +27,16 @@ from .remote_table import RemoteTable
 
 LOBBY_STYLESHEET = "lobby.tcss"
 NOTICE_SECONDS = 8
+#: A session has no data directory: it reads and writes nothing on the server's disk (saves, stats and
+#: preferences are the local player's; the server keeps the two-player matches itself).
+NO_DATA_DIR = Path("/nonexistent/soluna-ssh-session")
 
 
 class SessionStats(StatsStore):
     """Statistics for this SSH session only, kept in memory: a child writes nothing on the server's disk."""
 
     def __init__(self) -> None:
-        super().__init__(Path("/nonexistent"))
+        super().__init__(NO_DATA_DIR)
         self._stats = Stats()
 
     def load(self) -> Stats:
@@ -49,12 +52,12 @@ class ChildApp(SolunaApp):
 
     def __init__(self, *, name: str, link: socket.socket, ascii_mode: bool = False,
                  computer_pause: float = 0.6, reveal_pause: float = 0.5) -> None:
-        super().__init__(ascii_mode=ascii_mode, computer_pause=computer_pause, reveal_pause=reveal_pause)
+        super().__init__(ascii_mode=ascii_mode, data_dir=NO_DATA_DIR, computer_pause=computer_pause,
+                         reveal_pause=reveal_pause)
         sheets: list[Path] = list(self.css_path)
         sheets.insert(len(STYLESHEETS), styles_dir() / LOBBY_STYLESHEET)
         self.css_path = sheets
-        #: Nothing is saved on the server's disk by a child: the server keeps the two-player matches.
-        self.store = None
+        self.store = None  # nothing to save or resume (and so nothing remembered either)
         self.stats_store = SessionStats()
         self.player_name = name
         self._link_socket = link
@@ -140,6 +143,7 @@ class ChildApp(SolunaApp):
             self.remote.update(message)
             return
         self.remote = RemoteTable(message, self.send)
+        self.lobby.say("")
         self._show_game(self.remote)
         notice = message.get("notice")
         if isinstance(notice, str):
@@ -170,6 +174,7 @@ class ChildApp(SolunaApp):
         if cancelled:
             self.following = None
             self.send({"type": "cancel"})
+            self.lobby.say("Match cancelled.")
 
     # ---- leaving a match -----------------------------------------------------------------
 
@@ -186,8 +191,7 @@ class ChildApp(SolunaApp):
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.lobby.show_matches(self.matches_in_play)
-        if notice:
-            self.lobby.say(notice)
+        self.lobby.say(notice)
         self.check_size()
 
     def start_match(self, setup: MatchSetup, rematch_of: Match | None = None) -> None:

@@ -121,3 +121,23 @@ async def test_a_spectator_cannot_move_and_leaving_goes_back_to_the_lobby() -> N
         await server.expect("leave")
         await settle(pilot)
         assert isinstance(app.screen, LobbyScreen) and app.remote is None
+
+
+async def test_a_rematch_over_the_network_is_asked_of_the_server() -> None:
+    app, ours = await start()
+    async with app.run_test(size=(100, 32), notifications=True) as pilot:
+        server = FakeServer(await Link.over(ours))
+        app.following = "ABCD"
+        match = Match(MatchOptions(discs=3, stars_to_win=1), ("ann", "bob"), seed=5)
+        while not match.is_over:
+            match.play(match.position.legal_moves[0], match.to_move)
+        server.link.send(match_message(match, 0))
+        for _ in range(40):
+            await pilot.pause(0.05)
+            if type(app.screen).__name__ == "MatchOverScreen":
+                break
+        assert "wins the match" in screen_text(app) or "win the match" in screen_text(app)
+        await pilot.press("enter")  # the first choice: rematch
+        await server.expect("rematch")
+        await settle(pilot)
+        assert "Rematch asked" in screen_text(app)
