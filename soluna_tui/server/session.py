@@ -293,6 +293,7 @@ class GameSession(asyncssh.SSHServerSession):
             self._drain_pty()
             if not clean:
                 self._write(TERMINAL_RESET)
+            await self._drain_link()
         if self._resize is not None:
             self._resize.cancel()
         if self.master is not None:
@@ -312,6 +313,16 @@ class GameSession(asyncssh.SSHServerSession):
         if counted:
             self.server.gate.release_session()
         log.info("%s", self.log_line())
+
+    async def _drain_link(self) -> None:
+        """A crash report the child sent as it went (after the PTY closed, so not yet read)."""
+        if self.link is None:
+            return
+        with contextlib.suppress(TimeoutError, ProtocolError):
+            async with asyncio.timeout(LEAVE_GRACE):
+                while (message := await self.link.receive()) is not None:
+                    if message["type"] == "crash" and isinstance(message.get("text"), str):
+                        self.crash_report = message["text"]
 
     def how_it_ended(self) -> str:
         reason = self.end_reason or "unknown"

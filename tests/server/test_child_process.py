@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
+import re
 import select
+import signal
 import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from soluna_tui.server.child import APOLOGY, ChildConfig
 from soluna_tui.server.protocol import decode
 from soluna_tui.server.spawn import base_environment
 
-from .helpers import TIMEOUT, SshTerminal, running_server, session_named
+from .helpers import TIMEOUT, SshTerminal, process_gone, running_server, session_named, wait_until
 
 BROKEN_APP = ("import sys; from soluna_tui.server import child, child_app; "
               "child_app.ChildApp.get_default_screen = lambda self: 1 / 0; "
@@ -78,3 +83,49 @@ async def test_each_session_process_has_memory_and_cpu_limits(tmp_path) -> None:
             assert session_id == child.pid  # a session leader, its terminal its own
         finally:
             await terminal.close()
+
+
+async def test_a_child_that_does_not_answer_is_killed_and_reaped(tmp_path) -> None:
+    async with running_server(tmp_path) as server:
+        terminal = await SshTerminal.open(server.port)
+        await terminal.wait_for_text("Welcome, ann.")
+        pid = session_named(server, "ann").child.pid
+        os.kill(pid, signal.SIGSTOP)  # SIGTERM now waits; only SIGKILL ends it
+        started = time.monotonic()
+        await terminal.close()
+        await wait_until(lambda: process_gone(pid), what="the stopped child being killed and reaped")
+        assert time.monotonic() - started >= 1.5  # it was asked politely first
+        await wait_until(lambda: server.gate.sessions == 0, what="the session's place being given back")
+
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            found.extend(int(child) for child in (task / "children").read_text().split())
+    return found
+
+
+async def test_when_the_server_is_killed_its_zygote_and_sessions_go_too(tmp_path) -> None:
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    process = subprocess.Popen([sys.executable, "-m", "soluna_tui.cli", "serve", "--host", "127.0.0.1", "--port",
+                                "0", "--data-dir", str(tmp_path)], stderr=subprocess.PIPE, text=True, env=environment)
+    try:
+        port = None
+        while port is None:
+            line = await asyncio.wait_for(asyncio.to_thread(process.stderr.readline), TIMEOUT)
+            assert line, "soluna serve exited"
+            found = re.search(r"listening on 127\.0\.0\.1 port (\d+)", line)
+            port = int(found.group(1)) if found else None
+        terminal = await SshTerminal.open(port)
+        await terminal.wait_for_text("Welcome, ann.")
+        (zygote,) = children_of(process.pid)
+        (session,) = children_of(zygote)
+        process.kill()
+        process.wait(timeout=TIMEOUT)
+        await wait_until(lambda: process_gone(session), what="the session process ending")
+        await wait_until(lambda: process_gone(zygote), what="the zygote ending")
+        await terminal.close()
+    finally:
+        process.kill()
+        process.wait()
