@@ -94,7 +94,8 @@ async def test_a_child_that_does_not_answer_is_killed_and_reaped(tmp_path) -> No
         started = time.monotonic()
         await terminal.close()
         await wait_until(lambda: process_gone(pid), what="the stopped child being killed and reaped")
-        assert time.monotonic() - started >= 1.5  # it was asked politely first
+        took = time.monotonic() - started
+        assert took >= 1.5, f"gone after {took:.2f} s: it should have been asked politely first"
         await wait_until(lambda: server.gate.sessions == 0, what="the session's place being given back")
 
 
