@@ -87,7 +87,7 @@ def main() -> int:
         game = [str(soluna), "play", "--seed", "1", "--data-dir", data_dir]
         bare = [sys.executable, "-c", BARE_APP]
         bare_markers = (b"bare app ready", b"Quit")
-        game_markers = (b"to move", b"Pick up", b"Quit")
+        game_markers = (b"to move", b"Pick up/place", b"Quit")
         time_to_text(bare, bare_markers)  # warm the disk cache for both
         time_to_text(game, game_markers)
         bare_times, game_times = [], []

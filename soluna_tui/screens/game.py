@@ -483,11 +483,9 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        history_focused = isinstance(self.focused, History)
-        if action == "pick":
-            return self._human_may_move() and self.picked_slot is None and not history_focused
-        if action in ("place", "put_back"):
-            return self.picked_slot is not None and self.viewing is None and not history_focused
+        if action in ("press_focused", "put_back"):
+            may_play = self._human_may_move() and not isinstance(self.focused, History)
+            return self.picking_check(action, may_play)
         if action == "undo":
             return self.viewing is None and self.table.can_undo
         if action == "redo":

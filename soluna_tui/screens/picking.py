@@ -10,10 +10,11 @@ from ..rules import Move, Position, Tower
 from ..widgets.board import Board
 from ..widgets.tower import TowerLook
 
-#: The keys of picking, for a screen's ``BINDINGS``.
+#: The keys of picking, for a screen's ``BINDINGS``. One binding serves picking up and placing,
+#: and "Put back" stays in the footer (dimmed when nothing is in hand), so the footer keeps
+#: its keys and only dims or lights them: rebuilding it made every pick twice as slow.
 PICKING_BINDINGS = [
-    Binding("enter,space", "pick", "Pick up"),
-    Binding("enter,space", "place", "Place"),
+    Binding("enter,space", "press_focused", "Pick up/place"),
     Binding("escape", "put_back", "Put back"),
 ]
 
@@ -85,17 +86,22 @@ class PickingMixin:
     def picked_tower(self) -> Tower | None:
         return None if self.picked_slot is None else self.picking_position.towers[self.picked_slot]
 
-    def action_pick(self) -> None:
+    def action_press_focused(self) -> None:
+        """Enter or Space: pick the focused tower up, or put the one in hand on it."""
         slot = self.board.focused_slot
         if slot is None:
             self.board.focus_slot(0)
             return
         self.press(slot)
 
-    def action_place(self) -> None:
-        slot = self.board.focused_slot
-        if slot is not None:
-            self.press(slot)
+    def picking_check(self, action: str, may_play: bool) -> bool | None:
+        """``check_action`` for the picking keys: Enter while the player may play, Escape
+        (shown, but dimmed) while nothing is in hand."""
+        if action == "press_focused":
+            return may_play
+        if action == "put_back":
+            return True if self.picked_slot is not None and may_play else None
+        return True
 
     def action_put_back(self) -> None:
         if self.picked_slot is not None:

@@ -213,10 +213,8 @@ class PuzzleScreen(PickingMixin, Screen):
         self.query_one(StatusLine).say(text, kind)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "pick":
-            return self.puzzle is not None and self.answered is None and self.picked_slot is None
-        if action in ("place", "put_back"):
-            return self.picked_slot is not None
+        if action in ("press_focused", "put_back"):
+            return self.picking_check(action, self.puzzle is not None and self.answered is None)
         if action == "retry":
             return self.answered is not None and not self.solved
         return True

@@ -54,6 +54,7 @@ class Board(Container, can_focus=False):
         "board--note-win",
         "board--note-loss",
         "board--note-none",
+        "board--dimmed",
         "board--note-hint",
     }
 
@@ -76,6 +77,7 @@ class Board(Container, can_focus=False):
         self.capacity = capacity
         self._looks: list[TowerLook] = []
         self.columns = 1
+        self._arrangement: tuple | None = None
 
     def compose(self):
         for slot in range(self.capacity):
@@ -118,7 +120,8 @@ class Board(Container, can_focus=False):
     def focus_slot(self, slot: int) -> None:
         if self._looks:
             slot = max(0, min(slot, len(self._looks) - 1))
-            self.tower_widgets[slot].focus()
+            # The board never scrolls (it reflows), so there is nothing to scroll into view.
+            self.tower_widgets[slot].focus(scroll_visible=False)
 
     def on_resize(self) -> None:
         self._reflow()
@@ -138,6 +141,10 @@ class Board(Container, can_focus=False):
             looks = self._looks[row * self.columns : (row + 1) * self.columns]
             tallest = max(look.tower.height for look in looks if look.tower is not None)
             heights.append(min(tallest, cap) + EXTRA_LINES + note_lines)
+        arrangement = (self.columns, rows, tuple(heights), cap, bool(note_lines))
+        if arrangement == self._arrangement:
+            return  # the same grid: the towers repaint themselves, no new layout needed
+        self._arrangement = arrangement
         for widget in self.tower_widgets:
             widget.max_discs = cap
             widget.note_line = bool(note_lines)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from textual.screen import Screen
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
 
 
 class KeyFooter(Footer):
@@ -35,5 +36,22 @@ class KeyFooter(Footer):
             if signature == self._shown:
                 self._bindings_ready = True
                 return
+            if self._shown is not None and _without_enabled(signature) == _without_enabled(self._shown):
+                self._shown = signature
+                self._bindings_ready = True
+                self._dim_in_place(screen)
+                return
             self._shown = signature
         super().bindings_changed(screen)
+
+    def _dim_in_place(self, screen: Screen) -> None:
+        """Only keys' enabled states changed: dim or light the keys shown, no rebuild."""
+        enabled = {active.binding.action: active.enabled for active in screen.active_bindings.values()}
+        for key in self.query(FooterKey):
+            disabled = not enabled.get(key.action, True)
+            key._disabled = disabled
+            key.set_class(disabled, "-disabled")
+
+
+def _without_enabled(signature: tuple) -> tuple:
+    return tuple((key, action, description, show) for key, action, description, _, show in signature)

@@ -68,12 +68,13 @@ class TowerWidget(Widget, can_focus=True):
         self.glyphs = glyphs
 
     def watch_look(self, look: TowerLook) -> None:
-        self.set_class(look.picked, "-picked")
-        self.set_class(look.target, "-target")
-        self.set_class(look.dimmed, "-dimmed")
+        # Picked, target and dimmed are drawn by render() with the board's styles: toggling CSS
+        # classes on a dozen towers restyled each of them and made every pick slow.
         self.set_class(look.last, "-last")
         self.set_class(look.hinted, "-hinted")
-        self.tooltip = self._describe(look)
+        tooltip = self._describe(look)
+        if tooltip != self.tooltip:
+            self.tooltip = tooltip
 
     def _describe(self, look: TowerLook) -> str | None:
         tower = look.tower
@@ -104,7 +105,10 @@ class TowerWidget(Widget, can_focus=True):
 
     def _style(self, part: str) -> Style:
         """A part's style, from the board's component classes (one set shared by every tower:
-        styling two dozen towers each with its own set made start-up twice as slow)."""
+        styling two dozen towers each with its own set made start-up twice as slow).
+        A dimmed tower (not a target of the tower in hand) is drawn all in the dimmed style."""
+        if self.look.dimmed and not part.startswith("note"):
+            part = "dimmed"
         return self.parent.get_component_rich_style(f"board--{part}")
 
     def _frame_style(self) -> Style:

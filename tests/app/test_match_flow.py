@@ -154,7 +154,7 @@ async def test_input_is_refused_while_the_computer_thinks(tmp_path) -> None:
         assert "thinking" in screen_text(app)
         await pilot.press("enter", "right", "enter")
         assert screen.picked_slot is None and screen.match.round.ply == 0
-        assert "Pick up" not in screen_text(app).splitlines()[-1]
+        assert "Pick up" not in screen_text(app).splitlines()[-1]  # hidden while it thinks
         await pilot.pause(1.2)
         await settle(pilot, app)
         assert screen.match.round.ply == 1 and not screen.thinking
