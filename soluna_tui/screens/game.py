@@ -333,7 +333,8 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
 
     def _show_round_over(self, computer_opens: bool | None) -> None:
         count_hint = self.count_hint if self.hints_allowed else None
-        screen = RoundOverScreen(self.match, self.glyphs, self.table.local_players, computer_opens, count_hint)
+        screen = RoundOverScreen(self.match, self.glyphs, self.table.local_players, computer_opens, count_hint,
+                                 can_take_back=self.table.can_undo)
         self.app.push_screen(screen, self._round_over_chosen)
 
     @work(thread=True, exclusive=True, group="computer")

@@ -48,8 +48,10 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
             self.text = text
 
     def __init__(self, match: Match, glyphs: Glyphs, local_players: tuple[int, ...],
-                 computer_opens: bool | None = None, count_hint: Callable[[int], None] | None = None) -> None:
-        """``count_hint`` is given when hints are allowed: opener advice is one, for the loser."""
+                 computer_opens: bool | None = None, count_hint: Callable[[int], None] | None = None,
+                 can_take_back: bool = True) -> None:
+        """``count_hint`` is given when hints are allowed: opener advice is one, for the loser.
+        ``can_take_back`` is False where undo is not offered (a remote match)."""
         super().__init__()
         self.match = match
         self.round_number = match.round_number
@@ -57,6 +59,7 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
         self.local_players = local_players
         self.computer_opens = computer_opens
         self.count_hint = count_hint
+        self.can_take_back = can_take_back
         self.advised = False
 
     @property
@@ -69,6 +72,8 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "advice":
             return self.count_hint is not None and self.loser_chooses_here and not self.advised
+        if action == "undo":
+            return self.can_take_back
         return True
 
     def action_advice(self) -> None:
@@ -138,10 +143,10 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
         return f"{loser} lost the round and chooses: open the next round, or move second?"
 
     def keys_line(self) -> str:
-        keys = "u takes back the last move"
+        keys = ["u takes back the last move"] if self.can_take_back else []
         if self.count_hint is not None and self.loser_chooses_here:
-            keys += "; H says which choice wins (a hint)"
-        return f"({keys})"
+            keys.append("H says which choice wins (a hint)")
+        return f"({'; '.join(keys)})" if keys else ""
 
     def still_true(self, match: Match) -> bool:
         """Whether this dialog still describes the match (it may have moved on, decided elsewhere)."""

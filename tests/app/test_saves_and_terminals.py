@@ -221,6 +221,7 @@ async def test_ascii_mode_draws_only_7_bit_characters(tmp_path) -> None:
         await pilot.press(*"puz")
         await pilot.pause(0.3)
         texts["palette search"] = screen_text(app)
+        assert "Player 2 name     Bob" in texts["new match"]  # the name field shows its value
         for name, text in texts.items():
             bad = sorted({char for char in text if ord(char) > 127})
             assert not bad, f"{name} screen shows non-ASCII {bad}"
