@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from textual import on
-from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
-from textual.widgets import OptionList, Static
-from textual.widgets.option_list import Option
+from textual.containers import VerticalScroll
+from textual.widgets import Static
 
 from ..glyphs import Glyphs
 from ..rules import Match
 from ..rules.wording import plural, verb
-from ..widgets.key_footer import KeyFooter
+from .choice_dialog import ChoiceDialog
 
 CHOICES = (
     ("rematch", "Rematch (same players and rules, the loser opens)"),
@@ -23,8 +19,11 @@ CHOICES = (
 )
 
 
-class MatchOverScreen(ModalScreen[str]):
+class MatchOverScreen(ChoiceDialog[str]):
     """Returns ``rematch``, ``new``, ``board``, ``undo`` or ``quit``."""
+
+    DIALOG_ID = "match-over"
+    DIALOG_TITLE = "Match over"
 
     BINDINGS = [
         Binding("u", "choose('undo')", "Take back"),
@@ -69,20 +68,9 @@ class MatchOverScreen(ModalScreen[str]):
         """Whether this dialog still describes the match (a take-back elsewhere reopens it)."""
         return match.is_over
 
-    def compose(self) -> ComposeResult:
-        with Vertical(id="match-over", classes="dialog"):
-            with VerticalScroll(id="match-summary-box", can_focus=False):
-                yield Static(self.summary(), id="match-summary", markup=False)
-            yield OptionList(*(Option(text, id=key) for key, text in CHOICES), id="match-choices")
-        yield KeyFooter()
+    def body(self):
+        with VerticalScroll(id="match-summary-box", can_focus=False):
+            yield Static(self.summary(), id="match-summary", markup=False)
 
-    def on_mount(self) -> None:
-        self.query_one("#match-over").border_title = "Match over"
-        self.query_one(OptionList).focus()
-
-    @on(OptionList.OptionSelected, "#match-choices")
-    def _chosen(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(event.option.id)
-
-    def action_choose(self, choice: str) -> None:
-        self.dismiss(choice)
+    def choices(self) -> list[tuple[str, str]]:
+        return [(text, key) for key, text in CHOICES]

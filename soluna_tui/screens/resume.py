@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-from textual import on
-from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
-from textual.screen import ModalScreen
-from textual.widgets import OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Static
 
 from ..saves import SavedMatch
-from ..widgets.key_footer import KeyFooter
+from .choice_dialog import ChoiceDialog
 
 
-class ResumeScreen(ModalScreen[bool]):
+class ResumeScreen(ChoiceDialog[bool]):
     """Returns ``True`` to resume the saved match, ``False`` to set up a new one."""
 
+    DIALOG_ID = "resume"
+    DIALOG_TITLE = "Welcome back"
     BINDINGS = [
         Binding("r,escape", "choose(True)", "Resume"),
         Binding("n", "choose(False)", "New match"),
@@ -34,20 +31,8 @@ class ResumeScreen(ModalScreen[bool]):
         return (f"You have an unfinished match:\n{names[0]} {stars[0]} - {stars[1]} {names[1]}, "
                 f"round {match.round_number}, {state} ({self.saved.setup.mode_label}).")
 
-    def compose(self) -> ComposeResult:
-        with Vertical(id="resume", classes="dialog"):
-            yield Static(self.describe(), markup=False)
-            yield OptionList(Option("Resume it", id="resume"), Option(self.new_label, id="new"),
-                             id="resume-choices")
-        yield KeyFooter()
+    def body(self):
+        yield Static(self.describe(), markup=False)
 
-    def on_mount(self) -> None:
-        self.query_one("#resume").border_title = "Welcome back"
-        self.query_one(OptionList).focus()
-
-    @on(OptionList.OptionSelected, "#resume-choices")
-    def _chosen(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(event.option.id == "resume")
-
-    def action_choose(self, resume: bool) -> None:
-        self.dismiss(resume)
+    def choices(self) -> list[tuple[str, bool]]:
+        return [("Resume it", True), (self.new_label, False)]

@@ -5,21 +5,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from textual import on, work
-from textual.app import ComposeResult
+from textual import work
 from textual.binding import Binding
-from textual.containers import Vertical
 from textual.message import Message
-from textual.screen import ModalScreen
-from textual.widgets import OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from ..glyphs import Glyphs
 from ..rules import Budget, Match, NextOpener, Position, SearchAborted, other
 from ..rules.teaching import opener_advice
 from ..rules.wording import plural, verb
-from ..widgets.key_footer import KeyFooter
+from .choice_dialog import ChoiceDialog
 
 #: How long opener advice may search (only large layouts come near it).
 ADVICE_SECONDS = 10.0
@@ -34,8 +30,11 @@ class RoundOverChoice:
     undo: bool = False
 
 
-class RoundOverScreen(ModalScreen[RoundOverChoice]):
+class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
     """Shows the round's result; the loser (if on this terminal) chooses who opens next."""
+
+    DIALOG_ID = "round-over"
+    DIALOG_TITLE = "Round over"
 
     BINDINGS = [
         Binding("u", "undo", "Take back the last move"),
@@ -108,7 +107,7 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
             lines.append(f"{name}: {stars} {match.stars[player]}/{match.options.stars_to_win}")
         return lines
 
-    def options(self) -> list[tuple[str, RoundOverChoice]]:
+    def choices(self) -> list[tuple[str, RoundOverChoice]]:
         """The choices offered, each with what it returns."""
         match = self.match
         loser = match.round.outcome.loser
@@ -152,22 +151,10 @@ class RoundOverScreen(ModalScreen[RoundOverChoice]):
         """Whether this dialog still describes the match (it may have moved on, decided elsewhere)."""
         return match.round_number == self.round_number and match.round.is_over
 
-    def compose(self) -> ComposeResult:
-        self._choices = self.options()
-        with Vertical(id="round-over", classes="dialog"):
-            yield Static("\n".join(self.summary()), id="round-summary", markup=False)
-            yield Static(self.explanation(), id="round-explanation", markup=False)
-            yield Static(self.keys_line(), id="round-keys", markup=False)
-            yield OptionList(*(Option(text) for text, _ in self._choices), id="round-choices")
-        yield KeyFooter()
-
-    def on_mount(self) -> None:
-        self.query_one("#round-over").border_title = "Round over"
-        self.query_one(OptionList).focus()
-
-    @on(OptionList.OptionSelected, "#round-choices")
-    def _chosen(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(self._choices[event.option_index][1])
+    def body(self):
+        yield Static("\n".join(self.summary()), id="round-summary", markup=False)
+        yield Static(self.explanation(), id="round-explanation", markup=False)
+        yield Static(self.keys_line(), id="round-keys", markup=False)
 
     def action_undo(self) -> None:
         self.dismiss(RoundOverChoice(undo=True))
