@@ -226,9 +226,9 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
             round_number=match.round_number,
             to_move=to_move,
             rules=f"{match.options.preset_name} rules",
-            mode=f"{plural(match.options.discs, 'disc')}, {setup.mode_label}"
-                 + ("" if self.hints_allowed else ", no hints"),
+            mode=f"{plural(match.options.discs, 'disc')}, {setup.mode_label}",
             seed=match.seed,
+            hints=self.hints_allowed,
             status=status,
         )
 

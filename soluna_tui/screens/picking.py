@@ -95,12 +95,14 @@ class PickingMixin:
         self.press(slot)
 
     def picking_check(self, action: str, may_play: bool) -> bool | None:
-        """``check_action`` for the picking keys: Enter while the player may play, Escape
-        (shown, but dimmed) while nothing is in hand."""
+        """``check_action`` for the picking keys: Enter while the player may play, Escape too
+        (dimmed while nothing is in hand); both hidden while the player may not play."""
         if action == "press_focused":
             return may_play
         if action == "put_back":
-            return True if self.picked_slot is not None and may_play else None
+            if not may_play:
+                return False
+            return True if self.picked_slot is not None else None
         return True
 
     def action_put_back(self) -> None:

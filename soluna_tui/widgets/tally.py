@@ -24,6 +24,7 @@ class TallyInfo:
     rules: str = "box rules"
     mode: str = "two players"
     seed: int | None = None
+    hints: bool = True
     status: str = ""
 
 
@@ -66,7 +67,7 @@ class Tally(Widget):
         lines.append(Text(f"Round {info.round_number} {self._dot()} {info.rules}", detail_style))
         lines.append(Text(info.mode, detail_style))
         if info.seed is not None:
-            lines.append(Text(f"seed {info.seed}", detail_style))
+            lines.append(Text(f"seed {info.seed}" + ("" if info.hints else ", hints off"), detail_style))
         if info.status:
             lines.append(Text(info.status, turn_style))
         return Text("\n").join(lines)
