@@ -107,7 +107,8 @@ def _add_app_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--theme", type=_theme, default=argparse.SUPPRESS, metavar="NAME",
                        help="a Textual theme, e.g. textual-dark, nord, gruvbox, textual-light")
     group.add_argument("--data-dir", type=_data_dir, default=argparse.SUPPRESS, metavar="DIR",
-                       help="where the unfinished match is saved (default: the user data directory)")
+                       help="where the unfinished match, the stats and your preferences are kept "
+                            "(default: the user data directory)")
 
 
 def _app_kwargs(args: argparse.Namespace) -> dict:

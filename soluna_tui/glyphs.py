@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .rules import Move, Symbol, Tower
+from .rules import Symbol
 
 
 @dataclass(frozen=True)
@@ -35,18 +35,10 @@ class Glyphs:
     star_missing: str
     turn: str
     target_marks: tuple[str, str]
-    arrow: str
     ellipsis: str
 
     def symbol(self, symbol: Symbol) -> str:
         return self.symbols[symbol]
-
-    def tower(self, tower: Tower) -> str:
-        """``3M`` in ASCII mode; ``3M☾`` with the glyph beside the letter otherwise."""
-        return str(tower) if self.ascii else f"{tower}{self.symbol(tower.symbol)}"
-
-    def move(self, move: Move) -> str:
-        return str(move)
 
     def stars(self, won: int, needed: int) -> str:
         return self.star_won * min(won, needed) + self.star_missing * max(0, needed - won)
@@ -64,7 +56,6 @@ UNICODE = Glyphs(
     star_missing="☆",
     turn="▶",
     target_marks=("▸", "◂"),
-    arrow="→",
     ellipsis="…",
 )
 
@@ -80,7 +71,6 @@ ASCII = Glyphs(
     star_missing=".",
     turn=">",
     target_marks=(">", "<"),
-    arrow="->",
     ellipsis="...",
 )
 

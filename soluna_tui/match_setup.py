@@ -10,8 +10,8 @@ from .rules import LEVELS, Match, MatchOptions, OptionError
 from .rules.players import check_level
 
 NAME_LIMIT = 16
+#: Against the computer you sit in seat 1 (index 0) and the computer in seat 2.
 COMPUTER_SEAT = 1
-HUMAN_SEAT = 0
 
 
 def clean_name(name: str, fallback: str) -> str:

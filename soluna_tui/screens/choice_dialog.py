@@ -25,6 +25,7 @@ class ChoiceDialog(ModalScreen[T], Generic[T]):
     #: The id of the dialog's frame (for styles) and its title.
     DIALOG_ID = "dialog"
     DIALOG_TITLE = ""
+    AUTO_FOCUS = "#dialog-choices"
 
     def body(self) -> Iterable[Widget]:
         return ()
@@ -38,14 +39,12 @@ class ChoiceDialog(ModalScreen[T], Generic[T]):
         for label, value in self.choices():
             options.append(Option(label))
             self._values.append(value)
-        with Vertical(id=self.DIALOG_ID, classes="dialog"):
+        frame = Vertical(id=self.DIALOG_ID, classes="dialog")
+        frame.border_title = self.DIALOG_TITLE
+        with frame:
             yield from self.body()
             yield OptionList(*options, id="dialog-choices")
         yield KeyFooter()
-
-    def on_mount(self) -> None:
-        self.query_one(f"#{self.DIALOG_ID}").border_title = self.DIALOG_TITLE
-        self.query_one("#dialog-choices", OptionList).focus()
 
     @on(OptionList.OptionSelected, "#dialog-choices")
     def _chosen(self, event: OptionList.OptionSelected) -> None:

@@ -136,6 +136,7 @@ async def test_a_rematch_over_the_network_is_asked_of_the_server() -> None:
             await pilot.pause(0.05)
             if type(app.screen).__name__ == "MatchOverScreen":
                 break
+        await settle(pilot)  # pushed is not yet drawn
         assert "wins the match" in screen_text(app) or "win the match" in screen_text(app)
         await pilot.press("enter")  # the first choice: rematch
         await server.expect("rematch")
