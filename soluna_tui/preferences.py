@@ -6,12 +6,11 @@ file is moved aside and the defaults apply.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from .match_setup import MatchSetup
 from .rules import SolunaError
-from .saves import SaveError, default_data_dir, move_aside, read_json_document, write_atomically
+from .saves import SaveError, default_data_dir, document_text, move_aside, read_json_document, write_atomically
 
 PREFERENCES_FORMAT = "soluna-preferences"
 PREFERENCES_VERSION = 1
@@ -48,13 +47,11 @@ class Preferences:
             self.theme = theme
         if setup is not None:
             self.last_setup = setup.with_seed(None)
-        document = {
-            "format": PREFERENCES_FORMAT,
-            "version": PREFERENCES_VERSION,
+        text = document_text(PREFERENCES_FORMAT, PREFERENCES_VERSION, {
             "theme": self.theme,
             "last_setup": self.last_setup.to_dict() if self.last_setup is not None else None,
-        }
+        })
         try:
-            write_atomically(self.path, json.dumps(document, ensure_ascii=False, indent=1))
+            write_atomically(self.path, text)
         except OSError:
             pass

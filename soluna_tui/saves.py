@@ -62,6 +62,11 @@ def move_aside(path: Path) -> Path:
     return target
 
 
+def document_text(format_name: str, version: int, body: dict[str, Any]) -> str:
+    """A file of ours as JSON: what it is and its version first, so a reader can tell."""
+    return json.dumps({"format": format_name, "version": version, **body}, ensure_ascii=False, indent=1)
+
+
 def read_json_document(path: Path, expected_format: str, expected_version: int) -> dict[str, Any]:
     """The JSON object in ``path`` if it carries the expected format and version, else ``SaveError``."""
     try:
@@ -90,18 +95,12 @@ class SavedMatch:
     hints_used: tuple[int, int] = (0, 0)
 
     def to_json(self) -> str:
-        return json.dumps(
-            {
-                "format": SAVE_FORMAT,
-                "version": SAVE_VERSION,
-                "saved_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-                "setup": self.setup.to_dict(),
-                "match": self.match.to_dict(),
-                "hints_used": list(self.hints_used),
-            },
-            ensure_ascii=False,
-            indent=1,
-        )
+        return document_text(SAVE_FORMAT, SAVE_VERSION, {
+            "saved_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            "setup": self.setup.to_dict(),
+            "match": self.match.to_dict(),
+            "hints_used": list(self.hints_used),
+        })
 
     @classmethod
     def from_document(cls, document: dict[str, Any]) -> SavedMatch:

@@ -6,14 +6,13 @@ Written atomically like the saves; a file that cannot be read is moved aside
 
 from __future__ import annotations
 
-import json
 import time
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .saves import SaveError, default_data_dir, move_aside, read_json_document, write_atomically
+from .saves import SaveError, default_data_dir, document_text, move_aside, read_json_document, write_atomically
 
 STATS_FORMAT = "soluna-stats"
 STATS_VERSION = 1
@@ -126,16 +125,10 @@ class Stats:
         return points[-limit:]
 
     def to_json(self) -> str:
-        return json.dumps(
-            {
-                "format": STATS_FORMAT,
-                "version": STATS_VERSION,
-                "matches": [asdict(record) for record in self.matches],
-                "puzzles": asdict(self.puzzles),
-            },
-            ensure_ascii=False,
-            indent=1,
-        )
+        return document_text(STATS_FORMAT, STATS_VERSION, {
+            "matches": [asdict(record) for record in self.matches],
+            "puzzles": asdict(self.puzzles),
+        })
 
     @classmethod
     def from_document(cls, document: dict[str, Any]) -> Stats:
