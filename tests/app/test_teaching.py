@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from contextlib import asynccontextmanager
 
 from soluna_tui.match_setup import MatchSetup
 from soluna_tui.rules import MatchOptions, Position, drop, shared_solver
@@ -43,13 +44,20 @@ def won_position() -> Position:
     raise AssertionError("no won position found")
 
 
-async def test_each_hint_step_and_the_count(tmp_path) -> None:
-    app = make_app(tmp_path, hot_seat(seed=1))
+@asynccontextmanager
+async def at_a_won_position(tmp_path, seed: int):
+    """A hot-seat game whose round starts from a won position with a losing move: what each
+    test needs to judge help, and its perfect-play analysis."""
+    app = make_app(tmp_path, hot_seat(seed=seed))
     async with app.run_test(size=(100, 30)) as pilot:
         screen = game(app)
         position = won_position()
         set_position(screen, position)
-        analysis = shared_solver.analyse(position)
+        yield app, pilot, screen, position, shared_solver.analyse(position)
+
+
+async def test_each_hint_step_and_the_count(tmp_path) -> None:
+    async with at_a_won_position(tmp_path, seed=1) as (app, pilot, screen, position, analysis):
         best = analysis.moves[0].move
         await pilot.press("H")
         await wait(pilot, app)
@@ -87,12 +95,7 @@ async def test_hints_can_be_turned_off(tmp_path) -> None:
 
 
 async def test_analysis_mode_marks_every_move(tmp_path) -> None:
-    app = make_app(tmp_path, hot_seat(seed=1))
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = game(app)
-        position = won_position()
-        set_position(screen, position)
-        analysis = shared_solver.analyse(position)
+    async with at_a_won_position(tmp_path, seed=1) as (app, pilot, screen, position, analysis):
         await pilot.press("A")
         await wait(pilot, app)
         looks = [widget.look for widget in screen.board.tower_widgets if widget.display]
@@ -157,12 +160,7 @@ async def test_opener_advice_is_a_counted_hint(tmp_path) -> None:
 
 
 async def test_the_review_finds_a_known_blunder(tmp_path) -> None:
-    app = make_app(tmp_path, hot_seat(seed=2))
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = game(app)
-        position = won_position()
-        set_position(screen, position)
-        analysis = shared_solver.analyse(position)
+    async with at_a_won_position(tmp_path, seed=2) as (app, pilot, screen, position, analysis):
         blunder = next(item.move for item in analysis.moves if not item.verdict.wins)
         await play_by_keys(pilot, app, blunder)
         while not isinstance(app.screen, ReviewScreen):  # then perfect play to the end
