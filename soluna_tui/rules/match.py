@@ -97,9 +97,9 @@ class Match:
         seed: int | None = None,
     ) -> None:
         self.options = options or MatchOptions()
-        self.players = tuple(players)
-        if len(self.players) != 2 or not all(isinstance(name, str) for name in self.players):
+        if len(players) != 2 or not all(isinstance(name, str) for name in players):
             raise OptionError("a match has exactly two players, each with a name")
+        self.players: tuple[str, str] = (players[0], players[1])
         self.seed = random.SystemRandom().randrange(2**32) if seed is None else seed
         self.forfeited_by: int | None = None
         self.rounds: list[Round] = [Round(self.layout_for(1), self.options.first_opener)]
@@ -163,12 +163,18 @@ class Match:
     def opener_chooser(self) -> int | None:
         """The player who must choose who opens the next round, when that choice is pending."""
         if self.between_rounds and self.options.next_opener is NextOpener.LOSER_CHOOSES:
-            return self.round.outcome.loser
+            return self._round_loser()
         return None
+
+    def _round_loser(self) -> int:
+        outcome = self.round.outcome
+        if outcome is None:
+            raise OutOfTurnError("the round is not over: nobody chooses the next opener yet")
+        return outcome.loser
 
     def next_opener(self, chosen: int | None = None) -> int:
         """Who opens the next round: the rules decide, or ``chosen`` where the loser chooses."""
-        loser = self.round.outcome.loser
+        loser = self._round_loser()
         if self.options.next_opener is NextOpener.LOSER_OPENS:
             if chosen not in (None, loser):
                 raise OutOfTurnError(f"under these rules the loser ({self.players[loser]}) opens")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .errors import OptionError, RoundOverError, SearchAborted
 from .position import Move, Position
@@ -42,7 +42,7 @@ def default_budget(position: Position, cancelled: Callable[[], bool] | None = No
     return Budget(seconds=seconds, cancelled=cancelled)
 
 
-def _best(items: Sequence[T], key: Callable[[T], object], rng: random.Random) -> T:
+def _best(items: Sequence[T], key: Callable[[T], Any], rng: random.Random) -> T:
     """One of the items with the smallest key, chosen by ``rng``."""
     smallest = min(key(item) for item in items)
     return rng.choice([item for item in items if key(item) == smallest])

@@ -21,6 +21,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from .errors import SearchAborted
 from .position import Move, Position
@@ -86,7 +87,7 @@ class Analysis:
     def winning_moves(self) -> tuple[MoveVerdict, ...]:
         return tuple(item for item in self.moves if item.verdict.wins)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The JSON object of ``soluna analyze --json`` (RULES.md)."""
         return {
             "position": str(self.position),
@@ -239,7 +240,7 @@ class Solver:
     def _children(self, key: Key) -> set[Key]:
         """Every distinct position one move away, as keys."""
         a, b, c, d = key
-        children: set[Key] = set()
+        children: set[tuple[int, ...]] = set()
         add = children.add
         for merged in self._merges_of(a):
             add(tuple(sorted((merged, b, c, d))))
