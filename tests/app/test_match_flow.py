@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from soluna_tui.match_setup import MatchSetup
 from soluna_tui.rules import MatchOptions, choose_move
 from soluna_tui.screens.match_over import MatchOverScreen
@@ -12,6 +14,7 @@ from soluna_tui.screens.round_over import RoundOverScreen
 from .helpers import game, hot_seat, make_app, play_by_keys, play_randomly_until, screen_text, settle, skip_review
 
 
+@pytest.mark.slow
 async def test_a_whole_hot_seat_match_to_four_stars_by_keys_only(tmp_path) -> None:
     app = make_app(tmp_path, hot_seat(seed=3))
     rng = random.Random(3)

@@ -37,6 +37,7 @@ def test_solver_agrees_with_brute_force(position: Position) -> None:
         assert item.result == position.after(item.move)
 
 
+@pytest.mark.slow
 def test_known_facts_of_the_twelve_disc_set() -> None:
     solver = Solver()
     drops = list(every_drop(12))
@@ -112,6 +113,7 @@ def test_the_cache_is_shared_across_calls() -> None:
     assert solver.positions_solved == solved
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("discs", range(13, 19))
 def test_reachable_positions_of_larger_sets_agree_with_brute_force(discs: int) -> None:
     rng = random.Random(discs)
