@@ -8,6 +8,7 @@ the server as a system user ``pgserver`` that it creates (PostgreSQL refuses to 
 from __future__ import annotations
 
 import random
+import tempfile
 import time
 import uuid
 import warnings
@@ -22,14 +23,21 @@ BACKENDS = ("sqlite", "postgresql")
 
 
 @pytest.fixture(scope="session")
-def postgres_server(tmp_path_factory: pytest.TempPathFactory):
-    """A PostgreSQL server for the whole session (about a second to start)."""
+def postgres_server():
+    """A PostgreSQL server for the whole session (about a second to start).
+
+    Its folder is not under pytest's temporary root: pytest keeps that root private to the user
+    running the tests, and the server (as ``pgserver`` when the tests run as root) must reach it.
+    """
     pgserver = pytest.importorskip("pgserver")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # platformdirs: no XDG_RUNTIME_DIR in a container
         started = time.monotonic()
-        server = pgserver.get_server(tmp_path_factory.mktemp("postgres"), cleanup_mode="delete")
+        server = pgserver.get_server(tempfile.mkdtemp(prefix="soluna-postgres-"), cleanup_mode="delete")
     server.start_seconds = time.monotonic() - started
+    # Throwaway data: no waiting for the disk, so creating a database per test is quick.
+    server.psql("ALTER SYSTEM SET fsync = off; ALTER SYSTEM SET synchronous_commit = off; "
+                "ALTER SYSTEM SET full_page_writes = off; SELECT pg_reload_conf();")
     yield server
     server.cleanup()
 

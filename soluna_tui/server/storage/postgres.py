@@ -59,6 +59,9 @@ class PostgresStorage(Storage):
 
     async def _open(self) -> None:
         try:
+            # One connection first: a wrong URL or a refusal is told at once, in the database's words.
+            probe = await psycopg.AsyncConnection.connect(self.url, connect_timeout=_whole_seconds(self.connect_timeout))
+            await probe.close()
             await self._pool.open(wait=True, timeout=self.connect_timeout)
         except (PoolTimeout, psycopg.Error) as error:
             await self._pool.close()
@@ -104,7 +107,7 @@ class PostgresStorage(Storage):
         while True:
             try:
                 connection = await psycopg.AsyncConnection.connect(self.url, autocommit=True,
-                                                                   connect_timeout=max(1, round(self.connect_timeout)))
+                                                                   connect_timeout=_whole_seconds(self.connect_timeout))
             except psycopg.Error as error:
                 log.warning("cannot listen for changes (%s); trying again in %.2g s", _first_line(error), delay)
                 await asyncio.sleep(delay)
@@ -156,6 +159,11 @@ def _change(payload: str) -> Change:
         return Change(code, int(version))
     except ValueError:
         return RESYNC
+
+
+def _whole_seconds(seconds: float) -> int:
+    """libpq's connect_timeout is whole seconds, at least 2 (it treats 1 as 2)."""
+    return max(2, round(seconds))
 
 
 def _first_line(error: BaseException) -> str:
