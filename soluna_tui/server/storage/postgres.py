@@ -60,7 +60,8 @@ class PostgresStorage(Storage):
     async def _open(self) -> None:
         try:
             # One connection first: a wrong URL or a refusal is told at once, in the database's words.
-            probe = await psycopg.AsyncConnection.connect(self.url, connect_timeout=_whole_seconds(self.connect_timeout))
+            probe = await psycopg.AsyncConnection.connect(
+                self.url, connect_timeout=_whole_seconds(self.connect_timeout))
             await probe.close()
             await self._pool.open(wait=True, timeout=self.connect_timeout)
         except (PoolTimeout, psycopg.Error) as error:
