@@ -54,3 +54,11 @@ async def test_an_unreachable_database_is_one_storage_error(tmp_path):
         await open_storage(blocker / "store.sqlite3")
     with pytest.raises(ValueError, match="unknown database"):
         storage_for("mysql://somewhere/db")
+
+
+async def test_a_file_that_is_not_a_database_is_one_storage_error(tmp_path):
+    impostor = tmp_path / "store.sqlite3"
+    impostor.write_bytes(b"this is a text file, not SQLite" * 100)
+    with pytest.raises(ValueError, match="cannot be used: file is not a database"):
+        await open_storage(impostor)
+    assert impostor.read_bytes().startswith(b"this is a text file")

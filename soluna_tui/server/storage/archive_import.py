@@ -39,10 +39,10 @@ class _ArchivedMatch:
 
 async def import_json_archive(store: Storage, folder: Path) -> ImportReport:
     """Import ``folder/active`` and ``folder/finished`` unless this folder was imported before."""
-    folder = Path(folder).resolve()
-    if not (folder / "active").is_dir() and not (folder / "finished").is_dir():
+    found = await asyncio.to_thread(_read_archive, Path(folder))
+    if found is None:
         return ImportReport(0, 0, ())
-    active, finished, skipped = await asyncio.to_thread(_read_archive, folder)
+    folder, active, finished, skipped = found
     mark = f"json-archive:{folder}"
     async with store._transaction() as tx:
         await store._lock(tx, "soluna-import")
@@ -81,8 +81,12 @@ async def import_json_archive(store: Storage, folder: Path) -> ImportReport:
     return report
 
 
-def _read_archive(folder: Path) -> tuple[list[_ArchivedMatch], list[_ArchivedMatch], list[str]]:
-    """Every readable archive file (off the event loop); the names of the others."""
+def _read_archive(folder: Path) -> tuple[Path, list[_ArchivedMatch], list[_ArchivedMatch], list[str]] | None:
+    """The folder's full path, every readable archive file and the names of the others (off the event loop);
+    ``None`` when there is no archive."""
+    folder = folder.resolve()
+    if not (folder / "active").is_dir() and not (folder / "finished").is_dir():
+        return None
     skipped: list[str] = []
     found: dict[str, list[_ArchivedMatch]] = {"active": [], "finished": []}
     for kind, matches in found.items():
@@ -94,7 +98,7 @@ def _read_archive(folder: Path) -> tuple[list[_ArchivedMatch], list[_ArchivedMat
                 matches.append(_read_one(path, finished=kind == "finished"))
             except (SaveError, SolunaError, StorageError) as error:
                 skipped.append(f"{path.name} ({error})")
-    return found["active"], found["finished"], skipped
+    return folder, found["active"], found["finished"], skipped
 
 
 def _read_one(path: Path, finished: bool) -> _ArchivedMatch:

@@ -93,7 +93,7 @@ class PostgresStorage(Storage):
         except PoolTimeout:
             raise StorageUnavailable(f"no connection to {_without_password(self.url)} "
                                      f"within {self.connect_timeout:g} seconds") from None
-        except psycopg.OperationalError as error:
+        except (psycopg.OperationalError, psycopg.InterfaceError) as error:  # lost, shut down, deadlocked
             raise StorageUnavailable(f"the database failed: {_first_line(error)}") from None
 
     async def _lock(self, tx: Transaction, name: str) -> None:

@@ -45,7 +45,9 @@ class SQLiteStorage(Storage):
         """Run ``function`` on the database thread; a database that fails becomes ``StorageUnavailable``."""
         try:
             return await asyncio.get_running_loop().run_in_executor(self._thread, function, *args)
-        except sqlite3.OperationalError as error:
+        except sqlite3.IntegrityError:
+            raise  # a constraint: the store decides what it means
+        except sqlite3.DatabaseError as error:  # locked too long, disk full, not a database, damaged
             raise StorageUnavailable(f"the database {self.path} cannot be used: {error}") from None
 
     async def _open(self) -> None:
@@ -63,9 +65,9 @@ class SQLiteStorage(Storage):
             if connection.execute("PRAGMA journal_mode = WAL").fetchone()[0].lower() != "wal":
                 raise sqlite3.OperationalError("it cannot use a write-ahead log")
             connection.execute("PRAGMA foreign_keys = ON")
-        except sqlite3.DatabaseError as error:
+        except sqlite3.DatabaseError:
             connection.close()
-            raise sqlite3.OperationalError(str(error)) from None
+            raise
         self._connection = connection
 
     async def _close(self) -> None:
