@@ -252,6 +252,16 @@ def run_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"the seconds must be a number, 0 or more, not {text!r}")
+    return value
+
+
 def _code(text: str) -> str:
     code = text.strip().upper()
     if not code.isalpha() or not 1 <= len(code) <= 8:
@@ -278,7 +288,7 @@ def add_export_command(commands: Any, data_dir_type: Callable[[str], Path]) -> N
     export.add_argument("--id", type=int, metavar="N", help="a server's finished match by its number")
     export.add_argument("--database", metavar="URL|PATH",
                         help="the server's store: postgresql://... or a SQLite file (default: DIR/soluna.sqlite3)")
-    export.add_argument("--seconds", type=float, default=DEFAULT_SECONDS_PER_ROUND, metavar="S",
+    export.add_argument("--seconds", type=_seconds, default=DEFAULT_SECONDS_PER_ROUND, metavar="S",
                         help=f"longest the solver may judge one round (default {DEFAULT_SECONDS_PER_ROUND:g}; "
                              "0: no limit)")
     export.add_argument("--data-dir", type=data_dir_type, default=argparse.SUPPRESS, metavar="DIR",

@@ -62,13 +62,12 @@ async def test_a_subscriber_far_behind_is_told_to_re_read_everything(store, monk
     assert RESYNC in received and len(received) < 5
 
 
-@pytest.fixture
-def postgresql_only(backend):
-    if backend != "postgresql":
-        pytest.skip("SQLite serves one server: its changes reach that server's subscribers only")
+#: SQLite serves one server, so only PostgreSQL has other servers to tell.
+postgresql_only = pytest.mark.parametrize("database", ["postgresql"], indirect=True)
 
 
-async def test_another_server_hears_a_change_within_100_ms(postgresql_only, open_store):
+@postgresql_only
+async def test_another_server_hears_a_change_within_100_ms(open_store):
     first, second = await open_store(), await open_store()
     delays = []
     with second.subscribe() as changes:
@@ -79,10 +78,13 @@ async def test_another_server_hears_a_change_within_100_ms(postgresql_only, open
             await first.update_match("ABCD", version, match_in_play().to_dict())
             assert await _next(changes) == Change("ABCD", version + 1)
             delays.append(time.monotonic() - started)
-    assert sorted(delays)[len(delays) // 2] < DELIVERY_SECONDS, delays
+    print(f"delivery to another server: median {sorted(delays)[len(delays) // 2] * 1000:.1f} ms, "
+          f"longest {max(delays) * 1000:.1f} ms")
+    assert max(delays) < DELIVERY_SECONDS, delays
 
 
-async def test_a_killed_listener_reconnects_and_asks_for_a_resync(postgresql_only, open_store, database):
+@postgresql_only
+async def test_a_killed_listener_reconnects_and_asks_for_a_resync(open_store, database):
     first, second = await open_store(), await open_store()
     with second.subscribe() as changes:
         await _create(first)
@@ -105,7 +107,8 @@ async def test_a_killed_listener_reconnects_and_asks_for_a_resync(postgresql_onl
     assert (await second.get_match("ABCD")).version == 3
 
 
-async def test_work_goes_on_after_the_pool_connections_are_killed(postgresql_only, store, database):
+@postgresql_only
+async def test_work_goes_on_after_the_pool_connections_are_killed(store, database):
     await _create(store)
     with psycopg.connect(database, autocommit=True) as admin:
         admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
