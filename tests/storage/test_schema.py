@@ -62,3 +62,17 @@ async def test_a_file_that_is_not_a_database_is_one_storage_error(tmp_path):
     with pytest.raises(ValueError, match="cannot be used: file is not a database"):
         await open_storage(impostor)
     assert impostor.read_bytes().startswith(b"this is a text file")
+
+
+@pytest.mark.parametrize("database", ["sqlite"], indirect=True)
+async def test_sqlite_writes_ahead_and_waits_for_a_busy_database(store):
+    async with store._transaction(write=False) as tx:
+        assert await tx.fetch("PRAGMA journal_mode") == [("wal",)]
+        assert await tx.fetch("PRAGMA busy_timeout") == [(int(store.busy_timeout * 1000),)]
+
+
+async def test_a_store_closes_at_the_end_of_an_async_with(database):
+    async with await open_storage(database) as store:
+        await store.see_player("SHA256:ann", "ann")
+    with pytest.raises(ValueError):
+        await store.player("SHA256:ann")

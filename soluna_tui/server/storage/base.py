@@ -130,8 +130,11 @@ class Storage(ABC):
     # ---- what a backend provides ---------------------------------------------------------
 
     @abstractmethod
-    def _transaction(self) -> AbstractAsyncContextManager[Transaction]:
-        """A transaction, committed when the block ends normally, rolled back when it raises."""
+    def _transaction(self, write: bool = True) -> AbstractAsyncContextManager[Transaction]:
+        """A transaction, committed when the block ends normally, rolled back when it raises.
+
+        ``write=False`` promises only reads, which then need not wait for another server's writes.
+        """
 
     @abstractmethod
     async def _lock(self, tx: Transaction, name: str) -> None:
@@ -166,6 +169,12 @@ class Storage(ABC):
             subscription.close()
         await self._close()
 
+    async def __aenter__(self) -> Storage:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
     def subscribe(self) -> Subscription:
         """Every change to matches from now on (of every server on this database), as ``Change`` values."""
         return Subscription(self._subscribers)
@@ -192,7 +201,7 @@ class Storage(ABC):
         return LATEST
 
     async def schema_version(self) -> int:
-        async with self._transaction() as tx:
+        async with self._transaction(write=False) as tx:
             return (await tx.fetch("SELECT MAX(version) FROM schema_version"))[0][0] or 0
 
     async def _first_wins(self, work: Callable[[Transaction], Awaitable[T]], refusal: StorageError) -> T:
@@ -248,12 +257,12 @@ class Storage(ABC):
         return await self._first_wins(work, NameTaken(name))
 
     async def player(self, fingerprint: str) -> PlayerRecord | None:
-        async with self._transaction() as tx:
+        async with self._transaction(write=False) as tx:
             return await self._player(tx, fingerprint)
 
     async def name_holder(self, name: str) -> PlayerRecord | None:
         """The player whose key holds ``name`` (any case), if any: a guest may not take it."""
-        async with self._transaction() as tx:
+        async with self._transaction(write=False) as tx:
             rows = await tx.fetch(f"SELECT {_PLAYER_COLUMNS} FROM players WHERE name_key = ?", (name_key(name),))
         return PlayerRecord(*rows[0]) if rows else None
 
@@ -282,13 +291,13 @@ class Storage(ABC):
         return await self._first_wins(work, CodeTaken(code))
 
     async def get_match(self, code: str) -> StoredMatch | None:
-        async with self._transaction() as tx:
+        async with self._transaction(write=False) as tx:
             rows = await tx.fetch(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE code = ?", (code,))
         return _stored_match(rows[0]) if rows else None
 
     async def active_matches(self) -> list[StoredMatch]:
         """Every match in play or waiting, oldest first."""
-        async with self._transaction() as tx:
+        async with self._transaction(write=False) as tx:
             rows = await tx.fetch(f"SELECT {_MATCH_COLUMNS} FROM matches ORDER BY created_at, code")
         return [_stored_match(row) for row in rows]
 
@@ -401,27 +410,27 @@ class Storage(ABC):
     # ---- finished matches ----------------------------------------------------------------
 
     async def finished_match(self, match_id: int) -> FinishedMatch | None:
-        async with self._transaction() as tx:
+        async with self._transaction(write=False) as tx:
             rows = await tx.fetch(f"SELECT {_FINISHED_COLUMNS} FROM finished_matches WHERE id = ?", (match_id,))
         return _finished_match(rows[0]) if rows else None
 
     async def latest_finished(self, code: str) -> FinishedMatch | None:
         """The last match filed under ``code`` (codes are reused once a match is over)."""
-        async with self._transaction() as tx:
+        async with self._transaction(write=False) as tx:
             rows = await tx.fetch(f"SELECT {_FINISHED_COLUMNS} FROM finished_matches WHERE code = ? "
                                   "ORDER BY finished_at DESC, id DESC LIMIT 1", (code,))
         return _finished_match(rows[0]) if rows else None
 
     async def finished_matches(self, limit: int = 20, before_id: int | None = None) -> list[FinishedMatch]:
         """The most recently filed matches, newest first (``before_id`` pages further back)."""
-        async with self._transaction() as tx:
+        async with self._transaction(write=False) as tx:
             rows = await tx.fetch(f"SELECT {_FINISHED_COLUMNS} FROM finished_matches WHERE id < ? "
                                   "ORDER BY id DESC LIMIT ?", (before_id if before_id is not None else 2**62, limit))
         return [_finished_match(row) for row in rows]
 
     async def recent_matches(self, fingerprint: str, limit: int = 10) -> list[FinishedMatch]:
         """The player's finished matches, newest first."""
-        async with self._transaction() as tx:
+        async with self._transaction(write=False) as tx:
             return await self._recent(tx, fingerprint, limit)
 
     async def _recent(self, tx: Transaction, fingerprint: str, limit: int) -> list[FinishedMatch]:
@@ -434,7 +443,7 @@ class Storage(ABC):
 
     async def leaderboard(self, limit: int = 20, offset: int = 0) -> list[Standing]:
         """Rated players best first (by the conservative estimate); equal ratings share a rank."""
-        async with self._transaction() as tx:
+        async with self._transaction(write=False) as tx:
             rows = await tx.fetch(
                 "SELECT r.fingerprint, COALESCE(p.name, r.name), r.mu, r.sigma, r.played, r.won, r.lost, "
                 "r.conservative FROM ratings r LEFT JOIN players p ON p.fingerprint = r.fingerprint "
@@ -454,7 +463,7 @@ class Storage(ABC):
 
     async def player_summary(self, fingerprint: str, recent: int = 10) -> PlayerSummary:
         """A player's own record: name, rank and rating (if rated), and their latest finished matches."""
-        async with self._transaction() as tx:
+        async with self._transaction(write=False) as tx:
             player = await self._player(tx, fingerprint)
             rows = await tx.fetch("SELECT name, mu, sigma, played, won, lost, conservative FROM ratings "
                                   "WHERE fingerprint = ?", (fingerprint,))

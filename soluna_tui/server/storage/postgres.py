@@ -86,7 +86,7 @@ class PostgresStorage(Storage):
         await self._pool.close()
 
     @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[Transaction]:
+    async def _transaction(self, write: bool = True) -> AsyncIterator[Transaction]:
         try:
             async with self._pool.connection() as connection, connection.transaction():
                 yield _PostgresTransaction(connection)

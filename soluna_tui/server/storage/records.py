@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..ratings import Rating
 
@@ -185,9 +185,11 @@ class PlayerSummary:
     recent: tuple[FinishedMatch, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Change:
-    """A match changed to ``version`` (re-read it: it may be gone, finished); ``code`` ``None``: re-read all."""
+class Change(NamedTuple):
+    """A match changed to ``version`` (re-read it: it may be gone, finished); ``code`` ``None``: re-read all.
+
+    A pair, so ``async for code, version in store.subscribe()`` reads well.
+    """
 
     code: str | None
     version: int = 0

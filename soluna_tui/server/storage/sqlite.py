@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -62,8 +63,7 @@ class SQLiteStorage(Storage):
                                      check_same_thread=False)
         try:
             connection.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
-            if connection.execute("PRAGMA journal_mode = WAL").fetchone()[0].lower() != "wal":
-                raise sqlite3.OperationalError("it cannot use a write-ahead log")
+            _use_write_ahead_log(connection, self.busy_timeout)
             connection.execute("PRAGMA foreign_keys = ON")
         except sqlite3.DatabaseError:
             connection.close()
@@ -77,12 +77,12 @@ class SQLiteStorage(Storage):
         self._thread.shutdown(wait=False)
 
     @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[Transaction]:
+    async def _transaction(self, write: bool = True) -> AsyncIterator[Transaction]:
         if self._connection is None:
             raise StorageUnavailable(f"the database {self.path} is closed")
         async with self._turn:
             connection = self._connection
-            await self._call(connection.execute, "BEGIN IMMEDIATE")
+            await self._call(connection.execute, "BEGIN IMMEDIATE" if write else "BEGIN")
             tx = _SQLiteTransaction(self, connection)
             try:
                 yield tx
@@ -98,6 +98,23 @@ class SQLiteStorage(Storage):
 
     def _is_unique_violation(self, error: BaseException) -> bool:
         return isinstance(error, sqlite3.IntegrityError) and "UNIQUE" in str(error)
+
+
+def _use_write_ahead_log(connection: sqlite3.Connection, patience: float) -> None:
+    """Switch to WAL; SQLite refuses at once (no busy wait) while another connection is opening the file,
+    so try again for a while."""
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            mode = connection.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        except sqlite3.OperationalError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)  # on the database thread, never the event loop
+            continue
+        if mode.lower() != "wal":
+            raise sqlite3.OperationalError("it cannot use a write-ahead log")
+        return
 
 
 def _roll_back(connection: sqlite3.Connection) -> None:
