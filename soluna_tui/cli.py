@@ -268,6 +268,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .server.command import add_serve_command  # soluna serve: its options live with the server
 
     add_serve_command(commands, _int_in, _data_dir)
+    from .export import add_export_command  # soluna export: a match as text, judged by perfect play
+
+    add_export_command(commands, _data_dir)
     return parser
 
 

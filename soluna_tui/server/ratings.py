@@ -1,0 +1,73 @@
+"""Player ratings: openskill's Plackett-Luce model over rated two-player matches.
+
+A rating is a skill estimate ``mu`` and its uncertainty ``sigma``; players are ranked by the
+conservative estimate ``mu - 3 sigma`` (so a newcomer's lucky win does not top the board), shown
+as ``1000 + 20 (mu - 3 sigma)``: every newcomer starts at 1000 and climbs as wins accumulate.
+A match is rated only between two different players who both came with an SSH key and only when
+someone won it (a win or a forfeit; an abandoned match changes nothing). Guests are unrated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+#: openskill's defaults: every newcomer's estimate and its uncertainty.
+START_MU = 25.0
+START_SIGMA = 25.0 / 3
+#: How the conservative estimate is shown: newcomers at SHOWN_START, SHOWN_SCALE points per unit.
+SHOWN_START = 1000
+SHOWN_SCALE = 20
+
+
+@cache
+def _model() -> Any:
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce(mu=START_MU, sigma=START_SIGMA)
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A skill estimate and its uncertainty."""
+
+    mu: float = START_MU
+    sigma: float = START_SIGMA
+
+    @property
+    def conservative(self) -> float:
+        """The skill the player has with near certainty (``mu - 3 sigma``): what the board ranks by."""
+        return self.mu - 3 * self.sigma
+
+    @property
+    def shown(self) -> int:
+        """The number players see: 1000 for a newcomer."""
+        return round(SHOWN_START + SHOWN_SCALE * self.conservative)
+
+    def to_dict(self) -> dict[str, float]:
+        return {"mu": self.mu, "sigma": self.sigma}
+
+    @classmethod
+    def from_dict(cls, document: dict[str, Any]) -> Rating:
+        return cls(float(document["mu"]), float(document["sigma"]))
+
+
+def is_rated(fingerprints: tuple[str | None, ...], winner: int | None) -> bool:
+    """Two different keyed players and a winner: only such matches move ratings."""
+    return (len(fingerprints) == 2 and None not in fingerprints and fingerprints[0] != fingerprints[1]
+            and winner is not None)
+
+
+def rate(winner: Rating, loser: Rating) -> tuple[Rating, Rating]:
+    """The winner's and the loser's ratings after one match between them."""
+    model = _model()
+    [[won], [lost]] = model.rate([[model.rating(winner.mu, winner.sigma)], [model.rating(loser.mu, loser.sigma)]],
+                                 ranks=[0, 1])
+    return Rating(won.mu, won.sigma), Rating(lost.mu, lost.sigma)
+
+
+def win_chance(first: Rating, second: Rating) -> float:
+    """How likely ``first`` is to beat ``second``, by the model."""
+    model = _model()
+    return model.predict_win([[model.rating(first.mu, first.sigma)], [model.rating(second.mu, second.sigma)]])[0]

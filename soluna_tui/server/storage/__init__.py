@@ -1,0 +1,81 @@
+"""Where ``soluna serve`` keeps players, matches in play, finished matches and ratings.
+
+``await open_storage(location, data_dir)`` gives a migrated ``Storage``: SQLite in the data
+directory by default, or PostgreSQL for a ``postgresql://`` URL (several servers sharing one
+lobby). Every method is a coroutine that never blocks the event loop; every error is a
+``StorageError`` (a ``ValueError``). Moves are stored with optimistic concurrency: each match has a
+version, and ``update_match`` succeeds only from the version the caller read.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .archive_import import import_json_archive
+from .base import RESULTS, Storage, Subscription
+from .records import (
+    RESYNC,
+    Change,
+    CodeTaken,
+    FinishedMatch,
+    ImportReport,
+    MatchNotFound,
+    NameTaken,
+    PlayerRecord,
+    PlayerSummary,
+    RatingChange,
+    SchemaTooNew,
+    SeatRecord,
+    Standing,
+    StorageError,
+    StorageUnavailable,
+    StoredMatch,
+    VersionConflict,
+    name_key,
+)
+
+#: The SQLite file's name in the data directory.
+DEFAULT_FILE = "soluna.sqlite3"
+URL_SCHEMES = ("postgresql://", "postgres://")
+
+__all__ = [
+    "DEFAULT_FILE", "RESULTS", "RESYNC", "Change", "CodeTaken", "FinishedMatch", "ImportReport", "MatchNotFound",
+    "NameTaken", "PlayerRecord", "PlayerSummary", "RatingChange", "SchemaTooNew", "SeatRecord", "Standing",
+    "Storage", "StorageError", "StorageUnavailable", "StoredMatch", "Subscription", "VersionConflict",
+    "describe_location", "import_json_archive", "name_key", "open_storage", "storage_for",
+]
+
+
+def storage_for(location: str | Path | None, data_dir: Path | None = None) -> Storage:
+    """The (unopened) store at ``location``: a ``postgresql://`` URL, a SQLite file, or ``None`` for
+    ``DATA_DIR/soluna.sqlite3``."""
+    text = str(location) if location is not None else None
+    if text is not None and text.startswith(URL_SCHEMES):
+        from .postgres import PostgresStorage  # psycopg is imported only by servers that use it
+
+        return PostgresStorage(text)
+    from .sqlite import SQLiteStorage
+
+    if text is None:
+        if data_dir is None:
+            raise StorageError("no database given and no data directory to keep one in")
+        return SQLiteStorage(Path(data_dir) / DEFAULT_FILE)
+    if "://" in text:
+        raise StorageError(f"unknown database {describe_location(text)!r}: give postgresql://... or a file path")
+    return SQLiteStorage(Path(text).expanduser())
+
+
+async def open_storage(location: str | Path | None, data_dir: Path | None = None) -> Storage:
+    """The store at ``location`` (see ``storage_for``), connected and migrated."""
+    store = storage_for(location, data_dir)
+    await store.open()
+    return store
+
+
+def describe_location(location: str) -> str:
+    """A database location as it may be printed (no password)."""
+    if location.startswith(URL_SCHEMES):
+        from .postgres import _without_password
+
+        return _without_password(location)
+    return location.split("://", 1)[0] + "://..." if "://" in location else location

@@ -1,0 +1,500 @@
+"""The store's every operation, written once over a small transaction interface both databases provide.
+
+A backend (``sqlite.py``, ``postgres.py``) supplies transactions, a lock for work two servers must
+not do at once, how its database spells an auto-numbered key and a row lock, and how changes
+reach subscribers. SQL here uses ``?`` placeholders and the subset both databases share.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any, TypeVar
+
+from ...rules import Match, SolunaError
+from ..ratings import Rating, is_rated, rate
+from .records import (
+    RESYNC,
+    Change,
+    CodeTaken,
+    FinishedMatch,
+    MatchNotFound,
+    NameTaken,
+    PlayerRecord,
+    PlayerSummary,
+    RatingChange,
+    SchemaTooNew,
+    SeatRecord,
+    Standing,
+    StorageError,
+    StoredMatch,
+    VersionConflict,
+    name_key,
+    seats_from_text,
+    seats_text,
+)
+from .schema import CREATE_VERSION_TABLE, LATEST, MIGRATIONS
+
+log = logging.getLogger("soluna.storage")
+
+T = TypeVar("T")
+
+#: Results a finished match may have (``abandoned``: both players left; nobody won).
+RESULTS = ("won", "forfeit", "abandoned")
+#: Changes a subscriber may fall behind by before it is told to re-read everything instead.
+SUBSCRIBER_BACKLOG = 1000
+
+_MATCH_COLUMNS = "code, version, options, seats, document, created_at, updated_at"
+_FINISHED_COLUMNS = ("id, code, result, winner, options, seats, document, started_at, finished_at, "
+                     "rating_changes")
+_PLAYER_COLUMNS = "fingerprint, name, first_seen, last_seen"
+
+
+class Transaction(ABC):
+    """One database transaction: statements in order, committed together or not at all."""
+
+    @abstractmethod
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Run ``sql`` and return its rows (none for a statement without a result)."""
+
+    @abstractmethod
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run ``sql`` and return how many rows it changed."""
+
+    @abstractmethod
+    async def announce(self, change: Change) -> None:
+        """Tell subscribers (of every server) about ``change`` once, and only if this transaction commits."""
+
+
+class Subscription:
+    """Changes as they happen, for ``async for``; ``close()`` (or ``with``) ends it.
+
+    A subscriber that falls far behind gets one ``RESYNC`` instead of the backlog.
+    """
+
+    def __init__(self, subscribers: set[Subscription]) -> None:
+        self._subscribers = subscribers
+        self._queue: asyncio.Queue[Change | None] = asyncio.Queue()
+        subscribers.add(self)
+
+    def put(self, change: Change) -> None:
+        if self._queue.qsize() >= SUBSCRIBER_BACKLOG:
+            while not self._queue.empty():
+                self._queue.get_nowait()
+            change = RESYNC
+        self._queue.put_nowait(change)
+
+    def close(self) -> None:
+        if self in self._subscribers:
+            self._subscribers.discard(self)
+            self._queue.put_nowait(None)
+
+    def __aiter__(self) -> AsyncIterator[Change]:
+        return self
+
+    async def __anext__(self) -> Change:
+        change = await self._queue.get()
+        if change is None:
+            raise StopAsyncIteration
+        return change
+
+    def __enter__(self) -> Subscription:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+class Storage(ABC):
+    """Players, matches in play, finished matches and ratings, shared by every server using one database.
+
+    Open with ``await open_storage(...)`` (migrated and ready), close with ``await store.close()``.
+    Every method is a coroutine that never blocks the event loop; failures are ``StorageError``s.
+    """
+
+    #: How this database spells an auto-numbered integer primary key.
+    SERIAL_ID: str
+    #: What makes a SELECT lock the rows it reads until the transaction ends ("" where writers queue anyway).
+    FOR_UPDATE: str
+
+    def __init__(self) -> None:
+        self._subscribers: set[Subscription] = set()
+        #: Seconds since the epoch; tests may replace it.
+        self.clock: Callable[[], float] = time.time
+
+    # ---- what a backend provides ---------------------------------------------------------
+
+    @abstractmethod
+    def _transaction(self, write: bool = True) -> AbstractAsyncContextManager[Transaction]:
+        """A transaction, committed when the block ends normally, rolled back when it raises.
+
+        ``write=False`` promises only reads, which then need not wait for another server's writes.
+        """
+
+    @abstractmethod
+    async def _lock(self, tx: Transaction, name: str) -> None:
+        """Hold the lock ``name`` until ``tx`` ends (between servers sharing the database)."""
+
+    @abstractmethod
+    def _is_unique_violation(self, error: BaseException) -> bool:
+        """Whether ``error`` is a uniqueness constraint refusing a row (another server was first)."""
+
+    @abstractmethod
+    async def _open(self) -> None:
+        """Connect (migration follows)."""
+
+    @abstractmethod
+    async def _close(self) -> None:
+        """Release connections and threads."""
+
+    # ---- life ----------------------------------------------------------------------------
+
+    async def open(self) -> None:
+        """Connect and bring the schema up to date."""
+        await self._open()
+        try:
+            await self.migrate()
+        except BaseException:
+            await self._close()
+            raise
+
+    async def close(self) -> None:
+        """End every subscription and release the database."""
+        for subscription in list(self._subscribers):
+            subscription.close()
+        await self._close()
+
+    async def __aenter__(self) -> Storage:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    def subscribe(self) -> Subscription:
+        """Every change to matches from now on (of every server on this database), as ``Change`` values."""
+        return Subscription(self._subscribers)
+
+    def _publish(self, change: Change) -> None:
+        for subscription in list(self._subscribers):
+            subscription.put(change)
+
+    async def migrate(self) -> int:
+        """Apply the migrations this database lacks, all in one transaction; return the schema version."""
+        async with self._transaction() as tx:
+            await self._lock(tx, "soluna-schema")
+            await tx.execute(CREATE_VERSION_TABLE)
+            current = (await tx.fetch("SELECT MAX(version) FROM schema_version"))[0][0] or 0
+            if current > LATEST:
+                raise SchemaTooNew(f"the database has schema version {current}; this program knows up to {LATEST}: "
+                                   "upgrade soluna")
+            for number in range(current + 1, LATEST + 1):
+                for statement in MIGRATIONS[number - 1]:
+                    await tx.execute(statement.replace("{id}", self.SERIAL_ID))
+                await tx.execute("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)",
+                                 (number, self.clock()))
+                log.info("database schema migrated to version %d", number)
+        return LATEST
+
+    async def schema_version(self) -> int:
+        async with self._transaction(write=False) as tx:
+            return (await tx.fetch("SELECT MAX(version) FROM schema_version"))[0][0] or 0
+
+    async def _first_wins(self, work: Callable[[Transaction], Awaitable[T]], refusal: StorageError) -> T:
+        """Run ``work`` in a transaction; if another server inserted the same row meanwhile, run it once more
+        (it then sees that row), and raise ``refusal`` if it still collides."""
+        for attempt in (1, 2):
+            try:
+                async with self._transaction() as tx:
+                    return await work(tx)
+            except StorageError:
+                raise
+            except Exception as error:
+                if not self._is_unique_violation(error):
+                    raise
+                if attempt == 2:
+                    raise refusal from None
+        raise AssertionError("unreachable")
+
+    # ---- players -------------------------------------------------------------------------
+
+    async def see_player(self, fingerprint: str, name: str) -> PlayerRecord:
+        """Record a visit by the key ``fingerprint``: the first claims ``name`` (``NameTaken`` if another
+        key holds it), later ones keep the name held and update when the player was last seen."""
+        now = self.clock()
+
+        async def work(tx: Transaction) -> PlayerRecord:
+            known = await self._player(tx, fingerprint, lock=True)
+            if known is not None:
+                await tx.execute("UPDATE players SET last_seen = ? WHERE fingerprint = ?", (now, fingerprint))
+                return PlayerRecord(known.fingerprint, known.name, known.first_seen, now)
+            if await tx.fetch("SELECT 1 FROM players WHERE name_key = ?", (name_key(name),)):
+                raise NameTaken(name)
+            await tx.execute(f"INSERT INTO players ({_PLAYER_COLUMNS}, name_key) VALUES (?, ?, ?, ?, ?)",
+                             (fingerprint, name, now, now, name_key(name)))
+            return PlayerRecord(fingerprint, name, now, now)
+
+        return await self._first_wins(work, NameTaken(name))
+
+    async def rename_player(self, fingerprint: str, name: str) -> PlayerRecord:
+        """Give a known player another name (``NameTaken`` if another key holds it)."""
+
+        async def work(tx: Transaction) -> PlayerRecord:
+            known = await self._player(tx, fingerprint, lock=True)
+            if known is None:
+                raise StorageError("no player has that key")
+            holder = await tx.fetch("SELECT fingerprint FROM players WHERE name_key = ?", (name_key(name),))
+            if holder and holder[0][0] != fingerprint:
+                raise NameTaken(name)
+            await tx.execute("UPDATE players SET name = ?, name_key = ? WHERE fingerprint = ?",
+                             (name, name_key(name), fingerprint))
+            return PlayerRecord(fingerprint, name, known.first_seen, known.last_seen)
+
+        return await self._first_wins(work, NameTaken(name))
+
+    async def player(self, fingerprint: str) -> PlayerRecord | None:
+        async with self._transaction(write=False) as tx:
+            return await self._player(tx, fingerprint)
+
+    async def name_holder(self, name: str) -> PlayerRecord | None:
+        """The player whose key holds ``name`` (any case), if any: a guest may not take it."""
+        async with self._transaction(write=False) as tx:
+            rows = await tx.fetch(f"SELECT {_PLAYER_COLUMNS} FROM players WHERE name_key = ?", (name_key(name),))
+        return PlayerRecord(*rows[0]) if rows else None
+
+    async def _player(self, tx: Transaction, fingerprint: str, lock: bool = False) -> PlayerRecord | None:
+        rows = await tx.fetch(f"SELECT {_PLAYER_COLUMNS} FROM players WHERE fingerprint = ?"
+                              + (self.FOR_UPDATE if lock else ""), (fingerprint,))
+        return PlayerRecord(*rows[0]) if rows else None
+
+    # ---- matches in play -----------------------------------------------------------------
+
+    async def create_match(self, code: str, options: dict[str, Any], seats: Sequence[SeatRecord],
+                           document: dict[str, Any] | None = None) -> StoredMatch:
+        """A new match at version 1 (``CodeTaken`` if a match in play has ``code``)."""
+        now = self.clock()
+        stored = StoredMatch(code, 1, dict(options), tuple(seats), document, now, now)
+
+        async def work(tx: Transaction) -> StoredMatch:
+            if await tx.fetch("SELECT 1 FROM matches WHERE code = ?", (code,)):
+                raise CodeTaken(code)
+            await tx.execute(f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                             (code, 1, json.dumps(stored.options), seats_text(stored.seats),
+                              _json_or_none(document), now, now))
+            await tx.announce(Change(code, 1))
+            return stored
+
+        return await self._first_wins(work, CodeTaken(code))
+
+    async def get_match(self, code: str) -> StoredMatch | None:
+        async with self._transaction(write=False) as tx:
+            rows = await tx.fetch(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE code = ?", (code,))
+        return _stored_match(rows[0]) if rows else None
+
+    async def active_matches(self) -> list[StoredMatch]:
+        """Every match in play or waiting, oldest first."""
+        async with self._transaction(write=False) as tx:
+            rows = await tx.fetch(f"SELECT {_MATCH_COLUMNS} FROM matches ORDER BY created_at, code")
+        return [_stored_match(row) for row in rows]
+
+    async def update_match(self, code: str, expected_version: int, document: dict[str, Any] | None,
+                           seats: Sequence[SeatRecord] | None = None) -> int:
+        """Store the match's new state if it is still at ``expected_version``; return the new version.
+
+        ``VersionConflict`` when another change came first, ``MatchNotFound`` when it is gone.
+        """
+        now = self.clock()
+        async with self._transaction() as tx:
+            if seats is None:
+                changed = await tx.execute(
+                    "UPDATE matches SET version = version + 1, document = ?, updated_at = ? "
+                    "WHERE code = ? AND version = ?", (_json_or_none(document), now, code, expected_version))
+            else:
+                changed = await tx.execute(
+                    "UPDATE matches SET version = version + 1, document = ?, seats = ?, updated_at = ? "
+                    "WHERE code = ? AND version = ?",
+                    (_json_or_none(document), seats_text(tuple(seats)), now, code, expected_version))
+            if not changed:
+                await self._refuse(tx, code, expected_version)
+            await tx.announce(Change(code, expected_version + 1))
+        return expected_version + 1
+
+    async def drop_match(self, code: str, expected_version: int) -> None:
+        """Forget a match that never got going (a waiting match cancelled): nothing is filed."""
+        async with self._transaction() as tx:
+            if not await tx.execute("DELETE FROM matches WHERE code = ? AND version = ?", (code, expected_version)):
+                await self._refuse(tx, code, expected_version)
+            await tx.announce(Change(code, expected_version + 1))
+
+    async def finish_match(self, code: str, expected_version: int, document: dict[str, Any], result: str,
+                           seats: Sequence[SeatRecord] | None = None) -> FinishedMatch:
+        """File the match as finished and rate it, in one transaction with removing it from play.
+
+        ``result`` is ``won``, ``forfeit`` or ``abandoned``; the winner is read from ``document``.
+        Same refusals as ``update_match``.
+        """
+        async with self._transaction() as tx:
+            rows = await tx.fetch(f"SELECT version, seats, created_at FROM matches WHERE code = ?{self.FOR_UPDATE}",
+                                  (code,))
+            if not rows:
+                raise MatchNotFound(code)
+            version, stored_seats, created_at = rows[0]
+            if version != expected_version:
+                raise VersionConflict(code, expected_version, version)
+            chosen = tuple(seats) if seats is not None else seats_from_text(stored_seats)
+            finished = await self._file_finished(tx, code, result, chosen, document, created_at, self.clock())
+            await tx.execute("DELETE FROM matches WHERE code = ?", (code,))
+            await tx.announce(Change(code, expected_version + 1))
+        return finished
+
+    async def _refuse(self, tx: Transaction, code: str, expected_version: int) -> None:
+        """Raise why a change guarded by ``expected_version`` touched nothing."""
+        rows = await tx.fetch("SELECT version FROM matches WHERE code = ?", (code,))
+        if not rows:
+            raise MatchNotFound(code)
+        raise VersionConflict(code, expected_version, rows[0][0])
+
+    async def _file_finished(self, tx: Transaction, code: str, result: str, seats: tuple[SeatRecord, ...],
+                             document: dict[str, Any], started_at: float, finished_at: float) -> FinishedMatch:
+        """Write a finished match (and its rating changes) inside ``tx``."""
+        if result not in RESULTS:
+            raise StorageError(f"a finished match's result is one of {', '.join(RESULTS)}, not {result!r}")
+        match = _match_of(document)
+        winner = None if result == "abandoned" else match.winner
+        if result != "abandoned" and winner is None:
+            raise StorageError(f"match {code} has no winner yet: it cannot be filed as {result}")
+        fingerprints = tuple(seat.fingerprint for seat in seats)
+        changes: tuple[RatingChange, ...] = ()
+        if is_rated(fingerprints, winner):
+            changes = await self._rate(tx, seats, winner, finished_at)
+        options = match.options.to_dict()
+        rows = await tx.fetch(
+            f"INSERT INTO finished_matches ({_FINISHED_COLUMNS.removeprefix('id, ')}, fingerprint0, fingerprint1) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            (code, result, winner, json.dumps(options), seats_text(seats), json.dumps(document, ensure_ascii=False),
+             started_at, finished_at, json.dumps([change.to_dict() for change in changes]),
+             *(fingerprints + (None, None))[:2]))
+        return FinishedMatch(rows[0][0], code, result, winner, options, seats, document, started_at, finished_at,
+                             changes)
+
+    async def _rate(self, tx: Transaction, seats: tuple[SeatRecord, ...], winner: int,
+                    now: float) -> tuple[RatingChange, ...]:
+        fingerprints = [seat.fingerprint for seat in seats]
+        for fingerprint in sorted(fingerprints):  # always in the same order: two servers cannot deadlock
+            await self._lock(tx, f"soluna-rating:{fingerprint}")
+        before = []
+        for fingerprint in fingerprints:
+            rows = await tx.fetch("SELECT mu, sigma FROM ratings WHERE fingerprint = ?", (fingerprint,))
+            before.append(Rating(*rows[0]) if rows else Rating())
+        loser = 1 - winner
+        after = [Rating(), Rating()]
+        after[winner], after[loser] = rate(before[winner], before[loser])
+        for seat_index, seat in enumerate(seats):
+            won = int(seat_index == winner)
+            rating = after[seat_index]
+            await tx.execute(
+                "INSERT INTO ratings (fingerprint, name, mu, sigma, conservative, played, won, lost, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?) ON CONFLICT (fingerprint) DO UPDATE SET "
+                "name = excluded.name, mu = excluded.mu, sigma = excluded.sigma, "
+                "conservative = excluded.conservative, played = ratings.played + 1, "
+                "won = ratings.won + excluded.won, lost = ratings.lost + excluded.lost, "
+                "updated_at = excluded.updated_at",
+                (seat.fingerprint, seat.identity, rating.mu, rating.sigma, rating.conservative, won, 1 - won, now))
+        return tuple(RatingChange(fingerprint, before[index], after[index])
+                     for index, fingerprint in enumerate(fingerprints))
+
+    # ---- finished matches ----------------------------------------------------------------
+
+    async def finished_match(self, match_id: int) -> FinishedMatch | None:
+        async with self._transaction(write=False) as tx:
+            rows = await tx.fetch(f"SELECT {_FINISHED_COLUMNS} FROM finished_matches WHERE id = ?", (match_id,))
+        return _finished_match(rows[0]) if rows else None
+
+    async def latest_finished(self, code: str) -> FinishedMatch | None:
+        """The last match filed under ``code`` (codes are reused once a match is over)."""
+        async with self._transaction(write=False) as tx:
+            rows = await tx.fetch(f"SELECT {_FINISHED_COLUMNS} FROM finished_matches WHERE code = ? "
+                                  "ORDER BY finished_at DESC, id DESC LIMIT 1", (code,))
+        return _finished_match(rows[0]) if rows else None
+
+    async def finished_matches(self, limit: int = 20, before_id: int | None = None) -> list[FinishedMatch]:
+        """The most recently filed matches, newest first (``before_id`` pages further back)."""
+        async with self._transaction(write=False) as tx:
+            rows = await tx.fetch(f"SELECT {_FINISHED_COLUMNS} FROM finished_matches WHERE id < ? "
+                                  "ORDER BY id DESC LIMIT ?", (before_id if before_id is not None else 2**62, limit))
+        return [_finished_match(row) for row in rows]
+
+    async def recent_matches(self, fingerprint: str, limit: int = 10) -> list[FinishedMatch]:
+        """The player's finished matches, newest first."""
+        async with self._transaction(write=False) as tx:
+            return await self._recent(tx, fingerprint, limit)
+
+    async def _recent(self, tx: Transaction, fingerprint: str, limit: int) -> list[FinishedMatch]:
+        rows = await tx.fetch(
+            f"SELECT {_FINISHED_COLUMNS} FROM finished_matches WHERE fingerprint0 = ? OR fingerprint1 = ? "
+            "ORDER BY finished_at DESC, id DESC LIMIT ?", (fingerprint, fingerprint, limit))
+        return [_finished_match(row) for row in rows]
+
+    # ---- ratings -------------------------------------------------------------------------
+
+    async def leaderboard(self, limit: int = 20, offset: int = 0) -> list[Standing]:
+        """Rated players best first (by the conservative estimate); equal ratings share a rank."""
+        async with self._transaction(write=False) as tx:
+            rows = await tx.fetch(
+                "SELECT r.fingerprint, COALESCE(p.name, r.name), r.mu, r.sigma, r.played, r.won, r.lost, "
+                "r.conservative FROM ratings r LEFT JOIN players p ON p.fingerprint = r.fingerprint "
+                "ORDER BY r.conservative DESC, r.played DESC, r.fingerprint LIMIT ? OFFSET ?", (limit, offset))
+            first_rank = await self._rank(tx, rows[0][7]) if rows else 0
+        standings, rank, previous = [], first_rank, None
+        for position, (fingerprint, name, mu, sigma, played, won, lost, conservative) in enumerate(rows):
+            if previous is not None and conservative != previous:
+                rank = offset + position + 1
+            previous = conservative
+            standings.append(Standing(rank, fingerprint, name, Rating(mu, sigma), played, won, lost))
+        return standings
+
+    async def _rank(self, tx: Transaction, conservative: float) -> int:
+        rows = await tx.fetch("SELECT COUNT(*) FROM ratings WHERE conservative > ?", (conservative,))
+        return rows[0][0] + 1
+
+    async def player_summary(self, fingerprint: str, recent: int = 10) -> PlayerSummary:
+        """A player's own record: name, rank and rating (if rated), and their latest finished matches."""
+        async with self._transaction(write=False) as tx:
+            player = await self._player(tx, fingerprint)
+            rows = await tx.fetch("SELECT name, mu, sigma, played, won, lost, conservative FROM ratings "
+                                  "WHERE fingerprint = ?", (fingerprint,))
+            standing = None
+            if rows:
+                name, mu, sigma, played, won, lost, conservative = rows[0]
+                standing = Standing(await self._rank(tx, conservative), fingerprint,
+                                    player.name if player is not None else name, Rating(mu, sigma), played, won, lost)
+            matches = await self._recent(tx, fingerprint, recent)
+        return PlayerSummary(player, standing, tuple(matches))
+
+
+def _json_or_none(document: dict[str, Any] | None) -> str | None:
+    return None if document is None else json.dumps(document, ensure_ascii=False)
+
+
+def _match_of(document: dict[str, Any]) -> Match:
+    try:
+        return Match.from_dict(document)
+    except SolunaError as error:
+        raise StorageError(f"not a match that can be filed: {error}") from None
+
+
+def _stored_match(row: tuple[Any, ...]) -> StoredMatch:
+    code, version, options, seats, document, created_at, updated_at = row
+    return StoredMatch(code, version, json.loads(options), seats_from_text(seats),
+                       None if document is None else json.loads(document), created_at, updated_at)
+
+
+def _finished_match(row: tuple[Any, ...]) -> FinishedMatch:
+    match_id, code, result, winner, options, seats, document, started_at, finished_at, changes = row
+    return FinishedMatch(match_id, code, result, winner, json.loads(options), seats_from_text(seats),
+                         json.loads(document), started_at, finished_at,
+                         tuple(RatingChange.from_dict(item) for item in json.loads(changes)))

@@ -1,0 +1,213 @@
+"""What the store keeps, as small immutable values, and the errors it raises (all ``ValueError``s)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from typing import Any, NamedTuple
+
+from ..ratings import Rating
+
+
+class StorageError(ValueError):
+    """The store could not do what was asked; the message is one line a person can read."""
+
+
+class StorageUnavailable(StorageError):
+    """The database cannot be reached or refused the work (nothing was changed)."""
+
+
+class SchemaTooNew(StorageError):
+    """The database was migrated by a newer program than this one."""
+
+
+class VersionConflict(StorageError):
+    """Someone else changed the match first: re-read it and decide again."""
+
+    def __init__(self, code: str, expected: int, actual: int) -> None:
+        super().__init__(f"match {code} is at version {actual}, not {expected}")
+        self.code = code
+        self.expected = expected
+        self.actual = actual
+
+
+class MatchNotFound(StorageError):
+    """No match in play has this code (it may have finished meanwhile)."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(f"no match in play has the code {code}")
+        self.code = code
+
+
+class CodeTaken(StorageError):
+    """A match in play already uses this code: draw another one."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(f"the code {code} is in use")
+        self.code = code
+
+
+class NameTaken(StorageError):
+    """Another player's key holds this name (names are compared without case)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"the name {name!r} belongs to another player")
+        self.name = name
+
+
+def name_key(name: str) -> str:
+    """How names are compared: ``Ann``, ``ANN`` and ``ann`` are one name."""
+    return name.strip().casefold()
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """A player's place at a match: the name shown, the player's own name, key, hints, held-seat secret.
+
+    ``secret_hash`` is a hash of the secret a returning player shows (never the secret itself);
+    ``held_until`` is when a held seat is forfeited (seconds since the epoch), ``None`` when not held.
+    """
+
+    name: str
+    identity: str
+    fingerprint: str | None
+    hints: bool
+    secret_hash: str | None = None
+    held_until: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, document: dict[str, Any]) -> SeatRecord:
+        return cls(str(document["name"]), str(document.get("identity", document["name"])),
+                   document.get("fingerprint"), bool(document.get("hints", False)),
+                   document.get("secret_hash"), document.get("held_until"))
+
+
+def seats_text(seats: tuple[SeatRecord, ...]) -> str:
+    return json.dumps([seat.to_dict() for seat in seats], ensure_ascii=False)
+
+
+def seats_from_text(text: str) -> tuple[SeatRecord, ...]:
+    return tuple(SeatRecord.from_dict(item) for item in json.loads(text))
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMatch:
+    """A match in play (or waiting for its second player) as the store has it at ``version``.
+
+    ``document`` is the match itself (``Match.to_dict()``), ``None`` while waiting for an opponent.
+    """
+
+    code: str
+    version: int
+    options: dict[str, Any]
+    seats: tuple[SeatRecord, ...]
+    document: dict[str, Any] | None
+    created_at: float
+    updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """One player's rating before and after a rated match."""
+
+    fingerprint: str
+    before: Rating
+    after: Rating
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"fingerprint": self.fingerprint, "before": self.before.to_dict(), "after": self.after.to_dict()}
+
+    @classmethod
+    def from_dict(cls, document: dict[str, Any]) -> RatingChange:
+        return cls(document["fingerprint"], Rating.from_dict(document["before"]), Rating.from_dict(document["after"]))
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedMatch:
+    """A match that has ended (won, forfeited or abandoned) with every move, kept for good.
+
+    ``result`` is ``won``, ``forfeit`` or ``abandoned``; ``winner`` the seat that won (``None`` when
+    abandoned); ``rating_changes`` one per seat in seat order when the match was rated, else empty.
+    """
+
+    id: int
+    code: str
+    result: str
+    winner: int | None
+    options: dict[str, Any]
+    seats: tuple[SeatRecord, ...]
+    document: dict[str, Any]
+    started_at: float
+    finished_at: float
+    rating_changes: tuple[RatingChange, ...]
+
+    @property
+    def rated(self) -> bool:
+        return bool(self.rating_changes)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(seat.name for seat in self.seats)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    """A player known by key: the name they hold, and when they were first and last seen."""
+
+    fingerprint: str
+    name: str
+    first_seen: float
+    last_seen: float
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A rated player's line on the leaderboard."""
+
+    rank: int
+    fingerprint: str
+    name: str
+    rating: Rating
+    played: int
+    won: int
+    lost: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSummary:
+    """A player's own record: who, where they stand (``None`` before a rated match), recent matches."""
+
+    player: PlayerRecord | None
+    standing: Standing | None
+    recent: tuple[FinishedMatch, ...]
+
+
+class Change(NamedTuple):
+    """A match changed to ``version`` (re-read it: it may be gone, finished); ``code`` ``None``: re-read all.
+
+    A pair, so ``async for code, version in store.subscribe()`` reads well.
+    """
+
+    code: str | None
+    version: int = 0
+
+    @property
+    def resync(self) -> bool:
+        return self.code is None
+
+
+#: After a lost notification connection, or a subscriber that fell behind: anything may have changed.
+RESYNC = Change(None)
+
+
+@dataclass(frozen=True, slots=True)
+class ImportReport:
+    """What a JSON archive import brought in; ``skipped`` names the files that could not be read."""
+
+    active: int
+    finished: int
+    skipped: tuple[str, ...]
+    already_done: bool = False

@@ -1,0 +1,69 @@
+"""The database schema as numbered migrations, the same text for SQLite and PostgreSQL.
+
+A migration is applied once, in one transaction with the row in ``schema_version`` that records
+it; a database already at a version is left alone. Never edit a released migration: add one.
+``{id}`` stands for an auto-numbered primary key, spelled as each database wants it.
+Times are seconds since the epoch; JSON documents are text (portable, and read whole anyway).
+"""
+
+from __future__ import annotations
+
+CREATE_VERSION_TABLE = (
+    "CREATE TABLE IF NOT EXISTS schema_version ("
+    " version INTEGER PRIMARY KEY,"
+    " applied_at DOUBLE PRECISION NOT NULL)"
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    # 1: players, matches in play, finished matches, ratings, one-time imports.
+    (
+        """CREATE TABLE players (
+            fingerprint TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            name_key TEXT NOT NULL UNIQUE,
+            first_seen DOUBLE PRECISION NOT NULL,
+            last_seen DOUBLE PRECISION NOT NULL)""",
+        """CREATE TABLE matches (
+            code TEXT PRIMARY KEY,
+            version INTEGER NOT NULL,
+            options TEXT NOT NULL,
+            seats TEXT NOT NULL,
+            document TEXT,
+            created_at DOUBLE PRECISION NOT NULL,
+            updated_at DOUBLE PRECISION NOT NULL)""",
+        """CREATE TABLE finished_matches (
+            id {id},
+            code TEXT NOT NULL,
+            result TEXT NOT NULL,
+            winner INTEGER,
+            options TEXT NOT NULL,
+            seats TEXT NOT NULL,
+            document TEXT NOT NULL,
+            fingerprint0 TEXT,
+            fingerprint1 TEXT,
+            started_at DOUBLE PRECISION NOT NULL,
+            finished_at DOUBLE PRECISION NOT NULL,
+            rating_changes TEXT NOT NULL)""",
+        "CREATE INDEX finished_by_first_player ON finished_matches (fingerprint0, finished_at)",
+        "CREATE INDEX finished_by_second_player ON finished_matches (fingerprint1, finished_at)",
+        "CREATE INDEX finished_by_code ON finished_matches (code, finished_at)",
+        """CREATE TABLE ratings (
+            fingerprint TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            mu DOUBLE PRECISION NOT NULL,
+            sigma DOUBLE PRECISION NOT NULL,
+            conservative DOUBLE PRECISION NOT NULL,
+            played INTEGER NOT NULL,
+            won INTEGER NOT NULL,
+            lost INTEGER NOT NULL,
+            updated_at DOUBLE PRECISION NOT NULL)""",
+        "CREATE INDEX ratings_by_rank ON ratings (conservative)",
+        """CREATE TABLE imports (
+            name TEXT PRIMARY KEY,
+            done_at DOUBLE PRECISION NOT NULL,
+            detail TEXT NOT NULL)""",
+    ),
+)
+
+#: The version a fully migrated database is at.
+LATEST = len(MIGRATIONS)

@@ -1,0 +1,86 @@
+"""The JSON archive of an older server comes into the store once; its files stay as they were."""
+
+from __future__ import annotations
+
+import time
+
+from soluna_tui.rules import Match
+from soluna_tui.server.archive import ARCHIVE_FORMAT, ARCHIVE_VERSION, MatchArchive
+from soluna_tui.server.storage import import_json_archive
+
+from .conftest import finished_match, match_in_play, seats
+
+
+def _document(code: str, match: Match, result: str, second: str | None = "SHA256:bob") -> dict:
+    return {"format": ARCHIVE_FORMAT, "version": ARCHIVE_VERSION, "code": code,
+            "saved_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "result": result,
+            "players": [{key: value for key, value in seat.to_dict().items() if key in ("name", "identity",
+                                                                                     "fingerprint", "hints")}
+                        for seat in seats("SHA256:ann", second)],
+            "match": match.to_dict()}
+
+
+async def _archive(folder):
+    """An archive as today's server writes it: two matches in play, two finished, one damaged file."""
+    archive = MatchArchive(folder)
+    archive.save("PLAY", _document("PLAY", match_in_play(1), "playing"))
+    archive.save("HELD", _document("HELD", match_in_play(2), "playing", second=None))
+    archive.save("WONA", _document("WONA", match_in_play(3), "playing"))
+    archive.finish("WONA", _document("WONA", finished_match(winner=0), "won"))
+    forfeited = match_in_play(4)
+    forfeited.forfeit(1)
+    archive.save("FORF", _document("FORF", forfeited, "playing"))
+    archive.finish("FORF", _document("FORF", forfeited, "forfeit"))
+    await archive.flush()
+    (folder / "active" / "BAD1.json").write_text("{ not json", encoding="utf-8")
+    return {path: path.read_bytes() for path in folder.rglob("*") if path.is_file()}
+
+
+async def test_the_archive_is_imported_once_and_left_untouched(store, tmp_path):
+    folder = tmp_path / "matches"
+    files = await _archive(folder)
+    report = await import_json_archive(store, folder)
+    assert (report.active, report.finished, report.already_done) == (2, 2, False)
+    assert [name.split(" ")[0] for name in report.skipped] == ["BAD1.json"]
+    assert {stored.code for stored in await store.active_matches()} == {"PLAY", "HELD"}
+    held = await store.get_match("HELD")
+    assert held.version == 1 and held.seats[1].fingerprint is None
+    assert held.document == match_in_play(2).to_dict()
+    finished = {item.code: item for item in await store.finished_matches()}
+    assert (finished["WONA"].result, finished["WONA"].winner) == ("won", 0)
+    assert (finished["FORF"].result, finished["FORF"].winner) == ("forfeit", 0)
+    assert finished["WONA"].rated and finished["FORF"].rated  # both players had keys
+    assert {row.fingerprint: row.played for row in await store.leaderboard()} == {"SHA256:ann": 2, "SHA256:bob": 2}
+
+    again = await import_json_archive(store, folder)
+    assert again.already_done and (again.active, again.finished) == (0, 0)
+    assert len(await store.finished_matches()) == 2
+    assert {path: path.read_bytes() for path in folder.rglob("*") if path.is_file()} == files
+
+
+async def test_two_servers_importing_one_archive_at_once_import_it_once(open_store, tmp_path):
+    import asyncio
+
+    folder = tmp_path / "matches"
+    await _archive(folder)
+    first, second = await open_store(), await open_store()
+    reports = await asyncio.gather(import_json_archive(first, folder), import_json_archive(second, folder))
+    assert sorted(report.already_done for report in reports) == [False, True]
+    assert len(await first.active_matches()) == 2 and len(await second.finished_matches()) == 2
+
+
+async def test_a_match_already_in_play_in_the_store_is_not_overwritten(store, tmp_path):
+    folder = tmp_path / "matches"
+    await _archive(folder)
+    mine = match_in_play(9)
+    await store.create_match("PLAY", mine.options.to_dict(), seats(), mine.to_dict())
+    report = await import_json_archive(store, folder)
+    assert report.active == 1 and any(name.startswith("PLAY.json") for name in report.skipped)
+    assert (await store.get_match("PLAY")).document == mine.to_dict()
+
+
+async def test_no_archive_folder_imports_nothing_and_marks_nothing(store, tmp_path):
+    report = await import_json_archive(store, tmp_path / "matches")
+    assert (report.active, report.finished, report.already_done) == (0, 0, False)
+    await _archive(tmp_path / "matches")
+    assert (await import_json_archive(store, tmp_path / "matches")).active == 2

@@ -1,0 +1,58 @@
+"""Players by key: a name held case-insensitively against every other key, first and last seen."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from soluna_tui.server.storage import NameTaken, StorageError
+
+
+async def test_the_first_visit_claims_the_name_and_later_visits_keep_it(store):
+    store.clock = lambda: 100.0
+    first = await store.see_player("SHA256:ann", "Ann")
+    assert (first.name, first.first_seen, first.last_seen) == ("Ann", 100.0, 100.0)
+    store.clock = lambda: 250.0
+    again = await store.see_player("SHA256:ann", "annie")  # another SSH user name: the held name stays
+    assert (again.name, again.first_seen, again.last_seen) == ("Ann", 100.0, 250.0)
+    assert await store.player("SHA256:ann") == again
+
+
+async def test_a_name_is_reserved_against_other_keys_whatever_its_case(store):
+    await store.see_player("SHA256:ann", "Ann")
+    for taken in ("Ann", "ANN", "ann", " ann "):
+        with pytest.raises(NameTaken):
+            await store.see_player("SHA256:mallory", taken)
+    assert await store.player("SHA256:mallory") is None
+    assert (await store.name_holder("aNN")).fingerprint == "SHA256:ann"
+    assert await store.name_holder("bob") is None
+
+
+async def test_renaming_frees_the_old_name_and_refuses_a_held_one(store):
+    await store.see_player("SHA256:ann", "ann")
+    await store.see_player("SHA256:bob", "bob")
+    with pytest.raises(NameTaken):
+        await store.rename_player("SHA256:ann", "BOB")
+    renamed = await store.rename_player("SHA256:ann", "Annabel")
+    assert renamed.name == "Annabel"
+    assert (await store.see_player("SHA256:carol", "ann")).name == "ann"
+    assert (await store.rename_player("SHA256:ann", "ANNABEL")).name == "ANNABEL"  # one's own name, new case
+    with pytest.raises(StorageError):
+        await store.rename_player("SHA256:nobody", "x")
+
+
+async def test_two_servers_claiming_one_name_at_once_give_it_to_one_key(open_store):
+    first, second = await open_store(), await open_store()
+    outcomes = await asyncio.gather(first.see_player("SHA256:ann", "Sam"), second.see_player("SHA256:bob", "sam"),
+                                    return_exceptions=True)
+    assert sorted(type(outcome).__name__ for outcome in outcomes) == ["NameTaken", "PlayerRecord"]
+    winner = next(outcome for outcome in outcomes if not isinstance(outcome, Exception))
+    assert (await first.name_holder("SAM")).fingerprint == winner.fingerprint
+
+
+async def test_one_key_arriving_on_two_servers_at_once_is_one_player(open_store):
+    first, second = await open_store(), await open_store()
+    records = await asyncio.gather(first.see_player("SHA256:ann", "ann"), second.see_player("SHA256:ann", "ann"))
+    assert {record.name for record in records} == {"ann"}
+    assert (await first.name_holder("ann")).fingerprint == "SHA256:ann"
