@@ -15,7 +15,7 @@ from typing import NoReturn
 from . import __version__
 from .rules import DEFAULT_DISCS, LEVELS, MAX_DISCS, MIN_DISCS, Position, SolunaError, shared_solver
 from .rules.match import DEFAULT_STARS, MAX_STARS, MIN_STARS
-from .rules.puzzles import DIFFICULTIES
+from .rules.puzzles import DIFFICULTIES, MIN_CHOICES, PUZZLE_MIN_DISCS
 from .rules.solver import Analysis
 from .rules.wording import plies, plural
 from .saves import shorten
@@ -249,9 +249,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     puzzle.add_argument("--seed", type=_int_in(0, 10**9 - 1, "the seed"), help="which puzzle (default: random)")
     puzzle.add_argument("--difficulty", choices=("any", *DIFFICULTIES), default="any",
-                        help="by plies to the end: easy 1-3, medium 4-7, hard 8 or more (default any)")
-    puzzle.add_argument("--discs", type=_int_in(MIN_DISCS, 16, "the number of discs"), default=DEFAULT_DISCS,
-                        help=f"discs in the game the puzzle comes from, {MIN_DISCS} to 16 (default {DEFAULT_DISCS})")
+                        help="by plies to the end and legal moves to choose from: "
+                             + "; ".join(f"{name} {low}-{high} plies, {MIN_CHOICES[name]}+ moves"
+                                         for name, (low, high) in DIFFICULTIES.items()) + " (default any)")
+    puzzle.add_argument("--discs", type=_int_in(PUZZLE_MIN_DISCS, 16, "the number of discs"), default=DEFAULT_DISCS,
+                        help=f"discs in the game the puzzle comes from, {PUZZLE_MIN_DISCS} to 16 "
+                             f"(default {DEFAULT_DISCS})")
     puzzle.add_argument("--json", action="store_true",
                         help='print {"position": ..., "solution": "A>B", "plies": N} instead of playing')
     _add_app_options(puzzle)

@@ -8,6 +8,7 @@ with older choices never resets the first one's.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +45,7 @@ class Preferences:
 
     def _read(self) -> dict[str, Any]:
         """The choices in the file now; a damaged file is moved aside (``problem`` says so)."""
-        if not self.path.exists() and not self.path.is_symlink():
+        if not os.path.lexists(self.path):
             return {}
         try:
             document = read_json_document(self.path, PREFERENCES_FORMAT, PREFERENCES_VERSION)

@@ -7,6 +7,7 @@ lock, so two copies of the game counting at once both count.
 
 from __future__ import annotations
 
+import os
 import time
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
@@ -197,7 +198,7 @@ class StatsStore:
     def load(self) -> Stats:
         """The stats so far; a damaged file is moved aside (``problem`` says so) and counting restarts."""
         self.problem = None
-        if not self.path.exists():
+        if not os.path.lexists(self.path):
             return Stats()
         try:
             return Stats.from_document(read_json_document(self.path, STATS_FORMAT, STATS_VERSION))
