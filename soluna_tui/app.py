@@ -32,8 +32,8 @@ from .widgets.ascii_palette import AsciiCommandPalette
 
 STYLESHEETS = ("app.tcss", "game.tcss", "dialogs.tcss")
 ASCII_STYLESHEET = "ascii.tcss"
-ELSEWHERE_NOTICE = ("Another copy of Soluna is playing the saved match; "
-                    "this copy saves its own match separately.")
+#: One line on the screen of a second copy of the game started on the same data directory.
+ELSEWHERE_NOTICE = "Another copy of Soluna has the saved match; this one saves apart."
 #: Plain names for keys whose usual display is a Unicode symbol.
 ASCII_KEY_NAMES = {"up": "up", "down": "down", "left": "left", "right": "right", "enter": "enter",
                    "backspace": "bksp", "question_mark": "?"}

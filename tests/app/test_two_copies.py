@@ -24,7 +24,7 @@ async def test_a_second_copy_is_told_and_plays_a_separate_match(tmp_path) -> Non
         kept = saved_moves(tmp_path / "current-match.json")
         second = make_app(tmp_path)  # a second terminal, while the first one plays
         async with second.run_test(size=(100, 30)) as other:
-            await text_showing(other, second, "Another copy of Soluna is playing the saved match")
+            await text_showing(other, second, "Another copy of Soluna has the saved match;")
             assert isinstance(second.screen, NewMatchScreen)  # not offered the first one's match
             await other.press("enter")  # start a match of its own
             await text_showing(other, second, "Ann to move")
