@@ -59,8 +59,9 @@ def test_two_copies_on_one_data_directory_each_keep_their_match(tmp_path) -> Non
         play_first_move(first, "Player 1")
         kept = json.loads((tmp_path / "current-match.json").read_text())["match"]
         second = start("--data-dir", str(tmp_path))
-        text = second.wait_for(lambda text: "Another copy of Soluna has the saved match;" in text)
-        assert "New match" in text and "Welcome back" not in text
+        text = second.wait_for(lambda text: "Another copy of Soluna has the saved match;" in text
+                               and "New match" in text and "Start match" in text)
+        assert "Welcome back" not in text  # not offered the first copy's match
         second.send("\r")  # start its own match
         second.wait_for(lambda text: "Player 1 to move" in text)
         play_first_move(second, "Player 1")
