@@ -32,6 +32,8 @@ from .widgets.ascii_palette import AsciiCommandPalette
 
 STYLESHEETS = ("app.tcss", "game.tcss", "dialogs.tcss")
 ASCII_STYLESHEET = "ascii.tcss"
+#: One line on the screen of a second copy of the game started on the same data directory.
+ELSEWHERE_NOTICE = "Another copy of Soluna has the saved match; this one saves apart."
 #: Plain names for keys whose usual display is a Unicode symbol.
 ASCII_KEY_NAMES = {"up": "up", "down": "down", "left": "left", "right": "right", "enter": "enter",
                    "backspace": "bksp", "question_mark": "?"}
@@ -109,12 +111,18 @@ class SolunaApp(App[None]):
         return super().get_default_screen()
 
     def _read_save(self) -> tuple[SavedMatch | None, str]:
-        """The unfinished saved match, if any, and a notice if the save had to be set aside."""
+        """The unfinished saved match, if any, and a notice if the save had to be set aside, another
+        copy of the game is playing the saved match, or the preferences were unreadable."""
+        notices = [self.preferences.problem or ""]
         try:
             saved = self.store.load()
         except SaveError as error:
-            return None, self._set_aside(error)
-        return (saved if saved is not None and not saved.match.is_over else None), ""
+            saved = None
+            notices.append(self._set_aside(error))
+        if self.store.elsewhere:
+            notices.append(ELSEWHERE_NOTICE)
+        notice = " ".join(filter(None, notices))
+        return (saved if saved is not None and not saved.match.is_over else None), notice
 
     def on_mount(self) -> None:
         theme = self.requested_theme or self.preferences.theme
@@ -133,7 +141,12 @@ class SolunaApp(App[None]):
             self.action_new_match(notice=self._save_notice)
             return
         new_label = "Start the new match instead" if self.start_setup is not None else "Start a new match"
-        self.push_screen(ResumeScreen(saved, new_label), lambda resume: self._resume_chosen(saved, resume))
+        self.push_screen(ResumeScreen(saved, new_label, notice=self._save_notice),
+                         lambda resume: self._resume_chosen(saved, resume))
+
+    def on_unmount(self) -> None:
+        if self.store is not None:
+            self.store.release()  # another copy of the game may now play this save slot
 
     def _set_aside(self, error: SaveError) -> str:
         """Move an unreadable save out of the way (never delete it); the notice to show."""

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -13,19 +15,36 @@ from typing import NoReturn
 from . import __version__
 from .rules import DEFAULT_DISCS, LEVELS, MAX_DISCS, MIN_DISCS, Position, SolunaError, shared_solver
 from .rules.match import DEFAULT_STARS, MAX_STARS, MIN_STARS
-from .rules.puzzles import DIFFICULTIES
+from .rules.puzzles import DIFFICULTIES, MIN_CHOICES, PUZZLE_MIN_DISCS
 from .rules.solver import Analysis
 from .rules.wording import plies, plural
+from .saves import shorten
 
 USAGE_ERROR = 2
+#: The status of a command whose reader went away (``soluna analyze ... | head``), as if killed by SIGPIPE.
+BROKEN_PIPE = 141
+#: An error message is one line of at most this many characters, whatever the input it quotes.
+MESSAGE_LIMIT = 300
+_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 
 
 class CliError(Exception):
     """A bad value on the command line: printed as one line, exit status 2."""
 
 
+def one_line(message: str) -> str:
+    """``message`` as one short line: long quoted input shortened, control characters dropped."""
+    shortened = _QUOTED.sub(lambda quoted: _shorten_quoted(quoted.group()), message)
+    flat = "".join(char if char.isprintable() else " " for char in shortened)
+    return flat if len(flat) <= MESSAGE_LIMIT else shorten(flat, MESSAGE_LIMIT)
+
+
+def _shorten_quoted(quoted: str) -> str:
+    return quoted if len(quoted) <= 42 else f"{quoted[0]}{shorten(quoted[1:-1])}{quoted[-1]}"
+
+
 def _fail(parser: argparse.ArgumentParser, message: str) -> NoReturn:
-    print(f"{parser.prog}: error: {message}", file=sys.stderr)
+    print(f"{parser.prog}: error: {one_line(message)}", file=sys.stderr)
     raise SystemExit(USAGE_ERROR)
 
 
@@ -130,8 +149,9 @@ def _run_app(args: argparse.Namespace, **start) -> int:
         return 1
     from .app import SolunaApp
 
-    SolunaApp(**start, **_app_kwargs(args)).run()
-    return 0
+    app = SolunaApp(**start, **_app_kwargs(args))
+    app.run()
+    return app.return_code or 0  # 1 when the app stopped on an unexpected error
 
 
 def run_start(args: argparse.Namespace) -> int:
@@ -170,7 +190,7 @@ def run_stats(args: argparse.Namespace) -> int:
     store = StatsStore(getattr(args, "data_dir", None))
     stats = store.load()
     if store.problem:
-        print(f"soluna stats: {store.problem}", file=sys.stderr)
+        print(f"soluna stats: {one_line(store.problem)}", file=sys.stderr)
     if args.json:
         document = {
             "by_mode": {mode: summary.to_dict(mode != "two players") for mode, summary in stats.by_mode().items()},
@@ -229,9 +249,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     puzzle.add_argument("--seed", type=_int_in(0, 10**9 - 1, "the seed"), help="which puzzle (default: random)")
     puzzle.add_argument("--difficulty", choices=("any", *DIFFICULTIES), default="any",
-                        help="by plies to the end: easy 1-3, medium 4-7, hard 8 or more (default any)")
-    puzzle.add_argument("--discs", type=_int_in(MIN_DISCS, 16, "the number of discs"), default=DEFAULT_DISCS,
-                        help=f"discs in the game the puzzle comes from, {MIN_DISCS} to 16 (default {DEFAULT_DISCS})")
+                        help="by plies to the end and legal moves to choose from: "
+                             + "; ".join(f"{name} {low}-{high} plies, {MIN_CHOICES[name]}+ moves"
+                                         for name, (low, high) in DIFFICULTIES.items()) + " (default any)")
+    puzzle.add_argument("--discs", type=_int_in(PUZZLE_MIN_DISCS, 16, "the number of discs"), default=DEFAULT_DISCS,
+                        help=f"discs in the game the puzzle comes from, {PUZZLE_MIN_DISCS} to 16 "
+                             f"(default {DEFAULT_DISCS})")
     puzzle.add_argument("--json", action="store_true",
                         help='print {"position": ..., "solution": "A>B", "plies": N} instead of playing')
     _add_app_options(puzzle)
@@ -276,14 +299,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
     try:
-        return args.run(args)
+        args = parser.parse_args(argv)
+        status = args.run(args)
+        sys.stdout.flush()  # here, so a reader that went away is noticed while we can still say nothing
+        return status
     except (SolunaError, CliError) as error:
         _fail(args.parser, str(error))
     except KeyboardInterrupt:
         print(f"{parser.prog}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader (head, less) has all it wanted: stop quietly, and keep the interpreter's
+        # final flush from failing on the closed pipe too.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return BROKEN_PIPE
 
 
 if __name__ == "__main__":

@@ -1,57 +1,82 @@
 """What the player chose last time: the theme and the new-match settings.
 
 Kept in the data directory next to the saves, written atomically; an unreadable
-file is moved aside and the defaults apply.
+file is moved aside and the defaults apply. Each change re-reads the file under a
+lock and writes only what this copy of the game changed, so a second copy running
+with older choices never resets the first one's.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import Any
 
 from .match_setup import MatchSetup
 from .rules import SolunaError
-from .saves import SaveError, default_data_dir, document_text, move_aside, read_json_document, write_atomically
+from .saves import (
+    SaveError,
+    default_data_dir,
+    document_text,
+    file_lock,
+    move_aside,
+    read_json_document,
+    write_atomically,
+)
 
 PREFERENCES_FORMAT = "soluna-preferences"
 PREFERENCES_VERSION = 1
 PREFERENCES_FILE = "preferences.json"
+PREFERENCES_LOCK = "preferences.lock"
 
 
 class Preferences:
     """The remembered theme and last match setup (either may be unknown)."""
 
     def __init__(self, data_dir: Path | None = None) -> None:
-        self.path = (Path(data_dir) if data_dir is not None else default_data_dir()) / PREFERENCES_FILE
+        folder = Path(data_dir) if data_dir is not None else default_data_dir()
+        self.path = folder / PREFERENCES_FILE
+        self.lock_path = folder / PREFERENCES_LOCK
+        #: Why the file could not be read, and where it went (``None`` when all is well).
+        self.problem: str | None = None
         self.theme: str | None = None
         self.last_setup: MatchSetup | None = None
-        self._load()
+        self._adopt(self._read())
 
-    def _load(self) -> None:
-        if not self.path.exists():
-            return
+    def _read(self) -> dict[str, Any]:
+        """The choices in the file now; a damaged file is moved aside (``problem`` says so)."""
+        if not os.path.lexists(self.path):
+            return {}
         try:
             document = read_json_document(self.path, PREFERENCES_FORMAT, PREFERENCES_VERSION)
             theme = document.get("theme")
-            self.theme = theme if isinstance(theme, str) else None
             setup = document.get("last_setup")
-            self.last_setup = MatchSetup.from_dict(setup) if setup is not None else None
-        except (SaveError, SolunaError, TypeError):
+            return {"theme": theme if isinstance(theme, str) else None,
+                    "last_setup": MatchSetup.from_dict(setup) if setup is not None else None}
+        except (SaveError, SolunaError, TypeError) as error:
             try:
-                move_aside(self.path)
+                self.problem = f"Preferences unreadable: {error}; they were moved to {move_aside(self.path)}."
             except OSError:
-                pass
+                self.problem = f"Preferences unreadable: {error}."
+            return {}
+
+    def _adopt(self, choices: dict[str, Any]) -> None:
+        self.theme = choices.get("theme", self.theme)
+        self.last_setup = choices.get("last_setup", self.last_setup)
 
     def remember(self, *, theme: str | None = None, setup: MatchSetup | None = None) -> None:
-        """Update and write; a disk that refuses only means it is not remembered."""
+        """Write this change over the file as it is now; a disk that refuses only means it is not remembered."""
+        changed: dict[str, Any] = {}
         if theme is not None:
-            self.theme = theme
+            changed["theme"] = theme
         if setup is not None:
-            self.last_setup = setup.with_seed(None)
-        text = document_text(PREFERENCES_FORMAT, PREFERENCES_VERSION, {
-            "theme": self.theme,
-            "last_setup": self.last_setup.to_dict() if self.last_setup is not None else None,
-        })
+            changed["last_setup"] = setup.with_seed(None)
         try:
-            write_atomically(self.path, text)
-        except OSError:
-            pass
+            with file_lock(self.lock_path, PREFERENCES_FILE, wait=1.0):
+                self._adopt({**self._read(), **changed})
+                write_atomically(self.path, document_text(PREFERENCES_FORMAT, PREFERENCES_VERSION, {
+                    "theme": self.theme,
+                    "last_setup": self.last_setup.to_dict() if self.last_setup is not None else None,
+                }))
+        except (OSError, SaveError):
+            self._adopt(changed)

@@ -1,22 +1,36 @@
 """Statistics kept in the data directory: matches, rounds, accuracy over time, puzzle streaks.
 
 Written atomically like the saves; a file that cannot be read is moved aside
-(never deleted) and counting starts afresh.
+(never deleted) and counting starts afresh. Every update re-reads the file under a
+lock, so two copies of the game counting at once both count.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .saves import SaveError, default_data_dir, document_text, move_aside, read_json_document, write_atomically
+from .match_setup import clean_name
+from .rules import LEVELS
+from .saves import (
+    SaveError,
+    default_data_dir,
+    document_text,
+    file_lock,
+    move_aside,
+    read_json_document,
+    write_atomically,
+)
 
 STATS_FORMAT = "soluna-stats"
 STATS_VERSION = 1
 STATS_FILE = "stats.json"
+STATS_LOCK = "stats.lock"
+MODES = ("two players", "computer")
 #: Finished matches kept in the record (the oldest go first beyond this).
 MATCH_HISTORY_LIMIT = 500
 
@@ -37,11 +51,12 @@ class MatchRecord:
 
     @classmethod
     def from_dict(cls, document: dict[str, Any]) -> MatchRecord:
+        names = document["names"]
         record = cls(
-            finished=str(document["finished"]),
+            finished="".join(char for char in str(document["finished"])[:32] if char.isprintable()),
             mode=str(document["mode"]),
             level=None if document.get("level") is None else str(document["level"]),
-            names=(str(document["names"][0]), str(document["names"][1])),
+            names=(clean_name(str(names[0]), "Player 1"), clean_name(str(names[1]), "Player 2")),
             winner=int(document["winner"]),
             stars=(int(document["stars"][0]), int(document["stars"][1])),
             round_winners=tuple(int(winner) for winner in document["round_winners"]),
@@ -50,6 +65,12 @@ class MatchRecord:
         )
         if record.winner not in (0, 1) or any(winner not in (0, 1) for winner in record.round_winners):
             raise ValueError("a winner is not player 0 or 1")
+        if record.mode not in MODES or (record.level is not None and record.level not in LEVELS):
+            raise ValueError(f"unknown mode {record.mode!r} or level {record.level!r}"[:80])
+        if min(*record.stars, *record.hints) < 0:
+            raise ValueError("a negative count of stars or hints")
+        if any(value is not None and not 0 <= value <= 1 for value in record.accuracy):
+            raise ValueError("an accuracy outside 0-100%")
         return record
 
     @property
@@ -135,6 +156,8 @@ class Stats:
         try:
             matches = [MatchRecord.from_dict(item) for item in document.get("matches", [])]
             puzzles = PuzzleRecord(**{key: int(value) for key, value in document.get("puzzles", {}).items()})
+            if min(asdict(puzzles).values()) < 0:
+                raise ValueError("a negative puzzle count")
         except (KeyError, IndexError, TypeError, ValueError, AttributeError) as error:
             raise SaveError(f"the stats file is damaged ({type(error).__name__}: {error})") from None
         return cls(matches, puzzles)
@@ -175,7 +198,7 @@ class StatsStore:
     def load(self) -> Stats:
         """The stats so far; a damaged file is moved aside (``problem`` says so) and counting restarts."""
         self.problem = None
-        if not self.path.exists():
+        if not os.path.lexists(self.path):
             return Stats()
         try:
             return Stats.from_document(read_json_document(self.path, STATS_FORMAT, STATS_VERSION))
@@ -193,10 +216,12 @@ class StatsStore:
             raise SaveError(f"cannot save stats to {self.data_dir}: {error.strerror or error}") from None
 
     def update(self, change) -> Stats:
-        """Load, apply ``change(stats)``, save: one read-modify-write."""
-        stats = self.load()
-        change(stats)
-        self.save(stats)
+        """Load, apply ``change(stats)``, save: one read-modify-write, under the stats lock so that
+        another copy of the game updating at the same moment is counted too (not written over)."""
+        with file_lock(self.data_dir / STATS_LOCK, STATS_FILE):
+            stats = self.load()
+            change(stats)
+            self.save(stats)
         return stats
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -87,3 +88,82 @@ def test_help_explains_itself(capsys) -> None:
     assert status == 0 and "perfect play" in out and "--json" in out
     status, out, _ = run(capsys, "--help")
     assert status == 0 and "analyze" in out
+
+
+def test_a_height_of_4301_digits_is_one_line_not_a_traceback(capsys) -> None:
+    status, out, err = run(capsys, "analyze", "1" * 4301 + "S")
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and "far too tall" in err and len(err) < 200
+
+
+@pytest.mark.parametrize("argv", [
+    ["analyze", "1" + "Q" * 240_000],
+    ["analyze", "1S " * 80_000],
+    ["analyze", "1S>" + "2M" * 120_000],
+    ["analyze", "1S", "\x1b[2J" * 60_000],
+    ["play", "--seed", "9" * 240_000],
+    ["puzzle", "--difficulty", "x" * 240_000],
+    ["x" * 240_000],
+])
+def test_an_error_quotes_a_huge_input_shortened_on_one_line(capsys, argv: list[str]) -> None:
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and len(err) <= 320 and err.startswith("soluna")
+    assert "\x1b" not in err and ("..." in err or "80000" in err)
+
+
+def test_puzzles_need_a_table_with_choices(capsys) -> None:
+    status, _, err = run(capsys, "puzzle", "--json", "--discs", "4")
+    assert status == 2 and "5 to 16" in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["analyze", "3S 3M 2S 2M 1* 1C 1S 1M", "--json"],
+    ["analyze", "3S 3M 2S 2M 1* 1C 1S 1M"],
+    ["puzzle", "--json", "--seed", "3"],
+    ["stats", "--json"],
+    ["stats"],
+])
+def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path, argv: list[str]) -> None:
+    """``soluna ... | head -c 0``: the pipe is closed before anything is written."""
+    if argv[0] == "stats":
+        argv = [*argv, "--data-dir", str(tmp_path)]
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        result = subprocess.run([sys.executable, "-m", "soluna_tui.cli", *argv], stdout=writer,
+                                stderr=subprocess.PIPE, text=True, timeout=60)
+    finally:
+        os.close(writer)
+    assert result.stderr == "" and result.returncode == 141
+
+
+def test_stats_json_from_a_hostile_file_is_one_line_of_news(tmp_path) -> None:
+    (tmp_path / "stats.json").write_text('{"format": "soluna-stats", "version": 1, "matches": [], '
+                                         '"puzzles": {"solved": ' + "7" * 4301 + "}}")
+    os.mkfifo(tmp_path / "preferences.json")  # never read by stats, never in the way
+    result = subprocess.run([sys.executable, "-m", "soluna_tui.cli", "stats", "--json", "--data-dir", str(tmp_path)],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and json.loads(result.stdout)["puzzles"]["solved"] == 0
+    assert result.stderr.count("\n") == 1 and "moved to" in result.stderr and len(result.stderr) < 320
+
+
+def test_play_exits_non_zero_when_the_app_crashes(monkeypatch, tmp_path, capsys) -> None:
+    """A crash is a bug: the shell (and a script running ``soluna play``) must see it failed."""
+    from soluna_tui import app as app_module
+    from soluna_tui import terminal
+
+    class Crash(RuntimeError):
+        pass
+
+    def crash(self) -> None:
+        raise Crash("boom")
+
+    run_app = app_module.SolunaApp.run
+    monkeypatch.setattr(terminal, "refusal", lambda: None)
+    monkeypatch.setattr(app_module.SolunaApp, "run", lambda self: run_app(self, headless=True, size=(100, 30)))
+    monkeypatch.setattr(app_module.SolunaApp, "on_mount", crash)
+    assert main(["play", "--seed", "1", "--data-dir", str(tmp_path)]) == 1
+    monkeypatch.setattr(app_module.SolunaApp, "on_mount", lambda self: self.exit())
+    assert main(["play", "--seed", "1", "--data-dir", str(tmp_path)]) == 0
+    capsys.readouterr()

@@ -19,6 +19,13 @@ if TYPE_CHECKING:
 #: A tower inside longer text: a height, optional spaces, then a symbol spelling.
 _TOWER_TOKEN = re.compile(r"\s*(\d+)\s*([^\d\s,>]+)\s*,?")
 _SYMBOL_HINT = "use S, M, * or C (or sun, moon, stars, comet)"
+#: No tower is anywhere near this tall; longer heights are refused before int() sees them.
+_HEIGHT_DIGITS = 6
+
+
+def _short(text: str) -> str:
+    """Input quoted in a message, cut short if it is long."""
+    return text if len(text) <= 24 else f"{text[:10]}...{text[-10:]}"
 
 
 def parse_symbol(text: str, *, within: str = "") -> Symbol:
@@ -45,6 +52,8 @@ def _towers_in(text: str, what: str) -> list[tuple[int, Symbol]]:
         height_text, symbol_text = match.groups()
         written = f"{height_text}{symbol_text}"
         symbol = parse_symbol(symbol_text, within=written)
+        if len(height_text.lstrip("0")) > _HEIGHT_DIGITS:
+            raise NotationError(f"tower {_short(written)!r} is far too tall: heights are a few discs")
         height = int(height_text)
         if height < 1:
             raise NotationError(f"tower {written!r} has height {height}: heights start at 1")

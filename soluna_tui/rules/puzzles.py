@@ -2,7 +2,8 @@
 
 A puzzle comes from a seed: a standard drop, then random legal moves, stopping at
 the first position (after a random number of moves) whose player to move has
-exactly one winning move and whose length fits the difficulty.
+exactly one winning move among enough legal moves to make finding it a choice,
+and whose length fits the difficulty.
 """
 
 from __future__ import annotations
@@ -19,6 +20,10 @@ from .teaching import best_line
 #: Plies to the end (with the winning move) for each difficulty.
 DIFFICULTIES: dict[str, tuple[int, int]] = {"easy": (1, 3), "medium": (4, 7), "hard": (8, 23)}
 ANY = "any"
+#: The fewest legal moves a puzzle of each difficulty offers: with one move there is nothing to find.
+MIN_CHOICES: dict[str, int] = {ANY: 3, "easy": 3, "medium": 5, "hard": 8}
+#: Below this, no position has one winning move among several (with 3 or 4 discs there is never a choice).
+PUZZLE_MIN_DISCS = 5
 _ATTEMPTS = 10_000
 
 
@@ -50,6 +55,8 @@ def make_puzzle(seed: int, difficulty: str = ANY, discs: int = DEFAULT_DISCS,
                 solver: Solver = shared_solver, budget: Budget | None = None) -> Puzzle:
     """The puzzle for ``seed``: always the same one for the same seed, difficulty and discs."""
     low, high = DIFFICULTIES.get(check_difficulty(difficulty), (1, 23))
+    if discs < PUZZLE_MIN_DISCS:
+        raise OptionError(f"puzzles need at least {PUZZLE_MIN_DISCS} discs: with {discs} there is no choice to make")
     rng = random.Random(f"soluna-puzzle/{seed}/{difficulty}/{discs}")
     for _ in range(_ATTEMPTS):
         position = drop(discs, rng)
@@ -57,7 +64,7 @@ def make_puzzle(seed: int, difficulty: str = ANY, discs: int = DEFAULT_DISCS,
             if position.is_blocked:
                 break
             position = position.after(rng.choice(position.legal_moves))
-        if position.is_blocked:
+        if len(position.legal_moves) < MIN_CHOICES[difficulty]:
             continue
         analysis = solver.analyse(position, budget)
         winning = analysis.winning_moves

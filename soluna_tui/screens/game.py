@@ -367,10 +367,14 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
             return
         table.stats_recorded = True
         record = match_record(table, accuracy)
+        store = self.app.stats_store
         try:
-            self.app.stats_store.update(lambda stats: stats.record_match(record))
+            store.update(lambda stats: stats.record_match(record))
         except SaveError as error:
             self.notify(str(error), title="Stats not saved", severity="warning")
+        else:
+            if store.problem:  # a damaged file was set aside: this match counts in a fresh one
+                self.notify(store.problem, title="Stats file unreadable", severity="warning", timeout=10)
 
     def _round_over_chosen(self, choice: RoundOverChoice | None) -> None:
         if choice is None:

@@ -19,10 +19,12 @@ class ResumeScreen(ChoiceDialog[bool]):
         Binding("n", "choose(False)", "New match"),
     ]
 
-    def __init__(self, saved: SavedMatch, new_label: str = "Start a new match") -> None:
+    def __init__(self, saved: SavedMatch, new_label: str = "Start a new match", *, notice: str = "") -> None:
         super().__init__()
         self.saved = saved
         self.new_label = new_label
+        #: News to read first (another copy of the game is playing the other saved match...).
+        self.notice = notice
 
     def describe(self) -> str:
         match = self.saved.match
@@ -32,6 +34,8 @@ class ResumeScreen(ChoiceDialog[bool]):
                 f"round {match.round_number}, {state} ({self.saved.setup.mode_label}).")
 
     def body(self):
+        if self.notice:
+            yield Static(self.notice, id="resume-notice", markup=False)
         yield Static(self.describe(), markup=False)
 
     def choices(self) -> list[tuple[str, bool]]:

@@ -17,6 +17,16 @@ from soluna_tui.screens.too_small import TooSmallScreen
 from .helpers import game, hot_seat, make_app, play_by_keys, screen_text, settle
 
 
+async def text_showing(pilot, app, *words: str) -> str:
+    """The screen text once it shows every one of ``words`` (waiting up to about five seconds)."""
+    for _ in range(100):
+        text = screen_text(app)
+        if all(word in text for word in words):
+            return text
+        await pilot.pause(0.05)
+    raise AssertionError(f"the screen never showed {words}:\n{text}")
+
+
 async def play_some_moves(pilot, app, count: int, seed: int = 0) -> None:
     rng = random.Random(seed)
     for _ in range(count):
@@ -296,3 +306,63 @@ async def test_the_theme_and_the_last_setup_are_remembered(tmp_path) -> None:
         assert isinstance(again.screen, NewMatchScreen)
         assert again.screen.query_one("#stars").value == 2
         assert again.screen.query_one("#name-1").value == "Ann"
+
+
+async def test_a_save_holding_a_4301_digit_number_is_moved_aside(tmp_path) -> None:
+    app = make_app(tmp_path, hot_seat(seed=7))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await play_some_moves(pilot, app, 1)
+    path = tmp_path / "current-match.json"
+    path.write_text(path.read_text().replace('"seed": 7', '"seed": ' + "7" * 4301, 1))
+    again = make_app(tmp_path)
+    async with again.run_test(size=(100, 30)) as pilot:
+        await text_showing(pilot, again, "Saved match unreadable", "number of 4301", "moved to")
+        assert isinstance(again.screen, NewMatchScreen)
+    assert not path.exists() and len(list(tmp_path.glob("current-match.json.corrupt-*"))) == 1
+
+
+async def test_unreadable_preferences_are_moved_aside_with_a_notice(tmp_path) -> None:
+    (tmp_path / "preferences.json").write_text('{"format": "soluna-preferences", "version": 1, "theme": Infinity}')
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await text_showing(pilot, app, "Preferences unreadable", "Infinity")
+        assert isinstance(app.screen, NewMatchScreen)
+        app.theme = "nord"
+        await pilot.pause()
+    assert len(list(tmp_path.glob("preferences.json.corrupt-*"))) == 1
+    assert json.loads((tmp_path / "preferences.json").read_text())["theme"] == "nord"
+
+
+async def test_control_characters_in_saved_names_never_reach_the_terminal(tmp_path) -> None:
+    app = make_app(tmp_path, hot_seat(seed=7))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await play_some_moves(pilot, app, 1)
+    path = tmp_path / "current-match.json"
+    path.write_text(path.read_text().replace('"Ann"', json.dumps("\x1b[2J\x1b[3JAnn\x07")))
+    again = make_app(tmp_path)
+    async with again.run_test(size=(100, 30)) as pilot:
+        await text_showing(pilot, again, "2J3JAnn 0 - 0 Bob")
+        await pilot.press("enter")
+        text = await text_showing(pilot, again, "1. 2J3JAnn", "Bob to move")
+        assert game(again).match.players == ("2J3JAnn", "Bob") and "\x1b" not in text
+
+
+async def test_a_match_ending_over_a_damaged_stats_file_is_counted_in_a_fresh_one(tmp_path) -> None:
+    from soluna_tui.screens.match_over import MatchOverScreen
+    from soluna_tui.stats import StatsStore
+
+    from .helpers import set_position, skip_review
+
+    (tmp_path / "stats.json").write_text('{"format": "soluna-stats", "version": 1, "matches": [], '
+                                         '"puzzles": {"solved": NaN}}')
+    app = make_app(tmp_path, hot_seat(seed=7, stars_to_win=1))
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        set_position(game(app), "3S 1M 1M")
+        await play_some_moves(pilot, app, 1)  # 1M>1M: Bob has no move left
+        await skip_review(pilot, app)
+        await settle(pilot, app)
+        await pilot.pause()
+        await text_showing(pilot, app, "Stats file unreadable")
+        assert isinstance(app.screen, MatchOverScreen)
+    assert [record.names for record in StatsStore(tmp_path).load().matches] == [("Ann", "Bob")]
+    assert len(list(tmp_path.glob("stats.json.corrupt-*"))) == 1
