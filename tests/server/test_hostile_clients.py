@@ -255,21 +255,26 @@ async def test_resizes_at_a_player_s_pace_are_never_cut_off(tmp_path) -> None:
 ALTERNATE_SCREEN, MOUSE_REPORTS, SGR_MOUSE = 1049 << 5, 1000 << 5, 1006 << 5
 
 
-async def test_a_killed_child_leaves_the_terminal_reset_and_one_line(tmp_path) -> None:
+@pytest.mark.parametrize(("number", "why"), [
+    (signal.SIGKILL, "it was killed"),  # kill -9, or the kernel out of memory
+    (signal.SIGXCPU, "it used up its CPU time"),  # what the kernel sends at the CPU limit
+    (signal.SIGSEGV, "it was ended by SIGSEGV"),
+])
+async def test_a_killed_child_leaves_the_terminal_reset_and_one_line(tmp_path, number, why) -> None:
     async with running_server(tmp_path) as server:
         terminal = await SshTerminal.open(server.port)
         try:
             await terminal.wait_for_text("Welcome, ann.")
             assert {ALTERNATE_SCREEN, MOUSE_REPORTS, SGR_MOUSE} <= terminal.screen.mode
             assert terminal.screen.cursor.hidden
-            os.kill(session_named(server, "ann").child.pid, signal.SIGKILL)
+            os.kill(session_named(server, "ann").child.pid, number)
             output = await terminal.wait_closed()
         finally:
             await terminal.close()
     assert not {ALTERNATE_SCREEN, MOUSE_REPORTS, SGR_MOUSE} & terminal.screen.mode
     assert not terminal.screen.cursor.hidden
     lines = [line for line in output.split(b"\r\n") if b"Sorry: your game stopped unexpectedly" in line]
-    assert len(lines) == 1 and b"(it was killed)" in lines[0] and b"keeps your seat for 5 minutes" in lines[0]
+    assert len(lines) == 1 and f"({why})".encode() in lines[0] and b"keeps your seat for 5 minutes" in lines[0]
     assert output.rfind(b"\x1b[?1049l") < output.rfind(b"Sorry:")
     assert "Sorry: your game stopped unexpectedly" in terminal.text
 
