@@ -284,7 +284,7 @@ class GameSession(asyncssh.SSHServerSession):
         number = -self.status if self.status is not None else 0
         why = {signal.SIGXCPU: "it used up its CPU time", signal.SIGKILL: "it was killed"}.get(
             number, f"it was ended by {signal.Signals(number).name}" if number in signal.valid_signals()
-            else "it could not be reaped")
+            else "it would not stop")
         self.farewell = (f"Sorry: your game stopped unexpectedly ({why}). Connect again: a match in play "
                          f"keeps your seat for {minutes(self.limits.hold_time)}.")
 
