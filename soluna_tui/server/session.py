@@ -71,17 +71,17 @@ class GuardedChannel(asyncssh.SSHServerChannel):
     so asyncssh sets it up exactly as it would its own.
     """
 
-    session: GameSession
+    game_session: GameSession
 
     @classmethod
     def guarding(cls, chan: asyncssh.SSHServerChannel, session: GameSession) -> GuardedChannel:
         chan.__class__ = cls
-        chan.session = session
+        chan.game_session = session
         return chan
 
     def _service_next_request(self) -> None:
         request, packet, _ = self._request_queue[0]
-        if self.session.request_allowed(request, len(packet.get_remaining_payload())):
+        if self.game_session.request_allowed(request, len(packet.get_remaining_payload())):
             super()._service_next_request()
         else:
             self._report_response(False)
