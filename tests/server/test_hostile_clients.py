@@ -39,6 +39,7 @@ from .helpers import (
     client_options,
     open_bare_session,
     running_server,
+    send_request,
     served,
     session_named,
     wait_until,
@@ -98,7 +99,7 @@ async def test_an_env_flood_after_the_start_leaves_the_server_small(tmp_path) ->
             while (sent < ENV_FLOOD_COUNT and time.monotonic() - started < FLOOD_SECONDS
                    and not terminal.connection.is_closed()):
                 for _ in range(100):
-                    chan._send_request(b"env", String(f"FLOOD{sent}"), value)
+                    send_request(chan, b"env", String(f"FLOOD{sent}"), value)
                     sent += 1
                 await asyncio.sleep(0)
             with contextlib.suppress(ConnectionError):  # the server closed with the flood unread: a reset
