@@ -4,8 +4,12 @@
 when it ends (won, forfeited, abandoned) it moves to
 ``matches/finished/STAMP-CODE.json``. Writes are atomic (``write_atomically``) and
 run one at a time on a worker thread, never on the event loop; a newer state of
-the same match replaces one not yet written. A file that cannot be read at start
-is moved aside, never deleted.
+the same match replaces one not yet written. Nothing is removed before what
+replaces it is safely written: the active file of an ended match goes only once
+its finished record is on disk. A write that fails (a full disk) is logged and
+reported through ``on_failure``, once until a write of that match succeeds again,
+so its players can be told. A file that cannot be read at start is moved aside,
+never deleted.
 """
 
 from __future__ import annotations
@@ -26,13 +30,19 @@ ARCHIVE_VERSION = 1
 log = logging.getLogger("soluna.server")
 
 
+#: Told, on the event loop, the code of a match that could not be written and why.
+FailureReport = Callable[[str, str], None]
+
+
 class MatchArchive:
     """The folder of active and finished matches, written in order off the event loop."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, on_failure: FailureReport | None = None) -> None:
         self.active_dir = folder / "active"
         self.finished_dir = folder / "finished"
-        self._pending: dict[Path, Callable[[], None]] = {}
+        self.on_failure = on_failure
+        self._pending: dict[Path, tuple[str, Callable[[], None]]] = {}
+        self._failing: set[str] = set()
         self._writer: asyncio.Task | None = None
 
     def load_active(self) -> list[dict[str, Any]]:
@@ -60,19 +70,23 @@ class MatchArchive:
         """Write the state of a match in play (or held)."""
         text = _as_text(document)
         path = self._active_path(code)
-        self._queue(path, lambda: write_atomically(path, text))
+        self._queue(code, path, lambda: write_atomically(path, text))
 
     def finish(self, code: str, document: dict[str, Any]) -> None:
-        """File a match that has ended under ``finished/`` and drop its active file (in that order)."""
+        """File a match that has ended under ``finished/``, then drop its active file (only once that is written)."""
         text = _as_text(document)
         active = self._active_path(code)
-        self._pending.pop(active, None)
         finished = self.finished_dir / f"{time.strftime('%Y%m%d-%H%M%S')}-{code}.json"
-        self._queue(finished, lambda: _write_new(finished, text))
-        self._queue(active, lambda: active.unlink(missing_ok=True))
 
-    def _queue(self, path: Path, job: Callable[[], None]) -> None:
-        self._pending[path] = job
+        def file_it() -> None:
+            _write_new(finished, text)
+            active.unlink(missing_ok=True)
+
+        self._pending.pop(active, None)  # a state not yet written is replaced by the final one
+        self._queue(code, active, file_it)
+
+    def _queue(self, code: str, path: Path, job: Callable[[], None]) -> None:
+        self._pending[path] = (code, job)
         if self._writer is None or self._writer.done():
             self._writer = asyncio.get_running_loop().create_task(self._write_all())
 
@@ -80,11 +94,24 @@ class MatchArchive:
         loop = asyncio.get_running_loop()
         while self._pending:
             path = next(iter(self._pending))
-            job = self._pending.pop(path)
+            code, job = self._pending.pop(path)
             try:
                 await loop.run_in_executor(None, job)
             except OSError as error:
-                log.warning("cannot write %s: %s", path, error.strerror or error)
+                self._failed(code, path, error.strerror or str(error))
+            else:
+                self._failing.discard(code)
+
+    def _failed(self, code: str, path: Path, reason: str) -> None:
+        log.warning("cannot write match %s (%s): %s", code, path, reason)
+        if code in self._failing:
+            return
+        self._failing.add(code)
+        if self.on_failure is not None:
+            try:
+                self.on_failure(code, reason)
+            except Exception:  # noqa: BLE001 - a failing report must not stop the writes queued after it
+                log.exception("match %s: reporting a failed write failed", code)
 
     async def flush(self) -> None:
         """Wait until everything queued is on disk."""

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
+import resource
 import signal
 import sys
 from collections.abc import Callable
@@ -24,6 +26,8 @@ LIMIT_FLAGS = (
     ("--max-new-per-minute", "new_per_minute", 1, 10_000, "new connections a minute from one address"),
     ("--max-sessions-per-connection", "sessions_per_connection", 1, 100, "game sessions on one SSH connection"),
     ("--max-input-rate", "input_rate", 64, 10_000_000, "bytes a second a player may send (bursts of 4 s allowed)"),
+    ("--max-request-rate", "request_rate", 5, 100_000,
+     "channel requests (resizes, signals) a second per session (bursts of 10 s allowed)"),
     ("--idle-timeout", "idle_timeout", 10, 86_400, "seconds without a key press before a session closes"),
     ("--max-session-time", "session_time", 60, 7 * 86_400, "seconds one session may last"),
     ("--hold-time", "hold_time", 5, 86_400, "seconds a disconnected player's seat is held before a forfeit"),
@@ -75,13 +79,25 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
 def run_serve(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
     logging.getLogger("asyncssh").setLevel(logging.WARNING)  # its info lines would log commands clients send
+    config = config_from(args)
+    raise_file_limit(config.limits)
     try:
-        asyncio.run(_serve_until_stopped(config_from(args)))
+        asyncio.run(_serve_until_stopped(config))
     except (OSError, ValueError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         print(f"soluna serve: cannot serve: {reason}", file=sys.stderr)
         return 1
     return 0
+
+
+def raise_file_limit(limits: Limits) -> None:
+    """Open files enough for every connection (a socket) and session (a PTY, a link, a pidfd), if the system allows."""
+    wanted = 64 + 2 * limits.connections + 4 * limits.sessions
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, target), hard))
 
 
 async def _serve_until_stopped(config: ServerConfig) -> None:

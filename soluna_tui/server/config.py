@@ -25,6 +25,8 @@ class Limits:
     sessions_per_connection: int = 1
     #: Bytes a second a player may send; bursts of a few seconds' worth are allowed.
     input_rate: int = 8192
+    #: Channel requests a second one session may make (window changes, signals, env...); bursts of 10 s allowed.
+    request_rate: int = 50
     #: Seconds without a key press before the session closes (a warning comes a minute before).
     idle_timeout: float = 900.0
     idle_warning: float = 60.0
@@ -35,7 +37,7 @@ class Limits:
     #: Address space of one child process, in MiB, and its CPU time in seconds.
     child_memory_mb: int = 1024
     child_cpu_seconds: int = 900
-    #: Seconds to finish logging in; keepalive interval (three missed answers close the connection).
+    #: Seconds to finish logging in and start a game; keepalive interval (three missed answers close the connection).
     login_timeout: float = 30.0
     keepalive_interval: float = 30.0
 
@@ -48,6 +50,16 @@ class Limits:
     def input_burst(self) -> int:
         """The most input accepted at once (a paste, a flurry of mouse events)."""
         return 4 * self.input_rate
+
+    @property
+    def request_burst(self) -> int:
+        """The most channel requests at once (a window dragged to a new size sends dozens)."""
+        return 10 * self.request_rate
+
+    @property
+    def channels_per_connection(self) -> int:
+        """Session channels open at once on one connection: the games, and a couple more to refuse politely."""
+        return self.sessions_per_connection + 2
 
 
 @dataclass(frozen=True)

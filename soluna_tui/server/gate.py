@@ -1,12 +1,16 @@
-"""Who may come in: connections per address, new connections a minute, sessions in all.
+"""Who may come in: connections per address, new connections a minute, sessions in all; and floods.
 
 Refusals are one line meant for the person connecting ("Server full: ...",
-"Slow down: ..."); the caller shows it and disconnects cleanly.
+"Slow down: ..."); the caller shows it and disconnects cleanly. A token bucket
+paces what one session may send, and a throttled log keeps a flood of refused
+connections from flooding the server's log in turn.
 """
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
+import logging
 import time
 from collections import Counter, deque
 from collections.abc import Callable
@@ -105,3 +109,60 @@ class Gate:
 
     def release_session(self) -> None:
         self.sessions = max(0, self.sessions - 1)
+
+
+class TokenBucket:
+    """``rate`` a second on average, ``burst`` at once; the balance may go below zero, and then it says no."""
+
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.clock = clock
+        self.tokens = float(burst)
+        self._refilled = clock()
+
+    def take(self, amount: float = 1) -> bool:
+        """Spend ``amount``; ``False`` once more has been spent than the rate and the burst allow."""
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self._refilled) * self.rate) - amount
+        self._refilled = now
+        return self.tokens >= 0
+
+
+class ThrottledLog:
+    """At most ``per_second`` lines a second; the rest are counted and summed up in one line a second later."""
+
+    def __init__(self, logger: logging.Logger, per_second: int = 5,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.logger = logger
+        self.per_second = per_second
+        self.clock = clock
+        self.suppressed = 0
+        self._second = -1
+        self._written = 0
+        self._summary: asyncio.TimerHandle | None = None
+
+    def info(self, message: str, *args: object) -> None:
+        second = int(self.clock())
+        if second != self._second:
+            self._second, self._written = second, 0
+        if self._written < self.per_second:
+            self._written += 1
+            self.logger.info(message, *args)
+            return
+        self.suppressed += 1
+        if self._summary is None:
+            self._summary = asyncio.get_running_loop().call_later(1.0, self.summarise)
+
+    def summarise(self) -> None:
+        """The line that stands for those left out (the flood may be over by now)."""
+        self._summary = None
+        if self.suppressed:
+            self.logger.info("suppressed %d similar line%s (more than %d a second)", self.suppressed,
+                             "" if self.suppressed == 1 else "s", self.per_second)
+            self.suppressed = 0
+
+    def close(self) -> None:
+        if self._summary is not None:
+            self._summary.cancel()
+        self.summarise()

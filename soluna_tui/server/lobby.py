@@ -22,6 +22,7 @@ from ..match_setup import NAME_LIMIT, clean_name
 from ..rules import Match, MatchOptions, Move, NextOpener, SolunaError
 from ..rules.round import other
 from .archive import ARCHIVE_FORMAT, ARCHIVE_VERSION, MatchArchive
+from .client_env import skeleton, visible_text
 from .gate import RateWindow, client_key
 from .protocol import ProtocolError, field
 
@@ -36,9 +37,11 @@ RESERVED_NAMES = {"you", "computer"}
 
 
 def player_name(username: str) -> str:
-    """The name shown for an SSH user: cleaned (no control or escape characters), short, unambiguous."""
-    name = clean_name(username, "guest")
-    if name.casefold() in RESERVED_NAMES:
+    """The name shown for an SSH user: cleaned (no control, escape or invisible characters; fullwidth and
+    styled letters made plain), short, and never a reserved name however it is spelt (look-alike letters,
+    accents, zero-width characters)."""
+    name = clean_name(visible_text(username), "guest")
+    if skeleton(name) in RESERVED_NAMES:
         name = f"{name} (guest)"
     return name
 
@@ -457,6 +460,14 @@ class Lobby:
                                    for guest in remote.guests})
             self._forget_if_empty(remote)
         self._listing_changed()
+
+    def cannot_save(self, code: str, reason: str) -> None:
+        """The archive could not write a match (a full disk): everyone at it is told."""
+        remote = self.matches.get(code)
+        if remote is not None:
+            for guest in remote.guests:
+                guest.send({"type": "notice", "severity": "error",
+                            "text": f"The server cannot save this match ({reason}): if it stops, the match is lost."})
 
     def _tell(self, remote: RemoteMatch, text: str) -> None:
         for guest in remote.guests:

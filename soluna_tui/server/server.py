@@ -5,6 +5,10 @@ Only interactive game sessions are offered: no shell, no command, no subsystem
 without a prompt (keyboard-interactive with zero prompts); a client that offers
 a public key is recognised by its fingerprint when it comes back. Over a limit a
 client gets one line ("Server full", "Slow down") and a clean disconnect.
+
+A connection must start a game within the login timeout or it is closed; it may
+hold only a few session channels at once. Every connection refused or closed
+without a game gets one log line, at most a few a second under a flood.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import time
 from typing import Any
 
 import asyncssh
@@ -19,10 +24,10 @@ import asyncssh
 from .. import __version__
 from .archive import MatchArchive
 from .config import ServerConfig
-from .gate import Gate
+from .gate import Gate, ThrottledLog
 from .host_key import load_or_create_host_key
 from .lobby import Lobby, player_name
-from .session import GameSession
+from .session import GameSession, GuardedChannel
 from .spawn import make_spawner
 
 log = logging.getLogger("soluna.server")
@@ -43,8 +48,13 @@ class SolunaConnection(asyncssh.SSHServer):
         self.client_version = ""
         self.sessions: set[GameSession] = set()
         self.admitted = False
+        self.authenticated = False
+        self.played = False
+        self.opened = time.monotonic()
+        self.closing_reason: str | None = None
+        self._channels_refused = False
         self._offered_key: asyncssh.SSHKey | None = None
-        self._no_session: asyncio.TimerHandle | None = None
+        self._no_game: asyncio.TimerHandle | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -52,20 +62,45 @@ class SolunaConnection(asyncssh.SSHServer):
         self.address, self.port = str(peer[0]), int(peer[1])
         refusal = self.server.gate.admit_connection(self.address)
         if refusal is not None:
-            log.info("connection from %s refused: %s", self.address, refusal)
+            self.server.refusals.info("connection from %s:%d refused: %s", self.address, self.port, refusal)
             # After asyncssh has sent its version line, so the client reads a proper disconnect message.
             asyncio.get_running_loop().call_soon(conn.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS, refusal)
             return
         self.admitted = True
         self.server.connections.add(self)
+        timeout = self.server.config.limits.login_timeout
+        self._no_game = asyncio.get_running_loop().call_later(timeout, self._close_unless_playing, timeout)
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self.admitted:
             self.admitted = False
             self.server.gate.release_connection(self.address)
+            if not self.played:
+                self.server.refusals.info("%s", self.unstarted_line(exc))
         self.server.connections.discard(self)
-        if self._no_session is not None:
-            self._no_session.cancel()
+        if self._no_game is not None:
+            self._no_game.cancel()
+
+    def close(self, reason: str) -> None:
+        """Close the connection now; ``reason`` is what its log line will say if no game was played."""
+        if self.closing_reason is None:
+            self.closing_reason = reason
+        if self.conn is not None:
+            self.conn.close()
+
+    def _close_unless_playing(self, timeout: float) -> None:
+        if not any(session.running for session in self.sessions):
+            what = "no game started" if self.authenticated else "no login"
+            self.close(f"{what} within {timeout:.0f} s")
+
+    def unstarted_line(self, exc: Exception | None) -> str:
+        """The one log line of a connection that never started a game."""
+        reason = self.closing_reason or (str(exc) if exc else "client disconnected")
+        if not self.authenticated and self.closing_reason is None:
+            reason = f"{reason}, before logging in"
+        return (f"connection from {self.address}:{self.port} user={self.player_name!r} "
+                f"key={self.fingerprint or 'none'} client={self.client_version!r} "
+                f"lasted {time.monotonic() - self.opened:.0f}s without a game: {reason}")
 
     # ---- authentication: anyone, with a key remembered when one is offered ------------------
 
@@ -94,30 +129,37 @@ class SolunaConnection(asyncssh.SSHServer):
         return True
 
     def auth_completed(self) -> None:
+        self.authenticated = True
         if self._offered_key is not None:
             self.fingerprint = self._offered_key.get_fingerprint("sha256")
-        timeout = self.server.config.limits.login_timeout
-        self._no_session = asyncio.get_running_loop().call_later(timeout, self._close_if_idle)
-
-    def _close_if_idle(self) -> None:
-        if not self.sessions and self.conn is not None:
-            self.conn.close()
 
     # ---- sessions ------------------------------------------------------------------------
 
-    def session_requested(self) -> GameSession:
+    def session_requested(self) -> tuple[asyncssh.SSHServerChannel, GameSession]:
+        limits = self.server.config.limits
+        if len(self.sessions) >= limits.channels_per_connection:
+            if not self._channels_refused:  # one line per connection, however many it tries
+                self._channels_refused = True
+                self.server.refusals.info("connection from %s:%d: session channels refused past %d at once",
+                                          self.address, self.port, limits.channels_per_connection)
+            raise asyncssh.ChannelOpenError(asyncssh.OPEN_RESOURCE_SHORTAGE,
+                                            f"Slow down: at most {limits.channels_per_connection} "
+                                            "sessions open at once on one connection.")
         refusal = None
-        allowed = self.server.config.limits.sessions_per_connection
-        if len(self.sessions) >= allowed:
-            refusal = f"Slow down: at most {allowed} game(s) on one connection."
+        if len(self.sessions) >= limits.sessions_per_connection:
+            refusal = f"Slow down: at most {limits.sessions_per_connection} game(s) on one connection."
         session = GameSession(self, self.server.next_session_number(), refusal)
         self.sessions.add(session)
-        return session
+        return GuardedChannel.guarding(self.conn.create_server_channel(), session), session
+
+    def session_began(self) -> None:
+        self.played = True
 
     def session_gone(self, session: GameSession) -> None:
-        """A session's channel has closed; the connection goes with its last session."""
+        """A session's channel has closed; the connection goes with its last game (or its last channel)."""
         self.sessions.discard(session)
-        if not self.sessions and self.conn is not None:
+        playing = any(other.running for other in self.sessions)
+        if self.conn is not None and not playing and (session.running or not self.sessions):
             self.conn.close()
 
 
@@ -129,8 +171,11 @@ class SolunaServer:
         self.gate = Gate(config.limits)
         self.archive = MatchArchive(config.matches_dir)
         self.lobby = Lobby(self.archive, config.limits.hold_time)
+        self.archive.on_failure = self.lobby.cannot_save  # a match that cannot be saved: its players are told
         self.spawner = make_spawner(config.spawn)
         self.connections: set[SolunaConnection] = set()
+        #: The log of refused connections and sessions, and of connections that never played: floods are summed up.
+        self.refusals = ThrottledLog(log)
         self._listener: Any = None
         self._numbers = itertools.count(1)
 
@@ -193,6 +238,7 @@ class SolunaServer:
         self.lobby.close()
         await self.archive.flush()
         await self.spawner.close()
+        self.refusals.close()
 
 
 async def serve(config: ServerConfig, stop: asyncio.Event) -> None:

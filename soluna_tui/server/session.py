@@ -3,11 +3,15 @@
 The server moves the bytes between the SSH channel and the child's pseudo-terminal
 itself: window sizes are clamped before ``TIOCSWINSZ``, input is rate-limited and
 counts as activity for the idle timeout (with a warning first), and the PTY is not
-read while the channel's buffer is full (back-pressure reaches the child). The
-child's link joins the lobby as a guest. Every way a session ends goes through
-``request_end``: the opponent is told at once, the child is asked to leave (its
-terminal restored) or else terminated and killed, it is always reaped, and one
-log line says who it was and how it ended. What players type is never logged.
+read while the channel's buffer is full (back-pressure reaches the child). Every
+channel request (window change, env, signal, break...) is paid for from the
+session's budget, and a client that floods them is cut off; ``env`` is taken only
+before the game starts, a few short variables at most. The child's link joins
+the lobby as a guest. Every way a session ends goes through ``request_end``: the
+opponent is told at once, the child is asked to leave (its terminal restored) or
+else terminated and killed, it is always reaped, a child that was killed gets
+the player's terminal reset and one line, and one log line says who it was and
+how it ended. What players type is never logged.
 """
 
 from __future__ import annotations
@@ -27,7 +31,8 @@ from typing import TYPE_CHECKING, Any
 import asyncssh
 
 from .child import ChildConfig
-from .client_env import ascii_wanted, child_environment, clamp_size, term_refusal
+from .client_env import ENV_BYTES, ENV_VARIABLES, ascii_wanted, child_environment, clamp_size, term_refusal
+from .gate import TokenBucket
 from .lobby import minutes
 from .protocol import Link, ProtocolError
 from .spawn import Child, SpawnError, base_environment
@@ -43,10 +48,43 @@ LEAVE_GRACE = 3.0
 RESIZE_PAUSE = 0.05
 #: Input queued for the PTY beyond this pauses reading from the channel.
 INPUT_BACKLOG = 64 * 1024
-#: What a terminal needs after a program that could not restore it: main screen, cursor, no mouse, plain text.
-TERMINAL_RESET = b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?2004l\x1b[?1049l\x1b[?25h\x1b[0m"
+#: What a terminal needs after a program that could not restore it: no mouse reports (any kind), no bracketed
+#: paste, focus or resize reports, the keyboard protocol popped, line wrap on, the main screen, the cursor shown,
+#: plain text.
+TERMINAL_RESET = (b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1015l\x1b[?1006l\x1b[?1016l\x1b[?2004l\x1b[?1004l"
+                  b"\x1b[?2048l\x1b[<u\x1b[?7h\x1b[?1049l\x1b[?25h\x1b[0m")
 EXEC_REFUSAL = ("This server offers only the game, no commands: connect with plain "
                 "'ssh -p PORT HOST' (no command).")
+REQUEST_FLOOD = "Slow down: more terminal requests (resizes, signals) than this server accepts; disconnected."
+#: The channel requests that start a session; ``env`` after one of them is refused.
+STARTING_REQUESTS = frozenset({"shell", "exec", "subsystem"})
+
+
+class GuardedChannel(asyncssh.SSHServerChannel):
+    """A session channel that asks its ``GameSession`` before acting on any channel request.
+
+    asyncssh keeps every ``env`` request a client sends and acts on every window change, signal or
+    break, however many come, and it has no public hook before it does. Every channel request goes
+    through ``SSHChannel._service_next_request`` (asyncssh 2.x), so this overrides that one private
+    method: a request the session refuses is answered "failure" and never reaches asyncssh's handler.
+    The channel itself is made by asyncssh's public ``create_server_channel``, then given this class,
+    so asyncssh sets it up exactly as it would its own.
+    """
+
+    game_session: GameSession
+
+    @classmethod
+    def guarding(cls, chan: asyncssh.SSHServerChannel, session: GameSession) -> GuardedChannel:
+        chan.__class__ = cls
+        chan.game_session = session
+        return chan
+
+    def _service_next_request(self) -> None:
+        request, packet, _ = self._request_queue[0]
+        if self.game_session.request_allowed(request, len(packet.get_remaining_payload())):
+            super()._service_next_request()
+        else:
+            self._report_response(False)
 
 
 class GameSession(asyncssh.SSHServerSession):
@@ -73,8 +111,11 @@ class GameSession(asyncssh.SSHServerSession):
         self.started = time.monotonic()
         self.last_input = self.started
         self.warned = False
-        self.tokens = float(self.limits.input_burst)
-        self.refilled = self.started
+        self.input_budget = TokenBucket(self.limits.input_rate, self.limits.input_burst)
+        self.request_budget = TokenBucket(self.limits.request_rate, self.limits.request_burst)
+        self.start_asked = False
+        self.env_taken = 0
+        self.requests_refused = 0
         self.backlog = bytearray()
         self.reading_pty = False
         self.input_paused = False
@@ -98,6 +139,11 @@ class GameSession(asyncssh.SSHServerSession):
     @property
     def address(self) -> str:
         return self.connection.address
+
+    @property
+    def running(self) -> bool:
+        """The session has started (a shell, or a command to refuse): it has a task that will end it."""
+        return self.task is not None
 
     def send(self, message: dict[str, Any]) -> None:
         if self.link is None or self.link.closed:
@@ -130,7 +176,38 @@ class GameSession(asyncssh.SSHServerSession):
         return False  # no SFTP, nor any other subsystem
 
     def session_started(self) -> None:
+        self.connection.session_began()
         self.task = asyncio.get_running_loop().create_task(self._run())
+
+    def request_allowed(self, request: str, size: int) -> bool:
+        """Whether a channel request may be acted on: within the budget, and ``env`` only early and small."""
+        if self.end_reason is not None:
+            self.requests_refused += 1
+            return False
+        if not self.request_budget.take():
+            self.requests_refused += 1
+            self._cut_off()
+            return False
+        if request == "env":
+            if self.start_asked or self.env_taken >= ENV_VARIABLES or size > ENV_BYTES:
+                self.requests_refused += 1
+                return False
+            self.env_taken += 1
+        elif request in STARTING_REQUESTS:
+            self.start_asked = True
+        return True
+
+    def _cut_off(self) -> None:
+        """A flood of channel requests: one line to a player whose game runs, and the connection closed now.
+
+        Closing the connection at once (not after the child's grace) stops paying for the rest of the flood.
+        """
+        self.request_end("request flood")
+        if self.running:
+            if self.master is not None and self.term is not None:
+                self._write(TERMINAL_RESET)
+            self._say(REQUEST_FLOOD)
+        self.connection.close("request flood")
 
     def data_received(self, data: bytes, datatype: Any) -> None:
         self._input(data)
@@ -194,6 +271,22 @@ class GameSession(asyncssh.SSHServerSession):
             clock.cancel()
         finally:
             await self._close(counted)
+
+    @property
+    def child_killed(self) -> bool:
+        """The child was ended by a signal (or never reaped): it could not restore the player's terminal."""
+        return self.status is None or self.status < 0
+
+    def _explain_the_end(self) -> None:
+        """One line for a player whose game was killed under them (by a signal, its CPU or memory limit)."""
+        if self.end_reason != "quit" or self.farewell is not None or not self.child_killed:
+            return
+        number = -self.status if self.status is not None else 0
+        why = {signal.SIGXCPU: "it used up its CPU time", signal.SIGKILL: "it was killed"}.get(
+            number, f"it was ended by {signal.Signals(number).name}" if number in signal.valid_signals()
+            else "it would not stop")
+        self.farewell = (f"Sorry: your game stopped unexpectedly ({why}). Connect again: a match in play "
+                         f"keeps your seat for {minutes(self.limits.hold_time)}.")
 
     def _refusal(self) -> str | None:
         if self.command is not None:
@@ -291,8 +384,9 @@ class GameSession(asyncssh.SSHServerSession):
             except TimeoutError:
                 log.warning("session %d: child %d would not die", self.number, self.child.pid)
             self._drain_pty()
-            if not clean:
+            if not clean or self.child_killed:
                 self._write(TERMINAL_RESET)
+            self._explain_the_end()
             await self._drain_link()
         if self._resize is not None:
             self._resize.cancel()
@@ -312,7 +406,10 @@ class GameSession(asyncssh.SSHServerSession):
             self._exit(0 if self.status == 0 and self.end_reason == "quit" else 1)
         if counted:
             self.server.gate.release_session()
-        log.info("%s", self.log_line())
+        if (self.end_reason or "").startswith("refused"):
+            self.server.refusals.info("%s", self.log_line())
+        else:
+            log.info("%s", self.log_line())
 
     async def _drain_link(self) -> None:
         """A crash report the child sent as it went (after the PTY closed, so not yet read)."""
@@ -340,7 +437,8 @@ class GameSession(asyncssh.SSHServerSession):
         return (f"session {self.number} from {connection.address}:{connection.port} user={self.name!r} "
                 f"key={connection.fingerprint or 'none'} term={(self.term or '')[:40]!r} size={width}x{height} "
                 f"client={connection.client_version!r} lasted {time.monotonic() - self.started:.0f}s "
-                f"ended: {self.how_it_ended()}")
+                f"ended: {self.how_it_ended()}"
+                + (f" ({self.requests_refused} channel requests refused)" if self.requests_refused else ""))
 
     # ---- the pump ------------------------------------------------------------------------
 
@@ -408,14 +506,10 @@ class GameSession(asyncssh.SSHServerSession):
     def _input(self, data: bytes) -> None:
         if self.master is None or self._ended.is_set():
             return
-        now = time.monotonic()
-        self.tokens = min(self.limits.input_burst, self.tokens + (now - self.refilled) * self.limits.input_rate)
-        self.refilled = now
-        self.tokens -= len(data)
-        if self.tokens < 0:
+        if not self.input_budget.take(len(data)):
             self.request_end("input rate limit", "Slow down: more input than this server accepts; disconnected.")
             return
-        self.last_input = now
+        self.last_input = time.monotonic()
         self.warned = False
         self.backlog += data
         self._flush_input()

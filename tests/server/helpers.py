@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
+import sys
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
@@ -170,3 +172,92 @@ async def wait_until(condition: Callable[[], bool], timeout: float = TIMEOUT, wh
 def process_gone(pid: int) -> bool:
     """No such process any more, not even a zombie: it has been reaped."""
     return not os.path.exists(f"/proc/{pid}")
+
+
+# ---- hostile clients: channels at the protocol level, and a server in its own process ------------
+
+
+async def open_bare_session(connection: asyncssh.SSHClientConnection) -> asyncssh.SSHClientChannel:
+    """A session channel opened with no PTY, shell or command asked for (what a hostile client can do).
+
+    asyncssh's client API always asks for something, so this opens the channel as ``create_session`` does
+    and stops there.
+    """
+    chan = asyncssh.SSHClientChannel(connection, asyncio.get_running_loop(), "strict", None, "strict",
+                                     2 * 1024 * 1024, 32768)
+    await asyncio.wait_for(chan._open(b"session"), TIMEOUT)
+    chan._session = asyncssh.SSHClientSession()
+    chan._session.connection_made(chan)
+    return chan
+
+
+def send_request(chan: asyncssh.SSHClientChannel, request: bytes, *args: bytes) -> None:
+    """A channel request sent as is, no answer wanted (``args`` already encoded, e.g. with ``packet.String``)."""
+    chan._send_request(request, *args)
+
+
+async def ask(chan: asyncssh.SSHClientChannel, request: bytes, *args: bytes) -> bool:
+    """A channel request sent as is; whether the server said yes."""
+    return bool(await asyncio.wait_for(chan._make_request(request, *args), TIMEOUT))
+
+
+class ServedProcess:
+    """``soluna serve`` running in its own process: its port, its log lines, its CPU time and memory."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+        self.port = 0
+        self.log: list[str] = []
+        self._reader: asyncio.Task | None = None
+
+    async def _read_log(self) -> None:
+        while line := await self.process.stderr.readline():
+            self.log.append(line.decode(errors="replace").rstrip("\n"))
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def cpu_seconds(self) -> float:
+        """User and system CPU time of the server process itself (not its zygote or sessions)."""
+        with open(f"/proc/{self.pid}/stat") as stream:
+            fields = stream.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def rss_mib(self) -> float:
+        with open(f"/proc/{self.pid}/status") as stream:
+            for line in stream:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+        raise AssertionError("no VmRSS for the server")
+
+
+@contextlib.asynccontextmanager
+async def served(tmp_path: Path, *flags: str) -> AsyncIterator[ServedProcess]:
+    """``soluna serve`` in a process of its own on 127.0.0.1 (for figures about the server alone)."""
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(path for path in sys.path if path)}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "soluna_tui.cli", "serve", "--host", "127.0.0.1", "--port", "0",
+        "--data-dir", str(tmp_path), *flags, stderr=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.DEVNULL,
+        env=environment)
+    server = ServedProcess(process)
+    try:
+        deadline = time.monotonic() + 60
+        while not server.port:
+            line = await asyncio.wait_for(process.stderr.readline(), max(deadline - time.monotonic(), 0.1))
+            assert line, "soluna serve exited before listening"
+            server.log.append(line.decode().rstrip("\n"))
+            found = re.search(r"listening on 127\.0\.0\.1 port (\d+)", server.log[-1])
+            server.port = int(found.group(1)) if found else 0
+        server._reader = asyncio.get_running_loop().create_task(server._read_log())
+        yield server
+    finally:
+        if process.returncode is None:
+            process.terminate()
+            try:
+                await asyncio.wait_for(process.wait(), TIMEOUT)
+            except TimeoutError:
+                process.kill()
+                await process.wait()
+        if server._reader is not None:
+            await asyncio.wait_for(server._reader, TIMEOUT)

@@ -43,6 +43,7 @@ def test_the_host_key_is_made_once_with_mode_0600_and_reused(tmp_path) -> None:
 def test_an_unreadable_host_key_is_never_replaced(tmp_path) -> None:
     path = tmp_path / "host_key"
     path.write_text("not a key")
+    path.chmod(0o600)
     with pytest.raises(HostKeyError, match="cannot read the host key"):
         load_or_create_host_key(path)
     assert path.read_text() == "not a key"

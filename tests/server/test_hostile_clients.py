@@ -1,0 +1,457 @@
+"""Hostile SSH clients on loopback: floods of channel requests, channels never started, a killed child,
+a full disk, a host key others can read, names dressed up as reserved ones, a flood of refused connections.
+
+Real asyncssh clients talk to a real server; where a client must misbehave, it opens channels and sends
+requests at the protocol level. The floods are bounded in count and time, and each test prints its figure
+(run with ``-s`` to see them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import asyncssh
+import pytest
+from asyncssh.packet import String
+
+from soluna_tui.cli import main
+from soluna_tui.server.archive import MatchArchive
+from soluna_tui.server.client_env import ENV_BYTES, ENV_VARIABLES
+from soluna_tui.server.gate import ThrottledLog, TokenBucket
+from soluna_tui.server.host_key import HostKeyError, load_or_create_host_key
+from soluna_tui.server.lobby import player_name
+
+from .helpers import (
+    TIMEOUT,
+    SshTerminal,
+    ask,
+    client_options,
+    open_bare_session,
+    running_server,
+    send_request,
+    served,
+    session_named,
+    wait_until,
+)
+from .test_two_players import create_match, join_match
+
+#: Bounds of every flood: at most this many requests, for at most this many seconds.
+FLOOD_COUNT, FLOOD_SECONDS = 100_000, 10.0
+ENV_FLOOD_COUNT, ENV_VALUE_BYTES = 30_000, 30_000
+
+
+def figure(text: str) -> None:
+    print(f"\n  FIGURE: {text}")
+
+
+def logged(caplog: pytest.LogCaptureFixture, text: str) -> list[str]:
+    return [record.getMessage() for record in caplog.records if text in record.getMessage()]
+
+
+def suppressed(caplog: pytest.LogCaptureFixture) -> int:
+    return sum(int(found.group(1)) for message in logged(caplog, "suppressed")
+               if (found := re.search(r"suppressed (\d+) similar", message)))
+
+
+# ---- env: a few short variables before the start, none after ----------------------------------
+
+
+async def test_env_is_capped_before_the_start_and_refused_after(tmp_path) -> None:
+    env = {f"VAR{number}": "x" for number in range(100)} | {"BIG": "y" * (2 * ENV_BYTES)}
+    async with running_server(tmp_path) as server:
+        terminal = await SshTerminal.open(server.port, env=env)
+        try:
+            await terminal.wait_for_text("Welcome, ann.")
+            session = session_named(server, "ann")
+            kept = dict(session.chan.get_environment_bytes())
+            assert len(kept) == ENV_VARIABLES and b"BIG" not in kept
+            chan = terminal.process.channel
+            answers = [await ask(chan, b"env", String(f"LATE{number}"), String("1")) for number in range(5)]
+            assert answers == [False] * 5
+            assert dict(session.chan.get_environment_bytes()) == kept
+            assert session.requests_refused >= 100 - ENV_VARIABLES + 1 + 5
+            terminal.send("q")
+            await terminal.wait_closed()
+        finally:
+            await terminal.close()
+
+
+async def test_an_env_flood_after_the_start_leaves_the_server_small(tmp_path) -> None:
+    async with served(tmp_path) as server:
+        terminal = await SshTerminal.open(server.port)
+        try:
+            await terminal.wait_for_text("Welcome, ann.")
+            await asyncio.sleep(0.5)
+            before = server.rss_mib()
+            chan, value = terminal.process.channel, String("v" * ENV_VALUE_BYTES)
+            started, sent = time.monotonic(), 0
+            while (sent < ENV_FLOOD_COUNT and time.monotonic() - started < FLOOD_SECONDS
+                   and not terminal.connection.is_closed()):
+                for _ in range(100):
+                    send_request(chan, b"env", String(f"FLOOD{sent}"), value)
+                    sent += 1
+                await asyncio.sleep(0)
+            with contextlib.suppress(ConnectionError):  # the server closed with the flood unread: a reset
+                await terminal.wait_closed()
+            await asyncio.sleep(1.0)
+            after = server.rss_mib()
+        finally:
+            await terminal.close()
+        figure(f"env flood: {sent} requests of {ENV_VALUE_BYTES // 1000} KB sent in "
+               f"{time.monotonic() - started:.1f} s before the server closed the connection; "
+               f"server RSS {before:.0f} MiB before, {after:.0f} MiB after")
+        assert terminal.connection.is_closed() and sent < ENV_FLOOD_COUNT
+        assert after - before < 40, f"the server grew by {after - before:.0f} MiB"
+        assert [line for line in server.log if "user='ann'" in line and "ended: request flood" in line]
+
+
+# ---- connections that never start a game, and too many channels -------------------------------
+
+
+async def test_a_connection_that_never_starts_a_game_is_closed_after_the_login_timeout(tmp_path, caplog) -> None:
+    caplog.set_level(logging.INFO, logger="soluna.server")
+    count = 8
+    async with running_server(tmp_path, login_timeout=2, per_ip=count, new_per_minute=60) as server:
+        connections = [await asyncssh.connect("127.0.0.1", server.port, **client_options()) for _ in range(count)]
+        opened = time.monotonic()
+        for connection in connections:
+            await open_bare_session(connection)
+        assert server.gate.connections == count
+        stayed = []
+        for connection in connections:
+            await asyncio.wait_for(connection.wait_closed(), TIMEOUT)
+            stayed.append(time.monotonic() - opened)
+        await wait_until(lambda: server.gate.connections == 0, what="every place being given back")
+        await asyncio.sleep(1.2)  # the throttled log sums up what it left out
+    figure(f"{count} connections with a session channel never started: closed after "
+           f"{min(stayed):.1f}-{max(stayed):.1f} s (login timeout 2 s; the default is 30 s)")
+    assert 1.0 <= min(stayed) and max(stayed) <= 5.0
+    lines = logged(caplog, "without a game: no game started within 2 s")
+    assert 1 <= len(lines) and len(lines) + suppressed(caplog) == count
+
+
+async def test_session_channels_on_one_connection_are_capped(tmp_path, caplog) -> None:
+    caplog.set_level(logging.INFO, logger="soluna.server")
+    async with running_server(tmp_path) as server:
+        async with asyncssh.connect("127.0.0.1", server.port, **client_options()) as connection:
+            allowed = server.config.limits.channels_per_connection
+            for _ in range(allowed):
+                await open_bare_session(connection)
+            for _ in range(3):
+                with pytest.raises(asyncssh.ChannelOpenError, match=f"Slow down: at most {allowed} sessions"):
+                    await open_bare_session(connection)
+            (on_the_server,) = server.connections
+            assert len(on_the_server.sessions) == allowed
+        await wait_until(lambda: server.gate.connections == 0, what="the connection being released")
+    assert len(logged(caplog, f"session channels refused past {allowed} at once")) == 1
+
+
+# ---- a flood of window changes ----------------------------------------------------------------
+
+WINDOW_FLOOD = """
+import asyncio, json, sys, time
+import asyncssh
+
+class Anonymous(asyncssh.SSHClient):
+    def kbdint_auth_requested(self):
+        return ""
+    def kbdint_challenge_received(self, name, instructions, lang, prompts):
+        return []
+
+async def flood(port, count, seconds):
+    connection = await asyncssh.connect("127.0.0.1", port, username="mallory", known_hosts=None, agent_path=None,
+                                        client_keys=None, config=None, client_factory=Anonymous)
+    process = await connection.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+    await asyncio.wait_for(process.stdout.read(1), 30)
+    print("flooding", flush=True)
+    started, sent = time.monotonic(), 0
+    while sent < count and time.monotonic() - started < seconds and not connection.is_closed():
+        for _ in range(200):
+            process.change_terminal_size(60 + sent % 40, 20 + sent % 10)
+            sent += 1
+        await asyncio.sleep(0)
+    elapsed = time.monotonic() - started
+    await asyncio.wait_for(connection.wait_closed(), 30)
+    print(json.dumps({"sent": sent, "seconds": elapsed, "cut_off": elapsed < seconds}), flush=True)
+
+asyncio.run(flood(int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])))
+"""
+
+
+async def typed_latencies(terminal: SshTerminal, keys: int) -> list[float]:
+    """Seconds from each right arrow to the focus frame moving on the bystander's screen."""
+    latencies = []
+    for _ in range(keys):
+        before = terminal.text
+        started = time.perf_counter()
+        terminal.send("\x1b[C")
+        await terminal.wait_for(lambda text, before=before: text != before, timeout=5)
+        latencies.append(time.perf_counter() - started)
+        await terminal.pump(0.05)
+    return latencies
+
+
+async def test_a_window_change_flood_is_cut_off_and_a_bystander_keeps_typing(tmp_path) -> None:
+    async with served(tmp_path) as server:
+        bystander = await SshTerminal.open(server.port, username="ann")
+        attacker = None
+        try:
+            await bystander.wait_for_text("Play the computer")
+            await bystander.press("enter")
+            await bystander.wait_for_text("You to move")
+            quiet = await typed_latencies(bystander, 10)
+            attacker = await asyncio.create_subprocess_exec(
+                sys.executable, "-c", WINDOW_FLOOD, str(server.port), str(FLOOD_COUNT), str(FLOOD_SECONDS),
+                stdout=asyncio.subprocess.PIPE, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+            assert (await asyncio.wait_for(attacker.stdout.readline(), 60)).strip() == b"flooding"
+            cpu = server.cpu_seconds()
+            flooded = await typed_latencies(bystander, 30)
+            result = json.loads(await asyncio.wait_for(attacker.stdout.readline(), FLOOD_SECONDS + 30))
+            await asyncio.wait_for(attacker.wait(), TIMEOUT)
+            cpu = server.cpu_seconds() - cpu
+        finally:
+            if attacker is not None and attacker.returncode is None:
+                attacker.kill()
+                await attacker.wait()
+            await bystander.close()
+    p95 = sorted(flooded)[int(0.95 * len(flooded))]
+    figure(f"window-change flood: {result['sent']} requests sent in {result['seconds'] * 1000:.0f} ms before the "
+           f"server cut the connection; server CPU {cpu:.2f} s over the bystander's {len(flooded)} keys; "
+           f"bystander key-to-screen p95 {p95 * 1000:.0f} ms (median {statistics.median(flooded) * 1000:.0f} ms; "
+           f"before the flood median {statistics.median(quiet) * 1000:.0f} ms)")
+    assert result["cut_off"] and result["sent"] < FLOOD_COUNT
+    assert any("request flood" in line for line in server.log)
+    assert p95 < 0.5
+
+
+async def test_resizes_at_a_player_s_pace_are_never_cut_off(tmp_path) -> None:
+    async with running_server(tmp_path, request_rate=20) as server:
+        terminal = await SshTerminal.open(server.port)
+        try:
+            await terminal.wait_for_text("Welcome, ann.")
+            for step in range(150):  # a window dragged about for 3 s: 50 changes a second, burst of 200 allowed
+                terminal.process.change_terminal_size(70 + step % 30, 20 + step % 10)
+                await asyncio.sleep(0.02)
+            terminal.resize(60, 20)
+            await terminal.wait_for_text("Terminal too small: 60x20.")
+            assert not terminal.closed
+        finally:
+            await terminal.close()
+
+
+# ---- a child killed under the player ----------------------------------------------------------
+
+#: pyte keeps DEC private modes shifted left by 5.
+ALTERNATE_SCREEN, MOUSE_REPORTS, SGR_MOUSE = 1049 << 5, 1000 << 5, 1006 << 5
+
+
+@pytest.mark.parametrize(("number", "why"), [
+    (signal.SIGKILL, "it was killed"),  # kill -9, or the kernel out of memory
+    (signal.SIGXCPU, "it used up its CPU time"),  # what the kernel sends at the CPU limit
+    (signal.SIGSEGV, "it was ended by SIGSEGV"),
+])
+async def test_a_killed_child_leaves_the_terminal_reset_and_one_line(tmp_path, number, why) -> None:
+    async with running_server(tmp_path) as server:
+        terminal = await SshTerminal.open(server.port)
+        try:
+            await terminal.wait_for_text("Welcome, ann.")
+            assert {ALTERNATE_SCREEN, MOUSE_REPORTS, SGR_MOUSE} <= terminal.screen.mode
+            assert terminal.screen.cursor.hidden
+            os.kill(session_named(server, "ann").child.pid, number)
+            output = await terminal.wait_closed()
+        finally:
+            await terminal.close()
+    assert not {ALTERNATE_SCREEN, MOUSE_REPORTS, SGR_MOUSE} & terminal.screen.mode
+    assert not terminal.screen.cursor.hidden
+    lines = [line for line in output.split(b"\r\n") if b"Sorry: your game stopped unexpectedly" in line]
+    assert len(lines) == 1 and f"({why})".encode() in lines[0] and b"keeps your seat for 5 minutes" in lines[0]
+    assert output.rfind(b"\x1b[?1049l") < output.rfind(b"Sorry:")
+    assert "Sorry: your game stopped unexpectedly" in terminal.text
+
+
+# ---- a full disk ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def tiny_disk(tmp_path) -> Path:
+    """A real 1 MiB filesystem (tmpfs), to be filled up; skipped where mounting is not allowed."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(disk)],
+                             capture_output=True, check=False)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
+    try:
+        yield disk
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=False)
+
+
+def fill(disk: Path) -> Path:
+    """Write until the filesystem is full; the file that filled it."""
+    filler = disk / "filler"
+    with open(filler, "wb", buffering=0) as stream, contextlib.suppress(OSError):
+        while True:
+            stream.write(b"\0" * 4096)
+    return filler
+
+
+async def test_on_a_full_disk_an_ended_match_keeps_its_record_and_the_failure_is_reported(tiny_disk) -> None:
+    reports: list[tuple[str, str]] = []
+    archive = MatchArchive(tiny_disk / "matches", on_failure=lambda code, reason: reports.append((code, reason)))
+    archive.save("ABCD", {"state": "in play"})
+    await archive.flush()
+    active = tiny_disk / "matches" / "active" / "ABCD.json"
+    kept = active.read_text()
+    filler = fill(tiny_disk)
+    archive.finish("ABCD", {"state": "forfeited", "padding": "x" * 8000})
+    await archive.flush()
+    assert active.read_text() == kept  # the only record of the match is still there
+    assert not list((tiny_disk / "matches").rglob("*-ABCD*.json"))
+    assert reports == [("ABCD", "No space left on device")]
+    archive.save("ABCD", {"state": "again"})
+    await archive.flush()
+    assert len(reports) == 1  # told once while it keeps failing
+    filler.unlink()
+    archive.finish("ABCD", {"state": "forfeited"})
+    await archive.flush()
+    assert not active.exists()
+    assert [json.loads(path.read_text()) for path in (tiny_disk / "matches" / "finished").glob("*-ABCD.json")] \
+        == [{"state": "forfeited"}]
+
+
+async def test_on_a_full_disk_the_players_are_told_the_match_cannot_be_saved(tiny_disk) -> None:
+    async with running_server(tiny_disk) as server:
+        ann = await SshTerminal.open(server.port, username="ann")
+        bob = await SshTerminal.open(server.port, username="bob")
+        try:
+            await join_match(bob, await create_match(ann))
+            await ann.wait_for_text("ann to move")
+            await server.archive.flush()
+            fill(tiny_disk)
+            await ann.press("enter", "right", "space")
+            for terminal in (ann, bob):
+                await terminal.wait_for_text("The server cannot save this match")
+        finally:
+            await ann.close()
+            await bob.close()
+
+
+# ---- the host key -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", [0o644, 0o640, 0o604])
+def test_a_host_key_others_can_read_is_refused(tmp_path, capsys, mode) -> None:
+    path = tmp_path / "host_key"
+    load_or_create_host_key(path)
+    path.chmod(mode)
+    with pytest.raises(HostKeyError, match=rf"open to other users \(mode 0{mode:o}\): run 'chmod 600"):
+        load_or_create_host_key(path)
+    assert main(["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(tmp_path),
+                 "--host-key", str(path)]) == 1
+    error = capsys.readouterr().err.strip().splitlines()
+    assert error[-1].startswith("soluna serve: cannot serve: the host key") and "chmod 600" in error[-1]
+    path.chmod(0o600)
+    assert load_or_create_host_key(path).algorithm == b"ssh-ed25519"
+
+
+# ---- names dressed up as reserved ones --------------------------------------------------------
+
+
+@pytest.mark.parametrize(("username", "shown"), [
+    ("you", "you (guest)"),
+    ("Computer", "Computer (guest)"),
+    ("y\u043eu", "y\u043eu (guest)"),  # Cyrillic o
+    ("\u0443\u043eu", "\u0443\u043eu (guest)"),  # Cyrillic u and o
+    ("\u03a5OU", "\u03a5OU (guest)"),  # Greek capital upsilon
+    ("\uff59\uff4f\uff55", "you (guest)"),  # fullwidth
+    ("\U0001d432\U0001d428\U0001d42e", "you (guest)"),  # mathematical bold
+    ("y\u200bo\u200du", "you (guest)"),  # zero-width space and joiner
+    ("\u2060you\ufeff", "you (guest)"),  # word joiner, byte order mark
+    ("comp\u3164uter", "computer (guest)"),  # Hangul filler: a letter that draws nothing
+    ("yo\u0301u", "y\u00f3u (guest)"),  # an accent does not make it another name
+    ("c\u043emputer", "c\u043emputer (guest)"),
+    ("y0u", "y0u (guest)"),
+    ("ann", "ann"),
+    ("younger", "younger"),
+    ("you too", "you too"),
+    ("\u0410\u043d\u043d\u0430", "\u0410\u043d\u043d\u0430"),  # a Cyrillic name is a name
+])
+def test_reserved_names_cannot_be_faked(username, shown) -> None:
+    assert player_name(username) == shown
+
+
+async def test_a_look_alike_name_is_marked_on_screen(tmp_path) -> None:
+    async with running_server(tmp_path) as server:
+        terminal = await SshTerminal.open(server.port, username="\u0443\u043eu")
+        try:
+            await terminal.wait_for_text("Welcome, \u0443\u043eu (guest).")
+        finally:
+            await terminal.close()
+
+
+# ---- the log under a flood of refused connections ---------------------------------------------
+
+
+async def test_refused_connections_get_one_log_line_each_throttled(tmp_path, caplog) -> None:
+    caplog.set_level(logging.INFO, logger="soluna.server")
+    attempts, admitted = 30, 2
+    async with running_server(tmp_path, new_per_minute=admitted, per_ip=attempts) as server:
+        refused = 0
+        started = time.monotonic()
+        for _ in range(attempts):
+            try:
+                async with asyncssh.connect("127.0.0.1", server.port, **client_options()):
+                    pass
+            except asyncssh.DisconnectError as error:
+                assert "Slow down" in str(error)
+                refused += 1
+            assert time.monotonic() - started < 60
+        await wait_until(lambda: server.gate.connections == 0, what="every connection being gone")
+        await asyncio.sleep(1.2)
+    assert refused == attempts - admitted
+    refusals = logged(caplog, "refused: Slow down")
+    unstarted = logged(caplog, "without a game: client disconnected")
+    elapsed = time.monotonic() - started
+    figure(f"{attempts} connections in {elapsed:.1f} s: {len(refusals) + len(unstarted)} lines logged, "
+           f"{suppressed(caplog)} summed up in 'suppressed' lines")
+    assert len(refusals) + len(unstarted) + suppressed(caplog) == attempts
+    assert len(refusals) + len(unstarted) <= 5 * (elapsed + 2)
+    assert suppressed(caplog) > 0
+
+
+def test_the_throttled_log_writes_a_few_lines_a_second_and_sums_up_the_rest(caplog) -> None:
+    caplog.set_level(logging.INFO, logger="test.throttle")
+    now = [100.0]
+
+    async def flood() -> None:
+        throttled = ThrottledLog(logging.getLogger("test.throttle"), per_second=3, clock=lambda: now[0])
+        for number in range(10):
+            throttled.info("line %d", number)
+        now[0] += 1
+        throttled.info("next second")
+        throttled.close()
+
+    asyncio.run(flood())
+    messages = [record.getMessage() for record in caplog.records]
+    assert messages == ["line 0", "line 1", "line 2", "next second",
+                        "suppressed 7 similar lines (more than 3 a second)"]
+
+
+def test_a_token_bucket_allows_the_rate_and_the_burst() -> None:
+    now = [0.0]
+    bucket = TokenBucket(rate=10, burst=5, clock=lambda: now[0])
+    assert all(bucket.take() for _ in range(5)) and not bucket.take()
+    now[0] += 1.0
+    assert all(bucket.take() for _ in range(5)) and not bucket.take()
