@@ -31,6 +31,7 @@ from ..table import COMPUTER, HUMAN, Table
 from ..widgets.board import Board
 from ..widgets.history import History, HistoryEntry
 from ..widgets.key_footer import KeyFooter
+from ..widgets.move_prompt import MovePrompt
 from ..widgets.status_line import StatusLine
 from ..widgets.tally import Tally, TallyInfo
 from ..widgets.tower import TowerLook
@@ -61,6 +62,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
 
     BINDINGS = [
         *PICKING_BINDINGS,
+        Binding("colon", "open_move_prompt", "Type a move"),
         *TEACHING_BINDINGS,
         Binding("u", "undo", "Undo"),
         Binding("r", "redo", "Redo"),
@@ -113,6 +115,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         self._announced: Turn | None = None
         self._save_warned: str | None = None
         self._guess_told = False
+        self._slot_before_prompt = 0
         self.reset_teaching()
 
     # ---- composition ---------------------------------------------------------------------
@@ -125,6 +128,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         with Horizontal(id="game-main"):
             with Vertical(id="play-area"):
                 yield Board(self.glyphs, self.match.options.discs, id="board")
+                yield MovePrompt(id="move-prompt")
                 yield StatusLine(id="status")
             with Vertical(id="sidebar"):
                 yield Tally(self.glyphs, id="tally")
@@ -134,6 +138,10 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
     @property
     def board(self) -> Board:
         return self.query_one(Board)
+
+    @property
+    def move_prompt(self) -> MovePrompt:
+        return self.query_one(MovePrompt)
 
     @property
     def match(self):
@@ -296,6 +304,8 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
             # After a refresh, so the toast lands even when this runs while the screen mounts.
             self.call_after_refresh(self.notify, problem, title="Not saved", severity="warning", timeout=8)
         self._save_warned = problem
+        if self.move_prompt.is_open and not self._human_may_move():
+            self.move_prompt.close()  # the turn passed (a remote player, the end of the round)
         match = self.match
         if match.round.is_over or match.is_over:
             self._announce_end()
@@ -487,6 +497,8 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         if action in ("press_focused", "put_back"):
             may_play = self._human_may_move() and not isinstance(self.focused, History)
             return self.picking_check(action, may_play)
+        if action == "open_move_prompt":
+            return self._human_may_move()
         if action == "undo":
             return self.viewing is None and self.table.can_undo
         if action == "redo":
@@ -504,6 +516,8 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         return self.match.position
 
     def may_pick(self) -> bool:
+        if self.viewing is not None and not isinstance(self.focused, History):
+            self._history_left()  # the history has just lost the focus; its message is on the way
         if self.viewing is not None:
             self.say("This is an earlier position (read-only): Esc returns to play.")
             return False
@@ -537,15 +551,39 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         self.picked_slot = None
         self.after_change(focus_slot=self.match.position.towers.index(redone[-1].result))
 
+    # ---- typing a move (see MovePrompt) ----------------------------------------------------
+
+    def action_open_move_prompt(self) -> None:
+        """``:``: a line to type a move on; the tower in hand, if any, is put back."""
+        self._slot_before_prompt = self.board.focused_slot or 0
+        self.picked_slot = None
+        self.refresh_view()
+        self.move_prompt.open()
+        # At once, so the keys typed right after ``:`` (a paste, a burst) land in the prompt.
+        self.set_focus(self.move_prompt)
+
+    def action_close_move_prompt(self) -> None:
+        """Escape in the prompt: close it, back to the towers."""
+        self.move_prompt.close()
+        self.board.focus_slot(self._slot_before_prompt)
+
+    def action_play_typed_move(self) -> None:
+        """Enter in the prompt: play the move typed, or say why not and keep the text to mend."""
+        prompt = self.move_prompt
+        if prompt.is_open and self.play_typed(prompt.value):
+            prompt.close()  # the board has already focused the tower the move made
+
     # ---- browsing the history ------------------------------------------------------------
 
     def action_toggle_history(self) -> None:
         """Tab: from the board to the move history and back."""
         history = self.query_one(History)
-        if history.has_focus:
+        if self.move_prompt.is_open:
+            self.move_prompt.close()
+        if self.focused is history:
             self.board.focus_slot(self.board.focused_slot or 0)
         else:
-            history.focus()
+            self.set_focus(history)  # at once: the next key of a burst browses the history
 
     @on(History.Viewed)
     def _history_viewed(self, event: History.Viewed) -> None:

@@ -1,0 +1,45 @@
+"""Keys that arrive together, as from a paste, ``tmux send-keys`` or one SSH packet.
+
+``pilot.press`` waits for the app to go idle after every key, which hides any key that
+acts on state the previous key has not finished changing. ``burst`` queues every key at
+once, as a terminal read of several bytes does, and only then lets the app run.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from textual import events
+from textual.app import App
+from textual.keys import _character_to_key, _get_unicode_name_from_key
+
+#: Spellings used in tests for keys whose Textual name is long.
+SHORT_NAMES = {":": "colon", ">": "greater_than_sign", "*": "asterisk", " ": "space"}
+
+
+def key_event(key: str) -> events.Key:
+    """The event a terminal driver makes for ``key`` (a Textual key name or one character)."""
+    if len(key) == 1 and not key.isalnum():
+        key = _character_to_key(key)
+    try:
+        character = unicodedata.lookup(_get_unicode_name_from_key(key))
+    except KeyError:
+        character = key if len(key) == 1 else None
+    if key == "enter":
+        character = "\r"
+    elif key == "escape":
+        character = "\x1b"
+    elif key == "tab":
+        character = "\t"
+    return events.Key(key, character)
+
+
+async def burst(pilot, *keys: str) -> None:
+    """Queue ``keys`` in the app in one go (nothing runs between them), then let them all play out."""
+    app: App = pilot.app
+    for key in keys:
+        event = key_event(key)
+        event.set_sender(app)
+        app.post_message(event)
+    await pilot.pause()
+    await pilot.pause()
