@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-from collections import deque
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -11,12 +9,11 @@ from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.geometry import Size
-from textual.message_pump import active_message_pump
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
-from textual.timer import Timer
 
 from .glyphs import glyphs_for
+from .key_order import InOrderInput
 from .match_setup import MatchSetup
 from .preferences import Preferences
 from .rules import Match
@@ -41,35 +38,6 @@ ASCII_KEY_NAMES = {"up": "up", "down": "down", "left": "left", "right": "right",
                    "backspace": "bksp", "question_mark": "?"}
 
 
-#: A key not back from the widgets after this long (its widget went away meanwhile) holds up no other.
-KEY_GIVE_UP_SECONDS = 0.5
-
-
-class SequencedKey(events.Key):
-    """A key on its way through the widgets, which tells the app once it is done with: either
-    back at the app (its bindings run) or stopped by the widget that used it (a character typed
-    into an input)."""
-
-    def __init__(self, key: str, character: str | None, app: SolunaApp) -> None:
-        super().__init__(key, character)
-        self.owner = app
-        self.sent_at = time.monotonic()
-
-    def stop(self, stop: bool = True) -> events.Key:
-        super().stop(stop)
-        if stop:
-            # Through the stopping widget's queue, then the app's: the widget may still pass the
-            # key on to the app (a screen does, to its parent), and the app must see the key first.
-            app = self.owner
-            stopper = active_message_pump.get(app)
-            stopper.call_later(app.call_later, app.key_done, self)
-        return self
-
-
-# Handled as any key is (``on_key``), not under a name of its own.
-SequencedKey.handler_name = events.Key.handler_name
-
-
 def styles_dir() -> Path:
     """``styles/``: inside the installed package, or at the top of a source checkout."""
     package = Path(__file__).resolve().parent
@@ -86,8 +54,11 @@ class AsciiScrollBarRender(ScrollBarRender):
     HORIZONTAL_BARS = [" "] * 8
 
 
-class SolunaApp(App[None]):
-    """Soluna on one terminal: two players, or one against the computer."""
+class SolunaApp(InOrderInput, App[None]):
+    """Soluna on one terminal: two players, or one against the computer.
+
+    Keys that arrive together are handled in order, each after the one before (``InOrderInput``).
+    """
 
     TITLE = "Soluna"
     BINDINGS = [
@@ -126,9 +97,6 @@ class SolunaApp(App[None]):
         self.reveal_pause = reveal_pause
         if ascii_mode:
             ScrollBar.renderer = AsciiScrollBarRender
-        self._waiting_keys: deque[events.Key] = deque()
-        self._key_in_flight: SequencedKey | None = None
-        self._give_up_timer: Timer | None = None
 
     # ---- start-up ------------------------------------------------------------------------
 
@@ -292,48 +260,6 @@ class SolunaApp(App[None]):
                             self.action_stats)
         yield SystemCommand("Help", "The rules in brief and every key (?)", self.action_help)
         yield from super().get_system_commands(screen)
-
-    # ---- keys, one at a time --------------------------------------------------------------
-
-    async def on_event(self, event: events.Event) -> None:
-        """Keys that arrive together (a paste, ``tmux send-keys``, one SSH packet) are handled one
-        after another: Textual sends a key to the focused widget as it arrives, so without this,
-        ``:`` then ``3`` would send the ``3`` to the tower before the prompt takes the focus."""
-        if isinstance(event, events.Key) and not event.is_forwarded and not isinstance(event, SequencedKey):
-            self._waiting_keys.append(event)
-            await self._send_next_key()
-            return
-        await super().on_event(event)
-        if isinstance(event, SequencedKey):
-            self.key_done(event)  # back from the widgets: its bindings have run
-
-    async def _send_next_key(self) -> None:
-        if self._key_in_flight is not None:
-            if self._give_up_timer is None:
-                self._give_up_timer = self.set_timer(KEY_GIVE_UP_SECONDS, self._give_up_on_key)
-            return
-        if not self._waiting_keys:
-            return
-        waiting = self._waiting_keys.popleft()
-        key = self._key_in_flight = SequencedKey(waiting.key, waiting.character, self)
-        await super().on_event(key)  # the app's priority bindings, else on to the focused widget
-        if not key.is_forwarded:
-            self.key_done(key)
-
-    async def _give_up_on_key(self) -> None:
-        """A key whose widget went away before handling it never comes back: send on the next."""
-        self._give_up_timer = None
-        stuck = self._key_in_flight
-        if stuck is not None and time.monotonic() - stuck.sent_at >= KEY_GIVE_UP_SECONDS:
-            self._key_in_flight = None
-        await self._send_next_key()
-
-    def key_done(self, key: SequencedKey) -> None:
-        """The key in flight has been handled: send the next one once what it started has run."""
-        if key is self._key_in_flight:
-            self._key_in_flight = None
-            if self._waiting_keys:
-                self.call_later(self._send_next_key)
 
     # ---- the terminal --------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass
 
 from rich.cells import set_cell_size
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -62,7 +62,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
 
     BINDINGS = [
         *PICKING_BINDINGS,
-        Binding("colon", "open_move_prompt", "Type a move"),
+        Binding("colon", "open_move_prompt", "Type"),
         *TEACHING_BINDINGS,
         Binding("u", "undo", "Undo"),
         Binding("r", "redo", "Redo"),
@@ -133,7 +133,9 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
             with Vertical(id="sidebar"):
                 yield Tally(self.glyphs, id="tally")
                 yield History(id="history")
-        yield KeyFooter()
+        footer = KeyFooter()
+        footer.compact = True  # one space between keys, so every key fits on 80 columns
+        yield footer
 
     @property
     def board(self) -> Board:
@@ -275,6 +277,8 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
             return (f"{name} is thinking...", "thinking")
         if self.table.seat(match.to_move) != HUMAN:
             return (f"Waiting for {name}.", "info")
+        if self.move_prompt.is_open:
+            return (f"{name}: type a move, 2S>1S or by the towers' keys 3>6; Enter plays it, Esc closes.", "info")
         if teaching is not None:
             return teaching
         if self.picked_slot is not None:
@@ -296,6 +300,9 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
 
     def after_change(self, focus_slot: int | None = None) -> None:
         """Redraw, warn about saving trouble, and start whatever comes next."""
+        if self.move_prompt.is_open and not self._human_may_move():
+            self.move_prompt.close()  # the turn passed (a remote player, the end of the round)
+            focus_slot = self._slot_before_prompt if focus_slot is None else focus_slot
         self.refresh_view(focus_slot)
         for notice in self.table.take_notices():
             self.notify(notice, timeout=8)
@@ -304,8 +311,6 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
             # After a refresh, so the toast lands even when this runs while the screen mounts.
             self.call_after_refresh(self.notify, problem, title="Not saved", severity="warning", timeout=8)
         self._save_warned = problem
-        if self.move_prompt.is_open and not self._human_may_move():
-            self.move_prompt.close()  # the turn passed (a remote player, the end of the round)
         match = self.match
         if match.round.is_over or match.is_over:
             self._announce_end()
@@ -486,7 +491,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
     def _human_may_move(self) -> bool:
         match = self.match
         return (
-            self.viewing is None
+            not self._browsing_history
             and not self.thinking
             and not match.is_over
             and not match.round.is_over
@@ -515,9 +520,15 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
     def picking_position(self) -> Position:
         return self.match.position
 
+    @property
+    def _browsing_history(self) -> bool:
+        """Showing an earlier position: only while the history has the focus (when it has just
+        lost it, its ``Left`` message may still be on the way behind the next key)."""
+        return self.viewing is not None and isinstance(self.focused, History)
+
     def may_pick(self) -> bool:
-        if self.viewing is not None and not isinstance(self.focused, History):
-            self._history_left()  # the history has just lost the focus; its message is on the way
+        if self.viewing is not None and not self._browsing_history:
+            self._history_left()
         if self.viewing is not None:
             self.say("This is an earlier position (read-only): Esc returns to play.")
             return False
@@ -529,6 +540,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         self.refresh_view(focus_slot)
 
     def commit(self, move: Move) -> None:
+        self.move_prompt.close()  # the move is played, however it was chosen
         self.table.play(move, self.match.to_move)
         self.after_change(focus_slot=self.match.position.towers.index(move.result))
 
@@ -557,21 +569,27 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         """``:``: a line to type a move on; the tower in hand, if any, is put back."""
         self._slot_before_prompt = self.board.focused_slot or 0
         self.picked_slot = None
-        self.refresh_view()
         self.move_prompt.open()
-        # At once, so the keys typed right after ``:`` (a paste, a burst) land in the prompt.
         self.set_focus(self.move_prompt)
+        self.refresh_view()
+
+    def on_paste(self, event: events.Paste) -> None:
+        """A move pasted on the board (``2S>1S``, ``:3>6``) lands in the prompt, ready to play."""
+        lines = event.text.strip().splitlines()
+        if lines and self.check_action("open_move_prompt", ()):
+            event.stop()
+            self.action_open_move_prompt()
+            self.move_prompt.insert_text_at_cursor(lines[0].strip().removeprefix(":").strip())
 
     def action_close_move_prompt(self) -> None:
         """Escape in the prompt: close it, back to the towers."""
         self.move_prompt.close()
-        self.board.focus_slot(self._slot_before_prompt)
+        self.refresh_view(focus_slot=self._slot_before_prompt)
 
     def action_play_typed_move(self) -> None:
         """Enter in the prompt: play the move typed, or say why not and keep the text to mend."""
-        prompt = self.move_prompt
-        if prompt.is_open and self.play_typed(prompt.value):
-            prompt.close()  # the board has already focused the tower the move made
+        if self.move_prompt.is_open:
+            self.play_typed(self.move_prompt.value)
 
     # ---- browsing the history ------------------------------------------------------------
 

@@ -39,6 +39,8 @@ KEYS = (
     ("Enter or Space", "pick the tower up: the towers it may go on are lit; Enter or Space on a lit "
                        "tower plays the move"),
     ("Escape", "put the tower back"),
+    (":", "type a move instead: 2S>1S in notation, or 3>6 by the keys on the towers; Enter plays "
+          "it, Escape closes"),
     ("Mouse", "click a tower to pick it up, click a lit tower to place it"),
     ("u / r", "undo / redo (against the computer: your move and its reply together)"),
     ("H (shift+h)", "a hint, one step more per press: won or lost and in how many plies, then the "
