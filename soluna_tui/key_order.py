@@ -68,6 +68,11 @@ class InOrderInput:
         self._input_in_flight: _Sequenced | None = None
         self._give_up_timer: Timer | None = None
 
+    @property
+    def input_pending(self) -> bool:
+        """Whether keys or pastes from the terminal are still on their way (tests wait on it)."""
+        return self._input_in_flight is not None or bool(self._waiting_input)
+
     async def on_event(self, event: events.Event) -> None:
         fresh = isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded
         if fresh and not isinstance(event, _Sequenced):

@@ -41,5 +41,8 @@ async def burst(pilot, *keys: str) -> None:
         event = key_event(key)
         event.set_sender(app)
         app.post_message(event)
-    await pilot.pause()
+    for _ in range(200):
+        await pilot.pause()
+        if not getattr(app, "input_pending", False):
+            break
     await pilot.pause()
