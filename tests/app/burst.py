@@ -13,24 +13,18 @@ from textual import events
 from textual.app import App
 from textual.keys import _character_to_key, _get_unicode_name_from_key
 
-#: Spellings used in tests for keys whose Textual name is long.
-SHORT_NAMES = {":": "colon", ">": "greater_than_sign", "*": "asterisk", " ": "space"}
+#: What a terminal sends for the keys with a control character.
+CONTROL_CHARACTERS = {"enter": "\r", "escape": "\x1b", "tab": "\t", "ctrl+u": "\x15"}
 
 
 def key_event(key: str) -> events.Key:
-    """The event a terminal driver makes for ``key`` (a Textual key name or one character)."""
-    if len(key) == 1 and not key.isalnum():
-        key = _character_to_key(key)
+    """The event a terminal driver makes for ``key``: one character, or a key's name (``enter``)."""
+    if len(key) == 1:
+        return events.Key(key if key.isalnum() else _character_to_key(key), key)
     try:
         character = unicodedata.lookup(_get_unicode_name_from_key(key))
     except KeyError:
-        character = key if len(key) == 1 else None
-    if key == "enter":
-        character = "\r"
-    elif key == "escape":
-        character = "\x1b"
-    elif key == "tab":
-        character = "\t"
+        character = CONTROL_CHARACTERS.get(key)
     return events.Key(key, character)
 
 
