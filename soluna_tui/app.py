@@ -13,6 +13,7 @@ from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 
 from .glyphs import glyphs_for
+from .key_order import InOrderInput
 from .match_setup import MatchSetup
 from .preferences import Preferences
 from .rules import Match
@@ -55,8 +56,11 @@ class AsciiScrollBarRender(ScrollBarRender):
     HORIZONTAL_BARS = [" "] * 8
 
 
-class SolunaApp(App[None]):
-    """Soluna on one terminal: two players, or one against the computer."""
+class SolunaApp(InOrderInput, App[None]):
+    """Soluna on one terminal: two players, or one against the computer.
+
+    Keys that arrive together are handled in order, each after the one before (``InOrderInput``).
+    """
 
     TITLE = "Soluna"
     BINDINGS = [

@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass
 
 from rich.cells import set_cell_size
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -31,6 +31,7 @@ from ..table import COMPUTER, HUMAN, Table
 from ..widgets.board import Board
 from ..widgets.history import History, HistoryEntry
 from ..widgets.key_footer import KeyFooter
+from ..widgets.move_prompt import MovePrompt
 from ..widgets.status_line import StatusLine
 from ..widgets.tally import Tally, TallyInfo
 from ..widgets.tower import TowerLook
@@ -61,6 +62,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
 
     BINDINGS = [
         *PICKING_BINDINGS,
+        Binding("colon", "open_move_prompt", "Type"),
         *TEACHING_BINDINGS,
         Binding("u", "undo", "Undo"),
         Binding("r", "redo", "Redo"),
@@ -113,6 +115,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         self._announced: Turn | None = None
         self._save_warned: str | None = None
         self._guess_told = False
+        self._slot_before_prompt = 0
         self.reset_teaching()
 
     # ---- composition ---------------------------------------------------------------------
@@ -125,15 +128,22 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         with Horizontal(id="game-main"):
             with Vertical(id="play-area"):
                 yield Board(self.glyphs, self.match.options.discs, id="board")
+                yield MovePrompt(id="move-prompt")
                 yield StatusLine(id="status")
             with Vertical(id="sidebar"):
                 yield Tally(self.glyphs, id="tally")
                 yield History(id="history")
-        yield KeyFooter()
+        footer = KeyFooter()
+        footer.compact = True  # one space between keys, so every key fits on 80 columns
+        yield footer
 
     @property
     def board(self) -> Board:
         return self.query_one(Board)
+
+    @property
+    def move_prompt(self) -> MovePrompt:
+        return self.query_one(MovePrompt)
 
     @property
     def match(self):
@@ -267,6 +277,8 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
             return (f"{name} is thinking...", "thinking")
         if self.table.seat(match.to_move) != HUMAN:
             return (f"Waiting for {name}.", "info")
+        if self.move_prompt.is_open:
+            return (f"{name}: type a move, 2S>1S or by the towers' keys 3>6; Enter plays it, Esc closes.", "info")
         if teaching is not None:
             return teaching
         if self.picked_slot is not None:
@@ -288,6 +300,9 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
 
     def after_change(self, focus_slot: int | None = None) -> None:
         """Redraw, warn about saving trouble, and start whatever comes next."""
+        if self.move_prompt.is_open and not self._human_may_move():
+            self.move_prompt.close()  # the turn passed (a remote player, the end of the round)
+            focus_slot = self._slot_before_prompt if focus_slot is None else focus_slot
         self.refresh_view(focus_slot)
         for notice in self.table.take_notices():
             self.notify(notice, timeout=8)
@@ -480,7 +495,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
     def _human_may_move(self) -> bool:
         match = self.match
         return (
-            self.viewing is None
+            not self._browsing_history
             and not self.thinking
             and not match.is_over
             and not match.round.is_over
@@ -491,6 +506,8 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         if action in ("press_focused", "put_back"):
             may_play = self._human_may_move() and not isinstance(self.focused, History)
             return self.picking_check(action, may_play)
+        if action == "open_move_prompt":
+            return self._human_may_move()
         if action == "undo":
             return self.viewing is None and self.table.can_undo
         if action == "redo":
@@ -507,7 +524,15 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
     def picking_position(self) -> Position:
         return self.match.position
 
+    @property
+    def _browsing_history(self) -> bool:
+        """Showing an earlier position: only while the history has the focus (when it has just
+        lost it, its ``Left`` message may still be on the way behind the next key)."""
+        return self.viewing is not None and isinstance(self.focused, History)
+
     def may_pick(self) -> bool:
+        if self.viewing is not None and not self._browsing_history:
+            self._history_left()
         if self.viewing is not None:
             self.say("This is an earlier position (read-only): Esc returns to play.")
             return False
@@ -519,6 +544,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         self.refresh_view(focus_slot)
 
     def commit(self, move: Move) -> None:
+        self.move_prompt.close()  # the move is played, however it was chosen
         self.table.play(move, self.match.to_move)
         self.after_change(focus_slot=self.match.position.towers.index(move.result))
 
@@ -541,15 +567,45 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         self.picked_slot = None
         self.after_change(focus_slot=self.match.position.towers.index(redone[-1].result))
 
+    # ---- typing a move (see MovePrompt) ----------------------------------------------------
+
+    def action_open_move_prompt(self) -> None:
+        """``:``: a line to type a move on; the tower in hand, if any, is put back."""
+        self._slot_before_prompt = self.board.focused_slot or 0
+        self.picked_slot = None
+        self.move_prompt.open()
+        self.set_focus(self.move_prompt)
+        self.refresh_view()
+
+    def on_paste(self, event: events.Paste) -> None:
+        """A move pasted on the board (``2S>1S``, ``:3>6``) lands in the prompt, ready to play."""
+        lines = event.text.strip().splitlines()
+        if lines and self.check_action("open_move_prompt", ()):
+            event.stop()
+            self.action_open_move_prompt()
+            self.move_prompt.insert_text_at_cursor(lines[0].strip().removeprefix(":").strip())
+
+    def action_close_move_prompt(self) -> None:
+        """Escape in the prompt: close it, back to the towers."""
+        self.move_prompt.close()
+        self.refresh_view(focus_slot=self._slot_before_prompt)
+
+    def action_play_typed_move(self) -> None:
+        """Enter in the prompt: play the move typed, or say why not and keep the text to mend."""
+        if self.move_prompt.is_open:
+            self.play_typed(self.move_prompt.value)
+
     # ---- browsing the history ------------------------------------------------------------
 
     def action_toggle_history(self) -> None:
         """Tab: from the board to the move history and back."""
         history = self.query_one(History)
-        if history.has_focus:
+        if self.move_prompt.is_open:
+            self.move_prompt.close()
+        if self.focused is history:
             self.board.focus_slot(self.board.focused_slot or 0)
         else:
-            history.focus()
+            self.set_focus(history)  # at once: the next key of a burst browses the history
 
     @on(History.Viewed)
     def _history_viewed(self, event: History.Viewed) -> None:

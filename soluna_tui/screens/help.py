@@ -17,7 +17,7 @@ from ..widgets.key_footer import KeyFooter
 
 #: Width of the key table, so its descriptions wrap inside their column, never twice.
 TEXT_WIDTH = 66
-KEY_WIDTH = 18
+KEY_WIDTH = 20
 
 RULES = (
     "Discs lie on the table, each its own tower, each showing a symbol. On your turn, put one whole tower "
@@ -39,6 +39,8 @@ KEYS = (
     ("Enter or Space", "pick the tower up: the towers it may go on are lit; Enter or Space on a lit "
                        "tower plays the move"),
     ("Escape", "put the tower back"),
+    (":", "type a move instead: 2S>1S in notation, or 3>6 by the keys on the towers; Enter plays "
+          "it, Escape closes"),
     ("Mouse", "click a tower to pick it up, click a lit tower to place it"),
     ("u / r", "undo / redo (against the computer: your move and its reply together)"),
     ("H (shift+h)", "a hint, one step more per press: won or lost and in how many plies, then the "
@@ -61,10 +63,14 @@ def symbols_line(glyphs: Glyphs) -> str:
 def keys_text() -> str:
     """The keys as two columns, each description wrapped inside its own column."""
     lines = []
+    indent = " " * (KEY_WIDTH + 2)
     for keys, description in KEYS:
         wrapped = textwrap.wrap(description, TEXT_WIDTH - KEY_WIDTH - 2)
-        lines.append(f"  {keys:<{KEY_WIDTH}}{wrapped[0]}")
-        lines.extend(" " * (KEY_WIDTH + 2) + more for more in wrapped[1:])
+        if len(keys) < KEY_WIDTH:
+            lines.append(f"  {keys:<{KEY_WIDTH}}{wrapped[0]}")
+        else:  # keys too long for their column: on a line of their own
+            lines.extend([f"  {keys}", indent + wrapped[0]])
+        lines.extend(indent + more for more in wrapped[1:])
     return "\n".join(lines)
 
 

@@ -6,8 +6,8 @@ from collections.abc import Mapping
 
 from textual.binding import Binding
 
-from ..rules import Move, Position, Tower
-from ..widgets.board import Board
+from ..rules import Move, NotationError, Position, Tower
+from ..widgets.board import JUMP_KEYS, Board
 from ..widgets.tower import TowerLook
 
 #: The keys of picking, for a screen's ``BINDINGS``. One binding serves picking up and placing,
@@ -55,6 +55,33 @@ def tower_looks(
             )
         )
     return looks
+
+
+def read_typed_move(text: str, position: Position) -> Move:
+    """A move typed at the prompt: notation (``2S>1S``, with every alias the notation reads) or the
+    keys shown on the towers (``3>6``), mixed if need be; ``NotationError`` when it cannot be read.
+    Whether the move is legal is left to the caller, which says why not as picking does."""
+    sides = text.split(">")
+    if len(sides) != 2 or not sides[0].strip() or not sides[1].strip():
+        raise NotationError("a move is A>B: 2S>1S in notation, or 3>6 by the keys on the towers")
+    mover, mover_slot = _typed_tower(sides[0], position)
+    target, target_slot = _typed_tower(sides[1], position)
+    if mover_slot is not None and mover_slot == target_slot:
+        raise NotationError(f"{sides[0].strip()}>{sides[1].strip()} puts a tower on itself: name two towers")
+    return Move(mover, target)
+
+
+def _typed_tower(text: str, position: Position) -> tuple[Tower, int | None]:
+    """One side of a typed move: a tower's key (its slot too) or a tower in notation."""
+    written = text.strip()
+    key = written.casefold()
+    if len(key) == 1 and key in JUMP_KEYS:
+        slot = JUMP_KEYS.index(key)
+        if slot >= len(position):
+            raise NotationError(f"no tower has the key {written}: the keys are {JUMP_KEYS[0]} to "
+                                f"{JUMP_KEYS[len(position) - 1]}")
+        return position.towers[slot], slot
+    return Tower.parse(written), None
 
 
 class PickingMixin:
@@ -122,20 +149,45 @@ class PickingMixin:
         position = self.picking_position
         tower = position.towers[slot]
         if self.picked_slot is None:
-            if not any(move.mover == tower for move in position.legal_moves):
-                self.say(f"{tower} cannot go anywhere: no other tower is {tower.height} high "
-                         f"or has a {tower.symbol.word} on top.")
-                return
-            self.picked_slot = slot
-            self.redraw()
+            if self._can_go_somewhere(tower):
+                self.picked_slot = slot
+                self.redraw()
             return
         if slot == self.picked_slot:
             self.action_put_back()
             return
-        move = Move(self.picked_tower, tower)
-        reason = position.why_illegal(move)
+        self._play_if_legal(Move(self.picked_tower, tower))
+
+    def play_typed(self, text: str) -> bool:
+        """Play a move typed at the prompt, refused in the same words as picking; True if played."""
+        if not self.may_pick():
+            return False
+        position = self.picking_position
+        try:
+            move = read_typed_move(text, position)
+        except NotationError as error:
+            self.say(f"Cannot read {text.strip()!r}: {error}.", "error")
+            return False
+        if move.mover not in position:
+            self.say(f"There is no {move.mover} tower to move.", "error")
+            return False
+        if not self._can_go_somewhere(move.mover):
+            return False
+        return self._play_if_legal(move)
+
+    def _can_go_somewhere(self, tower: Tower) -> bool:
+        """Whether ``tower`` has a legal move; if not, say why it cannot be picked up."""
+        if any(move.mover == tower for move in self.picking_position.legal_moves):
+            return True
+        self.say(f"{tower} cannot go anywhere: no other tower is {tower.height} high "
+                 f"or has a {tower.symbol.word} on top.")
+        return False
+
+    def _play_if_legal(self, move: Move) -> bool:
+        reason = self.picking_position.why_illegal(move)
         if reason is not None:
             self.say(f"Not there: {reason}.", "error")
-            return
+            return False
         self.picked_slot = None
         self.commit(move)
+        return True

@@ -120,8 +120,9 @@ class Board(Container, can_focus=False):
     def focus_slot(self, slot: int) -> None:
         if self._looks:
             slot = max(0, min(slot, len(self._looks) - 1))
-            # The board never scrolls (it reflows), so there is nothing to scroll into view.
-            self.tower_widgets[slot].focus(scroll_visible=False)
+            # At once, not as ``focus()`` does it (a message later): the next key of a burst
+            # (``6`` then Enter) must act on this tower. The board reflows, so nothing to scroll.
+            self.screen.set_focus(self.tower_widgets[slot], scroll_visible=False)
 
     def on_resize(self) -> None:
         self._reflow()

@@ -1,0 +1,59 @@
+"""Typed moves in a match over the network: sent to the server, and only on this player's turn."""
+
+from __future__ import annotations
+
+from soluna_tui.rules import Match, MatchOptions
+from soluna_tui.screens.game import GameScreen
+from soluna_tui.server.protocol import Link
+from soluna_tui.server.remote_table import RemoteTable
+
+from ..server.test_child_app import FakeServer, match_message, settle, start
+from .burst import burst
+from .helpers import screen_text
+
+
+async def test_a_typed_move_goes_to_the_server_on_your_turn_only() -> None:
+    app, ours = await start()
+    async with app.run_test(size=(100, 32)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        app.following = "KQXP"
+        match = Match(MatchOptions(), ("bob", "ann"), seed=3)
+        server.link.send(match_message(match, 1, code="KQXP"))
+        await settle(pilot)
+        game = app.screen
+        assert isinstance(game, GameScreen) and isinstance(game.table, RemoteTable)
+        await burst(pilot, ":", *"1>2", "enter")  # bob's turn: no prompt, nothing sent
+        assert not game.move_prompt.display and game.match.round.ply == 0
+        assert "Waiting for bob." in screen_text(app)
+
+        theirs = match.position.legal_moves[0]
+        match.play(theirs, 0)
+        server.link.send(match_message(match, 1, code="KQXP"))
+        await settle(pilot)
+        mine = game.match.position.legal_moves[-1]
+        await burst(pilot, ":", *str(mine).lower(), "enter")
+        sent = await server.expect("move")
+        assert sent["move"] == str(mine) and (sent["round"], sent["ply"]) == (1, 1)
+        assert game.match.round.moves == (theirs, mine)  # played at once, before the server answers
+        assert not game.move_prompt.display
+        assert f"2. ann       {mine}" in screen_text(app)
+
+
+async def test_the_prompt_closes_when_the_server_moves_the_match_on() -> None:
+    app, ours = await start()
+    async with app.run_test(size=(100, 32)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        app.following = "KQXP"
+        match = Match(MatchOptions(), ("ann", "bob"), seed=4)
+        server.link.send(match_message(match, 0, code="KQXP"))
+        await settle(pilot)
+        game = app.screen
+        await burst(pilot, ":", *"1>")
+        assert game.move_prompt.display
+        # The server's word is final: say another terminal of ann's played meanwhile.
+        match.play(match.position.legal_moves[0], 0)
+        server.link.send(match_message(match, 0, code="KQXP"))
+        await settle(pilot)
+        assert game.match.round.ply == 1 and not game.move_prompt.display
+        assert game.board.focused_slot is not None
+        assert "Waiting for bob." in screen_text(app)

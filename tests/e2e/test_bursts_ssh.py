@@ -1,0 +1,42 @@
+"""Over real SSH, where a whole packet of keys reaches the session's app at once."""
+
+from __future__ import annotations
+
+import re
+
+from soluna_tui.rules import Position
+
+from ..server.helpers import SshTerminal, running_server
+from ..server.test_two_players import create_match, join_match
+
+#: The bottom of a drawn tower, with its notation: ``╰─1S╯`` (``┗━1S┛`` when it has the focus).
+TOWER_BOTTOM = re.compile(r"[╰┗]([^╯┛]{3})[╯┛]")
+
+
+def towers_shown(text: str) -> Position:
+    """The towers on the board, read off the screen in their order (the board is left of the sidebar)."""
+    board = [line[:50] for line in text.splitlines()]
+    notations = [match.group(1).strip("─━") for line in board for match in TOWER_BOTTOM.finditer(line)]
+    return Position.parse(" ".join(notations))
+
+
+async def test_packets_of_keys_play_in_order_in_a_match_over_ssh(tmp_path) -> None:
+    async with running_server(tmp_path) as server:
+        ann = await SshTerminal.open(server.port, username="ann")
+        bob = await SshTerminal.open(server.port, username="bob")
+        try:
+            await join_match(bob, await create_match(ann))
+            start = towers_shown(await ann.wait_for_text("ann to move"))
+            ann.send("llll\r6\r")  # steps to tower 5, picks it up, puts it on tower 6: one packet
+            text = await ann.wait_for_text(" 1. ann")
+            assert re.search(r" 1\. ann\s+(\S+)", text).group(1) == f"{start.towers[4]}>{start.towers[5]}"
+
+            position = towers_shown(await bob.wait_for_text("bob to move"))
+            move = position.legal_moves[-1]
+            bob.send(f"2\r:{move}\r")  # a tower picked up, then put back by ':' and a typed move: one packet
+            text = await bob.wait_for_text(" 2. bob", "Waiting for ann.")
+            assert re.search(r" 2\. bob\s+(\S+)", text).group(1) == str(move)
+            await ann.wait_for_text(" 2. bob", "ann to move")
+        finally:
+            await ann.close()
+            await bob.close()
