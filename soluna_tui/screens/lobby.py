@@ -2,7 +2,9 @@
 
 The screen only gathers the player's choice and reports it with a message; the
 app (which talks to the server) acts on it. Match codes of matches in play are
-never shown: a code is what lets a player back into a held seat.
+never shown: a code is what lets a player back into a held seat. A held seat of
+this player's, or a match against the computer kept for them, is offered here;
+coming back without the same key takes the secret the game showed them.
 """
 
 from __future__ import annotations
@@ -24,8 +26,10 @@ from ..rules import LEVELS, MAX_DISCS, MIN_DISCS, MatchOptions
 from ..rules.match import DEFAULT_STARS, MAX_STARS, MIN_STARS
 from ..widgets.choice import Choice
 from ..widgets.key_footer import KeyFooter
+from ..widgets.menu import Menu
 
 CODE_PATTERN = re.compile(r"[A-Z]{4}")
+RESUME = ("resume", "Resume the computer match")
 MENU = (
     ("computer", "Play the computer"),
     ("create", "Create a match"),
@@ -47,7 +51,15 @@ def describe(entry: dict[str, Any]) -> str:
     away = [name for name, gone in zip(players, entry.get("away", [False, False]), strict=False) if gone]
     if away:
         text += f" ({' and '.join(away)} away)"
+    if entry.get("yours"):
+        text += ": your seat, Enter to return"
     return text
+
+
+def describe_computer_match(offer: dict[str, Any]) -> str:
+    stars = offer.get("stars", [0, 0])
+    return f"your match against the computer ({offer.get('level')}, round {offer.get('round')}, " \
+           f"stars {stars[0]}-{stars[1]})"
 
 
 class LobbyScreen(Screen):
@@ -71,10 +83,18 @@ class LobbyScreen(Screen):
             self.hints = hints
 
     class JoinMatch(Message):
-        def __init__(self, code: str, hints: bool) -> None:
+        """Join by code; ``secret`` proves a returning player without their key."""
+
+        def __init__(self, code: str, hints: bool, secret: str | None = None) -> None:
             super().__init__()
             self.code = code
             self.hints = hints
+            self.secret = secret
+
+    class ResumeComputer(Message):
+        def __init__(self, secret: str | None = None) -> None:
+            super().__init__()
+            self.secret = secret
 
     class WatchMatch(Message):
         def __init__(self, code: str) -> None:
@@ -86,6 +106,10 @@ class LobbyScreen(Screen):
         self.player_name = player_name
         self.ascii_mode = ascii_mode
         self.matches: list[dict[str, Any]] = []
+        #: The match against the computer the server keeps for this player, if any.
+        self.computer_offer: dict[str, Any] | None = None
+        #: What the secret field is for: a match code, or ``RESUME`` (the computer match); ``None`` when hidden.
+        self._secret_for: str | None = None
 
     def _choice(self, label: str, values, value, id: str) -> Choice:
         return Choice(label, values, value, ascii_mode=self.ascii_mode, label_width=16, id=id)
@@ -96,7 +120,7 @@ class LobbyScreen(Screen):
                          "creates a match and tells the other its four-letter code.", id="lobby-welcome",
                          markup=False)
             with Horizontal(id="lobby-top"):
-                yield OptionList(*(Option(text, id=key) for key, text in MENU), id="lobby-menu")
+                yield Menu(*(Option(text, id=key) for key, text in MENU), id="lobby-menu")
                 with Vertical(id="lobby-settings"):
                     yield self._choice("Computer level", [(level, level) for level in LEVELS], "perfect", "level")
                     yield self._choice("Rules", RULES, "box", "rules")
@@ -110,15 +134,21 @@ class LobbyScreen(Screen):
                 yield Label("Match code", classes="form-label")
                 yield Input(placeholder="four letters, then Enter", max_length=4, restrict=r"[A-Za-z]*",
                             compact=True, id="code")
+            with Horizontal(classes="form-row", id="lobby-secret-row"):
+                yield Label("Your secret", classes="form-label")
+                yield Input(placeholder="six letters, then Enter", max_length=9, restrict=r"[A-Za-z -]*",
+                            compact=True, id="secret")
             yield Static("Matches in play", id="lobby-matches-title")
-            yield OptionList(id="lobby-matches")
+            yield Menu(id="lobby-matches")
             yield Static("", id="lobby-none", markup=False)
             yield Static("", id="lobby-status", markup=False)
         yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#lobby").border_title = "Soluna"
+        self.query_one("#lobby-secret-row").display = False
         self.show_matches(self.matches)
+        self.show_computer_offer(self.computer_offer)
         self.action_menu()
 
     # ---- attributes down -----------------------------------------------------------------
@@ -136,6 +166,34 @@ class LobbyScreen(Screen):
             listing.highlighted = min(highlighted or 0, len(self.matches) - 1)
         listing.display = bool(self.matches)
         self.query_one("#lobby-none", Static).update("" if self.matches else "None right now.")
+
+    def show_computer_offer(self, offer: dict[str, Any] | None) -> None:
+        """A match against the computer kept for this player: first in the menu, until it is resumed."""
+        self.computer_offer = offer
+        if not self.is_mounted:
+            return
+        menu = self.query_one("#lobby-menu", Menu)
+        offered = menu.option_count > len(MENU)
+        if offered == (offer is not None):
+            return
+        highlighted = menu.get_option_at_index(menu.highlighted).id if menu.highlighted is not None else None
+        entries = ((RESUME,) if offer is not None else ()) + MENU
+        menu.clear_options()
+        menu.add_options([Option(text, id=key) for key, text in entries])
+        keys = [key for key, _ in entries]
+        menu.highlighted = keys.index(highlighted) if highlighted in keys else 0
+
+    def ask_secret(self, code: str | None) -> None:
+        """The server wants proof of who is coming back (no key, or another one): show the secret field."""
+        self._secret_for = code or RESUME[0]
+        row = self.query_one("#lobby-secret-row")
+        row.display = True
+        field = self.query_one("#secret", Input)
+        field.value = ""
+        field.focus()
+        what = f"your seat in match {code}" if code else "your match against the computer"
+        self.say(f"To take back {what}, type the secret that was shown beside the board "
+                 "while you played, then Enter.")
 
     def say(self, text: str, kind: str = "info") -> None:
         status = self.query_one("#lobby-status", Static)
@@ -162,8 +220,10 @@ class LobbyScreen(Screen):
     @on(OptionList.OptionSelected, "#lobby-menu")
     def _menu_chosen(self, event: OptionList.OptionSelected) -> None:
         choice = event.option.id
-        if choice == "computer":
-            setup = MatchSetup.against_computer(self._value("level"), self.options())
+        if choice == "resume":
+            self._resume()
+        elif choice == "computer":
+            setup = MatchSetup.against_computer(self._value("level"), self.options(), name=self.player_name)
             self.post_message(self.PlayComputer(setup))
         elif choice == "create":
             self.say("Creating a match...")
@@ -173,7 +233,17 @@ class LobbyScreen(Screen):
         elif choice == "watch":
             self._watch()
         elif choice == "quit":
-            self.app.exit()
+            self.run_action("app.quit")
+
+    def _resume(self) -> None:
+        offer = self.computer_offer
+        if offer is None:
+            return
+        if offer.get("needs_secret"):
+            self.ask_secret(None)
+            return
+        self.say(f"Resuming {describe_computer_match(offer)}...")
+        self.post_message(self.ResumeComputer())
 
     def _join(self) -> None:
         code = self.code()
@@ -199,10 +269,36 @@ class LobbyScreen(Screen):
     def _code_submitted(self) -> None:
         self._join()
 
+    @on(Input.Submitted, "#secret")
+    def _secret_submitted(self) -> None:
+        secret = self.query_one("#secret", Input).value.strip()
+        if len(re.sub(r"[^A-Za-z]", "", secret)) < 6:
+            self.say("The secret is six letters, as shown beside the board while you played.")
+            return
+        if self._secret_for == RESUME[0]:
+            self.say("Resuming your match against the computer...")
+            self.post_message(self.ResumeComputer(secret))
+        elif self._secret_for is not None:
+            self.say(f"Joining {self._secret_for}...")
+            self.post_message(self.JoinMatch(self._secret_for, self._value("hints"), secret))
+
+    def forget_secret(self) -> None:
+        """The secret field goes once the player is back in a match (or has moved on)."""
+        self._secret_for = None
+        if self.is_mounted:
+            self.query_one("#secret", Input).value = ""
+            self.query_one("#lobby-secret-row").display = False
+
     @on(OptionList.OptionSelected, "#lobby-matches")
     def _match_chosen(self, event: OptionList.OptionSelected) -> None:
         if event.option_index < len(self.matches):
-            code = self.matches[event.option_index].get("code")
-            if isinstance(code, str):
+            entry = self.matches[event.option_index]
+            code = entry.get("code")
+            if not isinstance(code, str):
+                return
+            if entry.get("yours"):
+                self.say("Returning to your seat...")
+                self.post_message(self.JoinMatch(code, self._value("hints")))
+            else:
                 self.say("Watching...")
                 self.post_message(self.WatchMatch(code))
