@@ -29,7 +29,7 @@ from ..widgets.key_footer import KeyFooter
 from ..widgets.menu import Menu
 
 CODE_PATTERN = re.compile(r"[A-Z]{4}")
-RESUME = ("resume", "Resume the computer match")
+RESUME = ("resume", "Resume computer match")
 MENU = (
     ("computer", "Play the computer"),
     ("create", "Create a match"),
@@ -181,7 +181,8 @@ class LobbyScreen(Screen):
         menu.clear_options()
         menu.add_options([Option(text, id=key) for key, text in entries])
         keys = [key for key, _ in entries]
-        menu.highlighted = keys.index(highlighted) if highlighted in keys else 0
+        # A match to resume is most likely what the player came back for: it is highlighted.
+        menu.highlighted = 0 if offer is not None or highlighted not in keys else keys.index(highlighted)
 
     def ask_secret(self, code: str | None) -> None:
         """The server wants proof of who is coming back (no key, or another one): show the secret field."""
