@@ -153,10 +153,16 @@ class LobbyScreen(Screen):
 
     # ---- attributes down -----------------------------------------------------------------
 
+    @property
+    def composed(self) -> bool:
+        """Whether the widgets exist. Not ``is_mounted``: that is still False in ``on_mount``, so the
+        first listing (which arrives as the session starts) was kept and never drawn."""
+        return bool(self.query("#lobby-matches"))
+
     def show_matches(self, matches: list[dict[str, Any]]) -> None:
         """The matches in play, as the server lists them."""
         self.matches = list(matches)
-        if not self.is_mounted:
+        if not self.composed:
             return
         listing = self.query_one("#lobby-matches", OptionList)
         highlighted = listing.highlighted
@@ -170,7 +176,7 @@ class LobbyScreen(Screen):
     def show_computer_offer(self, offer: dict[str, Any] | None) -> None:
         """A match against the computer kept for this player: first in the menu, until it is resumed."""
         self.computer_offer = offer
-        if not self.is_mounted:
+        if not self.composed:
             return
         menu = self.query_one("#lobby-menu", Menu)
         offered = menu.option_count > len(MENU)
@@ -286,7 +292,7 @@ class LobbyScreen(Screen):
     def forget_secret(self) -> None:
         """The secret field goes once the player is back in a match (or has moved on)."""
         self._secret_for = None
-        if self.is_mounted:
+        if self.composed:
             self.query_one("#secret", Input).value = ""
             self.query_one("#lobby-secret-row").display = False
 

@@ -277,7 +277,10 @@ class ChildApp(SolunaApp):
         self.following = None
 
     def _back_to_lobby(self, notice: str = "") -> None:
-        self._leave_remote()
+        if self.remote is not None:
+            self._leave_remote()
+        else:  # from a match against the computer: the listing again, with that match to resume
+            self.send({"type": "leave"})
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.lobby.show_matches(self.matches_in_play)

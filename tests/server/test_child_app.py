@@ -13,7 +13,7 @@ from soluna_tui.screens.review import ReviewScreen
 from soluna_tui.screens.round_over import RoundOverScreen
 from soluna_tui.screens.waiting import WaitingScreen
 from soluna_tui.server.child_app import ChildApp
-from soluna_tui.server.protocol import Link
+from soluna_tui.server.protocol import Link, encode
 from soluna_tui.server.remote_table import RemoteTable
 
 from ..app.helpers import play_by_keys, screen_text
@@ -297,11 +297,11 @@ async def test_the_palette_offers_nothing_that_writes_on_the_servers_disk() -> N
 
 async def test_the_lobby_lists_matches_on_arrival_keeps_them_current_and_watches_from_the_list() -> None:
     app, ours = await start()
+    # The server lists the matches as the session starts: before the lobby has even mounted.
+    ours.sendall(encode({"type": "lobby", "matches": [], "computer": None}))
     async with app.run_test(size=(100, 32)) as pilot:
         server = FakeServer(await Link.over(ours))
-        server.link.send({"type": "lobby", "matches": [], "computer": None})
-        await settle(pilot)
-        assert "None right now." in screen_text(app)
+        await wait_for_screen(pilot, app, LobbyScreen, "None right now.")
         entry = {"code": "WXYZ", "players": ["cyd", "dan"], "round": 2, "stars": [1, 0], "watchers": 1,
                  "away": [False, True], "yours": False}
         server.link.send({"type": "lobby", "matches": [entry], "computer": None})
