@@ -41,9 +41,13 @@ RULES = [("box (loser chooses)", "box"), ("online (loser opens)", "online")]
 
 
 def describe(entry: dict[str, Any]) -> str:
-    """One line about a match in play: who, which round, the stars, who watches, who is away."""
+    """One line about a match in play: who, which round, the stars, who watches, who is away
+    (or, where this player's own seat is held, that Enter takes it back)."""
     players = entry.get("players", ["?", "?"])
     stars = entry.get("stars", [0, 0])
+    if entry.get("yours"):
+        return (f"Your seat: {players[0]} vs {players[1]}, round {entry.get('round', 1)}, "
+                f"stars {stars[0]}-{stars[1]} (Enter returns)")
     text = f"{players[0]} vs {players[1]}: round {entry.get('round', 1)}, stars {stars[0]}-{stars[1]}"
     watchers = entry.get("watchers", 0)
     if watchers:
@@ -51,8 +55,6 @@ def describe(entry: dict[str, Any]) -> str:
     away = [name for name, gone in zip(players, entry.get("away", [False, False]), strict=False) if gone]
     if away:
         text += f" ({' and '.join(away)} away)"
-    if entry.get("yours"):
-        text += ": your seat, Enter to return"
     return text
 
 

@@ -137,7 +137,7 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
             return f"{loser} lost the round and chooses {choice}."
         if match.round.outcome.loser not in self.local_players:
             return f"Waiting for {loser} to choose who opens the next round."
-        if loser == "You":
+        if loser == "You" or self.local_players == (match.round.outcome.loser,):  # one player here: "you"
             return "You lost the round: do you open the next round, or move second?"
         return f"{loser} lost the round and chooses: open the next round, or move second?"
 

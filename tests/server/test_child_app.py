@@ -323,7 +323,7 @@ async def test_a_held_seat_is_offered_and_its_secret_asked_for() -> None:
                  "away": [True, False], "yours": True}
         server.link.send({"type": "lobby", "matches": [entry], "computer": None})
         await settle(pilot)
-        assert "your seat, Enter to return" in screen_text(app)
+        assert "Your seat: ann vs dan, round 1, stars 0-0 (Enter returns)" in screen_text(app)
         await pilot.press("down", "down", "down", "enter", "enter")
         request = await server.expect("join")
         assert request["code"] == "WXYZ" and request["secret"] is None
