@@ -39,6 +39,7 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
     BINDINGS = [
         Binding("u", "undo", "Take back the last move"),
         Binding("H", "advice", "Advice (a hint)"),
+        Binding("escape", "close", "Look at the board"),
     ]
 
     class Advised(Message):
@@ -73,7 +74,18 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
             return self.count_hint is not None and self.loser_chooses_here and not self.advised
         if action == "undo":
             return self.can_take_back
+        if action == "close":  # only where there is nothing to choose here (the other player chooses)
+            return not self.choices()
         return True
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def on_screen_resume(self) -> None:
+        """Back on top (after help, say) once the round has moved on elsewhere: nothing left to show."""
+        game = getattr(self.app, "game", None)
+        if game is not None and not self.still_true(game.match):
+            self.dismiss(None)
 
     def action_advice(self) -> None:
         """Which choice wins with perfect play: worked out off the event loop, counted as a hint."""

@@ -8,6 +8,7 @@ import socket
 from soluna_tui.rules import Match, MatchOptions
 from soluna_tui.screens.confirm import ConfirmScreen
 from soluna_tui.screens.game import GameScreen
+from soluna_tui.screens.help import HelpScreen
 from soluna_tui.screens.lobby import LobbyScreen
 from soluna_tui.screens.review import ReviewScreen
 from soluna_tui.screens.round_over import RoundOverScreen
@@ -363,3 +364,37 @@ async def test_a_match_against_the_computer_is_kept_by_the_server_and_resumed() 
         await wait_for_screen(pilot, app, GameScreen)
         assert app.game.match.to_dict()["rounds"][0]["moves"][:1] == kept["match"]["rounds"][0]["moves"][:1]
         assert app.game.match.players == ("ann", "Computer")
+
+
+async def test_the_waiting_dialog_closes_with_escape_and_goes_by_itself_behind_help() -> None:
+    app, ours = await start()
+    async with app.run_test(size=(100, 32)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        app.following = "ABCD"
+        match = Match(MatchOptions(discs=4), ("ann", "bob"), seed=won_by_first_player())
+        while not match.round.is_over:
+            match.play(match.position.legal_moves[0], match.to_move)
+        server.link.send(match_message(match, 0, version=9))
+        await wait_for_screen(pilot, app, RoundOverScreen, "Waiting for bob to choose")
+        await pilot.press("escape")  # nothing to choose here: Esc shows the board
+        await wait_for_screen(pilot, app, GameScreen, "ann won round 1.")
+        server.link.send(match_message(match, 0, version=9))  # the same state again: no new dialog
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen)
+        match.start_next_round(1, 1)
+        server.link.send(match_message(match, 0, version=10))
+        await wait_for_screen(pilot, app, GameScreen, "Waiting for bob.")
+        assert app.game.match.round_number == 2
+        while not match.round.is_over:  # round 2 over too; ann reads the help meanwhile
+            match.play(match.position.legal_moves[0], match.to_move)
+        server.link.send(match_message(match, 0, version=11))
+        await wait_for_screen(pilot, app, RoundOverScreen, "round 2")
+        app.action_help()  # (a modal dialog keeps the app's keys from reaching it, ? included)
+        await wait_for_screen(pilot, app, HelpScreen)
+        loser = match.round.outcome.loser
+        match.start_next_round(loser, loser)
+        server.link.send(match_message(match, 0, version=12))
+        await settle(pilot)
+        await pilot.press("escape")  # help closes; the round-over dialog beneath has gone by itself
+        await wait_for_screen(pilot, app, GameScreen, "Round 3 ")
+        assert app.game.match.round_number == 3
