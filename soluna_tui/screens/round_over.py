@@ -61,6 +61,8 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
         self.count_hint = count_hint
         self.can_take_back = can_take_back
         self.advised = False
+        #: The other player chooses who opens next (decided now: the match moves on under this dialog).
+        self.nothing_to_choose = not self.choices()
 
     @property
     def loser_chooses_here(self) -> bool:
@@ -75,7 +77,7 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
         if action == "undo":
             return self.can_take_back
         if action == "close":  # only where there is nothing to choose here (the other player chooses)
-            return not self.choices()
+            return self.nothing_to_choose
         return True
 
     def action_close(self) -> None:
