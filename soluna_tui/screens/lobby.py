@@ -30,6 +30,7 @@ from ..widgets.menu import Menu
 
 CODE_PATTERN = re.compile(r"[A-Z]{4}")
 RESUME = ("resume", "Resume computer match")
+RETURN = ("return", "Return to your match")
 MENU = (
     ("computer", "Play the computer"),
     ("create", "Create a match"),
@@ -174,23 +175,35 @@ class LobbyScreen(Screen):
             listing.highlighted = min(highlighted or 0, len(self.matches) - 1)
         listing.display = bool(self.matches)
         self.query_one("#lobby-none", Static).update("" if self.matches else "None right now.")
+        self._update_menu()
 
     def show_computer_offer(self, offer: dict[str, Any] | None) -> None:
         """A match against the computer kept for this player: first in the menu, until it is resumed."""
         self.computer_offer = offer
+        self._update_menu()
+
+    @property
+    def held_seat(self) -> dict[str, Any] | None:
+        """The first match in play where this player's seat is held for them."""
+        return next((entry for entry in self.matches if entry.get("yours")), None)
+
+    def _update_menu(self) -> None:
+        """The menu, with a match to come back to (a held seat, a computer match) first."""
         if not self.composed:
             return
+        entries = (((RETURN,) if self.held_seat is not None else ())
+                   + ((RESUME,) if self.computer_offer is not None else ()) + MENU)
         menu = self.query_one("#lobby-menu", Menu)
-        offered = menu.option_count > len(MENU)
-        if offered == (offer is not None):
+        keys = [key for key, _ in entries]
+        shown = [menu.get_option_at_index(index).id for index in range(menu.option_count)]
+        if shown == keys:
             return
-        highlighted = menu.get_option_at_index(menu.highlighted).id if menu.highlighted is not None else None
-        entries = ((RESUME,) if offer is not None else ()) + MENU
+        highlighted = shown[menu.highlighted] if menu.highlighted is not None else None
         menu.clear_options()
         menu.add_options([Option(text, id=key) for key, text in entries])
-        keys = [key for key, _ in entries]
-        # A match to resume is most likely what the player came back for: it is highlighted.
-        menu.highlighted = 0 if offer is not None or highlighted not in keys else keys.index(highlighted)
+        # A match to come back to is most likely what the player came for: it is highlighted.
+        comeback = len(keys) > len(shown) or highlighted not in keys
+        menu.highlighted = 0 if comeback else keys.index(highlighted)
 
     def ask_secret(self, code: str | None) -> None:
         """The server wants proof of who is coming back (no key, or another one): show the secret field."""
@@ -229,7 +242,9 @@ class LobbyScreen(Screen):
     @on(OptionList.OptionSelected, "#lobby-menu")
     def _menu_chosen(self, event: OptionList.OptionSelected) -> None:
         choice = event.option.id
-        if choice == "resume":
+        if choice == "return":
+            self._return_to_seat()
+        elif choice == "resume":
             self._resume()
         elif choice == "computer":
             setup = MatchSetup.against_computer(self._value("level"), self.options(), name=self.player_name)
@@ -243,6 +258,12 @@ class LobbyScreen(Screen):
             self._watch()
         elif choice == "quit":
             self.run_action("app.quit")
+
+    def _return_to_seat(self) -> None:
+        entry = self.held_seat
+        if entry is not None and isinstance(entry.get("code"), str):
+            self.say("Returning to your seat...")
+            self.post_message(self.JoinMatch(entry["code"], self._value("hints")))
 
     def _resume(self) -> None:
         offer = self.computer_offer

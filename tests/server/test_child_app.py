@@ -325,7 +325,8 @@ async def test_a_held_seat_is_offered_and_its_secret_asked_for() -> None:
         server.link.send({"type": "lobby", "matches": [entry], "computer": None})
         await settle(pilot)
         assert "Your seat: ann vs dan, round 1, stars 0-0 (Enter returns)" in screen_text(app)
-        await pilot.press("down", "down", "down", "enter", "enter")
+        assert "Return to your match" in screen_text(app)  # first in the menu, and highlighted
+        await pilot.press("down", "down", "down", "down", "enter", "enter")  # or from the list
         request = await server.expect("join")
         assert request["code"] == "WXYZ" and request["secret"] is None
         server.link.send({"type": "secret_needed", "code": "WXYZ"})
@@ -336,6 +337,9 @@ async def test_a_held_seat_is_offered_and_its_secret_asked_for() -> None:
         await pilot.press(*"pmr", "enter")
         request = await server.expect("join")
         assert (request["code"], request["secret"]) == ("WXYZ", "kqxpmr")
+        await pilot.press("escape", "up", "up", "up", "up", "enter")  # the menu's first choice: the same
+        request = await server.expect("join")
+        assert request["code"] == "WXYZ"
 
 
 async def test_a_match_against_the_computer_is_kept_by_the_server_and_resumed() -> None:

@@ -198,8 +198,8 @@ async def disconnect_and_return_with_the_secret(table: Table, port: int) -> SshT
     for terminal in (table.players[0], table.spectator):
         await terminal.wait_for_text("bob has left: the seat is held", "away: 1:")
     back = await SshTerminal.open(port, username="bob", columns=90, lines=28)
-    await back.wait_for_text("Your seat: ann vs bob, round 2")
-    await back.press("down", "down", "down", "enter", "enter")
+    await back.wait_for_text("Your seat: ann vs bob, round 2", "Return to your match")
+    await back.press("enter")
     await back.wait_for_text("type the secret")
     await back.press(secret.lower(), "enter")
     await back.wait_for_text("Welcome back.")
