@@ -218,8 +218,8 @@ async def disconnect_and_return_with_the_key(table: Table, port: int, key) -> Ss
     for terminal in (table.players[1], table.spectator):
         await terminal.wait_for_text("ann has left: the seat is held", "away: 1:")
     back = await SshTerminal.open(port, username="ann", columns=90, lines=28, client_keys=[key])
-    await back.wait_for_text("Welcome,")
-    await back.press("down", "down", "enter")
+    await back.wait_for_text("Welcome,", "Return to your match")
+    await back.press("down", "down", "down", "enter")  # by the code this time: "Join a match by code"
     await back.wait_for_text("Type the four-letter code")
     await back.press(table.code.lower(), "enter")
     await back.wait_for_text("Welcome back.")

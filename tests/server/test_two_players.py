@@ -85,7 +85,8 @@ async def test_a_disconnect_tells_the_opponent_and_the_child_is_reaped(tmp_path)
             await ann.wait_for_text("bob has left: the seat", "away: 1:5")  # the countdown in the tally
             await wait_until(lambda: process_gone(pid), what="bob's child being reaped")
             back = await SshTerminal.open(server.port, username="bob")
-            await join_match(back, code)
+            await back.wait_for_text("Your seat: ann vs bob", "Return to your match")
+            await back.press("enter")
             await back.wait_for_text("type the secret")
             await back.press(secret.lower(), "enter")
             await back.wait_for_text("Welcome back.", "Waiting for ann.", f"secret {secret}")
@@ -104,7 +105,8 @@ async def test_leaving_a_match_goes_back_to_the_lobby(tmp_path) -> None:
             await join_match(bob, await create_match(ann))
             await bob.wait_for_text("Waiting for ann.")
             await bob.press("n")
-            await bob.wait_for_text("Welcome, bob.", "ann vs bob: round 1, stars 0-0 (bob away)")
+            await bob.wait_for_text("Welcome, bob.", "Your seat: ann vs bob, round 1, stars 0-0",
+                                    "Return to your match")
             await ann.wait_for_text("bob has left")
         finally:
             await ann.close()
