@@ -144,3 +144,38 @@ async def test_playing_the_computer_over_ssh(tmp_path) -> None:
         finally:
             await terminal.close()
         assert not list(tmp_path.glob("**/stats*")) and not list(tmp_path.glob("**/current-match*"))
+
+
+async def test_a_match_against_the_computer_is_held_through_a_disconnect_and_resumed(tmp_path) -> None:
+    async with running_server(tmp_path, hold_time=120) as server:
+        ann = await SshTerminal.open(server.port, username="ann")
+        try:
+            await ann.wait_for_text("Welcome, ann.", "None right now.")
+            await ann.press("enter")
+            await ann.wait_for_text("Your move", "secret ")
+            secret = secret_shown(ann)
+            await ann.press("enter", "right", "space")
+            text = await ann.wait_for_text(" 2. Computer")
+            history = re.findall(r" [12]\. (?:ann|Computer)\s+\S+>\S+", text)
+        finally:
+            await ann.close()
+        thief = await SshTerminal.open(server.port, username="ann")  # the same name is not enough
+        try:
+            await thief.wait_for_text("Resume computer match")
+            await thief.press("enter")
+            await thief.wait_for_text("type the secret")
+            await thief.press("zzzzzz", "enter")
+            await thief.wait_for_text("That is not the secret of that match.")
+        finally:
+            await thief.close()
+        back = await SshTerminal.open(server.port, username="ann")
+        try:
+            await back.wait_for_text("Resume computer match")
+            await back.press("enter")
+            await back.wait_for_text("type the secret")
+            await back.press(secret.lower(), "enter")
+            text = await back.wait_for_text("Your move", " 2. Computer", f"secret {secret}")
+            assert re.findall(r" [12]\. (?:ann|Computer)\s+\S+>\S+", text) == history
+            assert not list(tmp_path.glob("**/stats*")) and not list(tmp_path.glob("**/current-match*"))
+        finally:
+            await back.close()
