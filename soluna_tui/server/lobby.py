@@ -41,6 +41,8 @@ CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: codes are read out loud 
 CODE_PATTERN = re.compile(f"[{CODE_LETTERS}]{{4}}")
 #: A seat's secret: six letters, shown to its player, asked for when they come back without their key.
 SECRET_LENGTH = 6
+#: Matches against the computer held for players gone at most (the oldest goes first beyond it).
+MAX_HELD_GAMES = 256
 #: Joins and watches by code a minute from one address (a player needs one or two).
 CODES_PER_MINUTE = 10
 #: Names that would read as someone else on an opponent's screen ("You win").
@@ -288,6 +290,10 @@ class Lobby:
         if game is not None and not game.saved.match.is_over:
             self.held_games.append(game)
             game.hold = asyncio.get_running_loop().call_later(self.hold_time, self._let_go, game)
+            if len(self.held_games) > MAX_HELD_GAMES:
+                oldest = self.held_games[0]
+                oldest.hold.cancel()
+                self._let_go(oldest)
 
     def handle(self, guest: Guest, message: dict[str, Any]) -> None:
         """Act on one request from ``guest``; anything wrong is an ``error`` message back, never a raise."""

@@ -441,3 +441,15 @@ async def test_a_computer_save_that_is_not_one_is_refused(tmp_path) -> None:
     lobby.handle(ann, {"type": "computer_saved", "save": {"setup": "x"}})
     assert [message["type"] for message in ann.inbox[-2:]] == ["error", "error"]
     assert lobby.games == {}
+
+
+async def test_held_computer_matches_are_bounded(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr("soluna_tui.server.lobby.MAX_HELD_GAMES", 3)
+    lobby = make_lobby(tmp_path, hold_time=300)
+    guests = [FakeGuest(f"p{number}") for number in range(5)]
+    for guest in guests:
+        lobby.arrive(guest)
+        lobby.handle(guest, {"type": "computer_saved", "save": computer_save(guest.name)})
+        lobby.depart(guest)
+    assert [game.identity for game in lobby.held_games] == ["p2", "p3", "p4"]
+    lobby.close()
