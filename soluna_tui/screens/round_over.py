@@ -40,6 +40,7 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
         Binding("u", "undo", "Take back the last move"),
         Binding("H", "advice", "Advice (a hint)"),
         Binding("escape", "close", "Look at the board"),
+        Binding("question_mark", "app.help", "Help"),  # a modal dialog keeps the app's own keys from it
     ]
 
     class Advised(Message):

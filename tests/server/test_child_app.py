@@ -393,7 +393,7 @@ async def test_the_waiting_dialog_closes_with_escape_and_goes_by_itself_behind_h
             match.play(match.position.legal_moves[0], match.to_move)
         server.link.send(match_message(match, 0, version=11))
         await wait_for_screen(pilot, app, RoundOverScreen, "round 2")
-        app.action_help()  # (a modal dialog keeps the app's keys from reaching it, ? included)
+        await pilot.press("question_mark")
         await wait_for_screen(pilot, app, HelpScreen)
         loser = match.round.outcome.loser
         match.start_next_round(loser, loser)
