@@ -101,7 +101,7 @@ async def into_scene(player: Player, scene: str) -> None:
     await player.until(lambda text: "Welcome," in text and "Quit" in text, OPEN_TIMEOUT)
     if scene == "game":
         player.press("\r")  # Play the computer: the player opens, so nothing moves until a key
-        await player.until(lambda text: "You to move" in text, OPEN_TIMEOUT)
+        await player.until(lambda text: "Your move" in text, OPEN_TIMEOUT)
     else:
         player.press("\t\t\t")  # from the menu to "Stars to win"
         await asyncio.sleep(0.3)

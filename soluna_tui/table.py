@@ -35,6 +35,9 @@ class Table:
     #: Whether finished matches at this table count in this terminal's stats.
     records_stats = False
     stats_recorded = False
+    #: What this terminal's player needs to come back to the match after losing the connection
+    #: ("code ABCD, secret KQXPMR"), shown beside the board; empty where there is no coming back.
+    comeback = ""
 
     def __init__(self) -> None:
         self.notices: list[str] = []
@@ -58,6 +61,10 @@ class Table:
     def seat(self, player: int) -> str:
         """``human`` (this keyboard), ``computer`` or ``remote`` (someone elsewhere)."""
         raise NotImplementedError
+
+    def away_until(self, player: int) -> float | None:
+        """While ``player`` is disconnected, when (``time.monotonic()``) their held seat runs out; else ``None``."""
+        return None
 
     @property
     def local_players(self) -> tuple[int, ...]:

@@ -240,6 +240,8 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
             seed=match.seed,
             hints=self.hints_allowed,
             status=status,
+            away=(self.table.away_until(0), self.table.away_until(1)),
+            comeback=self.table.comeback,
         )
 
     def history_entries(self) -> list[HistoryEntry]:
@@ -283,7 +285,9 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
             return teaching
         if self.picked_slot is not None:
             return (f"{name}: put {self.picked_tower} on a lit tower (Enter), or Esc to put it back.", "info")
-        return (f"{name} to move: pick a tower up (arrows, Enter).", "info")
+        # "Your move" where this terminal has one player (a remote match, the computer): no doubt who.
+        mover = "Your move" if len(self.table.local_players) == 1 else f"{name} to move"
+        return (f"{mover}: pick a tower up (arrows, Enter).", "info")
 
     def refresh_view(self, focus_slot: int | None = None) -> None:
         """Hand every widget what it should show now."""

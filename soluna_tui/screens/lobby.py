@@ -2,7 +2,9 @@
 
 The screen only gathers the player's choice and reports it with a message; the
 app (which talks to the server) acts on it. Match codes of matches in play are
-never shown: a code is what lets a player back into a held seat.
+never shown: a code is what lets a player back into a held seat. A held seat of
+this player's, or a match against the computer kept for them, is offered here;
+coming back without the same key takes the secret the game showed them.
 """
 
 from __future__ import annotations
@@ -24,8 +26,11 @@ from ..rules import LEVELS, MAX_DISCS, MIN_DISCS, MatchOptions
 from ..rules.match import DEFAULT_STARS, MAX_STARS, MIN_STARS
 from ..widgets.choice import Choice
 from ..widgets.key_footer import KeyFooter
+from ..widgets.menu import Menu
 
 CODE_PATTERN = re.compile(r"[A-Z]{4}")
+RESUME = ("resume", "Resume computer match")
+RETURN = ("return", "Return to your match")
 MENU = (
     ("computer", "Play the computer"),
     ("create", "Create a match"),
@@ -37,9 +42,13 @@ RULES = [("box (loser chooses)", "box"), ("online (loser opens)", "online")]
 
 
 def describe(entry: dict[str, Any]) -> str:
-    """One line about a match in play: who, which round, the stars, who watches, who is away."""
+    """One line about a match in play: who, which round, the stars, who watches, who is away
+    (or, where this player's own seat is held, that Enter takes it back)."""
     players = entry.get("players", ["?", "?"])
     stars = entry.get("stars", [0, 0])
+    if entry.get("yours"):
+        return (f"Your seat: {players[0]} vs {players[1]}, round {entry.get('round', 1)}, "
+                f"stars {stars[0]}-{stars[1]} (Enter returns)")
     text = f"{players[0]} vs {players[1]}: round {entry.get('round', 1)}, stars {stars[0]}-{stars[1]}"
     watchers = entry.get("watchers", 0)
     if watchers:
@@ -48,6 +57,12 @@ def describe(entry: dict[str, Any]) -> str:
     if away:
         text += f" ({' and '.join(away)} away)"
     return text
+
+
+def describe_computer_match(offer: dict[str, Any]) -> str:
+    stars = offer.get("stars", [0, 0])
+    return f"your match against the computer ({offer.get('level')}, round {offer.get('round')}, " \
+           f"stars {stars[0]}-{stars[1]})"
 
 
 class LobbyScreen(Screen):
@@ -71,10 +86,18 @@ class LobbyScreen(Screen):
             self.hints = hints
 
     class JoinMatch(Message):
-        def __init__(self, code: str, hints: bool) -> None:
+        """Join by code; ``secret`` proves a returning player without their key."""
+
+        def __init__(self, code: str, hints: bool, secret: str | None = None) -> None:
             super().__init__()
             self.code = code
             self.hints = hints
+            self.secret = secret
+
+    class ResumeComputer(Message):
+        def __init__(self, secret: str | None = None) -> None:
+            super().__init__()
+            self.secret = secret
 
     class WatchMatch(Message):
         def __init__(self, code: str) -> None:
@@ -86,6 +109,10 @@ class LobbyScreen(Screen):
         self.player_name = player_name
         self.ascii_mode = ascii_mode
         self.matches: list[dict[str, Any]] = []
+        #: The match against the computer the server keeps for this player, if any.
+        self.computer_offer: dict[str, Any] | None = None
+        #: What the secret field is for: a match code, or ``RESUME`` (the computer match); ``None`` when hidden.
+        self._secret_for: str | None = None
 
     def _choice(self, label: str, values, value, id: str) -> Choice:
         return Choice(label, values, value, ascii_mode=self.ascii_mode, label_width=16, id=id)
@@ -96,7 +123,7 @@ class LobbyScreen(Screen):
                          "creates a match and tells the other its four-letter code.", id="lobby-welcome",
                          markup=False)
             with Horizontal(id="lobby-top"):
-                yield OptionList(*(Option(text, id=key) for key, text in MENU), id="lobby-menu")
+                yield Menu(*(Option(text, id=key) for key, text in MENU), id="lobby-menu")
                 with Vertical(id="lobby-settings"):
                     yield self._choice("Computer level", [(level, level) for level in LEVELS], "perfect", "level")
                     yield self._choice("Rules", RULES, "box", "rules")
@@ -110,23 +137,35 @@ class LobbyScreen(Screen):
                 yield Label("Match code", classes="form-label")
                 yield Input(placeholder="four letters, then Enter", max_length=4, restrict=r"[A-Za-z]*",
                             compact=True, id="code")
+            with Horizontal(classes="form-row", id="lobby-secret-row"):
+                yield Label("Your secret", classes="form-label")
+                yield Input(placeholder="six letters, then Enter", max_length=9, restrict=r"[A-Za-z -]*",
+                            compact=True, id="secret")
             yield Static("Matches in play", id="lobby-matches-title")
-            yield OptionList(id="lobby-matches")
+            yield Menu(id="lobby-matches")
             yield Static("", id="lobby-none", markup=False)
             yield Static("", id="lobby-status", markup=False)
         yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#lobby").border_title = "Soluna"
+        self.query_one("#lobby-secret-row").display = False
         self.show_matches(self.matches)
+        self.show_computer_offer(self.computer_offer)
         self.action_menu()
 
     # ---- attributes down -----------------------------------------------------------------
 
+    @property
+    def composed(self) -> bool:
+        """Whether the widgets exist. Not ``is_mounted``: that is still False in ``on_mount``, so the
+        first listing (which arrives as the session starts) was kept and never drawn."""
+        return bool(self.query("#lobby-matches"))
+
     def show_matches(self, matches: list[dict[str, Any]]) -> None:
         """The matches in play, as the server lists them."""
         self.matches = list(matches)
-        if not self.is_mounted:
+        if not self.composed:
             return
         listing = self.query_one("#lobby-matches", OptionList)
         highlighted = listing.highlighted
@@ -136,6 +175,47 @@ class LobbyScreen(Screen):
             listing.highlighted = min(highlighted or 0, len(self.matches) - 1)
         listing.display = bool(self.matches)
         self.query_one("#lobby-none", Static).update("" if self.matches else "None right now.")
+        self._update_menu()
+
+    def show_computer_offer(self, offer: dict[str, Any] | None) -> None:
+        """A match against the computer kept for this player: first in the menu, until it is resumed."""
+        self.computer_offer = offer
+        self._update_menu()
+
+    @property
+    def held_seat(self) -> dict[str, Any] | None:
+        """The first match in play where this player's seat is held for them."""
+        return next((entry for entry in self.matches if entry.get("yours")), None)
+
+    def _update_menu(self) -> None:
+        """The menu, with a match to come back to (a held seat, a computer match) first."""
+        if not self.composed:
+            return
+        entries = (((RETURN,) if self.held_seat is not None else ())
+                   + ((RESUME,) if self.computer_offer is not None else ()) + MENU)
+        menu = self.query_one("#lobby-menu", Menu)
+        keys = [key for key, _ in entries]
+        shown = [menu.get_option_at_index(index).id for index in range(menu.option_count)]
+        if shown == keys:
+            return
+        highlighted = shown[menu.highlighted] if menu.highlighted is not None else None
+        menu.clear_options()
+        menu.add_options([Option(text, id=key) for key, text in entries])
+        # A match to come back to is most likely what the player came for: it is highlighted.
+        comeback = len(keys) > len(shown) or highlighted not in keys
+        menu.highlighted = 0 if comeback else keys.index(highlighted)
+
+    def ask_secret(self, code: str | None) -> None:
+        """The server wants proof of who is coming back (no key, or another one): show the secret field."""
+        self._secret_for = code or RESUME[0]
+        row = self.query_one("#lobby-secret-row")
+        row.display = True
+        field = self.query_one("#secret", Input)
+        field.value = ""
+        field.focus()
+        what = f"your seat in match {code}" if code else "your match against the computer"
+        self.say(f"To take back {what}, type the secret that was shown beside the board "
+                 "while you played, then Enter.")
 
     def say(self, text: str, kind: str = "info") -> None:
         status = self.query_one("#lobby-status", Static)
@@ -162,8 +242,12 @@ class LobbyScreen(Screen):
     @on(OptionList.OptionSelected, "#lobby-menu")
     def _menu_chosen(self, event: OptionList.OptionSelected) -> None:
         choice = event.option.id
-        if choice == "computer":
-            setup = MatchSetup.against_computer(self._value("level"), self.options())
+        if choice == "return":
+            self._return_to_seat()
+        elif choice == "resume":
+            self._resume()
+        elif choice == "computer":
+            setup = MatchSetup.against_computer(self._value("level"), self.options(), name=self.player_name)
             self.post_message(self.PlayComputer(setup))
         elif choice == "create":
             self.say("Creating a match...")
@@ -173,7 +257,23 @@ class LobbyScreen(Screen):
         elif choice == "watch":
             self._watch()
         elif choice == "quit":
-            self.app.exit()
+            self.run_action("app.quit")
+
+    def _return_to_seat(self) -> None:
+        entry = self.held_seat
+        if entry is not None and isinstance(entry.get("code"), str):
+            self.say("Returning to your seat...")
+            self.post_message(self.JoinMatch(entry["code"], self._value("hints")))
+
+    def _resume(self) -> None:
+        offer = self.computer_offer
+        if offer is None:
+            return
+        if offer.get("needs_secret"):
+            self.ask_secret(None)
+            return
+        self.say(f"Resuming {describe_computer_match(offer)}...")
+        self.post_message(self.ResumeComputer())
 
     def _join(self) -> None:
         code = self.code()
@@ -199,10 +299,36 @@ class LobbyScreen(Screen):
     def _code_submitted(self) -> None:
         self._join()
 
+    @on(Input.Submitted, "#secret")
+    def _secret_submitted(self) -> None:
+        secret = self.query_one("#secret", Input).value.strip()
+        if len(re.sub(r"[^A-Za-z]", "", secret)) < 6:
+            self.say("The secret is six letters, as shown beside the board while you played.")
+            return
+        if self._secret_for == RESUME[0]:
+            self.say("Resuming your match against the computer...")
+            self.post_message(self.ResumeComputer(secret))
+        elif self._secret_for is not None:
+            self.say(f"Joining {self._secret_for}...")
+            self.post_message(self.JoinMatch(self._secret_for, self._value("hints"), secret))
+
+    def forget_secret(self) -> None:
+        """The secret field goes once the player is back in a match (or has moved on)."""
+        self._secret_for = None
+        if self.composed:
+            self.query_one("#secret", Input).value = ""
+            self.query_one("#lobby-secret-row").display = False
+
     @on(OptionList.OptionSelected, "#lobby-matches")
     def _match_chosen(self, event: OptionList.OptionSelected) -> None:
         if event.option_index < len(self.matches):
-            code = self.matches[event.option_index].get("code")
-            if isinstance(code, str):
+            entry = self.matches[event.option_index]
+            code = entry.get("code")
+            if not isinstance(code, str):
+                return
+            if entry.get("yours"):
+                self.say("Returning to your seat...")
+                self.post_message(self.JoinMatch(code, self._value("hints")))
+            else:
                 self.say("Watching...")
                 self.post_message(self.WatchMatch(code))

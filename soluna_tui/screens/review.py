@@ -111,5 +111,6 @@ class ReviewScreen(ModalScreen[None]):
         self.query_one("#review-body").scroll_relative(y=lines, animate=False)
 
     def action_close(self) -> None:
-        self.workers.cancel_all()
+        # This dialog's own search only: ``cancel_all`` would stop every worker of the app.
+        self.workers.cancel_node(self)
         self.dismiss(None)

@@ -39,6 +39,8 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
     BINDINGS = [
         Binding("u", "undo", "Take back the last move"),
         Binding("H", "advice", "Advice (a hint)"),
+        Binding("escape", "close", "Look at the board"),
+        Binding("question_mark", "app.help", "Help"),  # a modal dialog keeps the app's own keys from it
     ]
 
     class Advised(Message):
@@ -60,6 +62,8 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
         self.count_hint = count_hint
         self.can_take_back = can_take_back
         self.advised = False
+        #: The other player chooses who opens next (decided now: the match moves on under this dialog).
+        self.nothing_to_choose = not self.choices()
 
     @property
     def loser_chooses_here(self) -> bool:
@@ -73,7 +77,18 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
             return self.count_hint is not None and self.loser_chooses_here and not self.advised
         if action == "undo":
             return self.can_take_back
+        if action == "close":  # only where there is nothing to choose here (the other player chooses)
+            return self.nothing_to_choose
         return True
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def on_screen_resume(self) -> None:
+        """Back on top (after help, say) once the round has moved on elsewhere: nothing left to show."""
+        game = getattr(self.app, "game", None)
+        if game is not None and not self.still_true(game.match):
+            self.dismiss(None)
 
     def action_advice(self) -> None:
         """Which choice wins with perfect play: worked out off the event loop, counted as a hint."""
@@ -137,7 +152,7 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
             return f"{loser} lost the round and chooses {choice}."
         if match.round.outcome.loser not in self.local_players:
             return f"Waiting for {loser} to choose who opens the next round."
-        if loser == "You":
+        if loser == "You" or self.local_players == (match.round.outcome.loser,):  # one player here: "you"
             return "You lost the round: do you open the next round, or move second?"
         return f"{loser} lost the round and chooses: open the next round, or move second?"
 

@@ -1,35 +1,51 @@
 """The app an SSH session runs: the lobby first, matches against the computer or through the server.
 
 Everything on screen is the local app's own code (game screen, dialogs, widgets);
-only the table differs. A match against the computer is a ``LocalTable`` with no
-saves (the server keeps nothing of it); a match with another player is a
-``RemoteTable`` fed by the server. Leaving a match (``n``, "New match...") goes
-back to the lobby.
+only the table differs. A match against the computer is a ``LocalTable`` whose
+saves go to the server (kept there in memory, so a lost connection loses nothing:
+the lobby offers it back); a match with another player is a ``RemoteTable`` fed
+by the server. Leaving a match (``n``, "New match...") goes back to the lobby.
+
+The session's process writes nothing on the server's disk: no saves, statistics,
+preferences or screenshots (the command palette does not offer them).
+
+What the server says is read by a plain asyncio task, not a Textual worker: a
+screen that cancels "its" workers (``workers`` is the app's manager) must never
+be able to stop this terminal from hearing the server.
 """
 
 from __future__ import annotations
 
+import asyncio
 import socket
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from textual import events, on
+from textual.app import SystemCommand
 from textual.screen import Screen
 
 from ..app import STYLESHEETS, SolunaApp, styles_dir
 from ..match_setup import MatchSetup
 from ..rules import Match, SolunaError
+from ..saves import SavedMatch, SaveError
+from ..screens.confirm import ConfirmScreen
 from ..screens.lobby import LobbyScreen
 from ..screens.waiting import WaitingScreen
 from ..stats import Stats, StatsStore
+from ..table import LocalTable
+from .lobby import minutes
 from .protocol import Link, ProtocolError
 from .remote_table import RemoteTable
 
 LOBBY_STYLESHEET = "lobby.tcss"
 NOTICE_SECONDS = 8
 #: A session has no data directory: it reads and writes nothing on the server's disk (saves, stats and
-#: preferences are the local player's; the server keeps the two-player matches itself).
+#: preferences are the local player's; the server keeps the matches itself).
 NO_DATA_DIR = Path("/nonexistent/soluna-ssh-session")
+#: Palette commands that would write on the server's disk.
+DISK_COMMANDS = {"Screenshot"}
 
 
 class SessionStats(StatsStore):
@@ -47,6 +63,21 @@ class SessionStats(StatsStore):
         self._stats = stats
 
 
+class ServerStore:
+    """Where a match against the computer is "saved" over SSH: sent to the server, which keeps it
+    for this player through a lost connection (the same calls as ``SaveStore``)."""
+
+    def __init__(self, app: ChildApp) -> None:
+        self._app = app
+
+    def save(self, saved: SavedMatch) -> None:
+        self._app.send({"type": "computer_saved", "save": {
+            "setup": saved.setup.to_dict(), "match": saved.match.to_dict(), "hints_used": list(saved.hints_used)}})
+
+    def discard(self) -> None:
+        self._app.send({"type": "computer_dropped"})
+
+
 class ChildApp(SolunaApp):
     """One SSH player's terminal. ``link`` is this child's end of the socketpair to the server."""
 
@@ -57,11 +88,15 @@ class ChildApp(SolunaApp):
         sheets: list[Path] = list(self.css_path)
         sheets.insert(len(STYLESHEETS), styles_dir() / LOBBY_STYLESHEET)
         self.css_path = sheets
-        self.store = None  # nothing to save or resume (and so nothing remembered either)
+        self.store = ServerStore(self)
         self.stats_store = SessionStats()
         self.player_name = name
         self._link_socket = link
         self.link: Link | None = None
+        self._listener: asyncio.Task | None = None
+        #: This session's secret (the proof for the seats it takes), and how long the server holds a seat.
+        self.secret = ""
+        self.hold_seconds = 300.0
         #: The matches in play, as the server last listed them.
         self.matches_in_play: list[dict[str, Any]] = []
         #: The code of the match this terminal shows or is about to show; updates for others are stale.
@@ -84,7 +119,20 @@ class ChildApp(SolunaApp):
             self.theme = self.requested_theme
         self.check_size()
         self.link = await Link.over(self._link_socket)
-        self.run_worker(self._listen(), group="server", exclusive=True)
+        self._listener = asyncio.get_running_loop().create_task(self._listen())
+        self._listener.add_done_callback(self._listener_ended)
+
+    def on_unmount(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+
+    def _listener_ended(self, task: asyncio.Task) -> None:
+        """A bug in reading the server is this app's crash (reported as any other), never silence."""
+        if not task.cancelled() and task.exception() is not None:
+            self._handle_exception(task.exception())
+
+    def remember(self, **choices) -> None:
+        """Nothing is remembered on the server's disk."""
 
     def send(self, message: dict[str, Any]) -> None:
         """Tell the server something; a server that has gone ends this session."""
@@ -107,21 +155,34 @@ class ChildApp(SolunaApp):
                 return
             try:
                 self._from_server(message)
-            except (SolunaError, ProtocolError, KeyError, TypeError):
+            except (SolunaError, ProtocolError, KeyError, TypeError, ValueError):
                 self.notify("The server sent news this terminal could not read.", severity="warning")
+                if self.remote is not None:
+                    self.remote.ask_for_state()
 
     def _from_server(self, message: dict[str, Any]) -> None:
         kind = message["type"]
-        if kind == "lobby":
+        if kind == "welcome":
+            self.secret = str(message["secret"])
+            self.hold_seconds = float(message["hold_seconds"])
+        elif kind == "lobby":
             self.matches_in_play = list(message["matches"])
             self.lobby.show_matches(self.matches_in_play)
+            offer = message.get("computer")
+            self.lobby.show_computer_offer(offer if isinstance(offer, dict) else None)
         elif kind == "waiting":
             if self._creating:
                 self._creating = False
                 self.following = message["code"]
                 self.push_screen(WaitingScreen(message["code"]), self._waiting_closed)
-        elif kind == "match":
+        elif kind in ("match", "moved"):
             self._match_news(message)
+        elif kind == "secret_needed":
+            code = message.get("code")
+            self.following = None
+            self.lobby.ask_secret(code if isinstance(code, str) else None)
+        elif kind == "computer_game":
+            self._resume_computer_game(message)
         elif kind == "notice":
             self.notify(str(message["text"]), severity=message.get("severity", "information"),
                         timeout=NOTICE_SECONDS)
@@ -142,18 +203,43 @@ class ChildApp(SolunaApp):
         if self.remote is not None and self.remote.code == code:
             self.remote.update(message)
             return
+        if message["type"] != "match":
+            self.send({"type": "sync", "code": code})  # a move before the whole match: ask for it
+            return
         self.remote = RemoteTable(message, self.send)
         self.lobby.say("")
+        self.lobby.forget_secret()
         self._show_game(self.remote)
         notice = message.get("notice")
         if isinstance(notice, str):
             self.remote.notices.append(notice)
+
+    def _resume_computer_game(self, message: dict[str, Any]) -> None:
+        try:
+            saved = SavedMatch.from_document(message["save"])
+        except SaveError as error:
+            self.lobby.say(f"That match could not be resumed: {error}.", "error")
+            return
+        self.secret = str(message.get("secret") or self.secret)
+        self._leave_remote()
+        self.lobby.say("")
+        self.lobby.forget_secret()
+        self._show_game(self._computer_table(saved.setup, saved.match, saved.hints_used))
+
+    def _computer_table(self, setup: MatchSetup, match: Match, hints_used: tuple[int, int] = (0, 0)) -> LocalTable:
+        table = LocalTable(setup, match, self.store, hints_used)
+        table.comeback = f"secret {self.secret}" if self.secret else ""
+        return table
 
     # ---- what the player asks for (from the lobby) ---------------------------------------
 
     @on(LobbyScreen.PlayComputer)
     def _play_computer(self, event: LobbyScreen.PlayComputer) -> None:
         self.start_match(event.setup)
+
+    @on(LobbyScreen.ResumeComputer)
+    def _resume_computer(self, event: LobbyScreen.ResumeComputer) -> None:
+        self.send({"type": "computer_resume", "secret": event.secret})
 
     @on(LobbyScreen.CreateMatch)
     def _create(self, event: LobbyScreen.CreateMatch) -> None:
@@ -163,7 +249,7 @@ class ChildApp(SolunaApp):
     @on(LobbyScreen.JoinMatch)
     def _join(self, event: LobbyScreen.JoinMatch) -> None:
         self.following = event.code
-        self.send({"type": "join", "code": event.code, "hints": event.hints})
+        self.send({"type": "join", "code": event.code, "hints": event.hints, "secret": event.secret})
 
     @on(LobbyScreen.WatchMatch)
     def _watch(self, event: LobbyScreen.WatchMatch) -> None:
@@ -176,23 +262,51 @@ class ChildApp(SolunaApp):
             self.send({"type": "cancel"})
             self.lobby.say("Match cancelled.")
 
-    # ---- leaving a match -----------------------------------------------------------------
+    # ---- leaving a match, quitting -------------------------------------------------------
 
     def action_new_match(self, previous: MatchSetup | None = None, notice: str = "") -> None:
-        """Over SSH a new match starts from the lobby: leave this one (the server holds a seat left)."""
+        """Over SSH a new match starts from the lobby: leave this one (the server holds a seat left,
+        and keeps a match against the computer for the lobby to offer back)."""
         self.call_after_refresh(self._back_to_lobby, notice)
 
-    def _back_to_lobby(self, notice: str = "") -> None:
+    def _leave_remote(self) -> None:
         if self.remote is not None:
             self.remote.on_change = None
             self.remote = None
             self.send({"type": "leave"})
         self.following = None
+
+    def _back_to_lobby(self, notice: str = "") -> None:
+        if self.remote is not None:
+            self._leave_remote()
+        else:  # from a match against the computer: the listing again, with that match to resume
+            self.send({"type": "leave"})
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.lobby.show_matches(self.matches_in_play)
         self.lobby.say(notice)
         self.check_size()
+
+    async def action_quit(self) -> None:
+        """Ask first: what quitting means here (a seat held, a match kept) and how to come back."""
+        if isinstance(self.screen, ConfirmScreen) and self.screen.DIALOG_TITLE == "Quit?":
+            return
+        self.push_screen(ConfirmScreen(self._quit_question(), "Quit", "Stay", "Quit?"),
+                         lambda yes: self.exit() if yes else None)
+
+    def _quit_question(self) -> str:
+        game = self.game
+        held = minutes(self.hold_seconds)
+        if game is None or game.match.is_over:
+            return "Leave Soluna? You can connect again at any time."
+        table = game.table
+        if isinstance(table, RemoteTable):
+            if table.watching:
+                return "Stop watching and leave Soluna?"
+            return (f"Leave Soluna? Your seat is held for {held}, then your opponent wins by forfeit. "
+                    f"To come back, join with the {table.comeback}.")
+        return (f"Leave Soluna? Your match against the computer is kept for {held}: the lobby offers it "
+                f"when you connect again (with your secret {self.secret} if you have no key).")
 
     def start_match(self, setup: MatchSetup, rematch_of: Match | None = None) -> None:
         """A rematch of a remote match needs both players: ask the server; anything else is local."""
@@ -205,8 +319,24 @@ class ChildApp(SolunaApp):
                 return
             self.notify("Rematch asked: it starts when your opponent asks too.", timeout=NOTICE_SECONDS)
             return
-        if self.remote is not None:
-            self.send({"type": "leave"})
-            self.remote = None
-            self.following = None
-        super().start_match(setup, rematch_of)
+        self._leave_remote()
+        match = rematch_of.rematch(setup.seed) if rematch_of is not None else setup.new_match()
+        table = self._computer_table(setup, match)
+        table.save()
+        self._show_game(table)
+
+    # ---- nothing on the server's disk ----------------------------------------------------
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        for command in super().get_system_commands(screen):
+            if command.title not in DISK_COMMANDS:
+                yield command
+
+    def action_screenshot(self, filename: str | None = None, path: str | None = None) -> None:
+        self.notify("Screenshots are not taken over SSH: use your terminal's own.", severity="warning")
+
+    def deliver_screenshot(self, *args: Any, **kwargs: Any) -> None:
+        self.action_screenshot()
+
+    def save_screenshot(self, *args: Any, **kwargs: Any) -> str:
+        raise SaveError("nothing is written on the server's disk")

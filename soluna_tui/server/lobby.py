@@ -1,16 +1,25 @@
-"""The server's authority on two-player matches: codes, seats, moves, spectators, held seats, forfeits.
+"""The server's authority on matches: codes, seats, moves, spectators, held seats, forfeits.
 
 Every terminal (a ``Guest``: a session's child, through its link) asks; the
-lobby checks the request against the rules package and broadcasts the whole
-match to everyone at it. A player who leaves or disconnects has the seat held
-for a while and may come back with the code (same name, and same key when the
-first visit offered one); if not, the opponent wins by forfeit. Matches are
-written to the archive as they change, and those in play are restored at start.
+lobby checks the request against the rules package and tells everyone at the
+match: a move as a small ``moved`` update, anything else as the whole match.
+Every update carries the match's ``version``, bumped on every change, so a
+terminal that misses one sees the gap and asks for the whole state (``sync``).
+
+A player who leaves or disconnects has the seat held for a while and may come
+back with the same name and proof: the same key, or the secret the game showed
+them when they sat down; if not, the opponent wins by forfeit. A match against
+the computer (played in the session's own process) is kept here too as it
+changes, and held the same way. Two-player matches are written to the archive
+as they change, and those in play are restored at start. Codes and secrets
+never reach the log.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hmac
+import itertools
 import logging
 import random
 import re
@@ -21,6 +30,7 @@ from typing import Any, Protocol
 from ..match_setup import NAME_LIMIT, clean_name
 from ..rules import Match, MatchOptions, Move, NextOpener, SolunaError
 from ..rules.round import other
+from ..saves import SavedMatch, SaveError
 from .archive import ARCHIVE_FORMAT, ARCHIVE_VERSION, MatchArchive
 from .client_env import skeleton, visible_text
 from .gate import RateWindow, client_key
@@ -30,6 +40,10 @@ log = logging.getLogger("soluna.server")
 
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: codes are read out loud and typed
 CODE_PATTERN = re.compile(f"[{CODE_LETTERS}]{{4}}")
+#: A seat's secret: six letters, shown to its player, asked for when they come back without their key.
+SECRET_LENGTH = 6
+#: Matches against the computer held for players gone at most (the oldest goes first beyond it).
+MAX_HELD_GAMES = 256
 #: Joins and watches by code a minute from one address (a player needs one or two).
 CODES_PER_MINUTE = 10
 #: Names that would read as someone else on an opponent's screen ("You win").
@@ -52,6 +66,14 @@ def minutes(seconds: float) -> str:
     return f"{count} {unit}{'' if count == 1 else 's'}"
 
 
+def same_secret(given: str | None, kept: str | None) -> bool:
+    """Compared in constant time; typed with spaces, dashes or in lower case it still counts."""
+    if not given or not kept:
+        return False
+    cleaned = re.sub(r"[^A-Za-z]", "", given).upper()
+    return hmac.compare_digest(cleaned.encode("ascii", "replace"), kept.encode("ascii"))
+
+
 class Guest(Protocol):
     """A terminal at the lobby: who it is, and a way to tell it things."""
 
@@ -62,28 +84,48 @@ class Guest(Protocol):
     def send(self, message: dict[str, Any]) -> None: ...
 
 
+def _seconds_left(hold: asyncio.TimerHandle | None) -> float | None:
+    return None if hold is None else max(0.0, hold.when() - asyncio.get_running_loop().time())
+
+
 @dataclass(eq=False)
 class Seat:
     """A player's place at a match, kept while the player is away.
 
     ``name`` is shown; ``identity`` is the player's own name, which a returning player must have
-    (they differ when two players share a name and the second is shown as "ann 2").
+    (they differ when two players share a name and the second is shown as "ann 2"). Coming back
+    also takes proof: the same key, or the seat's ``secret`` (shown to its player only).
     """
 
     name: str
     identity: str
     fingerprint: str | None
     hints: bool
+    secret: str | None = None
     guest: Guest | None = None
     hold: asyncio.TimerHandle | None = None
 
-    def may_return(self, guest: Guest) -> bool:
-        """The same name, and the same key if the first visit offered one."""
-        return (self.guest is None and guest.name == self.identity
-                and (self.fingerprint is None or guest.fingerprint == self.fingerprint))
+    def is_for(self, guest: Guest) -> bool:
+        """An empty seat that ``guest`` could come back to (if they prove who they are)."""
+        return self.guest is None and guest.name == self.identity
+
+    def proven_by(self, guest: Guest, secret: str | None) -> bool:
+        same_key = self.fingerprint is not None and guest.fingerprint == self.fingerprint
+        return same_key or same_secret(secret, self.secret)
+
+    def away(self) -> float | None:
+        """``None`` while the player is here; else the seconds the seat is still held (0: not held)."""
+        if self.guest is not None:
+            return None
+        return _seconds_left(self.hold) or 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "identity": self.identity, "fingerprint": self.fingerprint, "hints": self.hints}
+        return {"name": self.name, "identity": self.identity, "fingerprint": self.fingerprint, "hints": self.hints,
+                "secret": self.secret}
+
+
+#: Numbers matches in the log (their codes, which let players back in, are never logged).
+_match_numbers = itertools.count(1)
 
 
 class RemoteMatch:
@@ -96,6 +138,14 @@ class RemoteMatch:
         self.match = match
         self.spectators: set[Guest] = set()
         self.rematch_asked: set[int] = set()
+        #: Bumped on every change everyone at the match is told of.
+        self.version = 0
+        self.number = next(_match_numbers)
+
+    @property
+    def label(self) -> str:
+        """How the log names this match."""
+        return f"#{self.number} ({' vs '.join(seat.name for seat in self.seats)})"
 
     @property
     def waiting(self) -> bool:
@@ -123,12 +173,14 @@ class RemoteMatch:
     def hints(self) -> bool:
         return len(self.seats) == 2 and all(seat.hints for seat in self.seats)
 
-    def summary(self) -> dict[str, Any]:
-        """What the lobby lists about a match in play (the code is for the child, never shown)."""
+    def summary(self, guest: Guest) -> dict[str, Any]:
+        """What the lobby lists about a match in play (the code is for the child, never shown);
+        ``yours`` when ``guest`` may come back to a seat held there."""
         match = self.match
         return {"code": self.code, "players": list(match.players), "round": match.round_number,
                 "stars": list(match.stars), "watchers": len(self.spectators),
-                "away": [seat.guest is None for seat in self.seats]}
+                "away": [seat.guest is None for seat in self.seats],
+                "yours": any(seat.is_for(guest) for seat in self.seats)}
 
     def result(self) -> str:
         if self.match.forfeited_by is not None:
@@ -149,10 +201,35 @@ class RemoteMatch:
             raise ProtocolError("not a two-player match with a proper code")
         seats = [Seat(field(player, "name", str, longest=NAME_LIMIT),
                       field(player, "identity", str, longest=NAME_LIMIT),
-                      field(player, "fingerprint", (str, type(None))), field(player, "hints", bool))
+                      field(player, "fingerprint", (str, type(None))), field(player, "hints", bool),
+                      field(player, "secret", (str, type(None)), longest=SECRET_LENGTH))
                  for player in players]
         match = Match.from_dict(document.get("match"))
         return cls(code, match.options, seats, match)
+
+
+@dataclass(eq=False)
+class ComputerGame:
+    """A match against the computer, played in a session's own process and kept here as it changes,
+    so that it outlives the session: held for its player (proof as for a seat) after a disconnect."""
+
+    identity: str
+    fingerprint: str | None
+    secret: str
+    saved: SavedMatch
+    hold: asyncio.TimerHandle | None = None
+
+    def to_message(self) -> dict[str, Any]:
+        saved = self.saved
+        return {"type": "computer_game", "secret": self.secret,
+                "save": {"setup": saved.setup.to_dict(), "match": saved.match.to_dict(),
+                         "hints_used": list(saved.hints_used)}}
+
+    def offer(self, needs_secret: bool) -> dict[str, Any]:
+        """What the lobby offers to resume."""
+        match = self.saved.match
+        return {"level": self.saved.setup.computer_level, "round": match.round_number, "stars": list(match.stars),
+                "needs_secret": needs_secret}
 
 
 class Lobby:
@@ -164,6 +241,11 @@ class Lobby:
         self.matches: dict[str, RemoteMatch] = {}
         self.present: set[Guest] = set()
         self.place: dict[Guest, RemoteMatch] = {}
+        #: Each guest's secret, for the seats it takes and its matches against the computer.
+        self.secrets: dict[Guest, str] = {}
+        #: The match against the computer each guest plays (or played last), and those held for guests gone.
+        self.games: dict[Guest, ComputerGame] = {}
+        self.held_games: list[ComputerGame] = []
         self._codes_tried = RateWindow(CODES_PER_MINUTE)
         self._codes = random.SystemRandom()
         self._listing_due = False
@@ -191,17 +273,30 @@ class Lobby:
             for seat in remote.seats:
                 if seat.hold is not None:
                     seat.hold.cancel()
+        for game in self.held_games:
+            if game.hold is not None:
+                game.hold.cancel()
 
     # ---- guests coming and going ---------------------------------------------------------
 
     def arrive(self, guest: Guest) -> None:
         self.present.add(guest)
-        guest.send(self._listing())
+        guest.send({"type": "welcome", "secret": self._secret_of(guest), "hold_seconds": self.hold_time})
+        guest.send(self._listing(guest))
 
     def depart(self, guest: Guest) -> None:
-        """The terminal has gone: leave whatever match it was at (a seat is held)."""
+        """The terminal has gone: leave whatever match it was at (a seat, a game against the computer, is held)."""
         self._leave(guest)
         self.present.discard(guest)
+        self.secrets.pop(guest, None)
+        game = self.games.pop(guest, None)
+        if game is not None and not game.saved.match.is_over:
+            self.held_games.append(game)
+            game.hold = asyncio.get_running_loop().call_later(self.hold_time, self._let_go, game)
+            if len(self.held_games) > MAX_HELD_GAMES:
+                oldest = self.held_games[0]
+                oldest.hold.cancel()
+                self._let_go(oldest)
 
     def handle(self, guest: Guest, message: dict[str, Any]) -> None:
         """Act on one request from ``guest``; anything wrong is an ``error`` message back, never a raise."""
@@ -210,7 +305,7 @@ class Lobby:
             if handler is None:
                 raise ProtocolError(f"unknown request {message['type']!r}")
             handler(guest, message)
-        except (ProtocolError, SolunaError) as error:
+        except (ProtocolError, SolunaError, SaveError) as error:
             log.info("request refused from %s: %s", guest.address, error)
             guest.send({"type": "error", "text": "The server could not do that: the request was malformed."})
 
@@ -222,7 +317,8 @@ class Lobby:
         options = _options(field(message, "options", dict))
         hints = field(message, "hints", bool)
         code = self._new_code()
-        remote = RemoteMatch(code, options, [Seat(guest.name, guest.name, guest.fingerprint, hints, guest)])
+        seat = Seat(guest.name, guest.name, guest.fingerprint, hints, self._secret_of(guest), guest)
+        remote = RemoteMatch(code, options, [seat])
         self.matches[code] = remote
         self.place[guest] = remote
         guest.send({"type": "waiting", "code": code})
@@ -235,6 +331,9 @@ class Lobby:
     def _on_join(self, guest: Guest, message: dict[str, Any]) -> None:
         code = field(message, "code", str, longest=8).upper()
         hints = field(message, "hints", bool)
+        secret = message.get("secret")
+        if secret is not None:
+            secret = field(message, "secret", str, longest=20)
         if self._busy(guest) or not self._may_try_a_code(guest):
             return
         remote = self.matches.get(code)
@@ -245,7 +344,7 @@ class Lobby:
         elif remote.finished:
             guest.send({"type": "error", "text": f"Match {code} is over."})
         else:
-            self._take_back_seat(remote, guest)
+            self._take_back_seat(remote, guest, secret)
 
     def _seat_opponent(self, remote: RemoteMatch, guest: Guest, hints: bool) -> None:
         creator = remote.seats[0]
@@ -255,27 +354,36 @@ class Lobby:
         name = guest.name
         if name.casefold() == creator.name.casefold():
             name = f"{name[:NAME_LIMIT - 2]} 2"
-        remote.seats.append(Seat(name, guest.name, guest.fingerprint, hints, guest))
+        remote.seats.append(Seat(name, guest.name, guest.fingerprint, hints, self._secret_of(guest), guest))
         remote.match = Match(remote.options, (creator.name, name))
         self.place[guest] = remote
-        log.info("match %s: %s vs %s", remote.code, creator.name, name)
+        log.info("match %s begins", remote.label)
         self._changed(remote, {creator.guest: f"{name} has joined: the match begins."})
         self._listing_changed()
 
-    def _take_back_seat(self, remote: RemoteMatch, guest: Guest) -> None:
-        for seat in remote.seats:
-            if seat.may_return(guest):
-                if seat.hold is not None:
-                    seat.hold.cancel()
-                    seat.hold = None
-                seat.guest = guest
-                self.place[guest] = remote
-                notice = f"{seat.name} is back."
-                others = {other_guest: notice for other_guest in remote.guests if other_guest is not guest}
-                self._changed(remote, others, {guest: "Welcome back."})
-                self._listing_changed()
-                return
-        guest.send({"type": "error", "text": f"Match {remote.code} has two players already: choose Watch to see it."})
+    def _take_back_seat(self, remote: RemoteMatch, guest: Guest, secret: str | None) -> None:
+        seats = [seat for seat in remote.seats if seat.is_for(guest)]
+        if not seats:
+            guest.send({"type": "error",
+                        "text": f"Match {remote.code} has two players already: choose Watch to see it."})
+            return
+        seat = next((seat for seat in seats if seat.proven_by(guest, secret)), None)
+        if seat is None:
+            if secret is None:
+                guest.send({"type": "secret_needed", "code": remote.code})
+            else:
+                guest.send({"type": "error", "text": "That is not the secret of your seat: it was shown in the "
+                                                     "panel beside the board while you played."})
+            return
+        if seat.hold is not None:
+            seat.hold.cancel()
+            seat.hold = None
+        seat.guest = guest
+        self.place[guest] = remote
+        notice = f"{seat.name} is back."
+        others = {other_guest: notice for other_guest in remote.guests if other_guest is not guest}
+        self._changed(remote, {**others, guest: "Welcome back."})
+        self._listing_changed()
 
     def _on_watch(self, guest: Guest, message: dict[str, Any]) -> None:
         code = field(message, "code", str, longest=8).upper()
@@ -287,12 +395,19 @@ class Lobby:
             return
         remote.spectators.add(guest)
         self.place[guest] = remote
-        guest.send(self._state(remote, guest, remote.match.to_dict(), "You are watching: n returns to the lobby."))
+        guest.send(self._state(remote, guest, "You are watching: n returns to the lobby."))
         self._listing_changed()
 
     def _on_leave(self, guest: Guest, message: dict[str, Any]) -> None:
         self._leave(guest)
-        guest.send(self._listing())
+        guest.send(self._listing(guest))
+
+    def _on_sync(self, guest: Guest, message: dict[str, Any]) -> None:
+        """A terminal saw a gap in the versions: the whole state again (nothing if it has left that match)."""
+        code = field(message, "code", str, longest=8)
+        remote = self.place.get(guest)
+        if remote is not None and remote.code == code and remote.match is not None:
+            self._resync(remote, guest)
 
     def _on_move(self, guest: Guest, message: dict[str, Any]) -> None:
         text = field(message, "move", str, longest=40)
@@ -305,12 +420,13 @@ class Lobby:
             self._resync(remote, guest, "That move came too late: the match had moved on.")
             return
         try:
-            match.play(Move.parse(text), seat)
+            move = Move.parse(text)
+            match.play(move, seat)
         except SolunaError as error:
             self._resync(remote, guest, f"Move not accepted: {error}.")
             return
         remote.rematch_asked.clear()
-        self._changed(remote)
+        self._changed(remote, moved=(moment, move))
         if match.round.is_over:
             self._listing_changed()
 
@@ -325,13 +441,20 @@ class Lobby:
             if round_number != match.round_number - 1:  # the other player started it first: no news
                 self._resync(remote, guest, "The round had already moved on.")
             return
-        chooser = seat if match.options.next_opener is NextOpener.LOSER_CHOOSES else None
+        chooses = match.options.next_opener is NextOpener.LOSER_CHOOSES
         try:
-            match.start_next_round(opener, chooser)
+            match.start_next_round(opener, seat if chooses else None)
         except SolunaError as error:
             self._resync(remote, guest, f"Not accepted: {error}.")
             return
-        self._changed(remote)
+        names, number = match.players, match.round_number
+        if not chooses:
+            news = f"Round {number}: {names[opener]} opens."
+        elif opener == seat:
+            news = f"{names[seat]} chose to open round {number}."
+        else:
+            news = f"{names[seat]} chose to move second: {names[opener]} opens round {number}."
+        self._changed(remote, {other_guest: news for other_guest in remote.guests if other_guest is not guest})
         self._listing_changed()
 
     def _on_rematch(self, guest: Guest, message: dict[str, Any]) -> None:
@@ -355,6 +478,71 @@ class Lobby:
         opener = remote.match.players[remote.match.to_move]
         self._changed(remote, {g: f"Rematch: {opener} opens." for g in remote.guests})
         self._listing_changed()
+
+    # ---- matches against the computer ----------------------------------------------------
+
+    def _on_computer_saved(self, guest: Guest, message: dict[str, Any]) -> None:
+        """The session's match against the computer after a change: kept here in case the session ends."""
+        saved = SavedMatch.from_document(field(message, "save", dict, longest=10))
+        if not saved.setup.vs_computer:
+            raise ProtocolError("only a match against the computer is kept this way")
+        if saved.match.is_over:
+            self.games.pop(guest, None)
+            return
+        kept = self.games.get(guest)
+        secret = kept.secret if kept is not None else self._secret_of(guest)
+        self.games[guest] = ComputerGame(guest.name, guest.fingerprint, secret, saved)
+
+    def _on_computer_dropped(self, guest: Guest, message: dict[str, Any]) -> None:
+        """The match against the computer is over or given up: nothing to keep."""
+        self.games.pop(guest, None)
+
+    def _on_computer_resume(self, guest: Guest, message: dict[str, Any]) -> None:
+        """The player's own game, or one held for their name (with the same key or its secret)."""
+        secret = message.get("secret")
+        if secret is not None:
+            secret = field(message, "secret", str, longest=20)
+        game = self.games.get(guest)
+        if game is not None:
+            guest.send(game.to_message())
+            return
+        held = [game for game in self.held_games if game.identity == guest.name]
+        if not held:
+            guest.send({"type": "error", "text": "No match against the computer is kept for you any more."})
+            return
+        game = held[-1]
+        same_key = game.fingerprint is not None and game.fingerprint == guest.fingerprint
+        if not same_key:
+            if secret is None:
+                guest.send({"type": "secret_needed", "code": None})
+                return
+            if not self._may_try_a_code(guest):
+                return
+            if not same_secret(secret, game.secret):
+                guest.send({"type": "error", "text": "That is not the secret of that match."})
+                return
+        self.held_games.remove(game)
+        if game.hold is not None:
+            game.hold.cancel()
+            game.hold = None
+        self.games[guest] = game
+        guest.send(game.to_message())
+        self._listing_changed()
+
+    def _let_go(self, game: ComputerGame) -> None:
+        if game in self.held_games:
+            self.held_games.remove(game)
+            self._listing_changed()
+
+    def _computer_offer(self, guest: Guest) -> dict[str, Any] | None:
+        game = self.games.get(guest)
+        if game is not None:
+            return game.offer(needs_secret=False)
+        held = [game for game in self.held_games if game.identity == guest.name]
+        if not held:
+            return None
+        game = held[-1]
+        return game.offer(needs_secret=game.fingerprint is None or game.fingerprint != guest.fingerprint)
 
     # ---- helpers -------------------------------------------------------------------------
 
@@ -386,26 +574,41 @@ class Lobby:
             if code not in self.matches:
                 return code
 
-    def _state(self, remote: RemoteMatch, guest: Guest, document: dict[str, Any],
-               notice: str | None = None) -> dict[str, Any]:
-        return {"type": "match", "code": remote.code, "seat": remote.seat_of(guest), "match": document,
-                "hints": remote.hints, "away": [seat.guest is None for seat in remote.seats], "notice": notice}
+    def _secret_of(self, guest: Guest) -> str:
+        secret = self.secrets.get(guest)
+        if secret is None:
+            secret = self.secrets[guest] = "".join(self._codes.choice(CODE_LETTERS) for _ in range(SECRET_LENGTH))
+        return secret
+
+    def _state(self, remote: RemoteMatch, guest: Guest, notice: str | None = None) -> dict[str, Any]:
+        """The whole match as ``guest`` sees it (a player's own secret included)."""
+        seat = remote.seat_of(guest)
+        return {"type": "match", "code": remote.code, "version": remote.version, "seat": seat,
+                "match": remote.match.to_dict(), "hints": remote.hints,
+                "away": [each.away() for each in remote.seats],
+                "secret": remote.seats[seat].secret if seat is not None else None, "notice": notice}
 
     def _changed(self, remote: RemoteMatch, notices: dict[Guest, str] | None = None,
-                 more: dict[Guest, str] | None = None) -> None:
-        """The match changed: write it down and send it to everyone at it, with each one's news."""
-        document = remote.match.to_dict()
+                 moved: tuple[tuple[int, int], Move] | None = None) -> None:
+        """The match changed: a new version, written down and sent to everyone at it with each one's news
+        (a move alone as a ``moved`` update, played at ``round`` and ``ply``; anything else whole)."""
+        remote.version += 1
         if remote.finished:
             self.archive.finish(remote.code, remote.to_document())
         else:
             self.archive.save(remote.code, remote.to_document())
-        news = {**(notices or {}), **(more or {})}
+        notices = notices or {}
         for guest in remote.guests:
-            guest.send(self._state(remote, guest, document, news.get(guest)))
+            if moved is None:
+                guest.send(self._state(remote, guest, notices.get(guest)))
+            else:
+                (round_number, ply), move = moved
+                guest.send({"type": "moved", "code": remote.code, "version": remote.version,
+                            "round": round_number, "ply": ply, "move": str(move), "notice": notices.get(guest)})
 
-    def _resync(self, remote: RemoteMatch, guest: Guest, notice: str) -> None:
-        """Put the server's state back on a terminal that played ahead of it."""
-        guest.send(self._state(remote, guest, remote.match.to_dict(), notice))
+    def _resync(self, remote: RemoteMatch, guest: Guest, notice: str | None = None) -> None:
+        """Put the server's state back on a terminal that played ahead of it or missed an update."""
+        guest.send(self._state(remote, guest, notice))
 
     def _leave(self, guest: Guest) -> None:
         remote = self.place.pop(guest, None)
@@ -428,6 +631,8 @@ class Lobby:
             self._hold(remote, index)
             self._changed(remote, {other_guest: f"{seat.name} has left: the seat is held for "
                                                 f"{minutes(self.hold_time)}, then you win by forfeit."
+                                   if other_guest is remote.seats[other(index)].guest else
+                                   f"{seat.name} has left: the seat is held for {minutes(self.hold_time)}."
                                    for other_guest in remote.guests})
             self._listing_changed()
 
@@ -445,7 +650,7 @@ class Lobby:
             return
         opponent = remote.seats[other(index)]
         if opponent.guest is None:
-            log.info("match %s abandoned by both players", remote.code)
+            log.info("match %s abandoned by both players", remote.label)
             self.archive.finish(remote.code, remote.to_document("abandoned"))
             if opponent.hold is not None:
                 opponent.hold.cancel()
@@ -454,7 +659,7 @@ class Lobby:
                 self.place.pop(spectator, None)
             del self.matches[remote.code]
         else:
-            log.info("match %s: %s forfeits", remote.code, seat.name)
+            log.info("match %s: %s forfeits", remote.label, seat.name)
             remote.match.forfeit(index)
             self._changed(remote, {guest: f"{seat.name} did not come back: {opponent.name} wins by forfeit."
                                    for guest in remote.guests})
@@ -478,8 +683,11 @@ class Lobby:
         if remote.finished and not remote.guests:
             self.matches.pop(remote.code, None)
 
-    def _listing(self) -> dict[str, Any]:
-        return {"type": "lobby", "matches": [remote.summary() for remote in self.matches.values() if remote.in_play]}
+    def _listing(self, guest: Guest) -> dict[str, Any]:
+        """The matches in play, and the match against the computer ``guest`` may resume, if any."""
+        return {"type": "lobby", "matches": [remote.summary(guest) for remote in self.matches.values()
+                                             if remote.in_play],
+                "computer": self._computer_offer(guest)}
 
     def _listing_changed(self) -> None:
         """Tell the guests in the lobby what is in play, once per turn of the loop however much changed."""
@@ -489,10 +697,9 @@ class Lobby:
 
     def _send_listing(self) -> None:
         self._listing_due = False
-        listing = self._listing()
         for guest in self.present:
             if guest not in self.place:
-                guest.send(listing)
+                guest.send(self._listing(guest))
 
 
 def _options(document: dict[str, Any]) -> MatchOptions:

@@ -1,10 +1,16 @@
 """The server and each child talk in newline-delimited JSON objects, each with a ``type``.
 
-Child to server: ``create``, ``join``, ``watch``, ``cancel``, ``leave``, ``move``,
-``next_round``, ``rematch``, ``crash``. Server to child: ``lobby`` (matches in
-play), ``waiting`` (a created match's code), ``match`` (the whole match and this
-terminal's seat), ``notice``, ``error``, ``exit``. Either side treats a malformed
-line as a ``ProtocolError``: the server never trusts what a child says.
+Child to server: ``create``, ``join`` (with ``secret`` when coming back without the
+seat's key), ``watch``, ``cancel``, ``leave``, ``move``, ``next_round``, ``rematch``,
+``sync`` (the whole state again, after a gap in versions), ``computer_saved`` (the
+session's match against the computer after each change), ``computer_resume``,
+``crash``. Server to child: ``welcome`` (this session's secret, how long seats are
+held), ``lobby`` (matches in play, a computer match to resume), ``waiting`` (a
+created match's code), ``match`` (the whole match, this terminal's seat and the
+match's ``version``), ``moved`` (one move: the next ``version``), ``secret_needed``,
+``computer_game`` (a computer match to resume), ``notice``, ``error``, ``exit``.
+Either side treats a malformed line as a ``ProtocolError``: the server never trusts
+what a child says.
 """
 
 from __future__ import annotations

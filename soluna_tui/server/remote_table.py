@@ -2,20 +2,32 @@
 
 The server's word is final: this table plays a move on its copy at once (the
 screen has already checked it) so the board answers without a round trip, sends
-it, and then takes whatever state the server broadcasts in place of its own.
+it, and then follows the server's updates. Each update carries the match's
+version: a move (``moved``) applies only on top of the version before it, and a
+whole state (``match``) replaces whatever this table had. Anything that does not
+fit (a gap, a move that does not apply) makes the table ask for the whole state,
+so the screen cannot drift from the server.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
 from ..match_setup import MatchSetup
-from ..rules import Match, Move, OutOfTurnError
+from ..rules import Match, Move, OutOfTurnError, SolunaError
 from ..table import HUMAN, REMOTE, Table
-from .protocol import ProtocolError
+from .protocol import ProtocolError, field
 
 NO_TAKE_BACKS = "No take-backs in a match over the network."
+
+
+def _version(message: dict[str, Any]) -> int:
+    version = field(message, "version", int)
+    if version < 0:
+        raise ProtocolError("a negative version")
+    return version
 
 
 class RemoteTable(Table):
@@ -25,28 +37,79 @@ class RemoteTable(Table):
         super().__init__()
         self._send = send
         self.hints_used = [0, 0]
+        #: Our own move, played here and sent, until the server's update for it arrives.
+        self._pending: tuple[int, int, Move] | None = None
+        #: Asked the server for the whole state and not had it yet (no need to ask again).
+        self.syncing = False
         self._read(message)
 
     def _read(self, message: dict[str, Any]) -> None:
-        """Take the server's state (``MatchFormatError`` or ``ProtocolError`` if it is not one)."""
+        """Take the server's whole state (``MatchFormatError`` or ``ProtocolError`` if it is not one)."""
         match = Match.from_dict(message.get("match"))
         seat = message.get("seat")
         if seat not in (0, 1, None) or not isinstance(message.get("code"), str):
             raise ProtocolError("a match message without a proper seat or code")
-        away = message.get("away", [False, False])
+        version = _version(message)
+        away = message.get("away")
+        if not (isinstance(away, list) and len(away) == 2):
+            away = [None, None]
+        now = time.monotonic()
+        self._away = tuple(now + left if isinstance(left, (int, float)) and not isinstance(left, bool) else None
+                           for left in away)
+        secret = message.get("secret")
         self.code: str = message["code"]
         self.my_seat: int | None = seat
         self.match = match
-        self.away = (bool(away[0]), bool(away[1])) if isinstance(away, list) and len(away) == 2 else (False, False)
+        self.version = version
+        self._pending = None
+        self.syncing = False
         self._hints = message.get("hints") is True
+        self.comeback = (f"code {self.code}, secret {secret}" if isinstance(secret, str) and seat is not None
+                         else "")
         # The round review is perfect-play help too: only where both players allowed hints.
         self.setup = MatchSetup(match.options, match.players, None, match.seed, hints=self._hints, review=self._hints)
 
     def update(self, message: dict[str, Any]) -> None:
-        """The server's new state of this match, and its news if any."""
-        self._read(message)
+        """A ``match`` or ``moved`` update from the server, and its news if any."""
+        version = _version(message)
+        if message["type"] == "match":
+            if version < self.version:
+                return  # older than what is shown: overtaken on the way
+            self._read(message)
+        elif version <= self.version:
+            return  # already applied
+        elif version > self.version + 1 or not self._apply_move(message):
+            self.ask_for_state()
+            return
         notice = message.get("notice")
         self.changed(notice if isinstance(notice, str) else None)
+
+    def _apply_move(self, message: dict[str, Any]) -> bool:
+        """The next version's move on top of this one; ``False`` when it does not fit what is shown."""
+        try:
+            moment = (field(message, "round", int), field(message, "ply", int))
+            move = Move.parse(field(message, "move", str, longest=40))
+        except (ProtocolError, SolunaError):
+            return False
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            if pending != (*moment, move):
+                return False
+        elif moment != (self.match.round_number, self.match.round.ply):
+            return False
+        else:
+            try:
+                self.match.play(move, self.match.to_move)
+            except SolunaError:
+                return False
+        self.version += 1
+        return True
+
+    def ask_for_state(self) -> None:
+        """Ask the server for the whole match (once until it comes)."""
+        if not self.syncing:
+            self.syncing = True
+            self._send({"type": "sync", "code": self.code})
 
     @property
     def watching(self) -> bool:
@@ -59,6 +122,9 @@ class RemoteTable(Table):
 
     def seat(self, player: int) -> str:
         return HUMAN if player == self.my_seat else REMOTE
+
+    def away_until(self, player: int) -> float | None:
+        return self._away[player]
 
     @property
     def can_undo(self) -> bool:
@@ -79,6 +145,7 @@ class RemoteTable(Table):
             raise OutOfTurnError("You are watching this match." if self.watching else "It is not your turn.")
         round_number, ply = self.match.round_number, self.match.round.ply
         self.match.play(move, player)
+        self._pending = (round_number, ply, move)
         self._send({"type": "move", "move": str(move), "round": round_number, "ply": ply})
 
     def start_next_round(self, opener: int | None, chooser: int | None) -> None:

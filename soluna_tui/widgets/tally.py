@@ -1,7 +1,9 @@
-"""The star tally panel: both players, their stars, the round, whose turn it is, the rules."""
+"""The star tally panel: both players, their stars, the round, whose turn it is, the rules,
+and over SSH who is away (with the time their seat is still held) and how to come back."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from rich.cells import cell_len, set_cell_size
@@ -26,12 +28,24 @@ class TallyInfo:
     seed: int | None = None
     hints: bool = True
     status: str = ""
+    #: For each player away from a match over SSH, when (``time.monotonic()``) the held seat runs out.
+    away: tuple[float | None, float | None] = (None, None)
+    #: What this terminal's player needs to come back after losing the connection ("code ABCD, secret ...").
+    comeback: str = ""
+
+
+def away_text(deadline: float, now: float) -> str:
+    """``away: 4:05 to return``, counting down; ``has left`` once the seat is no longer held."""
+    left = int(deadline - now + 0.999)
+    if left <= 0:
+        return "has left"
+    return f"away: {left // 60}:{left % 60:02} to return"
 
 
 class Tally(Widget):
     """Attributes down: the screen sets ``info``; the panel only draws it."""
 
-    COMPONENT_CLASSES = {"tally--turn", "tally--name", "tally--stars", "tally--detail"}
+    COMPONENT_CLASSES = {"tally--turn", "tally--name", "tally--stars", "tally--detail", "tally--away"}
     DEFAULT_CSS = """
     Tally {
         height: auto;
@@ -44,6 +58,14 @@ class Tally(Widget):
         super().__init__(id=id)
         self.glyphs = glyphs
 
+    def on_mount(self) -> None:
+        self.set_interval(1.0, self._tick)
+
+    def _tick(self) -> None:
+        """The countdown of a held seat moves on by itself."""
+        if any(deadline is not None for deadline in self.info.away):
+            self.refresh()
+
     def render(self) -> Text:
         info = self.info
         width = max(10, self.size.width)
@@ -51,6 +73,8 @@ class Tally(Widget):
         name_style = self.get_component_rich_style("tally--name")
         stars_style = self.get_component_rich_style("tally--stars")
         detail_style = self.get_component_rich_style("tally--detail")
+        away_style = self.get_component_rich_style("tally--away")
+        now = time.monotonic()
         lines: list[Text] = []
         score_width = info.stars_to_win + len(f" {info.stars_to_win}/{info.stars_to_win}")
         name_width = max(4, width - 2 - score_width - 1)
@@ -64,10 +88,14 @@ class Tally(Widget):
             line.append(self.glyphs.stars(info.stars[player], info.stars_to_win), stars_style)
             line.append(f" {info.stars[player]}/{info.stars_to_win}")
             lines.append(line)
+            if info.away[player] is not None:
+                lines.append(Text(f"  {away_text(info.away[player], now)}", away_style))
         lines.append(Text(f"Round {info.round_number} {self._dot()} {info.rules}", detail_style))
         lines.append(Text(info.mode, detail_style))
         if info.seed is not None:
             lines.append(Text(f"seed {info.seed}" + ("" if info.hints else ", hints off"), detail_style))
+        if info.comeback:
+            lines.append(Text(info.comeback, detail_style))
         if info.status:
             lines.append(Text(info.status, turn_style))
         return Text("\n").join(lines)

@@ -6,11 +6,15 @@ import asyncio
 import socket
 
 from soluna_tui.rules import Match, MatchOptions
+from soluna_tui.screens.confirm import ConfirmScreen
 from soluna_tui.screens.game import GameScreen
+from soluna_tui.screens.help import HelpScreen
 from soluna_tui.screens.lobby import LobbyScreen
+from soluna_tui.screens.review import ReviewScreen
+from soluna_tui.screens.round_over import RoundOverScreen
 from soluna_tui.screens.waiting import WaitingScreen
 from soluna_tui.server.child_app import ChildApp
-from soluna_tui.server.protocol import Link
+from soluna_tui.server.protocol import Link, encode
 from soluna_tui.server.remote_table import RemoteTable
 
 from ..app.helpers import play_by_keys, screen_text
@@ -34,9 +38,18 @@ async def start(pilot_size=(100, 32)):
     return app, ours
 
 
-def match_message(match: Match, seat: int | None, code: str = "ABCD", notice: str | None = None) -> dict:
-    return {"type": "match", "code": code, "seat": seat, "match": match.to_dict(), "hints": False,
-            "away": [False, False], "notice": notice}
+def match_message(match: Match, seat: int | None, code: str = "ABCD", notice: str | None = None, version: int = 0,
+                  hints: bool = False, away=(None, None), secret: str | None = None) -> dict:
+    return {"type": "match", "code": code, "version": version, "seat": seat, "match": match.to_dict(),
+            "hints": hints, "away": list(away), "secret": secret, "notice": notice}
+
+
+def moved_message(match: Match, move, version: int, code: str = "ABCD") -> dict:
+    """The server's update for ``move``, about to be played on ``match`` (which it then plays)."""
+    message = {"type": "moved", "code": code, "version": version, "round": match.round_number,
+               "ply": match.round.ply, "move": str(move), "notice": None}
+    match.play(move, match.to_move)
+    return message
 
 
 async def settle(pilot) -> None:
@@ -74,11 +87,9 @@ async def test_a_joined_match_plays_through_the_server() -> None:
         game = app.screen
         assert isinstance(game, GameScreen) and isinstance(game.table, RemoteTable)
         assert "Waiting for bob." in screen_text(app)
-        move = match.position.legal_moves[0]
-        match.play(move, 0)
-        server.link.send(match_message(match, 1, code="KQXP"))
+        server.link.send(moved_message(match, match.position.legal_moves[0], 1, code="KQXP"))
         await settle(pilot)
-        assert "ann to move" in screen_text(app)
+        assert "Your move: pick a tower up" in screen_text(app)
         await play_by_keys(pilot, app, app.game.match.position.legal_moves[0])
         sent = await server.expect("move")
         assert (sent["round"], sent["ply"]) == (1, 1)
@@ -142,3 +153,252 @@ async def test_a_rematch_over_the_network_is_asked_of_the_server() -> None:
         await server.expect("rematch")
         await settle(pilot)
         assert "Rematch asked" in screen_text(app)
+
+
+async def wait_for_screen(pilot, app, kind: type, what: str = "") -> None:
+    """Until the screen on top is a ``kind`` (and shows ``what``); drawn, not merely pushed."""
+    for _ in range(100):
+        await pilot.pause(0.05)
+        if isinstance(app.screen, kind) and what in screen_text(app):
+            return
+    raise AssertionError(f"never showed {kind.__name__} {what!r}; on top: {type(app.screen).__name__}\n"
+                         f"{screen_text(app)}")
+
+
+def won_by_first_player(discs: int = 4) -> int:
+    """A seed whose round, both players always playing the first legal move, player 0 wins."""
+    for seed in range(100):
+        match = Match(MatchOptions(discs=discs), ("ann", "bob"), seed=seed)
+        while not match.round.is_over:
+            match.play(match.position.legal_moves[0], match.to_move)
+        if match.round.outcome.winner == 0:
+            return seed
+    raise AssertionError("no such seed")
+
+
+async def test_the_round_winner_follows_the_opener_choice_after_closing_the_review() -> None:
+    """The freeze seen over SSH: closing the round review stopped every worker of the app, the
+    server's listener with them, so the winner stayed on "Waiting for bob to choose" for good."""
+    app, ours = await start()
+    async with app.run_test(size=(100, 32), notifications=True) as pilot:
+        server = FakeServer(await Link.over(ours))
+        app.following = "ABCD"
+        match = Match(MatchOptions(discs=4), ("ann", "bob"), seed=won_by_first_player())
+        version = 0
+        server.link.send(match_message(match, 0, hints=True))
+        await wait_for_screen(pilot, app, GameScreen, "Your move")
+        while not match.round.is_over:
+            move = match.position.legal_moves[0]
+            if match.to_move == 0:
+                await play_by_keys(pilot, app, move)
+                await server.expect("move")
+            version += 1
+            server.link.send(moved_message(match, move, version))
+            await settle(pilot)
+        await wait_for_screen(pilot, app, ReviewScreen)
+        await pilot.press("enter")  # skip the review
+        await wait_for_screen(pilot, app, RoundOverScreen, "Waiting for bob to choose")
+        match.start_next_round(0, 1)  # bob chose to move second
+        version += 1
+        server.link.send(match_message(match, 0, hints=True, version=version,
+                                       notice="bob chose to move second: ann opens round 2."))
+        await wait_for_screen(pilot, app, GameScreen, "bob chose to move second")
+        assert app.game.match.round_number == 2 and "Your move" in screen_text(app)
+        move = match.position.legal_moves[0]
+        await play_by_keys(pilot, app, move)
+        sent = await server.expect("move")
+        assert (sent["round"], sent["ply"], sent["move"]) == (2, 0, str(move))
+        version += 1
+        server.link.send(moved_message(match, move, version))
+        reply = match.position.legal_moves[0]
+        version += 1
+        server.link.send(moved_message(match, reply, version))  # bob's reply still reaches this screen
+        await wait_for_screen(pilot, app, GameScreen, "Your move")
+        assert app.game.match.to_dict() == match.to_dict() and app.remote.version == version
+
+
+async def test_a_gap_in_the_versions_asks_for_the_whole_state() -> None:
+    app, ours = await start()
+    async with app.run_test(size=(100, 32)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        app.following = "ABCD"
+        match = Match(MatchOptions(), ("ann", "bob"), seed=6)
+        server.link.send(match_message(match, None, version=3))
+        await wait_for_screen(pilot, app, GameScreen, "Waiting for ann.")
+        moved_message(match, match.position.legal_moves[0], 4)  # lost on the way
+        server.link.send(moved_message(match, match.position.legal_moves[0], 5))
+        request = await server.expect("sync")
+        assert request["code"] == "ABCD"
+        await settle(pilot)
+        assert app.game.match.round.ply == 0  # nothing applied on top of a gap
+        server.link.send(moved_message(match, match.position.legal_moves[0], 6))
+        server.link.send(match_message(match, None, version=6))
+        await wait_for_screen(pilot, app, GameScreen, " 3. ann")
+        assert app.game.match.to_dict() == match.to_dict()
+        stale = Match(MatchOptions(), ("ann", "bob"), seed=6)
+        server.link.send(match_message(stale, None, version=2))  # overtaken on the way: ignored
+        await settle(pilot)
+        assert app.game.match.round.ply == 3
+
+
+async def test_an_away_player_is_shown_in_the_tally_with_a_countdown_and_the_secret() -> None:
+    app, ours = await start()
+    async with app.run_test(size=(100, 32)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        app.following = "ABCD"
+        match = Match(MatchOptions(), ("ann", "bob"), seed=6)
+        server.link.send(match_message(match, 0, away=(None, 125), secret="KQXPMR",
+                                       notice="bob has left: the seat is held for 2 minutes."))
+        await wait_for_screen(pilot, app, GameScreen, "away: 2:05 to return")
+        assert "code ABCD, secret KQXPMR" in screen_text(app)
+        await wait_for_screen(pilot, app, GameScreen, "away: 2:03 to return")  # counts down by itself
+        server.link.send(match_message(match, 0, away=(None, None), secret="KQXPMR", version=1))
+        await settle(pilot)
+        assert "away:" not in screen_text(app)
+
+
+async def test_q_asks_before_quitting_in_the_lobby_and_in_a_match() -> None:
+    app, ours = await start()
+    async with app.run_test(size=(100, 32)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        server.link.send({"type": "welcome", "secret": "KQXPMR", "hold_seconds": 300})
+        await pilot.press("q")
+        await wait_for_screen(pilot, app, ConfirmScreen, "Leave Soluna?")
+        await pilot.press("escape")
+        await wait_for_screen(pilot, app, LobbyScreen)
+        await pilot.press("up", "enter")  # Up on the first choice stays there: not round to Quit
+        await wait_for_screen(pilot, app, GameScreen, "Your move")
+        await pilot.press("q")
+        await wait_for_screen(pilot, app, ConfirmScreen, "against the computer is kept for 5")
+        assert "secret KQXPMR" in screen_text(app)
+        await pilot.press("n")
+        await wait_for_screen(pilot, app, GameScreen)
+        await pilot.press("q")
+        await wait_for_screen(pilot, app, ConfirmScreen)
+        await pilot.press("y")
+        await settle(pilot)
+    assert app.return_code == 0
+
+
+async def test_the_palette_offers_nothing_that_writes_on_the_servers_disk() -> None:
+    app, ours = await start()
+    async with app.run_test(size=(100, 32), notifications=True) as pilot:
+        server = await Link.over(ours)  # kept: a link dropped would close, and the app with it
+        titles = [command.title for command in app.get_system_commands(app.screen)]
+        assert "Screenshot" not in titles and "Help" in titles
+        await wait_for_screen(pilot, app, LobbyScreen, "Welcome, ann.")
+        await pilot.press("enter")  # in a match too
+        await wait_for_screen(pilot, app, GameScreen, "Your move")
+        titles = [command.title for command in app.get_system_commands(app.screen)]
+        assert "Screenshot" not in titles and "Undo" in titles
+        app.action_screenshot()
+        await settle(pilot)
+        assert "not taken over SSH" in screen_text(app) and not server.closed
+
+
+async def test_the_lobby_lists_matches_on_arrival_keeps_them_current_and_watches_from_the_list() -> None:
+    app, ours = await start()
+    # The server lists the matches as the session starts: before the lobby has even mounted.
+    ours.sendall(encode({"type": "lobby", "matches": [], "computer": None}))
+    async with app.run_test(size=(100, 32)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        await wait_for_screen(pilot, app, LobbyScreen, "None right now.")
+        entry = {"code": "WXYZ", "players": ["cyd", "dan"], "round": 2, "stars": [1, 0], "watchers": 1,
+                 "away": [False, True], "yours": False}
+        server.link.send({"type": "lobby", "matches": [entry], "computer": None})
+        await settle(pilot)
+        assert "cyd vs dan: round 2, stars 1-0, 1 watching (dan away)" in screen_text(app)
+        assert "None right now." not in screen_text(app)
+        await pilot.press("down", "down", "down", "enter")  # Watch a match
+        assert "Choose a match to watch" in screen_text(app)
+        await pilot.press("enter")
+        request = await server.expect("watch")
+        assert request["code"] == "WXYZ"
+
+
+async def test_a_held_seat_is_offered_and_its_secret_asked_for() -> None:
+    app, ours = await start()
+    async with app.run_test(size=(100, 40)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        entry = {"code": "WXYZ", "players": ["ann", "dan"], "round": 1, "stars": [0, 0], "watchers": 0,
+                 "away": [True, False], "yours": True}
+        server.link.send({"type": "lobby", "matches": [entry], "computer": None})
+        await settle(pilot)
+        assert "Your seat: ann vs dan, round 1, stars 0-0 (Enter returns)" in screen_text(app)
+        assert "Return to your match" in screen_text(app)  # first in the menu, and highlighted
+        await pilot.press("down", "down", "down", "down", "enter", "enter")  # or from the list
+        request = await server.expect("join")
+        assert request["code"] == "WXYZ" and request["secret"] is None
+        server.link.send({"type": "secret_needed", "code": "WXYZ"})
+        await settle(pilot)
+        assert "type the secret" in screen_text(app)
+        await pilot.press(*"kqx", "enter")
+        assert "six letters" in screen_text(app)
+        await pilot.press(*"pmr", "enter")
+        request = await server.expect("join")
+        assert (request["code"], request["secret"]) == ("WXYZ", "kqxpmr")
+        await pilot.press("escape", "up", "up", "up", "up", "enter")  # the menu's first choice: the same
+        request = await server.expect("join")
+        assert request["code"] == "WXYZ"
+
+
+async def test_a_match_against_the_computer_is_kept_by_the_server_and_resumed() -> None:
+    app, ours = await start()
+    async with app.run_test(size=(100, 32)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        server.link.send({"type": "welcome", "secret": "KQXPMR", "hold_seconds": 300})
+        await pilot.press("enter")  # Play the computer
+        saved = await server.expect("computer_saved")
+        assert saved["save"]["setup"]["names"][0] == "ann"  # the SSH name, not "You"
+        await wait_for_screen(pilot, app, GameScreen, "Your move")
+        assert "secret KQXPMR" in screen_text(app)
+        await play_by_keys(pilot, app, app.game.match.position.legal_moves[0])
+        saved = await server.expect("computer_saved")
+        kept = saved["save"]
+        await pilot.press("n")
+        await wait_for_screen(pilot, app, LobbyScreen)
+        offer = {"level": "perfect", "round": 1, "stars": [0, 0], "needs_secret": False}
+        server.link.send({"type": "lobby", "matches": [], "computer": offer})
+        await settle(pilot)
+        assert "Resume computer match" in screen_text(app)
+        await pilot.press("enter")  # the offer comes first in the menu
+        request = await server.expect("computer_resume")
+        assert request["secret"] is None
+        server.link.send({"type": "computer_game", "secret": "KQXPMR", "save": kept})
+        await wait_for_screen(pilot, app, GameScreen)
+        assert app.game.match.to_dict()["rounds"][0]["moves"][:1] == kept["match"]["rounds"][0]["moves"][:1]
+        assert app.game.match.players == ("ann", "Computer")
+
+
+async def test_the_waiting_dialog_closes_with_escape_and_goes_by_itself_behind_help() -> None:
+    app, ours = await start()
+    async with app.run_test(size=(100, 32)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        app.following = "ABCD"
+        match = Match(MatchOptions(discs=4), ("ann", "bob"), seed=won_by_first_player())
+        while not match.round.is_over:
+            match.play(match.position.legal_moves[0], match.to_move)
+        server.link.send(match_message(match, 0, version=9))
+        await wait_for_screen(pilot, app, RoundOverScreen, "Waiting for bob to choose")
+        await pilot.press("escape")  # nothing to choose here: Esc shows the board
+        await wait_for_screen(pilot, app, GameScreen, "ann won round 1.")
+        server.link.send(match_message(match, 0, version=9))  # the same state again: no new dialog
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen)
+        match.start_next_round(1, 1)
+        server.link.send(match_message(match, 0, version=10))
+        await wait_for_screen(pilot, app, GameScreen, "Waiting for bob.")
+        assert app.game.match.round_number == 2
+        while not match.round.is_over:  # round 2 over too; ann reads the help meanwhile
+            match.play(match.position.legal_moves[0], match.to_move)
+        server.link.send(match_message(match, 0, version=11))
+        await wait_for_screen(pilot, app, RoundOverScreen, "round 2")
+        await pilot.press("question_mark")
+        await wait_for_screen(pilot, app, HelpScreen)
+        loser = match.round.outcome.loser
+        match.start_next_round(loser, loser)
+        server.link.send(match_message(match, 0, version=12))
+        await settle(pilot)
+        await pilot.press("escape")  # help closes; the round-over dialog beneath has gone by itself
+        await wait_for_screen(pilot, app, GameScreen, "Round 3 ")
+        assert app.game.match.round_number == 3

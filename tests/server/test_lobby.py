@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from soluna_tui.rules import Match, MatchOptions
+from soluna_tui.match_setup import MatchSetup
+from soluna_tui.rules import Match, MatchOptions, Move
 from soluna_tui.server.archive import MatchArchive
 from soluna_tui.server.lobby import CODE_PATTERN, Lobby, player_name
 
@@ -27,7 +28,20 @@ class FakeGuest:
         return next(message for message in reversed(self.inbox) if message["type"] == kind)
 
     def match(self) -> Match:
-        return Match.from_dict(self.last("match")["match"])
+        """The last whole state, with the moves sent since applied in order (versions without gaps)."""
+        index = max(i for i, message in enumerate(self.inbox) if message["type"] == "match")
+        state = self.inbox[index]
+        match, version = Match.from_dict(state["match"]), state["version"]
+        for message in self.inbox[index + 1:]:
+            if message["type"] == "moved":
+                assert message["version"] == version + 1, "a gap in the versions"
+                assert (message["round"], message["ply"]) == (match.round_number, match.round.ply)
+                match.play(Move.parse(message["move"]), match.to_move)
+                version += 1
+        return match
+
+    def version(self) -> int:
+        return max(message["version"] for message in self.inbox if message["type"] in ("match", "moved"))
 
     def texts(self) -> str:
         return " | ".join(str(message.get("text") or message.get("notice") or "") for message in self.inbox)
@@ -175,38 +189,90 @@ async def test_under_online_rules_either_player_starts_the_next_round(tmp_path) 
     assert bob.match().round_number == 2 and bob.match().round.opener == loser
 
 
-async def test_a_player_who_leaves_is_held_and_may_come_back(tmp_path) -> None:
+async def test_a_player_who_leaves_is_held_and_comes_back_with_the_secret(tmp_path) -> None:
     lobby = make_lobby(tmp_path, hold_time=300)
-    ann, bob = FakeGuest("ann"), FakeGuest("bob")
+    ann, bob, eve = FakeGuest("ann"), FakeGuest("bob"), FakeGuest("eve")
     code = pair(lobby, ann, bob)
+    lobby.arrive(eve)
+    lobby.handle(eve, {"type": "watch", "code": code})
+    secret = bob.last("match")["secret"]
+    assert len(secret) == 6 and secret != ann.last("match")["secret"] and eve.last("match")["secret"] is None
     lobby.depart(bob)
-    notice = ann.last("match")["notice"]
-    assert notice == "bob has left: the seat is held for 5 minutes, then you win by forfeit."
-    assert ann.last("match")["away"] == [False, True]
+    assert ann.last("match")["notice"] == "bob has left: the seat is held for 5 minutes, then you win by forfeit."
+    assert eve.last("match")["notice"] == "bob has left: the seat is held for 5 minutes."
+    away = ann.last("match")["away"]
+    assert away[0] is None and 299 < away[1] <= 300
     mallory = FakeGuest("mallory", address="10.6.6.6")
     lobby.arrive(mallory)
     lobby.handle(mallory, {"type": "join", "code": code, "hints": False})
     assert "has two players already" in mallory.last("error")["text"]
-    back = FakeGuest("bob", address="10.0.0.9")
-    lobby.arrive(back)
-    lobby.handle(back, {"type": "join", "code": code, "hints": False})
-    assert back.last("match")["seat"] == 1 and back.last("match")["notice"] == "Welcome back."
-    assert ann.last("match")["notice"] == "bob is back." and ann.last("match")["away"] == [False, False]
-
-
-async def test_a_player_with_a_key_must_come_back_with_it(tmp_path) -> None:
-    lobby = make_lobby(tmp_path)
-    ann, bob = FakeGuest("ann"), FakeGuest("bob", fingerprint="SHA256:bob")
-    code = pair(lobby, ann, bob)
-    lobby.depart(bob)
-    impostor = FakeGuest("bob", address="10.6.6.6")
+    impostor = FakeGuest("bob", address="10.6.6.7")  # the name and the code are not enough
     lobby.arrive(impostor)
     lobby.handle(impostor, {"type": "join", "code": code, "hints": False})
-    assert "has two players already" in impostor.last("error")["text"]
-    back = FakeGuest("bob", fingerprint="SHA256:bob")
+    assert impostor.last("secret_needed")["code"] == code
+    lobby.handle(impostor, {"type": "join", "code": code, "hints": False, "secret": "ZZZZZZ"})
+    assert "not the secret" in impostor.last("error")["text"] and not any(
+        message["type"] == "match" for message in impostor.inbox)
+    back = FakeGuest("bob", address="10.0.0.9")
     lobby.arrive(back)
-    lobby.handle(back, {"type": "join", "code": code, "hints": False})
-    assert back.last("match")["seat"] == 1
+    lobby.handle(back, {"type": "join", "code": code, "hints": False, "secret": f"{secret[:3].lower()}-{secret[3:]}"})
+    assert back.last("match")["seat"] == 1 and back.last("match")["notice"] == "Welcome back."
+    assert back.last("match")["secret"] == secret
+    assert ann.last("match")["notice"] == "bob is back." and ann.last("match")["away"] == [None, None]
+    assert eve.last("match")["notice"] == "bob is back."
+
+
+async def test_the_lobby_offers_a_held_seat_to_its_player(tmp_path) -> None:
+    lobby = make_lobby(tmp_path, hold_time=300)
+    ann, bob = FakeGuest("ann"), FakeGuest("bob")
+    pair(lobby, ann, bob)
+    lobby.depart(bob)
+    back, other_guest = FakeGuest("bob", address="10.0.0.9"), FakeGuest("cyd")
+    lobby.arrive(back)
+    lobby.arrive(other_guest)
+    assert [entry["yours"] for entry in back.last("lobby")["matches"]] == [True]
+    assert [entry["yours"] for entry in other_guest.last("lobby")["matches"]] == [False]
+
+
+async def test_every_change_has_the_next_version_and_a_gap_is_filled_by_sync(tmp_path) -> None:
+    lobby = make_lobby(tmp_path)
+    ann, bob, eve = FakeGuest("ann"), FakeGuest("bob"), FakeGuest("eve")
+    code = pair(lobby, ann, bob, discs=4)
+    lobby.arrive(eve)
+    lobby.handle(eve, {"type": "watch", "code": code})
+    start = ann.version()
+    finish_round(lobby, {0: ann, 1: bob})  # moves: small updates, one version each
+    moves = [message for message in eve.inbox if message["type"] == "moved"]
+    assert [message["version"] for message in moves] == list(range(start + 1, start + 1 + len(moves)))
+    assert "match" not in {message["type"] for message in eve.inbox[-len(moves):]}
+    loser = ann.match().round.outcome.loser
+    chooser = (ann, bob)[loser]
+    lobby.handle(chooser, {"type": "next_round", "opener": 1 - loser, "round": 1})
+    state = eve.last("match")
+    assert state["version"] == start + len(moves) + 1 and Match.from_dict(state["match"]).round_number == 2
+    names = ann.match().players
+    assert state["notice"] == f"{names[loser]} chose to move second: {names[1 - loser]} opens round 2."
+    assert (ann, bob)[1 - loser].last("match")["notice"] == state["notice"]
+    count = len(eve.inbox)
+    lobby.handle(eve, {"type": "sync", "code": code})
+    assert len(eve.inbox) == count + 1 and eve.inbox[-1]["type"] == "match"
+    assert eve.inbox[-1]["version"] == state["version"] and eve.inbox[-1]["match"] == state["match"]
+    lobby.handle(eve, {"type": "sync", "code": "ZZZZ"})  # not the match it is at: nothing
+    assert len(eve.inbox) == count + 1
+
+
+async def test_codes_and_secrets_never_reach_the_log(tmp_path, caplog) -> None:
+    caplog.set_level("DEBUG", logger="soluna.server")
+    lobby = make_lobby(tmp_path, hold_time=0.1)
+    ann, bob = FakeGuest("ann"), FakeGuest("bob")
+    code = pair(lobby, ann, bob)
+    secrets = [ann.last("match")["secret"], bob.last("match")["secret"]]
+    lobby.handle(bob, {"type": "join", "code": "QQQQ", "hints": False})
+    lobby.depart(bob)
+    await asyncio.sleep(0.3)  # bob forfeits
+    assert "match #" in caplog.text and "forfeits" in caplog.text
+    for secret in (code, *secrets):
+        assert secret not in caplog.text
 
 
 async def test_a_seat_not_taken_back_in_time_loses_by_forfeit(tmp_path) -> None:
@@ -310,3 +376,80 @@ async def test_a_damaged_match_file_is_moved_aside(tmp_path) -> None:
 ])
 def test_player_names_are_cleaned(username, shown) -> None:
     assert player_name(username) == shown
+
+
+def computer_save(name: str = "ann", moves: int = 1) -> dict:
+    setup = MatchSetup.against_computer("greedy", MatchOptions(), name=name, seed=4)
+    match = setup.new_match()
+    for _ in range(moves):
+        match.play(match.position.legal_moves[0], match.to_move)
+    return {"setup": setup.to_dict(), "match": match.to_dict(), "hints_used": [0, 0]}
+
+
+async def test_a_match_against_the_computer_is_held_and_resumed_with_proof(tmp_path) -> None:
+    lobby = make_lobby(tmp_path, hold_time=300)
+    ann = FakeGuest("ann")
+    lobby.arrive(ann)
+    secret = ann.last("welcome")["secret"]
+    assert ann.last("lobby")["computer"] is None
+    lobby.handle(ann, {"type": "computer_saved", "save": computer_save(moves=2)})
+    lobby.handle(ann, {"type": "leave"})
+    assert ann.last("lobby")["computer"] == {"level": "greedy", "round": 1, "stars": [0, 0], "needs_secret": False}
+    lobby.depart(ann)
+    thief = FakeGuest("ann", address="10.6.6.6")
+    lobby.arrive(thief)
+    assert thief.last("lobby")["computer"]["needs_secret"] is True
+    lobby.handle(thief, {"type": "computer_resume"})
+    assert thief.inbox[-1]["type"] == "secret_needed"
+    lobby.handle(thief, {"type": "computer_resume", "secret": "ZZZZZZ"})
+    assert "not the secret" in thief.last("error")["text"]
+    back = FakeGuest("ann", address="10.0.0.2")
+    lobby.arrive(back)
+    lobby.handle(back, {"type": "computer_resume", "secret": secret.lower()})
+    game = back.last("computer_game")
+    assert game["secret"] == secret and len(game["save"]["match"]["rounds"][0]["moves"]) == 2
+    other_guest = FakeGuest("ann", address="10.0.0.3")
+    lobby.arrive(other_guest)
+    assert other_guest.last("lobby")["computer"] is None  # resumed: no longer held
+
+
+async def test_a_held_computer_match_is_let_go_after_the_hold_and_a_finished_one_is_not_kept(tmp_path) -> None:
+    lobby = make_lobby(tmp_path, hold_time=0.1)
+    ann = FakeGuest("ann", fingerprint="SHA256:ann")
+    lobby.arrive(ann)
+    lobby.handle(ann, {"type": "computer_saved", "save": computer_save()})
+    lobby.depart(ann)
+    back = FakeGuest("ann", fingerprint="SHA256:ann")
+    lobby.arrive(back)
+    assert back.last("lobby")["computer"]["needs_secret"] is False  # the same key is proof enough
+    await asyncio.sleep(0.3)
+    lobby.arrive(later := FakeGuest("ann", fingerprint="SHA256:ann"))
+    assert later.last("lobby")["computer"] is None
+    lobby.handle(later, {"type": "computer_saved", "save": computer_save()})
+    lobby.handle(later, {"type": "computer_dropped"})
+    lobby.depart(later)
+    assert lobby.held_games == []
+
+
+async def test_a_computer_save_that_is_not_one_is_refused(tmp_path) -> None:
+    lobby = make_lobby(tmp_path)
+    ann = FakeGuest("ann")
+    lobby.arrive(ann)
+    two_players = MatchSetup(MatchOptions(), ("ann", "bob"))
+    lobby.handle(ann, {"type": "computer_saved", "save": {"setup": two_players.to_dict(),
+                                                          "match": two_players.new_match().to_dict()}})
+    lobby.handle(ann, {"type": "computer_saved", "save": {"setup": "x"}})
+    assert [message["type"] for message in ann.inbox[-2:]] == ["error", "error"]
+    assert lobby.games == {}
+
+
+async def test_held_computer_matches_are_bounded(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr("soluna_tui.server.lobby.MAX_HELD_GAMES", 3)
+    lobby = make_lobby(tmp_path, hold_time=300)
+    guests = [FakeGuest(f"p{number}") for number in range(5)]
+    for guest in guests:
+        lobby.arrive(guest)
+        lobby.handle(guest, {"type": "computer_saved", "save": computer_save(guest.name)})
+        lobby.depart(guest)
+    assert [game.identity for game in lobby.held_games] == ["p2", "p3", "p4"]
+    lobby.close()

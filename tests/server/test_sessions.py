@@ -24,7 +24,9 @@ async def test_q_quits_cleanly_and_the_child_is_reaped(tmp_path) -> None:
         terminal = await SshTerminal.open(server.port)
         await terminal.wait_for_text("Welcome, ann.")
         pid = session_named(server, "ann").child.pid
-        terminal.send("q")
+        terminal.send("q")  # asks first over SSH
+        await terminal.wait_for_text("Leave Soluna?")
+        terminal.send("y")
         output = await terminal.wait_closed()
         assert terminal.process.exit_status == 0
         assert b"\x1b[?1049l" in output  # the app left the alternate screen itself

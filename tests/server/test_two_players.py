@@ -32,13 +32,13 @@ async def test_two_players_pair_by_code_and_a_move_shows_on_both(tmp_path) -> No
         try:
             code = await create_match(ann)
             await join_match(bob, code)
-            await ann.wait_for_text("ann to move", "bob has joined")
+            await ann.wait_for_text("Your move", "bob has joined")
             await bob.wait_for_text("Waiting for ann.")
             await ann.press("enter", "right", "space")  # tower 1 onto tower 2: both one disc high
             for terminal in (ann, bob):
                 text = await terminal.wait_for_text(" 1. ann")
                 assert "Round 1: ann opened" in text
-            await bob.wait_for_text("bob to move")
+            await bob.wait_for_text("Your move")
             await ann.wait_for_text("Waiting for bob.")
             move = re.search(r" 1\. ann\s+(\S+>\S+)", ann.text).group(1)
             assert move in bob.text
@@ -54,7 +54,7 @@ async def test_a_spectator_sees_the_moves(tmp_path) -> None:
         eve = await SshTerminal.open(server.port, username="eve")
         try:
             await join_match(bob, await create_match(ann))
-            await ann.wait_for_text("ann to move")
+            await ann.wait_for_text("Your move")
             text = await eve.wait_for_text("ann vs bob: round 1, stars 0-0")
             assert not re.search(r"\b[A-Z]{4}\b", text.split("Matches in play")[1])  # codes are never shown
             await eve.press("down", "down", "down", "enter", "enter")  # Watch a match; the first listed
@@ -66,6 +66,11 @@ async def test_a_spectator_sees_the_moves(tmp_path) -> None:
                 await terminal.close()
 
 
+def secret_shown(terminal: SshTerminal) -> str:
+    """The secret the tally shows this player (``code ABCD, secret KQXPMR``)."""
+    return re.search(r"secret ([A-Z]{6})", terminal.text).group(1)
+
+
 async def test_a_disconnect_tells_the_opponent_and_the_child_is_reaped(tmp_path) -> None:
     async with running_server(tmp_path, hold_time=120) as server:
         ann = await SshTerminal.open(server.port, username="ann")
@@ -73,15 +78,20 @@ async def test_a_disconnect_tells_the_opponent_and_the_child_is_reaped(tmp_path)
         try:
             code = await create_match(ann)
             await join_match(bob, code)
-            await bob.wait_for_text("Waiting for ann.")
+            await bob.wait_for_text("Waiting for ann.", f"code {code}, secret")
+            secret = secret_shown(bob)
             pid = session_named(server, "bob").child.pid
             await bob.close()
-            await ann.wait_for_text("bob has left: the seat")
+            await ann.wait_for_text("bob has left: the seat", "away: 1:5")  # the countdown in the tally
             await wait_until(lambda: process_gone(pid), what="bob's child being reaped")
             back = await SshTerminal.open(server.port, username="bob")
-            await join_match(back, code)
-            await back.wait_for_text("Welcome back.", "Waiting for ann.")
+            await back.wait_for_text("Your seat: ann vs bob", "Return to your match")
+            await back.press("enter")
+            await back.wait_for_text("type the secret")
+            await back.press(secret.lower(), "enter")
+            await back.wait_for_text("Welcome back.", "Waiting for ann.", f"secret {secret}")
             await ann.wait_for_text("bob is back.")
+            await ann.wait_for(lambda text: "away:" not in text)
             await back.close()
         finally:
             await ann.close()
@@ -95,7 +105,8 @@ async def test_leaving_a_match_goes_back_to_the_lobby(tmp_path) -> None:
             await join_match(bob, await create_match(ann))
             await bob.wait_for_text("Waiting for ann.")
             await bob.press("n")
-            await bob.wait_for_text("Welcome, bob.", "ann vs bob: round 1, stars 0-0 (bob away)")
+            await bob.wait_for_text("Welcome, bob.", "Your seat: ann vs bob, round 1, stars 0-0",
+                                    "Return to your match")
             await ann.wait_for_text("bob has left")
         finally:
             await ann.close()
@@ -125,11 +136,46 @@ async def test_playing_the_computer_over_ssh(tmp_path) -> None:
         try:
             await terminal.wait_for_text("Welcome, ann.")
             await terminal.press("enter")
-            await terminal.wait_for_text("You to move")
+            await terminal.wait_for_text("Your move", "ann ")
             await terminal.press("enter", "right", "space")
             await terminal.wait_for_text(" 2. Computer")
             await terminal.press("n")
-            await terminal.wait_for_text("Welcome, ann.")
+            await terminal.wait_for_text("Welcome, ann.", "Resume computer match")
         finally:
             await terminal.close()
         assert not list(tmp_path.glob("**/stats*")) and not list(tmp_path.glob("**/current-match*"))
+
+
+async def test_a_match_against_the_computer_is_held_through_a_disconnect_and_resumed(tmp_path) -> None:
+    async with running_server(tmp_path, hold_time=120) as server:
+        ann = await SshTerminal.open(server.port, username="ann")
+        try:
+            await ann.wait_for_text("Welcome, ann.", "None right now.")
+            await ann.press("enter")
+            await ann.wait_for_text("Your move", "secret ")
+            secret = secret_shown(ann)
+            await ann.press("enter", "right", "space")
+            text = await ann.wait_for_text(" 2. Computer")
+            history = re.findall(r" [12]\. (?:ann|Computer)\s+\S+>\S+", text)
+        finally:
+            await ann.close()
+        thief = await SshTerminal.open(server.port, username="ann")  # the same name is not enough
+        try:
+            await thief.wait_for_text("Resume computer match")
+            await thief.press("enter")
+            await thief.wait_for_text("type the secret")
+            await thief.press("zzzzzz", "enter")
+            await thief.wait_for_text("That is not the secret of that match.")
+        finally:
+            await thief.close()
+        back = await SshTerminal.open(server.port, username="ann")
+        try:
+            await back.wait_for_text("Resume computer match")
+            await back.press("enter")
+            await back.wait_for_text("type the secret")
+            await back.press(secret.lower(), "enter")
+            text = await back.wait_for_text("Your move", " 2. Computer", f"secret {secret}")
+            assert re.findall(r" [12]\. (?:ann|Computer)\s+\S+>\S+", text) == history
+            assert not list(tmp_path.glob("**/stats*")) and not list(tmp_path.glob("**/current-match*"))
+        finally:
+            await back.close()
