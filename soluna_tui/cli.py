@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import random
 import re
 import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
@@ -18,7 +20,7 @@ from .rules.match import DEFAULT_STARS, MAX_STARS, MIN_STARS
 from .rules.puzzles import DIFFICULTIES, MIN_CHOICES, PUZZLE_MIN_DISCS
 from .rules.solver import Analysis
 from .rules.wording import plies, plural
-from .saves import shorten
+from .saves import default_data_dir, shorten, write_atomically
 
 USAGE_ERROR = 2
 #: The status of a command whose reader went away (``soluna analyze ... | head``), as if killed by SIGPIPE.
@@ -147,11 +149,32 @@ def _run_app(args: argparse.Namespace, **start) -> int:
     if reason is not None:
         print(f"soluna: {reason}", file=sys.stderr)
         return 1
+    from rich.console import Console
+
     from .app import SolunaApp
 
-    app = SolunaApp(**start, **_app_kwargs(args))
+    kwargs = _app_kwargs(args)
+    app = SolunaApp(**start, **kwargs)
+    details = io.StringIO()
+    # Textual prints an unexpected error's traceback here as it exits: kept for a report, not shown.
+    app.error_console = Console(file=details, width=100, color_system=None, markup=False, highlight=False)
     app.run()
-    return app.return_code or 0  # 1 when the app stopped on an unexpected error
+    status = app.return_code or 0  # 1 when the app stopped on an unexpected error
+    if status and details.getvalue():
+        print(f"soluna: {_file_crash_report(kwargs['data_dir'], details.getvalue())}", file=sys.stderr)
+    return status
+
+
+def _file_crash_report(data_dir: Path | None, details: str) -> str:
+    """Keep the traceback of a crash in the data directory; the one line that tells the player."""
+    folder = data_dir or default_data_dir()
+    path = folder / time.strftime("crash-%Y%m%d-%H%M%S.log")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        write_atomically(path, details)
+    except OSError:
+        return "the game stopped on an internal error (a bug; the match was saved after its last move)"
+    return f"the game stopped on an internal error (a bug; the match was saved after its last move); details in {path}"
 
 
 def run_start(args: argparse.Namespace) -> int:

@@ -164,6 +164,10 @@ def test_play_exits_non_zero_when_the_app_crashes(monkeypatch, tmp_path, capsys)
     monkeypatch.setattr(app_module.SolunaApp, "run", lambda self: run_app(self, headless=True, size=(100, 30)))
     monkeypatch.setattr(app_module.SolunaApp, "on_mount", crash)
     assert main(["play", "--seed", "1", "--data-dir", str(tmp_path)]) == 1
+    said = capsys.readouterr().err
+    reports = list(tmp_path.glob("crash-*.log"))
+    assert said.count("\n") == 1 and "internal error" in said and "Traceback" not in said
+    assert len(reports) == 1 and str(reports[0]) in said and "Crash" in reports[0].read_text()
     monkeypatch.setattr(app_module.SolunaApp, "on_mount", lambda self: self.exit())
     assert main(["play", "--seed", "1", "--data-dir", str(tmp_path)]) == 0
-    capsys.readouterr()
+    assert capsys.readouterr().err == ""
