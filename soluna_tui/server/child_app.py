@@ -77,6 +77,9 @@ class ServerStore:
     def discard(self) -> None:
         self._app.send({"type": "computer_dropped"})
 
+    def release(self) -> None:
+        """Nothing to let go: the server holds no save slot for a session (``SaveStore`` locks one)."""
+
 
 class ChildApp(SolunaApp):
     """One SSH player's terminal. ``link`` is this child's end of the socketpair to the server."""
