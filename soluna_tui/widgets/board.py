@@ -67,6 +67,10 @@ class Board(Container, can_focus=False):
         "board--dimmed",
         "board--note-hint",
         "board--engraved",
+        "board--cell-focus",
+        "board--cell-last",
+        "board--cell-last-focus",
+        "board--cell-hinted",
     }
 
     class Chosen(Message):

@@ -105,6 +105,9 @@ class TowerWidget(Widget, can_focus=True):
         self.slot = slot
         self.glyphs = glyphs
 
+    def watch_scale(self, scale: TowerScale) -> None:
+        self.set_class(scale is not SMALL, "-roomy")
+
     def watch_look(self, look: TowerLook) -> None:
         # Picked, target and dimmed are drawn by render() with the board's styles: toggling CSS
         # classes on a dozen towers restyled each of them and made every pick slow.
@@ -145,9 +148,21 @@ class TowerWidget(Widget, can_focus=True):
         """A part's style, from the board's component classes (one set shared by every tower:
         styling two dozen towers each with its own set made start-up twice as slow).
         A dimmed tower (not a target of the tower in hand) is drawn all in the dimmed style."""
-        if self.look.dimmed and not part.startswith("note"):
+        if self.look.dimmed and not part.startswith(("note", "cell")):
             part = "dimmed"
         return self.parent.get_component_rich_style(f"board--{part}")
+
+    def _cell_style(self) -> Style | None:
+        """Larger towers draw the focus, last-move and hint backgrounds themselves (``-roomy``),
+        behind the tower only; compact ones leave it to the stylesheet, over the whole cell."""
+        if self.scale is SMALL:
+            return None
+        look = self.look
+        if look.hinted:
+            return self._style("cell-hinted")
+        if look.last:
+            return self._style("cell-last-focus" if self.has_focus else "cell-last")
+        return self._style("cell-focus") if self.has_focus else None
 
     def _engraved(self, part: str) -> Style:
         """A symbol cut into its disc: the disc's colour behind, the table's colour for the symbol."""
@@ -243,5 +258,10 @@ class TowerWidget(Widget, can_focus=True):
         if self.note_line:
             note_style = self._style(f"note-{look.note_kind}") if look.note else Style()
             rows.append(Text(look.note.center(width)[:width], note_style))
+        cell = self._cell_style()
+        if cell is not None:  # only behind the tower itself, not the whole height of its row
+            for row in rows:
+                row.align("left", width)
+                row.stylize_before(cell)
         lines = [Text("")] * max(0, height - len(rows)) + rows
         return Text("\n").join(lines[-height:])
