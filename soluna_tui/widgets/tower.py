@@ -260,8 +260,9 @@ class TowerWidget(Widget, can_focus=True):
             rows.append(Text(look.note.center(width)[:width], note_style))
         cell = self._cell_style()
         if cell is not None:  # only behind the tower itself, not the whole height of its row
+            behind = Style(bgcolor=cell.bgcolor)
             for row in rows:
                 row.align("left", width)
-                row.stylize_before(cell)
+                row.stylize_before(behind)
         lines = [Text("")] * max(0, height - len(rows)) + rows
         return Text("\n").join(lines[-height:])
