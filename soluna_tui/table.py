@@ -28,6 +28,8 @@ class Table:
     setup: MatchSetup
     match: Match
     hints_used: list[int]
+    #: Analysis mode (every move marked won or lost); kept with a saved match.
+    analysis_on = False
     #: Why the last change could not be saved, if it could not.
     save_problem: str | None = None
     #: Set by the screen showing this table; called after a change made elsewhere.
@@ -35,8 +37,6 @@ class Table:
     #: Whether finished matches at this table count in this terminal's stats.
     records_stats = False
     stats_recorded = False
-    #: Analysis mode (every move marked won or lost); kept with a saved match.
-    analysis_on = False
 
     def __init__(self) -> None:
         self.notices: list[str] = []
