@@ -26,17 +26,17 @@ async def test_packets_of_keys_play_in_order_in_a_match_over_ssh(tmp_path) -> No
         bob = await SshTerminal.open(server.port, username="bob")
         try:
             await join_match(bob, await create_match(ann))
-            start = towers_shown(await ann.wait_for_text("ann to move"))
+            start = towers_shown(await ann.wait_for_text("Your move"))
             ann.send("llll\r6\r")  # steps to tower 5, picks it up, puts it on tower 6: one packet
             text = await ann.wait_for_text(" 1. ann")
             assert re.search(r" 1\. ann\s+(\S+)", text).group(1) == f"{start.towers[4]}>{start.towers[5]}"
 
-            position = towers_shown(await bob.wait_for_text("bob to move"))
+            position = towers_shown(await bob.wait_for_text("Your move"))
             move = position.legal_moves[-1]
             bob.send(f"2\r:{move}\r")  # a tower picked up, then put back by ':' and a typed move: one packet
             text = await bob.wait_for_text(" 2. bob", "Waiting for ann.")
             assert re.search(r" 2\. bob\s+(\S+)", text).group(1) == str(move)
-            await ann.wait_for_text(" 2. bob", "ann to move")
+            await ann.wait_for_text(" 2. bob", "Your move")
         finally:
             await ann.close()
             await bob.close()

@@ -81,7 +81,9 @@ async def test_env_is_capped_before_the_start_and_refused_after(tmp_path) -> Non
             assert answers == [False] * 5
             assert dict(session.chan.get_environment_bytes()) == kept
             assert session.requests_refused >= 100 - ENV_VARIABLES + 1 + 5
-            terminal.send("q")
+            terminal.send("q")  # asks first over SSH
+            await terminal.wait_for_text("Leave Soluna?")
+            terminal.send("y")
             await terminal.wait_closed()
         finally:
             await terminal.close()
@@ -209,7 +211,7 @@ async def test_a_window_change_flood_is_cut_off_and_a_bystander_keeps_typing(tmp
         try:
             await bystander.wait_for_text("Play the computer")
             await bystander.press("enter")
-            await bystander.wait_for_text("You to move")
+            await bystander.wait_for_text("Your move")
             quiet = await typed_latencies(bystander, 10)
             attacker = await asyncio.create_subprocess_exec(
                 sys.executable, "-c", WINDOW_FLOOD, str(server.port), str(FLOOD_COUNT), str(FLOOD_SECONDS),
@@ -337,7 +339,7 @@ async def test_on_a_full_disk_the_players_are_told_the_match_cannot_be_saved(tin
         bob = await SshTerminal.open(server.port, username="bob")
         try:
             await join_match(bob, await create_match(ann))
-            await ann.wait_for_text("ann to move")
+            await ann.wait_for_text("Your move")
             await server.archive.flush()
             fill(tiny_disk)
             await ann.press("enter", "right", "space")
