@@ -44,8 +44,8 @@ NOTICE_SECONDS = 8
 #: A session has no data directory: it reads and writes nothing on the server's disk (saves, stats and
 #: preferences are the local player's; the server keeps the matches itself).
 NO_DATA_DIR = Path("/nonexistent/soluna-ssh-session")
-#: Palette commands that would write on the server's disk.
-DISK_COMMANDS = {"Screenshot"}
+#: Palette commands that would write on (or read the local player's files from) the server's disk.
+DISK_COMMANDS = {"Screenshot", "Replay a finished match"}
 
 
 class SessionStats(StatsStore):
@@ -73,6 +73,9 @@ class ServerStore:
     def save(self, saved: SavedMatch) -> None:
         self._app.send({"type": "computer_saved", "save": {
             "setup": saved.setup.to_dict(), "match": saved.match.to_dict(), "hints_used": list(saved.hints_used)}})
+
+    def keep_finished(self, saved: SavedMatch) -> None:
+        """Nothing on the server's disk: a finished computer match is replayed from the game screen itself."""
 
     def discard(self) -> None:
         self._app.send({"type": "computer_dropped"})
