@@ -43,8 +43,8 @@ class LeaderboardScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="leaderboard", classes="dialog"):
             yield Static("Asking the server...", id="leaderboard-you", markup=False)
+            yield Static("", id="leaderboard-pages", markup=False)  # above the table: seen on a short terminal
             yield DataTable(cursor_type="row", zebra_stripes=True, id="leaderboard-table")
-            yield Static("", id="leaderboard-pages", markup=False)
         yield KeyFooter()
 
     def on_mount(self) -> None:

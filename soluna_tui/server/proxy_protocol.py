@@ -207,6 +207,7 @@ class _HeaderReader(asyncio.Protocol):
         self.peer: Address = ("?", 0)
         self.trusted = False
         self.buffer = b""
+        self.header: ProxyHeader | None = None
         self.done = False
         self._timer: asyncio.TimerHandle | None = None
 
@@ -228,9 +229,12 @@ class _HeaderReader(asyncio.Protocol):
         self.buffer += data
         try:
             if self.trusted:
-                header = parse_header(self.buffer)
-                if header is not None:
-                    self._hand_over(header.source or self.peer, self.buffer[header.length:])
+                self.header = self.header or parse_header(self.buffer)
+                rest = self.buffer[self.header.length:] if self.header is not None else b""
+                # A LOCAL header alone is most often the proxy's health check, closing at once: no log line
+                # unless something follows it.
+                if self.header is not None and (self.header.source is not None or rest):
+                    self._hand_over(self.header.source or self.peer, rest)
             else:
                 starts = looks_like_header(self.buffer)
                 if starts:
@@ -246,14 +250,14 @@ class _HeaderReader(asyncio.Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         if not self.done:
             self._finish()
-            if self.trusted and self.buffer:  # a bare connect and close is a proxy's health check: no line
+            if self.trusted and self.buffer and self.header is None:  # a health check: no line
                 self.listener.log("connection from proxy %s:%d closed within its PROXY header", *self.peer)
 
     def _timed_out(self) -> None:
         self._timer = None
         if self.done:
             return
-        if self.trusted:
+        if self.trusted and self.header is None:
             self._refuse(f"no PROXY header within {self.listener.header_timeout:g} s")
         else:  # a client that waits for the server to speak first
             self._hand_over(self.peer, self.buffer)

@@ -147,6 +147,21 @@ async def test_the_listener_hands_over_with_the_header_s_address_and_the_bytes_a
         writer.close()
 
 
+async def test_a_local_header_is_the_proxy_s_own_connection_and_a_health_check_leaves_no_line() -> None:
+    async with listener("127.0.0.1") as (port, seen, lines):
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(header_v2(None))
+        await asyncio.sleep(0.1)
+        writer.close()  # the health check is over
+        await asyncio.sleep(0.1)
+        assert seen == [] and lines == []
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(header_v2(None) + b"SSH-2.0-x\r\n")
+        await wait_until(lambda: len(seen) == 2)
+        assert seen == [("127.0.0.1", writer.get_extra_info("sockname")[1]), b"SSH-2.0-x\r\n"] and lines == []
+        writer.close()
+
+
 async def test_a_slow_header_from_a_trusted_proxy_is_refused_after_the_timeout() -> None:
     async with listener("127.0.0.1", header_timeout=0.3) as (port, seen, lines):
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
