@@ -11,7 +11,13 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from ..match_setup import NAME_LIMIT, clean_name
+from ..server.client_env import visible_text
 from ..widgets.key_footer import KeyFooter
+
+
+def typed_name(text: str) -> str:
+    """A name as the server will take it: what draws nothing gone, printable, trimmed, short ("" if nothing is left)."""
+    return clean_name(visible_text(text), "")
 
 
 class ChooseNameScreen(ModalScreen[None]):
@@ -27,7 +33,7 @@ class ChooseNameScreen(ModalScreen[None]):
 
     def __init__(self, suggested: str) -> None:
         super().__init__()
-        self.suggested = suggested
+        self.suggested = typed_name(suggested)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="choose-name", classes="dialog"):
@@ -44,7 +50,7 @@ class ChooseNameScreen(ModalScreen[None]):
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        name = clean_name(event.value, "")
+        name = typed_name(event.value)
         if not name:
             self.show_error("Type a name (at most 16 letters, digits or spaces), then Enter.")
             return
