@@ -209,8 +209,11 @@ async def relay(target_port: int, header: bytes) -> AsyncIterator[int]:
                 await writer.drain()
         writer.close()
 
+    writers: list[asyncio.StreamWriter] = []
+
     async def serve(client_reader: asyncio.StreamReader, client_writer: asyncio.StreamWriter) -> None:
         server_reader, server_writer = await asyncio.open_connection("127.0.0.1", target_port)
+        writers.extend((client_writer, server_writer))
         server_writer.write(header)
         await asyncio.gather(copy(client_reader, server_writer), copy(server_reader, client_writer))
 
@@ -219,6 +222,9 @@ async def relay(target_port: int, header: bytes) -> AsyncIterator[int]:
         yield server.sockets[0].getsockname()[1]
     finally:
         server.close()
+        for writer in writers:  # the copies end as their sockets close
+            writer.close()
+        await server.wait_closed()
 
 
 @contextlib.asynccontextmanager
