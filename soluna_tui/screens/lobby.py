@@ -171,8 +171,9 @@ class LobbyScreen(Screen):
             text += "\nYou play as a guest, unrated: connect with an SSH key to keep a name and a rating."
         return text
 
-    def show_player(self, name: str, rated: bool) -> None:
-        """Who the server says this player is: the name shown to others, and whether they are rated."""
+    def show_player(self, name: str, rated: bool | None) -> None:
+        """Who the server says this player is: the name shown to others, and whether they are rated
+        (``None``: a server that does not say)."""
         self.player_name, self.rated = name, rated
         if self.composed:
             self.query_one("#lobby-welcome", Static).update(self._welcome_text())

@@ -229,8 +229,9 @@ class ChildApp(SolunaApp):
         name = message.get("name")
         if isinstance(name, str) and name:
             self.player_name = name
-        self.rated = message.get("rated") is True
-        self.lobby.show_player(self.player_name, self.rated)
+        rated = message.get("rated")
+        self.rated = rated is True
+        self.lobby.show_player(self.player_name, rated if isinstance(rated, bool) else None)
         chosen = message.get("name_chosen") is not False
         if isinstance(self.screen, ChooseNameScreen):
             if chosen:

@@ -59,11 +59,13 @@ async def test_a_guest_is_told_in_one_line_and_never_asked_for_a_name() -> None:
     app, ours = await start()
     async with app.run_test(size=(100, 32)) as pilot:
         server = FakeServer(await Link.over(ours))
+        server.link.send({"type": "welcome", "secret": "KQXPMR", "hold_seconds": 300})  # a server that does not say
+        await wait_for_screen(pilot, app, LobbyScreen, "Welcome, ann.")
+        assert "guest" not in screen_text(app)
         server.link.send(welcome("ann", rated=False, chosen=False))
         await wait_for_screen(pilot, app, LobbyScreen, "You play as a guest, unrated")
         await settle(pilot)
-        assert isinstance(app.screen, LobbyScreen)
-        assert server.link is not None
+        assert isinstance(app.screen, LobbyScreen) and not app.rated
 
 
 async def test_the_leaderboard_pages_and_highlights_the_players_own_row() -> None:
