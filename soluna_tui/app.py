@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from textual import events
+from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.geometry import Size
@@ -256,7 +256,13 @@ class SolunaApp(InOrderInput, App[None]):
         self.push_screen(StatsScreen(stats, self.stats_store.problem, ascii_mode=self.ascii_mode))
 
     def action_replay_finished(self) -> None:
-        self.push_screen(FinishedListScreen(FinishedStore(self.store.data_dir).newest_first()), self._replay_kept)
+        self._read_finished()
+
+    @work(thread=True, exclusive=True, group="finished")
+    def _read_finished(self) -> None:
+        """Reading 50 long matches takes a quarter of a second: not on the screen's time."""
+        kept = FinishedStore(self.store.data_dir).newest_first()
+        self.call_from_thread(self.push_screen, FinishedListScreen(kept), self._replay_kept)
 
     def _replay_kept(self, kept: FinishedFile | None) -> None:
         if kept is not None and kept.saved is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.cells import set_cell_size
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -164,6 +164,11 @@ class ReplayScreen(Screen):
         event.stop()
         if event.entry in self.entries:
             self.show(self.entries.index(event.entry))
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """Only the history takes the keys here (a clicked tower would take the arrows for itself)."""
+        if not isinstance(event.widget, History):
+            self.history.focus()
 
     @on(History.Left)
     def _left(self, event: History.Left) -> None:

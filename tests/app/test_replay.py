@@ -62,6 +62,9 @@ async def test_stepping_through_a_replay_shows_each_move_judged_and_the_end(tmp_
         assert f"{match.stars[match.winner]}/2" in text  # the tally counts the last star
         await pilot.press("home")
         assert replay.index == 0 and "0/2" in screen_text(app)
+        await pilot.click("TowerWidget")  # the board is read-only: the arrows still step
+        await pilot.press("right")
+        assert replay.index == 1 and app.focused is replay.history
         await pilot.press("t")
         await wait_for(pilot, app, lambda: isinstance(app.screen, AnnotatedTextScreen), "the annotated text")
         assert app.screen.text == export_match(match)
