@@ -28,7 +28,7 @@ from soluna_tui.server.proxy_protocol import (
 )
 from soluna_tui.server.server import SolunaServer
 
-from .helpers import HOST_KEY, TIMEOUT, client_options, wait_until
+from .helpers import HOST_KEY, TIMEOUT, SshTerminal, client_options, session_named, wait_until
 
 CLIENT = ("203.0.113.7", 40_001)
 SERVER = ("198.51.100.1", 22)
@@ -273,3 +273,16 @@ async def test_a_server_refuses_headers_from_elsewhere_and_plain_clients_still_p
         assert [c.address for c in server.connections] == ["127.0.0.1"]
         plain.close()
         await plain.wait_closed()
+
+
+async def test_a_whole_game_session_plays_through_the_proxy(tmp_path) -> None:
+    async with server_behind_proxy(tmp_path, "127.0.0.0/8") as server:
+        async with relay(server.port, header_v2(("2001:db8::7", 6000), ("2001:db8::1", 22))) as port:
+            terminal = await SshTerminal.open(port)
+            try:
+                await terminal.wait_for_text("Welcome, ann.")
+                assert session_named(server, "ann").connection.address == "2001:db8::7"
+                await terminal.press("enter")  # play the computer: the screen flows both ways
+                await terminal.wait_for_text("Your move")
+            finally:
+                await terminal.close()
