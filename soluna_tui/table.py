@@ -115,11 +115,11 @@ class LocalTable(Table):
             return
         try:
             if self.match.is_over:
+                self.store.discard()  # first: a finished match that cannot be kept must not come back as unfinished
                 if not self.kept_finished:
                     self.kept_finished = True
                     self.store.keep_finished(SavedMatch(self.setup, self.match,
                                                         (self.hints_used[0], self.hints_used[1])))
-                self.store.discard()
             else:
                 self.store.save(SavedMatch(self.setup, self.match, (self.hints_used[0], self.hints_used[1])))
             self.save_problem = None
