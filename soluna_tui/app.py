@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from textual import events
+from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.geometry import Size
@@ -17,12 +17,14 @@ from .key_order import InOrderInput
 from .match_setup import MatchSetup
 from .preferences import Preferences
 from .rules import Match
-from .saves import SavedMatch, SaveError, SaveStore
+from .saves import FinishedFile, FinishedStore, SavedMatch, SaveError, SaveStore
 from .screens.confirm import ConfirmScreen
+from .screens.finished import FinishedListScreen
 from .screens.game import GameScreen
 from .screens.help import HelpScreen
 from .screens.new_match import NewMatchScreen
 from .screens.puzzle import PuzzleScreen
+from .screens.replay import ReplayScreen
 from .screens.resume import ResumeScreen
 from .screens.stats import StatsScreen
 from .screens.too_small import TooSmallScreen
@@ -31,7 +33,7 @@ from .table import LocalTable
 from .terminal import MIN_HEIGHT, MIN_WIDTH
 from .widgets.ascii_palette import AsciiCommandPalette
 
-STYLESHEETS = ("app.tcss", "game.tcss", "dialogs.tcss")
+STYLESHEETS = ("app.tcss", "game.tcss", "dialogs.tcss", "replay.tcss")
 ASCII_STYLESHEET = "ascii.tcss"
 #: One line on the screen of a second copy of the game started on the same data directory.
 ELSEWHERE_NOTICE = "Another copy of Soluna has the saved match; this one saves apart."
@@ -253,6 +255,20 @@ class SolunaApp(InOrderInput, App[None]):
         stats = self.stats_store.load()
         self.push_screen(StatsScreen(stats, self.stats_store.problem, ascii_mode=self.ascii_mode))
 
+    def action_replay_finished(self) -> None:
+        self._read_finished()
+
+    @work(thread=True, exclusive=True, group="finished")
+    def _read_finished(self) -> None:
+        """Reading 50 long matches takes a quarter of a second: not on the screen's time."""
+        kept = FinishedStore(self.store.data_dir).newest_first()
+        self.call_from_thread(self.push_screen, FinishedListScreen(kept), self._replay_kept)
+
+    def _replay_kept(self, kept: FinishedFile | None) -> None:
+        if kept is not None and kept.saved is not None:
+            self.push_screen(ReplayScreen(kept.saved.match, [f"Played on this computer: {kept.saved.setup.mode_label}"],
+                                          ascii_mode=self.ascii_mode))
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         game = self.game
         yield SystemCommand("New match", "Set up a new match", self.action_new_match)
@@ -271,6 +287,8 @@ class SolunaApp(InOrderInput, App[None]):
                                 lambda difficulty=difficulty: self.action_puzzles(difficulty))
         yield SystemCommand("Statistics", "Matches, rounds, accuracy over time, puzzle streaks",
                             self.action_stats)
+        yield SystemCommand("Replay a finished match", "Step through one of your last 50, every move judged",
+                            self.action_replay_finished)
         yield SystemCommand("Help", "The rules in brief and every key (?)", self.action_help)
         yield from super().get_system_commands(screen)
 

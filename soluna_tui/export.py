@@ -20,7 +20,7 @@ from typing import Any
 from .rules import Budget, Match, MatchFormatError, SearchAborted, SolunaError, shared_solver
 from .rules.round import Round
 from .rules.solver import Solver
-from .rules.teaching import Judgement, RoundReview, review_round
+from .rules.teaching import Judgement, MoveReview, RoundReview, review_round
 from .rules.wording import plural
 
 #: Marks after a judged move, as chess annotators write them.
@@ -37,14 +37,37 @@ class ExportError(ValueError):
 
 
 def export_match(match: Match, details: Sequence[str] = (), solver: Solver = shared_solver,
-                 seconds_per_round: float | None = None) -> str:
-    """The whole match as text; ``details`` are lines of context put under the title (where it was played)."""
+                 seconds_per_round: float | None = None,
+                 reviews: Sequence[RoundReview | None] | None = None) -> str:
+    """The whole match as text; ``details`` are lines of context put under the title (where it was played).
+
+    ``reviews`` (one per round, ``None`` where judging gave up) are used when already made, as the replay
+    screen makes them round by round."""
     names = match.players
-    lines = [f"Soluna: {names[0]} vs {names[1]}", *details, _rules_line(match), _result_line(match)]
-    for number, played in enumerate(match.rounds, start=1):
+    if reviews is None:
+        reviews = [review_or_none(played, solver, seconds_per_round) for played in match.rounds]
+    lines = [f"Soluna: {names[0]} vs {names[1]}", *details, _rules_line(match), result_line(match)]
+    for number, (played, review) in enumerate(zip(match.rounds, reviews, strict=True), start=1):
         lines.append("")
-        lines.extend(_round_lines(number, played, match, solver, seconds_per_round))
+        lines.extend(_round_lines(number, played, match, review))
     return "\n".join(lines) + "\n"
+
+
+def review_or_none(played: Round, solver: Solver = shared_solver, seconds: float | None = None,
+                   cancelled: Callable[[], bool] | None = None) -> RoundReview | None:
+    """The round judged by perfect play, or ``None`` when that takes longer than ``seconds`` (or is cancelled)."""
+    budget = Budget(seconds=seconds, cancelled=cancelled) if (seconds, cancelled) != (None, None) else None
+    try:
+        return review_round(played, solver, budget)
+    except SearchAborted:
+        return None
+
+
+def move_annotation(judged: MoveReview) -> str:
+    """One move's judgement as the export writes it: ``win in 5    kept the win``, ``loss in 2  threw ... ??``."""
+    text = f"{judged.after!s:<11} {judged.judgement.value}"
+    mark = MARKS.get(judged.judgement)
+    return f"{text} {mark}" if mark else text
 
 
 def _rules_line(match: Match) -> str:
@@ -55,7 +78,8 @@ def _rules_line(match: Match) -> str:
             f"{plural(options.discs, 'disc')}; seed {match.seed}")
 
 
-def _result_line(match: Match) -> str:
+def result_line(match: Match) -> str:
+    """Who won the match and how (or where it stands, unfinished)."""
     stars = f"{match.stars[0]}-{match.stars[1]}"
     if match.forfeited_by is not None:
         return (f"Result: {match.players[match.forfeited_by]} forfeited; {match.players[match.winner]} wins "
@@ -65,26 +89,17 @@ def _result_line(match: Match) -> str:
     return f"Result: not over (round {match.round_number}, stars {stars})."
 
 
-def _round_lines(number: int, played: Round, match: Match, solver: Solver,
-                 seconds_per_round: float | None) -> list[str]:
+def _round_lines(number: int, played: Round, match: Match, review: RoundReview | None) -> list[str]:
     names = match.players
     lines = [f"Round {number}: {names[played.opener]} opens; layout {played.start}"]
-    budget = Budget(seconds=seconds_per_round) if seconds_per_round is not None else None
-    try:
-        review: RoundReview | None = review_round(played, solver, budget)
-    except SearchAborted:
-        review = None
+    if review is None:
         lines.append("  (not judged: perfect play took too long to find for this many discs)")
     width = max((len(name) for name in names), default=0)
     move_width = max((len(str(move)) for move in played.moves), default=0)
     for ply, move in enumerate(played.moves):
         line = f"  {ply + 1:>2}. {names[played.mover_at(ply)]:<{width}}  {move!s:<{move_width}}"
         if review is not None:
-            judged = review.moves[ply]
-            line += f"  {judged.after!s:<11} {judged.judgement.value}"
-            mark = MARKS.get(judged.judgement)
-            if mark:
-                line += f" {mark}"
+            line += f"  {move_annotation(review.moves[ply])}"
         lines.append(line.rstrip())
     lines.extend(_round_end(number, played, match, review))
     return lines
@@ -226,6 +241,20 @@ def unfinished_match(data_dir: Path | None) -> tuple[Match, list[str]]:
     return saved.match, [f"Unfinished game: {saved.setup.mode_label}"]
 
 
+def last_finished_match(data_dir: Path | None) -> tuple[Match, list[str]]:
+    """The local match that ended last (kept in ``DATA_DIR/finished/``)."""
+    from .saves import FinishedStore, SaveError
+
+    store = FinishedStore(_data_dir(data_dir))
+    try:
+        saved = store.last()
+    except SaveError as error:
+        raise ExportError(str(error)) from None
+    if saved is None:
+        raise ExportError(f"no finished match kept in {store.folder}")
+    return saved.match, [f"Finished game: {saved.setup.mode_label}"]
+
+
 # ---- soluna export -----------------------------------------------------------------------
 
 
@@ -234,7 +263,11 @@ def run_export(args: argparse.Namespace) -> int:
     try:
         if args.file is not None and (args.code, args.id, args.database) != (None, None, None):
             raise ExportError("give a match file or a server's match (--code, --id), not both")
-        if args.file is not None:
+        if args.last and (args.file, args.code, args.id, args.database) != (None, None, None, None):
+            raise ExportError("--last is the local match that ended last: give no file or server's match with it")
+        if args.last:
+            match, details = last_finished_match(data_dir)
+        elif args.file is not None:
             match, details = read_match_file(args.file)
         elif args.code is not None or args.id is not None:
             import asyncio
@@ -276,8 +309,8 @@ def add_export_command(commands: Any, data_dir_type: Callable[[str], Path]) -> N
         help="print a match as text, every move judged by perfect play",
         description="Print a match move by move in notation, each move judged by perfect play (its outcome "
                     "for the player who made it, blunders marked ??), with each round's result and accuracy. "
-                    "Without arguments: the unfinished match in the data directory.",
-        epilog="Examples: soluna export > match.txt; soluna export saved.json; "
+                    "Without arguments: the unfinished match in the data directory; --last: the one that ended last.",
+        epilog="Examples: soluna export > match.txt; soluna export --last; soluna export saved.json; "
                "soluna export --code ABCD (a server's match, in DIR/soluna.sqlite3); "
                "soluna export --database postgresql://host/soluna --code ABCD",
     )
@@ -286,6 +319,8 @@ def add_export_command(commands: Any, data_dir_type: Callable[[str], Path]) -> N
     export.add_argument("--code", type=_code, help="a server's match by its code: the latest finished under it, "
                                                    "else the one in play")
     export.add_argument("--id", type=int, metavar="N", help="a server's finished match by its number")
+    export.add_argument("--last", action="store_true",
+                        help="the match that ended last on this computer (the last 50 are kept)")
     export.add_argument("--database", metavar="URL|PATH",
                         help="the server's store: postgresql://... or a SQLite file (default: DIR/soluna.sqlite3)")
     export.add_argument("--seconds", type=_seconds, default=DEFAULT_SECONDS_PER_ROUND, metavar="S",

@@ -21,7 +21,7 @@ import tempfile
 import time
 import weakref
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -346,6 +346,10 @@ class SaveStore:
     def move_aside(self) -> Path:
         return move_aside(self.current_path)
 
+    def keep_finished(self, saved: SavedMatch) -> None:
+        """Keep a finished match for replay (the last few, in ``finished/``); ``SaveError`` if the disk refuses."""
+        FinishedStore(self.data_dir).keep(saved)
+
     def discard(self) -> None:
         """Forget the saved match (it is finished, or the player chose a new one)."""
         if self._claim() == 0:
@@ -354,3 +358,69 @@ class SaveStore:
             self.current_path.unlink(missing_ok=True)
         except OSError as error:
             raise SaveError(f"cannot remove {self.current_path}: {error.strerror or error}") from None
+
+
+#: Finished matches kept for replay and ``soluna export --last``, in ``DATA_DIR/finished/``.
+FINISHED_DIR = "finished"
+FINISHED_KEPT = 50
+
+
+@dataclass(frozen=True)
+class FinishedFile:
+    """One kept finished match: its file, and the match (``None`` with ``problem`` when it cannot be read)."""
+
+    path: Path
+    saved: SavedMatch | None
+    problem: str = ""
+
+
+class FinishedStore:
+    """The last ``FINISHED_KEPT`` finished matches of this data directory, one save document each.
+
+    File names sort by when the match ended, so the newest is the last name; beyond the bound the
+    oldest go first. Each file is written atomically, like a save."""
+
+    def __init__(self, data_dir: Path | None = None) -> None:
+        self.folder = (Path(data_dir) if data_dir is not None else default_data_dir()) / FINISHED_DIR
+
+    def keep(self, saved: SavedMatch) -> Path:
+        """Write a finished match; ``SaveError`` with the reason if the disk refuses."""
+        stamp = time.time_ns()
+        name = f"{time.strftime('%Y%m%d-%H%M%S', time.gmtime(stamp / 1e9))}-{stamp % 1_000_000_000:09d}.json"
+        path = self.folder / name
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            write_atomically(path, saved.to_json())
+        except OSError as error:
+            raise SaveError(f"cannot keep the finished match in {self.folder}: {error.strerror or error}") from None
+        for old in self.paths()[:-FINISHED_KEPT]:
+            with suppress(OSError):
+                old.unlink()
+        return path
+
+    def paths(self) -> list[Path]:
+        """The kept files, oldest first."""
+        try:
+            return sorted(path for path in self.folder.iterdir()
+                          if path.suffix == ".json" and not path.name.startswith("."))
+        except OSError:
+            return []
+
+    def read(self, path: Path) -> FinishedFile:
+        try:
+            return FinishedFile(path, SavedMatch.from_document(read_json_document(path, SAVE_FORMAT, SAVE_VERSION)))
+        except SaveError as error:
+            return FinishedFile(path, None, str(error))
+
+    def newest_first(self) -> list[FinishedFile]:
+        return [self.read(path) for path in reversed(self.paths())]
+
+    def last(self) -> SavedMatch | None:
+        """The match that ended last, ``None`` if none was kept; ``SaveError`` if it cannot be read."""
+        paths = self.paths()
+        if not paths:
+            return None
+        found = self.read(paths[-1])
+        if found.saved is None:
+            raise SaveError(f"{paths[-1]}: {found.problem}")
+        return found.saved

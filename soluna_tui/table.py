@@ -106,17 +106,23 @@ class LocalTable(Table):
         self.store = store
         self.hints_used = list(hints_used)
         self.analysis_on = analysis_on
+        #: Whether this match, finished, has been kept for replay (once, however often it is saved after).
+        self.kept_finished = False
 
     def seat(self, player: int) -> str:
         return COMPUTER if self.setup.is_computer(player) else HUMAN
 
     def save(self) -> None:
-        """Write the match after a change; a finished match leaves no save behind."""
+        """Write the match after a change; a finished match leaves no save behind, and is kept for replay."""
         if self.store is None:
             return
         try:
             if self.match.is_over:
-                self.store.discard()
+                self.store.discard()  # first: a finished match that cannot be kept must not come back as unfinished
+                if not self.kept_finished:
+                    self.kept_finished = True
+                    self.store.keep_finished(SavedMatch(self.setup, self.match,
+                                                        (self.hints_used[0], self.hints_used[1])))
             else:
                 self.store.save(SavedMatch(self.setup, self.match, (self.hints_used[0], self.hints_used[1]),
                                            self.analysis_on))

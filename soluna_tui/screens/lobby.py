@@ -36,6 +36,8 @@ MENU = (
     ("create", "Create a match"),
     ("join", "Join a match by code"),
     ("watch", "Watch a match"),
+    ("leaderboard", "Leaderboard"),
+    ("record", "Your record"),
     ("quit", "Quit"),
 )
 RULES = [("box (loser chooses)", "box"), ("online (loser opens)", "online")]
@@ -104,9 +106,17 @@ class LobbyScreen(Screen):
             super().__init__()
             self.code = code
 
+    class ShowLeaderboard(Message):
+        """The player asked for the leaderboard."""
+
+    class ShowRecord(Message):
+        """The player asked for their record."""
+
     def __init__(self, player_name: str, *, ascii_mode: bool = False) -> None:
         super().__init__()
         self.player_name = player_name
+        #: Whether this player is rated (came with a key); ``None`` until the server has said.
+        self.rated: bool | None = None
         self.ascii_mode = ascii_mode
         self.matches: list[dict[str, Any]] = []
         #: The match against the computer the server keeps for this player, if any.
@@ -119,9 +129,7 @@ class LobbyScreen(Screen):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby", classes="dialog"):
-            yield Static(f"Welcome, {self.player_name}. Play the computer, or someone else: one of you "
-                         "creates a match and tells the other its four-letter code.", id="lobby-welcome",
-                         markup=False)
+            yield Static(self._welcome_text(), id="lobby-welcome", markup=False)
             with Horizontal(id="lobby-top"):
                 yield Menu(*(Option(text, id=key) for key, text in MENU), id="lobby-menu")
                 with Vertical(id="lobby-settings"):
@@ -155,6 +163,20 @@ class LobbyScreen(Screen):
         self.action_menu()
 
     # ---- attributes down -----------------------------------------------------------------
+
+    def _welcome_text(self) -> str:
+        text = (f"Welcome, {self.player_name}. Play the computer, or someone else: one of you creates a match "
+                "and tells the other its four-letter code.")
+        if self.rated is False:
+            text += "\nYou play as a guest, unrated: connect with an SSH key to keep a name and a rating."
+        return text
+
+    def show_player(self, name: str, rated: bool | None) -> None:
+        """Who the server says this player is: the name shown to others, and whether they are rated
+        (``None``: a server that does not say)."""
+        self.player_name, self.rated = name, rated
+        if self.composed:
+            self.query_one("#lobby-welcome", Static).update(self._welcome_text())
 
     @property
     def composed(self) -> bool:
@@ -256,6 +278,10 @@ class LobbyScreen(Screen):
             self._join()
         elif choice == "watch":
             self._watch()
+        elif choice == "leaderboard":
+            self.post_message(self.ShowLeaderboard())
+        elif choice == "record":
+            self.post_message(self.ShowRecord())
         elif choice == "quit":
             self.run_action("app.quit")
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -30,8 +31,12 @@ from ..app import STYLESHEETS, SolunaApp, styles_dir
 from ..match_setup import MatchSetup
 from ..rules import Match, SolunaError
 from ..saves import SavedMatch, SaveError
+from ..screens.choose_name import ChooseNameScreen
 from ..screens.confirm import ConfirmScreen
+from ..screens.leaderboard import LeaderboardScreen
 from ..screens.lobby import LobbyScreen
+from ..screens.record import RecordScreen
+from ..screens.replay import ReplayScreen
 from ..screens.waiting import WaitingScreen
 from ..stats import Stats, StatsStore
 from ..table import LocalTable
@@ -44,8 +49,8 @@ NOTICE_SECONDS = 8
 #: A session has no data directory: it reads and writes nothing on the server's disk (saves, stats and
 #: preferences are the local player's; the server keeps the matches itself).
 NO_DATA_DIR = Path("/nonexistent/soluna-ssh-session")
-#: Palette commands that would write on the server's disk.
-DISK_COMMANDS = {"Screenshot"}
+#: Palette commands that would write on (or read the local player's files from) the server's disk.
+DISK_COMMANDS = {"Screenshot", "Replay a finished match"}
 
 
 class SessionStats(StatsStore):
@@ -74,11 +79,14 @@ class ServerStore:
         self._app.send({"type": "computer_saved", "save": {
             "setup": saved.setup.to_dict(), "match": saved.match.to_dict(), "hints_used": list(saved.hints_used)}})
 
+    def release(self) -> None:
+        """No save slot to let go of: the server keeps the match."""
+
+    def keep_finished(self, saved: SavedMatch) -> None:
+        """Nothing on the server's disk: a finished computer match is replayed from the game screen itself."""
+
     def discard(self) -> None:
         self._app.send({"type": "computer_dropped"})
-
-    def release(self) -> None:
-        """Nothing to let go: the server holds no save slot for a session (``SaveStore`` locks one)."""
 
 
 class ChildApp(SolunaApp):
@@ -100,6 +108,10 @@ class ChildApp(SolunaApp):
         #: This session's secret (the proof for the seats it takes), and how long the server holds a seat.
         self.secret = ""
         self.hold_seconds = 300.0
+        #: Whether this player came with a key (rated, a name of their own), as the server last said.
+        self.rated = False
+        #: A keyed player is offered to choose their name once a visit (Escape means not now).
+        self._name_offered = False
         #: The matches in play, as the server last listed them.
         self.matches_in_play: list[dict[str, Any]] = []
         #: The code of the match this terminal shows or is about to show; updates for others are stale.
@@ -166,8 +178,7 @@ class ChildApp(SolunaApp):
     def _from_server(self, message: dict[str, Any]) -> None:
         kind = message["type"]
         if kind == "welcome":
-            self.secret = str(message["secret"])
-            self.hold_seconds = float(message["hold_seconds"])
+            self._welcome(message)
         elif kind == "lobby":
             self.matches_in_play = list(message["matches"])
             self.lobby.show_matches(self.matches_in_play)
@@ -189,6 +200,18 @@ class ChildApp(SolunaApp):
         elif kind == "notice":
             self.notify(str(message["text"]), severity=message.get("severity", "information"),
                         timeout=NOTICE_SECONDS)
+        elif kind == "leaderboard":
+            if isinstance(self.screen, LeaderboardScreen):
+                self.screen.show_page(message)
+        elif kind == "record":
+            if isinstance(self.screen, RecordScreen):
+                self.screen.show_record(message)
+        elif kind == "finished_match":
+            self._replay_finished(message)
+        elif kind == "error" and isinstance(self.screen, ChooseNameScreen):
+            self.screen.show_error(str(message["text"]))  # taken, reserved...: another try
+        elif kind == "error" and isinstance(self.screen, RecordScreen):
+            self.screen.say(str(message["text"]), error=True)
         elif kind == "error":
             self._creating = False
             if self.remote is None:
@@ -198,6 +221,40 @@ class ChildApp(SolunaApp):
                 self.notify(str(message["text"]), severity="error", timeout=NOTICE_SECONDS)
         elif kind == "exit":
             self.exit()
+
+    def _welcome(self, message: dict[str, Any]) -> None:
+        """Who the server says this player is (on arrival, and after a name is chosen)."""
+        self.secret = str(message["secret"])
+        self.hold_seconds = float(message["hold_seconds"])
+        name = message.get("name")
+        if isinstance(name, str) and name:
+            self.player_name = name
+        rated = message.get("rated")
+        self.rated = rated is True
+        self.lobby.show_player(self.player_name, rated if isinstance(rated, bool) else None)
+        chosen = message.get("name_chosen") is not False
+        if isinstance(self.screen, ChooseNameScreen):
+            if chosen:
+                self.screen.dismiss(None)
+                self.lobby.say(f"You are {self.player_name} on every visit with this key.")
+        elif self.rated and not chosen and not self._name_offered:
+            self._name_offered = True
+            self.push_screen(ChooseNameScreen(self.player_name))
+
+    def _replay_finished(self, message: dict[str, Any]) -> None:
+        """A finished match the player asked for: replayed and judged here (the server runs no solver)."""
+        try:
+            match = Match.from_dict(message["match"])
+        except (SolunaError, KeyError, TypeError, ValueError) as error:
+            if isinstance(self.screen, RecordScreen):
+                self.screen.say(f"That match could not be read: {error}.", error=True)
+            return
+        when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(float(message.get("finished_at", 0))))
+        result = str(message.get("result", "?")) + (", by forfeit" if message.get("forfeit") else "")
+        details = [f"Server match #{message.get('id')}: {result}, finished {when}"]
+        if isinstance(self.screen, RecordScreen):
+            self.screen.say("")
+        self.push_screen(ReplayScreen(match, details, ascii_mode=self.ascii_mode))
 
     def _match_news(self, message: dict[str, Any]) -> None:
         code = message.get("code")
@@ -258,6 +315,28 @@ class ChildApp(SolunaApp):
     def _watch(self, event: LobbyScreen.WatchMatch) -> None:
         self.following = event.code
         self.send({"type": "watch", "code": event.code})
+
+    @on(LobbyScreen.ShowLeaderboard)
+    def _show_leaderboard(self) -> None:
+        self.push_screen(LeaderboardScreen(self.player_name))
+        self.send({"type": "leaderboard", "offset": 0})
+
+    @on(LeaderboardScreen.PageWanted)
+    def _leaderboard_page(self, event: LeaderboardScreen.PageWanted) -> None:
+        self.send({"type": "leaderboard", "offset": event.offset})
+
+    @on(LobbyScreen.ShowRecord)
+    def _show_record(self) -> None:
+        self.push_screen(RecordScreen())
+        self.send({"type": "record"})
+
+    @on(RecordScreen.ReplayWanted)
+    def _replay_wanted(self, event: RecordScreen.ReplayWanted) -> None:
+        self.send({"type": "finished_match", "id": event.match_id})
+
+    @on(ChooseNameScreen.Chosen)
+    def _name_chosen(self, event: ChooseNameScreen.Chosen) -> None:
+        self.send({"type": "choose_name", "name": event.name})
 
     def _waiting_closed(self, cancelled: bool | None) -> None:
         if cancelled:

@@ -16,6 +16,7 @@ import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from .config import DEFAULT_PORT, SPAWN_MODES, Limits, ServerConfig
 
@@ -59,6 +60,9 @@ def add_serve_command(commands: argparse._SubParsersAction, whole_number: Callab
     serve.add_argument("--spawn", choices=SPAWN_MODES, default="zygote",
                        help="how each session's process starts: forked from a warm process (zygote, default) "
                             "or a fresh Python each time (exec)")
+    serve.add_argument("--proxy-from", type=_proxy_network, action="append", default=[], metavar="CIDR",
+                       help="a load balancer (address or CIDR block; repeatable) whose PROXY protocol v1/v2 "
+                            "headers give the real client's address; others may send none")
     limits = serve.add_argument_group("limits")
     for flag, name, low, high, what in LIMIT_FLAGS:
         default = getattr(defaults, name)
@@ -67,13 +71,23 @@ def add_serve_command(commands: argparse._SubParsersAction, whole_number: Callab
     serve.set_defaults(run=run_serve, parser=serve)
 
 
+def _proxy_network(text: str) -> Any:
+    from .proxy_protocol import ProxyHeaderError, parse_network
+
+    try:
+        return parse_network(text)
+    except ProxyHeaderError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def config_from(args: argparse.Namespace) -> ServerConfig:
     from ..saves import default_data_dir
 
     values = {name: getattr(args, name) for _, name, *_ in LIMIT_FLAGS}
     limits = Limits(**values, idle_warning=min(60.0, values["idle_timeout"] / 4))
     return ServerConfig(data_dir=args.data_dir or default_data_dir(), host=args.host, port=args.port,
-                        host_key_path=args.host_key, limits=limits, spawn=args.spawn)
+                        host_key_path=args.host_key, limits=limits, spawn=args.spawn,
+                        proxy_from=tuple(args.proxy_from))
 
 
 def run_serve(args: argparse.Namespace) -> int:

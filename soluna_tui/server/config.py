@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -79,6 +80,8 @@ class ServerConfig:
     #: The computer's least time to move and how long its move is shown, in every child.
     computer_pause: float = 0.6
     reveal_pause: float = 0.5
+    #: Load balancers whose PROXY protocol headers are believed (``--proxy-from``); others may send none.
+    proxy_from: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = ()
 
     @property
     def resolved_host_key_path(self) -> Path:

@@ -27,6 +27,7 @@ from .config import ServerConfig
 from .gate import Gate, ThrottledLog
 from .host_key import load_or_create_host_key
 from .lobby import Lobby, player_name
+from .proxy_protocol import ProxyListener
 from .session import GameSession, GuardedChannel
 from .spawn import make_spawner
 
@@ -207,6 +208,8 @@ class SolunaServer:
         config, limits = self.config, self.config.limits
         return await asyncssh.listen(
             config.host, config.port,
+            # Accepts the TCP connections itself, to read PROXY headers from --proxy-from addresses.
+            tunnel=ProxyListener(config.proxy_from, self.refusals.info),
             server_factory=lambda: SolunaConnection(self),
             server_host_keys=[key],
             server_version=f"Soluna_{__version__}",

@@ -1,0 +1,72 @@
+"""Over SSH, a player who came with a key chooses the name they will be known by on every visit."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import Input, Static
+
+from ..match_setup import NAME_LIMIT, clean_name
+from ..server.client_env import visible_text
+from ..widgets.key_footer import KeyFooter
+
+
+def typed_name(text: str) -> str:
+    """A name as the server will take it: what draws nothing gone, printable, trimmed, short ("" if nothing is left)."""
+    return clean_name(visible_text(text), "")
+
+
+class ChooseNameScreen(ModalScreen[None]):
+    """Enter asks the server (``Chosen`` goes up); the app closes the dialog once the server agrees, or
+    shows its refusal here (``show_error``) for another try. Escape keeps the name for now."""
+
+    BINDINGS = [Binding("escape", "later", "Not now")]
+
+    class Chosen(Message):
+        def __init__(self, name: str) -> None:
+            super().__init__()
+            self.name = name
+
+    def __init__(self, suggested: str) -> None:
+        super().__init__()
+        self.suggested = typed_name(suggested)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="choose-name", classes="dialog"):
+            yield Static("You came with an SSH key: choose the name others will know you by. It is kept "
+                         "with your key, with your rating, for every visit.", markup=False)
+            yield Input(self.suggested, max_length=NAME_LIMIT, compact=True, id="choose-name-input")
+            yield Static("", id="choose-name-status", markup=False)
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        self.query_one("#choose-name").border_title = "Your name"
+        self.query_one(Input).focus()
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        name = typed_name(event.value)
+        if not name:
+            self.show_error("Type a name (at most 16 letters, digits or spaces), then Enter.")
+            return
+        self.query_one(Input).value = name
+        self.say(f"Asking for {name}...")
+        self.post_message(self.Chosen(name))
+
+    def say(self, text: str, error: bool = False) -> None:
+        status = self.query_one("#choose-name-status", Static)
+        status.update(text)
+        status.set_class(error, "-error")
+
+    def show_error(self, text: str) -> None:
+        """The server's refusal (taken, reserved...): one line, and the field ready for another try."""
+        self.say(text, error=True)
+        self.query_one(Input).focus()
+
+    def action_later(self) -> None:
+        self.dismiss(None)

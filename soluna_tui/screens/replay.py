@@ -1,0 +1,219 @@
+"""A finished match replayed move by move, each move judged by perfect play as ``soluna export`` judges it.
+
+The board, the tally and the history are the game screen's own widgets, read-only here:
+the history is where the player steps (Up/Down, Left/Right, Home/End, or a click). The
+judging runs in a thread worker, round by round, with a time budget; until a round is
+judged its moves say "judging...". ``t`` shows the whole annotated text, to select and copy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.cells import set_cell_size
+from textual import events, on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Static
+from textual.worker import get_current_worker
+
+from ..export import export_match, move_annotation, result_line, review_or_none
+from ..glyphs import glyphs_for
+from ..rules import Match, Position, Tower
+from ..rules.teaching import RoundReview
+from ..rules.wording import plural
+from ..widgets.board import Board
+from ..widgets.history import History, HistoryEntry
+from ..widgets.key_footer import KeyFooter
+from ..widgets.tally import Tally, TallyInfo
+from .annotated_text import AnnotatedTextScreen
+from .picking import tower_looks
+
+#: Seconds the solver may spend judging one round of a replay (large rounds give up, and say so).
+REPLAY_SECONDS_PER_ROUND = 20.0
+HISTORY_NAME_WIDTH = 9
+
+
+def replay_entries(match: Match) -> list[HistoryEntry]:
+    """Every position of the match: each round's start (its heading), then the position after each move."""
+    entries = []
+    for number, played in enumerate(match.rounds, start=1):
+        outcome = played.outcome
+        heading = (f"Round {number}: {match.players[outcome.winner]} won" if outcome is not None
+                   else f"Round {number}: {match.players[played.opener]} opened")
+        entries.append(HistoryEntry(number, 0, heading, heading=True))
+        for ply, move in enumerate(played.moves, start=1):
+            name = set_cell_size(match.players[played.mover_at(ply - 1)], HISTORY_NAME_WIDTH)
+            entries.append(HistoryEntry(number, ply, f"{ply:>2}. {name} {move}"))
+    return entries
+
+
+class ReplayScreen(Screen):
+    """Escape goes back to where the replay was opened from."""
+
+    BINDINGS = [
+        Binding("escape", "close", "Back", priority=True),
+        Binding("left", "step(-1)", "Back a move"),
+        Binding("right", "step(1)", "Next move"),
+        Binding("home", "jump(0)", "Start", show=False),
+        Binding("end", "jump(-1)", "End", show=False),
+        Binding("t", "text", "Annotated text"),
+    ]
+
+    def __init__(self, match: Match, details: Sequence[str] = (), *, ascii_mode: bool = False,
+                 seconds_per_round: float = REPLAY_SECONDS_PER_ROUND) -> None:
+        super().__init__()
+        self.match = match
+        self.details = tuple(details)
+        self.glyphs = glyphs_for(ascii_mode)
+        self.seconds_per_round = seconds_per_round
+        self.entries = replay_entries(match)
+        self.index = 0
+        #: Each round's review once judged (``None``: judging gave up); rounds missing are being judged.
+        self.reviews: dict[int, RoundReview | None] = {}
+        self.text: str | None = None
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="replay-main"):
+            with Vertical(id="play-area"):
+                yield Board(self.glyphs, self.match.options.discs, id="board")
+                yield Static("", id="replay-move", markup=False)
+                yield Static("", id="replay-result", markup=False)
+            with Vertical(id="sidebar"):
+                yield Tally(self.glyphs, id="tally")
+                yield History(id="history")
+        footer = KeyFooter()
+        footer.compact = True
+        yield footer
+
+    @property
+    def history(self) -> History:
+        return self.query_one(History)
+
+    def on_mount(self) -> None:
+        names = self.match.players
+        self.query_one("#tally").border_title = "Replay"
+        self.query_one("#history").border_title = "Moves"
+        self.query_one("#replay-result", Static).update(
+            f"{names[0]} vs {names[1]}. {result_line(self.match).removeprefix('Result: ')}")
+        self.history.show(self.entries)
+        self.history.focus()
+        self.show(0)
+        self._judge()
+
+    # ---- stepping ------------------------------------------------------------------------
+
+    @property
+    def entry(self) -> HistoryEntry:
+        return self.entries[self.index]
+
+    def show(self, index: int) -> None:
+        """Show the position of entry ``index`` on the board, the tally and the move line."""
+        self.index = max(0, min(index, len(self.entries) - 1))
+        history = self.history
+        if history.highlighted != self.index:
+            with history.prevent(History.OptionHighlighted):
+                history.highlighted = self.index
+        entry = self.entry
+        played = self.match.rounds[entry.round_number - 1]
+        position: Position = played.position_at(entry.ply)
+        last: Tower | None = played.moves[entry.ply - 1].result if entry.ply else None
+        self.query_one(Board).show(tower_looks(position, last=last))
+        self.query_one(Tally).info = self._tally_info()
+        self.query_one("#replay-move", Static).update(self._move_text())
+
+    def _tally_info(self) -> TallyInfo:
+        match, entry = self.match, self.entry
+        played = match.rounds[entry.round_number - 1]
+        ended = entry.ply == len(played.moves) and played.outcome is not None
+        winners = [outcome.winner for outcome in match.outcomes[:entry.round_number - (0 if ended else 1)]]
+        return TallyInfo(
+            names=match.players, stars=(winners.count(0), winners.count(1)),
+            stars_to_win=match.options.stars_to_win, round_number=entry.round_number,
+            to_move=None if ended else played.mover_at(entry.ply),
+            rules=f"{match.options.preset_name} rules", mode=f"{plural(match.options.discs, 'disc')}, replay",
+            seed=match.seed)
+
+    def _move_text(self) -> str:
+        match, entry = self.match, self.entry
+        played = match.rounds[entry.round_number - 1]
+        names = match.players
+        if entry.ply == 0:
+            text = (f"Round {entry.round_number}: {names[played.opener]} opens. "
+                    f"Right or Down steps through the moves.")
+        else:
+            move = played.moves[entry.ply - 1]
+            text = f"Move {entry.ply}: {names[played.mover_at(entry.ply - 1)]} played {move}: "
+            if entry.round_number - 1 not in self.reviews:
+                text += "judging..." if self.glyphs.ascii else "judging…"
+            else:
+                review = self.reviews[entry.round_number - 1]
+                text += (move_annotation(review.moves[entry.ply - 1]) if review is not None
+                         else "not judged (perfect play took too long to find)")
+        if entry.ply == len(played.moves):
+            if played.outcome is not None:
+                text += f"\n{names[played.to_move]} cannot move: {names[played.outcome.winner]} wins the round."
+            elif match.forfeited_by is not None:
+                text += f"\n{names[match.forfeited_by]} forfeited here."
+        return text
+
+    @on(History.Viewed)
+    def _viewed(self, event: History.Viewed) -> None:
+        event.stop()
+        if event.entry in self.entries:
+            self.show(self.entries.index(event.entry))
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """Only the history takes the keys here (a clicked tower would take the arrows for itself)."""
+        if not isinstance(event.widget, History):
+            self.history.focus()
+
+    @on(History.Left)
+    def _left(self, event: History.Left) -> None:
+        event.stop()
+
+    def action_step(self, by: int) -> None:
+        self.show(self.index + by)
+
+    def action_jump(self, index: int) -> None:
+        self.show(index if index >= 0 else len(self.entries) + index)
+
+    # ---- judging -------------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="replay-judging")
+    def _judge(self) -> None:
+        worker = get_current_worker()
+        reviews = []
+        for number, played in enumerate(self.match.rounds):
+            review = review_or_none(played, seconds=self.seconds_per_round,
+                                    cancelled=lambda: worker.is_cancelled)
+            if worker.is_cancelled:
+                return
+            reviews.append(review)
+            self.app.call_from_thread(self._judged, number, review)
+        text = export_match(self.match, self.details, reviews=reviews)
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self._written, text)
+
+    def _judged(self, number: int, review: RoundReview | None) -> None:
+        self.reviews[number] = review
+        if self.is_mounted:
+            self.query_one("#replay-move", Static).update(self._move_text())
+
+    def _written(self, text: str) -> None:
+        self.text = text
+
+    def action_text(self) -> None:
+        if self.text is None:
+            judged = len(self.reviews)
+            self.notify(f"Still judging the moves (round {judged + 1} of {len(self.match.rounds)}): "
+                        "the text comes when every round is judged.")
+            return
+        self.app.push_screen(AnnotatedTextScreen(self.text))
+
+    def action_close(self) -> None:
+        # This screen's own judging only: ``cancel_all`` would stop every worker of the app.
+        self.workers.cancel_node(self)
+        self.dismiss(None)

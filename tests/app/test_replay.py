@@ -1,0 +1,117 @@
+"""Replaying a finished match: stepping, the solver's annotations, the whole text; finished local matches kept."""
+
+from __future__ import annotations
+
+from soluna_tui.cli import main
+from soluna_tui.export import export_match
+from soluna_tui.rules import Match, MatchOptions
+from soluna_tui.saves import FINISHED_KEPT, FinishedStore, SavedMatch, SaveStore
+from soluna_tui.screens.annotated_text import AnnotatedTextScreen
+from soluna_tui.screens.finished import FinishedListScreen
+from soluna_tui.screens.match_over import MatchOverScreen
+from soluna_tui.screens.replay import ReplayScreen
+
+from .helpers import hot_seat, make_app, play_by_keys, screen_text, skip_review
+
+
+def finished(seed: int = 3, discs: int = 6, stars: int = 2) -> Match:
+    """A match played to its end, each player always taking the first legal move."""
+    match = Match(MatchOptions(discs=discs, stars_to_win=stars), ("Ann", "Bob"), seed=seed)
+    while not match.is_over:
+        if match.round.is_over:
+            match.start_next_round(match.round.outcome.loser, match.round.outcome.loser)
+        match.play(match.position.legal_moves[0], match.to_move)
+    return match
+
+
+async def wait_for(pilot, app, condition, what: str) -> None:
+    for _ in range(200):
+        await pilot.pause(0.05)
+        if condition():
+            return
+    raise AssertionError(f"{what} never came; the screen shows:\n{screen_text(app)}")
+
+
+async def test_stepping_through_a_replay_shows_each_move_judged_and_the_end(tmp_path) -> None:
+    match = finished()
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await app.push_screen(ReplayScreen(match))
+        await pilot.pause()
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen)
+        assert "Round 1: Ann opens" in screen_text(app) and replay.index == 0
+        await pilot.press("right")
+        first = match.rounds[0].moves[0]
+        assert replay.entry.ply == 1 and f"Move 1: Ann played {first}" in screen_text(app)
+        await wait_for(pilot, app, lambda: len(replay.reviews) == len(match.rounds), "the judging")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "judging" not in text and ("win in" in text or "loss in" in text)
+        expected = export_match(match).splitlines()
+        move_line = next(line for line in expected if line.strip().startswith("1. Ann") and str(first) in line)
+        annotation = move_line.split(str(first), 1)[1].strip()
+        assert annotation.split()[0] in text  # the same outcome the export writes beside the move
+        await pilot.press("down", "down")  # the history steps too
+        assert replay.entry.ply == 3
+        await pilot.press("end")
+        winner = match.players[match.winner]
+        assert replay.index == len(replay.entries) - 1
+        text = screen_text(app)
+        assert f"{winner} wins the round." in text and f"{winner} wins the match" in text
+        assert f"{match.stars[match.winner]}/2" in text  # the tally counts the last star
+        await pilot.press("home")
+        assert replay.index == 0 and "0/2" in screen_text(app)
+        await pilot.click("TowerWidget")  # the board is read-only: the arrows still step
+        await pilot.press("right")
+        assert replay.index == 1 and app.focused is replay.history
+        await pilot.press("t")
+        await wait_for(pilot, app, lambda: isinstance(app.screen, AnnotatedTextScreen), "the annotated text")
+        assert app.screen.text == export_match(match)
+        assert "Accuracy:" in screen_text(app)
+        await pilot.press("escape")
+        await wait_for(pilot, app, lambda: app.screen is replay, "the replay again")
+        await pilot.press("escape")
+        await wait_for(pilot, app, lambda: not isinstance(app.screen, ReplayScreen), "the replay closing")
+
+
+async def test_a_hot_seat_match_played_to_the_end_is_kept_and_replayed_from_the_palette(tmp_path) -> None:
+    app = make_app(tmp_path, hot_seat(seed=2, discs=4, stars_to_win=1))
+    async with app.run_test(size=(100, 32)) as pilot:
+        while not isinstance(app.screen, MatchOverScreen):
+            if not await skip_review(pilot, app):
+                await play_by_keys(pilot, app, app.game.match.position.legal_moves[0])
+            await pilot.pause()
+        played = app.game.match
+        kept = FinishedStore(tmp_path).newest_first()
+        assert len(kept) == 1 and kept[0].saved.match.to_dict() == played.to_dict()
+        assert SaveStore(tmp_path).load() is None  # no unfinished save left behind
+        await pilot.press("escape")
+        await pilot.press("ctrl+p")
+        await pilot.press(*"Replay a fin")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_for(pilot, app, lambda: isinstance(app.screen, FinishedListScreen), "the list")
+        assert f"Ann vs Bob: {played.players[played.winner]} won, " in screen_text(app)
+        await pilot.press("enter")
+        await wait_for(pilot, app, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+        assert app.screen.match.to_dict() == played.to_dict()
+    assert len(FinishedStore(tmp_path).paths()) == 1  # kept once, however often it was saved after
+
+
+def test_only_the_last_matches_are_kept_newest_first_and_exported_with_last(tmp_path, capsys) -> None:
+    store = FinishedStore(tmp_path)
+    setup = hot_seat()
+    for seed in range(FINISHED_KEPT + 3):
+        store.keep(SavedMatch(setup, finished(seed=seed, discs=3, stars=1)))
+    assert len(store.paths()) == FINISHED_KEPT
+    newest = store.newest_first()
+    assert newest[0].saved.match.seed == FINISHED_KEPT + 2 and newest[-1].saved.match.seed == 3
+    assert main(["export", "--last", "--data-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Soluna: Ann vs Bob") and f"seed {FINISHED_KEPT + 2}" in out
+    store.paths()[-1].write_text("{not json")  # a damaged newest file: one line, no traceback
+    assert main(["export", "--last", "--data-dir", str(tmp_path)]) == 1
+    assert capsys.readouterr().err.count("\n") == 1
+    assert main(["export", "--last", "--data-dir", str(tmp_path / "empty")]) == 1
+    assert "no finished match kept" in capsys.readouterr().err

@@ -1,0 +1,150 @@
+"""The child's side of issue 10's contract: names, the leaderboard, the record, replays of server matches."""
+
+from __future__ import annotations
+
+from soluna_tui.rules import Match, MatchOptions
+from soluna_tui.screens.choose_name import ChooseNameScreen
+from soluna_tui.screens.game import GameScreen
+from soluna_tui.screens.leaderboard import LeaderboardScreen
+from soluna_tui.screens.lobby import LobbyScreen
+from soluna_tui.screens.record import RecordScreen
+from soluna_tui.screens.replay import ReplayScreen
+from soluna_tui.server.protocol import Link
+
+from ..app.helpers import screen_text
+from .test_child_app import FakeServer, settle, start, wait_for_screen
+
+LEADERBOARD_KEY = "down", "down", "down", "down", "enter"   # the fifth entry of the menu
+RECORD_KEY = "down", "down", "down", "down", "down", "enter"
+
+
+def welcome(name: str = "ann", rated: bool = True, chosen: bool = True) -> dict:
+    return {"type": "welcome", "secret": "KQXPMR", "hold_seconds": 300, "name": name, "rated": rated,
+            "name_chosen": chosen}
+
+
+def leaderboard_page(offset: int, total: int, you: dict | None) -> dict:
+    rows = [{"rank": rank, "name": f"p{rank}", "rating": 2000 - rank, "played": 10 + rank, "won": rank}
+            for rank in range(offset + 1, min(offset + 20, total) + 1)]
+    return {"type": "leaderboard", "offset": offset, "total": total, "rows": rows, "you": you}
+
+
+async def test_a_keyed_player_without_a_name_chooses_one_and_a_refusal_lets_them_try_again() -> None:
+    app, ours = await start()
+    async with app.run_test(size=(100, 32)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        server.link.send(welcome("ann\u200b", chosen=False))
+        await wait_for_screen(pilot, app, ChooseNameScreen, "choose the name")
+        assert app.screen.query_one("#choose-name-input").value == "ann"  # cleaned like a typed name
+        await pilot.press(*["backspace"] * 3, *"Computer", "enter")
+        request = await server.expect("choose_name")
+        assert request["name"] == "Computer"
+        server.link.send({"type": "error", "text": "That name is reserved."})
+        await wait_for_screen(pilot, app, ChooseNameScreen, "That name is reserved.")
+        await pilot.press(*["backspace"] * 8, "enter")  # empty: refused here, nothing sent
+        assert "Type a name" in screen_text(app)
+        await pilot.press(*"Ann Lee", "enter")
+        request = await server.expect("choose_name")
+        assert request["name"] == "Ann Lee"
+        server.link.send(welcome("Ann Lee"))
+        await wait_for_screen(pilot, app, LobbyScreen, "Welcome, Ann Lee.")
+        assert "You are Ann Lee on every visit" in screen_text(app) and app.player_name == "Ann Lee"
+        assert "guest" not in screen_text(app)
+        await pilot.press("enter")  # the computer match is played under the chosen name
+        await wait_for_screen(pilot, app, GameScreen, "Your move")
+        assert app.game.match.players[0] == "Ann Lee"
+
+
+async def test_a_guest_is_told_in_one_line_and_never_asked_for_a_name() -> None:
+    app, ours = await start()
+    async with app.run_test(size=(100, 32)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        server.link.send({"type": "welcome", "secret": "KQXPMR", "hold_seconds": 300})  # a server that does not say
+        await wait_for_screen(pilot, app, LobbyScreen, "Welcome, ann.")
+        assert "guest" not in screen_text(app)
+        server.link.send(welcome("ann", rated=False, chosen=False))
+        await wait_for_screen(pilot, app, LobbyScreen, "You play as a guest, unrated")
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen) and not app.rated
+
+
+async def test_the_leaderboard_pages_and_highlights_the_players_own_row() -> None:
+    app, ours = await start()
+    async with app.run_test(size=(100, 40)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        server.link.send(welcome("p23"))
+        await wait_for_screen(pilot, app, LobbyScreen, "Welcome, p23.")
+        await pilot.press(*LEADERBOARD_KEY)
+        request = await server.expect("leaderboard")
+        assert request["offset"] == 0
+        await wait_for_screen(pilot, app, LeaderboardScreen, "Asking the server")
+        server.link.send(leaderboard_page(0, 45, {"rank": 23, "rating": 1977}))
+        await wait_for_screen(pilot, app, LeaderboardScreen, "Players 1-20 of 45")
+        assert "p23: rank 23, rating 1977." in screen_text(app) and "1999" in screen_text(app)
+        await pilot.press("pagedown")
+        request = await server.expect("leaderboard")
+        assert request["offset"] == 20
+        server.link.send(leaderboard_page(20, 45, {"rank": 23, "rating": 1977}))
+        await wait_for_screen(pilot, app, LeaderboardScreen, "Players 21-40 of 45")
+        table = app.screen.query_one("#leaderboard-table")
+        assert table.cursor_row == 2 and table.get_row_at(2)[1].plain == "p23"  # the cursor on their own row
+        assert "bold" in str(table.get_row_at(2)[1].style)
+        await pilot.press("right")
+        assert (await server.expect("leaderboard"))["offset"] == 40
+        server.link.send(leaderboard_page(40, 45, {"rank": 23, "rating": 1977}))
+        await wait_for_screen(pilot, app, LeaderboardScreen, "Players 41-45 of 45")
+        await pilot.press("right")  # no page after the last: nothing asked
+        await pilot.press("left")
+        assert (await server.expect("leaderboard"))["offset"] == 20
+        await pilot.press("escape")
+        await wait_for_screen(pilot, app, LobbyScreen)
+
+
+async def test_the_record_lists_recent_matches_and_enter_replays_one() -> None:
+    app, ours = await start()
+    async with app.run_test(size=(100, 40)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        server.link.send(welcome("ann"))
+        await pilot.press(*RECORD_KEY)
+        await server.expect("record")
+        match = Match(MatchOptions(discs=4, stars_to_win=1), ("ann", "bob"), seed=5)
+        while not match.is_over:
+            match.play(match.position.legal_moves[0], match.to_move)
+        recent = [{"id": 17, "opponent": "bob", "result": "won" if match.winner == 0 else "lost", "forfeit": False,
+                   "stars": list(match.stars), "finished_at": 1_790_000_000.0},
+                  {"id": 9, "opponent": "cyd", "result": "abandoned", "forfeit": True, "stars": [0, 0],
+                   "finished_at": 1_789_000_000.0}]
+        server.link.send({"type": "record", "name": "ann", "rated": True, "rating": 1532, "rank": 5, "played": 12,
+                          "won": 7, "lost": 5, "recent": recent})
+        await wait_for_screen(pilot, app, RecordScreen, "ann: rating 1532, rank 5.")
+        text = screen_text(app)
+        assert "12 matches played: 7 won, 5 lost." in text
+        assert "vs bob: " in text and "vs cyd: abandoned by forfeit, stars 0-0" in text
+        await pilot.press("down", "enter")
+        assert (await server.expect("finished_match"))["id"] == 9
+        server.link.send({"type": "error", "text": "No finished match #9."})
+        await wait_for_screen(pilot, app, RecordScreen, "No finished match #9.")
+        await pilot.press("up", "enter")
+        assert (await server.expect("finished_match"))["id"] == 17
+        server.link.send({"type": "finished_match", "id": 17, "players": ["ann", "bob"], "result": "ann won",
+                          "forfeit": False, "finished_at": 1_790_000_000.0, "match": match.to_dict()})
+        await wait_for_screen(pilot, app, ReplayScreen, "Round 1: ann opens")
+        assert app.screen.match.to_dict() == match.to_dict()
+        await pilot.press("escape")
+        await wait_for_screen(pilot, app, RecordScreen)
+
+
+async def test_a_guest_s_empty_record_and_a_damaged_match_say_so_in_one_line() -> None:
+    app, ours = await start()
+    async with app.run_test(size=(100, 32)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        server.link.send(welcome("ann", rated=False, chosen=False))
+        await pilot.press(*RECORD_KEY)
+        await server.expect("record")
+        server.link.send({"type": "record", "name": "ann", "rated": False, "rating": None, "rank": None,
+                          "played": 0, "won": 0, "lost": 0, "recent": []})
+        await wait_for_screen(pilot, app, RecordScreen, "a guest, unrated")
+        assert "No finished match yet." in screen_text(app)
+        server.link.send({"type": "finished_match", "id": 3, "players": ["a", "b"], "result": "?",
+                          "forfeit": False, "finished_at": 0.0, "match": {"format": "nonsense"}})
+        await wait_for_screen(pilot, app, RecordScreen, "That match could not be read")
