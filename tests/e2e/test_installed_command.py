@@ -32,8 +32,8 @@ def test_play_a_move_by_keys_and_see_it_in_the_history(tmp_path) -> None:
         terminal.send("\x1b[C")  # right arrow
         terminal.pump(0.3)
         terminal.send(" ")  # place it
-        text = terminal.wait_for(lambda text: "1. Player 1" in text)
-        assert "Player 2 to move" in text
+        # The history and the status line may reach the terminal in separate writes: wait for both.
+        text = terminal.wait_for(lambda text: "1. Player 1" in text and "Player 2 to move" in text)
         assert "1S>1S" in text
         terminal.send("q")
         terminal.wait_for(lambda text: terminal.process.poll() is not None, timeout=10)

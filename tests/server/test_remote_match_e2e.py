@@ -26,17 +26,15 @@ from .test_two_players import secret_shown
 DISCS = 6
 #: The whole match must be over in this long (it takes some 60-90 s on a loaded 2-core machine).
 MATCH_SECONDS = 240
-TOWER_BOTTOM = re.compile(r"[┗╰][━─]?(\d{1,2}[SM*C])[━─]?[┛╯]")
+#: A tower's bottom border with its notation, at any size (``╰─1S╯`` up to ``╰────1S─────╯``).
+TOWER_BOTTOM = re.compile(r"[┗╰][━─]*(\d{1,2}[SM*C])[━─]*[┛╯]")
 
 
 def towers_shown(terminal: SshTerminal) -> list[str]:
     """The towers drawn on the board (left of the side panel), as notation, sorted."""
-    found = []
-    for line in terminal.screen.display:
-        panel = line.find("│ ")
-        board = line[:panel] if panel > 0 and "Soluna" not in line else line
-        found += TOWER_BOTTOM.findall(board[:64])
-    return sorted(found)
+    lines = terminal.screen.display
+    sidebar = next((line.find("╭─ Soluna") for line in lines if "╭─ Soluna" in line), -1)
+    return sorted(tower for line in lines for tower in TOWER_BOTTOM.findall(line[:sidebar] if sidebar > 0 else line))
 
 
 def server_towers(match: Match) -> list[str]:
