@@ -162,7 +162,7 @@ class SolunaApp(InOrderInput, App[None]):
 
     def _resume_chosen(self, saved: SavedMatch, resume: bool | None) -> None:
         if resume:
-            self._show_game(LocalTable(saved.setup, saved.match, self.store, saved.hints_used))
+            self._show_game(LocalTable(saved.setup, saved.match, self.store, saved.hints_used, saved.analysis))
         elif self.start_setup is not None:
             self.start_match(self.start_setup)
         else:

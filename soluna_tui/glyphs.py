@@ -30,6 +30,9 @@ class Glyphs:
     focused: Frame
     picked: Frame
     disc: str
+    #: A disc seen from the side, for the larger towers, drawn on 1, 2 or 3 lines: each line is
+    #: a left end, a middle (repeated to the width) and a right end.
+    plates: tuple[tuple[tuple[str, str, str], ...], ...]
     elided: str
     star_won: str
     star_missing: str
@@ -39,6 +42,10 @@ class Glyphs:
 
     def symbol(self, symbol: Symbol) -> str:
         return self.symbols[symbol]
+
+    def plate(self, width: int, lines: int) -> list[str]:
+        """A disc ``width`` columns wide drawn on ``lines`` lines (1 to 3), top first."""
+        return [left + middle * (width - 2) + right for left, middle, right in self.plates[lines - 1]]
 
     def stars(self, won: int, needed: int) -> str:
         return self.star_won * min(won, needed) + self.star_missing * max(0, needed - won)
@@ -51,6 +58,11 @@ UNICODE = Glyphs(
     focused=Frame("┏", "━", "┓", "┃", "┗", "━", "┛"),
     picked=Frame("╔", "═", "╗", "║", "╚", "═", "╝"),
     disc="═",
+    plates=(
+        (("▝", "▀", "▘"),),
+        (("▐", "█", "▌"), ("▝", "▀", "▘")),
+        (("▗", "▄", "▖"), ("▐", "█", "▌"), ("▝", "▀", "▘")),
+    ),
     elided="┊",
     star_won="★",
     star_missing="☆",
@@ -66,6 +78,11 @@ ASCII = Glyphs(
     focused=Frame("#", "=", "#", "#", "#", "=", "#"),
     picked=Frame("^", "^", "^", "!", "^", "^", "^"),
     disc="=",
+    plates=(
+        (("(", "=", ")"),),
+        ((".", "-", "."), ("'", "-", "'")),
+        ((".", "-", "."), ("|", " ", "|"), ("'", "-", "'")),
+    ),
     elided=":",
     star_won="*",
     star_missing=".",

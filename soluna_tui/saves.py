@@ -221,11 +221,12 @@ def read_json_document(path: Path, expected_format: str, expected_version: int) 
 
 @dataclass
 class SavedMatch:
-    """What is saved: who plays, the match itself, and the hints used so far."""
+    """What is saved: who plays, the match itself, the hints used so far, and analysis mode."""
 
     setup: MatchSetup
     match: Match
     hints_used: tuple[int, int] = (0, 0)
+    analysis: bool = False
 
     def to_json(self) -> str:
         return document_text(SAVE_FORMAT, SAVE_VERSION, {
@@ -233,6 +234,7 @@ class SavedMatch:
             "setup": self.setup.to_dict(),
             "match": self.match.to_dict(),
             "hints_used": list(self.hints_used),
+            "analysis": self.analysis,
         })
 
     @classmethod
@@ -245,7 +247,7 @@ class SavedMatch:
                 raise SaveError("the hint counts are malformed")
         except (SolunaError, TypeError) as error:
             raise SaveError(f"the saved match is damaged: {error}") from None
-        return cls(setup, match, (hints[0], hints[1]))
+        return cls(setup, match, (hints[0], hints[1]), document.get("analysis") is True)
 
 
 def _with_clean_players(document: Any) -> Any:

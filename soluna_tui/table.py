@@ -28,6 +28,8 @@ class Table:
     setup: MatchSetup
     match: Match
     hints_used: list[int]
+    #: Analysis mode (every move marked won or lost); kept with a saved match.
+    analysis_on = False
     #: Why the last change could not be saved, if it could not.
     save_problem: str | None = None
     #: Set by the screen showing this table; called after a change made elsewhere.
@@ -97,12 +99,13 @@ class LocalTable(Table):
     records_stats = True
 
     def __init__(self, setup: MatchSetup, match: Match | None = None, store: SaveStore | None = None,
-                 hints_used: tuple[int, int] = (0, 0)) -> None:
+                 hints_used: tuple[int, int] = (0, 0), analysis_on: bool = False) -> None:
         super().__init__()
         self.setup = setup
         self.match = match if match is not None else setup.new_match()
         self.store = store
         self.hints_used = list(hints_used)
+        self.analysis_on = analysis_on
 
     def seat(self, player: int) -> str:
         return COMPUTER if self.setup.is_computer(player) else HUMAN
@@ -115,7 +118,8 @@ class LocalTable(Table):
             if self.match.is_over:
                 self.store.discard()
             else:
-                self.store.save(SavedMatch(self.setup, self.match, (self.hints_used[0], self.hints_used[1])))
+                self.store.save(SavedMatch(self.setup, self.match, (self.hints_used[0], self.hints_used[1]),
+                                           self.analysis_on))
             self.save_problem = None
         except SaveError as error:
             self.save_problem = str(error)

@@ -291,8 +291,11 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
 
     def refresh_view(self, focus_slot: int | None = None) -> None:
         """Hand every widget what it should show now."""
+        self.board.reserve_notes = self.hints_allowed
         self.board.show(self.tower_looks(), focus_slot)
-        self.query_one(Tally).info = self.tally_info()
+        tally = self.query_one(Tally)
+        tally.info = self.tally_info()
+        tally.border_subtitle = "analysis on" if self.analysis_on else ""
         self.query_one(History).show(self.history_entries())
         self.query_one(StatusLine).say(*self.prompt())
         self.refresh_bindings()

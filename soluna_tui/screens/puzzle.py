@@ -173,7 +173,11 @@ class PuzzleScreen(PickingMixin, Screen):
             return
         shown = puzzle.position
         looks = tower_looks(shown, mover_slot=self.picked_slot)
-        if self.answered is not None:
+        if self.solved:  # the move played: the table after it, the new tower marked as in a game
+            after = shown.play(self.answered)
+            looks = tower_looks(after, last=self.answered.result)
+            focus_slot = after.towers.index(self.answered.result)
+        elif self.answered is not None:  # the wrong move, held over the table until r or n
             mover = shown.towers.index(self.answered.mover)
             looks = tower_looks(shown, mover_slot=mover, target=self.answered.target)
         self.board.show(looks, focus_slot)
@@ -206,7 +210,7 @@ class PuzzleScreen(PickingMixin, Screen):
             return ("Your move: pick a tower up (arrows, Enter).", "info")
         if self.solved:
             second = "" if self.first_answer_solved else " (the streak counts first answers only)"
-            return (f"Solved!{second} n for the next puzzle.", "info")
+            return (f"Solved: {self.answered} wins!{second} n for the next puzzle.", "info")
         return ("Not the winning move. r to try again, n for the next puzzle.", "error")
 
     def say(self, text: str, kind: str = "warning") -> None:

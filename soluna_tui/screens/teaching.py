@@ -47,7 +47,6 @@ class TeachingMixin:
     def reset_teaching(self) -> None:
         self.hint_turn: object | None = None
         self.hint_step = 0
-        self.analysis_on = False
         self._analyses: dict[Position, Analysis] = {}
         self._asked: set[tuple[Position, str]] = set()
         self._analysis_counted: set[object] = set()
@@ -55,11 +54,20 @@ class TeachingMixin:
     # ---- permissions and counting ----------------------------------------------------------
 
     @property
+    def analysis_on(self) -> bool:
+        """Analysis mode, kept by the table (so a resumed match has it as it was left)."""
+        return self.hints_allowed and self.table.analysis_on
+
+    @property
     def hints_allowed(self) -> bool:
         return self.table.setup.hints and self.table.hints_allowed
 
     def count_hint(self, player: int) -> None:
         self.table.hints_used[player] += 1
+        self._save_table()
+
+    def _save_table(self) -> None:
+        """A local table saves its match (hint counts and analysis mode included); others keep nothing."""
         save = getattr(self.table, "save", None)
         if save is not None:
             save()
@@ -163,7 +171,8 @@ class TeachingMixin:
         """Mark every move on the board as a win or a loss, with its plies (toggles)."""
         if self._refuse_help():
             return
-        self.analysis_on = not self.analysis_on
+        self.table.analysis_on = not self.table.analysis_on
+        self._save_table()
         self.refresh_view()
 
     def analysis_notes(self, position: Position, picked_slot: int | None) -> dict[int, tuple[str, str]]:

@@ -13,12 +13,22 @@ from textual.message import Message
 
 from ..glyphs import UNICODE, Glyphs
 from ..rules import MAX_DISCS, Tower
-from .tower import EXTRA_LINES, FRAME_WIDTH, TowerLook, TowerWidget
+from .tower import SCALES, SMALL, TowerLook, TowerScale, TowerWidget
 
-#: Columns one tower takes: its frame and a space either side.
-CELL_WIDTH = FRAME_WIDTH + 2
 #: The keys that jump to towers 1, 2, 3...: digits, then letters no other key uses.
 JUMP_KEYS = "1234567890bcefgimoptvxyz"
+#: A larger scale is chosen only if every row of the opening table could show this many discs.
+MIN_DISCS_SHOWN = 4
+
+
+def choose_scale(width: int, height: int, towers: int) -> TowerScale:
+    """The largest scale at which ``towers`` towers (the opening table) fit in ``width`` x ``height``
+    with room to grow; the compact scale when no larger one does."""
+    for scale in reversed(SCALES[1:]):
+        columns = width // scale.cell_width
+        if columns and ceil(towers / columns) * scale.lines_for(MIN_DISCS_SHOWN, note_line=True) <= height:
+            return scale
+    return SMALL
 
 
 class Board(Container, can_focus=False):
@@ -56,6 +66,11 @@ class Board(Container, can_focus=False):
         "board--note-none",
         "board--dimmed",
         "board--note-hint",
+        "board--engraved",
+        "board--cell-focus",
+        "board--cell-last",
+        "board--cell-last-focus",
+        "board--cell-hinted",
     }
 
     class Chosen(Message):
@@ -77,6 +92,9 @@ class Board(Container, can_focus=False):
         self.capacity = capacity
         self._looks: list[TowerLook] = []
         self.columns = 1
+        self.scale = SMALL
+        #: Keep a line under every tower for hint and analysis marks, so they appear without moving it.
+        self.reserve_notes = False
         self._arrangement: tuple | None = None
 
     def compose(self):
@@ -128,29 +146,44 @@ class Board(Container, can_focus=False):
         self._reflow()
 
     def _reflow(self) -> None:
-        """Choose columns from the width and row heights from the towers, capping tall stacks to fit."""
+        """Choose the scale and columns from the size, and row heights from the towers.
+
+        Each row is as tall as its tallest tower (capped so every row fits: taller stacks are drawn
+        elided). At the larger scales the towers stand together in the middle of the board (``-large``).
+        """
         if not self._looks or not self.size.width:
             return
+        width, height = self.size
         count = len(self._looks)
-        self.columns = max(1, min(count, self.size.width // CELL_WIDTH))
+        scale = choose_scale(width, height, max(count, self.capacity))
+        most = max(1, width // scale.cell_width)
+        if scale is SMALL:
+            self.columns = min(count, most)
+        else:  # rows as even as can be: 6 and 6 rather than 10 and 2
+            self.columns = ceil(count / ceil(count / most))
         rows = ceil(count / self.columns)
-        note_lines = 1 if any(look.note for look in self._looks) else 0
-        per_row = max(EXTRA_LINES + 1, self.size.height // rows)
-        cap = max(1, per_row - EXTRA_LINES - note_lines)
+        note_line = self.reserve_notes or any(look.note for look in self._looks)
+        cap = scale.discs_within(height // rows, note_line)
         heights = []
         for row in range(rows):
             looks = self._looks[row * self.columns : (row + 1) * self.columns]
             tallest = max(look.tower.height for look in looks if look.tower is not None)
-            heights.append(min(tallest, cap) + EXTRA_LINES + note_lines)
-        arrangement = (self.columns, rows, tuple(heights), cap, bool(note_lines))
+            heights.append(scale.lines_for(min(tallest, cap), note_line))
+        arrangement = (scale, self.columns, rows, tuple(heights), cap, note_line)
         if arrangement == self._arrangement:
             return  # the same grid: the towers repaint themselves, no new layout needed
         self._arrangement = arrangement
+        self.scale = scale
+        self.set_class(scale is not SMALL, "-large")
         for widget in self.tower_widgets:
+            widget.scale = scale
             widget.max_discs = cap
-            widget.note_line = bool(note_lines)
+            widget.note_line = note_line
         self.styles.grid_size_columns = self.columns
         self.styles.grid_size_rows = rows
+        # Compact towers share the width; larger ones keep their own width, the block centred.
+        self.styles.grid_columns = "1fr" if scale is SMALL else str(scale.frame_width + 2)
+        self.styles.grid_gutter_vertical = 0 if scale is SMALL else scale.gap - 2
         self.styles.grid_rows = " ".join(str(height) for height in heights)
         self.refresh(layout=True)
 

@@ -1,10 +1,15 @@
-"""Textual's footer, redrawn only when the keys it shows actually change."""
+"""Textual's footer, redrawn only when the keys it shows actually change, and never overlapping."""
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from textual.screen import Screen
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
+
+#: Columns around a key in the roomy look (a space either side), and after it in the compact one.
+ROOMY_EXTRA, COMPACT_EXTRA = 2, 1
+#: Columns the command-palette key takes besides its text (its left rule and right padding).
+PALETTE_EXTRA = 2
 
 
 class KeyFooter(Footer):
@@ -12,17 +17,49 @@ class KeyFooter(Footer):
     rebuilds itself on every focus change, which costs most of a keystroke's time.
 
     It also shows its keys in the very first frame, where the stock footer waits a frame.
+    When the keys do not fit the width (ASCII key names are longer), it draws them closer
+    together, then leaves out the command-palette key (Ctrl+P still works; the help lists
+    it), rather than let the keys slide under it.
     """
 
     _shown: tuple | None = None
 
     def __init__(self) -> None:
         super().__init__()
+        # Textual has no public way to draw the keys before the first refresh.
         self.set_reactive(Footer._bindings_ready, True)
 
     def compose(self):
         self._shown = self._signature(self.screen)
+        compact, palette = self._fit(self.size.width or self.app.size.width)
+        self.set_reactive(Footer.compact, compact)
+        self.set_class(compact, "-compact")
+        self.set_reactive(Footer.show_command_palette, palette)
         yield from super().compose()
+
+    def on_resize(self) -> None:
+        if self._fit(self.size.width) != (self.compact, self.show_command_palette):
+            self.call_after_refresh(self.recompose)
+
+    def _fit(self, width: int) -> tuple[bool, bool]:
+        """(compact, with the palette key) for the keys on offer in ``width`` columns."""
+        app = self.app
+        shown = {}  # one key per action, as the footer shows them
+        for active in self.screen.active_bindings.values():
+            if active.binding.show and active.binding.key != app.COMMAND_PALETTE_BINDING:
+                shown.setdefault(active.binding.action, active.binding)
+        texts = [cell_len(app.get_key_display(binding)) + 1 + cell_len(binding.description)
+                 for binding in shown.values()]
+        palette = self.screen.active_bindings.get(app.COMMAND_PALETTE_BINDING)
+        palette_width = 0
+        if palette is not None and app.ENABLE_COMMAND_PALETTE:
+            binding = palette.binding
+            palette_width = cell_len(app.get_key_display(binding)) + 1 + cell_len(binding.description) + PALETTE_EXTRA
+        roomy = sum(text + ROOMY_EXTRA for text in texts)
+        compact = sum(text + COMPACT_EXTRA for text in texts)
+        if roomy + palette_width <= width:
+            return False, True
+        return True, compact + palette_width <= width
 
     def _signature(self, screen: Screen) -> tuple:
         return tuple(
@@ -34,11 +71,9 @@ class KeyFooter(Footer):
         if screen is self.screen and self.is_attached:
             signature = self._signature(screen)
             if signature == self._shown:
-                self._bindings_ready = True
                 return
             if self._shown is not None and _without_enabled(signature) == _without_enabled(self._shown):
                 self._shown = signature
-                self._bindings_ready = True
                 self._dim_in_place(screen)
                 return
             self._shown = signature
@@ -47,9 +82,9 @@ class KeyFooter(Footer):
     def _dim_in_place(self, screen: Screen) -> None:
         """Only keys' enabled states changed: dim or light the keys shown, no rebuild."""
         enabled = {active.binding.action: active.enabled for active in screen.active_bindings.values()}
-        for key in self.query(FooterKey):
+        for key in self.query("FooterKey"):
             disabled = not enabled.get(key.action, True)
-            key._disabled = disabled
+            key.disabled = disabled
             key.set_class(disabled, "-disabled")
 
 

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
-import io
+import html
+import re
 from pathlib import Path
 
-from rich.console import Console
+from rich.cells import cell_len
 
 from soluna_tui.app import SolunaApp
 from soluna_tui.match_setup import MatchSetup
 from soluna_tui.rules import MatchOptions, Position, Round
 from soluna_tui.screens.game import GameScreen
+
+#: Rich draws a screenshot's text in cells 0.61 of its 20-pixel font wide, one ``<text>`` a run.
+SVG_CELL_WIDTH = 20 * 0.61
+SVG_TEXT = re.compile(r'<text class="[^"]*" x="([\d.]+)" y="[\d.]+" textLength="[\d.]+" '
+                      r'clip-path="url\(#[\w-]+-line-(\d+)\)">([^<]*)</text>')
 
 
 def make_app(data_dir: Path, setup: MatchSetup | None = None, **kwargs) -> SolunaApp:
@@ -25,13 +31,19 @@ def hot_seat(seed: int = 1, **options) -> MatchSetup:
 
 
 def screen_text(app: SolunaApp) -> str:
-    """What the terminal shows now, as plain text (the same render as a screenshot)."""
+    """What the terminal shows now, as plain text: read back from the app's own screenshot
+    (``App.export_screenshot``, public), each character at its cell."""
     width, height = app.size
-    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True,
-                      color_system="truecolor", record=True, legacy_windows=False, safe_box=False)
-    update = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
-    console.print(update)
-    return console.export_text(styles=False)
+    rows = [[" "] * width for _ in range(height)]
+    for x, line, text in SVG_TEXT.findall(app.export_screenshot()):
+        column, row = round(float(x) / SVG_CELL_WIDTH), rows[int(line)]
+        for char in html.unescape(text).replace("\xa0", " "):
+            if column < width:
+                row[column] = char
+                if cell_len(char) == 2 and column + 1 < width:
+                    row[column + 1] = ""
+            column += cell_len(char)
+    return "\n".join("".join(row) for row in rows)
 
 
 def set_position(screen: GameScreen, position: Position | str) -> None:

@@ -1,0 +1,134 @@
+"""How the board looks: towers that grow with the terminal, marks that never move it, analysis mode
+kept with the match, a footer that never overlaps, a solved puzzle showing its move."""
+
+from __future__ import annotations
+
+import pytest
+
+from soluna_tui.rules import Move
+from soluna_tui.rules.puzzles import make_puzzle
+from soluna_tui.screens.game import GameScreen
+from soluna_tui.screens.puzzle import PuzzleScreen
+from soluna_tui.widgets.board import JUMP_KEYS
+from soluna_tui.widgets.key_footer import KeyFooter
+from soluna_tui.widgets.tally import Tally
+
+from .helpers import game, hot_seat, make_app, play_by_keys, screen_text
+
+
+def shown_regions(app) -> list:
+    return [widget.region for widget in game(app).board.tower_widgets if widget.display]
+
+
+async def wait(pilot, app) -> None:
+    for _ in range(20):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        if not app.workers:
+            return
+
+
+@pytest.mark.parametrize(("size", "inside"), [((80, 24), 3), ((100, 30), 7), ((120, 40), 15), ((200, 50), 21)])
+async def test_towers_grow_with_the_terminal(tmp_path, size, inside) -> None:
+    app = make_app(tmp_path, hot_seat())
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        board = game(app).board
+        assert board.scale.inside == inside
+        regions = shown_regions(app)
+        assert len(regions) == 12 and all(board.region.contains_region(region) for region in regions)
+        assert all(not a.overlaps(b) for i, a in enumerate(regions) for b in regions[i + 1:])
+        assert all(region.width >= board.scale.frame_width for region in regions)
+        await pilot.press("down")  # a row down is still a row down
+        assert board.focused_slot == board.columns
+
+
+async def test_a_large_board_keeps_the_compact_one_at_80x24_after_a_resize(tmp_path) -> None:
+    app = make_app(tmp_path, hot_seat())
+    async with app.run_test(size=(200, 50)) as pilot:
+        await pilot.pause()
+        assert game(app).board.has_class("-large")
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        board = game(app).board
+        assert board.scale.inside == 3 and not board.has_class("-large") and board.columns == 7
+        assert "╰─1S╯" in screen_text(app)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_marks_appear_without_moving_the_board(tmp_path, size) -> None:
+    app = make_app(tmp_path, hot_seat(seed=3))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        before = shown_regions(app)
+        await pilot.press("A")
+        await wait(pilot, app)
+        assert all(widget.look.note for widget in game(app).board.tower_widgets if widget.display)
+        assert shown_regions(app) == before
+        await pilot.press("H", "H")
+        await wait(pilot, app)
+        assert any(widget.look.note == "move" for widget in game(app).board.tower_widgets)
+        assert shown_regions(app) == before
+
+
+async def test_analysis_mode_is_shown_and_kept_with_the_saved_match(tmp_path) -> None:
+    app = make_app(tmp_path, hot_seat(seed=3))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("A")
+        await wait(pilot, app)
+        assert app.screen.query_one(Tally).border_subtitle == "analysis on"
+        assert "analysis on" in screen_text(app)
+    resumed = make_app(tmp_path)
+    async with resumed.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("r")  # resume the saved match
+        await wait(pilot, resumed)
+        assert isinstance(resumed.screen, GameScreen) and resumed.screen.analysis_on
+        assert "analysis on" in screen_text(resumed)
+        await pilot.press("A")
+        await pilot.pause()
+        assert resumed.screen.query_one(Tally).border_subtitle == ""
+    again = make_app(tmp_path)
+    async with again.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("r")
+        await wait(pilot, again)
+        assert not again.screen.analysis_on
+
+
+@pytest.mark.parametrize("ascii_mode", [True, False])
+async def test_the_footer_never_overlaps(tmp_path, ascii_mode) -> None:
+    app = make_app(tmp_path, hot_seat(), ascii_mode=ascii_mode)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await play_by_keys(pilot, app, game(app).match.position.legal_moves[0])  # Undo joins the keys
+        await pilot.pause()
+        footer = app.screen.query_one(KeyFooter)
+        keys = sorted((key.region for key in footer.query("FooterKey")), key=lambda region: region.x)
+        assert all(footer.region.contains_region(region) for region in keys)
+        assert all(a.right <= b.x for a, b in zip(keys, keys[1:], strict=False))
+        last_line = screen_text(app).splitlines()[-1]
+        assert "q Quit" in last_line and "u Undo" in last_line
+        await pilot.resize_terminal(160, 24)  # room again: the roomy look and the palette key come back
+        await pilot.pause()
+        await pilot.pause()
+        assert not footer.compact and footer.show_command_palette
+        assert "^p palette" in screen_text(app).splitlines()[-1]
+
+
+async def test_a_solved_puzzle_shows_the_table_after_its_move(tmp_path) -> None:
+    app = make_app(tmp_path, puzzle=(5, "any", 12))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, PuzzleScreen)
+        puzzle = make_puzzle(5)
+        solution: Move = puzzle.solution
+        towers = puzzle.position.towers
+        mover = towers.index(solution.mover)
+        target = next(slot for slot, tower in enumerate(towers) if tower == solution.target and slot != mover)
+        await pilot.press(JUMP_KEYS[mover], "enter", JUMP_KEYS[target], "enter")
+        await wait(pilot, app)
+        shown = [widget.look for widget in screen.board.tower_widgets if widget.display]
+        assert [look.tower for look in shown] == list(puzzle.position.play(solution).towers)
+        assert [look.tower for look in shown if look.last] == [solution.result]
+        assert f"Solved: {solution} wins!" in screen_text(app)

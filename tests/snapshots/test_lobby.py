@@ -1,0 +1,34 @@
+"""The SSH lobby, as a session's app shows it with two matches in play."""
+
+from __future__ import annotations
+
+import json
+import socket
+
+from textual.pilot import Pilot
+
+from soluna_tui.screens.lobby import LobbyScreen
+from soluna_tui.server.child_app import ChildApp
+
+MATCHES = [
+    {"code": "KQXP", "players": ["bob", "cy"], "round": 2, "stars": [1, 0], "watchers": 1, "away": [False, False]},
+    {"code": "ZWRT", "players": ["dee", "eve"], "round": 1, "stars": [0, 0], "watchers": 0, "away": [False, True]},
+]
+
+
+def test_the_lobby_with_matches_in_play(snap_compare) -> None:
+    ours, theirs = socket.socketpair()
+    with ours:
+        # The server's first word: the matches in play (a line of JSON, as on the wire).
+        ours.sendall(json.dumps({"type": "lobby", "matches": MATCHES}).encode() + b"\n")
+        app = ChildApp(name="ann", link=theirs, computer_pause=0, reveal_pause=0)
+
+        async def run_before(pilot: Pilot) -> None:
+            # The app listens to the server for as long as it runs: wait for the list, not for workers.
+            for _ in range(100):
+                await pilot.pause(0.02)
+                if isinstance(pilot.app.screen, LobbyScreen) and pilot.app.screen.matches:
+                    break
+            await pilot.press("down", "down", "down")  # to "Watch a match"
+
+        assert snap_compare(app, terminal_size=(100, 32), run_before=run_before)
