@@ -68,7 +68,7 @@ def add_serve_command(commands: argparse._SubParsersAction, whole_number: Callab
 
 
 def config_from(args: argparse.Namespace) -> ServerConfig:
-    from ..saves import default_data_dir
+    from ..files import default_data_dir
 
     values = {name: getattr(args, name) for _, name, *_ in LIMIT_FLAGS}
     limits = Limits(**values, idle_warning=min(60.0, values["idle_timeout"] / 4))
