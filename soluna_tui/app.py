@@ -153,7 +153,7 @@ class SolunaApp(InOrderInput, App[None]):
                          lambda resume: self._resume_chosen(saved, resume))
 
     def on_unmount(self) -> None:
-        if self.store is not None:
+        if isinstance(self.store, SaveStore):  # a host's own store (the SSH child's) holds no slot
             self.store.release()  # another copy of the game may now play this save slot
 
     def _set_aside(self, error: SaveError) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
@@ -11,23 +13,34 @@ from ..rules import Match
 from ..rules.wording import plural, verb
 from .choice_dialog import ChoiceDialog
 
+
+class MatchOverChoice(StrEnum):
+    """What the players chose at the end of a match (the values name the keys' actions)."""
+
+    REMATCH = "rematch"
+    NEW = "new"
+    BOARD = "board"
+    UNDO = "undo"
+    QUIT = "quit"
+
+
 CHOICES = (
-    ("rematch", "Rematch (same players and rules, the loser opens)"),
-    ("new", "New match..."),
-    ("board", "Look at the board"),
-    ("quit", "Quit"),
+    (MatchOverChoice.REMATCH, "Rematch (same players and rules, the loser opens)"),
+    (MatchOverChoice.NEW, "New match..."),
+    (MatchOverChoice.BOARD, "Look at the board"),
+    (MatchOverChoice.QUIT, "Quit"),
 )
 
 
-class MatchOverScreen(ChoiceDialog[str]):
-    """Returns ``rematch``, ``new``, ``board``, ``undo`` or ``quit``."""
+class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
+    """Returns a ``MatchOverChoice``."""
 
     DIALOG_ID = "match-over"
     DIALOG_TITLE = "Match over"
 
     BINDINGS = [
-        Binding("u", "choose('undo')", "Take back"),
-        Binding("escape", "choose('board')", "Close"),
+        Binding("u", f"choose('{MatchOverChoice.UNDO}')", "Take back"),
+        Binding("escape", f"choose('{MatchOverChoice.BOARD}')", "Close"),
     ]
 
     def __init__(self, match: Match, glyphs: Glyphs, hints_used: tuple[int, int] = (0, 0),
@@ -72,5 +85,8 @@ class MatchOverScreen(ChoiceDialog[str]):
         with VerticalScroll(id="match-summary-box", can_focus=False):
             yield Static(self.summary(), id="match-summary", markup=False)
 
-    def choices(self) -> list[tuple[str, str]]:
+    def action_choose(self, value: str) -> None:
+        self.dismiss(MatchOverChoice(value))
+
+    def choices(self) -> list[tuple[str, MatchOverChoice]]:
         return [(text, key) for key, text in CHOICES]
