@@ -195,6 +195,14 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         return self.phase is not Phase.IDLE
 
     @property
+    def you(self) -> int | None:
+        """The player the dialogs speak to as "you": the one player here, against the computer."""
+        local = self.table.local_players
+        if len(local) == 1 and self.table.seat(1 - local[0]) is Seat.COMPUTER:
+            return local[0]
+        return None
+
+    @property
     def shown_position(self) -> Position:
         return position_shown(self.match, self.viewing)
 
@@ -269,7 +277,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
             return
         self._announced = turn
         if self.table.setup.review and self.match.forfeited_by is None:
-            review = ReviewScreen(self.match, self.match.round_number)
+            review = ReviewScreen(self.match, self.match.round_number, self.you)
             self.app.push_screen(review, lambda _: self._after_review(turn))
         else:
             self._after_review(turn)
@@ -296,7 +304,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
     def _show_round_over(self, computer_opens: bool | None) -> None:
         count_hint = self.count_hint if self.hints_allowed else None
         screen = RoundOverScreen(self.match, self.glyphs, self.table.local_players, computer_opens, count_hint,
-                                 can_take_back=self.table.can_undo)
+                                 can_take_back=self.table.can_undo, you=self.you)
         self.app.push_screen(screen, self._round_over_chosen)
 
     @work(thread=True, exclusive=True, group="computer")
@@ -318,7 +326,8 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         self._set_phase(Phase.IDLE)
         self._record_stats(message.accuracy)
         humans = self.table.local_players
-        screen = MatchOverScreen(self.match, self.glyphs, tuple(self.table.hints_used), message.accuracy, humans)
+        screen = MatchOverScreen(self.match, self.glyphs, tuple(self.table.hints_used), message.accuracy, humans,
+                                 you=self.you)
         self.app.push_screen(screen, self._match_over_chosen)
 
     def _record_stats(self, accuracy: tuple[float | None, float | None]) -> None:

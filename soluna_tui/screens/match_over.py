@@ -9,8 +9,9 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from ..glyphs import Glyphs
+from ..play.wording import verb
 from ..rules import Match
-from ..rules.wording import plural, verb
+from ..rules.wording import plural
 from .choice_dialog import ChoiceDialog
 
 
@@ -45,8 +46,10 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
 
     def __init__(self, match: Match, glyphs: Glyphs, hints_used: tuple[int, int] = (0, 0),
                  accuracy: tuple[float | None, float | None] = (None, None),
-                 humans: tuple[int, ...] = (0, 1)) -> None:
+                 humans: tuple[int, ...] = (0, 1), you: int | None = None) -> None:
+        """``you`` is the player spoken to as "you" (the one player here against the computer), if any."""
         super().__init__()
+        self.you = you
         self.humans = humans
         self.match = match
         self.glyphs = glyphs
@@ -58,9 +61,11 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
         winner = match.winner
         names = match.players
         stars = match.stars
-        lines = [f"{verb(names[winner], 'wins', 'win')} the match {stars[winner]}-{stars[1 - winner]}"]
+        lines = [f"{verb(names[winner], 'wins', 'win', you=winner == self.you)} the match "
+                 f"{stars[winner]}-{stars[1 - winner]}"]
         if match.forfeited_by is not None:
-            lines.append(f"{verb(names[match.forfeited_by], 'has', 'have')} left the match.")
+            quitter = match.forfeited_by
+            lines.append(f"{verb(names[quitter], 'has', 'have', you=quitter == self.you)} left the match.")
         lines.append("")
         for number, played in enumerate(match.rounds, start=1):
             if played.outcome is not None:
