@@ -22,11 +22,11 @@ from textual.worker import get_current_worker
 from ..files import SaveError
 from ..glyphs import Glyphs, glyphs_for
 from ..match_setup import computer_rng
+from ..play import view
 from ..play.coach import Coach, Turn
 from ..play.looks import HistoryEntry
 from ..play.picker import Picker
-from ..play.view import Moment, Phase, TableFacts, board_looks, history_entries, status_prompt, tally_info
-from ..play.view import shown_position as position_shown
+from ..play.view import Moment, Phase, TableFacts
 from ..rules import Budget, Match, Move, Position, SearchAborted, SolunaError, shared_solver
 from ..rules.players import choose_move, choose_to_open, default_budget
 from ..rules.teaching import accuracy_over_rounds, review_round
@@ -204,7 +204,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
 
     @property
     def shown_position(self) -> Position:
-        return position_shown(self.match, self.viewing)
+        return view.shown_position(self.match, self.viewing)
 
     @property
     def picking_position(self) -> Position:
@@ -228,18 +228,18 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
 
     def prompt(self) -> tuple[str, str]:
         """The status line for the current moment, and its kind."""
-        return status_prompt(self.match, self.table_facts(), self.moment(), self.teaching_prompt())
+        return view.status_prompt(self.match, self.table_facts(), self.moment(), self.teaching_prompt())
 
     def refresh_view(self, focus_slot: int | None = None) -> None:
         """Hand every widget what it should show now (drawing only: nothing is asked or saved)."""
         moment, facts = self.moment(), self.table_facts()
         self.board.reserve_notes = facts.hints
-        self.board.show(board_looks(self.match, moment, self.coach, facts.analysis_on), focus_slot)
+        self.board.show(view.board_looks(self.match, moment, self.coach, facts.analysis_on), focus_slot)
         tally = self.query_one(Tally)
-        tally.info = tally_info(self.match, facts, moment)
+        tally.info = view.tally_info(self.match, facts, moment)
         tally.border_subtitle = "analysis on" if facts.analysis_on else ""
-        self.query_one(History).show(history_entries(self.match))
-        self.query_one(StatusLine).say(*status_prompt(self.match, facts, moment, self.teaching_prompt()))
+        self.query_one(History).show(view.history_entries(self.match))
+        self.query_one(StatusLine).say(*view.status_prompt(self.match, facts, moment, self.teaching_prompt()))
         self.refresh_bindings()
 
     def redraw(self, focus_slot: int | None = None) -> None:
