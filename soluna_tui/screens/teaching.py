@@ -12,6 +12,7 @@ from textual.message import Message
 from textual.worker import get_current_worker
 
 from ..play.coach import Coach, Purpose, Turn
+from ..play.looks import HistoryEntry
 from ..rules import Analysis, Budget, Match, Position, SearchAborted, shared_solver
 from ..table import Seat, Table
 
@@ -31,7 +32,7 @@ class TeachingMixin:
     match: Match
     turn: Turn
     shown_position: Position
-    viewing: object | None
+    viewing: HistoryEntry | None
 
     class Consulted(Message):
         """The solver answered (or gave up on: ``analysis`` is ``None``) a question about ``position``."""
