@@ -80,7 +80,11 @@ class SolunaApp(InOrderInput, App[None]):
         theme: str | None = None,
         computer_pause: float = 0.6,
         reveal_pause: float = 0.5,
+        store: SaveStore | None = None,
+        stats_store: StatsStore | None = None,
+        preferences: Preferences | None = None,
     ) -> None:
+        """The stores default to files in ``data_dir``; a host (the SSH child, a test) may hand in its own."""
         folder = styles_dir()
         sheets = [folder / name for name in STYLESHEETS]
         if ascii_mode:
@@ -91,9 +95,9 @@ class SolunaApp(InOrderInput, App[None]):
         self._unfinished: SavedMatch | None = None
         self._save_notice = ""
         self.ascii_mode = ascii_mode
-        self.store = SaveStore(data_dir)
-        self.stats_store = StatsStore(data_dir)
-        self.preferences = Preferences(data_dir)
+        self.store: SaveStore | None = store if store is not None else SaveStore(data_dir)
+        self.stats_store = stats_store if stats_store is not None else StatsStore(data_dir)
+        self.preferences = preferences if preferences is not None else Preferences(data_dir)
         self.requested_theme = theme
         #: The computer takes at least this long, so its move is not a surprise.
         self.computer_pause = computer_pause
@@ -151,7 +155,7 @@ class SolunaApp(InOrderInput, App[None]):
                          lambda resume: self._resume_chosen(saved, resume))
 
     def on_unmount(self) -> None:
-        if self.store is not None:
+        if isinstance(self.store, SaveStore):  # a host's own store (the SSH child's) holds no slot
             self.store.release()  # another copy of the game may now play this save slot
 
     def _set_aside(self, error: SaveError) -> str:

@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import NoReturn
 
 from . import __version__
+from .files import default_data_dir, shorten, write_atomically
 from .rules import DEFAULT_DISCS, LEVELS, MAX_DISCS, MIN_DISCS, Position, SolunaError, shared_solver
 from .rules.match import DEFAULT_STARS, MAX_STARS, MIN_STARS
 from .rules.puzzles import DIFFICULTIES, MIN_CHOICES, PUZZLE_MIN_DISCS
 from .rules.solver import Analysis
 from .rules.wording import plies, plural
-from .saves import default_data_dir, shorten, write_atomically
 
 USAGE_ERROR = 2
 #: The status of a command whose reader went away (``soluna analyze ... | head``), as if killed by SIGPIPE.

@@ -221,7 +221,7 @@ def _checked(document: dict[str, Any], where: str) -> Match:
 
 
 def _data_dir(data_dir: Path | None) -> Path:
-    from .saves import default_data_dir
+    from .files import default_data_dir
 
     return data_dir if data_dir is not None else default_data_dir()
 

@@ -12,9 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .match_setup import MatchSetup
-from .rules import SolunaError
-from .saves import (
+from .files import (
     SaveError,
     default_data_dir,
     document_text,
@@ -23,6 +21,8 @@ from .saves import (
     read_json_document,
     write_atomically,
 )
+from .match_setup import MatchSetup
+from .rules import SolunaError
 
 PREFERENCES_FORMAT = "soluna-preferences"
 PREFERENCES_VERSION = 1

@@ -14,9 +14,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .match_setup import clean_name
-from .rules import LEVELS
-from .saves import (
+from .files import (
     SaveError,
     default_data_dir,
     document_text,
@@ -25,6 +23,8 @@ from .saves import (
     read_json_document,
     write_atomically,
 )
+from .match_setup import clean_name
+from .rules import LEVELS
 
 STATS_FORMAT = "soluna-stats"
 STATS_VERSION = 1

@@ -8,12 +8,23 @@ stand in for it without the screen knowing.
 from __future__ import annotations
 
 from collections.abc import Callable
+from enum import StrEnum
 
 from .match_setup import MatchSetup
 from .rules import Match, Move, OutOfTurnError
 from .saves import SavedMatch, SaveError, SaveStore
 
-HUMAN, COMPUTER, REMOTE = "human", "computer", "remote"
+
+class Seat(StrEnum):
+    """Who plays a seat, as this terminal sees it."""
+
+    HUMAN = "human"  # at this keyboard
+    COMPUTER = "computer"
+    REMOTE = "remote"  # someone elsewhere (over SSH)
+
+
+#: Short names for the seats (the server side imports these).
+HUMAN, COMPUTER, REMOTE = Seat.HUMAN, Seat.COMPUTER, Seat.REMOTE
 
 
 class Table:
@@ -60,8 +71,8 @@ class Table:
         """Whether perfect-play help (hints, analysis) may be shown at this table."""
         return True
 
-    def seat(self, player: int) -> str:
-        """``human`` (this keyboard), ``computer`` or ``remote`` (someone elsewhere)."""
+    def seat(self, player: int) -> Seat:
+        """Who plays ``player``'s seat: this keyboard, the computer or someone elsewhere."""
         raise NotImplementedError
 
     def away_until(self, player: int) -> float | None:
@@ -109,7 +120,7 @@ class LocalTable(Table):
         #: Whether this match, finished, has been kept for replay (once, however often it is saved after).
         self.kept_finished = False
 
-    def seat(self, player: int) -> str:
+    def seat(self, player: int) -> Seat:
         return COMPUTER if self.setup.is_computer(player) else HUMAN
 
     def save(self) -> None:

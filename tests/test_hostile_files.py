@@ -17,10 +17,11 @@ from pathlib import Path
 
 import pytest
 
+from soluna_tui.files import MAX_DOCUMENT_BYTES, SaveError, read_json_document
 from soluna_tui.match_setup import MatchSetup
 from soluna_tui.preferences import Preferences
 from soluna_tui.rules import MatchOptions
-from soluna_tui.saves import MAX_DOCUMENT_BYTES, SavedMatch, SaveError, SaveStore, read_json_document
+from soluna_tui.saves import SavedMatch, SaveStore
 from soluna_tui.stats import MatchRecord, Stats, StatsStore, describe
 
 HUGE = "9" * 4301

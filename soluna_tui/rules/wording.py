@@ -12,12 +12,3 @@ def plural(count: int, singular: str, plural_form: str | None = None) -> str:
 def plies(count: int) -> str:
     return plural(count, "ply", "plies")
 
-
-def verb(subject: str, third_person: str, second_person: str) -> str:
-    """``Ann wins`` but ``You win``: the subject with the verb agreeing with it."""
-    return f"{subject} {second_person if subject == 'You' else third_person}"
-
-
-def possessive(name: str) -> str:
-    """``Ann's`` but ``your`` (for the player called You)."""
-    return "your" if name == "You" else f"{name}'s"

@@ -1,15 +1,15 @@
 """The main screen: the board, the status line, the star tally and the move history.
 
-The screen owns the table (and through it the match) and decides what every
-widget shows; widgets report the player's choices with messages.
+The screen wires the parts: the table (and through it the match), the picker, the coach
+and the view functions of ``soluna_tui.play`` decide; the screen runs the computer's
+workers, handles the widgets' messages and opens the dialogs.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from random import Random
 
-from rich.cells import set_cell_size
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -19,42 +19,35 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.worker import get_current_worker
 
-from ..glyphs import glyphs_for
+from ..files import SaveError
+from ..glyphs import Glyphs, glyphs_for
 from ..match_setup import computer_rng
-from ..rules import Budget, Move, Position, SearchAborted, SolunaError, Tower, shared_solver
+from ..play import view
+from ..play.coach import Coach, Turn
+from ..play.looks import HistoryEntry
+from ..play.picker import Picker
+from ..play.view import Moment, Phase, TableFacts
+from ..rules import Budget, Match, Move, Position, SearchAborted, SolunaError, shared_solver
 from ..rules.players import choose_move, choose_to_open, default_budget
 from ..rules.teaching import accuracy_over_rounds, review_round
-from ..rules.wording import plural
-from ..saves import SaveError
 from ..stats import match_record
-from ..table import COMPUTER, HUMAN, Table
+from ..table import Seat, Table
 from ..widgets.board import Board
-from ..widgets.history import History, HistoryEntry
+from ..widgets.history import History
 from ..widgets.key_footer import KeyFooter
 from ..widgets.move_prompt import MovePrompt
 from ..widgets.status_line import StatusLine
-from ..widgets.tally import Tally, TallyInfo
-from ..widgets.tower import TowerLook
-from .match_over import MatchOverScreen
-from .picking import PICKING_BINDINGS, PickingMixin, tower_looks
+from ..widgets.tally import Tally
+from .match_over import MatchOverChoice, MatchOverScreen
+from .picking import PICKING_BINDINGS, PickingMixin
 from .review import ReviewScreen
 from .round_over import RoundOverChoice, RoundOverScreen
 from .teaching import TEACHING_BINDINGS, TeachingMixin
 
-HISTORY_NAME_WIDTH = 9
 #: Levels that play from the solver (and fall back to a heuristic when it runs out of time).
 SOLVING_LEVELS = ("trap", "perfect")
 #: How long judging a whole finished match may take (only large discs counts come near it).
 MATCH_REVIEW_SECONDS = 20.0
-
-
-@dataclass(frozen=True)
-class Turn:
-    """Identifies one moment of one match, so late answers from a worker are recognised as stale."""
-
-    match_serial: int
-    round_number: int
-    ply: int
 
 
 class GameScreen(TeachingMixin, PickingMixin, Screen):
@@ -107,21 +100,24 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
 
     def _reset_state(self) -> None:
         self._serial += 1
-        self.picked_slot: int | None = None
+        self.picker = Picker()
+        self.coach = Coach()
         self.viewing: HistoryEntry | None = None
-        self.thinking = False
+        self.phase = Phase.IDLE
+        #: The computer's move held over its target (``Phase.REVEALING``).
         self.revealing: Move | None = None
         self._reveal_timer: Timer | None = None
+        #: The end of round (or match) already announced, so it is announced once.
         self._announced: Turn | None = None
+        #: The saving trouble already told, so it is told once.
         self._save_warned: str | None = None
         self._guess_told = False
         self._slot_before_prompt = 0
-        self.reset_teaching()
 
     # ---- composition ---------------------------------------------------------------------
 
     @property
-    def glyphs(self):
+    def glyphs(self) -> Glyphs:
         return glyphs_for(getattr(self.app, "ascii_mode", False))
 
     def compose(self) -> ComposeResult:
@@ -146,7 +142,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         return self.query_one(MovePrompt)
 
     @property
-    def match(self):
+    def match(self) -> Match:
         return self.table.match
 
     def on_mount(self) -> None:
@@ -161,8 +157,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
 
     @on(TableChanged)
     def _table_changed(self) -> None:
-        if self.picked_slot is not None and self.picked_slot >= len(self.match.position):
-            self.picked_slot = None
+        self.picker.forget_beyond(self.match.position)
         self._close_stale_dialogs()
         self.after_change()
 
@@ -188,117 +183,67 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
             )
         self.after_change(focus_slot=0)
 
-    # ---- what the widgets show -----------------------------------------------------------
+    # ---- what the widgets show (see soluna_tui.play.view) ---------------------------------
 
     @property
     def turn(self) -> Turn:
         return Turn(self._serial, self.match.round_number, self.match.round.ply)
 
     @property
+    def thinking(self) -> bool:
+        """The computer is choosing, revealing its move, or judging the finished match."""
+        return self.phase is not Phase.IDLE
+
+    @property
+    def you(self) -> int | None:
+        """The player the dialogs speak to as "you": the one player here, against the computer."""
+        local = self.table.local_players
+        if len(local) == 1 and self.table.seat(1 - local[0]) is Seat.COMPUTER:
+            return local[0]
+        return None
+
+    @property
     def shown_position(self) -> Position:
-        if self.viewing is not None:
-            return self.match.rounds[self.viewing.round_number - 1].position_at(self.viewing.ply)
+        return view.shown_position(self.match, self.viewing)
+
+    @property
+    def picking_position(self) -> Position:
         return self.match.position
 
-    def _last_result(self) -> Tower | None:
-        """The tower the latest move shown made, to highlight it."""
-        if self.viewing is not None:
-            played = self.match.rounds[self.viewing.round_number - 1]
-            ply = self.viewing.ply
-        else:
-            played, ply = self.match.round, self.match.round.ply
-        return played.moves[ply - 1].result if ply else None
+    def moment(self) -> Moment:
+        return Moment(self.turn, self.phase, self.revealing, self.viewing, self.move_prompt.is_open,
+                      self.picker.picked_slot, self.glyphs.ascii)
 
-    def tower_looks(self) -> list[TowerLook]:
-        position = self.shown_position
-        if self.viewing is None and self.revealing is not None:
-            return tower_looks(position, mover_slot=position.towers.index(self.revealing.mover),
-                               target=self.revealing.target)
-        mover_slot = self.picked_slot if self.viewing is None else None
-        # A hint points at towers; with a tower in hand, its lit targets say more.
-        hint_marks = self.hint_marks(position) if mover_slot is None else {}
-        notes = {**self.analysis_notes(position, mover_slot), **hint_marks}
-        return tower_looks(position, mover_slot=mover_slot, last=self._last_result(),
-                           hinted=frozenset(hint_marks), notes=notes)
-
-    def tally_info(self) -> TallyInfo:
-        match = self.match
-        setup = self.table.setup
-        to_move = None if match.round.is_over or match.is_over else match.to_move
-        if self.thinking:
-            status = "thinking..." if self.glyphs.ascii else "thinking…"
-        else:
-            status = ""
-        return TallyInfo(
-            names=match.players,
-            stars=match.stars,
-            stars_to_win=match.options.stars_to_win,
-            round_number=match.round_number,
-            to_move=to_move,
-            rules=f"{match.options.preset_name} rules",
-            mode=f"{plural(match.options.discs, 'disc')}, {setup.mode_label}",
-            seed=match.seed,
+    def table_facts(self) -> TableFacts:
+        table = self.table
+        return TableFacts(
+            local_to_move=table.seat(self.match.to_move) is Seat.HUMAN,
+            one_local_player=len(table.local_players) == 1,
+            mode_label=table.setup.mode_label,
             hints=self.hints_allowed,
-            status=status,
-            away=(self.table.away_until(0), self.table.away_until(1)),
-            comeback=self.table.comeback,
+            analysis_on=self.analysis_on,
+            away=(table.away_until(0), table.away_until(1)),
+            comeback=table.comeback,
         )
-
-    def history_entries(self) -> list[HistoryEntry]:
-        entries = []
-        match = self.match
-        for number, played in enumerate(match.rounds, start=1):
-            outcome = played.outcome
-            if outcome is not None:
-                heading = f"Round {number}: {match.players[outcome.winner]} won"
-            else:
-                heading = f"Round {number}: {match.players[played.opener]} opened"
-            entries.append(HistoryEntry(number, 0, heading, heading=True))
-            for ply, move in enumerate(played.moves, start=1):
-                name = set_cell_size(match.players[played.mover_at(ply - 1)], HISTORY_NAME_WIDTH)
-                entries.append(HistoryEntry(number, ply, f"{ply:>2}. {name} {move}"))
-        return entries
 
     def prompt(self) -> tuple[str, str]:
         """The status line for the current moment, and its kind."""
-        match = self.match
-        teaching = self.teaching_prompt()
-        if self.viewing is not None:
-            entry = self.viewing
-            when = "start" if entry.ply == 0 else f"after move {entry.ply}"
-            viewing = f"Round {entry.round_number}, {when} (read-only). Esc returns to play."
-            return (f"{viewing} {teaching[0]}", teaching[1]) if teaching else (viewing, "info")
-        if match.is_over:
-            return (f"{match.players[match.winner]} won the match. Press n for a new match.", "info")
-        if match.round.is_over:
-            return (f"{match.players[match.round.outcome.winner]} won round {match.round_number}.", "info")
-        name = match.players[match.to_move]
-        if self.revealing is not None:
-            return (f"{name} plays {self.revealing}.", "thinking")
-        if self.thinking:
-            return (f"{name} is thinking...", "thinking")
-        if self.table.seat(match.to_move) != HUMAN:
-            return (f"Waiting for {name}.", "info")
-        if self.move_prompt.is_open:
-            return (f"{name}: type a move, 2S>1S or by the towers' keys 3>6; Enter plays it, Esc closes.", "info")
-        if teaching is not None:
-            return teaching
-        if self.picked_slot is not None:
-            return (f"{name}: put {self.picked_tower} on a lit tower (Enter), or Esc to put it back.", "info")
-        # "Your move" where this terminal has one player (a remote match, the computer): no doubt who.
-        mover = "Your move" if len(self.table.local_players) == 1 else f"{name} to move"
-        return (f"{mover}: pick a tower up (arrows, Enter).", "info")
+        return view.status_prompt(self.match, self.table_facts(), self.moment(), self.teaching_prompt())
 
     def refresh_view(self, focus_slot: int | None = None) -> None:
-        """Hand every widget what it should show now."""
-        self.board.reserve_notes = self.hints_allowed
-        self.board.show(self.tower_looks(), focus_slot)
+        """Hand every widget what it should show now (drawing only: nothing is asked or saved)."""
+        moment, facts = self.moment(), self.table_facts()
+        self.board.reserve_notes = facts.hints
+        self.board.show(view.board_looks(self.match, moment, self.coach, facts.analysis_on), focus_slot)
         tally = self.query_one(Tally)
-        tally.info = self.tally_info()
-        tally.border_subtitle = "analysis on" if self.analysis_on else ""
-        self.query_one(History).show(self.history_entries())
-        self.query_one(StatusLine).say(*self.prompt())
+        tally.info = view.tally_info(self.match, facts, moment)
+        tally.border_subtitle = "analysis on" if facts.analysis_on else ""
+        self.query_one(History).show(view.history_entries(self.match))
+        self.query_one(StatusLine).say(*view.status_prompt(self.match, facts, moment, self.teaching_prompt()))
         self.refresh_bindings()
+
+    def redraw(self, focus_slot: int | None = None) -> None:
+        self.refresh_view(focus_slot)
 
     def say(self, text: str, kind: str = "warning") -> None:
         self.query_one(StatusLine).say(text, kind)
@@ -310,6 +255,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         if self.move_prompt.is_open and not self._human_may_move():
             self.move_prompt.close()  # the turn passed (a remote player, the end of the round)
             focus_slot = self._slot_before_prompt if focus_slot is None else focus_slot
+        self.seek_help()
         self.refresh_view(focus_slot)
         for notice in self.table.take_notices():
             self.notify(notice, timeout=8)
@@ -321,7 +267,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         match = self.match
         if match.round.is_over or match.is_over:
             self._announce_end()
-        elif self.table.seat(match.to_move) == COMPUTER and not self.thinking:
+        elif self.table.seat(match.to_move) is Seat.COMPUTER and not self.thinking:
             self._start_thinking()
 
     def _announce_end(self) -> None:
@@ -331,7 +277,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
             return
         self._announced = turn
         if self.table.setup.review and self.match.forfeited_by is None:
-            review = ReviewScreen(self.match, self.match.round_number)
+            review = ReviewScreen(self.match, self.match.round_number, self.you)
             self.app.push_screen(review, lambda _: self._after_review(turn))
         else:
             self._after_review(turn)
@@ -341,22 +287,24 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
             return  # the match moved on meanwhile (a remote player, a take-back)
         match = self.match
         if match.is_over:
-            self.thinking = True
-            self.refresh_view()
+            self._set_phase(Phase.THINKING)
             self._finish_match(turn)
             return
         chooser = match.opener_chooser
-        if chooser is not None and self.table.seat(chooser) == COMPUTER:
-            self.thinking = True
-            self.refresh_view()
+        if chooser is not None and self.table.seat(chooser) is Seat.COMPUTER:
+            self._set_phase(Phase.THINKING)
             self._computer_chooses_opener(turn)
             return
         self._show_round_over(None)
 
+    def _set_phase(self, phase: Phase) -> None:
+        self.phase = phase
+        self.refresh_view()
+
     def _show_round_over(self, computer_opens: bool | None) -> None:
         count_hint = self.count_hint if self.hints_allowed else None
         screen = RoundOverScreen(self.match, self.glyphs, self.table.local_players, computer_opens, count_hint,
-                                 can_take_back=self.table.can_undo)
+                                 can_take_back=self.table.can_undo, you=self.you)
         self.app.push_screen(screen, self._round_over_chosen)
 
     @work(thread=True, exclusive=True, group="computer")
@@ -375,11 +323,11 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
     def on_game_screen_match_finished(self, message: MatchFinished) -> None:
         if message.turn != self.turn or not self.thinking:
             return
-        self.thinking = False
-        self.refresh_view()
+        self._set_phase(Phase.IDLE)
         self._record_stats(message.accuracy)
         humans = self.table.local_players
-        screen = MatchOverScreen(self.match, self.glyphs, tuple(self.table.hints_used), message.accuracy, humans)
+        screen = MatchOverScreen(self.match, self.glyphs, tuple(self.table.hints_used), message.accuracy, humans,
+                                 you=self.you)
         self.app.push_screen(screen, self._match_over_chosen)
 
     def _record_stats(self, accuracy: tuple[float | None, float | None]) -> None:
@@ -409,29 +357,28 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         except SolunaError as error:
             self.say(str(error), "error")
             return
-        self.picked_slot = None
+        self.picker.drop()
         self.after_change(focus_slot=0)
 
-    def _match_over_chosen(self, choice: str | None) -> None:
-        if choice == "undo":
+    def _match_over_chosen(self, choice: MatchOverChoice | None) -> None:
+        if choice is MatchOverChoice.UNDO:
             self.action_undo()
-        elif choice == "rematch":
+        elif choice is MatchOverChoice.REMATCH:
             self.app.start_match(self.table.setup.with_seed(None), rematch_of=self.match)
-        elif choice == "new":
+        elif choice is MatchOverChoice.NEW:
             self.app.action_new_match()
-        elif choice == "quit":
+        elif choice is MatchOverChoice.QUIT:
             self.app.exit()
 
     # ---- the computer --------------------------------------------------------------------
 
     def _start_thinking(self) -> None:
-        self.thinking = True
-        self.picked_slot = None
-        self.refresh_view()
+        self.picker.drop()
+        self._set_phase(Phase.THINKING)
         self._think(self.turn, self.table.setup.computer_level, self.match.position, computer_rng(self.match))
 
     @work(thread=True, exclusive=True, group="computer")
-    def _think(self, turn: Turn, level: str, position: Position, rng) -> None:
+    def _think(self, turn: Turn, level: str, position: Position, rng: Random) -> None:
         """Choose the computer's move off the event loop; never touches widgets."""
         worker = get_current_worker()
         started = time.monotonic()
@@ -457,8 +404,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
     def _opener_chosen(self, message: ComputerChoseOpener) -> None:
         if message.turn != self.turn or not self.thinking:
             return
-        self.thinking = False
-        self.refresh_view()
+        self._set_phase(Phase.IDLE)
         self._show_round_over(message.opens)
 
     @on(ComputerMoved)
@@ -466,7 +412,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         if message.turn != self.turn or not self.thinking:
             return  # stale: the player undid or started anew meanwhile
         self.revealing = message.move
-        self.refresh_view()
+        self._set_phase(Phase.REVEALING)
         finish = lambda: self._finish_computer_move(message)  # noqa: E731
         if self.app.reveal_pause > 0:
             self._reveal_timer = self.set_timer(self.app.reveal_pause, finish)
@@ -477,7 +423,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         if message.turn != self.turn or self.revealing != message.move:
             return
         self.revealing = None
-        self.thinking = False
+        self.phase = Phase.IDLE
         if message.guessed and not self._guess_told:
             self._guess_told = True
             self.notify("Too many discs to solve in time: the computer played its best guess. "
@@ -491,7 +437,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         if self._reveal_timer is not None:
             self._reveal_timer.stop()
             self._reveal_timer = None
-        self.thinking = False
+        self.phase = Phase.IDLE
         self.revealing = None
 
     def on_unmount(self) -> None:
@@ -506,7 +452,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
             and not self.thinking
             and not match.is_over
             and not match.round.is_over
-            and self.table.seat(match.to_move) == HUMAN
+            and self.table.seat(match.to_move) is Seat.HUMAN
         )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -525,12 +471,6 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
             return self.hints_allowed
         return True
 
-    # ---- picking (see PickingMixin) --------------------------------------------------------
-
-    @property
-    def picking_position(self) -> Position:
-        return self.match.position
-
     @property
     def _browsing_history(self) -> bool:
         """Showing an earlier position: only while the history has the focus (when it has just
@@ -547,9 +487,6 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
             self.say(f"{self.match.players[self.match.to_move]} is thinking: wait for the move.")
         return self._human_may_move()
 
-    def redraw(self, focus_slot: int | None = None) -> None:
-        self.refresh_view(focus_slot)
-
     def commit(self, move: Move) -> None:
         self.move_prompt.close()  # the move is played, however it was chosen
         self.table.play(move, self.match.to_move)
@@ -561,7 +498,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
             return
         self.stop_thinking()
         undone = self.table.undo()
-        self.picked_slot = None
+        self.picker.drop()
         self._announced = None
         self.after_change()
         self.say(f"Took back {', '.join(str(move) for move in reversed(undone))}.", "info")
@@ -571,7 +508,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
             self.say("Nothing to redo.")
             return
         redone = self.table.redo()
-        self.picked_slot = None
+        self.picker.drop()
         self.after_change(focus_slot=self.match.position.towers.index(redone[-1].result))
 
     # ---- typing a move (see MovePrompt) ----------------------------------------------------
@@ -579,7 +516,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
     def action_open_move_prompt(self) -> None:
         """``:``: a line to type a move on; the tower in hand, if any, is put back."""
         self._slot_before_prompt = self.board.focused_slot or 0
-        self.picked_slot = None
+        self.picker.drop()
         self.move_prompt.open()
         self.set_focus(self.move_prompt)
         self.refresh_view()
@@ -622,11 +559,14 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
             return  # a late message about a list since replaced (undo, a new match)
         live = entry.round_number == self.match.round_number and entry.ply == self.match.round.ply
         self.viewing = None if live else entry
-        self.picked_slot = None if self.viewing else self.picked_slot
+        if self.viewing is not None:
+            self.picker.drop()
+        self.seek_help()
         self.refresh_view()
 
     @on(History.Left)
     def _history_left(self) -> None:
         if self.viewing is not None:
             self.viewing = None
+            self.seek_help()
             self.refresh_view()

@@ -2,38 +2,54 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from ..glyphs import Glyphs
+from ..play.wording import verb
 from ..rules import Match
-from ..rules.wording import plural, verb
+from ..rules.wording import plural
 from .choice_dialog import ChoiceDialog
 
+
+class MatchOverChoice(StrEnum):
+    """What the players chose at the end of a match (the values name the keys' actions)."""
+
+    REMATCH = "rematch"
+    NEW = "new"
+    BOARD = "board"
+    UNDO = "undo"
+    QUIT = "quit"
+
+
 CHOICES = (
-    ("rematch", "Rematch (same players and rules, the loser opens)"),
-    ("new", "New match..."),
-    ("board", "Look at the board"),
-    ("quit", "Quit"),
+    (MatchOverChoice.REMATCH, "Rematch (same players and rules, the loser opens)"),
+    (MatchOverChoice.NEW, "New match..."),
+    (MatchOverChoice.BOARD, "Look at the board"),
+    (MatchOverChoice.QUIT, "Quit"),
 )
 
 
-class MatchOverScreen(ChoiceDialog[str]):
-    """Returns ``rematch``, ``new``, ``board``, ``undo`` or ``quit``."""
+class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
+    """Returns a ``MatchOverChoice``."""
 
     DIALOG_ID = "match-over"
     DIALOG_TITLE = "Match over"
 
     BINDINGS = [
-        Binding("u", "choose('undo')", "Take back"),
-        Binding("escape", "choose('board')", "Close"),
+        Binding("u", f"choose('{MatchOverChoice.UNDO}')", "Take back"),
+        Binding("escape", f"choose('{MatchOverChoice.BOARD}')", "Close"),
     ]
 
     def __init__(self, match: Match, glyphs: Glyphs, hints_used: tuple[int, int] = (0, 0),
                  accuracy: tuple[float | None, float | None] = (None, None),
-                 humans: tuple[int, ...] = (0, 1)) -> None:
+                 humans: tuple[int, ...] = (0, 1), you: int | None = None) -> None:
+        """``you`` is the player spoken to as "you" (the one player here against the computer), if any."""
         super().__init__()
+        self.you = you
         self.humans = humans
         self.match = match
         self.glyphs = glyphs
@@ -45,9 +61,11 @@ class MatchOverScreen(ChoiceDialog[str]):
         winner = match.winner
         names = match.players
         stars = match.stars
-        lines = [f"{verb(names[winner], 'wins', 'win')} the match {stars[winner]}-{stars[1 - winner]}"]
+        lines = [f"{verb(names[winner], 'wins', 'win', you=winner == self.you)} the match "
+                 f"{stars[winner]}-{stars[1 - winner]}"]
         if match.forfeited_by is not None:
-            lines.append(f"{verb(names[match.forfeited_by], 'has', 'have')} left the match.")
+            quitter = match.forfeited_by
+            lines.append(f"{verb(names[quitter], 'has', 'have', you=quitter == self.you)} left the match.")
         lines.append("")
         for number, played in enumerate(match.rounds, start=1):
             if played.outcome is not None:
@@ -72,5 +90,8 @@ class MatchOverScreen(ChoiceDialog[str]):
         with VerticalScroll(id="match-summary-box", can_focus=False):
             yield Static(self.summary(), id="match-summary", markup=False)
 
-    def choices(self) -> list[tuple[str, str]]:
+    def action_choose(self, value: str) -> None:
+        self.dismiss(MatchOverChoice(value))
+
+    def choices(self) -> list[tuple[str, MatchOverChoice]]:
         return [(text, key) for key, text in CHOICES]

@@ -14,6 +14,8 @@ from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from ..glyphs import glyphs_for
+from ..play.picker import Picker
+from ..play.view import tower_looks
 from ..rules import DEFAULT_DISCS, Move, OptionError, Position
 from ..rules.puzzles import ANY, DIFFICULTIES, Puzzle, make_puzzle, refutation
 from ..rules.wording import plies
@@ -21,7 +23,7 @@ from ..saves import SaveError
 from ..widgets.board import Board
 from ..widgets.key_footer import KeyFooter
 from ..widgets.status_line import StatusLine
-from .picking import PICKING_BINDINGS, PickingMixin, tower_looks
+from .picking import PICKING_BINDINGS, PickingMixin
 
 DIFFICULTY_CYCLE = (ANY, *DIFFICULTIES)
 MAX_SEED = 10**9
@@ -58,6 +60,7 @@ class PuzzleScreen(PickingMixin, Screen):
         self.difficulty = difficulty
         self.discs = discs
         self.leave_quits = leave_quits
+        self.picker = Picker()
         self.puzzle: Puzzle | None = None
         self.answered: Move | None = None
         self.solved = False
@@ -96,7 +99,7 @@ class PuzzleScreen(PickingMixin, Screen):
         self.solved = False
         self.line = None
         self.tried = False
-        self.picked_slot = None
+        self.picker.drop()
         self.say(f"Finding a puzzle (seed {self.seed})...", "thinking")
         self._make(self.seed, self.difficulty, self.discs)
 

@@ -12,9 +12,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
+from ..play.wording import possessive
 from ..rules import Budget, Match, Round, SearchAborted
 from ..rules.teaching import Judgement, RoundReview, review_round
-from ..rules.wording import plies, possessive
+from ..rules.wording import plies
 from ..widgets.key_footer import KeyFooter
 
 #: How long a review may search before giving up (only large rounds come near it).
@@ -27,8 +28,10 @@ JUDGEMENT_STYLES = {
 }
 
 
-def describe_review(review: RoundReview, played: Round, names: tuple[str, str]) -> list[tuple[str, str]]:
-    """The review as lines of text, each with the component class to draw it in."""
+def describe_review(review: RoundReview, played: Round, names: tuple[str, str],
+                    you: int | None = None) -> list[tuple[str, str]]:
+    """The review as lines of text, each with the component class to draw it in (``you``: the
+    player spoken to as "you", if any)."""
     lines: list[tuple[str, str]] = []
     for item in review.moves:
         before = f"{'won' if item.before.wins else 'lost'} in {item.before.plies}"
@@ -39,7 +42,8 @@ def describe_review(review: RoundReview, played: Round, names: tuple[str, str]) 
     if blunder is None:
         lines.append(("No blunder: the player who could win from the start kept the win.", "review--kept"))
     else:
-        lines.append((f"The turning point: move {blunder.ply + 1}, {possessive(names[blunder.player])} {blunder.move}, "
+        whose = possessive(names[blunder.player], you=blunder.player == you)
+        lines.append((f"The turning point: move {blunder.ply + 1}, {whose} {blunder.move}, "
                       f"threw away a win in {plies(blunder.before.plies)}.", "review--threw"))
     for player, name in enumerate(names):
         kept, made = review.kept_and_made(player)
@@ -66,8 +70,9 @@ class ReviewScreen(ModalScreen[None]):
             self.review = review
             self.problem = problem
 
-    def __init__(self, match: Match, round_number: int) -> None:
+    def __init__(self, match: Match, round_number: int, you: int | None = None) -> None:
         super().__init__()
+        self.you = you
         self.match = match
         self.played = match.rounds[round_number - 1]
         self.round_number = round_number
@@ -101,7 +106,8 @@ class ReviewScreen(ModalScreen[None]):
         self.review = message.review
         intro.update("Each move, the position it was played from (for its player) and what it did:")
         text = Text()
-        for index, (line, style) in enumerate(describe_review(message.review, self.played, self.match.players)):
+        lines = describe_review(message.review, self.played, self.match.players, self.you)
+        for index, (line, style) in enumerate(lines):
             if index:
                 text.append("\n")
             text.append(line, self.get_component_rich_style(style) if style else "")

@@ -12,9 +12,10 @@ from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from ..glyphs import Glyphs
+from ..play.wording import verb
 from ..rules import Budget, Match, NextOpener, Position, SearchAborted, other
 from ..rules.teaching import opener_advice
-from ..rules.wording import plural, verb
+from ..rules.wording import plural
 from .choice_dialog import ChoiceDialog
 
 #: How long opener advice may search (only large layouts come near it).
@@ -50,9 +51,10 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
 
     def __init__(self, match: Match, glyphs: Glyphs, local_players: tuple[int, ...],
                  computer_opens: bool | None = None, count_hint: Callable[[int], None] | None = None,
-                 can_take_back: bool = True) -> None:
+                 can_take_back: bool = True, you: int | None = None) -> None:
         """``count_hint`` is given when hints are allowed: opener advice is one, for the loser.
-        ``can_take_back`` is False where undo is not offered (a remote match)."""
+        ``can_take_back`` is False where undo is not offered (a remote match); ``you`` is the
+        player spoken to as "you" (the one player here against the computer), if any."""
         super().__init__()
         self.match = match
         self.round_number = match.round_number
@@ -61,6 +63,7 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
         self.computer_opens = computer_opens
         self.count_hint = count_hint
         self.can_take_back = can_take_back
+        self.you = you
         self.advised = False
         #: The other player chooses who opens next (decided now: the match moves on under this dialog).
         self.nothing_to_choose = not self.choices()
@@ -113,33 +116,35 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
     def summary(self) -> list[str]:
         match = self.match
         outcome = match.round.outcome
-        winner, loser = match.players[outcome.winner], match.players[outcome.loser]
+        winner, loser = outcome.winner, outcome.loser
         moves = plural(match.round.ply, "move")
-        lines = [f"{verb(winner, 'wins', 'win')} round {match.round_number}",
-                 f"{verb(loser, 'cannot', 'cannot')} move (after {moves})", ""]
+        lines = [f"{self._verb(winner, 'wins', 'win')} round {match.round_number}",
+                 f"{self._verb(loser, 'cannot', 'cannot')} move (after {moves})", ""]
         for player, name in enumerate(match.players):
             stars = self.glyphs.stars(match.stars[player], match.options.stars_to_win)
             lines.append(f"{name}: {stars} {match.stars[player]}/{match.options.stars_to_win}")
         return lines
 
+    def _verb(self, player: int, third_person: str, second_person: str) -> str:
+        return verb(self.match.players[player], third_person, second_person, you=player == self.you)
+
     def choices(self) -> list[tuple[str, RoundOverChoice]]:
         """The choices offered, each with what it returns."""
         match = self.match
         loser = match.round.outcome.loser
-        names = match.players
         next_round = match.round_number + 1
         if match.options.next_opener is NextOpener.LOSER_OPENS:
-            return [(f"Start round {next_round} ({verb(names[loser], 'opens', 'open')})", RoundOverChoice(loser))]
+            return [(f"Start round {next_round} ({self._verb(loser, 'opens', 'open')})", RoundOverChoice(loser))]
         if self.computer_opens is not None:
             opener = loser if self.computer_opens else other(loser)
-            return [(f"Start round {next_round} ({verb(names[opener], 'opens', 'open')})",
+            return [(f"Start round {next_round} ({self._verb(opener, 'opens', 'open')})",
                      RoundOverChoice(opener, loser))]
         if loser not in self.local_players:
             return []
         return [
-            (f"{verb(names[loser], 'opens', 'open')} round {next_round}", RoundOverChoice(loser, loser)),
-            (f"{verb(names[other(loser)], 'opens', 'open')} round {next_round} "
-             f"({verb(names[loser], 'moves', 'move')} second)", RoundOverChoice(other(loser), loser)),
+            (f"{self._verb(loser, 'opens', 'open')} round {next_round}", RoundOverChoice(loser, loser)),
+            (f"{self._verb(other(loser), 'opens', 'open')} round {next_round} "
+             f"({self._verb(loser, 'moves', 'move')} second)", RoundOverChoice(other(loser), loser)),
         ]
 
     def explanation(self) -> str:
@@ -152,7 +157,7 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
             return f"{loser} lost the round and chooses {choice}."
         if match.round.outcome.loser not in self.local_players:
             return f"Waiting for {loser} to choose who opens the next round."
-        if loser == "You" or self.local_players == (match.round.outcome.loser,):  # one player here: "you"
+        if self.local_players == (match.round.outcome.loser,):  # one player here: "you"
             return "You lost the round: do you open the next round, or move second?"
         return f"{loser} lost the round and chooses: open the next round, or move second?"
 

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..saves import SaveError, move_aside, read_json_document, write_atomically
+from ..files import SaveError, move_aside, read_json_document, write_atomically
 
 ARCHIVE_FORMAT = "soluna-server-match"
 ARCHIVE_VERSION = 1

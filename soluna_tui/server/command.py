@@ -81,7 +81,7 @@ def _proxy_network(text: str) -> Any:
 
 
 def config_from(args: argparse.Namespace) -> ServerConfig:
-    from ..saves import default_data_dir
+    from ..files import default_data_dir
 
     values = {name: getattr(args, name) for _, name, *_ in LIMIT_FLAGS}
     limits = Limits(**values, idle_warning=min(60.0, values["idle_timeout"] / 4))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import asyncssh
 
-from ..saves import write_atomically
+from ..files import write_atomically
 
 
 class HostKeyError(ValueError):

@@ -12,11 +12,10 @@ from textual.containers import Container
 from textual.message import Message
 
 from ..glyphs import UNICODE, Glyphs
+from ..play.looks import JUMP_KEYS, TowerLook
 from ..rules import MAX_DISCS, Tower
-from .tower import SCALES, SMALL, TowerLook, TowerScale, TowerWidget
+from .tower import SCALES, SMALL, TowerScale, TowerWidget
 
-#: The keys that jump to towers 1, 2, 3...: digits, then letters no other key uses.
-JUMP_KEYS = "1234567890bcefgimoptvxyz"
 #: A larger scale is chosen only if every row of the opening table could show this many discs.
 MIN_DISCS_SHOWN = 4
 

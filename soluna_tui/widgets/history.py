@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from rich.text import Text
 from textual import on
@@ -12,15 +11,7 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-
-@dataclass(frozen=True)
-class HistoryEntry:
-    """One line: a round's heading (``ply`` 0, its start) or the position after move ``ply``."""
-
-    round_number: int
-    ply: int
-    text: str
-    heading: bool = False
+from ..play.looks import HistoryEntry
 
 
 class History(OptionList):

@@ -4,7 +4,6 @@ and over SSH who is away (with the time their seat is still held) and how to com
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 
 from rich.cells import cell_len, set_cell_size
 from rich.text import Text
@@ -12,26 +11,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from ..glyphs import UNICODE, Glyphs
-
-
-@dataclass(frozen=True)
-class TallyInfo:
-    """What the panel shows; the game screen fills it in from the match."""
-
-    names: tuple[str, str] = ("Player 1", "Player 2")
-    stars: tuple[int, int] = (0, 0)
-    stars_to_win: int = 4
-    round_number: int = 1
-    to_move: int | None = 0
-    rules: str = "box rules"
-    mode: str = "two players"
-    seed: int | None = None
-    hints: bool = True
-    status: str = ""
-    #: For each player away from a match over SSH, when (``time.monotonic()``) the held seat runs out.
-    away: tuple[float | None, float | None] = (None, None)
-    #: What this terminal's player needs to come back after losing the connection ("code ABCD, secret ...").
-    comeback: str = ""
+from ..play.looks import TallyInfo
 
 
 def away_text(deadline: float, now: float) -> str:

@@ -12,6 +12,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from ..glyphs import UNICODE, Frame, Glyphs
+from ..play.looks import TowerLook
 from ..rules import Tower
 
 
@@ -55,21 +56,6 @@ SCALES = (
     TowerScale(inside=21, disc_lines=3, symbol_at="plate", gap=5),
 )
 SMALL = SCALES[0]
-
-
-@dataclass(frozen=True)
-class TowerLook:
-    """Everything a tower widget shows; the board computes it, the widget only draws it."""
-
-    tower: Tower | None = None
-    label: str = ""
-    picked: bool = False
-    target: bool = False
-    dimmed: bool = False
-    last: bool = False
-    hinted: bool = False
-    note: str = ""
-    note_kind: str = ""
 
 
 class TowerWidget(Widget, can_focus=True):

@@ -6,6 +6,7 @@ import json
 import random
 
 from soluna_tui.match_setup import MatchSetup
+from soluna_tui.preferences import Preferences
 from soluna_tui.rules import MatchOptions, choose_move
 from soluna_tui.saves import SaveStore
 from soluna_tui.screens.game import GameScreen
@@ -298,8 +299,7 @@ async def test_the_theme_and_the_last_setup_are_remembered(tmp_path) -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         app.theme = "nord"
         await pilot.pause()
-    again = make_app(tmp_path / "unused-saves")
-    again.preferences = type(again.preferences)(tmp_path)
+    again = make_app(tmp_path / "unused-saves", preferences=Preferences(tmp_path))  # a store handed in
     async with again.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         assert again.theme == "nord"

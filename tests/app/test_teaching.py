@@ -244,3 +244,25 @@ async def test_stats_are_updated_after_a_match(tmp_path) -> None:
         assert isinstance(app.screen, StatsScreen)
         text = screen_text(app)
         assert "vs computer (random)" in text and "Accuracy, latest matches" in text
+
+
+async def test_drawing_asks_the_solver_nothing_and_saves_nothing(tmp_path) -> None:
+    """Redrawing only draws: questions to the solver and hint counts come from the handlers."""
+    async with at_a_won_position(tmp_path, seed=2) as (app, pilot, screen, position, analysis):
+        await pilot.press("A")
+        await wait(pilot, app)
+        assert screen.analysis_of(position) == analysis and screen.table.hints_used == [1, 0]
+        fresh = next(candidate for candidate in (drop(8, random.Random(seed)) for seed in range(100, 200))
+                     if candidate != position and screen.analysis_of(candidate) is None)
+        save = screen.table.store.current_path
+        saved = save.read_bytes()
+        set_position(screen, fresh)  # redraws, with analysis on, a position nobody asked about
+        screen.refresh_view()
+        await pilot.pause()
+        assert not [worker for worker in app.workers if worker.group == "oracle"]
+        assert screen.analysis_of(fresh) is None and save.read_bytes() == saved
+        assert "Analysis: solving..." in screen_text(app)
+        screen.after_change()  # what a handler does after a change: ask for what is shown
+        await wait(pilot, app)
+        assert screen.analysis_of(fresh) == shared_solver.analyse(fresh)
+        assert "Analysis: solving..." not in screen_text(app)

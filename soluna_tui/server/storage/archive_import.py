@@ -17,8 +17,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from ...files import SaveError, read_json_document
 from ...rules import Match, SolunaError
-from ...saves import SaveError, read_json_document
 from ..archive import ARCHIVE_FORMAT, ARCHIVE_VERSION
 from .base import RESULTS, Storage
 from .records import Change, ImportReport, SeatRecord, StorageError, seats_text

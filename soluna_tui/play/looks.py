@@ -1,0 +1,71 @@
+"""The values the game screen hands its widgets: plain, immutable, drawn as they are."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from ..rules import Tower
+
+#: The keys that jump to towers 1, 2, 3...: digits, then letters no other key uses.
+JUMP_KEYS = "1234567890bcefgimoptvxyz"
+
+
+class NoteKind(StrEnum):
+    """What a mark under a tower says (its value names the style it is drawn in: ``note-win``...)."""
+
+    WIN = "win"
+    LOSS = "loss"
+    HINT = "hint"
+    NONE = "none"
+
+
+#: A mark under a tower: its text and kind.
+Note = tuple[str, str]
+#: No mark.
+NO_NOTE: Note = ("", "")
+
+
+@dataclass(frozen=True)
+class TowerLook:
+    """Everything a tower widget shows; the board computes it, the widget only draws it."""
+
+    tower: Tower | None = None
+    label: str = ""
+    picked: bool = False
+    target: bool = False
+    dimmed: bool = False
+    last: bool = False
+    hinted: bool = False
+    note: str = ""
+    note_kind: str = ""
+
+
+@dataclass(frozen=True)
+class TallyInfo:
+    """What the panel shows; the game screen fills it in from the match."""
+
+    names: tuple[str, str] = ("Player 1", "Player 2")
+    stars: tuple[int, int] = (0, 0)
+    stars_to_win: int = 4
+    round_number: int = 1
+    to_move: int | None = 0
+    rules: str = "box rules"
+    mode: str = "two players"
+    seed: int | None = None
+    hints: bool = True
+    status: str = ""
+    #: For each player away from a match over SSH, when (``time.monotonic()``) the held seat runs out.
+    away: tuple[float | None, float | None] = (None, None)
+    #: What this terminal's player needs to come back after losing the connection ("code ABCD, secret ...").
+    comeback: str = ""
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One line: a round's heading (``ply`` 0, its start) or the position after move ``ply``."""
+
+    round_number: int
+    ply: int
+    text: str
+    heading: bool = False

@@ -1,0 +1,130 @@
+"""Picking a tower up and putting it down, as a state machine: a press in, an outcome out.
+
+The game and the puzzle screens hold a ``Picker`` and act on what each press comes to
+(redraw, play the move, say why not); the picker itself only remembers the slot in hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from ..rules import Move, NotationError, Position, Tower
+from .looks import JUMP_KEYS
+
+
+class Pressed(Enum):
+    """What a press on a tower (or a typed move) came to."""
+
+    PICKED = "picked"
+    PUT_BACK = "put back"
+    MOVE = "move"
+    REFUSED = "refused"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A press's outcome: the move chosen (``MOVE``), the slot put back (``PUT_BACK``), or the
+    refusal in words with its kind (``warning``: nothing wrong was tried; ``error``: a wrong move)."""
+
+    pressed: Pressed
+    move: Move | None = None
+    slot: int | None = None
+    reason: str = ""
+    kind: str = "warning"
+
+
+class Picker:
+    """The tower in hand, if any, on one position at a time."""
+
+    def __init__(self) -> None:
+        self.picked_slot: int | None = None
+
+    def picked_tower(self, position: Position) -> Tower | None:
+        return None if self.picked_slot is None else position.towers[self.picked_slot]
+
+    def drop(self) -> None:
+        """Forget the tower in hand (the position changed under it, a new puzzle...)."""
+        self.picked_slot = None
+
+    def forget_beyond(self, position: Position) -> None:
+        """Drop the tower in hand if its slot is gone from ``position`` (it changed elsewhere)."""
+        if self.picked_slot is not None and self.picked_slot >= len(position):
+            self.picked_slot = None
+
+    def put_back(self) -> Outcome | None:
+        """Escape: the tower in hand goes back to its place; ``None`` when nothing is in hand."""
+        if self.picked_slot is None:
+            return None
+        slot, self.picked_slot = self.picked_slot, None
+        return Outcome(Pressed.PUT_BACK, slot=slot)
+
+    def press(self, position: Position, slot: int) -> Outcome:
+        """Enter, Space or a click on the tower at ``slot``: pick it up, put it back, or put the
+        tower in hand on it."""
+        tower = position.towers[slot]
+        if self.picked_slot is None:
+            refusal = stuck(position, tower)
+            if refusal is not None:
+                return refusal
+            self.picked_slot = slot
+            return Outcome(Pressed.PICKED, slot=slot)
+        if slot == self.picked_slot:
+            return self.put_back() or Outcome(Pressed.PUT_BACK, slot=slot)
+        return self._choose(position, Move(position.towers[self.picked_slot], tower))
+
+    def typed(self, position: Position, text: str) -> Outcome:
+        """A move typed at the prompt, refused in the same words as picking refuses it."""
+        try:
+            move = read_typed_move(text, position)
+        except NotationError as error:
+            return refused(f"Cannot read {text.strip()!r}: {error}.", "error")
+        if move.mover not in position:
+            return refused(f"There is no {move.mover} tower to move.", "error")
+        return stuck(position, move.mover) or self._choose(position, move)
+
+    def _choose(self, position: Position, move: Move) -> Outcome:
+        reason = position.why_illegal(move)
+        if reason is not None:
+            return refused(f"Not there: {reason}.", "error")
+        self.picked_slot = None
+        return Outcome(Pressed.MOVE, move=move)
+
+
+def refused(reason: str, kind: str = "warning") -> Outcome:
+    return Outcome(Pressed.REFUSED, reason=reason, kind=kind)
+
+
+def stuck(position: Position, tower: Tower) -> Outcome | None:
+    """The refusal for picking up a tower with no legal move, or ``None`` when it has one."""
+    if any(move.mover == tower for move in position.legal_moves):
+        return None
+    return refused(f"{tower} cannot go anywhere: no other tower is {tower.height} high "
+                   f"or has a {tower.symbol.word} on top.")
+
+
+def read_typed_move(text: str, position: Position) -> Move:
+    """A move typed at the prompt: notation (``2S>1S``, with every alias the notation reads) or the
+    keys shown on the towers (``3>6``), mixed if need be; ``NotationError`` when it cannot be read.
+    Whether the move is legal is left to the caller, which says why not as picking does."""
+    sides = text.split(">")
+    if len(sides) != 2 or not sides[0].strip() or not sides[1].strip():
+        raise NotationError("a move is A>B: 2S>1S in notation, or 3>6 by the keys on the towers")
+    mover, mover_slot = _typed_tower(sides[0], position)
+    target, target_slot = _typed_tower(sides[1], position)
+    if mover_slot is not None and mover_slot == target_slot:
+        raise NotationError(f"{sides[0].strip()}>{sides[1].strip()} puts a tower on itself: name two towers")
+    return Move(mover, target)
+
+
+def _typed_tower(text: str, position: Position) -> tuple[Tower, int | None]:
+    """One side of a typed move: a tower's key (its slot too) or a tower in notation."""
+    written = text.strip()
+    key = written.casefold()
+    if len(key) == 1 and key in JUMP_KEYS:
+        slot = JUMP_KEYS.index(key)
+        if slot >= len(position):
+            raise NotationError(f"no tower has the key {written}: the keys are {JUMP_KEYS[0]} to "
+                                f"{JUMP_KEYS[len(position) - 1]}")
+        return position.towers[slot], slot
+    return Tower.parse(written), None

@@ -1,0 +1,17 @@
+"""English for the dialogs that speak to the player at this terminal as "you".
+
+Whether a player is "you" is the caller's knowledge (who sits at this terminal), never
+guessed from a name: a player who typed "You" as a name is still spoken of by name.
+"""
+
+from __future__ import annotations
+
+
+def verb(subject: str, third_person: str, second_person: str, *, you: bool = False) -> str:
+    """``Ann wins``, but ``You win`` when the subject is the player addressed here."""
+    return f"You {second_person}" if you else f"{subject} {third_person}"
+
+
+def possessive(name: str, *, you: bool = False) -> str:
+    """``Ann's``, but ``your`` for the player addressed here."""
+    return "your" if you else f"{name}'s"

@@ -1,0 +1,92 @@
+"""Picking as a state machine: every press's outcome, and the refusals in words."""
+
+from __future__ import annotations
+
+import pytest
+
+from soluna_tui.play.picker import Outcome, Picker, Pressed
+from soluna_tui.rules import Move, Position
+
+# Sorted as the notation sorts: 2S (no move: no other tower is 2 high or a sun), 1M, 1C.
+STUCK = Position.parse("2S 1M 1C")
+OPEN = Position.parse("1S 1S 1M 2C")
+
+
+def slot_of(position: Position, text: str) -> int:
+    return [str(tower) for tower in position.towers].index(text)
+
+
+def test_a_press_picks_a_tower_up_and_a_second_press_on_it_puts_it_back() -> None:
+    picker = Picker()
+    slot = slot_of(OPEN, "1M")
+    assert picker.press(OPEN, slot) == Outcome(Pressed.PICKED, slot=slot)
+    assert picker.picked_slot == slot and str(picker.picked_tower(OPEN)) == "1M"
+    assert picker.press(OPEN, slot) == Outcome(Pressed.PUT_BACK, slot=slot)
+    assert picker.picked_slot is None and picker.picked_tower(OPEN) is None
+
+
+def test_a_press_on_a_lit_target_chooses_the_move_and_empties_the_hand() -> None:
+    picker = Picker()
+    picker.press(OPEN, slot_of(OPEN, "1M"))
+    outcome = picker.press(OPEN, slot_of(OPEN, "1S"))
+    assert outcome.pressed is Pressed.MOVE and outcome.move == Move.parse("1M>1S")
+    assert picker.picked_slot is None
+
+
+def test_a_wrong_target_is_refused_with_the_reason_and_the_tower_stays_in_hand() -> None:
+    picker = Picker()
+    mover = slot_of(OPEN, "1M")
+    picker.press(OPEN, mover)
+    outcome = picker.press(OPEN, slot_of(OPEN, "2C"))
+    assert outcome.pressed is Pressed.REFUSED and outcome.kind == "error"
+    assert outcome.reason.startswith("Not there: ") and outcome.reason.endswith(".")
+    assert picker.picked_slot == mover
+
+
+def test_a_tower_without_a_move_cannot_be_picked_up() -> None:
+    picker = Picker()
+    outcome = picker.press(STUCK, slot_of(STUCK, "2S"))
+    assert outcome == Outcome(Pressed.REFUSED, reason="2S cannot go anywhere: no other tower is 2 high "
+                                                      "or has a sun on top.", kind="warning")
+    assert picker.picked_slot is None
+
+
+def test_escape_puts_back_only_what_is_in_hand() -> None:
+    picker = Picker()
+    assert picker.put_back() is None
+    picker.press(OPEN, 2)
+    assert picker.put_back() == Outcome(Pressed.PUT_BACK, slot=2) and picker.picked_slot is None
+
+
+def test_the_hand_is_emptied_when_its_slot_is_gone() -> None:
+    picker = Picker()
+    picker.press(OPEN, 3)
+    picker.forget_beyond(OPEN.play(Move.parse("1M>1S")))  # three towers left: slot 3 is gone
+    assert picker.picked_slot is None
+    picker.press(OPEN, 1)
+    picker.forget_beyond(OPEN.play(Move.parse("1M>1S")))
+    assert picker.picked_slot == 1
+
+
+@pytest.mark.parametrize(("text", "move"), [("1M>1S", "1M>1S"), (" 1m > 1s ", "1M>1S"), ("3>2", "1S>1S")])
+def test_a_typed_move_by_notation_or_by_keys(text: str, move: str) -> None:
+    outcome = Picker().typed(OPEN, text)
+    assert outcome.pressed is Pressed.MOVE and outcome.move == Move.parse(move)
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("1M", "Cannot read '1M': a move is A>B"),
+    ("9>1", "Cannot read '9>1': no tower has the key 9: the keys are 1 to 4."),
+    ("2>2", "Cannot read '2>2': 2>2 puts a tower on itself"),
+    ("3M>1S", "There is no 3M tower to move."),
+    ("1M>2C", "Not there: "),
+])
+def test_a_typed_move_is_refused_in_the_words_of_picking(text: str, reason: str) -> None:
+    outcome = Picker().typed(OPEN, text)
+    assert outcome.pressed is Pressed.REFUSED and outcome.kind == "error"
+    assert outcome.reason.startswith(reason)
+
+
+def test_a_typed_stuck_tower_is_refused_as_picking_it_up_is() -> None:
+    picker = Picker()
+    assert picker.typed(STUCK, "2S>1M") == picker.press(STUCK, slot_of(STUCK, "2S"))

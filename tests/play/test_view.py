@@ -1,0 +1,117 @@
+"""What the game screen shows, from the match, the table's facts and the moment alone."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from soluna_tui.play.coach import Coach, Turn
+from soluna_tui.play.looks import HistoryEntry
+from soluna_tui.play.view import (
+    Moment,
+    Phase,
+    TableFacts,
+    board_looks,
+    history_entries,
+    shown_position,
+    status_prompt,
+    tally_info,
+)
+from soluna_tui.rules import Match, MatchOptions
+
+HOT_SEAT = TableFacts(local_to_move=True, one_local_player=False)
+ONE_HERE = TableFacts(local_to_move=True, one_local_player=True, mode_label="ann vs bob over SSH")
+THEIRS = TableFacts(local_to_move=False, one_local_player=True)
+
+
+def new_match(moves: int = 0) -> Match:
+    match = Match(MatchOptions(), ("Ann", "Bob"), seed=3)
+    for _ in range(moves):
+        match.play(match.position.legal_moves[0], match.to_move)
+    return match
+
+
+def moment(match: Match, **changes: object) -> Moment:
+    return replace(Moment(Turn(1, match.round_number, match.round.ply)), **changes)
+
+
+def finish_round(match: Match) -> None:
+    while not match.round.is_over:
+        match.play(match.position.legal_moves[0], match.to_move)
+
+
+def test_whose_move() -> None:
+    match = new_match()
+    assert status_prompt(match, HOT_SEAT, moment(match), None) == (
+        "Ann to move: pick a tower up (arrows, Enter).", "info")
+    # One player on this terminal (a remote match, the computer): no doubt who "you" are.
+    assert status_prompt(match, ONE_HERE, moment(match), None) == (
+        "Your move: pick a tower up (arrows, Enter).", "info")
+    assert status_prompt(match, THEIRS, moment(match), None) == ("Waiting for Ann.", "info")
+
+
+def test_the_tower_in_hand_the_typed_move_and_the_coachs_line() -> None:
+    match = new_match()
+    assert status_prompt(match, HOT_SEAT, moment(match, picked_slot=0), None) == (
+        f"Ann: put {match.position.towers[0]} on a lit tower (Enter), or Esc to put it back.", "info")
+    text, _ = status_prompt(match, HOT_SEAT, moment(match, prompt_open=True), None)
+    assert text.startswith("Ann: type a move, 2S>1S")
+    hint = ("Hint: move the 1S tower.", "info")
+    assert status_prompt(match, HOT_SEAT, moment(match), hint) == hint
+    assert status_prompt(match, THEIRS, moment(match), hint) == ("Waiting for Ann.", "info")
+
+
+def test_the_computer_thinking_then_revealing_its_move() -> None:
+    match = new_match()
+    assert status_prompt(match, THEIRS, moment(match, phase=Phase.THINKING), None) == (
+        "Ann is thinking...", "thinking")
+    move = match.position.legal_moves[0]
+    assert status_prompt(match, THEIRS, moment(match, phase=Phase.REVEALING, revealing=move), None) == (
+        f"Ann plays {move}.", "thinking")
+    looks = board_looks(match, moment(match, phase=Phase.REVEALING, revealing=move), Coach(), False)
+    assert [look.tower for look in looks if look.picked] == [move.mover]
+    assert {look.tower for look in looks if look.target} == {move.target}  # every tower like it is lit
+    assert all(look.dimmed for look in looks if not look.picked and not look.target)
+    assert tally_info(match, THEIRS, moment(match, phase=Phase.THINKING)).status == "thinking…"
+    assert tally_info(match, THEIRS, moment(match, phase=Phase.THINKING, ascii=True)).status == "thinking..."
+    assert tally_info(match, THEIRS, moment(match)).status == ""
+
+
+def test_the_end_of_a_round_and_of_the_match() -> None:
+    match = new_match()
+    finish_round(match)
+    winner = match.players[match.round.outcome.winner]
+    assert status_prompt(match, HOT_SEAT, moment(match), None) == (f"{winner} won round 1.", "info")
+    assert tally_info(match, HOT_SEAT, moment(match)).to_move is None
+    match.forfeit(0)
+    assert status_prompt(match, HOT_SEAT, moment(match), None) == (
+        "Bob won the match. Press n for a new match.", "info")
+
+
+def test_an_earlier_position_from_the_history() -> None:
+    match = new_match(moves=2)
+    viewing = HistoryEntry(1, 1, " 1. Ann 1S>1S")
+    assert status_prompt(match, HOT_SEAT, moment(match, viewing=viewing), None) == (
+        "Round 1, after move 1 (read-only). Esc returns to play.", "info")
+    start = HistoryEntry(1, 0, "Round 1: Ann opened", heading=True)
+    assert status_prompt(match, HOT_SEAT, moment(match, viewing=start), ("Analysis: solving...", "thinking")) == (
+        "Round 1, start (read-only). Esc returns to play. Analysis: solving...", "thinking")
+    assert shown_position(match, start) == match.rounds[0].position_at(0)
+    # The earlier position is drawn without the tower in hand, and with its own last move marked.
+    looks = board_looks(match, moment(match, viewing=viewing, picked_slot=0), Coach(), False)
+    assert not any(look.picked for look in looks)
+    assert [look.tower for look in looks if look.last] == [match.round.moves[0].result]
+
+
+def test_the_history_lists_rounds_and_moves() -> None:
+    match = new_match(moves=2)
+    entries = history_entries(match)
+    assert entries[0] == HistoryEntry(1, 0, "Round 1: Ann opened", heading=True)
+    first, second = match.round.moves
+    assert [entry.text for entry in entries[1:]] == [f" 1. Ann       {first}", f" 2. Bob       {second}"]
+
+
+def test_the_tally_from_the_match_and_the_table() -> None:
+    match = new_match()
+    info = tally_info(match, ONE_HERE, moment(match))
+    assert info.names == ("Ann", "Bob") and info.to_move == 0 and info.seed == 3
+    assert info.mode == f"{match.options.discs} discs, ann vs bob over SSH"
