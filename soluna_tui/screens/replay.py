@@ -21,15 +21,16 @@ from textual.worker import get_current_worker
 
 from ..export import export_match, move_annotation, result_line, review_or_none
 from ..glyphs import glyphs_for
+from ..play.looks import HistoryEntry, TallyInfo
+from ..play.view import tower_looks
 from ..rules import Match, Position, Tower
 from ..rules.teaching import RoundReview
 from ..rules.wording import plural
 from ..widgets.board import Board
-from ..widgets.history import History, HistoryEntry
+from ..widgets.history import History
 from ..widgets.key_footer import KeyFooter
-from ..widgets.tally import Tally, TallyInfo
+from ..widgets.tally import Tally
 from .annotated_text import AnnotatedTextScreen
-from .picking import tower_looks
 
 #: Seconds the solver may spend judging one round of a replay (large rounds give up, and say so).
 REPLAY_SECONDS_PER_ROUND = 20.0
