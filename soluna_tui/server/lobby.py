@@ -229,9 +229,12 @@ class Visitor:
 class Lobby:
     """This server's part of the shared lobby: its guests, and a cache of every match in the store."""
 
-    def __init__(self, store: Storage, hold_time: float, server_id: str | None = None) -> None:
+    def __init__(self, store: Storage, hold_time: float, server_id: str | None = None,
+                 heartbeat: float = HEARTBEAT) -> None:
         self.store = store
         self.hold_time = hold_time
+        self.heartbeat = heartbeat
+        self.dead_after = heartbeat * DEAD_AFTER / HEARTBEAT
         self.server_id = server_id or uuid.uuid4().hex[:12]
         self.tables: dict[str, Table] = {}
         self.visitors: dict[Guest, Visitor] = {}
@@ -244,6 +247,7 @@ class Lobby:
         self._codes = random.SystemRandom()
         self._listing_due = False
         self._tasks: list[asyncio.Task] = []
+        self._expiries: dict[str, asyncio.TimerHandle] = {}
         self._storage_down = False
 
     # ---- start-up and shutdown -----------------------------------------------------------
@@ -261,9 +265,13 @@ class Lobby:
 
     async def close(self) -> None:
         """Finish every guest's requests, stop following the store, and let the other servers know at once."""
-        workers = [visitor.worker for visitor in self.visitors.values() if visitor.worker is not None]
-        if workers:
-            await asyncio.wait(workers, timeout=5)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.settled(), 5)
+        for visitor in self.visitors.values():
+            if visitor.worker is not None:
+                visitor.worker.cancel()
+        for timer in self._expiries.values():
+            timer.cancel()
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -573,7 +581,9 @@ class Lobby:
         visitor = self.visitors[guest]
         game = visitor.game
         if game is not None and not game.saved.match.is_over:
-            await self.store.hold_computer_game(game.id, self.store.clock() + self.hold_time)
+            now = self.store.clock()
+            await self.store.hold_computer_game(game.id, now + self.hold_time)
+            await self.store.tidy_computer_games(sorted(self.live), now + self.hold_time, MAX_HELD_GAMES)
             await self._refresh_held_games()
 
     async def _on_sync(self, guest: Guest, message: dict[str, Any]) -> None:
@@ -833,8 +843,35 @@ class Lobby:
             table.stored = stored
             table.match = Match.from_dict(stored.document) if stored.document is not None else None
         self._tell_local(table, old_version)
+        self._schedule_expiry(table)
         self._listing_changed()
         return table
+
+    def _schedule_expiry(self, table: Table) -> None:
+        """A forfeit on time: at the moment the first held seat runs out (any living server may apply it)."""
+        timer = self._expiries.pop(table.code, None)
+        if timer is not None:
+            timer.cancel()
+        if not table.in_play:
+            return
+        held = [(seat.held_until, index) for index, seat in enumerate(table.seats)
+                if seat.server is None and seat.held_until is not None]
+        if not held:
+            return
+        until, index = min(held)
+        delay = max(0.0, until - self.store.clock()) + 0.01
+        code = table.code
+        loop = asyncio.get_running_loop()
+        self._expiries[code] = loop.call_later(delay, lambda: self._tasks.append(
+            loop.create_task(self._expire_quietly(code, index))))
+
+    async def _expire_quietly(self, code: str, index: int) -> None:
+        try:
+            await self._expire(code, index)
+        except StorageError as error:  # the heartbeat's sweep tries again
+            log.warning("cannot apply a forfeit now: %s", error)
+        finally:
+            self._tasks[:] = [task for task in self._tasks if not task.done()]
 
     def _tell_local(self, table: Table, old_version: int | None) -> None:
         """This server's guests at ``table`` hear of its new version: the move alone when it is the very next."""
@@ -875,6 +912,9 @@ class Lobby:
         if table is None:
             return
         self._gone[code] = table.stored.created_at
+        timer = self._expiries.pop(code, None)
+        if timer is not None:
+            timer.cancel()
         for guest in table.guests:
             visitor = self.visitors.get(guest)
             if visitor is not None and visitor.code == code:
@@ -938,7 +978,7 @@ class Lobby:
 
     def _note_live(self, servers: list[Any]) -> None:
         now = self.store.clock()
-        self.live = {server.id for server in servers if server.seen_at >= now - DEAD_AFTER} | {self.server_id}
+        self.live = {server.id for server in servers if server.seen_at >= now - self.dead_after} | {self.server_id}
         self.watchers = {}
         for server in servers:
             if server.id in self.live:
@@ -956,7 +996,7 @@ class Lobby:
     async def _keep_alive(self) -> None:
         """Say this server is alive, and hold the seats of servers that are not, forfeit seats held too long."""
         while True:
-            await asyncio.sleep(HEARTBEAT)
+            await asyncio.sleep(self.heartbeat)
             try:
                 await self._heartbeat()
                 if self._storage_down:
