@@ -7,6 +7,7 @@ the server as a system user ``pgserver`` that it creates (PostgreSQL refuses to 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 import time
@@ -59,15 +60,29 @@ def database(request: pytest.FixtureRequest, tmp_path: Path):
     if request.param == "sqlite":
         yield str(tmp_path / "store.sqlite3")
         return
+    with fresh_database(request.getfixturevalue("postgres_server")) as url:
+        yield url
+
+
+@pytest.fixture
+def postgres_database(postgres_server):
+    """A new, empty PostgreSQL database's URL (for servers that share it)."""
+    with fresh_database(postgres_server) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def fresh_database(server):
     import psycopg
 
-    server = request.getfixturevalue("postgres_server")
     name = f"test_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(server.get_uri(), autocommit=True) as connection:
         connection.execute(f"CREATE DATABASE {name}")
-    yield server.get_uri(database=name)
-    with psycopg.connect(server.get_uri(), autocommit=True) as connection:
-        connection.execute(f"DROP DATABASE {name} WITH (FORCE)")
+    try:
+        yield server.get_uri(database=name)
+    finally:
+        with psycopg.connect(server.get_uri(), autocommit=True) as connection:
+            connection.execute(f"DROP DATABASE {name} WITH (FORCE)")
 
 
 @pytest.fixture

@@ -341,9 +341,10 @@ class Lobby:
         visitor = self.visitors.get(guest)
         table = self.tables.get(visitor.code) if visitor is not None and visitor.code else None
         for each in table.guests if table is not None else [guest]:
-            each.send({"type": "notice", "severity": "error", "text": CANNOT_SAVE})
-        if table is not None and table.match is not None and guest in table.guests:
-            self._resync(table, guest)
+            if each is guest and table is not None and table.match is not None:
+                self._resync(table, guest, CANNOT_SAVE)  # what the player just did is undone on their screen
+            else:
+                each.send({"type": "notice", "severity": "error", "text": CANNOT_SAVE})
 
     # ---- arriving, names --------------------------------------------------------------------
 
