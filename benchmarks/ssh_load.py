@@ -2,8 +2,12 @@
 
 Usage: python benchmarks/ssh_load.py [--sessions 50] [--keys 30] [--interval 1.0]
                                      [--scene game|lobby] [--spawn zygote|exec]
+                                     [--database sqlite|postgresql]
 
-Starts ``soluna serve`` in its own process on a free loopback port, opens the
+Starts ``soluna serve`` in its own process on a free loopback port (on its default
+SQLite database), or with ``--database postgresql`` a PostgreSQL of its own (the
+``pgserver`` wheel: no root, nothing to install) and two servers sharing it and one
+host key, as behind a balancer, the sessions dealt to them in turn. It opens the
 sessions (a few at a time), then every session presses keys at random moments
 (on average one every ``--interval`` seconds, as a player would) and times each
 one from the write to the moment the screen read through pyte shows its effect:
@@ -27,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import re
@@ -37,6 +42,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from pathlib import Path
 
 import asyncssh
@@ -194,10 +200,10 @@ def raise_open_files(sessions: int) -> None:
                                                     hard))
 
 
-def start_server(data_dir: str, sessions: int, spawn: str) -> tuple[subprocess.Popen, int]:
+def start_server(data_dir: str, sessions: int, spawn: str, *flags: str) -> tuple[subprocess.Popen, int]:
     argv = [sys.executable, "-m", "soluna_tui.cli", "serve", "--host", "127.0.0.1", "--port", "0",
             "--data-dir", data_dir, "--spawn", spawn, "--max-sessions", str(sessions),
-            "--max-per-ip", str(sessions + 2), "--max-new-per-minute", str(2 * sessions + 10)]
+            "--max-per-ip", str(sessions + 2), "--max-new-per-minute", str(2 * sessions + 10), *flags]
     server = subprocess.Popen(argv, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -213,21 +219,52 @@ def start_server(data_dir: str, sessions: int, spawn: str) -> tuple[subprocess.P
 
 async def run(args: argparse.Namespace) -> int:
     raise_open_files(args.sessions)
-    with tempfile.TemporaryDirectory() as data_dir:
-        server, port = start_server(data_dir, args.sessions, args.spawn)
+    with tempfile.TemporaryDirectory() as data_dir, contextlib.ExitStack() as stack:
+        servers: list[tuple[subprocess.Popen, int]] = []
         try:
-            return await measure(args, server, port)
+            if args.database == "postgresql":
+                url = stack.enter_context(postgresql(Path(data_dir) / "postgres"))
+                flags = ("--database", url, "--host-key", str(Path(data_dir) / "shared_host_key"))
+                for name in ("a", "b"):
+                    (Path(data_dir) / name).mkdir()
+                    servers.append(start_server(str(Path(data_dir) / name), args.sessions, args.spawn, *flags))
+            else:
+                servers.append(start_server(data_dir, args.sessions, args.spawn))
+            return await measure(args, servers)
         finally:
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            for server, _ in servers:
+                server.send_signal(signal.SIGTERM)
+            for server, _ in servers:
+                try:
+                    server.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    server.kill()
 
 
-async def measure(args: argparse.Namespace, server: subprocess.Popen, port: int) -> int:
+@contextlib.contextmanager
+def postgresql(folder: Path):
+    """A PostgreSQL of this run's own (its defaults: every commit waits for the disk); its URL."""
+    try:
+        import pgserver
+    except ImportError:
+        raise SystemExit("--database postgresql needs the pgserver wheel: pip install pgserver") from None
+    folder.mkdir()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # platformdirs: no XDG_RUNTIME_DIR in a container
+        server = pgserver.get_server(str(folder), cleanup_mode="delete")
+    try:
+        yield server.get_uri()
+    finally:
+        server.cleanup()
+
+
+def all_processes(servers: list[tuple[subprocess.Popen, int]]) -> list[int]:
+    return [pid for server, _ in servers for pid in process_tree(server.pid)]
+
+
+async def measure(args: argparse.Namespace, servers: list[tuple[subprocess.Popen, int]]) -> int:
     await asyncio.sleep(0.5)
-    baseline = {pid: memory_kib(pid) for pid in process_tree(server.pid)}
+    baseline = {pid: memory_kib(pid) for pid in all_processes(servers)}
     rng = random.Random(args.seed)
     players: list[Player] = []
     opening: list[float] = []
@@ -236,6 +273,7 @@ async def measure(args: argparse.Namespace, server: subprocess.Popen, port: int)
     async def open_one(number: int) -> None:
         async with gate:
             started = time.perf_counter()
+            port = servers[number % len(servers)][1]  # dealt in turn, as a balancer would
             player = await asyncio.wait_for(Player.connect(port, number), OPEN_TIMEOUT)
             await asyncio.wait_for(into_scene(player, args.scene), OPEN_TIMEOUT * 2)
             opening.append(time.perf_counter() - started)
@@ -243,7 +281,7 @@ async def measure(args: argparse.Namespace, server: subprocess.Popen, port: int)
 
     await asyncio.gather(*(open_one(number) for number in range(args.sessions)))
     await asyncio.sleep(1.0)
-    tree = process_tree(server.pid)
+    tree = all_processes(servers)
     sessions = [pid for pid in tree if pid not in baseline]
     memory = {pid: memory_kib(pid) for pid in tree}
     grown = sum(memory[pid]["Pss"] - baseline[pid]["Pss"] for pid in baseline if pid in memory)
@@ -262,7 +300,8 @@ async def measure(args: argparse.Namespace, server: subprocess.Popen, port: int)
     count = len(players)
     per_session = (children_pss + grown) / count / 1024
     every = [value for values in times.values() for value in values]
-    print(f"{count} sessions ({args.spawn}, {args.scene} scene) on {os.cpu_count()} CPUs; "
+    where = "two servers on PostgreSQL" if len(servers) > 1 else "one server on SQLite"
+    print(f"{count} sessions ({args.spawn}, {args.scene} scene, {where}) on {os.cpu_count()} CPUs; "
           f"{len(every)} keys in {elapsed:.0f} s ({len(every) / elapsed:.0f} keys/s in all)")
     print(f"opening a session (connect to first screen): median {statistics.median(opening) * 1000:.0f} ms, "
           f"slowest {max(opening) * 1000:.0f} ms")
@@ -304,6 +343,8 @@ def main() -> int:
     parser.add_argument("--scene", choices=("game", "lobby"), default="game")
     parser.add_argument("--spawn", choices=("zygote", "exec"), default="zygote")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite",
+                        help="one server on its SQLite file, or two servers sharing a PostgreSQL of this run's own")
     args = parser.parse_args()
     if not 1 <= args.sessions <= MAX_SESSIONS or not 1 <= args.keys <= MAX_KEYS or args.interval < 0.05:
         parser.error(f"1-{MAX_SESSIONS} sessions, 1-{MAX_KEYS} keys, an interval of at least 0.05 s")

@@ -548,3 +548,63 @@ async def test_held_computer_matches_are_bounded(make_lobby, monkeypatch) -> Non
         await lobby.handle(guest, {"type": "computer_saved", "save": computer_save(guest.name)})
         await lobby.depart(guest)
     assert [game.identity for game in lobby.held_games] == ["p2", "p3", "p4"]
+
+
+# ---- players known by key: names, ratings, records ----------------------------------------------
+
+
+async def test_a_keyed_player_chooses_a_name_once_and_keeps_it_on_every_server(make_lobby) -> None:
+    first, second = await make_lobby(), await make_lobby()
+    ann = FakeGuest("ann", fingerprint="SHA256:ann")
+    await first.arrive(ann)
+    assert {key: ann.last("welcome")[key] for key in ("name", "rated", "name_chosen")} == \
+        {"name": "ann", "rated": True, "name_chosen": False}
+    await first.handle(ann, {"type": "choose_name", "name": "Annabel"})
+    welcome = ann.last("welcome")
+    assert (welcome["name"], welcome["name_chosen"]) == ("Annabel", True)
+    again = FakeGuest("whoever", fingerprint="SHA256:ann")  # another day, another server, another SSH user
+    await second.arrive(again)
+    assert (again.last("welcome")["name"], again.last("welcome")["name_chosen"]) == ("Annabel", True)
+    rival = FakeGuest("bob", fingerprint="SHA256:bob")
+    await second.arrive(rival)
+    await second.handle(rival, {"type": "choose_name", "name": "ANNABEL"})
+    assert "belongs to another player" in rival.last("error")["text"]
+    await second.handle(rival, {"type": "choose_name", "name": "you"})
+    assert rival.last("error")["text"].startswith("A name is")
+    guest = FakeGuest("annabel")  # no key: a guest may not pass for the player who holds the name
+    await second.arrive(guest)
+    assert guest.last("welcome") == {**guest.last("welcome"), "name": "annabel (guest)", "rated": False,
+                                     "name_chosen": True}
+    await second.handle(guest, {"type": "choose_name", "name": "zed"})
+    assert "SSH key" in guest.last("error")["text"]
+
+
+async def test_a_rated_match_shows_on_the_leaderboard_and_in_each_record(make_lobby) -> None:
+    lobby = await make_lobby()
+    ann, bob = FakeGuest("ann", fingerprint="SHA256:ann"), FakeGuest("bob", fingerprint="SHA256:bob")
+    await pair(lobby, ann, bob, discs=3, stars_to_win=1)
+    await finish_round(lobby, {0: ann, 1: bob})
+    winner = ann.match().winner
+    (finished,) = await lobby.store.finished_matches()
+    assert finished.rated and finished.result == "won"
+    await lobby.handle(ann, {"type": "leaderboard", "offset": 0})
+    board = ann.last("leaderboard")
+    assert board["total"] == 2 and [row["name"] for row in board["rows"]] == [("ann", "bob")[winner],
+                                                                               ("ann", "bob")[1 - winner]]
+    assert board["you"]["rank"] == (1 if winner == 0 else 2)
+    await lobby.handle(bob, {"type": "record"})
+    record = bob.last("record")
+    assert (record["rated"], record["played"], record["won"] + record["lost"]) == (True, 1, 1)
+    (line,) = record["recent"]
+    assert line["opponent"] == "ann" and line["result"] == ("won" if winner == 1 else "lost")
+    await lobby.handle(bob, {"type": "finished_match", "id": line["id"]})
+    shown = bob.last("finished_match")
+    assert shown["players"] == ["ann", "bob"] and Match.from_dict(shown["match"]).winner == winner
+    await lobby.handle(bob, {"type": "finished_match", "id": 999999})
+    assert bob.last("error")["text"] == "That match is not on record."
+    guest = FakeGuest("cyd")
+    await lobby.arrive(guest)
+    await lobby.handle(guest, {"type": "leaderboard", "offset": 0})
+    await lobby.handle(guest, {"type": "record"})
+    assert guest.last("leaderboard")["you"] is None
+    assert (guest.last("record")["rated"], guest.last("record")["recent"]) == (False, [])
