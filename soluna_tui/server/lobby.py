@@ -241,6 +241,8 @@ class Lobby:
         #: Servers alive (by their last heartbeat) and how many watch each match on each.
         self.live: set[str] = {self.server_id}
         self.watching: dict[str, int] = {}
+        #: How many watch each match, on every living server.
+        self.watchers: dict[str, int] = {}
         self.held_games: list[ComputerGameRecord] = []
         self._gone: dict[str, float] = {}
         self._codes_tried = RateWindow(CODES_PER_MINUTE)
@@ -249,6 +251,7 @@ class Lobby:
         self._tasks: list[asyncio.Task] = []
         self._expiries: dict[str, asyncio.TimerHandle] = {}
         self._storage_down = False
+        self._subscription: Any = None
 
     # ---- start-up and shutdown -----------------------------------------------------------
 
@@ -257,10 +260,9 @@ class Lobby:
         await self._heartbeat()
         await self._reload_all()
         loop = asyncio.get_running_loop()
-        subscription = self.store.subscribe()
-        self._tasks = [loop.create_task(self._follow(subscription), name="soluna-lobby-follow"),
+        self._subscription = self.store.subscribe()
+        self._tasks = [loop.create_task(self._follow(self._subscription), name="soluna-lobby-follow"),
                        loop.create_task(self._keep_alive(), name="soluna-lobby-heartbeat")]
-        self._subscription = subscription
         return sum(1 for table in self.tables.values() if table.in_play)
 
     async def close(self) -> None:
@@ -275,7 +277,7 @@ class Lobby:
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
-        if hasattr(self, "_subscription"):
+        if self._subscription is not None:
             self._subscription.close()
         with contextlib.suppress(StorageError):
             await self.store.forget_servers(server=self.server_id)
@@ -863,16 +865,19 @@ class Lobby:
         delay = max(0.0, until - self.store.clock()) + 0.01
         code = table.code
         loop = asyncio.get_running_loop()
-        self._expiries[code] = loop.call_later(delay, lambda: self._tasks.append(
-            loop.create_task(self._expire_quietly(code, index))))
+        self._expiries[code] = loop.call_later(delay, lambda: self._background(self._expire(code, index)))
 
-    async def _expire_quietly(self, code: str, index: int) -> None:
+    def _background(self, work: Any) -> None:
+        """Run ``work`` beside the requests (kept until done, cancelled at close); a storage failure is
+        logged, and the heartbeat's sweep tries again."""
+        self._tasks = [task for task in self._tasks if not task.done()]
+        self._tasks.append(asyncio.get_running_loop().create_task(self._quietly(work)))
+
+    async def _quietly(self, work: Any) -> None:
         try:
-            await self._expire(code, index)
-        except StorageError as error:  # the heartbeat's sweep tries again
-            log.warning("cannot apply a forfeit now: %s", error)
-        finally:
-            self._tasks[:] = [task for task in self._tasks if not task.done()]
+            await work
+        except StorageError as error:
+            log.warning("cannot apply a change now: %s", error)
 
     def _tell_local(self, table: Table, old_version: int | None) -> None:
         """This server's guests at ``table`` hear of its new version: the move alone when it is the very next."""
@@ -882,7 +887,7 @@ class Lobby:
         for index, guest in list(table.seated.items()):
             if index >= len(table.seats) or table.seats[index].server != self.server_id:
                 if table.in_play and index < len(table.seats):
-                    asyncio.get_running_loop().create_task(self._reclaim(table.code, index, guest))
+                    self._background(self._reclaim(table.code, index, guest))
         if table.match is None:
             return
         story = stored.news or {}
@@ -904,8 +909,7 @@ class Lobby:
             seats = _with_seat(table.seats, index, server=self.server_id, held_until=None)
             return Change(table.fresh_match(), seats, news())
 
-        with contextlib.suppress(StorageError):
-            await self._apply(code, decide)
+        await self._apply(code, decide)
 
     def _vanish(self, code: str, notice: str) -> None:
         """A match is gone from play (abandoned, or a waiting match cancelled): its guests go back to the lobby."""
@@ -973,9 +977,7 @@ class Lobby:
 
     async def _heartbeat(self) -> None:
         watching = {code: count for code, count in self.watching.items() if count > 0}
-        servers = await self.store.heartbeat(self.server_id, watching)
-        self._servers = servers
-        self._note_live(servers)
+        self._note_live(await self.store.heartbeat(self.server_id, watching))
 
     def _note_live(self, servers: list[Any]) -> None:
         now = self.store.clock()
@@ -1184,7 +1186,7 @@ class Lobby:
     def _listing(self, guest: Guest) -> dict[str, Any]:
         """The matches in play (on every server), and the match against the computer ``guest`` may resume."""
         name = self.visitors[guest].name
-        watchers = getattr(self, "watchers", {})
+        watchers = self.watchers
         matches = []
         for table in self.tables.values():
             if not table.in_play:
@@ -1256,5 +1258,3 @@ def _options(document: dict[str, Any]) -> MatchOptions:
     except TypeError as error:
         raise ProtocolError(f"bad match options: {error}") from None
 
-
-__all__ = ["CODE_PATTERN", "Guest", "Lobby", "clean_secret", "minutes", "player_name"]
