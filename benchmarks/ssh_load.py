@@ -1,7 +1,7 @@
 """Many SSH players at once on loopback: memory per session and the keystroke-to-screen round trip.
 
 Usage: python benchmarks/ssh_load.py [--sessions 50] [--keys 30] [--interval 1.0]
-                                     [--scene game|lobby] [--spawn zygote|exec]
+                                     [--scene game|lobby|match] [--spawn zygote|exec]
                                      [--database sqlite|postgresql]
 
 Starts ``soluna serve`` in its own process on a free loopback port (on its default
@@ -13,7 +13,11 @@ sessions (a few at a time), then every session presses keys at random moments
 one from the write to the moment the screen read through pyte shows its effect:
 in the ``game`` scene three moves to the next tower (its frame changes) then a
 tower picked up and put back (the status line changes), in the ``lobby`` scene
-the stars to win going up by one. Memory per session is
+the stars to win going up by one, in the ``match`` scene two-player matches (in
+pairs: one creates, the next joins by its code, so with two servers the players
+of a match are on different servers) where the player to move plays a legal move
+(read from the database) and it is timed until it shows on the opponent's
+screen: the whole way through both servers and the database. Memory per session is
 the proportional set size (PSS, shared pages split fairly) of the session
 processes, plus the server's and the zygote's growth, divided by the sessions.
 
@@ -105,6 +109,8 @@ class Player:
 
 async def into_scene(player: Player, scene: str) -> None:
     await player.until(lambda text: "Welcome," in text and "Quit" in text, OPEN_TIMEOUT)
+    if scene == "match":
+        return
     if scene == "game":
         player.press("\r")  # Play the computer: the player opens, so nothing moves until a key
         await player.until(lambda text: "Your move" in text, OPEN_TIMEOUT)
@@ -140,6 +146,53 @@ async def play(player: Player, scene: str, keys: int, interval: float, rng: rand
         player.press(key)
         try:
             times.setdefault(KEY_NAMES[key], []).append(await player.until(shown, KEY_TIMEOUT))
+        except (TimeoutError, ConnectionError) as error:
+            failures.append(type(error).__name__)
+            return
+        await asyncio.sleep(rng.uniform(0.5, 1.5) * interval)
+
+
+async def keys(player: Player, *pressed: str, pause: float = 0.2) -> None:
+    for key in pressed:
+        player.press(key)
+        await asyncio.sleep(pause)
+
+
+async def pair_up(first: Player, second: Player) -> str:
+    """``first`` creates a match, ``second`` joins it by its code; the code."""
+    await keys(first, "\x1b[B", "\r")
+    await first.until(lambda text: "Your match code:" in text, OPEN_TIMEOUT)
+    code = re.search(r"Your match code:\s+((?:[A-Z] ){3}[A-Z])", first.text).group(1).replace(" ", "")
+    await keys(second, "\x1b[B", "\x1b[B", "\r")
+    await second.until(lambda text: "Type the four-letter code" in text, OPEN_TIMEOUT)
+    await keys(second, code.lower(), "\r")
+    await first.until(lambda text: "Your move" in text, OPEN_TIMEOUT)
+    return code
+
+
+async def play_match(players: tuple[Player, Player], names: tuple[str, str], code: str, store, moves: int,
+                     interval: float, rng: random.Random, times: dict[str, list[float]],
+                     failures: list[str]) -> None:
+    """Legal moves in turn until the first round is over (or ``moves``), each timed to the opponent's screen."""
+    from soluna_tui.rules import Match
+    from soluna_tui.widgets.board import JUMP_KEYS
+
+    await asyncio.sleep(rng.uniform(0, interval))
+    for _ in range(moves):
+        match = Match.from_dict((await store.get_match(code)).document)
+        if match.round.is_over:
+            return
+        position, seat = match.position, match.to_move
+        move = rng.choice(position.legal_moves)
+        mover = position.towers.index(move.mover)
+        target = next(slot for slot, tower in enumerate(position.towers) if tower == move.target and slot != mover)
+        number = len(match.round.moves) + 1
+        shown = re.compile(rf"\b{number}\. {names[seat]}\b")
+        await keys(players[seat], JUMP_KEYS[mover], "\r", JUMP_KEYS[target], pause=0.1)
+        players[seat].press("\r")
+        try:
+            times.setdefault("a move, to the opponent's screen", []).append(
+                await players[1 - seat].until(lambda text, shown=shown: shown.search(text) is not None, KEY_TIMEOUT))
         except (TimeoutError, ConnectionError) as error:
             failures.append(type(error).__name__)
             return
@@ -223,13 +276,14 @@ async def run(args: argparse.Namespace) -> int:
         servers: list[tuple[subprocess.Popen, int]] = []
         try:
             if args.database == "postgresql":
-                url = stack.enter_context(postgresql(Path(data_dir) / "postgres"))
+                url = args.database_url = stack.enter_context(postgresql(Path(data_dir) / "postgres"))
                 flags = ("--database", url, "--host-key", str(Path(data_dir) / "shared_host_key"))
                 for name in ("a", "b"):
                     (Path(data_dir) / name).mkdir()
                     servers.append(start_server(str(Path(data_dir) / name), args.sessions, args.spawn, *flags))
             else:
                 servers.append(start_server(data_dir, args.sessions, args.spawn))
+                args.database_url = str(Path(data_dir) / "soluna.sqlite3")
             return await measure(args, servers)
         finally:
             for server, _ in servers:
@@ -266,7 +320,7 @@ async def measure(args: argparse.Namespace, servers: list[tuple[subprocess.Popen
     await asyncio.sleep(0.5)
     baseline = {pid: memory_kib(pid) for pid in all_processes(servers)}
     rng = random.Random(args.seed)
-    players: list[Player] = []
+    players: list = []
     opening: list[float] = []
     gate = asyncio.Semaphore(OPEN_AT_ONCE)
 
@@ -277,9 +331,10 @@ async def measure(args: argparse.Namespace, servers: list[tuple[subprocess.Popen
             player = await asyncio.wait_for(Player.connect(port, number), OPEN_TIMEOUT)
             await asyncio.wait_for(into_scene(player, args.scene), OPEN_TIMEOUT * 2)
             opening.append(time.perf_counter() - started)
-            players.append(player)
+            players.append((number, player))
 
     await asyncio.gather(*(open_one(number) for number in range(args.sessions)))
+    players = [player for _, player in sorted(players, key=lambda pair: pair[0])]
     await asyncio.sleep(1.0)
     tree = all_processes(servers)
     sessions = [pid for pid in tree if pid not in baseline]
@@ -290,8 +345,11 @@ async def measure(args: argparse.Namespace, servers: list[tuple[subprocess.Popen
     failures: list[str] = []
     started = time.perf_counter()
     serving_cpu, client_cpu = cpu_seconds(tree), own_cpu_seconds()
-    await asyncio.gather(*(play(player, args.scene, args.keys, args.interval, random.Random(rng.random()),
-                                times, failures) for player in players))
+    if args.scene == "match":
+        await play_matches(args, servers, players, rng, times, failures)
+    else:
+        await asyncio.gather(*(play(player, args.scene, args.keys, args.interval, random.Random(rng.random()),
+                                    times, failures) for player in players))
     elapsed = time.perf_counter() - started
     serving_cpu, client_cpu = cpu_seconds(tree) - serving_cpu, own_cpu_seconds() - client_cpu
     for player in players:
@@ -325,6 +383,24 @@ async def measure(args: argparse.Namespace, servers: list[tuple[subprocess.Popen
     return 0 if met else 1
 
 
+async def play_matches(args: argparse.Namespace, servers: list[tuple[subprocess.Popen, int]], players: list[Player],
+                       rng: random.Random, times: dict[str, list[float]], failures: list[str]) -> None:
+    """Pair the sessions (neighbours: dealt to different servers), then play every match at once."""
+    from soluna_tui.server.storage import open_storage
+
+    store = await open_storage(args.database_url)
+    try:
+        pairs = [(players[index], players[index + 1]) for index in range(0, len(players) - 1, 2)]
+        codes = []
+        for first, second in pairs:  # one at a time: codes are typed, not rushed
+            codes.append(await pair_up(first, second))
+        await asyncio.gather(*(play_match(pair, (f"p{2 * index}", f"p{2 * index + 1}"), code, store, args.keys,
+                                          args.interval, random.Random(rng.random()), times, failures)
+                               for index, (pair, code) in enumerate(zip(pairs, codes, strict=True))))
+    finally:
+        await store.close()
+
+
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
@@ -340,7 +416,7 @@ def main() -> int:
     parser.add_argument("--sessions", type=int, default=50)
     parser.add_argument("--keys", type=int, default=30, help="keys each session presses")
     parser.add_argument("--interval", type=float, default=1.0, help="mean seconds between a session's keys")
-    parser.add_argument("--scene", choices=("game", "lobby"), default="game")
+    parser.add_argument("--scene", choices=("game", "lobby", "match"), default="game")
     parser.add_argument("--spawn", choices=("zygote", "exec"), default="zygote")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite",
