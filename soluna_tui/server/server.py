@@ -28,7 +28,7 @@ from .host_key import load_or_create_host_key
 from .lobby import Lobby, player_name
 from .session import GameSession, GuardedChannel
 from .spawn import make_spawner
-from .storage import Storage, describe_location, import_json_archive, open_storage
+from .storage import DEFAULT_FILE, Storage, describe_location, import_json_archive, open_storage
 
 log = logging.getLogger("soluna.server")
 
@@ -214,7 +214,7 @@ class SolunaServer:
             raise
         log.info("soluna serve %s listening on %s port %d (database %s, %d matches in play)",
                  __version__, config.host or "all addresses", self.port,
-                 describe_location(str(config.database or config.data_dir / "soluna.sqlite3")), in_play)
+                 describe_location(str(config.database or config.data_dir / DEFAULT_FILE)), in_play)
 
     async def _listen(self, key: asyncssh.SSHKey) -> Any:
         config, limits = self.config, self.config.limits
