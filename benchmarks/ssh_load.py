@@ -166,7 +166,7 @@ async def pair_up(first: Player, second: Player) -> str:
     await keys(second, "\x1b[B", "\x1b[B", "\r")
     await second.until(lambda text: "Type the four-letter code" in text, OPEN_TIMEOUT)
     await keys(second, code.lower(), "\r")
-    await first.until(lambda text: "Your move" in text, OPEN_TIMEOUT)
+    await first.until(lambda text: "Your move" in text or "Waiting for p" in text, OPEN_TIMEOUT)  # either opens
     return code
 
 
