@@ -77,8 +77,11 @@ class Player:
 
     @classmethod
     async def connect(cls, port: int, number: int) -> Player:
+        # Each player from an address of its own on the loopback network (127.0.0.0/8 is all local), as
+        # players are: joining by code is limited per address.
         connection = await asyncssh.connect("127.0.0.1", port, username=f"p{number}", known_hosts=None,
-                                            agent_path=None, client_keys=None, config=None, client_factory=Anonymous)
+                                            agent_path=None, client_keys=None, config=None, client_factory=Anonymous,
+                                            local_addr=(f"127.0.{number // 250}.{number % 250 + 2}", 0))
         process = await connection.create_process(term_type="xterm-256color", term_size=(80, 24), encoding=None)
         return cls(connection, process)
 
