@@ -354,6 +354,7 @@ class Lobby:
         visitor = self.visitors[guest]
         try:
             visitor.name = await self._shown_name(guest)
+            await self._refresh_held_games()
         except StorageUnavailable as error:  # the lobby still works as far as it can: known by the SSH name
             log.warning("cannot look the player up: %s", error)
         self._welcome(guest)
@@ -768,7 +769,11 @@ class Lobby:
         return computer_offer(held, needs_secret=held.fingerprint is None or held.fingerprint != guest.fingerprint)
 
     async def _refresh_held_games(self) -> None:
-        self.held_games = await self.store.held_computer_games()
+        """Read the held games again; the lobby's guests hear of any change (one may be theirs)."""
+        held = await self.store.held_computer_games()
+        if held != self.held_games:
+            self.held_games = held
+            self._listing_changed()
 
     # ---- applying changes through the store ----------------------------------------------------
 
