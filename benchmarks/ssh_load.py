@@ -1,15 +1,23 @@
 """Many SSH players at once on loopback: memory per session and the keystroke-to-screen round trip.
 
 Usage: python benchmarks/ssh_load.py [--sessions 50] [--keys 30] [--interval 1.0]
-                                     [--scene game|lobby] [--spawn zygote|exec]
+                                     [--scene game|lobby|match] [--spawn zygote|exec]
+                                     [--database sqlite|postgresql]
 
-Starts ``soluna serve`` in its own process on a free loopback port, opens the
+Starts ``soluna serve`` in its own process on a free loopback port (on its default
+SQLite database), or with ``--database postgresql`` a PostgreSQL of its own (the
+``pgserver`` wheel: no root, nothing to install) and two servers sharing it and one
+host key, as behind a balancer, the sessions dealt to them in turn. It opens the
 sessions (a few at a time), then every session presses keys at random moments
 (on average one every ``--interval`` seconds, as a player would) and times each
 one from the write to the moment the screen read through pyte shows its effect:
 in the ``game`` scene three moves to the next tower (its frame changes) then a
 tower picked up and put back (the status line changes), in the ``lobby`` scene
-the stars to win going up by one. Memory per session is
+the stars to win going up by one, in the ``match`` scene two-player matches (in
+pairs: one creates, the next joins by its code, so with two servers the players
+of a match are on different servers) where the player to move plays a legal move
+(read from the database) and it is timed until it shows on the opponent's
+screen: the whole way through both servers and the database. Memory per session is
 the proportional set size (PSS, shared pages split fairly) of the session
 processes, plus the server's and the zygote's growth, divided by the sessions.
 
@@ -27,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import re
@@ -37,6 +46,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from pathlib import Path
 
 import asyncssh
@@ -67,8 +77,11 @@ class Player:
 
     @classmethod
     async def connect(cls, port: int, number: int) -> Player:
+        # Each player from an address of its own on the loopback network (127.0.0.0/8 is all local), as
+        # players are: joining by code is limited per address.
         connection = await asyncssh.connect("127.0.0.1", port, username=f"p{number}", known_hosts=None,
-                                            agent_path=None, client_keys=None, config=None, client_factory=Anonymous)
+                                            agent_path=None, client_keys=None, config=None, client_factory=Anonymous,
+                                            local_addr=(f"127.0.{number // 250}.{number % 250 + 2}", 0))
         process = await connection.create_process(term_type="xterm-256color", term_size=(80, 24), encoding=None)
         return cls(connection, process)
 
@@ -99,6 +112,8 @@ class Player:
 
 async def into_scene(player: Player, scene: str) -> None:
     await player.until(lambda text: "Welcome," in text and "Quit" in text, OPEN_TIMEOUT)
+    if scene == "match":
+        return
     if scene == "game":
         player.press("\r")  # Play the computer: the player opens, so nothing moves until a key
         await player.until(lambda text: "Your move" in text, OPEN_TIMEOUT)
@@ -134,6 +149,53 @@ async def play(player: Player, scene: str, keys: int, interval: float, rng: rand
         player.press(key)
         try:
             times.setdefault(KEY_NAMES[key], []).append(await player.until(shown, KEY_TIMEOUT))
+        except (TimeoutError, ConnectionError) as error:
+            failures.append(type(error).__name__)
+            return
+        await asyncio.sleep(rng.uniform(0.5, 1.5) * interval)
+
+
+async def keys(player: Player, *pressed: str, pause: float = 0.2) -> None:
+    for key in pressed:
+        player.press(key)
+        await asyncio.sleep(pause)
+
+
+async def pair_up(first: Player, second: Player) -> str:
+    """``first`` creates a match, ``second`` joins it by its code; the code."""
+    await keys(first, "\x1b[B", "\r")
+    await first.until(lambda text: "Your match code:" in text, OPEN_TIMEOUT)
+    code = re.search(r"Your match code:\s+((?:[A-Z] ){3}[A-Z])", first.text).group(1).replace(" ", "")
+    await keys(second, "\x1b[B", "\x1b[B", "\r")
+    await second.until(lambda text: "Type the four-letter code" in text, OPEN_TIMEOUT)
+    await keys(second, code.lower(), "\r")
+    await first.until(lambda text: "Your move" in text or "Waiting for p" in text, OPEN_TIMEOUT)  # either opens
+    return code
+
+
+async def play_match(players: tuple[Player, Player], names: tuple[str, str], code: str, store, moves: int,
+                     interval: float, rng: random.Random, times: dict[str, list[float]],
+                     failures: list[str]) -> None:
+    """Legal moves in turn until the first round is over (or ``moves``), each timed to the opponent's screen."""
+    from soluna_tui.rules import Match
+    from soluna_tui.widgets.board import JUMP_KEYS
+
+    await asyncio.sleep(rng.uniform(0, interval))
+    for _ in range(moves):
+        match = Match.from_dict((await store.get_match(code)).document)
+        if match.round.is_over:
+            return
+        position, seat = match.position, match.to_move
+        move = rng.choice(position.legal_moves)
+        mover = position.towers.index(move.mover)
+        target = next(slot for slot, tower in enumerate(position.towers) if tower == move.target and slot != mover)
+        number = len(match.round.moves) + 1
+        shown = re.compile(rf"\b{number}\. {names[seat]}\b")
+        await keys(players[seat], JUMP_KEYS[mover], "\r", JUMP_KEYS[target], pause=0.1)
+        players[seat].press("\r")
+        try:
+            times.setdefault("a move, to the opponent's screen", []).append(
+                await players[1 - seat].until(lambda text, shown=shown: shown.search(text) is not None, KEY_TIMEOUT))
         except (TimeoutError, ConnectionError) as error:
             failures.append(type(error).__name__)
             return
@@ -194,10 +256,10 @@ def raise_open_files(sessions: int) -> None:
                                                     hard))
 
 
-def start_server(data_dir: str, sessions: int, spawn: str) -> tuple[subprocess.Popen, int]:
+def start_server(data_dir: str, sessions: int, spawn: str, *flags: str) -> tuple[subprocess.Popen, int]:
     argv = [sys.executable, "-m", "soluna_tui.cli", "serve", "--host", "127.0.0.1", "--port", "0",
             "--data-dir", data_dir, "--spawn", spawn, "--max-sessions", str(sessions),
-            "--max-per-ip", str(sessions + 2), "--max-new-per-minute", str(2 * sessions + 10)]
+            "--max-per-ip", str(sessions + 2), "--max-new-per-minute", str(2 * sessions + 10), *flags]
     server = subprocess.Popen(argv, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -213,37 +275,71 @@ def start_server(data_dir: str, sessions: int, spawn: str) -> tuple[subprocess.P
 
 async def run(args: argparse.Namespace) -> int:
     raise_open_files(args.sessions)
-    with tempfile.TemporaryDirectory() as data_dir:
-        server, port = start_server(data_dir, args.sessions, args.spawn)
+    with tempfile.TemporaryDirectory() as data_dir, contextlib.ExitStack() as stack:
+        servers: list[tuple[subprocess.Popen, int]] = []
         try:
-            return await measure(args, server, port)
+            if args.database == "postgresql":
+                url = args.database_url = stack.enter_context(postgresql(Path(data_dir) / "postgres"))
+                flags = ("--database", url, "--host-key", str(Path(data_dir) / "shared_host_key"))
+                for name in ("a", "b"):
+                    (Path(data_dir) / name).mkdir()
+                    servers.append(start_server(str(Path(data_dir) / name), args.sessions, args.spawn, *flags))
+            else:
+                servers.append(start_server(data_dir, args.sessions, args.spawn))
+                args.database_url = str(Path(data_dir) / "soluna.sqlite3")
+            return await measure(args, servers)
         finally:
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            for server, _ in servers:
+                server.send_signal(signal.SIGTERM)
+            for server, _ in servers:
+                try:
+                    server.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    server.kill()
 
 
-async def measure(args: argparse.Namespace, server: subprocess.Popen, port: int) -> int:
+@contextlib.contextmanager
+def postgresql(folder: Path):
+    """A PostgreSQL of this run's own (its defaults: every commit waits for the disk); its URL."""
+    try:
+        import pgserver
+    except ImportError:
+        raise SystemExit("--database postgresql needs the pgserver wheel: pip install pgserver") from None
+    folder.mkdir()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # platformdirs: no XDG_RUNTIME_DIR in a container
+        server = pgserver.get_server(str(folder), cleanup_mode="delete")
+    try:
+        yield server.get_uri()
+    finally:
+        server.cleanup()
+
+
+def all_processes(servers: list[tuple[subprocess.Popen, int]]) -> list[int]:
+    return [pid for server, _ in servers for pid in process_tree(server.pid)]
+
+
+async def measure(args: argparse.Namespace, servers: list[tuple[subprocess.Popen, int]]) -> int:
     await asyncio.sleep(0.5)
-    baseline = {pid: memory_kib(pid) for pid in process_tree(server.pid)}
+    baseline = {pid: memory_kib(pid) for pid in all_processes(servers)}
     rng = random.Random(args.seed)
-    players: list[Player] = []
+    players: list = []
     opening: list[float] = []
     gate = asyncio.Semaphore(OPEN_AT_ONCE)
 
     async def open_one(number: int) -> None:
         async with gate:
             started = time.perf_counter()
+            port = servers[number % len(servers)][1]  # dealt in turn, as a balancer would
             player = await asyncio.wait_for(Player.connect(port, number), OPEN_TIMEOUT)
             await asyncio.wait_for(into_scene(player, args.scene), OPEN_TIMEOUT * 2)
             opening.append(time.perf_counter() - started)
-            players.append(player)
+            players.append((number, player))
 
     await asyncio.gather(*(open_one(number) for number in range(args.sessions)))
+    players = [player for _, player in sorted(players, key=lambda pair: pair[0])]
     await asyncio.sleep(1.0)
-    tree = process_tree(server.pid)
+    tree = all_processes(servers)
     sessions = [pid for pid in tree if pid not in baseline]
     memory = {pid: memory_kib(pid) for pid in tree}
     grown = sum(memory[pid]["Pss"] - baseline[pid]["Pss"] for pid in baseline if pid in memory)
@@ -252,8 +348,11 @@ async def measure(args: argparse.Namespace, server: subprocess.Popen, port: int)
     failures: list[str] = []
     started = time.perf_counter()
     serving_cpu, client_cpu = cpu_seconds(tree), own_cpu_seconds()
-    await asyncio.gather(*(play(player, args.scene, args.keys, args.interval, random.Random(rng.random()),
-                                times, failures) for player in players))
+    if args.scene == "match":
+        await play_matches(args, servers, players, rng, times, failures)
+    else:
+        await asyncio.gather(*(play(player, args.scene, args.keys, args.interval, random.Random(rng.random()),
+                                    times, failures) for player in players))
     elapsed = time.perf_counter() - started
     serving_cpu, client_cpu = cpu_seconds(tree) - serving_cpu, own_cpu_seconds() - client_cpu
     for player in players:
@@ -262,7 +361,8 @@ async def measure(args: argparse.Namespace, server: subprocess.Popen, port: int)
     count = len(players)
     per_session = (children_pss + grown) / count / 1024
     every = [value for values in times.values() for value in values]
-    print(f"{count} sessions ({args.spawn}, {args.scene} scene) on {os.cpu_count()} CPUs; "
+    where = "two servers on PostgreSQL" if len(servers) > 1 else "one server on SQLite"
+    print(f"{count} sessions ({args.spawn}, {args.scene} scene, {where}) on {os.cpu_count()} CPUs; "
           f"{len(every)} keys in {elapsed:.0f} s ({len(every) / elapsed:.0f} keys/s in all)")
     print(f"opening a session (connect to first screen): median {statistics.median(opening) * 1000:.0f} ms, "
           f"slowest {max(opening) * 1000:.0f} ms")
@@ -286,6 +386,24 @@ async def measure(args: argparse.Namespace, server: subprocess.Popen, port: int)
     return 0 if met else 1
 
 
+async def play_matches(args: argparse.Namespace, servers: list[tuple[subprocess.Popen, int]], players: list[Player],
+                       rng: random.Random, times: dict[str, list[float]], failures: list[str]) -> None:
+    """Pair the sessions (neighbours: dealt to different servers), then play every match at once."""
+    from soluna_tui.server.storage import open_storage
+
+    store = await open_storage(args.database_url)
+    try:
+        pairs = [(players[index], players[index + 1]) for index in range(0, len(players) - 1, 2)]
+        codes = []
+        for first, second in pairs:  # one at a time: codes are typed, not rushed
+            codes.append(await pair_up(first, second))
+        await asyncio.gather(*(play_match(pair, (f"p{2 * index}", f"p{2 * index + 1}"), code, store, args.keys,
+                                          args.interval, random.Random(rng.random()), times, failures)
+                               for index, (pair, code) in enumerate(zip(pairs, codes, strict=True))))
+    finally:
+        await store.close()
+
+
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
@@ -301,9 +419,11 @@ def main() -> int:
     parser.add_argument("--sessions", type=int, default=50)
     parser.add_argument("--keys", type=int, default=30, help="keys each session presses")
     parser.add_argument("--interval", type=float, default=1.0, help="mean seconds between a session's keys")
-    parser.add_argument("--scene", choices=("game", "lobby"), default="game")
+    parser.add_argument("--scene", choices=("game", "lobby", "match"), default="game")
     parser.add_argument("--spawn", choices=("zygote", "exec"), default="zygote")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite",
+                        help="one server on its SQLite file, or two servers sharing a PostgreSQL of this run's own")
     args = parser.parse_args()
     if not 1 <= args.sessions <= MAX_SESSIONS or not 1 <= args.keys <= MAX_KEYS or args.interval < 0.05:
         parser.error(f"1-{MAX_SESSIONS} sessions, 1-{MAX_KEYS} keys, an interval of at least 0.05 s")

@@ -1,7 +1,7 @@
 """``soluna serve``: the game as an SSH service.
 
 One asyncssh process (``server.py``) holds the lobby and every two-player match
-(``lobby.py``, kept on disk by ``archive.py``). Each SSH session (``session.py``)
+(``lobby.py``, kept in a database by ``storage/``). Each SSH session (``session.py``)
 gets a child process (``spawn.py``, ``zygote.py``, ``child.py``) running the
 Textual app (``child_app.py``) on a pseudo-terminal; the child talks to the
 server over a socketpair in newline-delimited JSON (``protocol.py``).

@@ -57,6 +57,9 @@ def add_serve_command(commands: argparse._SubParsersAction, whole_number: Callab
     serve.add_argument("--host-key", type=Path, metavar="PATH",
                        help="the host key file, created (ed25519, mode 0600) when missing "
                             "(default: DIR/ssh_host_ed25519_key)")
+    serve.add_argument("--database", metavar="URL",
+                       help="where players, matches and ratings are kept: postgresql://USER@HOST/DB to share one "
+                            "lobby between several servers, or a SQLite file (default: DIR/soluna.sqlite3)")
     serve.add_argument("--spawn", choices=SPAWN_MODES, default="zygote",
                        help="how each session's process starts: forked from a warm process (zygote, default) "
                             "or a fresh Python each time (exec)")
@@ -87,7 +90,7 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
     limits = Limits(**values, idle_warning=min(60.0, values["idle_timeout"] / 4))
     return ServerConfig(data_dir=args.data_dir or default_data_dir(), host=args.host, port=args.port,
                         host_key_path=args.host_key, limits=limits, spawn=args.spawn,
-                        proxy_from=tuple(args.proxy_from))
+                        proxy_from=tuple(args.proxy_from), database=args.database)
 
 
 def run_serve(args: argparse.Namespace) -> int:

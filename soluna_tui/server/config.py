@@ -75,6 +75,8 @@ class ServerConfig:
     #: A host key object instead of a file (tests use an in-memory key).
     host_key: Any = None
     limits: Limits = field(default_factory=Limits)
+    #: ``postgresql://...`` (several servers share it), a SQLite file, or ``None``: ``DATA_DIR/soluna.sqlite3``.
+    database: str | None = None
     #: ``zygote`` forks children from a process with the app already imported; ``exec`` starts Python each time.
     spawn: str = "zygote"
     #: The computer's least time to move and how long its move is shown, in every child.
@@ -89,4 +91,5 @@ class ServerConfig:
 
     @property
     def matches_dir(self) -> Path:
+        """Where servers before the database kept their JSON match files (imported once at start)."""
         return self.data_dir / "matches"

@@ -22,7 +22,6 @@ from typing import Any
 import asyncssh
 
 from .. import __version__
-from .archive import MatchArchive
 from .config import ServerConfig
 from .gate import Gate, ThrottledLog
 from .host_key import load_or_create_host_key
@@ -30,6 +29,7 @@ from .lobby import Lobby, player_name
 from .proxy_protocol import ProxyListener
 from .session import GameSession, GuardedChannel
 from .spawn import make_spawner
+from .storage import DEFAULT_FILE, Storage, describe_location, import_json_archive, open_storage
 
 log = logging.getLogger("soluna.server")
 
@@ -170,9 +170,8 @@ class SolunaServer:
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self.gate = Gate(config.limits)
-        self.archive = MatchArchive(config.matches_dir)
-        self.lobby = Lobby(self.archive, config.limits.hold_time)
-        self.archive.on_failure = self.lobby.cannot_save  # a match that cannot be saved: its players are told
+        self.store: Storage | None = None
+        self.lobby: Lobby | None = None
         self.spawner = make_spawner(config.spawn)
         self.connections: set[SolunaConnection] = set()
         #: The log of refused connections and sessions, and of connections that never played: floods are summed up.
@@ -194,15 +193,29 @@ class SolunaServer:
     async def start(self) -> None:
         config = self.config
         key = config.host_key or load_or_create_host_key(config.resolved_host_key_path)
-        restored = self.lobby.restore()
-        await self.spawner.start()
+        self.store = await open_storage(config.database, config.data_dir)
+        try:
+            report = await import_json_archive(self.store, config.matches_dir)
+            if report.skipped:
+                log.warning("old match files not imported: %s", "; ".join(report.skipped))
+            self.lobby = Lobby(self.store, config.limits.hold_time)
+            in_play = await self.lobby.start()
+            await self.spawner.start()
+        except BaseException:
+            if self.lobby is not None:
+                await self.lobby.close()
+            await self.store.close()
+            raise
         try:
             self._listener = await self._listen(key)
         except BaseException:
             await self.spawner.close()
+            await self.lobby.close()
+            await self.store.close()
             raise
-        log.info("soluna serve %s listening on %s port %d (%d held matches restored)",
-                 __version__, config.host or "all addresses", self.port, restored)
+        log.info("soluna serve %s listening on %s port %d (database %s, %d matches in play)",
+                 __version__, config.host or "all addresses", self.port,
+                 describe_location(str(config.database or config.data_dir / DEFAULT_FILE)), in_play)
 
     async def _listen(self, key: asyncssh.SSHKey) -> Any:
         config, limits = self.config, self.config.limits
@@ -223,7 +236,7 @@ class SolunaServer:
         )
 
     async def close(self) -> None:
-        """Stop listening, end every session with a word to its player, and keep every match on disk."""
+        """Stop listening, end every session with a word to its player, and keep every match in the store."""
         if self._listener is not None:
             self._listener.close()
         sessions = self.sessions
@@ -238,8 +251,10 @@ class SolunaServer:
                 connection.conn.close()
         if self._listener is not None:
             await self._listener.wait_closed()
-        self.lobby.close()
-        await self.archive.flush()
+        if self.lobby is not None:
+            await self.lobby.close()
+        if self.store is not None:
+            await self.store.close()
         await self.spawner.close()
         self.refusals.close()
 

@@ -110,3 +110,16 @@ def test_a_port_in_use_is_one_line_and_exit_1(tmp_path) -> None:
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=TIMEOUT)
+
+
+@pytest.mark.parametrize(("database", "said"), [
+    ("mysql://db/soluna", "unknown database 'mysql://...': give postgresql://... or a file path"),
+    ("postgresql://nobody@/soluna?host=/nonexistent-socket-dir&connect_timeout=2", "cannot reach the database"),
+])
+def test_a_database_that_cannot_be_used_is_one_line_and_exit_1(tmp_path, database, said) -> None:
+    result = subprocess.run([sys.executable, "-m", "soluna_tui.cli", "serve", "--host", "127.0.0.1", "--port", "0",
+                             "--data-dir", str(tmp_path), "--database", database], capture_output=True, text=True,
+                            timeout=60, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    errors = [line for line in result.stderr.splitlines() if "soluna serve:" in line]
+    assert len(errors) == 1 and said in errors[0], result.stderr

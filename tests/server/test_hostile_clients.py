@@ -26,7 +26,6 @@ import pytest
 from asyncssh.packet import String
 
 from soluna_tui.cli import main
-from soluna_tui.server.archive import MatchArchive
 from soluna_tui.server.client_env import ENV_BYTES, ENV_VARIABLES
 from soluna_tui.server.gate import ThrottledLog, TokenBucket
 from soluna_tui.server.host_key import HostKeyError, load_or_create_host_key
@@ -309,45 +308,36 @@ def fill(disk: Path) -> Path:
     return filler
 
 
-async def test_on_a_full_disk_an_ended_match_keeps_its_record_and_the_failure_is_reported(tiny_disk) -> None:
-    reports: list[tuple[str, str]] = []
-    archive = MatchArchive(tiny_disk / "matches", on_failure=lambda code, reason: reports.append((code, reason)))
-    archive.save("ABCD", {"state": "in play"})
-    await archive.flush()
-    active = tiny_disk / "matches" / "active" / "ABCD.json"
-    kept = active.read_text()
-    filler = fill(tiny_disk)
-    archive.finish("ABCD", {"state": "forfeited", "padding": "x" * 8000})
-    await archive.flush()
-    assert active.read_text() == kept  # the only record of the match is still there
-    assert not list((tiny_disk / "matches").rglob("*-ABCD*.json"))
-    assert reports == [("ABCD", "No space left on device")]
-    archive.save("ABCD", {"state": "again"})
-    await archive.flush()
-    assert len(reports) == 1  # told once while it keeps failing
-    filler.unlink()
-    archive.finish("ABCD", {"state": "forfeited"})
-    await archive.flush()
-    assert not active.exists()
-    assert [json.loads(path.read_text()) for path in (tiny_disk / "matches" / "finished").glob("*-ABCD.json")] \
-        == [{"state": "forfeited"}]
-
-
-async def test_on_a_full_disk_the_players_are_told_the_match_cannot_be_saved(tiny_disk) -> None:
+async def test_on_a_full_disk_the_players_are_told_and_nothing_saved_is_lost(tiny_disk) -> None:
     async with running_server(tiny_disk) as server:
         ann = await SshTerminal.open(server.port, username="ann")
         bob = await SshTerminal.open(server.port, username="bob")
         try:
-            await join_match(bob, await create_match(ann))
+            code = await join_match_and_code(ann, bob)
             await ann.wait_for_text("Your move")
-            await server.archive.flush()
-            fill(tiny_disk)
+            before = await server.store.get_match(code)
+            # The write-ahead log is emptied first: otherwise the next writes reuse its room and need no more.
+            await server.store._call(server.store._connection.execute, "PRAGMA wal_checkpoint(TRUNCATE)")
+            filler = fill(tiny_disk)
             await ann.press("enter", "right", "space")
             for terminal in (ann, bob):
-                await terminal.wait_for_text("The server cannot save this match")
+                await terminal.wait_for_text("The server cannot save right now")
+            assert (await server.store.get_match(code)).version == before.version  # the move was not taken
+            assert " 1. ann" not in bob.text
+            filler.unlink()
+            await ann.wait_for_text("Your move")
+            await ann.press("enter", "right", "space")  # the database is writable again: the move goes through
+            await bob.wait_for_text(" 1. ann")
+            assert (await server.store.get_match(code)).version == before.version + 1
         finally:
             await ann.close()
             await bob.close()
+
+
+async def join_match_and_code(ann: SshTerminal, bob: SshTerminal) -> str:
+    code = await create_match(ann)
+    await join_match(bob, code)
+    return code
 
 
 # ---- the host key -----------------------------------------------------------------------------

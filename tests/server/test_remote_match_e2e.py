@@ -52,7 +52,7 @@ class Table:
 
     @property
     def match(self) -> Match:
-        return self.server.lobby.matches[self.code].match
+        return self.server.lobby.tables[self.code].match
 
     @property
     def terminals(self) -> list[SshTerminal]:
@@ -77,9 +77,9 @@ class Table:
         move = rng.choice(position.legal_moves)
         mover = position.towers.index(move.mover)
         target = next(slot for slot, tower in enumerate(position.towers) if tower == move.target and slot != mover)
-        version = self.server.lobby.matches[self.code].version
+        version = self.server.lobby.tables[self.code].version
         await self.players[seat].press(JUMP_KEYS[mover], "enter", JUMP_KEYS[target], "enter", pause=0.05)
-        await wait_until(lambda: self.server.lobby.matches[self.code].version == version + 1,
+        await wait_until(lambda: self.server.lobby.tables[self.code].version == version + 1,
                          what=f"the server taking {move}")
 
     async def change_rounds(self, loser_first: bool, opens: bool) -> None:
@@ -153,7 +153,7 @@ async def test_two_players_and_a_spectator_through_a_whole_match(tmp_path) -> No
             await eve.press("down", "down", "down", "down", "enter", "enter")
             await eve.wait_for_text("You are watching")
             table = Table(server, code, [ann, bob], eve)
-            assert table.match.options.discs == DISCS and server.lobby.matches[code].hints
+            assert table.match.options.discs == DISCS and server.lobby.tables[code].hints
             await table.all_show_the_server()
 
             rounds = 0

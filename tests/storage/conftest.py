@@ -1,67 +1,14 @@
-"""Every storage test runs against both backends: SQLite in a temporary folder, and a real PostgreSQL.
-
-PostgreSQL comes from the ``pgserver`` wheel (its own binaries, a Unix socket only, no TCP port),
-started once per test session; each test gets a database of its own. Run as root, pgserver runs
-the server as a system user ``pgserver`` that it creates (PostgreSQL refuses to run as root).
-"""
+"""Every storage test runs against both backends (the ``database`` fixture, in ``tests/conftest.py``):
+SQLite in a temporary folder, and a real PostgreSQL."""
 
 from __future__ import annotations
 
 import random
-import tempfile
-import time
-import uuid
-import warnings
-from pathlib import Path
 
 import pytest
 
 from soluna_tui.rules import Match, MatchOptions
 from soluna_tui.server.storage import SeatRecord, Storage, open_storage
-
-BACKENDS = ("sqlite", "postgresql")
-
-
-@pytest.fixture(scope="session")
-def postgres_server():
-    """A PostgreSQL server for the whole session (about a second to start).
-
-    Its folder is not under pytest's temporary root: pytest keeps that root private to the user
-    running the tests, and the server (as ``pgserver`` when the tests run as root) must reach it.
-    """
-    pgserver = pytest.importorskip("pgserver")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # platformdirs: no XDG_RUNTIME_DIR in a container
-        started = time.monotonic()
-        server = pgserver.get_server(tempfile.mkdtemp(prefix="soluna-postgres-"), cleanup_mode="delete")
-    server.start_seconds = time.monotonic() - started
-    # Throwaway data: no waiting for the disk, so creating a database per test is quick.
-    server.psql("ALTER SYSTEM SET fsync = off; ALTER SYSTEM SET synchronous_commit = off; "
-                "ALTER SYSTEM SET full_page_writes = off; SELECT pg_reload_conf();")
-    yield server
-    server.cleanup()
-
-
-@pytest.fixture(params=BACKENDS)
-def database(request: pytest.FixtureRequest, tmp_path: Path):
-    """Where a fresh, empty store lives: a SQLite file, or a new PostgreSQL database."""
-    if request.param == "sqlite":
-        yield str(tmp_path / "store.sqlite3")
-        return
-    import psycopg
-
-    server = request.getfixturevalue("postgres_server")
-    name = f"test_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(server.get_uri(), autocommit=True) as connection:
-        connection.execute(f"CREATE DATABASE {name}")
-    yield server.get_uri(database=name)
-    with psycopg.connect(server.get_uri(), autocommit=True) as connection:
-        connection.execute(f"DROP DATABASE {name} WITH (FORCE)")
-
-
-@pytest.fixture
-def backend(database: str) -> str:
-    return "postgresql" if database.startswith("postgresql://") else "sqlite"
 
 
 @pytest.fixture

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import time
 
 from soluna_tui.rules import Match
-from soluna_tui.server.archive import ARCHIVE_FORMAT, ARCHIVE_VERSION, MatchArchive
+from soluna_tui.saves import write_atomically
 from soluna_tui.server.storage import import_json_archive
+from soluna_tui.server.storage.archive_import import ARCHIVE_FORMAT, ARCHIVE_VERSION
+from soluna_tui.server.storage.secrets import secret_matches
 
 from .conftest import finished_match, match_in_play, seats
 
@@ -20,18 +23,22 @@ def _document(code: str, match: Match, result: str, second: str | None = "SHA256
             "match": match.to_dict()}
 
 
+def _write(path, document: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomically(path, json.dumps(document, indent=1))
+
+
 async def _archive(folder):
-    """An archive as today's server writes it: two matches in play, two finished, one damaged file."""
-    archive = MatchArchive(folder)
-    archive.save("PLAY", _document("PLAY", match_in_play(1), "playing"))
-    archive.save("HELD", _document("HELD", match_in_play(2), "playing", second=None))
-    archive.save("WONA", _document("WONA", match_in_play(3), "playing"))
-    archive.finish("WONA", _document("WONA", finished_match(winner=0), "won"))
+    """An archive as the server wrote it before it had a database: two matches in play (one with the plain
+    secret those files kept), two finished, one damaged file."""
+    held = _document("HELD", match_in_play(2), "playing", second=None)
+    held["players"][1]["secret"] = "KQXPMR"
+    _write(folder / "active" / "PLAY.json", _document("PLAY", match_in_play(1), "playing"))
+    _write(folder / "active" / "HELD.json", held)
+    _write(folder / "finished" / "20250101-120000-WONA.json", _document("WONA", finished_match(winner=0), "won"))
     forfeited = match_in_play(4)
     forfeited.forfeit(1)
-    archive.save("FORF", _document("FORF", forfeited, "playing"))
-    archive.finish("FORF", _document("FORF", forfeited, "forfeit"))
-    await archive.flush()
+    _write(folder / "finished" / "20250101-130000-FORF.json", _document("FORF", forfeited, "forfeit"))
     (folder / "active" / "BAD1.json").write_text("{ not json", encoding="utf-8")
     return {path: path.read_bytes() for path in folder.rglob("*") if path.is_file()}
 
@@ -45,6 +52,7 @@ async def test_the_archive_is_imported_once_and_left_untouched(store, tmp_path):
     assert {stored.code for stored in await store.active_matches()} == {"PLAY", "HELD"}
     held = await store.get_match("HELD")
     assert held.version == 1 and held.seats[1].fingerprint is None
+    assert secret_matches("kqx-pmr", held.seats[1].secret_hash) and "KQXPMR" not in repr(held)  # hashed
     assert held.document == match_in_play(2).to_dict()
     finished = {item.code: item for item in await store.finished_matches()}
     assert (finished["WONA"].result, finished["WONA"].winner) == ("won", 0)

@@ -17,6 +17,7 @@ from .records import (
     RESYNC,
     Change,
     CodeTaken,
+    ComputerGameRecord,
     FinishedMatch,
     ImportReport,
     MatchNotFound,
@@ -26,6 +27,7 @@ from .records import (
     RatingChange,
     SchemaTooNew,
     SeatRecord,
+    ServerRecord,
     Standing,
     StorageError,
     StorageUnavailable,
@@ -39,10 +41,11 @@ DEFAULT_FILE = "soluna.sqlite3"
 URL_SCHEMES = ("postgresql://", "postgres://")
 
 __all__ = [
-    "DEFAULT_FILE", "RESULTS", "RESYNC", "Change", "CodeTaken", "FinishedMatch", "ImportReport", "MatchNotFound",
-    "NameTaken", "PlayerRecord", "PlayerSummary", "RatingChange", "SchemaTooNew", "SeatRecord", "Standing",
-    "Storage", "StorageError", "StorageUnavailable", "StoredMatch", "Subscription", "VersionConflict",
-    "describe_location", "import_json_archive", "name_key", "open_storage", "storage_for",
+    "DEFAULT_FILE", "RESULTS", "RESYNC", "Change", "CodeTaken", "ComputerGameRecord", "FinishedMatch",
+    "ImportReport", "MatchNotFound", "NameTaken", "PlayerRecord", "PlayerSummary", "RatingChange", "SchemaTooNew",
+    "SeatRecord", "ServerRecord", "Standing", "Storage", "StorageError", "StorageUnavailable", "StoredMatch",
+    "Subscription", "VersionConflict", "describe_location", "import_json_archive", "name_key", "open_storage",
+    "storage_for",
 ]
 
 

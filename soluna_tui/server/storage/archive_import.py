@@ -12,16 +12,20 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from ...files import SaveError, read_json_document
 from ...rules import Match, SolunaError
-from ..archive import ARCHIVE_FORMAT, ARCHIVE_VERSION
 from .base import RESULTS, Storage
 from .records import Change, ImportReport, SeatRecord, StorageError, seats_text
+from .secrets import hash_secret
+
+#: The files ``soluna serve`` wrote before it had a database.
+ARCHIVE_FORMAT = "soluna-server-match"
+ARCHIVE_VERSION = 1
 
 log = logging.getLogger("soluna.storage")
 
@@ -107,7 +111,7 @@ def _read_one(path: Path, finished: bool) -> _ArchivedMatch:
     if not isinstance(code, str) or not code or not isinstance(players, list) or len(players) != 2:
         raise StorageError("not a two-player match with a code")
     try:
-        seats = tuple(SeatRecord.from_dict(player) for player in players)
+        seats = tuple(_seat(player) for player in players)
     except (KeyError, TypeError, AttributeError):
         raise StorageError("its players are malformed") from None
     match = Match.from_dict(document.get("match"))
@@ -115,6 +119,15 @@ def _read_one(path: Path, finished: bool) -> _ArchivedMatch:
         raise StorageError(f"unknown result {result!r}")
     return _ArchivedMatch(path, code, str(result), seats, document["match"], _saved_at(document, path),
                           match.is_over)
+
+
+def _seat(player: dict[str, Any]) -> SeatRecord:
+    """An archived seat; the plain secret old archives kept is hashed (the store never keeps it plain)."""
+    seat = SeatRecord.from_dict(player)
+    secret = player.get("secret")
+    if seat.secret_hash is None and isinstance(secret, str) and secret:
+        seat = replace(seat, secret_hash=hash_secret(secret))
+    return seat
 
 
 def _saved_at(document: dict[str, Any], path: Path) -> float:

@@ -22,6 +22,7 @@ from .records import (
     RESYNC,
     Change,
     CodeTaken,
+    ComputerGameRecord,
     FinishedMatch,
     MatchNotFound,
     NameTaken,
@@ -30,6 +31,7 @@ from .records import (
     RatingChange,
     SchemaTooNew,
     SeatRecord,
+    ServerRecord,
     Standing,
     StorageError,
     StoredMatch,
@@ -49,7 +51,7 @@ RESULTS = ("won", "forfeit", "abandoned")
 #: Changes a subscriber may fall behind by before it is told to re-read everything instead.
 SUBSCRIBER_BACKLOG = 1000
 
-_MATCH_COLUMNS = "code, version, options, seats, document, created_at, updated_at"
+_MATCH_COLUMNS = "code, version, options, seats, document, created_at, updated_at, news"
 _FINISHED_COLUMNS = ("id, code, result, winner, options, seats, document, started_at, finished_at, "
                      "rating_changes")
 _PLAYER_COLUMNS = "fingerprint, name, first_seen, last_seen"
@@ -274,17 +276,18 @@ class Storage(ABC):
     # ---- matches in play -----------------------------------------------------------------
 
     async def create_match(self, code: str, options: dict[str, Any], seats: Sequence[SeatRecord],
-                           document: dict[str, Any] | None = None) -> StoredMatch:
+                           document: dict[str, Any] | None = None,
+                           news: dict[str, Any] | None = None) -> StoredMatch:
         """A new match at version 1 (``CodeTaken`` if a match in play has ``code``)."""
         now = self.clock()
-        stored = StoredMatch(code, 1, dict(options), tuple(seats), document, now, now)
+        stored = StoredMatch(code, 1, dict(options), tuple(seats), document, now, now, news)
 
         async def work(tx: Transaction) -> StoredMatch:
             if await tx.fetch("SELECT 1 FROM matches WHERE code = ?", (code,)):
                 raise CodeTaken(code)
-            await tx.execute(f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            await tx.execute(f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                              (code, 1, json.dumps(stored.options), seats_text(stored.seats),
-                              _json_or_none(document), now, now))
+                              _json_or_none(document), now, now, _json_or_none(news)))
             await tx.announce(Change(code, 1))
             return stored
 
@@ -302,22 +305,25 @@ class Storage(ABC):
         return [_stored_match(row) for row in rows]
 
     async def update_match(self, code: str, expected_version: int, document: dict[str, Any] | None,
-                           seats: Sequence[SeatRecord] | None = None) -> int:
+                           seats: Sequence[SeatRecord] | None = None, news: dict[str, Any] | None = None) -> int:
         """Store the match's new state if it is still at ``expected_version``; return the new version.
 
+        ``news`` is what the change tells the players (kept until the next change, for other servers).
         ``VersionConflict`` when another change came first, ``MatchNotFound`` when it is gone.
         """
         now = self.clock()
         async with self._transaction() as tx:
             if seats is None:
                 changed = await tx.execute(
-                    "UPDATE matches SET version = version + 1, document = ?, updated_at = ? "
-                    "WHERE code = ? AND version = ?", (_json_or_none(document), now, code, expected_version))
+                    "UPDATE matches SET version = version + 1, document = ?, news = ?, updated_at = ? "
+                    "WHERE code = ? AND version = ?",
+                    (_json_or_none(document), _json_or_none(news), now, code, expected_version))
             else:
                 changed = await tx.execute(
-                    "UPDATE matches SET version = version + 1, document = ?, seats = ?, updated_at = ? "
+                    "UPDATE matches SET version = version + 1, document = ?, seats = ?, news = ?, updated_at = ? "
                     "WHERE code = ? AND version = ?",
-                    (_json_or_none(document), seats_text(tuple(seats)), now, code, expected_version))
+                    (_json_or_none(document), seats_text(tuple(seats)), _json_or_none(news), now, code,
+                     expected_version))
             if not changed:
                 await self._refuse(tx, code, expected_version)
             await tx.announce(Change(code, expected_version + 1))
@@ -331,11 +337,13 @@ class Storage(ABC):
             await tx.announce(Change(code, expected_version + 1))
 
     async def finish_match(self, code: str, expected_version: int, document: dict[str, Any], result: str,
-                           seats: Sequence[SeatRecord] | None = None) -> FinishedMatch:
+                           seats: Sequence[SeatRecord] | None = None, keep: bool = False,
+                           news: dict[str, Any] | None = None) -> FinishedMatch:
         """File the match as finished and rate it, in one transaction with removing it from play.
 
         ``result`` is ``won``, ``forfeit`` or ``abandoned``; the winner is read from ``document``.
-        Same refusals as ``update_match``.
+        ``keep`` leaves the ended match in place at the next version instead (its players still look at
+        it and may ask for a rematch), with ``news``. Same refusals as ``update_match``.
         """
         async with self._transaction() as tx:
             rows = await tx.fetch(f"SELECT version, seats, created_at FROM matches WHERE code = ?{self.FOR_UPDATE}",
@@ -347,7 +355,13 @@ class Storage(ABC):
                 raise VersionConflict(code, expected_version, version)
             chosen = tuple(seats) if seats is not None else seats_from_text(stored_seats)
             finished = await self._file_finished(tx, code, result, chosen, document, created_at, self.clock())
-            await tx.execute("DELETE FROM matches WHERE code = ?", (code,))
+            if keep:
+                await tx.execute("UPDATE matches SET version = version + 1, document = ?, seats = ?, news = ?, "
+                                 "updated_at = ? WHERE code = ?",
+                                 (_json_or_none(document), seats_text(chosen), _json_or_none(news), self.clock(),
+                                  code))
+            else:
+                await tx.execute("DELETE FROM matches WHERE code = ?", (code,))
             await tx.announce(Change(code, expected_version + 1))
         return finished
 
@@ -407,6 +421,84 @@ class Storage(ABC):
         return tuple(RatingChange(fingerprint, before[index], after[index])
                      for index, fingerprint in enumerate(fingerprints))
 
+    # ---- servers sharing the database ----------------------------------------------------
+
+    async def heartbeat(self, server: str, watching: dict[str, int]) -> list[ServerRecord]:
+        """Say ``server`` is alive (with how many watch each match there); every server's last word."""
+        now = self.clock()
+        async with self._transaction() as tx:
+            await tx.execute("INSERT INTO servers (id, seen_at, watching) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE "
+                             "SET seen_at = excluded.seen_at, watching = excluded.watching",
+                             (server, now, json.dumps(watching)))
+            rows = await tx.fetch("SELECT id, seen_at, watching FROM servers")
+        return [ServerRecord(server_id, seen_at, json.loads(text)) for server_id, seen_at, text in rows]
+
+    async def servers(self) -> list[ServerRecord]:
+        async with self._transaction(write=False) as tx:
+            rows = await tx.fetch("SELECT id, seen_at, watching FROM servers")
+        return [ServerRecord(server_id, seen_at, json.loads(text)) for server_id, seen_at, text in rows]
+
+    async def forget_servers(self, *, server: str | None = None, seen_before: float | None = None) -> None:
+        """Drop the row of a server that stops, or of every server silent since ``seen_before``."""
+        async with self._transaction() as tx:
+            if server is not None:
+                await tx.execute("DELETE FROM servers WHERE id = ?", (server,))
+            if seen_before is not None:
+                await tx.execute("DELETE FROM servers WHERE seen_at < ?", (seen_before,))
+
+    # ---- matches against the computer kept for their players -----------------------------
+
+    async def keep_computer_game(self, game: ComputerGameRecord) -> None:
+        """Write (or replace) a match against the computer, played on ``game.server`` or held."""
+        async with self._transaction() as tx:
+            await tx.execute(
+                "INSERT INTO computer_games (id, server, identity, fingerprint, secret_hash, document, held_until, "
+                "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET server = excluded.server, "
+                "identity = excluded.identity, fingerprint = excluded.fingerprint, "
+                "secret_hash = excluded.secret_hash, document = excluded.document, "
+                "held_until = excluded.held_until, updated_at = excluded.updated_at",
+                (game.id, game.server, game.identity, game.fingerprint, game.secret_hash,
+                 json.dumps(game.document, ensure_ascii=False), game.held_until, self.clock()))
+
+    async def drop_computer_game(self, game_id: str) -> None:
+        async with self._transaction() as tx:
+            await tx.execute("DELETE FROM computer_games WHERE id = ?", (game_id,))
+
+    async def hold_computer_game(self, game_id: str, until: float) -> None:
+        """Its player has gone: nobody plays it now; it is kept until ``until``."""
+        async with self._transaction() as tx:
+            await tx.execute("UPDATE computer_games SET server = NULL, held_until = ? WHERE id = ?", (until, game_id))
+
+    async def claim_computer_game(self, game_id: str, server: str) -> bool:
+        """Take a held game for a player back on ``server``; ``False`` if another server took it first."""
+        async with self._transaction() as tx:
+            return bool(await tx.execute("UPDATE computer_games SET server = ?, held_until = NULL "
+                                         "WHERE id = ? AND server IS NULL", (server, game_id)))
+
+    async def held_computer_games(self) -> list[ComputerGameRecord]:
+        """Every held game (nobody plays it), oldest first."""
+        async with self._transaction(write=False) as tx:
+            rows = await tx.fetch("SELECT id, server, identity, fingerprint, secret_hash, document, held_until, "
+                                  "updated_at FROM computer_games WHERE server IS NULL ORDER BY updated_at, id")
+        return [ComputerGameRecord(game_id, server, identity, fingerprint, secret_hash, json.loads(document),
+                                   held_until, updated_at)
+                for game_id, server, identity, fingerprint, secret_hash, document, held_until, updated_at in rows]
+
+    async def tidy_computer_games(self, live_servers: Sequence[str], hold_until: float, keep_at_most: int) -> None:
+        """Hold the games of servers no longer alive, let go of those held past their time, and of the
+        oldest held beyond ``keep_at_most``."""
+        now = self.clock()
+        async with self._transaction() as tx:
+            marks = ", ".join("?" for _ in live_servers) or "NULL"
+            await tx.execute(f"UPDATE computer_games SET server = NULL, held_until = ? "
+                             f"WHERE server IS NOT NULL AND server NOT IN ({marks})", (hold_until, *live_servers))
+            await tx.execute("DELETE FROM computer_games WHERE held_until IS NOT NULL AND held_until < ?", (now,))
+            await tx.execute("DELETE FROM computer_games WHERE id IN (SELECT id FROM computer_games "
+                             "WHERE server IS NULL ORDER BY updated_at DESC, id DESC LIMIT -1 OFFSET ?)"
+                             if self.SERIAL_ID.startswith("INTEGER") else
+                             "DELETE FROM computer_games WHERE id IN (SELECT id FROM computer_games "
+                             "WHERE server IS NULL ORDER BY updated_at DESC, id DESC OFFSET ?)", (keep_at_most,))
+
     # ---- finished matches ----------------------------------------------------------------
 
     async def finished_match(self, match_id: int) -> FinishedMatch | None:
@@ -457,6 +549,11 @@ class Storage(ABC):
             standings.append(Standing(rank, fingerprint, name, Rating(mu, sigma), played, won, lost))
         return standings
 
+    async def rated_players(self) -> int:
+        """How many players are on the leaderboard."""
+        async with self._transaction(write=False) as tx:
+            return (await tx.fetch("SELECT COUNT(*) FROM ratings"))[0][0]
+
     async def _rank(self, tx: Transaction, conservative: float) -> int:
         rows = await tx.fetch("SELECT COUNT(*) FROM ratings WHERE conservative > ?", (conservative,))
         return rows[0][0] + 1
@@ -488,9 +585,10 @@ def _match_of(document: dict[str, Any]) -> Match:
 
 
 def _stored_match(row: tuple[Any, ...]) -> StoredMatch:
-    code, version, options, seats, document, created_at, updated_at = row
+    code, version, options, seats, document, created_at, updated_at, news = row
     return StoredMatch(code, version, json.loads(options), seats_from_text(seats),
-                       None if document is None else json.loads(document), created_at, updated_at)
+                       None if document is None else json.loads(document), created_at, updated_at,
+                       None if news is None else json.loads(news))
 
 
 def _finished_match(row: tuple[Any, ...]) -> FinishedMatch:

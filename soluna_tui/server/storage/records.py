@@ -65,7 +65,9 @@ class SeatRecord:
     """A player's place at a match: the name shown, the player's own name, key, hints, held-seat secret.
 
     ``secret_hash`` is a hash of the secret a returning player shows (never the secret itself);
-    ``held_until`` is when a held seat is forfeited (seconds since the epoch), ``None`` when not held.
+    ``held_until`` is when a held seat is forfeited (seconds since the epoch), ``None`` when not held;
+    ``server`` names the server whose session sits there (``None``: the player is away);
+    ``rematch`` is set when this player asked for a rematch of the finished match.
     """
 
     name: str
@@ -74,6 +76,8 @@ class SeatRecord:
     hints: bool
     secret_hash: str | None = None
     held_until: float | None = None
+    server: str | None = None
+    rematch: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -82,7 +86,8 @@ class SeatRecord:
     def from_dict(cls, document: dict[str, Any]) -> SeatRecord:
         return cls(str(document["name"]), str(document.get("identity", document["name"])),
                    document.get("fingerprint"), bool(document.get("hints", False)),
-                   document.get("secret_hash"), document.get("held_until"))
+                   document.get("secret_hash"), document.get("held_until"), document.get("server"),
+                   bool(document.get("rematch", False)))
 
 
 def seats_text(seats: tuple[SeatRecord, ...]) -> str:
@@ -97,7 +102,8 @@ def seats_from_text(text: str) -> tuple[SeatRecord, ...]:
 class StoredMatch:
     """A match in play (or waiting for its second player) as the store has it at ``version``.
 
-    ``document`` is the match itself (``Match.to_dict()``), ``None`` while waiting for an opponent.
+    ``document`` is the match itself (``Match.to_dict()``), ``None`` while waiting for an opponent;
+    ``news`` is what its last change told the players (for servers that learn of it from a notice).
     """
 
     code: str
@@ -107,6 +113,31 @@ class StoredMatch:
     document: dict[str, Any] | None
     created_at: float
     updated_at: float
+    news: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ComputerGameRecord:
+    """A match against the computer kept for its player: ``server`` plays it now, else it is held
+    until ``held_until``. ``document`` is the saved match (``SavedMatch.to_document()``)."""
+
+    id: str
+    server: str | None
+    identity: str
+    fingerprint: str | None
+    secret_hash: str
+    document: dict[str, Any]
+    held_until: float | None
+    updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ServerRecord:
+    """A server sharing the database: when it last said it was alive, and how many watch each match there."""
+
+    id: str
+    seen_at: float
+    watching: dict[str, int]
 
 
 @dataclass(frozen=True, slots=True)

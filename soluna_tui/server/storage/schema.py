@@ -63,6 +63,25 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             done_at DOUBLE PRECISION NOT NULL,
             detail TEXT NOT NULL)""",
     ),
+    # 2: several servers on one database: who is alive, what each match last told its players,
+    # matches against the computer kept for players (held when they leave or their server dies).
+    (
+        "ALTER TABLE matches ADD COLUMN news TEXT",
+        """CREATE TABLE servers (
+            id TEXT PRIMARY KEY,
+            seen_at DOUBLE PRECISION NOT NULL,
+            watching TEXT NOT NULL)""",
+        """CREATE TABLE computer_games (
+            id TEXT PRIMARY KEY,
+            server TEXT,
+            identity TEXT NOT NULL,
+            fingerprint TEXT,
+            secret_hash TEXT NOT NULL,
+            document TEXT NOT NULL,
+            held_until DOUBLE PRECISION,
+            updated_at DOUBLE PRECISION NOT NULL)""",
+        "CREATE INDEX computer_games_by_identity ON computer_games (identity, updated_at)",
+    ),
 )
 
 #: The version a fully migrated database is at.

@@ -82,9 +82,10 @@ class SQLiteStorage(Storage):
             raise StorageUnavailable(f"the database {self.path} is closed")
         async with self._turn:
             connection = self._connection
-            await self._call(connection.execute, "BEGIN IMMEDIATE" if write else "BEGIN")
             tx = _SQLiteTransaction(self, connection)
             try:
+                # Inside the try: a caller cancelled while BEGIN runs on the thread still rolls it back.
+                await self._call(connection.execute, "BEGIN IMMEDIATE" if write else "BEGIN")
                 yield tx
                 await self._call(connection.commit)
             except BaseException:
