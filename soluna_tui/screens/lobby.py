@@ -168,7 +168,8 @@ class LobbyScreen(Screen):
         text = (f"Welcome, {self.player_name}. Play the computer, or someone else: one of you creates a match "
                 "and tells the other its four-letter code.")
         if self.rated is False:
-            text += "\nYou play as a guest, unrated: connect with an SSH key to keep a name and a rating."
+            # One line: with a held seat to return to, the lobby must still fit 80x24 with its status line.
+            text += "\nYou play as a guest, unrated: an SSH key keeps your name and rating."
         return text
 
     def show_player(self, name: str, rated: bool | None) -> None:

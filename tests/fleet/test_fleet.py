@@ -17,7 +17,7 @@ from soluna_tui.server.host_key import load_or_create_host_key
 from soluna_tui.server.storage import open_storage
 from soluna_tui.widgets.board import JUMP_KEYS
 
-from ..server.helpers import SshTerminal, served
+from ..server.helpers import SshTerminal, keep_the_name, served
 from ..server.test_two_players import create_match, join_match
 
 #: Seconds a seat is held in these tests (long enough never to run out by accident).
@@ -84,6 +84,7 @@ async def test_a_server_killed_mid_match_loses_nothing_and_its_player_continues_
         store = await open_storage(postgres_database)
         ann = await SshTerminal.open(first.port, username="ann", client_keys=[ann_key], **known(key))
         bob = await SshTerminal.open(second.port, username="bob", **known(key))
+        await keep_the_name(ann)
         try:
             code = await create_match(ann)
             await join_match(bob, code)

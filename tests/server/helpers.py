@@ -261,3 +261,10 @@ async def served(tmp_path: Path, *flags: str) -> AsyncIterator[ServedProcess]:
                 await process.wait()
         if server._reader is not None:
             await asyncio.wait_for(server._reader, TIMEOUT)
+
+
+async def keep_the_name(terminal: SshTerminal) -> None:
+    """A key's first visit: the lobby asks which name to be known by; Enter keeps the one offered."""
+    await terminal.wait_for_text("You came with an SSH key")
+    await terminal.press("enter")
+    await terminal.wait_for_text("on every visit with this key")

@@ -20,7 +20,7 @@ import pytest
 from soluna_tui.rules import Match
 from soluna_tui.widgets.board import JUMP_KEYS
 
-from .helpers import SshTerminal, running_server, wait_until
+from .helpers import SshTerminal, keep_the_name, running_server, wait_until
 from .test_two_players import secret_shown
 
 DISCS = 6
@@ -127,6 +127,7 @@ async def test_two_players_and_a_spectator_through_a_whole_match(tmp_path) -> No
         ann = await SshTerminal.open(server.port, username="ann", columns=90, lines=28, client_keys=[ann_key])
         bob = await SshTerminal.open(server.port, username="bob", columns=90, lines=28)
         eve = await SshTerminal.open(server.port, username="eve", columns=90, lines=28)
+        await keep_the_name(ann)
         terminals = [ann, bob, eve]
         try:
             # eve arrives to an empty list, plays the computer a little, and comes back to the lobby.
