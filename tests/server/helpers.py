@@ -41,10 +41,12 @@ def client_options(username: str = "ann", **options) -> dict:
 
 
 @contextlib.asynccontextmanager
-async def running_server(tmp_path: Path, spawn: str = "zygote", **limits) -> AsyncIterator[SolunaServer]:
+async def running_server(tmp_path: Path, spawn: str = "zygote", proxy_from: tuple = (),
+                         **limits) -> AsyncIterator[SolunaServer]:
     """A server on 127.0.0.1, any free port, an in-memory host key, a computer without pauses."""
     config = ServerConfig(data_dir=tmp_path, host="127.0.0.1", port=0, host_key=HOST_KEY, spawn=spawn,
-                          limits=replace(Limits(), **limits), computer_pause=0, reveal_pause=0)
+                          limits=replace(Limits(), **limits), computer_pause=0, reveal_pause=0,
+                          proxy_from=proxy_from)
     server = SolunaServer(config)
     await server.start()
     try:

@@ -8,13 +8,11 @@ import ipaddress
 import logging
 import struct
 from collections.abc import AsyncIterator
-from dataclasses import replace
 
 import asyncssh
 import pytest
 
 from soluna_tui.server.command import _proxy_network
-from soluna_tui.server.config import Limits, ServerConfig
 from soluna_tui.server.proxy_protocol import (
     V2_SIGNATURE,
     ProxyHeader,
@@ -28,7 +26,7 @@ from soluna_tui.server.proxy_protocol import (
 )
 from soluna_tui.server.server import SolunaServer
 
-from .helpers import HOST_KEY, TIMEOUT, SshTerminal, client_options, session_named, wait_until
+from .helpers import TIMEOUT, SshTerminal, client_options, running_server, session_named, wait_until
 
 CLIENT = ("203.0.113.7", 40_001)
 SERVER = ("198.51.100.1", 22)
@@ -227,17 +225,8 @@ async def relay(target_port: int, header: bytes) -> AsyncIterator[int]:
         await server.wait_closed()
 
 
-@contextlib.asynccontextmanager
-async def server_behind_proxy(tmp_path, proxy_from: str, **limits) -> AsyncIterator[SolunaServer]:
-    config = ServerConfig(data_dir=tmp_path, host="127.0.0.1", port=0, host_key=HOST_KEY,
-                          limits=replace(Limits(), **limits), computer_pause=0, reveal_pause=0,
-                          proxy_from=(_proxy_network(proxy_from),))
-    server = SolunaServer(config)
-    await server.start()
-    try:
-        yield server
-    finally:
-        await asyncio.wait_for(server.close(), TIMEOUT)
+def server_behind_proxy(tmp_path, proxy_from: str, **limits) -> contextlib.AbstractAsyncContextManager[SolunaServer]:
+    return running_server(tmp_path, proxy_from=(_proxy_network(proxy_from),), **limits)
 
 
 @pytest.mark.parametrize("make_header", [header_v1, header_v2], ids=["v1", "v2"])
