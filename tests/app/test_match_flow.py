@@ -149,7 +149,8 @@ async def test_undo_against_the_computer_takes_back_both_moves(tmp_path) -> None
 
 async def test_input_is_refused_while_the_computer_thinks(tmp_path) -> None:
     setup = MatchSetup.against_computer("perfect", MatchOptions(first_opener=1), seed=11)
-    app = make_app(tmp_path, setup, computer_pause=0.5, reveal_pause=0.3)
+    # A long pause, so the keys surely land while it thinks however slowly the machine starts the app.
+    app = make_app(tmp_path, setup, computer_pause=3.0, reveal_pause=0.3)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = game(app)
         await pilot.pause()
@@ -158,7 +159,10 @@ async def test_input_is_refused_while_the_computer_thinks(tmp_path) -> None:
         await pilot.press("enter", "right", "enter")
         assert screen.picked_slot is None and screen.match.round.ply == 0
         assert "Pick up" not in screen_text(app).splitlines()[-1]  # hidden while it thinks
-        await pilot.pause(1.2)
+        for _ in range(150):  # the computer moves once its pause is over: waited for, at most 15 s
+            if screen.match.round.ply == 1 and not screen.thinking:
+                break
+            await pilot.pause(0.1)
         await settle(pilot, app)
         assert screen.match.round.ply == 1 and not screen.thinking
         last = screen.match.round.moves[0].result
