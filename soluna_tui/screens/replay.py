@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.cells import set_cell_size
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -22,7 +21,7 @@ from textual.worker import get_current_worker
 from ..export import export_match, move_annotation, result_line, review_or_none
 from ..glyphs import glyphs_for
 from ..play.looks import HistoryEntry, TallyInfo
-from ..play.view import tower_looks
+from ..play.view import history_entries, tower_looks
 from ..rules import Match, Position, Tower
 from ..rules.teaching import RoundReview
 from ..rules.wording import plural
@@ -34,23 +33,6 @@ from .annotated_text import AnnotatedTextScreen
 
 #: Seconds the solver may spend judging one round of a replay (large rounds give up, and say so).
 REPLAY_SECONDS_PER_ROUND = 20.0
-HISTORY_NAME_WIDTH = 9
-
-
-def replay_entries(match: Match) -> list[HistoryEntry]:
-    """Every position of the match: each round's start (its heading), then the position after each move."""
-    entries = []
-    for number, played in enumerate(match.rounds, start=1):
-        outcome = played.outcome
-        heading = (f"Round {number}: {match.players[outcome.winner]} won" if outcome is not None
-                   else f"Round {number}: {match.players[played.opener]} opened")
-        entries.append(HistoryEntry(number, 0, heading, heading=True))
-        for ply, move in enumerate(played.moves, start=1):
-            name = set_cell_size(match.players[played.mover_at(ply - 1)], HISTORY_NAME_WIDTH)
-            entries.append(HistoryEntry(number, ply, f"{ply:>2}. {name} {move}"))
-    return entries
-
-
 class ReplayScreen(Screen):
     """Escape goes back to where the replay was opened from."""
 
@@ -70,7 +52,7 @@ class ReplayScreen(Screen):
         self.details = tuple(details)
         self.glyphs = glyphs_for(ascii_mode)
         self.seconds_per_round = seconds_per_round
-        self.entries = replay_entries(match)
+        self.entries = history_entries(match)  # every position: each round's start, then each move
         self.index = 0
         #: Each round's review once judged (``None``: judging gave up); rounds missing are being judged.
         self.reviews: dict[int, RoundReview | None] = {}
