@@ -15,8 +15,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.worker import get_current_worker
 
 from ..files import SaveError
@@ -52,6 +54,10 @@ MATCH_REVIEW_SECONDS = 20.0
 
 class GameScreen(TeachingMixin, PickingMixin, Screen):
     """A match in play on this terminal."""
+
+    #: Screen's own, but not repainting the whole screen when it changes: moving between towers
+    #: moves the focus, and the towers and the footer redraw what that changes themselves.
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
 
     BINDINGS = [
         *PICKING_BINDINGS,
@@ -237,7 +243,9 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         self.board.show(view.board_looks(self.match, moment, self.coach, facts.analysis_on), focus_slot)
         tally = self.query_one(Tally)
         tally.info = view.tally_info(self.match, facts, moment)
-        tally.border_subtitle = "analysis on" if facts.analysis_on else ""
+        subtitle = "analysis on" if facts.analysis_on else ""
+        if tally.border_subtitle != subtitle:  # setting it redraws the panel, even to the same text
+            tally.border_subtitle = subtitle
         self.query_one(History).show(view.history_entries(self.match))
         self.query_one(StatusLine).say(*view.status_prompt(self.match, facts, moment, self.teaching_prompt()))
         self.refresh_bindings()

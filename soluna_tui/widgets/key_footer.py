@@ -24,12 +24,10 @@ class KeyFooter(Footer):
 
     _shown: tuple | None = None
 
-    def __init__(self) -> None:
-        super().__init__()
-        # Textual has no public way to draw the keys before the first refresh.
-        self.set_reactive(Footer._bindings_ready, True)
-
     def compose(self):
+        if self._shown is None:
+            # The stock footer draws nothing until told the keys are ready; tell it now, not a frame later.
+            super().bindings_changed(self.screen)
         self._shown = self._signature(self.screen)
         compact, palette = self._fit(self.size.width or self.app.size.width)
         self.set_reactive(Footer.compact, compact)
@@ -83,9 +81,9 @@ class KeyFooter(Footer):
         """Only keys' enabled states changed: dim or light the keys shown, no rebuild."""
         enabled = {active.binding.action: active.enabled for active in screen.active_bindings.values()}
         for key in self.query("FooterKey"):
-            disabled = not enabled.get(key.action, True)
-            key.disabled = disabled
-            key.set_class(disabled, "-disabled")
+            # The class alone, as the footer itself marks a disabled key: disabling the widget
+            # restyles it twice over, and a click on a dimmed key already does nothing.
+            key.set_class(not enabled.get(key.action, True), "-disabled")
 
 
 def _without_enabled(signature: tuple) -> tuple:

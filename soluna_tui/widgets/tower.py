@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Self
 
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.cache import LRUCache
+from textual.geometry import Region
 from textual.message import Message
 from textual.reactive import reactive
+from textual.strip import Strip
+from textual.visual import Visual, visualize
 from textual.widget import Widget
 
 from ..glyphs import UNICODE, Frame, Glyphs
@@ -56,6 +61,8 @@ SCALES = (
     TowerScale(inside=21, disc_lines=3, symbol_at="plate", gap=5),
 )
 SMALL = SCALES[0]
+#: Drawings a tower keeps: enough for the states a few keystrokes move it between.
+DRAWINGS_KEPT = 6
 
 
 class TowerWidget(Widget, can_focus=True):
@@ -90,6 +97,8 @@ class TowerWidget(Widget, can_focus=True):
         super().__init__(id=f"tower-{slot}")
         self.slot = slot
         self.glyphs = glyphs
+        #: Recent drawings by everything they depend on (see ``render_line``).
+        self._drawings: LRUCache[tuple, list[Strip]] = LRUCache(DRAWINGS_KEPT)
 
     def watch_scale(self, scale: TowerScale) -> None:
         self.set_class(scale is not SMALL, "-roomy")
@@ -122,6 +131,35 @@ class TowerWidget(Widget, can_focus=True):
         self.post_message(self.Pressed(self))
 
     # ---- drawing -------------------------------------------------------------------------
+
+    #: The drawing of the tower as it is now, until the next refresh.
+    _drawing: list[Strip] | None = None
+
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False,
+                recompose: bool = False) -> Self:
+        self._drawing = None
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    def render_line(self, y: int) -> Strip:
+        """A line of the drawing of the tower as it is now (Textual's line API).
+
+        Keystrokes move towers between a few states and back (focused or not, lit as a target or
+        dimmed while another tower is in hand), and a drawing costs most of a keystroke's time, so
+        the last few are kept, each by everything it depends on.
+        """
+        if self._drawing is None:
+            width, height = self.size
+            key = (self.look, self.has_focus, width, height, self.scale, self.note_line, self.max_discs,
+                   self.visual_style, self.app.theme)
+            drawing = self._drawings.get(key)
+            if drawing is None:
+                drawing = Visual.to_strips(self, visualize(self, self.render(), markup=False), width, height,
+                                           self.visual_style)
+                self._drawings[key] = drawing
+            self._drawing = drawing
+        if y < len(self._drawing):
+            return self._drawing[y]
+        return Strip.blank(self.size.width, self.visual_style.rich_style)
 
     def _frame(self) -> Frame:
         if self.look.picked:
