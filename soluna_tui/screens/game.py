@@ -335,7 +335,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         self._record_stats(message.accuracy)
         humans = self.table.local_players
         screen = MatchOverScreen(self.match, self.glyphs, tuple(self.table.hints_used), message.accuracy, humans,
-                                 you=self.you)
+                                 can_take_back=self.table.can_undo, you=self.you)
         self.app.push_screen(screen, self._match_over_chosen)
 
     def _record_stats(self, accuracy: tuple[float | None, float | None]) -> None:

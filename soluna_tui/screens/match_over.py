@@ -46,9 +46,11 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
 
     def __init__(self, match: Match, glyphs: Glyphs, hints_used: tuple[int, int] = (0, 0),
                  accuracy: tuple[float | None, float | None] = (None, None),
-                 humans: tuple[int, ...] = (0, 1), you: int | None = None) -> None:
-        """``you`` is the player spoken to as "you" (the one player here against the computer), if any."""
+                 humans: tuple[int, ...] = (0, 1), can_take_back: bool = True, you: int | None = None) -> None:
+        """``can_take_back`` is False where undo is not offered (a remote match); ``you`` is the player
+        spoken to as "you" (the one player here against the computer), if any."""
         super().__init__()
+        self.can_take_back = can_take_back
         self.you = you
         self.humans = humans
         self.match = match
@@ -89,6 +91,11 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
     def body(self):
         with VerticalScroll(id="match-summary-box", can_focus=False):
             yield Static(self.summary(), id="match-summary", markup=False)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "choose" and parameters == (MatchOverChoice.UNDO.value,):
+            return self.can_take_back
+        return True
 
     def action_choose(self, value: str) -> None:
         self.dismiss(MatchOverChoice(value))

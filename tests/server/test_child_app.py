@@ -148,7 +148,12 @@ async def test_a_rematch_over_the_network_is_asked_of_the_server() -> None:
             if type(app.screen).__name__ == "MatchOverScreen":
                 break
         await settle(pilot)  # pushed is not yet drawn
-        assert "wins the match" in screen_text(app) or "win the match" in screen_text(app)
+        text = screen_text(app)
+        assert "wins the match" in text or "win the match" in text
+        assert "Take back" not in text  # the server keeps the moves: nothing to take back here
+        await pilot.press("u")
+        await settle(pilot)
+        assert type(app.screen).__name__ == "MatchOverScreen" and app.game.match.is_over
         await pilot.press("enter")  # the first choice: rematch
         await server.expect("rematch")
         await settle(pilot)
