@@ -9,6 +9,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static, TextArea
 
 from ..widgets.key_footer import KeyFooter
+from .help import HELP_BINDING
 
 
 class AnnotatedTextScreen(ModalScreen[None]):
@@ -19,6 +20,7 @@ class AnnotatedTextScreen(ModalScreen[None]):
     BINDINGS = [
         Binding("escape", "close", "Back"),
         Binding("c", "copy_all", "Copy all"),
+        HELP_BINDING,
     ]
 
     def __init__(self, text: str) -> None:

@@ -74,6 +74,10 @@ def keys_text() -> str:
     return "\n".join(lines)
 
 
+#: ``?`` on a dialog: a modal screen keeps the app's own keys from reaching it.
+HELP_BINDING = Binding("question_mark", "app.help", "Help", show=False)
+
+
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [
         Binding("escape,q,question_mark", "close", "Close"),

@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from ..widgets.key_footer import KeyFooter
+from .help import HELP_BINDING
 
 PAGE = 20
 COLUMNS = ("Rank", "Name", "Rating", "Played", "Won")
@@ -25,6 +26,7 @@ class LeaderboardScreen(ModalScreen[None]):
         Binding("escape", "close", "Back"),
         Binding("pagedown,right", "page(1)", "Next page", priority=True),
         Binding("pageup,left", "page(-1)", "Previous page", priority=True),
+        HELP_BINDING,
     ]
 
     class PageWanted(Message):

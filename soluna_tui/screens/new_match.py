@@ -15,6 +15,7 @@ from ..rules.match import MAX_STARS, MIN_STARS
 from ..rules.players import LEVEL_DESCRIPTIONS
 from ..widgets.choice import Choice
 from ..widgets.key_footer import KeyFooter
+from .help import HELP_BINDING
 
 MODES = [("Two players on this terminal", "two"), ("Against the computer", "computer")]
 ON_OFF = [("on", True), ("off", False)]
@@ -31,6 +32,7 @@ class NewMatchScreen(ModalScreen[MatchSetup | None]):
         Binding("up", "app.focus_previous", "Previous field", show=False),
         Binding("enter", "start", "Start"),
         Binding("ctrl+s", "start", "Start", show=False),
+        HELP_BINDING,
     ]
 
     def __init__(self, previous: MatchSetup | None = None, *, ascii_mode: bool = False, in_game: bool = False,

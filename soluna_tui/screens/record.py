@@ -16,6 +16,7 @@ from textual.widgets.option_list import Option
 
 from ..rules.wording import plural
 from ..widgets.key_footer import KeyFooter
+from .help import HELP_BINDING
 
 
 def describe_recent(entry: dict[str, Any]) -> str:
@@ -31,7 +32,7 @@ def describe_recent(entry: dict[str, Any]) -> str:
 class RecordScreen(ModalScreen[None]):
     """Attributes down: the app gives the server's answer (``show_record``); ``ReplayWanted`` goes up."""
 
-    BINDINGS = [Binding("escape", "close", "Back")]
+    BINDINGS = [Binding("escape", "close", "Back"), HELP_BINDING]
 
     class ReplayWanted(Message):
         def __init__(self, match_id: int) -> None:

@@ -17,6 +17,7 @@ from ..rules import Budget, Match, Round, SearchAborted
 from ..rules.teaching import Judgement, RoundReview, review_round
 from ..rules.wording import plies
 from ..widgets.key_footer import KeyFooter
+from .help import HELP_BINDING
 
 #: How long a review may search before giving up (only large rounds come near it).
 REVIEW_SECONDS = 15.0
@@ -61,6 +62,7 @@ class ReviewScreen(ModalScreen[None]):
         Binding("down", "scroll(1)", "Scroll", show=False),
         Binding("pageup", "scroll(-10)", "Scroll", show=False),
         Binding("pagedown", "scroll(10)", "Scroll", show=False),
+        HELP_BINDING,
     ]
     COMPONENT_CLASSES = {"review--kept", "review--threw", "review--gave-in"}
 

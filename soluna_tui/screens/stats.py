@@ -10,10 +10,11 @@ from textual.widgets import Static
 
 from ..stats import Stats, describe
 from ..widgets.key_footer import KeyFooter
+from .help import HELP_BINDING
 
 
 class StatsScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,q,enter", "close", "Close")]
+    BINDINGS = [Binding("escape,q,enter", "close", "Close"), HELP_BINDING]
 
     def __init__(self, stats: Stats, problem: str | None = None, *, ascii_mode: bool = False) -> None:
         super().__init__()

@@ -8,11 +8,13 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from .help import HELP_BINDING
+
 
 class WaitingScreen(ModalScreen[bool]):
     """Goes when the opponent joins (the game replaces it); Escape cancels the match (returns True)."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel the match")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel the match"), HELP_BINDING]
 
     def __init__(self, code: str) -> None:
         super().__init__()

@@ -257,6 +257,29 @@ async def test_a_terminal_below_the_minimum_gets_a_notice(tmp_path) -> None:
         assert isinstance(app.screen, GameScreen)
 
 
+async def test_question_mark_opens_help_over_any_dialog_and_closes_back_to_it(tmp_path) -> None:
+    from soluna_tui.screens.confirm import ConfirmScreen
+    from soluna_tui.screens.new_match import NewMatchScreen
+
+    app = make_app(tmp_path, hot_seat(seed=7))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await play_some_moves(pilot, app, 1)
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, NewMatchScreen)
+        for dialog in (NewMatchScreen, ConfirmScreen):
+            if dialog is ConfirmScreen:
+                await pilot.press("enter")  # start: the match in progress would be abandoned
+                await pilot.pause()
+            assert isinstance(app.screen, dialog)
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen) and "THE RULES IN BRIEF" in screen_text(app)
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert isinstance(app.screen, dialog)
+
+
 async def test_help_lists_the_rules_and_every_key(tmp_path) -> None:
     app = make_app(tmp_path, hot_seat())
     async with app.run_test(size=(100, 40)) as pilot:
