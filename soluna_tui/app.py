@@ -12,12 +12,13 @@ from textual.geometry import Size
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 
+from .files import SaveError
 from .glyphs import glyphs_for
 from .key_order import InOrderInput
 from .match_setup import MatchSetup
 from .preferences import Preferences
 from .rules import Match
-from .saves import FinishedFile, FinishedStore, SavedMatch, SaveError, SaveStore
+from .saves import FinishedFile, FinishedStore, SavedMatch, SaveStore
 from .screens.confirm import ConfirmScreen
 from .screens.finished import FinishedListScreen
 from .screens.game import GameScreen

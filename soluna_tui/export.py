@@ -228,7 +228,8 @@ def _data_dir(data_dir: Path | None) -> Path:
 
 def unfinished_match(data_dir: Path | None) -> tuple[Match, list[str]]:
     """The unfinished match saved in the data directory."""
-    from .saves import CURRENT_SAVE, SaveError, SaveStore
+    from .files import SaveError
+    from .saves import CURRENT_SAVE, SaveStore
 
     folder = _data_dir(data_dir)
     try:
@@ -243,7 +244,8 @@ def unfinished_match(data_dir: Path | None) -> tuple[Match, list[str]]:
 
 def last_finished_match(data_dir: Path | None) -> tuple[Match, list[str]]:
     """The local match that ended last (kept in ``DATA_DIR/finished/``)."""
-    from .saves import FinishedStore, SaveError
+    from .files import SaveError
+    from .saves import FinishedStore
 
     store = FinishedStore(_data_dir(data_dir))
     try:

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from enum import StrEnum
 
+from .files import SaveError
 from .match_setup import MatchSetup
 from .rules import Match, Move, OutOfTurnError
-from .saves import SavedMatch, SaveError, SaveStore
+from .saves import SavedMatch, SaveStore
 
 
 class Seat(StrEnum):
