@@ -1,4 +1,6 @@
-"""The SSH server: one asyncssh listener, one ``SolunaConnection`` per client, the lobby, the children.
+"""Runs in the server process.
+
+The SSH server: one asyncssh listener, one ``SolunaConnection`` per client, the lobby, the children.
 
 Only interactive game sessions are offered: no shell, no command, no subsystem
 (so no SFTP), no SCP, no port, agent or X11 forwarding. Anyone may log in
