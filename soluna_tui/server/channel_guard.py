@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 import time
 from collections.abc import Callable
-from typing import Protocol
+from typing import Protocol, cast
 
 import asyncssh
 
@@ -65,7 +65,7 @@ class RequestJudge(Protocol):
     def request_allowed(self, request: str, size: int) -> bool: ...
 
 
-class GuardedChannel(asyncssh.SSHServerChannel):
+class GuardedChannel(asyncssh.SSHServerChannel[bytes]):
     """A session channel that asks its session before acting on any channel request.
 
     asyncssh keeps every ``env`` request a client sends and acts on every window change, signal or
@@ -79,10 +79,11 @@ class GuardedChannel(asyncssh.SSHServerChannel):
     game_session: RequestJudge
 
     @classmethod
-    def guarding(cls, chan: asyncssh.SSHServerChannel, session: RequestJudge) -> GuardedChannel:
+    def guarding(cls, chan: asyncssh.SSHServerChannel[bytes], session: RequestJudge) -> GuardedChannel:
         chan.__class__ = cls
-        chan.game_session = session
-        return chan
+        guarded = cast(GuardedChannel, chan)
+        guarded.game_session = session
+        return guarded
 
     def _service_next_request(self) -> None:
         request, packet, _ = self._request_queue[0]

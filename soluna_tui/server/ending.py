@@ -28,6 +28,8 @@ LEAVE_GRACE = 3.0
 #: plain text.
 TERMINAL_RESET = (b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1015l\x1b[?1006l\x1b[?1016l\x1b[?2004l\x1b[?1004l"
                   b"\x1b[?2048l\x1b[<u\x1b[?7h\x1b[?1049l\x1b[?25h\x1b[0m")
+#: Why a game stopped, as its player is told, for the signals a player may see end it.
+KILLED_BY: dict[int, str] = {signal.SIGXCPU: "it used up its CPU time", signal.SIGKILL: "it was killed"}
 #: The reason of a session whose child left by itself (the player quit, or it closed its terminal).
 QUIT = "quit"
 
@@ -78,9 +80,8 @@ class Ending:
         if self.reason != QUIT or self.farewell is not None or not self.child_killed:
             return
         number = -self.status if self.status is not None else 0
-        why = {signal.SIGXCPU: "it used up its CPU time", signal.SIGKILL: "it was killed"}.get(
-            number, f"it was ended by {signal.Signals(number).name}" if number in signal.valid_signals()
-            else "it would not stop")
+        why = KILLED_BY.get(number, f"it was ended by {signal.Signals(number).name}"
+                            if number in signal.valid_signals() else "it would not stop")
         self.farewell = (f"Sorry: your game stopped unexpectedly ({why}). Connect again: a match in play "
                          f"keeps your seat for {minutes(hold_time)}.")
 

@@ -69,8 +69,9 @@ class PtyPump:
         return self.master is not None
 
     def start(self) -> None:
-        os.set_blocking(self.master, False)
-        self.read_output(True)
+        if self.master is not None:
+            os.set_blocking(self.master, False)
+            self.read_output(True)
 
     # ---- child to player -----------------------------------------------------------------
 
@@ -86,6 +87,8 @@ class PtyPump:
         self.reading = on
 
     def _output(self) -> None:
+        if self.master is None:
+            return
         try:
             data = os.read(self.master, CHUNK)
         except BlockingIOError:

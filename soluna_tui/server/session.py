@@ -66,7 +66,7 @@ class SessionServices:
     refusals: ThrottledLog
 
 
-class GameSession(asyncssh.SSHServerSession):
+class GameSession(asyncssh.SSHServerSession[bytes]):
     """The game on one SSH channel (or a polite one-line refusal)."""
 
     def __init__(self, connection: SolunaConnection, services: SessionServices, number: int,
@@ -76,7 +76,7 @@ class GameSession(asyncssh.SSHServerSession):
         self.limits = services.config.limits
         self.number = number
         self.refusal = refusal
-        self.chan: asyncssh.SSHServerChannel | None = None
+        self.chan: asyncssh.SSHServerChannel[bytes] | None = None
         self.channel_open = False
         self.exited = False
         self.term: str | None = None
@@ -91,7 +91,7 @@ class GameSession(asyncssh.SSHServerSession):
         self.clock = SessionClock(self.limits)
         self.requests = RequestBudget(self.limits)
         self.ending = Ending()
-        self.task: asyncio.Task | None = None
+        self.task: asyncio.Task[None] | None = None
 
     # ---- who this is (the lobby's Guest) -------------------------------------------------
 
@@ -126,7 +126,7 @@ class GameSession(asyncssh.SSHServerSession):
 
     # ---- asyncssh's callbacks ------------------------------------------------------------
 
-    def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:
+    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
         self.chan = chan
         self.channel_open = True
 
