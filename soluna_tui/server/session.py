@@ -3,16 +3,16 @@
 One SSH session: a refusal in one line unless it is a game terminal; else a child on a PTY, pumped.
 
 ``GameSession`` is asyncssh's session object: it answers asyncssh's callbacks and wires the
-parts that do the work. The server moves the bytes between the SSH channel and the child's
-pseudo-terminal itself (``pty_pump``: window sizes clamped, back-pressure both ways); input
-is paid for and counts as activity for the idle timeout, warned first (``session_clock``);
-every channel request is paid for from the session's budget, and a client that floods them is
-cut off (``channel_guard``). The child's link joins the lobby as a guest. Every way a session
-ends goes through ``request_end`` (``ending``): the opponent is told at once, the child is asked
-to leave (its terminal restored) or else terminated and killed, it is always reaped, a child
-that was killed gets the player's terminal reset and one line, and one log line says who it was
-and how it ended. What players type is never logged. What a session needs of its server comes
-in a ``SessionServices``.
+parts that do the work, each in a module of its own. The server moves the bytes between the
+SSH channel and the child's pseudo-terminal itself, window sizes clamped first (``pty_pump``:
+back-pressure both ways, resizes gathered); input is paid for and counts as activity for the
+idle timeout, warned first (``session_clock``); every channel request is paid for from the
+session's budget, and a client that floods them is cut off (``channel_guard``). The child's
+link joins the lobby as a guest. Every way a session ends goes through ``request_end``
+(``ending``): the opponent is told at once, the child is asked to leave (its terminal restored)
+or else terminated and killed, it is always reaped, a child that was killed gets the player's
+terminal reset and one line, and one log line says who it was and how it ended. What players
+type is never logged. What a session needs of its server is handed to it (``SessionServices``).
 """
 
 from __future__ import annotations
