@@ -1,4 +1,6 @@
-"""One SSH session's child process: the Textual app on the session's pseudo-terminal.
+"""Runs in the child (the zygote forks into ``run``; the server only builds its ``ChildConfig``).
+
+One SSH session's child process: the Textual app on the session's pseudo-terminal.
 
 Forked by the zygote (the app already imported) or started as
 ``python -m soluna_tui.server.child CONFIG_JSON LINK_FD`` with the terminal as its

@@ -1,4 +1,6 @@
-"""The app an SSH session runs: the lobby first, matches against the computer or through the server.
+"""Runs in the child.
+
+The app an SSH session runs: the lobby first, matches against the computer or through the server.
 
 Everything on screen is the local app's own code (game screen, dialogs, widgets);
 only the table differs. A match against the computer is a ``LocalTable`` whose

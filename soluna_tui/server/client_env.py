@@ -1,4 +1,6 @@
-"""What a client may pass to its child: TERM, a colour hint or two, a clamped size; and a name that is its own.
+"""Shared by the server process and the child (whose name screen shows names as the lobby does).
+
+What a client may pass to its child: TERM, a colour hint or two, a clamped size; and a name that is its own.
 
 The client's environment never reaches the child as such: only ``TERM`` (checked
 against a safe pattern), ``NO_COLOR`` and ``COLORTERM`` (short values) are

@@ -1,4 +1,6 @@
-"""``soluna serve``: its options, and the server run until Ctrl+C or SIGTERM.
+"""Runs in the server process.
+
+``soluna serve``: its options, and the server run until Ctrl+C or SIGTERM.
 
 Bad values are argparse errors (one line, exit 2, like every ``soluna``
 command); a server that cannot start (a port in use, an unreadable host key)

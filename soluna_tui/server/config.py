@@ -1,4 +1,6 @@
-"""What ``soluna serve`` is told: where to listen, where to keep its files, and its limits."""
+"""Runs in the server process.
+
+What ``soluna serve`` is told: where to listen, where to keep its files, and its limits."""
 
 from __future__ import annotations
 

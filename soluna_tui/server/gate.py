@@ -1,4 +1,6 @@
-"""Who may come in: connections per address, new connections a minute, sessions in all; and floods.
+"""Runs in the server process.
+
+Who may come in: connections per address, new connections a minute, sessions in all; and floods.
 
 Refusals are one line meant for the person connecting ("Server full: ...",
 "Slow down: ..."); the caller shows it and disconnects cleanly. A token bucket

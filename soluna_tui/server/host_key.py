@@ -1,4 +1,6 @@
-"""The server's host key: an ed25519 key made on first start (mode 0600), then the same one for good.
+"""Runs in the server process.
+
+The server's host key: an ed25519 key made on first start (mode 0600), then the same one for good.
 
 A key file that exists but cannot be read is never replaced: clients would see
 a changed host key, so the operator decides. Like OpenSSH, a key file of ours

@@ -1,4 +1,6 @@
-"""The server's authority on matches: codes, seats, moves, spectators, held seats, forfeits.
+"""Runs in the server process.
+
+The server's authority on matches: codes, seats, moves, spectators, held seats, forfeits.
 
 Every terminal (a ``Guest``: a session's child, through its link) asks; the lobby checks the
 request against the rules package and the store, and tells everyone at the match: a move as a

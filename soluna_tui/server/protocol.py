@@ -1,4 +1,6 @@
-"""The server and each child talk in newline-delimited JSON objects, each with a ``type``.
+"""Shared by the server process and the child: the two ends of each session's link.
+
+The server and each child talk in newline-delimited JSON objects, each with a ``type``.
 
 Child to server: ``create``, ``join`` (with ``secret`` when coming back without the
 seat's key), ``watch``, ``cancel``, ``leave``, ``move``, ``next_round``, ``rematch``,

@@ -1,4 +1,6 @@
-"""The PROXY protocol (v1 text, v2 binary): the real client's address from a trusted load balancer.
+"""Runs in the server process.
+
+The PROXY protocol (v1 text, v2 binary): the real client's address from a trusted load balancer.
 
 Behind HAProxy every connection comes from the proxy's address, so the per-address
 limits would count all players as one. A proxy configured with ``send-proxy`` (or

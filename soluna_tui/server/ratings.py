@@ -1,4 +1,6 @@
-"""Player ratings: openskill's Plackett-Luce model over rated two-player matches.
+"""Runs in the server process.
+
+Player ratings: openskill's Plackett-Luce model over rated two-player matches.
 
 A rating is a skill estimate ``mu`` and its uncertainty ``sigma``; players are ranked by the
 conservative estimate ``mu - 3 sigma`` (so a newcomer's lucky win does not top the board), shown

@@ -1,4 +1,6 @@
-"""A seat at a match the SSH server holds (or a spectator's chair beside it).
+"""Runs in the child.
+
+A seat at a match the SSH server holds (or a spectator's chair beside it).
 
 The server's word is final: this table plays a move on its copy at once (the
 screen has already checked it) so the board answers without a round trip, sends

@@ -1,4 +1,6 @@
-"""The SSH server: one asyncssh listener, one ``SolunaConnection`` per client, the lobby, the children.
+"""Runs in the server process.
+
+The SSH server: one asyncssh listener, one ``SolunaConnection`` per client, the lobby, the children.
 
 Only interactive game sessions are offered: no shell, no command, no subsystem
 (so no SFTP), no SCP, no port, agent or X11 forwarding. Anyone may log in
@@ -22,12 +24,13 @@ from typing import Any
 import asyncssh
 
 from .. import __version__
+from .channel_guard import GuardedChannel
 from .config import ServerConfig
 from .gate import Gate, ThrottledLog
 from .host_key import load_or_create_host_key
 from .lobby import Lobby, player_name
 from .proxy_protocol import ProxyListener
-from .session import GameSession, GuardedChannel
+from .session import GameSession, SessionServices
 from .spawn import make_spawner
 from .storage import DEFAULT_FILE, Storage, describe_location, import_json_archive, open_storage
 
@@ -149,7 +152,7 @@ class SolunaConnection(asyncssh.SSHServer):
         refusal = None
         if len(self.sessions) >= limits.sessions_per_connection:
             refusal = f"Slow down: at most {limits.sessions_per_connection} game(s) on one connection."
-        session = GameSession(self, self.server.next_session_number(), refusal)
+        session = GameSession(self, self.server.session_services, self.server.next_session_number(), refusal)
         self.sessions.add(session)
         return GuardedChannel.guarding(self.conn.create_server_channel(), session), session
 
@@ -173,6 +176,8 @@ class SolunaServer:
         self.store: Storage | None = None
         self.lobby: Lobby | None = None
         self.spawner = make_spawner(config.spawn)
+        #: What every session is handed (once the lobby exists, before the server listens).
+        self.session_services: SessionServices | None = None
         self.connections: set[SolunaConnection] = set()
         #: The log of refused connections and sessions, and of connections that never played: floods are summed up.
         self.refusals = ThrottledLog(log)
@@ -201,6 +206,7 @@ class SolunaServer:
             self.lobby = Lobby(self.store, config.limits.hold_time)
             in_play = await self.lobby.start()
             await self.spawner.start()
+            self.session_services = SessionServices(config, self.gate, self.lobby, self.spawner, self.refusals)
         except BaseException:
             if self.lobby is not None:
                 await self.lobby.close()

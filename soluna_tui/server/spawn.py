@@ -1,4 +1,6 @@
-"""Starting, signalling and reaping session children, from the server's event loop.
+"""Runs in the server process.
+
+Starting, signalling and reaping session children, from the server's event loop.
 
 Two ways to start one, chosen with ``soluna serve --spawn``: ``zygote`` (default)
 asks a warm process with the app imported to fork it (fast, and the pages of

@@ -1,4 +1,6 @@
-"""A warm process that forks session children, so Textual and the app are imported once, here.
+"""Runs in the zygote.
+
+A warm process that forks session children, so Textual and the app are imported once, here.
 
 Started by the server as ``python -m soluna_tui.server.zygote FD`` (FD: a
 ``SOCK_SEQPACKET`` socket). It imports the app and says ``ready``; then for each

@@ -270,3 +270,13 @@ async def keep_the_name(terminal: SshTerminal) -> None:
     await terminal.wait_for_text("You came with an SSH key")
     await terminal.press("enter")
     await terminal.wait_for_text("on every visit with this key")
+
+
+class Clock:
+    """A clock that moves only when a test moves it (``clock.now += seconds``)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now

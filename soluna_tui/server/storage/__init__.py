@@ -1,4 +1,6 @@
-"""Where ``soluna serve`` keeps players, matches in play, finished matches and ratings.
+"""Runs in the server process, like every module of ``storage/``.
+
+Where ``soluna serve`` keeps players, matches in play, finished matches and ratings.
 
 ``await open_storage(location, data_dir)`` gives a migrated ``Storage``: SQLite in the data
 directory by default, or PostgreSQL for a ``postgresql://`` URL (several servers sharing one

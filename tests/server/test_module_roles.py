@@ -1,0 +1,45 @@
+"""Every module of the server package says where it runs, and the package's table agrees with it."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import soluna_tui.server
+
+PACKAGE = Path(soluna_tui.server.__file__).parent
+#: How a module's docstring starts, for each place it may run.
+ROLES = {"Runs in the server process": "server process", "Runs in the zygote": "zygote",
+         "Runs in the child": "child", "Shared by the server process and the child": "shared"}
+
+
+def docstring(path: Path) -> str:
+    return ast.get_docstring(ast.parse(path.read_text()), clean=False) or ""
+
+
+def declared_roles() -> dict[str, str]:
+    """Each module (a subpackage counts as one, by its ``__init__``) and the role its docstring starts with."""
+    modules = {path.name: path for path in PACKAGE.glob("*.py") if path.name != "__init__.py"}
+    modules |= {f"{path.parent.name}/": path for path in PACKAGE.glob("*/__init__.py")}
+    roles = {}
+    for name, path in sorted(modules.items()):
+        first = docstring(path).splitlines()[0] if docstring(path) else ""
+        roles[name] = next((role for start, role in ROLES.items() if first.startswith(start)), f"none: {first!r}")
+    return roles
+
+
+def table_roles() -> dict[str, str]:
+    rows = re.findall(r"^(\S+\.py|\S+/)\s{2,}(server process|zygote|child|shared)\s{2,}\S",
+                      docstring(PACKAGE / "__init__.py"), re.MULTILINE)
+    return dict(rows)
+
+
+def test_every_module_starts_its_docstring_with_where_it_runs() -> None:
+    roles = declared_roles()
+    assert {name: role for name, role in roles.items() if role.startswith("none")} == {}
+    assert {"session.py", "pty_pump.py", "zygote.py", "child.py", "protocol.py", "storage/"} <= roles.keys()
+
+
+def test_the_packages_table_lists_every_module_where_it_runs() -> None:
+    assert table_roles() == declared_roles()
