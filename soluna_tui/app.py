@@ -104,8 +104,9 @@ class SolunaApp(InOrderInput, App[None]):
         self.computer_pause = computer_pause
         #: How long the computer's chosen tower stays lifted before it lands.
         self.reveal_pause = reveal_pause
-        if ascii_mode:
-            ScrollBar.renderer = AsciiScrollBarRender
+        # Textual's documented way to draw scroll bars (a class variable, one process one app):
+        # set in both modes, so an app never inherits another's.
+        ScrollBar.renderer = AsciiScrollBarRender if ascii_mode else ScrollBarRender
 
     # ---- start-up ------------------------------------------------------------------------
 
