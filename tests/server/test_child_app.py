@@ -14,6 +14,7 @@ from soluna_tui.screens.review import ReviewScreen
 from soluna_tui.screens.round_over import RoundOverScreen
 from soluna_tui.screens.waiting import WaitingScreen
 from soluna_tui.server.child_app import ChildApp
+from soluna_tui.server.messages import LobbyListing
 from soluna_tui.server.protocol import Link, encode
 from soluna_tui.server.remote_table import RemoteTable
 
@@ -299,7 +300,7 @@ async def test_the_palette_offers_nothing_that_writes_on_the_servers_disk() -> N
 async def test_the_lobby_lists_matches_on_arrival_keeps_them_current_and_watches_from_the_list() -> None:
     app, ours = await start()
     # The server lists the matches as the session starts: before the lobby has even mounted.
-    ours.sendall(encode({"type": "lobby", "matches": [], "computer": None}))
+    ours.sendall(encode(LobbyListing(matches=())))
     async with app.run_test(size=(100, 32)) as pilot:
         server = FakeServer(await Link.over(ours))
         await wait_for_screen(pilot, app, LobbyScreen, "None right now.")

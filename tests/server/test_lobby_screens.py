@@ -126,8 +126,8 @@ async def test_the_record_lists_recent_matches_and_enter_replays_one() -> None:
         await wait_for_screen(pilot, app, RecordScreen, "No finished match #9.")
         await pilot.press("up", "enter")
         assert (await server.expect("finished_match"))["id"] == 17
-        server.link.send({"type": "finished_match", "id": 17, "players": ["ann", "bob"], "result": "ann won",
-                          "forfeit": False, "finished_at": 1_790_000_000.0, "match": match.to_dict()})
+        server.link.send({"type": "finished_match", "id": 17, "players": ["ann", "bob"], "result": "forfeit",
+                          "finished_at": 1_790_000_000.0, "match": match.to_dict()})
         await wait_for_screen(pilot, app, ReplayScreen, "Round 1: ann opens")
         assert app.screen.match.to_dict() == match.to_dict()
         await pilot.press("escape")
@@ -145,6 +145,6 @@ async def test_a_guest_s_empty_record_and_a_damaged_match_say_so_in_one_line() -
                           "played": 0, "won": 0, "lost": 0, "recent": []})
         await wait_for_screen(pilot, app, RecordScreen, "a guest, unrated")
         assert "No finished match yet." in screen_text(app)
-        server.link.send({"type": "finished_match", "id": 3, "players": ["a", "b"], "result": "?",
-                          "forfeit": False, "finished_at": 0.0, "match": {"format": "nonsense"}})
+        server.link.send({"type": "finished_match", "id": 3, "players": ["a", "b"], "result": "abandoned",
+                          "finished_at": 0.0, "match": {"format": "nonsense"}})
         await wait_for_screen(pilot, app, RecordScreen, "That match could not be read")
