@@ -61,7 +61,8 @@ class Message:
     TYPE: ClassVar[str]
 
     def __getitem__(self, key: str) -> Any:
-        """The wire field ``key`` (``message["type"]``), for code that still reads messages as objects."""
+        """The wire field ``key``, read by name: how ``session.py`` picks out a crash report
+        (``message["type"]``, ``message.get("text")``) among what a child sends."""
         return to_wire(self)[key]
 
     def get(self, key: str, default: Any = None) -> Any:
