@@ -90,7 +90,8 @@ class ListedMatch:
     stars: tuple[int, int]
     watchers: int
     away: tuple[bool, bool]
-    yours: bool
+    #: This player's own seat is held there (they may take it back).
+    yours: bool = False
 
 
 @dataclass(frozen=True)
