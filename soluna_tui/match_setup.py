@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .rules import LEVELS, Match, MatchOptions, OptionError
+from .rules.fields import read_field, read_items
 from .rules.players import check_level
 
 NAME_LIMIT = 16
@@ -71,24 +72,16 @@ class MatchSetup:
 
     @classmethod
     def from_dict(cls, document: Any) -> MatchSetup:
-        if not isinstance(document, dict):
-            raise OptionError("match setup is not an object")
-        level = document.get("computer_level")
+        where, error = "match setup", OptionError
+        level = read_field(document, "computer_level", str, type(None), where=where, error=error, default=None)
         if level is not None and level not in LEVELS:
             raise OptionError(f"unknown computer level {level!r}")
-        names = document.get("names")
-        if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
-            raise OptionError("match setup names are not a list of strings")
-        seed = document.get("seed")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise OptionError("match setup seed is not a whole number")
-        options = document.get("options")
-        if not isinstance(options, dict):
-            raise OptionError("match setup options are not an object")
-        teaching = {key: document.get(key, True) for key in ("hints", "review")}
-        if not all(isinstance(value, bool) for value in teaching.values()):
-            raise OptionError("match setup hints and review must be true or false")
-        return cls(MatchOptions(**options), tuple(names), level, seed, **teaching)
+        names = read_items(document, "names", str, where=where, error=error, count=2)
+        seed = read_field(document, "seed", int, type(None), where=where, error=error, default=None)
+        options = read_field(document, "options", dict, where=where, error=error)
+        teaching = {key: read_field(document, key, bool, where=where, error=error, default=True)
+                    for key in ("hints", "review")}
+        return cls(MatchOptions(**options), (names[0], names[1]), level, seed, **teaching)
 
 
 def computer_rng(match: Match) -> random.Random:

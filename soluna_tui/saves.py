@@ -31,6 +31,7 @@ from .files import (
 )
 from .match_setup import MatchSetup, clean_name
 from .rules import Match, SolunaError
+from .rules.fields import read_items
 
 SAVE_FORMAT = "soluna-save"
 SAVE_VERSION = 1
@@ -62,8 +63,9 @@ class SavedMatch:
         try:
             setup = MatchSetup.from_dict(document.get("setup"))
             match = Match.from_dict(_with_clean_players(document.get("match")))
-            hints = document.get("hints_used", [0, 0])
-            if not (isinstance(hints, list) and len(hints) == 2 and all(type(n) is int and n >= 0 for n in hints)):
+            hints = read_items(document, "hints_used", int, where="the saved match", error=SaveError, count=2,
+                               default=[0, 0])
+            if min(hints) < 0:
                 raise SaveError("the hint counts are malformed")
         except (SolunaError, TypeError) as error:
             raise SaveError(f"the saved match is damaged: {error}") from None

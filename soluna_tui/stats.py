@@ -25,6 +25,7 @@ from .files import (
 )
 from .match_setup import clean_name
 from .rules import LEVELS
+from .rules.fields import read_field, read_items
 
 STATS_FORMAT = "soluna-stats"
 STATS_VERSION = 1
@@ -33,6 +34,12 @@ STATS_LOCK = "stats.lock"
 MODES = ("two players", "computer")
 #: Finished matches kept in the record (the oldest go first beyond this).
 MATCH_HISTORY_LIMIT = 500
+#: No match has more rounds than this (13 at most, with 7 stars to win).
+MAX_ROUNDS = 100
+
+
+def _fraction(value: float | None) -> float | None:
+    return None if value is None else float(value)
 
 
 @dataclass(frozen=True)
@@ -51,17 +58,23 @@ class MatchRecord:
 
     @classmethod
     def from_dict(cls, document: dict[str, Any]) -> MatchRecord:
-        names = document["names"]
+        where = "a match record"
+        names = read_items(document, "names", str, where=where, count=2)
+        stars = read_items(document, "stars", int, where=where, count=2)
+        hints = read_items(document, "hints", int, where=where, count=2)
+        accuracy = read_items(document, "accuracy", float, type(None), where=where, count=2)
+        finished = read_field(document, "finished", str, where=where)
+        level = read_field(document, "level", str, type(None), where=where, default=None)
         record = cls(
-            finished="".join(char for char in str(document["finished"])[:32] if char.isprintable()),
-            mode=str(document["mode"]),
-            level=None if document.get("level") is None else str(document["level"]),
-            names=(clean_name(str(names[0]), "Player 1"), clean_name(str(names[1]), "Player 2")),
-            winner=int(document["winner"]),
-            stars=(int(document["stars"][0]), int(document["stars"][1])),
-            round_winners=tuple(int(winner) for winner in document["round_winners"]),
-            accuracy=tuple(None if value is None else float(value) for value in document["accuracy"][:2]),
-            hints=(int(document["hints"][0]), int(document["hints"][1])),
+            finished="".join(char for char in finished[:32] if char.isprintable()),
+            mode=read_field(document, "mode", str, where=where),
+            level=level,
+            names=(clean_name(names[0], "Player 1"), clean_name(names[1], "Player 2")),
+            winner=read_field(document, "winner", int, where=where),
+            stars=(stars[0], stars[1]),
+            round_winners=tuple(read_items(document, "round_winners", int, where=where, longest=MAX_ROUNDS)),
+            accuracy=(_fraction(accuracy[0]), _fraction(accuracy[1])),
+            hints=(hints[0], hints[1]),
         )
         if record.winner not in (0, 1) or any(winner not in (0, 1) for winner in record.round_winners):
             raise ValueError("a winner is not player 0 or 1")
@@ -154,8 +167,11 @@ class Stats:
     @classmethod
     def from_document(cls, document: dict[str, Any]) -> Stats:
         try:
-            matches = [MatchRecord.from_dict(item) for item in document.get("matches", [])]
-            puzzles = PuzzleRecord(**{key: int(value) for key, value in document.get("puzzles", {}).items()})
+            matches = [MatchRecord.from_dict(item) for item in read_items(
+                document, "matches", dict, where="the stats file", longest=MATCH_HISTORY_LIMIT, default=[])]
+            counts = read_field(document, "puzzles", dict, where="the stats file", default={})
+            puzzles = PuzzleRecord(**{key: read_field(counts, key, int, where="the puzzle counts")
+                                      for key in counts})
             if min(asdict(puzzles).values()) < 0:
                 raise ValueError("a negative puzzle count")
         except (KeyError, IndexError, TypeError, ValueError, AttributeError) as error:

@@ -2,9 +2,19 @@
 
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+#: The layers checked strictly: the rules and the play logic every screen stands on, and the messages
+#: between the SSH server and its children (what the server must never misread).
+TYPED = {"soluna_tui/rules", "soluna_tui/play", "soluna_tui/server/protocol.py", "soluna_tui/server/messages.py"}
+
+
+def test_the_typed_layers_are_the_ones_mypy_checks_strictly() -> None:
+    settings = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
+    assert settings["strict"] is True
+    assert TYPED <= set(settings["files"])
 
 
 def test_mypy_passes_on_the_typed_layers() -> None:

@@ -9,6 +9,7 @@ from enum import StrEnum
 from typing import Any
 
 from .errors import MatchFormatError, MatchOverError, OptionError, OutOfTurnError, SolunaError
+from .fields import read_field
 from .layout import DEFAULT_DISCS, check_disc_count, drop
 from .position import Move, Position
 from .round import PLAYERS, Round, RoundOutcome, other
@@ -16,6 +17,8 @@ from .round import PLAYERS, Round, RoundOutcome, other
 MIN_STARS, MAX_STARS, DEFAULT_STARS = 1, 7, 4
 FORMAT_NAME = "soluna-match"
 FORMAT_VERSION = 1
+#: No list or string in a match document is longer (a match has a few dozen rounds of a few dozen moves).
+MAX_DOCUMENT_ITEMS = 10_000
 
 
 class NextLayout(StrEnum):
@@ -288,13 +291,8 @@ class Match:
 
 
 def _field(document: Any, key: str, *kinds: type, where: str = "match") -> Any:
-    """``document[key]`` when it is there with one of ``kinds`` (a bool is not an int here)."""
-    if not isinstance(document, dict) or key not in document:
-        raise MatchFormatError(f"{where} has no {key!r} field")
-    value = document[key]
-    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
-        raise MatchFormatError(f"{where} field {key!r} has the wrong type")
-    return value
+    """``document[key]`` when it is there with one of ``kinds`` (the check every document reader shares)."""
+    return read_field(document, key, *kinds, where=where, error=MatchFormatError, longest=MAX_DOCUMENT_ITEMS)
 
 
 def _read_match(document: Any) -> Match:

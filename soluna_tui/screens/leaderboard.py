@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -12,6 +10,7 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
+from ..server.messages import LeaderboardPage, LeaderboardRow, Standing
 from ..widgets.key_footer import KeyFooter
 from .help import HELP_BINDING
 
@@ -39,8 +38,8 @@ class LeaderboardScreen(ModalScreen[None]):
         self.player_name = player_name
         self.first = 0
         self.total = 0
-        self.rows: list[dict[str, Any]] = []
-        self.you: dict[str, Any] | None = None
+        self.rows: tuple[LeaderboardRow, ...] = ()
+        self.you: Standing | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="leaderboard", classes="dialog"):
@@ -55,13 +54,9 @@ class LeaderboardScreen(ModalScreen[None]):
         table.add_columns(*COLUMNS)
         table.focus()
 
-    def show_page(self, message: dict[str, Any]) -> None:
-        """A page from the server (``offset``, ``total``, ``rows``, ``you``)."""
-        self.first = int(message["offset"])
-        self.total = int(message["total"])
-        self.rows = [dict(row) for row in message["rows"]]
-        you = message.get("you")
-        self.you = dict(you) if isinstance(you, dict) else None
+    def show_page(self, page: LeaderboardPage) -> None:
+        """A page from the server."""
+        self.first, self.total, self.rows, self.you = page.offset, page.total, page.rows, page.you
         table = self.query_one(DataTable)
         table.clear()
         mine = None
@@ -69,8 +64,8 @@ class LeaderboardScreen(ModalScreen[None]):
             own = self._is_you(row)
             style = "bold reverse" if own else ""
             mine = index if own else mine
-            table.add_row(*(Text(str(row[key]), style=style)
-                            for key in ("rank", "name", "rating", "played", "won")))
+            table.add_row(*(Text(str(value), style=style)
+                            for value in (row.rank, row.name, row.rating, row.played, row.won)))
         if mine is not None:
             table.move_cursor(row=mine)
         self.query_one("#leaderboard-you", Static).update(self._you_line())
@@ -79,17 +74,15 @@ class LeaderboardScreen(ModalScreen[None]):
                  if self.rows else "No rated player yet: connect with an SSH key and finish a match.")
         self.query_one("#leaderboard-pages", Static).update(pages)
 
-    def _is_you(self, row: dict[str, Any]) -> bool:
-        if self.you is not None and self.you.get("rank") is not None:
-            return row.get("rank") == self.you["rank"]
-        return False
+    def _is_you(self, row: LeaderboardRow) -> bool:
+        return self.you is not None and self.you.rank is not None and row.rank == self.you.rank
 
     def _you_line(self) -> str:
         if self.you is None:
             return "You play as a guest: connect with an SSH key to be rated and ranked."
-        if self.you.get("rank") is None:
+        if self.you.rank is None:
             return f"{self.player_name}: not ranked yet (finish a rated match)."
-        return f"{self.player_name}: rank {self.you['rank']}, rating {self.you['rating']}."
+        return f"{self.player_name}: rank {self.you.rank}, rating {self.you.rating}."
 
     def action_page(self, step: int) -> None:
         offset = self.first + step * PAGE

@@ -24,6 +24,7 @@ from textual.widgets.option_list import Option
 from ..match_setup import MatchSetup
 from ..rules import LEVELS, MAX_DISCS, MIN_DISCS, MatchOptions
 from ..rules.match import DEFAULT_STARS, MAX_STARS, MIN_STARS
+from ..server.messages import ComputerOffer, ListedMatch
 from ..widgets.choice import Choice
 from ..widgets.key_footer import KeyFooter
 from ..widgets.menu import Menu
@@ -43,27 +44,26 @@ MENU = (
 RULES = [("box (loser chooses)", "box"), ("online (loser opens)", "online")]
 
 
-def describe(entry: dict[str, Any]) -> str:
+def describe(entry: ListedMatch) -> str:
     """One line about a match in play: who, which round, the stars, who watches, who is away
     (or, where this player's own seat is held, that Enter takes it back)."""
-    players = entry.get("players", ["?", "?"])
-    stars = entry.get("stars", [0, 0])
-    if entry.get("yours"):
-        return (f"Your seat: {players[0]} vs {players[1]}, round {entry.get('round', 1)}, "
+    players, stars = entry.players, entry.stars
+    if entry.yours:
+        return (f"Your seat: {players[0]} vs {players[1]}, round {entry.round}, "
                 f"stars {stars[0]}-{stars[1]} (Enter returns)")
-    text = f"{players[0]} vs {players[1]}: round {entry.get('round', 1)}, stars {stars[0]}-{stars[1]}"
-    watchers = entry.get("watchers", 0)
+    text = f"{players[0]} vs {players[1]}: round {entry.round}, stars {stars[0]}-{stars[1]}"
+    watchers = entry.watchers
     if watchers:
         text += f", {watchers} watching"
-    away = [name for name, gone in zip(players, entry.get("away", [False, False]), strict=False) if gone]
+    away = [name for name, gone in zip(players, entry.away, strict=True) if gone]
     if away:
         text += f" ({' and '.join(away)} away)"
     return text
 
 
-def describe_computer_match(offer: dict[str, Any]) -> str:
-    stars = offer.get("stars", [0, 0])
-    return f"your match against the computer ({offer.get('level')}, round {offer.get('round')}, " \
+def describe_computer_match(offer: ComputerOffer) -> str:
+    stars = offer.stars
+    return f"your match against the computer ({offer.level}, round {offer.round}, " \
            f"stars {stars[0]}-{stars[1]})"
 
 
@@ -118,9 +118,9 @@ class LobbyScreen(Screen):
         #: Whether this player is rated (came with a key); ``None`` until the server has said.
         self.rated: bool | None = None
         self.ascii_mode = ascii_mode
-        self.matches: list[dict[str, Any]] = []
+        self.matches: tuple[ListedMatch, ...] = ()
         #: The match against the computer the server keeps for this player, if any.
-        self.computer_offer: dict[str, Any] | None = None
+        self.computer_offer: ComputerOffer | None = None
         #: What the secret field is for: a match code, or ``RESUME`` (the computer match); ``None`` when hidden.
         self._secret_for: str | None = None
 
@@ -185,9 +185,9 @@ class LobbyScreen(Screen):
         first listing (which arrives as the session starts) was kept and never drawn."""
         return bool(self.query("#lobby-matches"))
 
-    def show_matches(self, matches: list[dict[str, Any]]) -> None:
+    def show_matches(self, matches: tuple[ListedMatch, ...]) -> None:
         """The matches in play, as the server lists them."""
-        self.matches = list(matches)
+        self.matches = matches
         if not self.composed:
             return
         listing = self.query_one("#lobby-matches", OptionList)
@@ -200,15 +200,15 @@ class LobbyScreen(Screen):
         self.query_one("#lobby-none", Static).update("" if self.matches else "None right now.")
         self._update_menu()
 
-    def show_computer_offer(self, offer: dict[str, Any] | None) -> None:
+    def show_computer_offer(self, offer: ComputerOffer | None) -> None:
         """A match against the computer kept for this player: first in the menu, until it is resumed."""
         self.computer_offer = offer
         self._update_menu()
 
     @property
-    def held_seat(self) -> dict[str, Any] | None:
+    def held_seat(self) -> ListedMatch | None:
         """The first match in play where this player's seat is held for them."""
-        return next((entry for entry in self.matches if entry.get("yours")), None)
+        return next((entry for entry in self.matches if entry.yours), None)
 
     def _update_menu(self) -> None:
         """The menu, with a match to come back to (a held seat, a computer match) first."""
@@ -288,15 +288,15 @@ class LobbyScreen(Screen):
 
     def _return_to_seat(self) -> None:
         entry = self.held_seat
-        if entry is not None and isinstance(entry.get("code"), str):
+        if entry is not None:
             self.say("Returning to your seat...")
-            self.post_message(self.JoinMatch(entry["code"], self._value("hints")))
+            self.post_message(self.JoinMatch(entry.code, self._value("hints")))
 
     def _resume(self) -> None:
         offer = self.computer_offer
         if offer is None:
             return
-        if offer.get("needs_secret"):
+        if offer.needs_secret:
             self.ask_secret(None)
             return
         self.say(f"Resuming {describe_computer_match(offer)}...")
@@ -350,10 +350,8 @@ class LobbyScreen(Screen):
     def _match_chosen(self, event: OptionList.OptionSelected) -> None:
         if event.option_index < len(self.matches):
             entry = self.matches[event.option_index]
-            code = entry.get("code")
-            if not isinstance(code, str):
-                return
-            if entry.get("yours"):
+            code = entry.code
+            if entry.yours:
                 self.say("Returning to your seat...")
                 self.post_message(self.JoinMatch(code, self._value("hints")))
             else:

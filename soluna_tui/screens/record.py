@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
@@ -15,18 +14,17 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..rules.wording import plural
+from ..server.messages import PlayerRecord, RecentMatch
 from ..widgets.key_footer import KeyFooter
 from .help import HELP_BINDING
 
 
-def describe_recent(entry: dict[str, Any]) -> str:
+def describe_recent(entry: RecentMatch) -> str:
     """One recent match: when it ended, against whom, how, and the stars."""
-    when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(float(entry["finished_at"])))
-    result = str(entry["result"])
-    if entry.get("forfeit"):
-        result += " by forfeit"
-    stars = entry.get("stars", [0, 0])
-    return f"{when}  vs {entry['opponent']}: {result}, stars {stars[0]}-{stars[1]}"
+    when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(entry.finished_at))
+    result = entry.result.value + (" by forfeit" if entry.forfeit else "")
+    stars = entry.stars
+    return f"{when}  vs {entry.opponent}: {result}, stars {stars[0]}-{stars[1]}"
 
 
 class RecordScreen(ModalScreen[None]):
@@ -41,7 +39,7 @@ class RecordScreen(ModalScreen[None]):
 
     def __init__(self) -> None:
         super().__init__()
-        self.recent: list[dict[str, Any]] = []
+        self.recent: tuple[RecentMatch, ...] = ()
 
     def compose(self) -> ComposeResult:
         with Vertical(id="record", classes="dialog"):
@@ -55,17 +53,16 @@ class RecordScreen(ModalScreen[None]):
         self.query_one("#record").border_title = "Your record"
         self.query_one("#record-recent").focus()
 
-    def show_record(self, message: dict[str, Any]) -> None:
-        played, won, lost = int(message["played"]), int(message["won"]), int(message["lost"])
-        if message.get("rated"):
-            rank = f"rank {message['rank']}" if message.get("rank") is not None else "not ranked yet"
-            rating = message.get("rating")
-            head = f"{message['name']}: rating {rating if rating is not None else '-'}, {rank}."
+    def show_record(self, record: PlayerRecord) -> None:
+        if record.rated:
+            rank = f"rank {record.rank}" if record.rank is not None else "not ranked yet"
+            head = f"{record.name}: rating {record.rating if record.rating is not None else '-'}, {rank}."
         else:
-            head = f"{message['name']}: a guest, unrated (connect with an SSH key to keep a rating)."
-        summary = f"{head}\n{plural(played, 'match', 'matches')} played: {won} won, {lost} lost."
+            head = f"{record.name}: a guest, unrated (connect with an SSH key to keep a rating)."
+        summary = (f"{head}\n{plural(record.played, 'match', 'matches')} played: {record.won} won, "
+                   f"{record.lost} lost.")
         self.query_one("#record-summary", Static).update(summary)
-        self.recent = [dict(entry) for entry in message["recent"]]
+        self.recent = record.recent
         listing = self.query_one("#record-recent", OptionList)
         listing.clear_options()
         listing.add_options([Option(describe_recent(entry)) for entry in self.recent])
@@ -84,7 +81,7 @@ class RecordScreen(ModalScreen[None]):
         event.stop()
         if event.option_index < len(self.recent):
             self.say("Fetching the match...")
-            self.post_message(self.ReplayWanted(int(self.recent[event.option_index]["id"])))
+            self.post_message(self.ReplayWanted(self.recent[event.option_index].id))
 
     def action_close(self) -> None:
         self.dismiss(None)

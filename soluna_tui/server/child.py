@@ -24,9 +24,9 @@ import termios
 import traceback
 from dataclasses import asdict, dataclass, field
 
+from .messages import CRASH_REPORT_LIMIT, CrashReport
 from .protocol import encode
 
-CRASH_REPORT_LIMIT = 8000
 APOLOGY = "\r\nSorry: the game stopped on an internal error. Please connect again.\r\n"
 #: Fewer, larger young collections: a redraw allocates thousands of short-lived objects, and
 #: collecting every 700 of them put 30 ms stalls into keystrokes (measured in benchmarks/ssh_load.py).
@@ -107,7 +107,7 @@ def _report_crash(report_fd: int, text: str) -> None:
     try:
         with socket.socket(fileno=os.dup(report_fd)) as sock:
             sock.settimeout(2.0)
-            sock.sendall(encode({"type": "crash", "text": text[-CRASH_REPORT_LIMIT:]}))
+            sock.sendall(encode(CrashReport(text[-CRASH_REPORT_LIMIT:])))
     except OSError:
         pass
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -42,8 +42,40 @@ from ..screens.replay import ReplayScreen
 from ..screens.waiting import WaitingScreen
 from ..stats import Stats, StatsStore
 from ..table import LocalTable
+from .end_reason import EndReason
 from .lobby import minutes
-from .protocol import Link, ProtocolError
+from .messages import (
+    AskFinishedMatch,
+    AskLeaderboard,
+    AskRecord,
+    CancelMatch,
+    ChooseName,
+    ComputerDropped,
+    ComputerGameKept,
+    ComputerResume,
+    ComputerSaved,
+    CreateMatch,
+    ErrorReply,
+    Exit,
+    FinishedMatch,
+    JoinMatch,
+    LeaderboardPage,
+    LeaveMatch,
+    ListedMatch,
+    LobbyListing,
+    MatchState,
+    Message,
+    Moved,
+    Notice,
+    PlayerRecord,
+    Request,
+    SecretNeeded,
+    SyncMatch,
+    Waiting,
+    WatchMatch,
+    Welcome,
+)
+from .protocol import End, Link, ProtocolError
 from .remote_table import RemoteTable
 
 LOBBY_STYLESHEET = "lobby.tcss"
@@ -53,6 +85,8 @@ NOTICE_SECONDS = 8
 NO_DATA_DIR = Path("/nonexistent/soluna-ssh-session")
 #: Palette commands that would write on (or read the local player's files from) the server's disk.
 DISK_COMMANDS = {"Screenshot", "Replay a finished match"}
+#: How a finished match ended, as the replay's heading says it.
+RESULT_WORDS = {EndReason.WON: "won", EndReason.FORFEIT: "won, by forfeit", EndReason.ABANDONED: "abandoned"}
 
 
 class SessionStats(StatsStore):
@@ -78,8 +112,8 @@ class ServerStore:
         self._app = app
 
     def save(self, saved: SavedMatch) -> None:
-        self._app.send({"type": "computer_saved", "save": {
-            "setup": saved.setup.to_dict(), "match": saved.match.to_dict(), "hints_used": list(saved.hints_used)}})
+        self._app.send(ComputerSaved({"setup": saved.setup.to_dict(), "match": saved.match.to_dict(),
+                                      "hints_used": list(saved.hints_used)}))
 
     def release(self) -> None:
         """No save slot to let go of: the server keeps the match."""
@@ -88,7 +122,7 @@ class ServerStore:
         """Nothing on the server's disk: a finished computer match is replayed from the game screen itself."""
 
     def discard(self) -> None:
-        self._app.send({"type": "computer_dropped"})
+        self._app.send(ComputerDropped())
 
 
 class ChildApp(SolunaApp):
@@ -115,11 +149,19 @@ class ChildApp(SolunaApp):
         #: A keyed player is offered to choose their name once a visit (Escape means not now).
         self._name_offered = False
         #: The matches in play, as the server last listed them.
-        self.matches_in_play: list[dict[str, Any]] = []
+        self.matches_in_play: tuple[ListedMatch, ...] = ()
         #: The code of the match this terminal shows or is about to show; updates for others are stale.
         self.following: str | None = None
         self._creating = False
         self.remote: RemoteTable | None = None
+        #: What each reply from the server does.
+        self._handlers: dict[type[Message], Callable[[Any], None]] = {
+            Welcome: self._welcome, LobbyListing: self._heard_listing, Waiting: self._heard_waiting,
+            MatchState: self._match_news, Moved: self._match_news, SecretNeeded: self._heard_secret_needed,
+            ComputerGameKept: self._resume_computer_game, Notice: self._heard_notice,
+            LeaderboardPage: self._heard_leaderboard_page, PlayerRecord: self._heard_record,
+            FinishedMatch: self._replay_finished, ErrorReply: self._heard_error, Exit: self._heard_exit,
+        }
 
     # ---- start-up ------------------------------------------------------------------------
 
@@ -135,7 +177,7 @@ class ChildApp(SolunaApp):
         if self.requested_theme:
             self.theme = self.requested_theme
         self.check_size()
-        self.link = await Link.over(self._link_socket)
+        self.link = await Link.over(self._link_socket, End.CHILD)
         self._listener = asyncio.get_running_loop().create_task(self._listen())
         self._listener.add_done_callback(self._listener_ended)
 
@@ -151,7 +193,7 @@ class ChildApp(SolunaApp):
     def remember(self, **choices) -> None:
         """Nothing is remembered on the server's disk."""
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: Request) -> None:
         """Tell the server something; a server that has gone ends this session."""
         try:
             if self.link is not None:
@@ -177,64 +219,61 @@ class ChildApp(SolunaApp):
                 if self.remote is not None:
                     self.remote.ask_for_state()
 
-    def _from_server(self, message: dict[str, Any]) -> None:
-        kind = message["type"]
-        if kind == "welcome":
-            self._welcome(message)
-        elif kind == "lobby":
-            self.matches_in_play = list(message["matches"])
-            self.lobby.show_matches(self.matches_in_play)
-            offer = message.get("computer")
-            self.lobby.show_computer_offer(offer if isinstance(offer, dict) else None)
-        elif kind == "waiting":
-            if self._creating:
-                self._creating = False
-                self.following = message["code"]
-                self.push_screen(WaitingScreen(message["code"]), self._waiting_closed)
-        elif kind in ("match", "moved"):
-            self._match_news(message)
-        elif kind == "secret_needed":
-            code = message.get("code")
-            self.following = None
-            self.lobby.ask_secret(code if isinstance(code, str) else None)
-        elif kind == "computer_game":
-            self._resume_computer_game(message)
-        elif kind == "notice":
-            self.notify(str(message["text"]), severity=message.get("severity", "information"),
-                        timeout=NOTICE_SECONDS)
-        elif kind == "leaderboard":
-            if isinstance(self.screen, LeaderboardScreen):
-                self.screen.show_page(message)
-        elif kind == "record":
-            if isinstance(self.screen, RecordScreen):
-                self.screen.show_record(message)
-        elif kind == "finished_match":
-            self._replay_finished(message)
-        elif kind == "error" and isinstance(self.screen, ChooseNameScreen):
-            self.screen.show_error(str(message["text"]))  # taken, reserved...: another try
-        elif kind == "error" and isinstance(self.screen, RecordScreen):
-            self.screen.say(str(message["text"]), error=True)
-        elif kind == "error":
-            self._creating = False
-            if self.remote is None:
-                self.following = None
-            self.lobby.say(str(message["text"]), "error")
-            if self.remote is not None or not isinstance(self.screen, LobbyScreen):
-                self.notify(str(message["text"]), severity="error", timeout=NOTICE_SECONDS)
-        elif kind == "exit":
-            self.exit()
+    def _from_server(self, message: Message) -> None:
+        self._handlers[type(message)](message)
 
-    def _welcome(self, message: dict[str, Any]) -> None:
+    def _heard_listing(self, message: LobbyListing) -> None:
+        self.matches_in_play = message.matches
+        self.lobby.show_matches(self.matches_in_play)
+        self.lobby.show_computer_offer(message.computer)
+
+    def _heard_waiting(self, message: Waiting) -> None:
+        if self._creating:
+            self._creating = False
+            self.following = message.code
+            self.push_screen(WaitingScreen(message.code), self._waiting_closed)
+
+    def _heard_secret_needed(self, message: SecretNeeded) -> None:
+        self.following = None
+        self.lobby.ask_secret(message.code)
+
+    def _heard_notice(self, message: Notice) -> None:
+        self.notify(message.text, severity=message.severity, timeout=NOTICE_SECONDS)
+
+    def _heard_leaderboard_page(self, message: LeaderboardPage) -> None:
+        if isinstance(self.screen, LeaderboardScreen):
+            self.screen.show_page(message)
+
+    def _heard_record(self, message: PlayerRecord) -> None:
+        if isinstance(self.screen, RecordScreen):
+            self.screen.show_record(message)
+
+    def _heard_error(self, message: ErrorReply) -> None:
+        if isinstance(self.screen, ChooseNameScreen):
+            self.screen.show_error(message.text)  # taken, reserved...: another try
+            return
+        if isinstance(self.screen, RecordScreen):
+            self.screen.say(message.text, error=True)
+            return
+        self._creating = False
+        if self.remote is None:
+            self.following = None
+        self.lobby.say(message.text, "error")
+        if self.remote is not None or not isinstance(self.screen, LobbyScreen):
+            self.notify(message.text, severity="error", timeout=NOTICE_SECONDS)
+
+    def _heard_exit(self, message: Exit) -> None:
+        self.exit()
+
+    def _welcome(self, message: Welcome) -> None:
         """Who the server says this player is (on arrival, and after a name is chosen)."""
-        self.secret = str(message["secret"])
-        self.hold_seconds = float(message["hold_seconds"])
-        name = message.get("name")
-        if isinstance(name, str) and name:
-            self.player_name = name
-        rated = message.get("rated")
-        self.rated = rated is True
-        self.lobby.show_player(self.player_name, rated if isinstance(rated, bool) else None)
-        chosen = message.get("name_chosen") is not False
+        self.secret = message.secret
+        self.hold_seconds = message.hold_seconds
+        if message.name:
+            self.player_name = message.name
+        self.rated = message.rated is True
+        self.lobby.show_player(self.player_name, message.rated)
+        chosen = message.name_chosen
         if isinstance(self.screen, ChooseNameScreen):
             if chosen:
                 self.screen.dismiss(None)
@@ -243,46 +282,44 @@ class ChildApp(SolunaApp):
             self._name_offered = True
             self.push_screen(ChooseNameScreen(self.player_name))
 
-    def _replay_finished(self, message: dict[str, Any]) -> None:
+    def _replay_finished(self, message: FinishedMatch) -> None:
         """A finished match the player asked for: replayed and judged here (the server runs no solver)."""
         try:
-            match = Match.from_dict(message["match"])
-        except (SolunaError, KeyError, TypeError, ValueError) as error:
+            match = Match.from_dict(message.match)
+        except SolunaError as error:
             if isinstance(self.screen, RecordScreen):
                 self.screen.say(f"That match could not be read: {error}.", error=True)
             return
-        when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(float(message.get("finished_at", 0))))
-        result = str(message.get("result", "?")) + (", by forfeit" if message.get("forfeit") else "")
-        details = [f"Server match #{message.get('id')}: {result}, finished {when}"]
+        when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(message.finished_at))
+        details = [f"Server match #{message.id}: {RESULT_WORDS[message.result]}, finished {when}"]
         if isinstance(self.screen, RecordScreen):
             self.screen.say("")
         self.push_screen(ReplayScreen(match, details, ascii_mode=self.ascii_mode))
 
-    def _match_news(self, message: dict[str, Any]) -> None:
-        code = message.get("code")
+    def _match_news(self, message: MatchState | Moved) -> None:
+        code = message.code
         if code != self.following:
             return  # about a match this terminal has left meanwhile
         if self.remote is not None and self.remote.code == code:
             self.remote.update(message)
             return
-        if message["type"] != "match":
-            self.send({"type": "sync", "code": code})  # a move before the whole match: ask for it
+        if not isinstance(message, MatchState):
+            self.send(SyncMatch(code))  # a move before the whole match: ask for it
             return
         self.remote = RemoteTable(message, self.send)
         self.lobby.say("")
         self.lobby.forget_secret()
         self._show_game(self.remote)
-        notice = message.get("notice")
-        if isinstance(notice, str):
-            self.remote.notices.append(notice)
+        if message.notice is not None:
+            self.remote.notices.append(message.notice)
 
-    def _resume_computer_game(self, message: dict[str, Any]) -> None:
+    def _resume_computer_game(self, message: ComputerGameKept) -> None:
         try:
-            saved = SavedMatch.from_document(message["save"])
+            saved = SavedMatch.from_document(message.save)
         except SaveError as error:
             self.lobby.say(f"That match could not be resumed: {error}.", "error")
             return
-        self.secret = str(message.get("secret") or self.secret)
+        self.secret = message.secret or self.secret
         self._leave_remote()
         self.lobby.say("")
         self.lobby.forget_secret()
@@ -301,49 +338,49 @@ class ChildApp(SolunaApp):
 
     @on(LobbyScreen.ResumeComputer)
     def _resume_computer(self, event: LobbyScreen.ResumeComputer) -> None:
-        self.send({"type": "computer_resume", "secret": event.secret})
+        self.send(ComputerResume(event.secret))
 
     @on(LobbyScreen.CreateMatch)
     def _create(self, event: LobbyScreen.CreateMatch) -> None:
         self._creating = True
-        self.send({"type": "create", "options": event.options.to_dict(), "hints": event.hints})
+        self.send(CreateMatch(event.options.to_dict(), event.hints))
 
     @on(LobbyScreen.JoinMatch)
     def _join(self, event: LobbyScreen.JoinMatch) -> None:
         self.following = event.code
-        self.send({"type": "join", "code": event.code, "hints": event.hints, "secret": event.secret})
+        self.send(JoinMatch(event.code, event.hints, event.secret))
 
     @on(LobbyScreen.WatchMatch)
     def _watch(self, event: LobbyScreen.WatchMatch) -> None:
         self.following = event.code
-        self.send({"type": "watch", "code": event.code})
+        self.send(WatchMatch(event.code))
 
     @on(LobbyScreen.ShowLeaderboard)
     def _show_leaderboard(self) -> None:
         self.push_screen(LeaderboardScreen(self.player_name))
-        self.send({"type": "leaderboard", "offset": 0})
+        self.send(AskLeaderboard(0))
 
     @on(LeaderboardScreen.PageWanted)
     def _leaderboard_page(self, event: LeaderboardScreen.PageWanted) -> None:
-        self.send({"type": "leaderboard", "offset": event.offset})
+        self.send(AskLeaderboard(event.offset))
 
     @on(LobbyScreen.ShowRecord)
     def _show_record(self) -> None:
         self.push_screen(RecordScreen())
-        self.send({"type": "record"})
+        self.send(AskRecord())
 
     @on(RecordScreen.ReplayWanted)
     def _replay_wanted(self, event: RecordScreen.ReplayWanted) -> None:
-        self.send({"type": "finished_match", "id": event.match_id})
+        self.send(AskFinishedMatch(event.match_id))
 
     @on(ChooseNameScreen.Chosen)
     def _name_chosen(self, event: ChooseNameScreen.Chosen) -> None:
-        self.send({"type": "choose_name", "name": event.name})
+        self.send(ChooseName(event.name))
 
     def _waiting_closed(self, cancelled: bool | None) -> None:
         if cancelled:
             self.following = None
-            self.send({"type": "cancel"})
+            self.send(CancelMatch())
             self.lobby.say("Match cancelled.")
 
     # ---- leaving a match, quitting -------------------------------------------------------
@@ -357,14 +394,14 @@ class ChildApp(SolunaApp):
         if self.remote is not None:
             self.remote.on_change = None
             self.remote = None
-            self.send({"type": "leave"})
+            self.send(LeaveMatch())
         self.following = None
 
     def _back_to_lobby(self, notice: str = "") -> None:
         if self.remote is not None:
             self._leave_remote()
         else:  # from a match against the computer: the listing again, with that match to resume
-            self.send({"type": "leave"})
+            self.send(LeaveMatch())
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.lobby.show_matches(self.matches_in_play)

@@ -28,7 +28,7 @@ import random
 import re
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from dataclasses import field as data_field
 from typing import Any, Protocol
@@ -38,8 +38,47 @@ from ..rules import Match, MatchOptions, Move, NextOpener, SolunaError
 from ..rules.round import other
 from ..saves import SavedMatch, SaveError
 from .client_env import skeleton, visible_text
+from .end_reason import EndReason
 from .gate import RateWindow, client_key
-from .protocol import ProtocolError, field
+from .messages import (
+    AskFinishedMatch,
+    AskLeaderboard,
+    AskRecord,
+    AskRematch,
+    CancelMatch,
+    ChooseName,
+    ComputerDropped,
+    ComputerGameKept,
+    ComputerOffer,
+    ComputerResume,
+    ComputerSaved,
+    CreateMatch,
+    ErrorReply,
+    FinishedMatch,
+    JoinMatch,
+    LeaderboardPage,
+    LeaderboardRow,
+    LeaveMatch,
+    ListedMatch,
+    LobbyListing,
+    MatchState,
+    Moved,
+    Notice,
+    PlayerRecord,
+    PlayMove,
+    ProtocolError,
+    RecentMatch,
+    Reply,
+    Request,
+    SecretNeeded,
+    SideResult,
+    Standing,
+    StartNextRound,
+    SyncMatch,
+    Waiting,
+    WatchMatch,
+    Welcome,
+)
 from .storage import (
     ComputerGameRecord,
     MatchNotFound,
@@ -109,7 +148,7 @@ class Guest(Protocol):
     fingerprint: str | None
     address: str
 
-    def send(self, message: dict[str, Any]) -> None: ...
+    def send(self, message: Reply) -> None: ...
 
 
 @dataclass(eq=False)
@@ -171,8 +210,8 @@ class Change:
     seats: tuple[SeatRecord, ...]
     #: ``seat``: the two players' notices; ``watchers``: the spectators'; ``moved``: the move alone.
     news: dict[str, Any]
-    #: ``won``/``forfeit``: file it and keep it on screen; ``abandoned``: file it and let it go.
-    finish: str | None = None
+    #: ``WON``/``FORFEIT``: file it and keep it on screen; ``ABANDONED``: file it and let it go.
+    finish: EndReason | None = None
     drop: bool = False
 
 
@@ -193,23 +232,39 @@ class ComputerGame:
     secret_hash: str
     saved: SavedMatch
 
-    def to_message(self) -> dict[str, Any]:
-        return {"type": "computer_game", "secret": self.secret, "save": saved_document(self.saved)}
+    def to_message(self) -> ComputerGameKept:
+        return ComputerGameKept(self.secret, saved_document(self.saved))
 
 
 def saved_document(saved: SavedMatch) -> dict[str, Any]:
     return {"setup": saved.setup.to_dict(), "match": saved.match.to_dict(), "hints_used": list(saved.hints_used)}
 
 
-def computer_offer(record: ComputerGameRecord, needs_secret: bool) -> dict[str, Any] | None:
+def computer_offer(record: ComputerGameRecord, needs_secret: bool) -> ComputerOffer | None:
     """What the lobby offers to resume (``None`` if the kept document is unusable)."""
     try:
         saved = SavedMatch.from_document(record.document)
     except SaveError:
         return None
+    return _offer(saved, needs_secret)
+
+
+def _offer(saved: SavedMatch, needs_secret: bool) -> ComputerOffer:
     match = saved.match
-    return {"level": saved.setup.computer_level, "round": match.round_number, "stars": list(match.stars),
-            "needs_secret": needs_secret}
+    return ComputerOffer(saved.setup.computer_level or "?", match.round_number, match.stars, needs_secret)
+
+
+@dataclass(frozen=True)
+class _Arrive:
+    """The lobby's own first step for a guest (queued like its requests, never sent by a child)."""
+
+
+@dataclass(frozen=True)
+class _Depart:
+    """The lobby's own last step for a guest: whatever it was at is left (held)."""
+
+
+Step = Request | _Arrive | _Depart
 
 
 @dataclass
@@ -223,9 +278,9 @@ class Visitor:
     secret_hash: str | None = None
     code: str | None = None
     game: ComputerGame | None = None
-    queue: asyncio.Queue = data_field(default_factory=asyncio.Queue)
+    queue: asyncio.Queue[Step] = data_field(default_factory=asyncio.Queue)
     worker: asyncio.Task | None = None
-    last_listing: dict[str, Any] | None = None
+    last_listing: LobbyListing | None = None
 
 
 class Lobby:
@@ -254,6 +309,15 @@ class Lobby:
         self._expiries: dict[str, asyncio.TimerHandle] = {}
         self._storage_down = False
         self._subscription: Any = None
+        #: What each step does: one handler per kind of request (and the lobby's own arrive and depart).
+        self._handlers: dict[type[Step], Callable[[Guest, Any], Awaitable[None]]] = {
+            _Arrive: self._arrive, _Depart: self._depart, ChooseName: self._choose_name,
+            AskLeaderboard: self._leaderboard, AskRecord: self._record, AskFinishedMatch: self._finished_match,
+            CreateMatch: self._create, CancelMatch: self._cancel, JoinMatch: self._join, WatchMatch: self._watch,
+            LeaveMatch: self._leave_by_choice, SyncMatch: self._sync, PlayMove: self._move,
+            StartNextRound: self._next_round, AskRematch: self._rematch, ComputerSaved: self._computer_saved,
+            ComputerDropped: self._computer_dropped, ComputerResume: self._computer_resume,
+        }
 
     # ---- start-up and shutdown -----------------------------------------------------------
 
@@ -296,20 +360,18 @@ class Lobby:
                           "".join(self._codes.choice(CODE_LETTERS) for _ in range(SECRET_LENGTH)))
         self.visitors[guest] = visitor
         visitor.worker = asyncio.get_running_loop().create_task(self._serve(guest, visitor))
-        visitor.queue.put_nowait({"type": "_arrive"})
+        visitor.queue.put_nowait(_Arrive())
 
     def depart(self, guest: Guest) -> None:
         """The terminal has gone: leave whatever match it was at (a seat, a game against the computer, is held)."""
         visitor = self.visitors.get(guest)
         if visitor is not None:
-            visitor.queue.put_nowait({"type": "_depart"})
+            visitor.queue.put_nowait(_Depart())
 
-    def handle(self, guest: Guest, message: dict[str, Any]) -> None:
+    def handle(self, guest: Guest, message: Request) -> None:
         """Queue one request from ``guest``; anything wrong is an ``error`` message back, never a raise."""
         visitor = self.visitors.get(guest)
         if visitor is not None:
-            if message["type"].startswith("_"):  # the lobby's own steps are not the child's to ask for
-                message = {"type": "unknown"}
             visitor.queue.put_nowait(message)
 
     async def _serve(self, guest: Guest, visitor: Visitor) -> None:
@@ -318,24 +380,24 @@ class Lobby:
             try:
                 await self._act(guest, message)
             except Exception:  # noqa: BLE001 - a bug on one request must not stop this guest's others
-                log.exception("the lobby failed on a %r request", message.get("type"))
-                guest.send({"type": "error", "text": "Sorry: the server hit an internal error on that request."})
+                log.exception("the lobby failed on a %r request", _kind(message))
+                guest.send(ErrorReply("Sorry: the server hit an internal error on that request."))
             finally:
                 visitor.queue.task_done()
-            if message["type"] == "_depart":
+            if isinstance(message, _Depart):
                 self.visitors.pop(guest, None)
                 return
 
-    async def _act(self, guest: Guest, message: dict[str, Any]) -> None:
-        kind = message["type"]
-        handler = getattr(self, f"_on_{kind}", None)
+    async def _act(self, guest: Guest, message: Step) -> None:
+        handler = self._handlers.get(type(message))
+        kind = _kind(message)
         try:
             if handler is None:
-                raise ProtocolError(f"unknown request {kind!r}")
+                raise ProtocolError(f"no {kind!r} request is made of the server")
             await handler(guest, message)
         except (ProtocolError, SolunaError, SaveError) as error:
             log.info("request refused from %s: %s", guest.address, error)
-            guest.send({"type": "error", "text": "The server could not do that: the request was malformed."})
+            guest.send(ErrorReply("The server could not do that: the request was malformed."))
         except StorageUnavailable as error:
             log.warning("a %r request could not be saved: %s", kind, error)
             self._cannot_save(guest)
@@ -348,11 +410,11 @@ class Lobby:
             if each is guest and table is not None and table.match is not None:
                 self._resync(table, guest, CANNOT_SAVE)  # what the player just did is undone on their screen
             else:
-                each.send({"type": "notice", "severity": "error", "text": CANNOT_SAVE})
+                each.send(Notice(CANNOT_SAVE, "error"))
 
     # ---- arriving, names --------------------------------------------------------------------
 
-    async def _on__arrive(self, guest: Guest, message: dict[str, Any]) -> None:
+    async def _arrive(self, guest: Guest, message: _Arrive) -> None:
         visitor = self.visitors[guest]
         try:
             visitor.name = await self._shown_name(guest)
@@ -378,23 +440,22 @@ class Lobby:
 
     def _welcome(self, guest: Guest) -> None:
         visitor = self.visitors[guest]
-        guest.send({"type": "welcome", "secret": visitor.secret, "hold_seconds": self.hold_time,
-                    "name": visitor.name, "rated": visitor.rated, "name_chosen": visitor.name_chosen})
+        guest.send(Welcome(visitor.secret, self.hold_time, visitor.name, visitor.rated, visitor.name_chosen))
 
-    async def _on_choose_name(self, guest: Guest, message: dict[str, Any]) -> None:
-        wanted = field(message, "name", str, longest=80).strip()
+    async def _choose_name(self, guest: Guest, message: ChooseName) -> None:
+        wanted = message.name.strip()
         visitor = self.visitors[guest]
         if guest.fingerprint is None:
-            guest.send({"type": "error", "text": "Only players who connect with an SSH key can keep a name: "
-                                                 "connect with ssh -i KEY to have one."})
+            guest.send(ErrorReply("Only players who connect with an SSH key can keep a name: "
+                                                 "connect with ssh -i KEY to have one."))
             return
         name = player_name(wanted)
         if not wanted or name != " ".join(wanted.split()) or "(guest)" in name.casefold():
-            guest.send({"type": "error", "text": f"A name is 1 to {NAME_LIMIT} letters, digits or signs, and not "
-                                                 "a word the game uses (you, computer, guest)."})
+            guest.send(ErrorReply(f"A name is 1 to {NAME_LIMIT} letters, digits or signs, and not "
+                                                 "a word the game uses (you, computer, guest)."))
             return
         if visitor.code is not None:
-            guest.send({"type": "error", "text": "Leave the match you are at first (n), then choose a name."})
+            guest.send(ErrorReply("Leave the match you are at first (n), then choose a name."))
             return
         try:
             if await self.store.player(guest.fingerprint) is None:
@@ -402,7 +463,7 @@ class Lobby:
             else:
                 await self.store.rename_player(guest.fingerprint, name)
         except NameTaken:
-            guest.send({"type": "error", "text": f"The name {name} belongs to another player: choose another."})
+            guest.send(ErrorReply(f"The name {name} belongs to another player: choose another."))
             return
         visitor.name, visitor.name_chosen = name, True
         self._welcome(guest)
@@ -410,8 +471,8 @@ class Lobby:
 
     # ---- records: leaderboard, a player's own, a finished match ---------------------------------
 
-    async def _on_leaderboard(self, guest: Guest, message: dict[str, Any]) -> None:
-        offset = field(message, "offset", int)
+    async def _leaderboard(self, guest: Guest, message: AskLeaderboard) -> None:
+        offset = message.offset
         if offset < 0 or offset > 10**6:
             raise ProtocolError("an offset out of range")
         rows = await self.store.leaderboard(LEADERBOARD_PAGE, offset)
@@ -420,43 +481,39 @@ class Lobby:
         if guest.fingerprint is not None:
             summary = await self.store.player_summary(guest.fingerprint, recent=0)
             standing = summary.standing
-            you = {"rank": standing.rank if standing else None,
-                   "rating": standing.rating.shown if standing else None}
-        guest.send({"type": "leaderboard", "offset": offset, "total": total,
-                    "rows": [{"rank": row.rank, "name": row.name, "rating": row.rating.shown, "played": row.played,
-                              "won": row.won} for row in rows], "you": you})
+            you = Standing(standing.rank if standing else None, standing.rating.shown if standing else None)
+        guest.send(LeaderboardPage(offset, total, tuple(LeaderboardRow(row.rank, row.name, row.rating.shown, row.played,
+                                                                       row.won) for row in rows), you))
 
-    async def _on_record(self, guest: Guest, message: dict[str, Any]) -> None:
+    async def _record(self, guest: Guest, message: AskRecord) -> None:
         visitor = self.visitors[guest]
-        reply: dict[str, Any] = {"type": "record", "name": visitor.name, "rated": visitor.rated, "rating": None,
-                                 "rank": None, "played": 0, "won": 0, "lost": 0, "recent": []}
+        reply = PlayerRecord(visitor.name, visitor.rated, None, None, 0, 0, 0)
         if guest.fingerprint is not None:
             summary = await self.store.player_summary(guest.fingerprint)
             if summary.standing is not None:
                 standing = summary.standing
-                reply.update(rating=standing.rating.shown, rank=standing.rank, played=standing.played,
-                             won=standing.won, lost=standing.lost)
-            reply["recent"] = [_recent_line(finished, guest.fingerprint) for finished in summary.recent]
+                reply = replace(reply, rating=standing.rating.shown, rank=standing.rank, played=standing.played,
+                                won=standing.won, lost=standing.lost)
+            reply = replace(reply, recent=tuple(_recent_line(finished, guest.fingerprint)
+                                                for finished in summary.recent))
         guest.send(reply)
 
-    async def _on_finished_match(self, guest: Guest, message: dict[str, Any]) -> None:
-        match_id = field(message, "id", int)
+    async def _finished_match(self, guest: Guest, message: AskFinishedMatch) -> None:
+        match_id = message.id
         finished = await self.store.finished_match(match_id) if 0 < match_id < 2**62 else None
         if finished is None:
-            guest.send({"type": "error", "text": "That match is not on record."})
+            guest.send(ErrorReply("That match is not on record."))
             return
-        guest.send({"type": "finished_match", "id": finished.id, "players": list(finished.names),
-                    "result": "abandoned" if finished.result == "abandoned" else "won",
-                    "forfeit": finished.result == "forfeit", "finished_at": finished.finished_at,
-                    "match": finished.document})
+        guest.send(FinishedMatch(finished.id, (finished.names[0], finished.names[1]), EndReason(finished.result),
+                                 finished.finished_at, finished.document))
 
     # ---- two-player matches -----------------------------------------------------------------
 
-    async def _on_create(self, guest: Guest, message: dict[str, Any]) -> None:
+    async def _create(self, guest: Guest, message: CreateMatch) -> None:
         if self._busy(guest):
             return
-        options = _options(field(message, "options", dict))
-        hints = field(message, "hints", bool)
+        options = _options(message.options)
+        hints = message.hints
         visitor = self.visitors[guest]
         seat = SeatRecord(visitor.name, visitor.name, guest.fingerprint, hints, await self._secret_hash(guest),
                           server=self.server_id)
@@ -471,43 +528,39 @@ class Lobby:
             table = self._install(stored, quiet=True)
             table.seated[0] = guest
             visitor.code = code
-            guest.send({"type": "waiting", "code": code})
+            guest.send(Waiting(code))
             return
-        guest.send({"type": "error", "text": "No free match code right now: try again."})
+        guest.send(ErrorReply("No free match code right now: try again."))
 
-    async def _on_cancel(self, guest: Guest, message: dict[str, Any]) -> None:
+    async def _cancel(self, guest: Guest, message: CancelMatch) -> None:
         table = self._table_of(guest)
         if table is not None and table.waiting:
             await self._leave(guest)
 
-    async def _on_join(self, guest: Guest, message: dict[str, Any]) -> None:
-        code = field(message, "code", str, longest=8).upper()
-        hints = field(message, "hints", bool)
-        secret = message.get("secret")
-        if secret is not None:
-            secret = field(message, "secret", str, longest=20)
+    async def _join(self, guest: Guest, message: JoinMatch) -> None:
+        code, hints, secret = message.code.upper(), message.hints, message.secret
         if self._busy(guest) or not self._may_try_a_code(guest):
             return
         table = await self._table(code)
         if table is None:
-            guest.send({"type": "error", "text": f"No match has the code {code}."})
+            guest.send(ErrorReply(f"No match has the code {code}."))
         elif table.waiting:
             await self._seat_opponent(table, guest, hints)
         elif table.finished:
-            guest.send({"type": "error", "text": f"Match {code} is over."})
+            guest.send(ErrorReply(f"Match {code} is over."))
         else:
             await self._take_back_seat(table, guest, secret)
 
     async def _seat_opponent(self, table: Table, guest: Guest, hints: bool) -> None:
         visitor = self.visitors[guest]
         if table.seat_of(guest) is not None:
-            guest.send({"type": "error", "text": "That is your own match: wait for your opponent to join it."})
+            guest.send(ErrorReply("That is your own match: wait for your opponent to join it."))
             return
         secret_hash = await self._secret_hash(guest)
 
         def decide(table: Table) -> Change | None:
             if not table.waiting:
-                guest.send({"type": "error", "text": f"Someone else joined match {table.code} first."})
+                guest.send(ErrorReply(f"Someone else joined match {table.code} first."))
                 return None
             creator = table.seats[0]
             name = visitor.name
@@ -528,8 +581,7 @@ class Lobby:
         seats = [index for index, seat in enumerate(table.seats)
                  if self._seat_free(seat) and seat.identity == visitor.name]
         if not seats:
-            guest.send({"type": "error",
-                        "text": f"Match {table.code} has two players already: choose Watch to see it."})
+            guest.send(ErrorReply(f"Match {table.code} has two players already: choose Watch to see it."))
             return
         index = None
         for candidate in seats:
@@ -544,17 +596,17 @@ class Lobby:
                 break
         if index is None:
             if secret is None:
-                guest.send({"type": "secret_needed", "code": table.code})
+                guest.send(SecretNeeded(table.code))
             else:
-                guest.send({"type": "error", "text": "That is not the secret of your seat: it was shown in the "
-                                                     "panel beside the board while you played."})
+                guest.send(ErrorReply("That is not the secret of your seat: it was shown in the "
+                                                     "panel beside the board while you played."))
             return
         secret_hash = await self._secret_hash(guest)
 
         def decide(table: Table) -> Change | None:
             seat = table.seats[index]
             if not self._seat_free(seat) or not table.in_play:
-                guest.send({"type": "error", "text": f"Match {table.code} has two players already."})
+                guest.send(ErrorReply(f"Match {table.code} has two players already."))
                 return None
             seats = _with_seat(table.seats, index, server=self.server_id, held_until=None, secret_hash=secret_hash)
             back = f"{seat.name} is back."
@@ -564,13 +616,13 @@ class Lobby:
 
         await self._apply(table.code, decide, seat_for=(guest, index))
 
-    async def _on_watch(self, guest: Guest, message: dict[str, Any]) -> None:
-        code = field(message, "code", str, longest=8).upper()
+    async def _watch(self, guest: Guest, message: WatchMatch) -> None:
+        code = message.code.upper()
         if self._busy(guest) or not self._may_try_a_code(guest):
             return
         table = await self._table(code)
         if table is None or table.waiting:
-            guest.send({"type": "error", "text": f"No match in play has the code {code}."})
+            guest.send(ErrorReply(f"No match in play has the code {code}."))
             return
         table.spectators.add(guest)
         self.visitors[guest].code = code
@@ -578,11 +630,11 @@ class Lobby:
         guest.send(self._state(table, guest, "You are watching: n returns to the lobby."))
         self._listing_changed()
 
-    async def _on_leave(self, guest: Guest, message: dict[str, Any]) -> None:
+    async def _leave_by_choice(self, guest: Guest, message: LeaveMatch) -> None:
         await self._leave(guest)
         self._send_listing_to(guest, force=True)
 
-    async def _on__depart(self, guest: Guest, message: dict[str, Any]) -> None:
+    async def _depart(self, guest: Guest, message: _Depart) -> None:
         await self._leave(guest)
         visitor = self.visitors[guest]
         game = visitor.game
@@ -592,16 +644,16 @@ class Lobby:
             await self.store.tidy_computer_games(sorted(self.live), now + self.hold_time, MAX_HELD_GAMES)
             await self._refresh_held_games()
 
-    async def _on_sync(self, guest: Guest, message: dict[str, Any]) -> None:
+    async def _sync(self, guest: Guest, message: SyncMatch) -> None:
         """A terminal saw a gap in the versions: the whole state again (nothing if it has left that match)."""
-        code = field(message, "code", str, longest=8)
+        code = message.code
         table = self._table_of(guest)
         if table is not None and table.code == code and table.match is not None:
             self._resync(table, guest)
 
-    async def _on_move(self, guest: Guest, message: dict[str, Any]) -> None:
-        text = field(message, "move", str, longest=40)
-        moment = (field(message, "round", int), field(message, "ply", int))
+    async def _move(self, guest: Guest, message: PlayMove) -> None:
+        text = message.move
+        moment = (message.round, message.ply)
         table, seat = self._seated(guest)
         if table is None:
             return
@@ -622,13 +674,12 @@ class Lobby:
                 return None
             seats = tuple(replace(each, rematch=False) for each in table.seats)
             moved = {"round": moment[0], "ply": moment[1], "move": str(move)}
-            return Change(match, seats, news(moved=moved), finish="won" if match.is_over else None)
+            return Change(match, seats, news(moved=moved), finish=EndReason.WON if match.is_over else None)
 
         await self._apply(table.code, decide)
 
-    async def _on_next_round(self, guest: Guest, message: dict[str, Any]) -> None:
-        opener = field(message, "opener", int)
-        round_number = field(message, "round", int)
+    async def _next_round(self, guest: Guest, message: StartNextRound) -> None:
+        opener, round_number = message.opener, message.round
         table, seat = self._seated(guest)
         if table is None:
             return
@@ -658,18 +709,18 @@ class Lobby:
 
         await self._apply(table.code, decide)
 
-    async def _on_rematch(self, guest: Guest, message: dict[str, Any]) -> None:
+    async def _rematch(self, guest: Guest, message: AskRematch) -> None:
         table, seat = self._seated(guest, in_play=False)
         if table is None:
             return
 
         def decide(table: Table) -> Change | None:
             if not table.finished:
-                guest.send({"type": "error", "text": "The match is not over."})
+                guest.send(ErrorReply("The match is not over."))
                 return None
             opponent = table.seats[other(seat)]
             if opponent.server is None:
-                guest.send({"type": "error", "text": f"{opponent.name} has left: no rematch this time."})
+                guest.send(ErrorReply(f"{opponent.name} has left: no rematch this time."))
                 return None
             if opponent.rematch:
                 match = table.match.rematch()
@@ -687,10 +738,9 @@ class Lobby:
 
     # ---- matches against the computer ----------------------------------------------------
 
-    async def _on_computer_saved(self, guest: Guest, message: dict[str, Any]) -> None:
+    async def _computer_saved(self, guest: Guest, message: ComputerSaved) -> None:
         """The session's match against the computer after a change: kept in the store in case the session ends."""
-        save = field(message, "save", dict, longest=10)
-        saved = SavedMatch.from_document(save)
+        saved = SavedMatch.from_document(message.save)
         if not saved.setup.vs_computer:
             raise ProtocolError("only a match against the computer is kept this way")
         visitor = self.visitors[guest]
@@ -707,7 +757,7 @@ class Lobby:
             game.id, self.server_id, game.identity, game.fingerprint, game.secret_hash, saved_document(saved), None,
             0.0))
 
-    async def _on_computer_dropped(self, guest: Guest, message: dict[str, Any]) -> None:
+    async def _computer_dropped(self, guest: Guest, message: ComputerDropped) -> None:
         """The match against the computer is over or given up: nothing to keep."""
         await self._drop_game(self.visitors[guest])
 
@@ -716,11 +766,9 @@ class Lobby:
         if game is not None:
             await self.store.drop_computer_game(game.id)
 
-    async def _on_computer_resume(self, guest: Guest, message: dict[str, Any]) -> None:
+    async def _computer_resume(self, guest: Guest, message: ComputerResume) -> None:
         """The player's own game, or one held for their name (with the same key or its secret)."""
-        secret = message.get("secret")
-        if secret is not None:
-            secret = field(message, "secret", str, longest=20)
+        secret = message.secret
         visitor = self.visitors[guest]
         if visitor.game is not None:
             guest.send(visitor.game.to_message())
@@ -728,21 +776,21 @@ class Lobby:
         await self._refresh_held_games()
         held = self._held_game_for(guest)
         if held is None:
-            guest.send({"type": "error", "text": "No match against the computer is kept for you any more."})
+            guest.send(ErrorReply("No match against the computer is kept for you any more."))
             return
         same_key = held.fingerprint is not None and held.fingerprint == guest.fingerprint
         if not same_key:
             if secret is None:
-                guest.send({"type": "secret_needed", "code": None})
+                guest.send(SecretNeeded(None))
                 return
             if not self._may_try_a_code(guest):
                 return
             if not await asyncio.to_thread(same_secret, secret, held.secret_hash):
-                guest.send({"type": "error", "text": "That is not the secret of that match."})
+                guest.send(ErrorReply("That is not the secret of that match."))
                 return
             visitor.secret, visitor.secret_hash = clean_secret(secret), held.secret_hash
         if not await self.store.claim_computer_game(held.id, self.server_id):
-            guest.send({"type": "error", "text": "That match was taken up on another terminal."})
+            guest.send(ErrorReply("That match was taken up on another terminal."))
             return
         saved = SavedMatch.from_document(held.document)
         game = ComputerGame(held.id, visitor.name, guest.fingerprint, visitor.secret, await self._secret_hash(guest),
@@ -759,12 +807,10 @@ class Lobby:
         held = [game for game in self.held_games if game.identity == name]
         return held[-1] if held else None
 
-    def _computer_offer(self, guest: Guest) -> dict[str, Any] | None:
+    def _computer_offer(self, guest: Guest) -> ComputerOffer | None:
         visitor = self.visitors[guest]
         if visitor.game is not None:
-            match = visitor.game.saved.match
-            return {"level": visitor.game.saved.setup.computer_level, "round": match.round_number,
-                    "stars": list(match.stars), "needs_secret": False}
+            return _offer(visitor.game.saved, needs_secret=False)
         held = self._held_game_for(guest)
         if held is None:
             return None
@@ -820,7 +866,7 @@ class Lobby:
             await self.store.drop_match(stored.code, stored.version)
             return None
         if change.finish is not None:
-            keep = change.finish != "abandoned"
+            keep = change.finish is not EndReason.ABANDONED
             await self.store.finish_match(stored.code, stored.version, document, change.finish, change.seats,
                                           keep=keep, news=change.news)
             if not keep:
@@ -904,8 +950,7 @@ class Lobby:
             notices = story.get("seat") or [None, None]
             notice = notices[index] if index is not None and index < len(notices) else story.get("watchers")
             if moved and old_version == stored.version - 1:
-                guest.send({"type": "moved", "code": stored.code, "version": stored.version, **moved,
-                            "notice": notice})
+                guest.send(Moved(stored.code, stored.version, moved["round"], moved["ply"], moved["move"], notice))
             else:
                 guest.send(self._state(table, guest, notice))
 
@@ -932,7 +977,7 @@ class Lobby:
             if visitor is not None and visitor.code == code:
                 visitor.code = None
             if notice:
-                guest.send({"type": "notice", "text": notice})
+                guest.send(Notice(notice))
         self.watching.pop(code, None)
         self._listing_changed()
 
@@ -1071,25 +1116,25 @@ class Lobby:
             if opponent.server is None:
                 log.info("match %s abandoned by both players", _label(table))
                 line = "Both players have left: the match is abandoned."
-                return Change(match, table.seats, news((line, line), line), finish="abandoned")
+                return Change(match, table.seats, news((line, line), line), finish=EndReason.ABANDONED)
             log.info("match %s: %s forfeits", _label(table), seat.name)
             match.forfeit(index)
             line = f"{seat.name} did not come back: {opponent.name} wins by forfeit."
             seats = _with_seat(table.seats, index, held_until=None)
-            return Change(match, seats, news((line, line), line), finish="forfeit")
+            return Change(match, seats, news((line, line), line), finish=EndReason.FORFEIT)
 
         table = self.tables.get(code)
         spectators = list(table.spectators) if table is not None else []
         result = await self._apply(code, decide)
         if result is None and code not in self.tables:  # abandoned: its watchers are told
             for guest in spectators:
-                guest.send({"type": "notice", "text": "Both players have left: the match is abandoned."})
+                guest.send(Notice("Both players have left: the match is abandoned."))
 
     # ---- helpers -------------------------------------------------------------------------
 
     def _busy(self, guest: Guest) -> bool:
         if self.visitors[guest].code is not None:
-            guest.send({"type": "error", "text": "Leave the match you are at first (n)."})
+            guest.send(ErrorReply("Leave the match you are at first (n)."))
             return True
         return False
 
@@ -1097,7 +1142,7 @@ class Lobby:
         """Joining or watching by code, a few times a minute per address: codes cannot be swept."""
         if self._codes_tried.allow(client_key(guest.address)):
             return True
-        guest.send({"type": "error", "text": "Too many tries: wait a minute before trying another code."})
+        guest.send(ErrorReply("Too many tries: wait a minute before trying another code."))
         return False
 
     def _table_of(self, guest: Guest) -> Table | None:
@@ -1109,7 +1154,7 @@ class Lobby:
         table = self._table_of(guest)
         seat = table.seat_of(guest) if table is not None else None
         if table is None or seat is None or table.match is None or (in_play and not table.in_play):
-            guest.send({"type": "error", "text": "You are not playing a match in progress."})
+            guest.send(ErrorReply("You are not playing a match in progress."))
             return None, 0
         return table, seat
 
@@ -1134,13 +1179,12 @@ class Lobby:
             return 0.0
         return max(0.0, seat.held_until - self.store.clock())
 
-    def _state(self, table: Table, guest: Guest, notice: str | None = None) -> dict[str, Any]:
+    def _state(self, table: Table, guest: Guest, notice: str | None = None) -> MatchState:
         """The whole match as ``guest`` sees it (a player's own secret included)."""
         seat = table.seat_of(guest)
-        return {"type": "match", "code": table.code, "version": table.version, "seat": seat,
-                "match": table.match.to_dict(), "hints": table.hints,
-                "away": [self._away(each) for each in table.seats],
-                "secret": self.visitors[guest].secret if seat is not None else None, "notice": notice}
+        away = [self._away(each) for each in table.seats]
+        return MatchState(table.code, table.version, seat, table.match.to_dict(), table.hints, (away[0], away[1]),
+                          self.visitors[guest].secret if seat is not None else None, notice)
 
     def _resync(self, table: Table, guest: Guest, notice: str | None = None) -> None:
         """Put the server's state back on a terminal that played ahead of it or missed an update."""
@@ -1190,7 +1234,7 @@ class Lobby:
             with contextlib.suppress(VersionConflict, MatchNotFound):
                 await self.store.drop_match(code, table.version)
 
-    def _listing(self, guest: Guest) -> dict[str, Any]:
+    def _listing(self, guest: Guest) -> LobbyListing:
         """The matches in play (on every server), and the match against the computer ``guest`` may resume."""
         name = self.visitors[guest].name
         watchers = self.watchers
@@ -1199,11 +1243,11 @@ class Lobby:
             if not table.in_play:
                 continue
             match = table.match
-            matches.append({"code": table.code, "players": list(match.players), "round": match.round_number,
-                            "stars": list(match.stars), "watchers": watchers.get(table.code, 0),
-                            "away": [self._seat_free(seat) for seat in table.seats],
-                            "yours": any(self._seat_free(seat) and seat.identity == name for seat in table.seats)})
-        return {"type": "lobby", "matches": matches, "computer": self._computer_offer(guest)}
+            away = [self._seat_free(seat) for seat in table.seats]
+            matches.append(ListedMatch(
+                table.code, match.players, match.round_number, match.stars, watchers.get(table.code, 0),
+                (away[0], away[1]), any(self._seat_free(seat) and seat.identity == name for seat in table.seats)))
+        return LobbyListing(tuple(matches), self._computer_offer(guest))
 
     def _listing_changed(self) -> None:
         """Tell the guests in the lobby what is in play, once per turn of the loop however much changed."""
@@ -1238,7 +1282,7 @@ def _label(table: Table) -> str:
     return f"({' vs '.join(seat.name for seat in table.seats)}, created {started})"
 
 
-def _recent_line(finished: Any, fingerprint: str) -> dict[str, Any]:
+def _recent_line(finished: Any, fingerprint: str) -> RecentMatch:
     """One of a player's finished matches, from their side."""
     mine = next((index for index, seat in enumerate(finished.seats) if seat.fingerprint == fingerprint), 0)
     theirs = 1 - mine
@@ -1246,13 +1290,17 @@ def _recent_line(finished: Any, fingerprint: str) -> dict[str, Any]:
         stars = list(Match.from_dict(finished.document).stars)
     except SolunaError:
         stars = [0, 0]
-    if finished.result == "abandoned":
-        result = "abandoned"
+    if finished.result == EndReason.ABANDONED:
+        result = SideResult.ABANDONED
     else:
-        result = "won" if finished.winner == mine else "lost"
-    return {"id": finished.id, "opponent": finished.seats[theirs].name if len(finished.seats) > 1 else "?",
-            "result": result, "forfeit": finished.result == "forfeit", "stars": [stars[mine], stars[theirs]],
-            "finished_at": finished.finished_at}
+        result = SideResult.WON if finished.winner == mine else SideResult.LOST
+    return RecentMatch(finished.id, finished.seats[theirs].name if len(finished.seats) > 1 else "?", result,
+                       finished.result == EndReason.FORFEIT, (stars[mine], stars[theirs]), finished.finished_at)
+
+
+def _kind(step: Step) -> str:
+    """How the log names a step: a request's wire type, or the lobby's own step."""
+    return step.TYPE if isinstance(step, Request) else type(step).__name__.strip("_").lower()
 
 
 def _options(document: dict[str, Any]) -> MatchOptions:

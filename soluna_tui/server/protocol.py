@@ -2,17 +2,21 @@
 
 The server and each child talk in newline-delimited JSON objects, each with a ``type``.
 
-Child to server: ``create``, ``join`` (with ``secret`` when coming back without the
-seat's key), ``watch``, ``cancel``, ``leave``, ``move``, ``next_round``, ``rematch``,
-``sync`` (the whole state again, after a gap in versions), ``computer_saved`` (the
-session's match against the computer after each change), ``computer_resume``,
-``crash``. Server to child: ``welcome`` (this session's secret, how long seats are
-held), ``lobby`` (matches in play, a computer match to resume), ``waiting`` (a
-created match's code), ``match`` (the whole match, this terminal's seat and the
-match's ``version``), ``moved`` (one move: the next ``version``), ``secret_needed``,
-``computer_game`` (a computer match to resume), ``notice``, ``error``, ``exit``.
-Either side treats a malformed line as a ``ProtocolError``: the server never trusts
-what a child says.
+Each line is one message of ``messages.py``, where every kind is declared once as a typed
+value (``Request``: child to server; ``Reply``: server to child). ``encode`` writes one,
+``decode`` reads one and checks every field against its declaration. Child to server:
+``create``, ``join`` (with ``secret`` when coming back without the seat's key), ``watch``,
+``cancel``, ``leave``, ``move``, ``next_round``, ``rematch``, ``sync`` (the whole state again,
+after a gap in versions), ``computer_saved`` (the session's match against the computer after
+each change), ``computer_dropped``, ``computer_resume``, ``leaderboard``, ``record``,
+``finished_match``, ``choose_name``, ``crash``. Server to child: ``welcome`` (this session's
+secret, how long seats are held, the player's name), ``lobby`` (matches in play, a computer
+match to resume), ``waiting`` (a created match's code), ``match`` (the whole match, this
+terminal's seat and the match's ``version``), ``moved`` (one move: the next ``version``),
+``secret_needed``, ``computer_game`` (a computer match to resume), ``notice``, ``error``,
+``exit``, ``leaderboard`` (a page), ``record`` (the player's), ``finished_match`` (to replay).
+Either side treats a malformed line as a ``ProtocolError``: the server never trusts what a
+child says.
 """
 
 from __future__ import annotations
@@ -20,61 +24,72 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
-from typing import Any
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Any, Final
+
+from .messages import REPLIES, REQUESTS, Message, ProtocolError, from_wire, to_wire
+
+__all__ = ["MAX_BACKLOG", "MAX_LINE", "End", "Link", "ProtocolError", "decode", "encode"]
 
 #: The longest line either side accepts (a whole match is a few kilobytes).
-MAX_LINE = 256 * 1024
+MAX_LINE: Final = 256 * 1024
 #: Beyond this much unsent data the reader is not keeping up.
-MAX_BACKLOG = 4 * 1024 * 1024
+MAX_BACKLOG: Final = 4 * 1024 * 1024
 
 
-class ProtocolError(ValueError):
-    """A line that is not a message of this protocol."""
+class End(StrEnum):
+    """Which end of a link this is: the server reads requests and sends replies, a child the reverse."""
+
+    SERVER = "server"
+    CHILD = "child"
+
+    @property
+    def reads(self) -> Mapping[str, type[Message]]:
+        return REQUESTS if self is End.SERVER else REPLIES
+
+    @property
+    def sends(self) -> Mapping[str, type[Message]]:
+        return REPLIES if self is End.SERVER else REQUESTS
 
 
-def encode(message: dict[str, Any]) -> bytes:
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+def encode(message: Message) -> bytes:
+    return json.dumps(to_wire(message), ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
 
 
-def decode(line: bytes) -> dict[str, Any]:
-    """The message in one line; ``ProtocolError`` unless it is a JSON object with a string ``type``."""
+def _no_constant(text: str) -> Any:
+    raise ProtocolError(f"a line with {text[:20]}, which is not a number this protocol carries")
+
+
+def decode(line: bytes, kinds: Mapping[str, type[Message]] = REQUESTS) -> Message:
+    """The message in one line, one of ``kinds`` (what a child sends, unless told); ``ProtocolError`` if not."""
     try:
-        message = json.loads(line.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        document = json.loads(line.decode("utf-8"), parse_constant=_no_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError) as error:
+        if isinstance(error, ProtocolError):
+            raise
         raise ProtocolError("a line that is not JSON") from None
-    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-        raise ProtocolError("a message without a type")
-    return message
-
-
-def field(message: dict[str, Any], key: str, kind: type | tuple[type, ...], *, longest: int = 200) -> Any:
-    """``message[key]`` when it has the expected type (a bool is not an int) and a sane length."""
-    value = message.get(key)
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
-        raise ProtocolError(f"{message.get('type')!r} needs {key!r} of type {' or '.join(k.__name__ for k in kinds)}")
-    if isinstance(value, (str, list, dict)) and len(value) > longest:
-        raise ProtocolError(f"{key!r} is too long")
-    return value
+    return from_wire(document, kinds)
 
 
 class Link:
     """One end of the socketpair between the server and a child, on the running event loop."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, end: End = End.SERVER) -> None:
         self._reader = reader
         self._writer = writer
+        self.end = end
 
     @classmethod
-    async def over(cls, sock: socket.socket) -> Link:
+    async def over(cls, sock: socket.socket, end: End = End.SERVER) -> Link:
         reader, writer = await asyncio.open_connection(sock=sock, limit=MAX_LINE)
-        return cls(reader, writer)
+        return cls(reader, writer, end)
 
     @property
     def closed(self) -> bool:
         return self._writer.is_closing()
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: Message) -> None:
         """Queue a message (never blocks); ``ProtocolError`` when the other side stopped reading."""
         if self._writer.is_closing():
             return
@@ -82,7 +97,7 @@ class Link:
             raise ProtocolError("the other side is not reading")
         self._writer.write(encode(message))
 
-    async def receive(self) -> dict[str, Any] | None:
+    async def receive(self) -> Message | None:
         """The next message, or ``None`` once the other side has closed."""
         try:
             line = await self._reader.readuntil(b"\n")
@@ -94,7 +109,7 @@ class Link:
             raise ProtocolError("a line too long") from None
         except ConnectionError:
             return None
-        return decode(line)
+        return decode(line, self.end.reads)
 
     def close(self) -> None:
         self._writer.close()

@@ -15,27 +15,25 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
 
 from ..match_setup import MatchSetup
 from ..rules import Match, Move, OutOfTurnError, SolunaError
 from ..table import HUMAN, REMOTE, Table
-from .protocol import ProtocolError, field
+from .messages import AskRematch, MatchState, Moved, PlayMove, ProtocolError, Request, StartNextRound, SyncMatch
 
 NO_TAKE_BACKS = "No take-backs in a match over the network."
 
 
-def _version(message: dict[str, Any]) -> int:
-    version = field(message, "version", int)
-    if version < 0:
+def _version(message: MatchState | Moved) -> int:
+    if message.version < 0:
         raise ProtocolError("a negative version")
-    return version
+    return message.version
 
 
 class RemoteTable(Table):
     """``seat`` is this terminal's player (0 or 1), or ``None`` for a spectator."""
 
-    def __init__(self, message: dict[str, Any], send: Callable[[dict[str, Any]], None]) -> None:
+    def __init__(self, message: MatchState, send: Callable[[Request], None]) -> None:
         super().__init__()
         self._send = send
         self.hints_used = [0, 0]
@@ -45,36 +43,28 @@ class RemoteTable(Table):
         self.syncing = False
         self._read(message)
 
-    def _read(self, message: dict[str, Any]) -> None:
+    def _read(self, message: MatchState) -> None:
         """Take the server's whole state (``MatchFormatError`` or ``ProtocolError`` if it is not one)."""
-        match = Match.from_dict(message.get("match"))
-        seat = message.get("seat")
-        if seat not in (0, 1, None) or not isinstance(message.get("code"), str):
-            raise ProtocolError("a match message without a proper seat or code")
+        match = Match.from_dict(message.match)
         version = _version(message)
-        away = message.get("away")
-        if not (isinstance(away, list) and len(away) == 2):
-            away = [None, None]
         now = time.monotonic()
-        self._away = tuple(now + left if isinstance(left, (int, float)) and not isinstance(left, bool) else None
-                           for left in away)
-        secret = message.get("secret")
-        self.code: str = message["code"]
+        self._away = tuple(now + left if left is not None else None for left in message.away)
+        secret, seat = message.secret, message.seat
+        self.code: str = message.code
         self.my_seat: int | None = seat
         self.match = match
         self.version = version
         self._pending = None
         self.syncing = False
-        self._hints = message.get("hints") is True
-        self.comeback = (f"code {self.code}, secret {secret}" if isinstance(secret, str) and seat is not None
-                         else "")
+        self._hints = message.hints
+        self.comeback = f"code {self.code}, secret {secret}" if secret is not None and seat is not None else ""
         # The round review is perfect-play help too: only where both players allowed hints.
         self.setup = MatchSetup(match.options, match.players, None, match.seed, hints=self._hints, review=self._hints)
 
-    def update(self, message: dict[str, Any]) -> None:
+    def update(self, message: MatchState | Moved) -> None:
         """A ``match`` or ``moved`` update from the server, and its news if any."""
         version = _version(message)
-        if message["type"] == "match":
+        if isinstance(message, MatchState):
             if version < self.version:
                 return  # older than what is shown: overtaken on the way
             self._read(message)
@@ -83,15 +73,14 @@ class RemoteTable(Table):
         elif version > self.version + 1 or not self._apply_move(message):
             self.ask_for_state()
             return
-        notice = message.get("notice")
-        self.changed(notice if isinstance(notice, str) else None)
+        self.changed(message.notice)
 
-    def _apply_move(self, message: dict[str, Any]) -> bool:
+    def _apply_move(self, message: Moved) -> bool:
         """The next version's move on top of this one; ``False`` when it does not fit what is shown."""
+        moment = (message.round, message.ply)
         try:
-            moment = (field(message, "round", int), field(message, "ply", int))
-            move = Move.parse(field(message, "move", str, longest=40))
-        except (ProtocolError, SolunaError):
+            move = Move.parse(message.move)
+        except SolunaError:
             return False
         pending, self._pending = self._pending, None
         if pending is not None:
@@ -111,7 +100,7 @@ class RemoteTable(Table):
         """Ask the server for the whole match (once until it comes)."""
         if not self.syncing:
             self.syncing = True
-            self._send({"type": "sync", "code": self.code})
+            self._send(SyncMatch(self.code))
 
     @property
     def watching(self) -> bool:
@@ -148,16 +137,16 @@ class RemoteTable(Table):
         round_number, ply = self.match.round_number, self.match.round.ply
         self.match.play(move, player)
         self._pending = (round_number, ply, move)
-        self._send({"type": "move", "move": str(move), "round": round_number, "ply": ply})
+        self._send(PlayMove(str(move), round_number, ply))
 
     def start_next_round(self, opener: int | None, chooser: int | None) -> None:
         if self.watching:
             raise OutOfTurnError("You are watching: the players start the next round.")
         round_number = self.match.round_number
-        self.match.start_next_round(opener, chooser)
-        self._send({"type": "next_round", "opener": opener, "round": round_number})
+        started = self.match.start_next_round(opener, chooser)
+        self._send(StartNextRound(started.opener, round_number))
 
     def ask_for_rematch(self) -> None:
         if self.watching:
             raise OutOfTurnError("Only the players can ask for a rematch.")
-        self._send({"type": "rematch"})
+        self._send(AskRematch())

@@ -34,6 +34,7 @@ from .config import ServerConfig
 from .ending import LEAVE_GRACE, QUIT, TERMINAL_RESET, Ending, retire_child
 from .gate import Gate, ThrottledLog
 from .lobby import Lobby, minutes
+from .messages import CrashReport, Exit, Notice, Reply
 from .protocol import Link, ProtocolError
 from .pty_pump import PtyPump, set_window_size
 from .session_clock import IdleWarning, SessionClock, TimeUp
@@ -116,7 +117,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     def requests_refused(self) -> int:
         return self.requests.refused
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: Reply) -> None:
         if self.link is None or self.link.closed:
             return
         try:
@@ -279,30 +280,26 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             if message is None:
                 self.request_end(QUIT)
                 return
-            if message["type"] == "crash":
-                text = message.get("text")
-                self.crash_report = text if isinstance(text, str) else "(no report)"
+            if isinstance(message, CrashReport):
+                self.crash_report = message.text or "(no report)"
                 continue
             try:
                 self.services.lobby.handle(self, message)
             except Exception:  # noqa: BLE001 - a bug here must end one session, not the server
-                log.exception("session %d: the lobby failed on a %r request", self.number, message.get("type"))
+                log.exception("session %d: the lobby failed on a %r request", self.number, message.TYPE)
                 self.request_end("server error", "Sorry: the server hit an internal error; connect again.")
                 return
 
     async def _watch_the_clock(self) -> None:
         """The idle timeout (warned first) and the longest session."""
-        limits = self.limits
         while True:
             due = self.clock.due()
             if isinstance(due, TimeUp):
                 self.request_end(due.reason, due.farewell)
                 return
             if isinstance(due, IdleWarning):
-                idle = due.idle
-                self.send({"type": "notice", "severity": "warning",
-                           "text": f"No key pressed for {minutes(idle)}: this session closes in "
-                                   f"{minutes(limits.idle_timeout - idle)} unless you press a key."})
+                self.send(Notice(f"No key pressed for {minutes(due.idle)}: this session closes in "
+                                 f"{minutes(due.left)} unless you press a key.", "warning"))
             await asyncio.sleep(self.clock.wait())
 
     async def _close(self, counted: bool) -> None:
@@ -311,7 +308,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.services.lobby.depart(self)
         if self.child is not None:
             if self.channel_open and self.child.running and ending.reason != QUIT:
-                self.send({"type": "exit"})  # leaving by itself restores the player's terminal
+                self.send(Exit())  # leaving by itself restores the player's terminal
             ending.status, left = await retire_child(self.child, LEAVE_GRACE if self.channel_open else 0,
                                                      self.number)
             if self.pump is not None:
@@ -344,8 +341,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         with contextlib.suppress(TimeoutError, ProtocolError):
             async with asyncio.timeout(LEAVE_GRACE):
                 while (message := await self.link.receive()) is not None:
-                    if message["type"] == "crash" and isinstance(message.get("text"), str):
-                        self.crash_report = message["text"]
+                    if isinstance(message, CrashReport):
+                        self.crash_report = message.text
 
     def log_line(self) -> str:
         connection = self.connection

@@ -18,7 +18,7 @@ async def test_a_typed_move_goes_to_the_server_on_your_turn_only() -> None:
         server = FakeServer(await Link.over(ours))
         app.following = "KQXP"
         match = Match(MatchOptions(), ("bob", "ann"), seed=3)
-        server.link.send(match_message(match, 1, code="KQXP"))
+        server.send(match_message(match, 1, code="KQXP"))
         await settle(pilot)
         game = app.screen
         assert isinstance(game, GameScreen) and isinstance(game.table, RemoteTable)
@@ -28,7 +28,7 @@ async def test_a_typed_move_goes_to_the_server_on_your_turn_only() -> None:
 
         theirs = match.position.legal_moves[0]
         match.play(theirs, 0)
-        server.link.send(match_message(match, 1, code="KQXP"))
+        server.send(match_message(match, 1, code="KQXP"))
         await settle(pilot)
         mine = game.match.position.legal_moves[-1]
         await burst(pilot, ":", *str(mine).lower(), "enter")
@@ -45,14 +45,14 @@ async def test_the_prompt_closes_when_the_server_moves_the_match_on() -> None:
         server = FakeServer(await Link.over(ours))
         app.following = "KQXP"
         match = Match(MatchOptions(), ("ann", "bob"), seed=4)
-        server.link.send(match_message(match, 0, code="KQXP"))
+        server.send(match_message(match, 0, code="KQXP"))
         await settle(pilot)
         game = app.screen
         await burst(pilot, ":", *"1>")
         assert game.move_prompt.display
         # The server's word is final: say another terminal of ann's played meanwhile.
         match.play(match.position.legal_moves[0], 0)
-        server.link.send(match_message(match, 0, code="KQXP"))
+        server.send(match_message(match, 0, code="KQXP"))
         await settle(pilot)
         assert game.match.round.ply == 1 and not game.move_prompt.display
         assert game.board.focused_slot is not None

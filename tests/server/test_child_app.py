@@ -14,6 +14,7 @@ from soluna_tui.screens.review import ReviewScreen
 from soluna_tui.screens.round_over import RoundOverScreen
 from soluna_tui.screens.waiting import WaitingScreen
 from soluna_tui.server.child_app import ChildApp
+from soluna_tui.server.messages import REPLIES, LobbyListing, from_wire, to_wire
 from soluna_tui.server.protocol import Link, encode
 from soluna_tui.server.remote_table import RemoteTable
 
@@ -21,15 +22,21 @@ from ..app.helpers import play_by_keys, screen_text
 
 
 class FakeServer:
+    """The server's end of a child's link, speaking the wire form the tests write out."""
+
     def __init__(self, link: Link) -> None:
         self.link = link
+
+    def send(self, wire: dict) -> None:
+        """Send a message given as it travels, read as the child will read it (every field checked)."""
+        self.link.send(from_wire(wire, REPLIES))
 
     async def expect(self, kind: str) -> dict:
         while True:
             message = await asyncio.wait_for(self.link.receive(), 5)
             assert message is not None, "the child closed its link"
-            if message["type"] == kind:
-                return message
+            if message.TYPE == kind:
+                return to_wire(message)  # as it travels: what the tests read
 
 
 async def start(pilot_size=(100, 32)):
@@ -61,11 +68,11 @@ async def test_creating_shows_the_code_and_escape_cancels() -> None:
     app, ours = await start()
     async with app.run_test(size=(100, 32)) as pilot:
         server = FakeServer(await Link.over(ours))
-        server.link.send({"type": "lobby", "matches": []})
+        server.send({"type": "lobby", "matches": []})
         await pilot.press("down", "enter")
         request = await server.expect("create")
         assert request["options"]["stars_to_win"] == 4 and request["hints"] is False
-        server.link.send({"type": "waiting", "code": "KQXP"})
+        server.send({"type": "waiting", "code": "KQXP"})
         await settle(pilot)
         assert isinstance(app.screen, WaitingScreen) and "K Q X P" in screen_text(app)
         await pilot.press("escape")
@@ -82,12 +89,12 @@ async def test_a_joined_match_plays_through_the_server() -> None:
         request = await server.expect("join")
         assert request["code"] == "KQXP"
         match = Match(MatchOptions(), ("bob", "ann"), seed=3)
-        server.link.send(match_message(match, 1, code="KQXP"))
+        server.send(match_message(match, 1, code="KQXP"))
         await settle(pilot)
         game = app.screen
         assert isinstance(game, GameScreen) and isinstance(game.table, RemoteTable)
         assert "Waiting for bob." in screen_text(app)
-        server.link.send(moved_message(match, match.position.legal_moves[0], 1, code="KQXP"))
+        server.send(moved_message(match, match.position.legal_moves[0], 1, code="KQXP"))
         await settle(pilot)
         assert "Your move: pick a tower up" in screen_text(app)
         await play_by_keys(pilot, app, app.game.match.position.legal_moves[0])
@@ -102,8 +109,8 @@ async def test_news_about_a_match_left_behind_is_ignored_and_errors_show_in_the_
     app, ours = await start()
     async with app.run_test(size=(100, 32)) as pilot:
         server = FakeServer(await Link.over(ours))
-        server.link.send(match_message(Match(seed=1), 0, code="ZZZZ"))
-        server.link.send({"type": "error", "text": "No match has the code ZZZZ."})
+        server.send(match_message(Match(seed=1), 0, code="ZZZZ"))
+        server.send({"type": "error", "text": "No match has the code ZZZZ."})
         await settle(pilot)
         assert isinstance(app.screen, LobbyScreen)
         assert "No match has the code ZZZZ." in screen_text(app)
@@ -113,7 +120,7 @@ async def test_the_server_ending_the_session_ends_the_app() -> None:
     app, ours = await start()
     async with app.run_test(size=(100, 32)) as pilot:
         server = FakeServer(await Link.over(ours))
-        server.link.send({"type": "exit"})
+        server.send({"type": "exit"})
         await settle(pilot)
     assert app.return_code == 0
 
@@ -123,7 +130,7 @@ async def test_a_spectator_cannot_move_and_leaving_goes_back_to_the_lobby() -> N
     async with app.run_test(size=(100, 32)) as pilot:
         server = FakeServer(await Link.over(ours))
         app.following = "WXYZ"
-        server.link.send(match_message(Match(seed=2), None, code="WXYZ", notice="You are watching."))
+        server.send(match_message(Match(seed=2), None, code="WXYZ", notice="You are watching."))
         await settle(pilot)
         assert isinstance(app.screen, GameScreen) and app.game.table.watching
         await pilot.press("enter", "right", "space")
@@ -142,7 +149,7 @@ async def test_a_rematch_over_the_network_is_asked_of_the_server() -> None:
         match = Match(MatchOptions(discs=3, stars_to_win=1), ("ann", "bob"), seed=5)
         while not match.is_over:
             match.play(match.position.legal_moves[0], match.to_move)
-        server.link.send(match_message(match, 0))
+        server.send(match_message(match, 0))
         for _ in range(40):
             await pilot.pause(0.05)
             if type(app.screen).__name__ == "MatchOverScreen":
@@ -190,7 +197,7 @@ async def test_the_round_winner_follows_the_opener_choice_after_closing_the_revi
         app.following = "ABCD"
         match = Match(MatchOptions(discs=4), ("ann", "bob"), seed=won_by_first_player())
         version = 0
-        server.link.send(match_message(match, 0, hints=True))
+        server.send(match_message(match, 0, hints=True))
         await wait_for_screen(pilot, app, GameScreen, "Your move")
         while not match.round.is_over:
             move = match.position.legal_moves[0]
@@ -198,14 +205,14 @@ async def test_the_round_winner_follows_the_opener_choice_after_closing_the_revi
                 await play_by_keys(pilot, app, move)
                 await server.expect("move")
             version += 1
-            server.link.send(moved_message(match, move, version))
+            server.send(moved_message(match, move, version))
             await settle(pilot)
         await wait_for_screen(pilot, app, ReviewScreen)
         await pilot.press("enter")  # skip the review
         await wait_for_screen(pilot, app, RoundOverScreen, "Waiting for bob to choose")
         match.start_next_round(0, 1)  # bob chose to move second
         version += 1
-        server.link.send(match_message(match, 0, hints=True, version=version,
+        server.send(match_message(match, 0, hints=True, version=version,
                                        notice="bob chose to move second: ann opens round 2."))
         await wait_for_screen(pilot, app, GameScreen, "bob chose to move second")
         assert app.game.match.round_number == 2 and "Your move" in screen_text(app)
@@ -214,10 +221,10 @@ async def test_the_round_winner_follows_the_opener_choice_after_closing_the_revi
         sent = await server.expect("move")
         assert (sent["round"], sent["ply"], sent["move"]) == (2, 0, str(move))
         version += 1
-        server.link.send(moved_message(match, move, version))
+        server.send(moved_message(match, move, version))
         reply = match.position.legal_moves[0]
         version += 1
-        server.link.send(moved_message(match, reply, version))  # bob's reply still reaches this screen
+        server.send(moved_message(match, reply, version))  # bob's reply still reaches this screen
         await wait_for_screen(pilot, app, GameScreen, "Your move")
         assert app.game.match.to_dict() == match.to_dict() and app.remote.version == version
 
@@ -228,20 +235,20 @@ async def test_a_gap_in_the_versions_asks_for_the_whole_state() -> None:
         server = FakeServer(await Link.over(ours))
         app.following = "ABCD"
         match = Match(MatchOptions(), ("ann", "bob"), seed=6)
-        server.link.send(match_message(match, None, version=3))
+        server.send(match_message(match, None, version=3))
         await wait_for_screen(pilot, app, GameScreen, "Waiting for ann.")
         moved_message(match, match.position.legal_moves[0], 4)  # lost on the way
-        server.link.send(moved_message(match, match.position.legal_moves[0], 5))
+        server.send(moved_message(match, match.position.legal_moves[0], 5))
         request = await server.expect("sync")
         assert request["code"] == "ABCD"
         await settle(pilot)
         assert app.game.match.round.ply == 0  # nothing applied on top of a gap
-        server.link.send(moved_message(match, match.position.legal_moves[0], 6))
-        server.link.send(match_message(match, None, version=6))
+        server.send(moved_message(match, match.position.legal_moves[0], 6))
+        server.send(match_message(match, None, version=6))
         await wait_for_screen(pilot, app, GameScreen, " 3. ann")
         assert app.game.match.to_dict() == match.to_dict()
         stale = Match(MatchOptions(), ("ann", "bob"), seed=6)
-        server.link.send(match_message(stale, None, version=2))  # overtaken on the way: ignored
+        server.send(match_message(stale, None, version=2))  # overtaken on the way: ignored
         await settle(pilot)
         assert app.game.match.round.ply == 3
 
@@ -252,12 +259,12 @@ async def test_an_away_player_is_shown_in_the_tally_with_a_countdown_and_the_sec
         server = FakeServer(await Link.over(ours))
         app.following = "ABCD"
         match = Match(MatchOptions(), ("ann", "bob"), seed=6)
-        server.link.send(match_message(match, 0, away=(None, 125), secret="KQXPMR",
+        server.send(match_message(match, 0, away=(None, 125), secret="KQXPMR",
                                        notice="bob has left: the seat is held for 2 minutes."))
         await wait_for_screen(pilot, app, GameScreen, "away: 2:05 to return")
         assert "code ABCD, secret KQXPMR" in screen_text(app)
         await wait_for_screen(pilot, app, GameScreen, "away: 2:03 to return")  # counts down by itself
-        server.link.send(match_message(match, 0, away=(None, None), secret="KQXPMR", version=1))
+        server.send(match_message(match, 0, away=(None, None), secret="KQXPMR", version=1))
         await settle(pilot)
         assert "away:" not in screen_text(app)
 
@@ -266,7 +273,7 @@ async def test_q_asks_before_quitting_in_the_lobby_and_in_a_match() -> None:
     app, ours = await start()
     async with app.run_test(size=(100, 32)) as pilot:
         server = FakeServer(await Link.over(ours))
-        server.link.send({"type": "welcome", "secret": "KQXPMR", "hold_seconds": 300})
+        server.send({"type": "welcome", "secret": "KQXPMR", "hold_seconds": 300})
         await pilot.press("q")
         await wait_for_screen(pilot, app, ConfirmScreen, "Leave Soluna?")
         await pilot.press("escape")
@@ -304,13 +311,13 @@ async def test_the_palette_offers_nothing_that_writes_on_the_servers_disk() -> N
 async def test_the_lobby_lists_matches_on_arrival_keeps_them_current_and_watches_from_the_list() -> None:
     app, ours = await start()
     # The server lists the matches as the session starts: before the lobby has even mounted.
-    ours.sendall(encode({"type": "lobby", "matches": [], "computer": None}))
+    ours.sendall(encode(LobbyListing(matches=())))
     async with app.run_test(size=(100, 32)) as pilot:
         server = FakeServer(await Link.over(ours))
         await wait_for_screen(pilot, app, LobbyScreen, "None right now.")
         entry = {"code": "WXYZ", "players": ["cyd", "dan"], "round": 2, "stars": [1, 0], "watchers": 1,
                  "away": [False, True], "yours": False}
-        server.link.send({"type": "lobby", "matches": [entry], "computer": None})
+        server.send({"type": "lobby", "matches": [entry], "computer": None})
         await settle(pilot)
         assert "cyd vs dan: round 2, stars 1-0, 1 watching (dan away)" in screen_text(app)
         assert "None right now." not in screen_text(app)
@@ -327,14 +334,14 @@ async def test_a_held_seat_is_offered_and_its_secret_asked_for() -> None:
         server = FakeServer(await Link.over(ours))
         entry = {"code": "WXYZ", "players": ["ann", "dan"], "round": 1, "stars": [0, 0], "watchers": 0,
                  "away": [True, False], "yours": True}
-        server.link.send({"type": "lobby", "matches": [entry], "computer": None})
+        server.send({"type": "lobby", "matches": [entry], "computer": None})
         await settle(pilot)
         assert "Your seat: ann vs dan, round 1, stars 0-0 (Enter returns)" in screen_text(app)
         assert "Return to your match" in screen_text(app)  # first in the menu, and highlighted
         await pilot.press("down", "down", "down", "down", "enter", "enter")  # or from the list
         request = await server.expect("join")
         assert request["code"] == "WXYZ" and request["secret"] is None
-        server.link.send({"type": "secret_needed", "code": "WXYZ"})
+        server.send({"type": "secret_needed", "code": "WXYZ"})
         await settle(pilot)
         assert "type the secret" in screen_text(app)
         await pilot.press(*"kqx", "enter")
@@ -351,7 +358,7 @@ async def test_a_match_against_the_computer_is_kept_by_the_server_and_resumed() 
     app, ours = await start()
     async with app.run_test(size=(100, 32)) as pilot:
         server = FakeServer(await Link.over(ours))
-        server.link.send({"type": "welcome", "secret": "KQXPMR", "hold_seconds": 300})
+        server.send({"type": "welcome", "secret": "KQXPMR", "hold_seconds": 300})
         await pilot.press("enter")  # Play the computer
         saved = await server.expect("computer_saved")
         assert saved["save"]["setup"]["names"][0] == "ann"  # the SSH name, not "You"
@@ -363,13 +370,13 @@ async def test_a_match_against_the_computer_is_kept_by_the_server_and_resumed() 
         await pilot.press("n")
         await wait_for_screen(pilot, app, LobbyScreen)
         offer = {"level": "perfect", "round": 1, "stars": [0, 0], "needs_secret": False}
-        server.link.send({"type": "lobby", "matches": [], "computer": offer})
+        server.send({"type": "lobby", "matches": [], "computer": offer})
         await settle(pilot)
         assert "Resume computer match" in screen_text(app)
         await pilot.press("enter")  # the offer comes first in the menu
         request = await server.expect("computer_resume")
         assert request["secret"] is None
-        server.link.send({"type": "computer_game", "secret": "KQXPMR", "save": kept})
+        server.send({"type": "computer_game", "secret": "KQXPMR", "save": kept})
         await wait_for_screen(pilot, app, GameScreen)
         assert app.game.match.to_dict()["rounds"][0]["moves"][:1] == kept["match"]["rounds"][0]["moves"][:1]
         assert app.game.match.players == ("ann", "Computer")
@@ -383,26 +390,26 @@ async def test_the_waiting_dialog_closes_with_escape_and_goes_by_itself_behind_h
         match = Match(MatchOptions(discs=4), ("ann", "bob"), seed=won_by_first_player())
         while not match.round.is_over:
             match.play(match.position.legal_moves[0], match.to_move)
-        server.link.send(match_message(match, 0, version=9))
+        server.send(match_message(match, 0, version=9))
         await wait_for_screen(pilot, app, RoundOverScreen, "Waiting for bob to choose")
         await pilot.press("escape")  # nothing to choose here: Esc shows the board
         await wait_for_screen(pilot, app, GameScreen, "ann won round 1.")
-        server.link.send(match_message(match, 0, version=9))  # the same state again: no new dialog
+        server.send(match_message(match, 0, version=9))  # the same state again: no new dialog
         await settle(pilot)
         assert isinstance(app.screen, GameScreen)
         match.start_next_round(1, 1)
-        server.link.send(match_message(match, 0, version=10))
+        server.send(match_message(match, 0, version=10))
         await wait_for_screen(pilot, app, GameScreen, "Waiting for bob.")
         assert app.game.match.round_number == 2
         while not match.round.is_over:  # round 2 over too; ann reads the help meanwhile
             match.play(match.position.legal_moves[0], match.to_move)
-        server.link.send(match_message(match, 0, version=11))
+        server.send(match_message(match, 0, version=11))
         await wait_for_screen(pilot, app, RoundOverScreen, "round 2")
         await pilot.press("question_mark")
         await wait_for_screen(pilot, app, HelpScreen)
         loser = match.round.outcome.loser
         match.start_next_round(loser, loser)
-        server.link.send(match_message(match, 0, version=12))
+        server.send(match_message(match, 0, version=12))
         await settle(pilot)
         await pilot.press("escape")  # help closes; the round-over dialog beneath has gone by itself
         await wait_for_screen(pilot, app, GameScreen, "Round 3 ")

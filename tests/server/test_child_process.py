@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from soluna_tui.server.child import APOLOGY, ChildConfig
+from soluna_tui.server.messages import CrashReport
 from soluna_tui.server.protocol import decode
 from soluna_tui.server.spawn import base_environment
 
@@ -64,7 +65,7 @@ def test_an_internal_error_is_one_line_on_the_terminal_and_a_report_to_the_serve
         ours.close()
     assert APOLOGY.strip().encode() in shown
     assert b"Traceback" not in shown and b"ZeroDivisionError" not in shown
-    assert [report["type"] for report in reports] == ["crash"] and "ZeroDivisionError" in reports[0]["text"]
+    assert [type(report) for report in reports] == [CrashReport] and "ZeroDivisionError" in reports[0].text
 
 
 async def test_each_session_process_has_memory_and_cpu_limits(tmp_path) -> None:

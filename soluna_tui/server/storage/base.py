@@ -17,6 +17,7 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any, TypeVar
 
 from ...rules import Match, SolunaError
+from ..end_reason import EndReason
 from ..ratings import Rating, is_rated, rate
 from .records import (
     RESYNC,
@@ -47,7 +48,7 @@ log = logging.getLogger("soluna.storage")
 T = TypeVar("T")
 
 #: Results a finished match may have (``abandoned``: both players left; nobody won).
-RESULTS = ("won", "forfeit", "abandoned")
+RESULTS = tuple(EndReason)
 #: Changes a subscriber may fall behind by before it is told to re-read everything instead.
 SUBSCRIBER_BACKLOG = 1000
 
@@ -377,9 +378,10 @@ class Storage(ABC):
         """Write a finished match (and its rating changes) inside ``tx``."""
         if result not in RESULTS:
             raise StorageError(f"a finished match's result is one of {', '.join(RESULTS)}, not {result!r}")
+        result = EndReason(result).value  # the plain text the database has always held
         match = _match_of(document)
-        winner = None if result == "abandoned" else match.winner
-        if result != "abandoned" and winner is None:
+        winner = None if result == EndReason.ABANDONED else match.winner
+        if result != EndReason.ABANDONED and winner is None:
             raise StorageError(f"match {code} has no winner yet: it cannot be filed as {result}")
         fingerprints = tuple(seat.fingerprint for seat in seats)
         changes: tuple[RatingChange, ...] = ()

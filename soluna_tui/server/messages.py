@@ -1,0 +1,503 @@
+"""Shared by the server process and the child: every message between the server and a session's child.
+
+Each is declared once as a small value.
+
+A message is a frozen dataclass that knows its wire ``type``; ``to_wire`` turns it into the
+JSON object that travels, ``from_wire`` reads one back and checks every field against the
+declaration: its type (a bool is not a number, numbers are finite), its length, the items of
+its lists and the fields of the records inside it, all through ``rules.fields.checked``, the
+one check every reader of our documents (match, setup, stats, saves) shares. Anything else is
+a ``ProtocolError``: the server never trusts what a child says. Documents carried whole (a
+match, a saved match) are checked here as objects and read by their own readers
+(``Match.from_dict``, ``SavedMatch.from_document``) where they are used.
+
+``Request`` is what a child asks of the server, ``Reply`` what the server tells a child; a
+few names exist both ways (``leaderboard``, ``record``, ``finished_match``: the question and
+its answer), so a line is read as one or the other (``REQUESTS``, ``REPLIES``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import functools
+import types
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Annotated, Any, ClassVar, Final, Literal, Union, get_args, get_origin, get_type_hints
+
+from ..rules.fields import LONGEST, checked
+from .end_reason import EndReason
+
+#: The longest crash report a child sends (its traceback's end).
+CRASH_REPORT_LIMIT: Final = 8000
+#: Sentences (notices, errors) are at most this long.
+LONGEST_TEXT: Final = 1000
+#: The longest list of matches in play, of leaderboard rows or of recent matches a reply carries.
+LONGEST_LISTING: Final = 5000
+
+
+class ProtocolError(ValueError):
+    """A line that is not a message of this protocol."""
+
+
+@dataclass(frozen=True)
+class Longest:
+    """How long a string, list or object in this field may be (``rules.fields.LONGEST`` without it)."""
+
+    limit: int
+
+
+Code = Annotated[str, Longest(8)]
+Secret = Annotated[str, Longest(20)]
+MoveText = Annotated[str, Longest(40)]
+Text = Annotated[str, Longest(LONGEST_TEXT)]
+#: A document read by its own reader where it is used (a match, a saved match): a few keys.
+Document = Annotated[dict[str, Any], Longest(16)]
+Severity = Literal["information", "warning", "error"]
+
+
+class Message:
+    """A message of either side; a subclass declares its wire ``TYPE`` and its fields."""
+
+    TYPE: ClassVar[str]
+
+
+class Request(Message):
+    """What a session's child asks of the server."""
+
+
+class Reply(Message):
+    """What the server tells a session's child."""
+
+
+# ---- records inside replies -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ListedMatch:
+    """A match in play in the lobby's listing (the screen shows its code only where the seat is this player's)."""
+
+    code: Code
+    players: tuple[str, str]
+    round: int
+    stars: tuple[int, int]
+    watchers: int
+    away: tuple[bool, bool]
+    #: This player's own seat is held there (they may take it back).
+    yours: bool = False
+
+
+@dataclass(frozen=True)
+class ComputerOffer:
+    """A match against the computer kept for this player, offered to resume."""
+
+    level: str
+    round: int
+    stars: tuple[int, int]
+    needs_secret: bool
+
+
+@dataclass(frozen=True)
+class LeaderboardRow:
+    rank: int
+    name: str
+    rating: int
+    played: int
+    won: int
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Where the player asking stands (``None`` parts: not rated yet)."""
+
+    rank: int | None
+    rating: int | None
+
+
+class SideResult(enum.StrEnum):
+    """How a finished match ended for one player."""
+
+    WON = "won"
+    LOST = "lost"
+    ABANDONED = "abandoned"
+
+
+@dataclass(frozen=True)
+class RecentMatch:
+    """One of a player's finished matches, from their side."""
+
+    id: int
+    opponent: str
+    result: SideResult
+    forfeit: bool
+    stars: tuple[int, int]
+    finished_at: float
+
+
+# ---- child to server ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CreateMatch(Request):
+    TYPE: ClassVar[str] = "create"
+    options: Annotated[dict[str, Any], Longest(10)]
+    hints: bool
+
+
+@dataclass(frozen=True)
+class JoinMatch(Request):
+    """Join a waiting match, or come back to a held seat (with the seat's secret when without its key)."""
+
+    TYPE: ClassVar[str] = "join"
+    code: Code
+    hints: bool
+    secret: Secret | None = None
+
+
+@dataclass(frozen=True)
+class WatchMatch(Request):
+    TYPE: ClassVar[str] = "watch"
+    code: Code
+
+
+@dataclass(frozen=True)
+class CancelMatch(Request):
+    """Stop waiting for an opponent."""
+
+    TYPE: ClassVar[str] = "cancel"
+
+
+@dataclass(frozen=True)
+class LeaveMatch(Request):
+    TYPE: ClassVar[str] = "leave"
+
+
+@dataclass(frozen=True)
+class PlayMove(Request):
+    """A move, and the moment it was played at (a late one is refused)."""
+
+    TYPE: ClassVar[str] = "move"
+    move: MoveText
+    round: int
+    ply: int
+
+
+@dataclass(frozen=True)
+class StartNextRound(Request):
+    TYPE: ClassVar[str] = "next_round"
+    opener: int
+    round: int
+
+
+@dataclass(frozen=True)
+class AskRematch(Request):
+    TYPE: ClassVar[str] = "rematch"
+
+
+@dataclass(frozen=True)
+class SyncMatch(Request):
+    """The whole state again, after a gap in versions."""
+
+    TYPE: ClassVar[str] = "sync"
+    code: Code
+
+
+@dataclass(frozen=True)
+class ComputerSaved(Request):
+    """The session's match against the computer after each change (kept through a lost connection)."""
+
+    TYPE: ClassVar[str] = "computer_saved"
+    save: Document
+
+
+@dataclass(frozen=True)
+class ComputerDropped(Request):
+    """The match against the computer is over or given up."""
+
+    TYPE: ClassVar[str] = "computer_dropped"
+
+
+@dataclass(frozen=True)
+class ComputerResume(Request):
+    TYPE: ClassVar[str] = "computer_resume"
+    secret: Secret | None = None
+
+
+@dataclass(frozen=True)
+class AskLeaderboard(Request):
+    TYPE: ClassVar[str] = "leaderboard"
+    offset: int
+
+
+@dataclass(frozen=True)
+class AskRecord(Request):
+    TYPE: ClassVar[str] = "record"
+
+
+@dataclass(frozen=True)
+class AskFinishedMatch(Request):
+    TYPE: ClassVar[str] = "finished_match"
+    id: int
+
+
+@dataclass(frozen=True)
+class ChooseName(Request):
+    TYPE: ClassVar[str] = "choose_name"
+    name: Annotated[str, Longest(80)]
+
+
+@dataclass(frozen=True)
+class CrashReport(Request):
+    """The end of a child's traceback, for the server's log (never the player's screen)."""
+
+    TYPE: ClassVar[str] = "crash"
+    text: Annotated[str, Longest(CRASH_REPORT_LIMIT)]
+
+
+# ---- server to child ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Welcome(Reply):
+    """This session's secret, how long seats are held, and who the server says this player is."""
+
+    TYPE: ClassVar[str] = "welcome"
+    secret: Secret
+    hold_seconds: float
+    name: str | None = None
+    rated: bool | None = None
+    name_chosen: bool = True
+
+
+@dataclass(frozen=True)
+class LobbyListing(Reply):
+    TYPE: ClassVar[str] = "lobby"
+    matches: Annotated[tuple[ListedMatch, ...], Longest(LONGEST_LISTING)]
+    computer: ComputerOffer | None = None
+
+
+@dataclass(frozen=True)
+class Waiting(Reply):
+    """A created match's code, while it waits for an opponent."""
+
+    TYPE: ClassVar[str] = "waiting"
+    code: Code
+
+
+@dataclass(frozen=True)
+class MatchState(Reply):
+    """The whole match, this terminal's seat (``None``: watching) and the match's ``version``."""
+
+    TYPE: ClassVar[str] = "match"
+    code: Code
+    version: int
+    seat: Literal[0, 1] | None
+    match: Document
+    hints: bool = False
+    #: Per seat: ``None`` while the player is here, else the seconds the seat is still held.
+    away: tuple[float | None, float | None] = (None, None)
+    secret: Secret | None = None
+    notice: Text | None = None
+
+
+@dataclass(frozen=True)
+class Moved(Reply):
+    """One move: the match's next ``version``."""
+
+    TYPE: ClassVar[str] = "moved"
+    code: Code
+    version: int
+    round: int
+    ply: int
+    move: MoveText
+    notice: Text | None = None
+
+
+@dataclass(frozen=True)
+class SecretNeeded(Reply):
+    """Coming back without the key: the secret is asked for (``code`` ``None``: a computer match)."""
+
+    TYPE: ClassVar[str] = "secret_needed"
+    code: Code | None
+
+
+@dataclass(frozen=True)
+class ComputerGameKept(Reply):
+    """A match against the computer to resume."""
+
+    TYPE: ClassVar[str] = "computer_game"
+    secret: Secret
+    save: Document
+
+
+@dataclass(frozen=True)
+class Notice(Reply):
+    TYPE: ClassVar[str] = "notice"
+    text: Text
+    severity: Severity = "information"
+
+
+@dataclass(frozen=True)
+class ErrorReply(Reply):
+    """A request that could not be done, and why."""
+
+    TYPE: ClassVar[str] = "error"
+    text: Text
+
+
+@dataclass(frozen=True)
+class Exit(Reply):
+    """The session is ending: the child leaves by itself (which restores the player's terminal)."""
+
+    TYPE: ClassVar[str] = "exit"
+
+
+@dataclass(frozen=True)
+class LeaderboardPage(Reply):
+    TYPE: ClassVar[str] = "leaderboard"
+    offset: int
+    total: int
+    rows: Annotated[tuple[LeaderboardRow, ...], Longest(LONGEST_LISTING)]
+    you: Standing | None = None
+
+
+@dataclass(frozen=True)
+class PlayerRecord(Reply):
+    """A player's own record: rating, rank, counts and recent matches."""
+
+    TYPE: ClassVar[str] = "record"
+    name: str
+    rated: bool
+    rating: int | None
+    rank: int | None
+    played: int
+    won: int
+    lost: int
+    recent: Annotated[tuple[RecentMatch, ...], Longest(LONGEST_LISTING)] = ()
+
+
+@dataclass(frozen=True)
+class FinishedMatch(Reply):
+    """A finished match the player asked to replay."""
+
+    TYPE: ClassVar[str] = "finished_match"
+    id: int
+    players: tuple[str, str]
+    result: EndReason
+    finished_at: float
+    match: Document
+
+
+def _registry(*kinds: type[Message]) -> Mapping[str, type[Message]]:
+    return types.MappingProxyType({kind.TYPE: kind for kind in kinds})
+
+
+REQUESTS: Final = _registry(CreateMatch, JoinMatch, WatchMatch, CancelMatch, LeaveMatch, PlayMove, StartNextRound,
+                            AskRematch, SyncMatch, ComputerSaved, ComputerDropped, ComputerResume, AskLeaderboard,
+                            AskRecord, AskFinishedMatch, ChooseName, CrashReport)
+REPLIES: Final = _registry(Welcome, LobbyListing, Waiting, MatchState, Moved, SecretNeeded, ComputerGameKept, Notice,
+                           ErrorReply, Exit, LeaderboardPage, PlayerRecord, FinishedMatch)
+
+
+# ---- to and from the wire -----------------------------------------------------------------------
+
+
+def to_wire(message: Message) -> dict[str, Any]:
+    """The JSON object of ``message``: its ``type`` first, then its fields in declared order."""
+    return {"type": message.TYPE, **_plain_fields(message)}
+
+
+def _plain_fields(record: Any) -> dict[str, Any]:
+    return {each.name: _plain(getattr(record, each.name)) for each in dataclasses.fields(record)}
+
+
+def _plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _plain_fields(value)
+    if isinstance(value, (tuple, list)):
+        return [_plain(item) for item in value]
+    if isinstance(value, enum.Enum):
+        return value.value
+    return value
+
+
+def from_wire(document: Any, kinds: Mapping[str, type[Message]]) -> Message:
+    """The message in a decoded JSON object, one of ``kinds``, every field checked; ``ProtocolError`` if not."""
+    if not isinstance(document, dict) or not isinstance(document.get("type"), str):
+        raise ProtocolError("a message without a type")
+    kind = kinds.get(document["type"])
+    if kind is None:
+        raise ProtocolError(f"an unknown message {_short(document['type'])!r}")
+    values = {key: value for key, value in document.items() if key != "type"}
+    message: Message = _record(kind, values, f"{kind.TYPE!r} message")
+    return message
+
+
+def _short(name: str) -> str:
+    """A name from a line, as a log may quote it."""
+    return name[:40]
+
+
+@functools.cache
+def _declared(kind: type) -> tuple[tuple[str, Any, bool], ...]:
+    """Each field of a record: its name, its declared type, and whether it may be left out."""
+    hints = get_type_hints(kind, include_extras=True)
+    return tuple((each.name, hints[each.name], each.default is not dataclasses.MISSING)
+                 for each in dataclasses.fields(kind))
+
+
+def _record(kind: type, document: Any, where: str) -> Any:
+    document = checked(document, (dict,), where, ProtocolError, LONGEST)
+    declared = _declared(kind)
+    unknown = set(document) - {name for name, _, _ in declared}
+    if unknown:
+        raise ProtocolError(f"{where} has an unknown field {_short(sorted(unknown)[0])!r}")
+    values = {}
+    for name, annotation, optional in declared:
+        if name in document:
+            values[name] = _value(annotation, document[name], f"{where} field {name!r}")
+        elif not optional:
+            raise ProtocolError(f"{where} has no {name!r} field")
+    return kind(**values)
+
+
+def _value(annotation: Any, value: Any, what: str, longest: int = LONGEST) -> Any:
+    """``value`` read as ``annotation`` declares (see the module's docstring for what is checked)."""
+    origin = get_origin(annotation)
+    arguments = get_args(annotation)
+    if origin is Annotated:
+        limit = next((extra.limit for extra in arguments[1:] if isinstance(extra, Longest)), longest)
+        return _value(arguments[0], value, what, limit)
+    if origin in (Union, types.UnionType):
+        if value is None and type(None) in arguments:
+            return None
+        (only,) = [each for each in arguments if each is not type(None)]
+        return _value(only, value, what, longest)
+    if origin is Literal:
+        if value not in arguments or isinstance(value, bool) != any(isinstance(each, bool) for each in arguments):
+            raise ProtocolError(f"{what} is not one of {', '.join(map(repr, arguments))}")
+        return value
+    if origin is tuple:
+        items = checked(value, (list,), what, ProtocolError, longest)
+        if len(arguments) == 2 and arguments[1] is Ellipsis:
+            return tuple(_value(arguments[0], item, f"{what} item {number}")
+                         for number, item in enumerate(items, start=1))
+        if len(items) != len(arguments):
+            raise ProtocolError(f"{what} has {len(items)} items, not {len(arguments)}")
+        return tuple(_value(kind, item, f"{what} item {number}")
+                     for number, (kind, item) in enumerate(zip(arguments, items, strict=True), start=1))
+    if origin is dict:
+        return checked(value, (dict,), what, ProtocolError, longest)
+    if isinstance(annotation, type) and dataclasses.is_dataclass(annotation):
+        return _record(annotation, value, what)
+    if isinstance(annotation, type) and issubclass(annotation, enum.StrEnum):
+        text = checked(value, (str,), what, ProtocolError, longest)
+        try:
+            return annotation(text)
+        except ValueError:
+            raise ProtocolError(f"{what} is not one of {', '.join(map(str, annotation))}") from None
+    if annotation in (str, int, float, bool):
+        plain = checked(value, (annotation,), what, ProtocolError, longest)
+        return float(plain) if annotation is float else plain
+    raise TypeError(f"a message field declared as {annotation!r}, which this reader does not know")
