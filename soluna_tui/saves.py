@@ -49,14 +49,18 @@ class SavedMatch:
     hints_used: tuple[int, int] = (0, 0)
     analysis: bool = False
 
-    def to_json(self) -> str:
-        return document_text(SAVE_FORMAT, SAVE_VERSION, {
+    def to_document(self) -> dict[str, Any]:
+        """What ``from_document`` reads back (a save file's body; over SSH, what the server keeps)."""
+        return {
             "saved_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
             "setup": self.setup.to_dict(),
             "match": self.match.to_dict(),
             "hints_used": list(self.hints_used),
             "analysis": self.analysis,
-        })
+        }
+
+    def to_json(self) -> str:
+        return document_text(SAVE_FORMAT, SAVE_VERSION, self.to_document())
 
     @classmethod
     def from_document(cls, document: dict[str, Any]) -> SavedMatch:

@@ -112,8 +112,7 @@ class ServerStore:
         self._app = app
 
     def save(self, saved: SavedMatch) -> None:
-        self._app.send(ComputerSaved({"setup": saved.setup.to_dict(), "match": saved.match.to_dict(),
-                                      "hints_used": list(saved.hints_used)}))
+        self._app.send(ComputerSaved(saved.to_document()))
 
     def release(self) -> None:
         """No save slot to let go of: the server keeps the match."""
@@ -323,10 +322,11 @@ class ChildApp(SolunaApp):
         self._leave_remote()
         self.lobby.say("")
         self.lobby.forget_secret()
-        self._show_game(self._computer_table(saved.setup, saved.match, saved.hints_used))
+        self._show_game(self._computer_table(saved.setup, saved.match, saved.hints_used, saved.analysis))
 
-    def _computer_table(self, setup: MatchSetup, match: Match, hints_used: tuple[int, int] = (0, 0)) -> LocalTable:
-        table = LocalTable(setup, match, self.store, hints_used)
+    def _computer_table(self, setup: MatchSetup, match: Match, hints_used: tuple[int, int] = (0, 0),
+                        analysis_on: bool = False) -> LocalTable:
+        table = LocalTable(setup, match, self.store, hints_used, analysis_on)
         table.comeback = f"secret {self.secret}" if self.secret else ""
         return table
 

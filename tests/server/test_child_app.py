@@ -364,9 +364,11 @@ async def test_a_match_against_the_computer_is_kept_by_the_server_and_resumed() 
         assert saved["save"]["setup"]["names"][0] == "ann"  # the SSH name, not "You"
         await wait_for_screen(pilot, app, GameScreen, "Your move")
         assert "secret KQXPMR" in screen_text(app)
+        await pilot.press("A")  # analysis mode on: kept with the match
         await play_by_keys(pilot, app, app.game.match.position.legal_moves[0])
         saved = await server.expect("computer_saved")
         kept = saved["save"]
+        assert kept["analysis"] is True
         await pilot.press("n")
         await wait_for_screen(pilot, app, LobbyScreen)
         offer = {"level": "perfect", "round": 1, "stars": [0, 0], "needs_secret": False}
@@ -380,6 +382,8 @@ async def test_a_match_against_the_computer_is_kept_by_the_server_and_resumed() 
         await wait_for_screen(pilot, app, GameScreen)
         assert app.game.match.to_dict()["rounds"][0]["moves"][:1] == kept["match"]["rounds"][0]["moves"][:1]
         assert app.game.match.players == ("ann", "Computer")
+        assert app.game.analysis_on
+        await wait_for_screen(pilot, app, GameScreen, "analysis on")
 
 
 async def test_the_waiting_dialog_closes_with_escape_and_goes_by_itself_behind_help() -> None:
