@@ -15,3 +15,9 @@ def verb(subject: str, third_person: str, second_person: str, *, you: bool = Fal
 def possessive(name: str, *, you: bool = False) -> str:
     """``Ann's``, but ``your`` for the player addressed here."""
     return "your" if you else f"{name}'s"
+
+
+def minutes(seconds: float) -> str:
+    """A duration as players read it: ``45 seconds``, ``1 second``, ``5 minutes``."""
+    count, unit = (round(seconds), "second") if seconds < 90 else (round(seconds / 60), "minute")
+    return f"{count} {unit}{'' if count == 1 else 's'}"

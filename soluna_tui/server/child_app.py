@@ -30,9 +30,11 @@ from textual.app import SystemCommand
 from textual.screen import Screen
 
 from ..app import STYLESHEETS, SolunaApp, styles_dir
+from ..files import SaveError
 from ..match_setup import MatchSetup
+from ..play.wording import minutes
 from ..rules import Match, SolunaError
-from ..saves import SavedMatch, SaveError
+from ..saves import SavedMatch
 from ..screens.choose_name import ChooseNameScreen
 from ..screens.confirm import ConfirmScreen
 from ..screens.leaderboard import LeaderboardScreen
@@ -43,7 +45,6 @@ from ..screens.waiting import WaitingScreen
 from ..stats import Stats, StatsStore
 from ..table import LocalTable
 from .end_reason import EndReason
-from .lobby import minutes
 from .messages import (
     AskFinishedMatch,
     AskLeaderboard,

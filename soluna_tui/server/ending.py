@@ -16,7 +16,7 @@ import contextlib
 import logging
 import signal
 
-from .lobby import minutes
+from ..play.wording import minutes
 from .spawn import Child
 
 log = logging.getLogger("soluna.server")

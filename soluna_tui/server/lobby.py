@@ -33,10 +33,12 @@ from dataclasses import dataclass, replace
 from dataclasses import field as data_field
 from typing import Any, Protocol
 
+from ..files import SaveError
 from ..match_setup import NAME_LIMIT, clean_name
+from ..play.wording import minutes
 from ..rules import Match, MatchOptions, Move, NextOpener, SolunaError
 from ..rules.round import other
-from ..saves import SavedMatch, SaveError
+from ..saves import SavedMatch
 from .client_env import skeleton, visible_text
 from .end_reason import EndReason
 from .gate import RateWindow, client_key
@@ -128,12 +130,6 @@ def player_name(username: str) -> str:
 def guest_variant(name: str) -> str:
     """How a guest is shown whose name a player with a key holds."""
     return f"{name[:NAME_LIMIT - 8]} (guest)"
-
-
-def minutes(seconds: float) -> str:
-    """A duration as players read it: ``45 seconds``, ``1 second``, ``5 minutes``."""
-    count, unit = (round(seconds), "second") if seconds < 90 else (round(seconds / 60), "minute")
-    return f"{count} {unit}{'' if count == 1 else 's'}"
 
 
 def same_secret(given: str | None, kept: str | None) -> bool:

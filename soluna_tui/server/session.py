@@ -27,13 +27,14 @@ from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
+from ..play.wording import minutes
 from .channel_guard import RequestBudget, Verdict
 from .child import ChildConfig
 from .client_env import ascii_wanted, child_environment, clamp_size, term_refusal
 from .config import ServerConfig
 from .ending import LEAVE_GRACE, QUIT, TERMINAL_RESET, Ending, retire_child
 from .gate import Gate, ThrottledLog
-from .lobby import Lobby, minutes
+from .lobby import Lobby
 from .messages import CrashReport, Exit, Notice, Reply
 from .protocol import Link, ProtocolError
 from .pty_pump import PtyPump, set_window_size

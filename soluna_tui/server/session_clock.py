@@ -13,9 +13,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..play.wording import minutes
 from .config import Limits
 from .gate import TokenBucket
-from .lobby import minutes
 
 #: The shortest wait between two looks at the clock.
 LEAST_WAIT = 0.05
