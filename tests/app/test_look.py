@@ -132,3 +132,36 @@ async def test_a_solved_puzzle_shows_the_table_after_its_move(tmp_path) -> None:
         assert [look.tower for look in shown] == list(puzzle.position.play(solution).towers)
         assert [look.tower for look in shown if look.last] == [solution.result]
         assert f"Solved: {solution} wins!" in screen_text(app)
+
+
+async def test_a_tower_kept_drawing_is_never_shown_stale(tmp_path) -> None:
+    """Towers keep their recent drawings (a keystroke redraws from them): picking up and putting
+    back, moving on and back, and a new theme each show the tower as it is now."""
+    app = make_app(tmp_path, hot_seat())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        tower = game(app).board.tower_widgets[0]
+
+        def drawing() -> list[str]:
+            return [tower.render_line(y).text for y in range(tower.size.height)]
+
+        def colours() -> set:
+            return {segment.style for y in range(tower.size.height) for segment in tower.render_line(y)}
+
+        plain = drawing()
+        await pilot.press("1", "space")  # picked up: a doubled frame, lifted a line
+        picked = drawing()
+        assert picked != plain and any("╔" in line for line in picked)
+        await pilot.press("escape")  # put back: drawn as before, from the kept drawing
+        await pilot.pause()
+        assert drawing() == plain
+        await pilot.press("right")
+        await pilot.pause()
+        assert drawing() != plain  # no longer in focus: a plain frame
+        await pilot.press("left")
+        await pilot.pause()
+        assert drawing() == plain
+        dark = colours()
+        app.theme = "textual-light"
+        await pilot.pause()
+        assert colours() != dark and drawing() == plain
