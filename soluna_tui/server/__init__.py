@@ -7,7 +7,34 @@ afresh; the child talks to the server over a socketpair in newline-delimited JSO
 a typed value declared once in ``messages.py``.
 The first line of each module's docstring says where it runs:
 
-===================  ================  ========================================================
+===================  ================  ===============================================================
+Module               Runs in           What it does there
+===================  ================  ===============================================================
+command.py           server process    ``soluna serve``'s options; runs the server until stopped
+config.py            server process    where to listen, where the files go, the limits
+server.py            server process    the asyncssh listener; one ``SolunaConnection`` per client
+gate.py              server process    connections and sessions admitted, token buckets, throttled log
+proxy_protocol.py    server process    the real client's address from a trusted load balancer
+host_key.py          server process    the server's ed25519 host key
+session.py           server process    ``GameSession``: asyncssh's callbacks wiring the parts below
+channel_guard.py     server process    the channel requests a session acts on, and their budget
+pty_pump.py          server process    bytes between channel and PTY, back-pressure, resizes
+session_clock.py     server process    input budget, idle warning and timeout, longest session
+ending.py            server process    how a session ends; the child asked to leave, ended, reaped
+spawn.py             server process    starting, signalling and reaping children (zygote or exec)
+lobby.py             server process    the authority on matches: codes, seats, moves, forfeits
+ratings.py           server process    player ratings over rated matches
+storage/             server process    players, matches and ratings in SQLite or PostgreSQL
+zygote.py            zygote            imports the app once, forks a child per session, reaps them
+child.py             child             the child's set-up: session leader, limits, no tracebacks
+child_app.py         child             the app a session runs: the lobby, then matches
+remote_table.py      child             a seat at a match the server holds
+protocol.py          shared            the link between server and child, both ends
+messages.py          shared            every message on the link, a typed value read by one check
+end_reason.py        shared            how a match ended (won, forfeit, abandoned)
+client_env.py        shared            what a client may pass to its child; names shown safely
+===================  ================  ===============================================================
+
 This package imports nothing heavy on its own: the child imports the app from it,
 the server imports asyncssh, and neither should pay for the other.
 """
