@@ -14,7 +14,6 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from ..widgets.key_footer import KeyFooter
-from .help import HELP_BINDING
 
 T = TypeVar("T")
 
@@ -27,7 +26,6 @@ class ChoiceDialog(ModalScreen[T], Generic[T]):
     DIALOG_ID = "dialog"
     DIALOG_TITLE = ""
     AUTO_FOCUS = "#dialog-choices"
-    BINDINGS = [HELP_BINDING]
 
     def body(self) -> Iterable[Widget]:
         return ()

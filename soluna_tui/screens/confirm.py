@@ -6,6 +6,7 @@ from textual.binding import Binding
 from textual.widgets import Static
 
 from .choice_dialog import ChoiceDialog
+from .help import HELP_BINDING
 
 
 class ConfirmScreen(ChoiceDialog[bool]):
@@ -15,6 +16,7 @@ class ConfirmScreen(ChoiceDialog[bool]):
     BINDINGS = [
         Binding("y", "choose(True)", "Yes"),
         Binding("n,escape", "choose(False)", "No"),
+        HELP_BINDING,
     ]
 
     def __init__(self, question: str, yes: str, no: str, title: str = "Are you sure?") -> None:

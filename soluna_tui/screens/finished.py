@@ -10,6 +10,7 @@ from textual.widgets import Static
 
 from ..saves import FinishedFile
 from .choice_dialog import ChoiceDialog
+from .help import HELP_BINDING
 
 
 def describe_finished(kept: FinishedFile) -> str:
@@ -31,7 +32,7 @@ class FinishedListScreen(ChoiceDialog[FinishedFile | None]):
 
     DIALOG_ID = "finished-list"
     DIALOG_TITLE = "Replay a finished match"
-    BINDINGS = [Binding("escape", "choose(None)", "Close")]
+    BINDINGS = [Binding("escape", "choose(None)", "Close"), HELP_BINDING]
 
     def __init__(self, kept: Sequence[FinishedFile]) -> None:
         super().__init__()

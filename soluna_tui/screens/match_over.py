@@ -13,6 +13,7 @@ from ..play.wording import verb
 from ..rules import Match
 from ..rules.wording import plural
 from .choice_dialog import ChoiceDialog
+from .help import HELP_BINDING
 
 
 class MatchOverChoice(StrEnum):
@@ -42,6 +43,7 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
     BINDINGS = [
         Binding("u", f"choose('{MatchOverChoice.UNDO}')", "Take back"),
         Binding("escape", f"choose('{MatchOverChoice.BOARD}')", "Close"),
+        HELP_BINDING,
     ]
 
     def __init__(self, match: Match, glyphs: Glyphs, hints_used: tuple[int, int] = (0, 0),

@@ -7,6 +7,7 @@ from textual.widgets import Static
 
 from ..saves import SavedMatch
 from .choice_dialog import ChoiceDialog
+from .help import HELP_BINDING
 
 
 class ResumeScreen(ChoiceDialog[bool]):
@@ -17,6 +18,7 @@ class ResumeScreen(ChoiceDialog[bool]):
     BINDINGS = [
         Binding("r,escape", "choose(True)", "Resume"),
         Binding("n", "choose(False)", "New match"),
+        HELP_BINDING,
     ]
 
     def __init__(self, saved: SavedMatch, new_label: str = "Start a new match", *, notice: str = "") -> None:

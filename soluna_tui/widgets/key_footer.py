@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.cells import cell_len
+from textual import events
 from textual.screen import Screen
 from textual.widgets import Footer
 
@@ -23,6 +24,12 @@ class KeyFooter(Footer):
     """
 
     _shown: tuple | None = None
+
+    def on_mount(self, event: events.Mount) -> None:
+        # At once, not a message later as the stock footer listens: a key's dimming then lands in
+        # the same frame as the board it goes with, not in a frame of its own.
+        self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed, immediate=True)
+        event.prevent_default()
 
     def compose(self):
         if self._shown is None:
@@ -75,7 +82,8 @@ class KeyFooter(Footer):
                 self._dim_in_place(screen)
                 return
             self._shown = signature
-        super().bindings_changed(screen)
+        # A rebuild on the footer's own turn: it composes its keys in its own context.
+        self.call_next(super().bindings_changed, screen)
 
     def _dim_in_place(self, screen: Screen) -> None:
         """Only keys' enabled states changed: dim or light the keys shown, no rebuild."""
