@@ -10,7 +10,9 @@ SQLite database), or with ``--database postgresql`` a PostgreSQL of its own (the
 host key, as behind a balancer, the sessions dealt to them in turn. It opens the
 sessions (a few at a time), then every session presses keys at random moments
 (on average one every ``--interval`` seconds, as a player would) and times each
-one from the write to the moment the screen read through pyte shows its effect:
+one from the write to the moment the screen read through pyte shows its effect (each
+screen is read to the end of its first frames before timing starts, so no key pays for
+reading an earlier screen):
 in the ``game`` scene three moves to the next tower (its frame changes) then a
 tower picked up and put back (the status line changes), in the ``lobby`` scene
 the stars to win going up by one, in the ``match`` scene two-player matches (in
@@ -36,6 +38,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import os
 import random
 import re
@@ -103,6 +106,18 @@ class Player:
             self.stream.feed(data)
         return time.perf_counter() - started
 
+    async def settle(self, quiet: float = 0.3) -> None:
+        """Read what the session still draws (the rest of its first frames) until it has been quiet
+        for ``quiet`` seconds, so that no key is timed for reading an earlier screen."""
+        while True:
+            try:
+                data = await asyncio.wait_for(self.process.stdout.read(65536), quiet)
+            except TimeoutError:
+                return
+            if not data:
+                raise ConnectionError("the session ended")
+            self.stream.feed(data)
+
     def press(self, key: str) -> None:
         self.process.stdin.write(key.encode())
 
@@ -119,7 +134,7 @@ async def into_scene(player: Player, scene: str) -> None:
         await player.until(lambda text: "Your move" in text, OPEN_TIMEOUT)
     else:
         player.press("\t\t\t")  # from the menu to "Stars to win"
-        await asyncio.sleep(0.3)
+    await player.settle()
 
 
 #: The game scene's keys, over and over: three moves between towers, a tower picked up and put back.
@@ -339,6 +354,10 @@ async def measure(args: argparse.Namespace, servers: list[tuple[subprocess.Popen
     await asyncio.gather(*(open_one(number) for number in range(args.sessions)))
     players = [player for _, player in sorted(players, key=lambda pair: pair[0])]
     await asyncio.sleep(1.0)
+    # This process's own collections would pause every session's timing at once (50 pyte screens
+    # are a lot of objects): what exists now is kept out of them.
+    gc.collect()
+    gc.freeze()
     tree = all_processes(servers)
     sessions = [pid for pid in tree if pid not in baseline]
     memory = {pid: memory_kib(pid) for pid in tree}
