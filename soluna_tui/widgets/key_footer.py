@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from rich.cells import cell_len
-from textual import events
 from textual.screen import Screen
 from textual.widgets import Footer
 
@@ -25,11 +24,16 @@ class KeyFooter(Footer):
 
     _shown: tuple | None = None
 
-    def on_mount(self, event: events.Mount) -> None:
-        # At once, not a message later as the stock footer listens: a key's dimming then lands in
-        # the same frame as the board it goes with, not in a frame of its own.
-        self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed, immediate=True)
-        event.prevent_default()
+    def on_mount(self) -> None:
+        # Once the stock footer has subscribed (its own on_mount runs after this one), listen at
+        # once instead of a message later: a key's dimming then lands in the same frame as the
+        # board it goes with, not in a frame of its own.
+        self.call_next(self._listen_at_once)
+
+    def _listen_at_once(self) -> None:
+        signal = self.screen.bindings_updated_signal
+        signal.unsubscribe(self)
+        signal.subscribe(self, self.bindings_changed, immediate=True)
 
     def compose(self):
         if self._shown is None:
