@@ -213,7 +213,7 @@ async def test_the_round_winner_follows_the_opener_choice_after_closing_the_revi
         match.start_next_round(0, 1)  # bob chose to move second
         version += 1
         server.send(match_message(match, 0, hints=True, version=version,
-                                       notice="bob chose to move second: ann opens round 2."))
+                                  notice="bob chose to move second: ann opens round 2."))
         await wait_for_screen(pilot, app, GameScreen, "bob chose to move second")
         assert app.game.match.round_number == 2 and "Your move" in screen_text(app)
         move = match.position.legal_moves[0]
@@ -260,7 +260,7 @@ async def test_an_away_player_is_shown_in_the_tally_with_a_countdown_and_the_sec
         app.following = "ABCD"
         match = Match(MatchOptions(), ("ann", "bob"), seed=6)
         server.send(match_message(match, 0, away=(None, 125), secret="KQXPMR",
-                                       notice="bob has left: the seat is held for 2 minutes."))
+                                  notice="bob has left: the seat is held for 2 minutes."))
         await wait_for_screen(pilot, app, GameScreen, "away: 2:05 to return")
         assert "code ABCD, secret KQXPMR" in screen_text(app)
         await wait_for_screen(pilot, app, GameScreen, "away: 2:03 to return")  # counts down by itself

@@ -115,7 +115,7 @@ async def test_the_record_lists_recent_matches_and_enter_replays_one() -> None:
                   {"id": 9, "opponent": "cyd", "result": "abandoned", "forfeit": True, "stars": [0, 0],
                    "finished_at": 1_789_000_000.0}]
         server.send({"type": "record", "name": "ann", "rated": True, "rating": 1532, "rank": 5, "played": 12,
-                          "won": 7, "lost": 5, "recent": recent})
+                     "won": 7, "lost": 5, "recent": recent})
         await wait_for_screen(pilot, app, RecordScreen, "ann: rating 1532, rank 5.")
         text = screen_text(app)
         assert "12 matches played: 7 won, 5 lost." in text
@@ -127,7 +127,7 @@ async def test_the_record_lists_recent_matches_and_enter_replays_one() -> None:
         await pilot.press("up", "enter")
         assert (await server.expect("finished_match"))["id"] == 17
         server.send({"type": "finished_match", "id": 17, "players": ["ann", "bob"], "result": "forfeit",
-                          "finished_at": 1_790_000_000.0, "match": match.to_dict()})
+                     "finished_at": 1_790_000_000.0, "match": match.to_dict()})
         await wait_for_screen(pilot, app, ReplayScreen, "Round 1: ann opens")
         assert app.screen.match.to_dict() == match.to_dict()
         await pilot.press("escape")
@@ -142,9 +142,9 @@ async def test_a_guest_s_empty_record_and_a_damaged_match_say_so_in_one_line() -
         await pilot.press(*RECORD_KEY)
         await server.expect("record")
         server.send({"type": "record", "name": "ann", "rated": False, "rating": None, "rank": None,
-                          "played": 0, "won": 0, "lost": 0, "recent": []})
+                     "played": 0, "won": 0, "lost": 0, "recent": []})
         await wait_for_screen(pilot, app, RecordScreen, "a guest, unrated")
         assert "No finished match yet." in screen_text(app)
         server.send({"type": "finished_match", "id": 3, "players": ["a", "b"], "result": "abandoned",
-                          "finished_at": 0.0, "match": {"format": "nonsense"}})
+                     "finished_at": 0.0, "match": {"format": "nonsense"}})
         await wait_for_screen(pilot, app, RecordScreen, "That match could not be read")
