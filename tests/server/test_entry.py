@@ -10,13 +10,7 @@ from soluna_tui.server.gate import Gate, RateWindow, client_key
 from soluna_tui.server.messages import ChooseName
 from soluna_tui.server.protocol import ProtocolError, decode, encode
 
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
+from .helpers import Clock
 
 
 @pytest.mark.parametrize(("address", "key"), [
