@@ -77,7 +77,8 @@ def tower_looks(
     for slot, tower in enumerate(position.towers):
         is_target = False
         if mover is not None and slot != mover_slot:
-            is_target = tower == target if target is not None else position.why_illegal(Move(mover, tower)) is None
+            # Another slot: a legal target exactly when it accepts the mover (both are on the board).
+            is_target = tower == target if target is not None else tower.accepts(mover)
         is_last = mover is None and tower == last and not last_marked
         last_marked = last_marked or is_last
         note, kind = (notes or {}).get(slot, ("", ""))

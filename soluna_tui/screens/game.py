@@ -468,13 +468,15 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
             may_play = self._human_may_move() and not isinstance(self.focused, History)
             return self.picking_check(action, may_play)
         if action == "open_move_prompt":
-            return self._human_may_move()
+            return True if self._human_may_move() else None  # dimmed, as the picking keys are
         if action == "undo":
             return self.viewing is None and self.table.can_undo
         if action == "redo":
             return self.viewing is None and not self.thinking and self.table.can_redo
         if action == "hint":
-            return self.hints_allowed and self._helping_live_player()
+            if not self.hints_allowed:
+                return False  # hidden: this match has no hints at all
+            return True if self._helping_live_player() else None
         if action == "analysis":
             return self.hints_allowed
         return True

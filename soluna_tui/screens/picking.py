@@ -61,14 +61,13 @@ class PickingMixin:
         self.press(slot)
 
     def picking_check(self, action: str, may_play: bool) -> bool | None:
-        """``check_action`` for the picking keys: Enter while the player may play, Escape too
-        (dimmed while nothing is in hand); both hidden while the player may not play."""
+        """``check_action`` for the picking keys: Enter while the player may play, Escape while
+        a tower is in hand; dimmed otherwise, never hidden, so the footer keeps the same keys
+        from turn to turn (rebuilding it on every turn cost more than the move itself)."""
         if action == "press_focused":
-            return may_play
+            return True if may_play else None
         if action == "put_back":
-            if not may_play:
-                return False
-            return True if self.picked_slot is not None else None
+            return True if may_play and self.picked_slot is not None else None
         return True
 
     def action_put_back(self) -> None:

@@ -19,6 +19,11 @@ SVG_TEXT = re.compile(r'<text class="[^"]*" x="([\d.]+)" y="[\d.]+" textLength="
                       r'clip-path="url\(#[\w-]+-line-(\d+)\)">([^<]*)</text>')
 
 
+def footer_keys(app: SolunaApp) -> dict[str, bool]:
+    """The footer's keys as shown, each description with whether it is lit (not dimmed)."""
+    return {key.description: not key.has_class("-disabled") for key in app.screen.query("FooterKey")}
+
+
 def make_app(data_dir: Path, setup: MatchSetup | None = None, **kwargs) -> SolunaApp:
     """An app that saves under ``data_dir`` and whose computer moves without pauses."""
     kwargs.setdefault("computer_pause", 0)

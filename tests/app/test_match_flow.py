@@ -11,7 +11,17 @@ from soluna_tui.rules import MatchOptions, choose_move
 from soluna_tui.screens.match_over import MatchOverScreen
 from soluna_tui.screens.round_over import RoundOverScreen
 
-from .helpers import game, hot_seat, make_app, play_by_keys, play_randomly_until, screen_text, settle, skip_review
+from .helpers import (
+    footer_keys,
+    game,
+    hot_seat,
+    make_app,
+    play_by_keys,
+    play_randomly_until,
+    screen_text,
+    settle,
+    skip_review,
+)
 
 
 @pytest.mark.slow
@@ -158,7 +168,8 @@ async def test_input_is_refused_while_the_computer_thinks(tmp_path) -> None:
         assert "thinking" in screen_text(app)
         await pilot.press("enter", "right", "enter")
         assert screen.picked_slot is None and screen.match.round.ply == 0
-        assert "Pick up" not in screen_text(app).splitlines()[-1]  # hidden while it thinks
+        # Dimmed while it thinks (not hidden: the footer keeps its keys from turn to turn).
+        assert footer_keys(app)["Pick up/place"] is False and footer_keys(app)["Type"] is False
         for _ in range(150):  # the computer moves once its pause is over: waited for, at most 15 s
             if screen.match.round.ply == 1 and not screen.thinking:
                 break
@@ -168,6 +179,25 @@ async def test_input_is_refused_while_the_computer_thinks(tmp_path) -> None:
         last = screen.match.round.moves[0].result
         slot = screen.match.position.towers.index(last)
         assert screen.board.tower_widgets[slot].has_class("-last")
+
+
+async def test_the_footer_keeps_its_keys_while_the_computer_moves(tmp_path) -> None:
+    # Rebuilding the footer on every turn cost a remote player more than drawing the move itself.
+    setup = MatchSetup.against_computer("greedy", MatchOptions(first_opener=0), seed=5)
+    app = make_app(tmp_path, setup, computer_pause=1.0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = game(app)
+        await play_by_keys(pilot, app, screen.match.position.legal_moves[0])
+        await settle(pilot, app)  # the computer has answered: Undo is on offer from now on
+        keys = list(app.screen.query("FooterKey"))
+        assert footer_keys(app)["Pick up/place"] is True
+        await play_by_keys(pilot, app, screen.match.position.legal_moves[0])
+        await pilot.pause()
+        assert screen.thinking
+        assert footer_keys(app)["Pick up/place"] is False and footer_keys(app)["Put back"] is False
+        await settle(pilot, app)
+        assert screen.match.round.ply == 4 and footer_keys(app)["Pick up/place"] is True
+        assert list(app.screen.query("FooterKey")) == keys  # the same keys, dimmed and lit again
 
 
 async def test_a_new_match_from_the_game_with_more_discs(tmp_path) -> None:

@@ -10,7 +10,7 @@ from soluna_tui.rules import MatchOptions, Move
 from soluna_tui.widgets.move_prompt import MovePrompt
 
 from .burst import burst
-from .helpers import game, hot_seat, make_app, screen_text, set_position, settle
+from .helpers import footer_keys, game, hot_seat, make_app, screen_text, set_position, settle
 
 
 def prompt_of(app) -> MovePrompt:
@@ -124,9 +124,10 @@ async def test_against_the_computer_only_on_your_turn(tmp_path) -> None:
         assert screen.thinking
         await burst(pilot, ":", "1")
         assert not prompt_of(app).display
-        assert ": Type" not in screen_text(app).splitlines()[-1]  # hidden while it thinks
+        assert footer_keys(app)["Type"] is False  # dimmed while it thinks
         await settle(pilot, app)
         assert screen.match.round.ply == 1
+        assert footer_keys(app)["Type"] is True
         assert ": Type" in screen_text(app).splitlines()[-1]
         mine = screen.match.position.legal_moves[0]
         await type_move(pilot, str(mine))
