@@ -182,10 +182,7 @@ async def pair_up(first: Player, second: Player) -> str:
     await first.until(lambda text: "Your match code:" in text, OPEN_TIMEOUT)
     code = re.search(r"Your match code:\s+((?:[A-Z] ){3}[A-Z])", first.text).group(1).replace(" ", "")
     await keys(second, "\x1b[B", "\x1b[B", "\r")
-    # The hint under the code field; with many matches listed it is below the fold of 80x24,
-    # and the field has the focus all the same.
-    with contextlib.suppress(TimeoutError):
-        await second.until(lambda text: "Type the four-letter code" in text, 2.0)
+    await second.until(lambda text: "Type the four-letter code" in text, OPEN_TIMEOUT)  # under the code field
     await keys(second, code.lower(), "\r")
     await first.until(lambda text: "Your move" in text or "Waiting for p" in text, OPEN_TIMEOUT)  # either opens
     return code

@@ -149,10 +149,12 @@ class LobbyScreen(Screen):
                 yield Label("Your secret", classes="form-label")
                 yield Input(placeholder="six letters, then Enter", max_length=9, restrict=r"[A-Za-z -]*",
                             compact=True, id="secret")
+            # Under the fields it answers (a code's hint, a refusal), where an 80x24 terminal
+            # still shows it with the matches list full below.
+            yield Static("", id="lobby-status", markup=False)
             yield Static("Matches in play", id="lobby-matches-title")
             yield Menu(id="lobby-matches")
             yield Static("", id="lobby-none", markup=False)
-            yield Static("", id="lobby-status", markup=False)
         yield KeyFooter()
 
     def on_mount(self) -> None:

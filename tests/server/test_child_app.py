@@ -328,6 +328,22 @@ async def test_the_lobby_lists_matches_on_arrival_keeps_them_current_and_watches
         assert request["code"] == "WXYZ"
 
 
+async def test_at_80x24_a_full_list_of_matches_leaves_the_code_hint_and_every_row_in_view() -> None:
+    app, ours = await start()
+    async with app.run_test(size=(80, 24)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        entries = [{"code": code, "players": [f"p{index}", f"q{index}"], "round": 1, "stars": [0, 0],
+                    "watchers": 0, "away": [False, False], "yours": False}
+                   for index, code in enumerate(("ABCD", "EFGH", "IJKL", "MNOP", "QRST"))]
+        server.send({"type": "lobby", "matches": entries, "computer": None})
+        await settle(pilot)
+        await pilot.press("down", "down", "enter")  # Join a match by code
+        await settle(pilot)
+        text = screen_text(app)
+        assert "Type the four-letter code of the match, then Enter." in text
+        assert all(f"p{index} vs q{index}" in text for index in range(5))
+
+
 async def test_a_held_seat_is_offered_and_its_secret_asked_for() -> None:
     app, ours = await start()
     async with app.run_test(size=(100, 40)) as pilot:
