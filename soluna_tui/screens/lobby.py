@@ -199,7 +199,9 @@ class LobbyScreen(Screen):
         if self.matches:
             listing.highlighted = min(highlighted or 0, len(self.matches) - 1)
         listing.display = bool(self.matches)
-        self.query_one("#lobby-none", Static).update("" if self.matches else "None right now.")
+        none = self.query_one("#lobby-none", Static)
+        none.update("None right now.")
+        none.display = not self.matches  # not an empty line: at 80x24 every line of the list counts
         self._update_menu()
 
     def show_computer_offer(self, offer: ComputerOffer | None) -> None:

@@ -328,20 +328,29 @@ async def test_the_lobby_lists_matches_on_arrival_keeps_them_current_and_watches
         assert request["code"] == "WXYZ"
 
 
-async def test_at_80x24_a_full_list_of_matches_leaves_the_code_hint_and_every_row_in_view() -> None:
+async def test_at_80x24_the_tallest_lobby_keeps_its_hints_and_the_chosen_match_in_view() -> None:
     app, ours = await start()
     async with app.run_test(size=(80, 24)) as pilot:
         server = FakeServer(await Link.over(ours))
+        # The tallest lobby: a guest (told so in a line of its own), a held seat (a menu entry more),
+        # more matches than the list shows at once.
+        server.send({"type": "welcome", "secret": "KQXPMR", "hold_seconds": 300, "name": "ann", "rated": False,
+                     "name_chosen": True})
         entries = [{"code": code, "players": [f"p{index}", f"q{index}"], "round": 1, "stars": [0, 0],
-                    "watchers": 0, "away": [False, False], "yours": False}
-                   for index, code in enumerate(("ABCD", "EFGH", "IJKL", "MNOP", "QRST"))]
+                    "watchers": 0, "away": [False, False], "yours": index == 0}
+                   for index, code in enumerate(("ABCD", "EFGH", "IJKL", "MNOP", "QRST", "UVWX"))]
         server.send({"type": "lobby", "matches": entries, "computer": None})
         await settle(pilot)
-        await pilot.press("down", "down", "enter")  # Join a match by code
+        await pilot.press("down", "down", "down", "enter")  # Join a match by code (below "Return to your match")
         await settle(pilot)
         text = screen_text(app)
+        assert "You play as a guest" in text and "Return to your match" in text
         assert "Type the four-letter code of the match, then Enter." in text
-        assert all(f"p{index} vs q{index}" in text for index in range(5))
+        assert "p3 vs q3" in text and "tab Next field" in text  # the list's first rows and the footer too
+        await pilot.press("escape", "down", "enter", *["down"] * 5)  # Watch a match, then the last one
+        await settle(pilot)
+        text = screen_text(app)
+        assert "Choose a match to watch" in text and "p5 vs q5" in text
 
 
 async def test_a_held_seat_is_offered_and_its_secret_asked_for() -> None:
