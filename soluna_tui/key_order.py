@@ -5,7 +5,9 @@ when it comes back up to the app. Keys that arrive together (a paste, ``tmux sen
 one SSH packet) are all sent before the first has done anything, so ``:`` then ``3`` sends
 the ``3`` to the tower in focus, not to the prompt ``:`` opens. Here the app holds each key
 until the one before it is done with: back at the app (its bindings have run) or stopped by
-the widget that used it (a character typed into an input).
+the widget that used it (a character typed into an input). A key held up behind a busy widget
+waits for it, however long; only a key whose widget went away (so never comes back) is
+given up on.
 """
 
 from __future__ import annotations
@@ -14,11 +16,13 @@ import time
 from collections import deque
 
 from textual import events
-from textual.message_pump import active_message_pump
+from textual.message_pump import MessagePump, active_message_pump
 from textual.timer import Timer
 
-#: An input not back after this long (its widget went away meanwhile) holds up no other.
-GIVE_UP_SECONDS = 0.5
+#: How often an input not yet back is checked on: is the widget it went to still there?
+CHECK_SECONDS = 0.5
+#: An input not back after this long holds up no other, even if its widget is still there.
+GIVE_UP_SECONDS = 5.0
 
 
 class _Sequenced:
@@ -26,10 +30,20 @@ class _Sequenced:
 
     owner: InOrderInput
     sent_at: float
+    #: The widget (or screen) the app forwarded it to; None while still at the app.
+    target: MessagePump | None = None
 
     def _track(self, owner: InOrderInput) -> None:
         self.owner = owner
         self.sent_at = time.monotonic()
+
+    @property
+    def lost(self) -> bool:
+        """Whether it can no longer come back: its widget was removed (or refused it), or it is long overdue."""
+        if time.monotonic() - self.sent_at >= GIVE_UP_SECONDS:
+            return True
+        target = self.target
+        return target is not None and not (target.is_attached and target.is_running)
 
     def stop(self, stop: bool = True):
         result = super().stop(stop)
@@ -86,22 +100,25 @@ class InOrderInput:
     async def _send_next_input(self) -> None:
         if self._input_in_flight is not None:
             if self._give_up_timer is None:
-                self._give_up_timer = self.set_timer(GIVE_UP_SECONDS, self._give_up)
+                self._give_up_timer = self.set_timer(CHECK_SECONDS, self._give_up)
             return
         if not self._waiting_input:
             return
         waiting = self._waiting_input.popleft()
         sequenced = SequencedKey(waiting, self) if isinstance(waiting, events.Key) else SequencedPaste(waiting, self)
         self._input_in_flight = sequenced
-        await super().on_event(sequenced)  # the app's priority keys, else on to the focused widget
-        if not sequenced.is_forwarded:
+        target = self.focused or self.screen  # where Textual forwards it, unless a priority key takes it
+        await super().on_event(sequenced)
+        if sequenced.is_forwarded:
+            sequenced.target = target
+        else:
             self.input_done(sequenced)
 
     async def _give_up(self) -> None:
         """An input whose widget went away before handling it never comes back: send on the next."""
         self._give_up_timer = None
         stuck = self._input_in_flight
-        if stuck is not None and time.monotonic() - stuck.sent_at >= GIVE_UP_SECONDS:
+        if stuck is not None and stuck.lost:
             self._input_in_flight = None
         await self._send_next_input()
 

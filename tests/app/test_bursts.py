@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 from dataclasses import replace
 
 import pytest
+from textual import events
+from textual.widgets import Static
 
+from soluna_tui.key_order import CHECK_SECONDS, GIVE_UP_SECONDS
 from soluna_tui.rules import Move
 from soluna_tui.screens.puzzle import PuzzleScreen
 from soluna_tui.widgets.board import JUMP_KEYS
 from soluna_tui.widgets.history import History
 
-from .burst import burst
+from .burst import burst, key_event
 from .helpers import game, hot_seat, make_app, screen_text, set_position
 
 
@@ -127,3 +132,42 @@ async def test_a_puzzle_answered_in_one_burst(tmp_path) -> None:
         await burst(pilot, JUMP_KEYS[mover], "enter", JUMP_KEYS[target], "enter")
         assert screen.answered == puzzle.solution and screen.solved
         assert "Solved!" in screen_text(app)
+
+
+async def test_keys_held_up_behind_a_busy_widget_wait_for_it(tmp_path) -> None:
+    """A stall longer than a check (here 0.8 s in the tower's queue) sends no key to the wrong widget."""
+    app = make_app(tmp_path, hot_seat(seed=1))
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = game(app)
+        app.focused.call_later(asyncio.sleep, 2.5 * CHECK_SECONDS)  # ':' queues behind this
+        await burst(pilot, ":", *"5>6", "enter")
+        assert screen.match.round.moves == (Move.parse("1M>1M"),)
+
+
+class KeyDropper(Static, can_focus=True):
+    """A widget that drops the keys sent to it, as one already closing does: they never come back."""
+
+    def check_message_enabled(self, message) -> bool:
+        return not isinstance(message, events.Key) and super().check_message_enabled(message)
+
+
+async def test_a_key_whose_widget_went_away_holds_up_no_other(tmp_path) -> None:
+    app = make_app(tmp_path, hot_seat(seed=1))
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = game(app)
+        dropper = KeyDropper("x")
+        await screen.mount(dropper)
+        dropper.focus()
+        await pilot.pause()
+        for key in ("x", "3"):
+            app.post_message(key_event(key))
+        await pilot.pause(3 * CHECK_SECONDS)
+        assert app.input_pending  # the 'x' is not back, and its widget is still there: '3' waits
+        await dropper.remove()
+        started = time.monotonic()
+        while app.input_pending and time.monotonic() - started < GIVE_UP_SECONDS:
+            await asyncio.sleep(0.05)
+        assert time.monotonic() - started < 2 * CHECK_SECONDS + 0.5  # well before GIVE_UP_SECONDS
+        screen.board.focus_slot(0)
+        await burst(pilot, "3")
+        assert screen.board.focused_slot == 2
