@@ -39,7 +39,7 @@ class _Sequenced:
 
     @property
     def lost(self) -> bool:
-        """Whether it can no longer come back: its widget was removed (or refused it), or it is long overdue."""
+        """Whether it can no longer come back: its widget was removed, or it is long overdue."""
         if time.monotonic() - self.sent_at >= GIVE_UP_SECONDS:
             return True
         target = self.target
