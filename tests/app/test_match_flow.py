@@ -169,7 +169,8 @@ async def test_input_is_refused_while_the_computer_thinks(tmp_path) -> None:
         await pilot.press("enter", "right", "enter")
         assert screen.picked_slot is None and screen.match.round.ply == 0
         # Dimmed while it thinks (not hidden: the footer keeps its keys from turn to turn).
-        assert footer_keys(app)["Pick up/place"] is False and footer_keys(app)["Type"] is False
+        shown = footer_keys(app)
+        assert shown["Pick up/place"] is False and shown["Type"] is False
         for _ in range(150):  # the computer moves once its pause is over: waited for, at most 15 s
             if screen.match.round.ply == 1 and not screen.thinking:
                 break
@@ -194,7 +195,8 @@ async def test_the_footer_keeps_its_keys_while_the_computer_moves(tmp_path) -> N
         await play_by_keys(pilot, app, screen.match.position.legal_moves[0])
         await pilot.pause()
         assert screen.thinking
-        assert footer_keys(app)["Pick up/place"] is False and footer_keys(app)["Put back"] is False
+        shown = footer_keys(app)
+        assert shown["Pick up/place"] is False and shown["Put back"] is False
         await settle(pilot, app)
         assert screen.match.round.ply == 4 and footer_keys(app)["Pick up/place"] is True
         assert list(app.screen.query("FooterKey")) == keys  # the same keys, dimmed and lit again
