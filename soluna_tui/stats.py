@@ -136,6 +136,13 @@ class Stats:
         self.matches.append(record)
         del self.matches[:-MATCH_HISTORY_LIMIT]
 
+    def withdraw_match(self, record: MatchRecord) -> None:
+        """Forget a recorded match (the last record equal to ``record``): it was taken back, it never ended."""
+        for index in range(len(self.matches) - 1, -1, -1):
+            if self.matches[index] == record:
+                del self.matches[index]
+                return
+
     def by_mode(self) -> dict[str, ModeSummary]:
         summaries: dict[str, ModeSummary] = defaultdict(ModeSummary)
         for record in self.matches:
