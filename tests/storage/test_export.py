@@ -67,12 +67,12 @@ async def test_a_finished_match_in_the_store_exports_with_its_ratings(store, dat
     await store.create_match("ABCD", match.options.to_dict(), seats(), match.to_dict())
     ended = finished_match(winner=0)
     filed = await store.finish_match("ABCD", 1, ended.to_dict(), "won")
-    exported, details = await match_from_store(database, None, "ABCD", None)
-    assert exported.to_dict() == ended.to_dict()
-    assert details[0].startswith(f"Server match ABCD (#{filed.id}), won, finished ")
+    found = await match_from_store(database, None, "ABCD", None)
+    assert found.match.to_dict() == ended.to_dict()
+    assert found.details[0].startswith(f"Server match ABCD (#{filed.id}), won, finished ")
     after = [change.after.shown for change in filed.rating_changes]
-    assert details[1] == f"Ratings: ann 1000 -> {after[0]}, bob 1000 -> {after[1]}"
-    assert (await match_from_store(database, None, None, filed.id))[0].to_dict() == ended.to_dict()
+    assert found.details[1] == f"Ratings: ann 1000 -> {after[0]}, bob 1000 -> {after[1]}"
+    assert (await match_from_store(database, None, None, filed.id)).match.to_dict() == ended.to_dict()
 
 
 def _run(capsys, *argv: str) -> tuple[int, str, str]:
