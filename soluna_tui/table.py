@@ -15,7 +15,7 @@ from pathlib import Path
 from .files import SaveError
 from .judgements import RoundVerdicts, known_verdicts
 from .match_setup import MatchSetup
-from .rules import Match, Move, OutOfTurnError
+from .rules import Match, Move, OutOfTurnError, Solver, shared_solver
 from .saves import SavedMatch, SaveStore
 from .stats import MatchRecord, StatsStore
 
@@ -111,8 +111,8 @@ class Table:
     def start_next_round(self, opener: int | None, chooser: int | None) -> None:
         raise NotImplementedError
 
-    def judged(self) -> None:
-        """The finished match has been reviewed (its positions solved): keep what can help later."""
+    def judged(self, solver: Solver = shared_solver) -> None:
+        """The finished match has been reviewed (its positions solved by ``solver``): keep what can help later."""
 
 
 class LocalTable(Table):
@@ -156,12 +156,12 @@ class LocalTable(Table):
     def _finished(self, verdicts: tuple[RoundVerdicts, ...] = ()) -> SavedMatch:
         return SavedMatch(self.setup, self.match, (self.hints_used[0], self.hints_used[1]), verdicts=verdicts)
 
-    def judged(self) -> None:
+    def judged(self, solver: Solver = shared_solver) -> None:
         """Keep the verdicts the review found with the kept match: ``soluna export`` then solves nothing again."""
         if self.store is None or self._kept_path is None or not self.match.is_over:
             return
         with suppress(SaveError):  # only time is lost: the match itself is kept already
-            self.store.keep_finished(self._finished(known_verdicts(self.match)), replacing=self._kept_path)
+            self.store.keep_finished(self._finished(known_verdicts(self.match, solver)), replacing=self._kept_path)
 
     def _withdraw_finished(self) -> None:
         """The finished match was taken back: it is kept for replay and counted in the stats no longer."""

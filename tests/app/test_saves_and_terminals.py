@@ -525,3 +525,23 @@ async def test_a_match_taken_back_and_won_by_the_other_counts_once_as_it_ended(t
         await finish_by_moves(pilot, app, "1S>1M", "1S>2S")  # ...no: Bob does
         assert game(app).match.winner == 1
     assert counted(tmp_path) == ([1], 1)
+
+
+async def test_a_finished_match_is_kept_with_the_verdicts_its_review_found(tmp_path) -> None:
+    from soluna_tui.export import judge_match
+    from soluna_tui.rules import Solver
+    from soluna_tui.rules.teaching import review_round
+    from soluna_tui.saves import FinishedStore
+    from soluna_tui.screens.match_over import MatchOverScreen
+
+    from .helpers import play_randomly_until
+
+    app = make_app(tmp_path, hot_seat(seed=3, stars_to_win=1, discs=8))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await play_randomly_until(pilot, app, random.Random(2), MatchOverScreen)
+    assert len(FinishedStore(tmp_path).paths()) == 1
+    saved = FinishedStore(tmp_path).last()
+    assert saved.verdicts and all(all(round_verdicts) for round_verdicts in saved.verdicts)
+    fresh = Solver()
+    assert judge_match(saved.match, saved.verdicts, fresh) == [review_round(played) for played in saved.match.rounds]
+    assert fresh.positions_solved == 0  # soluna export --last solves nothing again
