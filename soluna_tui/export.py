@@ -85,11 +85,12 @@ def _rules_line(match: Match) -> str:
 def result_line(match: Match) -> str:
     """Who won the match and how (or where it stands, unfinished)."""
     stars = f"{match.stars[0]}-{match.stars[1]}"
-    if match.forfeited_by is not None:
-        return (f"Result: {match.players[match.forfeited_by]} forfeited; {match.players[match.winner]} wins "
+    winner = match.winner
+    if match.forfeited_by is not None and winner is not None:
+        return (f"Result: {match.players[match.forfeited_by]} forfeited; {match.players[winner]} wins "
                 f"the match (stars {stars}).")
-    if match.winner is not None:
-        return f"Result: {match.players[match.winner]} wins the match, {stars}."
+    if winner is not None:
+        return f"Result: {match.players[winner]} wins the match, {stars}."
     return f"Result: not over (round {match.round_number}, stars {stars})."
 
 
@@ -303,6 +304,8 @@ async def match_from_store(location: str | None, data_dir: Path | None, code: st
             finished = await store.finished_match(match_id)
             if finished is None:
                 raise ExportError(f"no finished match #{match_id} in the store")
+        elif code is None:
+            raise ExportError("a server's match is found by --code CODE or --id N")
         else:
             finished = await store.latest_finished(code)
             if finished is None:

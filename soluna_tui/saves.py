@@ -137,7 +137,7 @@ class SaveStore:
     def __init__(self, data_dir: Path | None = None) -> None:
         self.data_dir = Path(data_dir) if data_dir is not None else default_data_dir()
         self._slot: int | None = None
-        self._lock: weakref.finalize | None = None
+        self._lock: weakref.finalize[[int], SaveStore] | None = None
         self.elsewhere = False
 
     def _claim(self) -> int:
