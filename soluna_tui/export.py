@@ -5,6 +5,12 @@ outcome for the player who made it (``win in 5``, ``loss in 4``) and the judgeme
 ``rules.teaching`` (kept the win, threw the win away ``??``, best resistance, gave in sooner ``?``),
 then who won the round, each player's accuracy and the first blunder. ``soluna export`` finds the
 match: the unfinished one in the data directory, a match file, or a server's store.
+
+Export only reads. A file is read by the game's own careful reader; the unfinished match is read
+as it is, even while a game plays it (no lock, no folder made); a store is opened read-only and
+what it holds is checked before it is printed, with every control character dropped. The verdicts
+the game kept with a finished match are used as they are; what is missing is solved, with a
+progress bar on stderr when stderr is a terminal.
 """
 
 from __future__ import annotations
