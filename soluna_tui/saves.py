@@ -200,7 +200,10 @@ class SaveStore:
     def load(self) -> SavedMatch | None:
         """The saved unfinished match, ``None`` if there is none, ``SaveError`` if it is unusable
         (``ResumeFailed`` if it stopped the game the last time it was resumed)."""
-        if self._claim() == 0 or not os.path.lexists(self.current_path):
+        if self._claim() == 0:
+            return None
+        if not os.path.lexists(self.current_path):
+            self.resumed()  # a marker without its save is of no use to anyone
             return None
         if os.path.lexists(self._resuming_path):
             raise ResumeFailed("the game stopped on an internal error the last time it was resumed")
@@ -243,6 +246,7 @@ class SaveStore:
             self.current_path.unlink(missing_ok=True)
         except OSError as error:
             raise SaveError(f"cannot remove {self.current_path}: {error.strerror or error}") from None
+        self.resumed()
 
 
 #: Finished matches kept for replay and ``soluna export --last``, in ``DATA_DIR/finished/``.

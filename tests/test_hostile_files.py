@@ -345,3 +345,12 @@ def test_a_theme_that_is_not_a_name_is_damage(tmp_path: Path) -> None:
     preferences = Preferences(tmp_path)
     assert preferences.theme is None and "Preferences unreadable" in preferences.problem
     assert "'theme' has the wrong type" in preferences.problem and "moved to" in preferences.problem
+
+
+def test_a_resume_marker_left_without_its_save_never_sets_a_later_save_aside(tmp_path: Path) -> None:
+    (tmp_path / "current-match.resuming").write_text("2026-01-01T00:00:00\n")
+    store = SaveStore(tmp_path)
+    assert store.load() is None and not (tmp_path / "current-match.resuming").exists()
+    store.save(SavedMatch.from_document(json.loads(saved_match_json())))
+    store.release()
+    assert SaveStore(tmp_path).load().match.players == ("Ann", "Bob")
