@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from typing import Any, Final
+from typing import Any, Final, TypeGuard, TypeVar
+
+T = TypeVar("T")
 
 #: Without a length of their own, no string or list read from outside is longer than this.
 LONGEST: Final = 200
@@ -53,7 +55,7 @@ def checked(value: Any, kinds: tuple[type, ...], what: str, error: type[ValueErr
     return value
 
 
-def is_one_of(value: Any, allowed: Iterable[Any]) -> bool:
+def is_one_of(value: object, allowed: Iterable[T]) -> TypeGuard[T]:
     """Whether ``value`` is one of ``allowed`` with the very same type: ``0.0`` or ``False`` is not the seat ``0``."""
     return any(type(value) is type(choice) and value == choice for choice in allowed)
 
