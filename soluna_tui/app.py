@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from textual import events, work
@@ -18,7 +18,7 @@ from .key_order import InOrderInput
 from .match_setup import MatchSetup
 from .preferences import Preferences
 from .rules import Match
-from .saves import FinishedFile, FinishedStore, SavedMatch, SaveStore
+from .saves import FinishedFile, FinishedStore, ResumeFailed, SavedMatch, SaveStore
 from .screens.confirm import ConfirmScreen
 from .screens.finished import FinishedListScreen
 from .screens.game import GameScreen
@@ -166,11 +166,14 @@ class SolunaApp(InOrderInput, App[None]):
             where = f"it was moved to {self.store.move_aside()}"
         except OSError as move_error:
             where = f"it could not be moved aside either ({move_error.strerror})"
-        return f"Saved match unreadable: {error}; {where}."
+        what = "Saved match set aside" if isinstance(error, ResumeFailed) else "Saved match unreadable"
+        return f"{what}: {error}; {where}."
 
     def _resume_chosen(self, saved: SavedMatch, resume: bool | None) -> None:
         if resume:
-            self._show_game(LocalTable(saved.setup, saved.match, self.store, saved.hints_used, saved.analysis))
+            self.store.resuming()  # cleared once the match is on the screen: if it stops the game, it is set aside
+            self._show_game(LocalTable(saved.setup, saved.match, self.store, saved.hints_used, saved.analysis),
+                            shown=self.store.resumed)
         elif self.start_setup is not None:
             self.start_match(self.start_setup)
         else:
@@ -203,15 +206,16 @@ class SolunaApp(InOrderInput, App[None]):
         if self.store is not None:
             self.preferences.remember(**choices)
 
-    def _show_game(self, table: LocalTable) -> None:
-        """Put the match on screen in place of whatever was there (dialogs, an older match).
+    def _show_game(self, table: LocalTable, shown: Callable[[], None] | None = None) -> None:
+        """Put the match on screen in place of whatever was there (dialogs, an older match), then
+        call ``shown`` once it has been drawn.
 
         Deferred: this is usually asked from a dialog's callback, while that dialog is still
         being dismissed.
         """
-        self.call_after_refresh(self._replace_screens, table)
+        self.call_after_refresh(self._replace_screens, table, shown)
 
-    async def _replace_screens(self, table: LocalTable) -> None:
+    async def _replace_screens(self, table: LocalTable, shown: Callable[[], None] | None = None) -> None:
         game = self.game
         while len(self.screen_stack) > 1 and self.screen is not game:
             self.pop_screen()
@@ -220,6 +224,8 @@ class SolunaApp(InOrderInput, App[None]):
         else:
             self.push_screen(GameScreen(table))
         self.check_size()
+        if shown is not None:
+            self.call_after_refresh(shown)
 
     def action_new_match(self, previous: MatchSetup | None = None, notice: str = "") -> None:
         game = self.game

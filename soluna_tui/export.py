@@ -5,19 +5,29 @@ outcome for the player who made it (``win in 5``, ``loss in 4``) and the judgeme
 ``rules.teaching`` (kept the win, threw the win away ``??``, best resistance, gave in sooner ``?``),
 then who won the round, each player's accuracy and the first blunder. ``soluna export`` finds the
 match: the unfinished one in the data directory, a match file, or a server's store.
+
+Export only reads. A file is read by the game's own careful reader; the unfinished match is read
+as it is, even while a game plays it (no lock, no folder made); a store is opened read-only and
+what it holds is checked before it is printed, with every control character dropped. The verdicts
+the game kept with a finished match are used as they are; what is missing is solved, with a
+progress bar on stderr when stderr is a terminal.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import math
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .rules import Budget, Match, MatchFormatError, SearchAborted, SolunaError, shared_solver
+from .files import shorten
+from .judgements import RoundVerdicts, review_from_verdicts
+from .rules import Budget, Match, MatchFormatError, SearchAborted, SolunaError, Verdict, shared_solver
 from .rules.round import Round
 from .rules.solver import Solver
 from .rules.teaching import Judgement, MoveReview, RoundReview, review_round
@@ -81,11 +91,12 @@ def _rules_line(match: Match) -> str:
 def result_line(match: Match) -> str:
     """Who won the match and how (or where it stands, unfinished)."""
     stars = f"{match.stars[0]}-{match.stars[1]}"
-    if match.forfeited_by is not None:
-        return (f"Result: {match.players[match.forfeited_by]} forfeited; {match.players[match.winner]} wins "
+    winner = match.winner
+    if match.forfeited_by is not None and winner is not None:
+        return (f"Result: {match.players[match.forfeited_by]} forfeited; {match.players[winner]} wins "
                 f"the match (stars {stars}).")
-    if match.winner is not None:
-        return f"Result: {match.players[match.winner]} wins the match, {stars}."
+    if winner is not None:
+        return f"Result: {match.players[winner]} wins the match, {stars}."
     return f"Result: not over (round {match.round_number}, stars {stars})."
 
 
@@ -129,10 +140,79 @@ def _round_end(number: int, played: Round, match: Match, review: RoundReview | N
     return lines
 
 
+# ---- judging, with what the game already solved -----------------------------------------
+
+
+def judge_round(played: Round, known: Sequence[Verdict | None] = (), solver: Solver = shared_solver,
+                seconds: float | None = None, step: Callable[[], None] | None = None) -> RoundReview | None:
+    """The round judged by perfect play, or ``None`` when solving takes longer than ``seconds``.
+
+    ``known`` are its positions' verdicts as the game kept them (see ``judgements``): only the
+    others are solved, the last position first, so each solve reuses the ones after it and
+    ``step`` (called once a position) moves steadily."""
+    verdicts: list[Verdict | None] = list(known) if len(known) == played.ply + 1 else [None] * (played.ply + 1)
+    budget = Budget(seconds=seconds) if seconds is not None else None
+    try:
+        for ply in reversed(range(len(verdicts))):
+            if verdicts[ply] is None:
+                verdicts[ply] = solver.verdict(played.position_at(ply), budget)
+            if step is not None:
+                step()
+    except SearchAborted:
+        return None
+    return review_from_verdicts(played, [verdict for verdict in verdicts if verdict is not None])
+
+
+def judge_match(match: Match, known: Sequence[RoundVerdicts] = (), solver: Solver = shared_solver,
+                seconds_per_round: float | None = None,
+                step: Callable[[], None] | None = None) -> list[RoundReview | None]:
+    """Every round judged (``None`` where it took too long), reusing the verdicts ``known``."""
+    return [judge_round(played, known[number] if number < len(known) else (), solver, seconds_per_round, step)
+            for number, played in enumerate(match.rounds)]
+
+
+def positions_to_judge(match: Match) -> int:
+    """How many positions ``judge_match`` goes through (each round's layout and every move's)."""
+    return sum(played.ply + 1 for played in match.rounds)
+
+
+@contextmanager
+def progress_on_terminal(match: Match, solver: Solver = shared_solver) -> Iterator[Callable[[], None] | None]:
+    """A progress bar on stderr while the match is judged, when stderr is a terminal (else ``None``):
+    positions judged, positions solved so far, and the time it has taken."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn
+    from rich.text import Text
+
+    class Solved(ProgressColumn):
+        """How much of the game tree the solver has worked through: alive even in one long solve."""
+
+        def render(self, task: Any) -> Text:
+            return Text(f"{solver.positions_solved:,} solved")
+
+    columns = (TextColumn("Judging every move"), BarColumn(), MofNCompleteColumn(), TextColumn("positions"),
+               Solved(), TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task("judging", total=positions_to_judge(match))
+        yield lambda: progress.advance(task)
+
+
 # ---- where a match comes from ------------------------------------------------------------
 
 
-def match_from_document(document: Any, where: str) -> tuple[Match, list[str]]:
+@dataclass(frozen=True)
+class Found:
+    """A match to export, the lines that say where it comes from, and its positions' verdicts if kept."""
+
+    match: Match
+    details: list[str]
+    verdicts: tuple[RoundVerdicts, ...] = ()
+
+
+def match_from_document(document: Any, where: str) -> Found:
     """The match in any of our JSON files (a save, a server archive file, a bare match) and context lines."""
     if not isinstance(document, dict):
         raise ExportError(f"{where} is not a Soluna match file")
@@ -142,48 +222,78 @@ def match_from_document(document: Any, where: str) -> tuple[Match, list[str]]:
             from .saves import SavedMatch
 
             saved = SavedMatch.from_document(document)
-            return saved.match, [f"Saved game: {saved.setup.mode_label}, saved {document.get('saved_at', '?')}"]
+            return Found(saved.match, [f"Saved game: {saved.setup.mode_label}, saved {document.get('saved_at', '?')}"],
+                         saved.verdicts)
         if kind == "soluna-server-match":
             match = Match.from_dict(document.get("match"))
-            return match, [f"Server match {document.get('code', '?')}: {document.get('result', '?')}, "
-                           f"saved {document.get('saved_at', '?')}"]
+            return Found(match, [f"Server match {document.get('code', '?')}: {document.get('result', '?')}, "
+                                 f"saved {document.get('saved_at', '?')}"])
         if kind == "soluna-match":
-            return Match.from_dict(document), []
+            return Found(Match.from_dict(document), [])
     except (SolunaError, ValueError) as error:
         raise ExportError(f"{where}: {error}") from None
     raise ExportError(f"{where} is not a Soluna match file")
 
 
-def read_match_file(path: Path) -> tuple[Match, list[str]]:
+def read_match_file(path: Path) -> Found:
+    """The match in a file, read as carefully as the game reads its own: a pipe, a device, a huge file or
+    absurd numbers are refused in one line, without hanging or filling the memory."""
+    from .files import SaveError, parse_json, read_document_bytes
+
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except OSError as error:
-        raise ExportError(f"cannot read {path}: {error.strerror or error}") from None
-    except UnicodeDecodeError:
-        raise ExportError(f"{path} is not a Soluna match file") from None
-    try:
-        document = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
-        raise ExportError(f"{path} is not valid JSON") from None
+        document = parse_json(read_document_bytes(path), path.name)
+    except SaveError as error:
+        raise ExportError(str(error)) from None
     return match_from_document(document, str(path))
 
 
+#: Latest time a server's store may say a match finished (the year 9999).
+LATEST_TIME = 253_402_300_799
+#: No rating's estimate or uncertainty comes near this.
+RATING_BOUND = 1e6
+
+
+def _seconds_since_epoch(value: Any, what: str) -> float:
+    if type(value) not in (int, float) or not 0 <= value <= LATEST_TIME:
+        raise ExportError(f"{what} is damaged: its time is not a time")
+    return float(value)
+
+
 def stored_match_details(finished: Any) -> list[str]:
-    """Context lines for a server's finished match: code, when, how it ended, rating changes."""
-    stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(finished.finished_at))
+    """Context lines for a server's finished match: code, when, how it ended, rating changes
+    (``ExportError`` if what the store holds for them is not what a server writes)."""
+    what = f"match #{finished.id} in the store"
+    stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(_seconds_since_epoch(finished.finished_at, what)))
     lines = [f"Server match {finished.code} (#{finished.id}), {finished.result}, finished {stamp}"]
-    if finished.rating_changes:
+    changes = finished.rating_changes
+    if changes:
+        if len(changes) != len(finished.seats) or not all(_sane_rating(rating) for change in changes
+                                                          for rating in (change.before, change.after)):
+            raise ExportError(f"{what} is damaged: its rating changes are not ratings")
         moves = [f"{seat.name} {change.before.shown} -> {change.after.shown}"
-                 for seat, change in zip(finished.seats, finished.rating_changes, strict=True)]
+                 for seat, change in zip(finished.seats, changes, strict=True)]
         lines.append(f"Ratings: {', '.join(moves)}")
     else:
         lines.append("Unrated")
     return lines
 
 
+def _sane_rating(rating: Any) -> bool:
+    return all(type(value) is float and math.isfinite(value) and abs(value) <= RATING_BOUND
+               for value in (rating.mu, rating.sigma))
+
+
+#: What the store's own reading of a damaged row raises (JSON that is not JSON or nested too deep,
+#: a number of 5,000 digits, keys missing, a value of the wrong kind).
+DAMAGED_ROW = (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError, OverflowError)
+
+
 async def match_from_store(location: str | None, data_dir: Path | None, code: str | None,
-                           match_id: int | None) -> tuple[Match, list[str]]:
-    """A server's match: by ``match_id``, or the latest finished (else in play) under ``code``."""
+                           match_id: int | None) -> Found:
+    """A server's match: by ``match_id``, or the latest finished (else in play) under ``code``.
+
+    The store is opened read-only: nothing is created, migrated or written, and a row that is not what
+    a server writes is one line."""
     from .server.storage import DEFAULT_FILE, StorageError, open_storage
 
     if location is None or "://" not in str(location):
@@ -191,29 +301,36 @@ async def match_from_store(location: str | None, data_dir: Path | None, code: st
         if not path.is_file():  # reading must not create a database
             raise ExportError(f"no server database at {path}")
     try:
-        store = await open_storage(location, _data_dir(data_dir))
+        store = await open_storage(location, _data_dir(data_dir), read_only=True)
     except StorageError as error:
         raise ExportError(str(error)) from None
+    where = f"match #{match_id}" if match_id is not None else f"match {code}"
     try:
         if match_id is not None:
             finished = await store.finished_match(match_id)
             if finished is None:
                 raise ExportError(f"no finished match #{match_id} in the store")
+        elif code is None:
+            raise ExportError("a server's match is found by --code CODE or --id N")
         else:
             finished = await store.latest_finished(code)
             if finished is None:
                 playing = await store.get_match(code)
                 if playing is None or playing.document is None:
                     raise ExportError(f"no match with the code {code} in the store")
-                return _checked(playing.document, code), [f"Server match {code}, in play (version {playing.version})"]
-        return _checked(finished.document, code or f"#{match_id}"), stored_match_details(finished)
+                return Found(_checked(playing.document, code), [f"Server match {code}, in play "
+                                                                 f"(version {playing.version})"])
+        return Found(_checked(finished.document, code or f"#{match_id}"), stored_match_details(finished))
     except StorageError as error:
         raise ExportError(str(error)) from None
+    except DAMAGED_ROW as error:
+        reason = str(error).splitlines()[0] if str(error).strip() else type(error).__name__
+        raise ExportError(f"{where} in the store is damaged and cannot be read ({shorten(reason, 80)})") from None
     finally:
         await store.close()
 
 
-def _checked(document: dict[str, Any], where: str) -> Match:
+def _checked(document: Any, where: str) -> Match:
     try:
         return Match.from_dict(document)
     except MatchFormatError as error:
@@ -226,24 +343,26 @@ def _data_dir(data_dir: Path | None) -> Path:
     return data_dir if data_dir is not None else default_data_dir()
 
 
-def unfinished_match(data_dir: Path | None) -> tuple[Match, list[str]]:
-    """The unfinished match saved in the data directory."""
+def unfinished_match(data_dir: Path | None) -> Found:
+    """The unfinished match saved in the data directory, read as it is, even while the game plays it:
+    nothing is locked, created or moved."""
     from .files import SaveError
-    from .saves import CURRENT_SAVE, SaveStore
+    from .saves import CURRENT_SAVE, read_unfinished
 
     folder = _data_dir(data_dir)
     try:
-        saved = SaveStore(folder).load()
+        found = read_unfinished(folder)
     except SaveError as error:
         raise ExportError(str(error)) from None
-    if saved is None:
+    if found is None:
         raise ExportError(f"no unfinished match in {folder} (no {CURRENT_SAVE}): give a match file, "
                           "or --code for a server's match")
-    return saved.match, [f"Unfinished game: {saved.setup.mode_label}"]
+    _, saved = found
+    return Found(saved.match, [f"Unfinished game: {saved.setup.mode_label}"], saved.verdicts)
 
 
-def last_finished_match(data_dir: Path | None) -> tuple[Match, list[str]]:
-    """The local match that ended last (kept in ``DATA_DIR/finished/``)."""
+def last_finished_match(data_dir: Path | None) -> Found:
+    """The local match that ended last (kept in ``DATA_DIR/finished/``), with the verdicts the game kept."""
     from .files import SaveError
     from .saves import FinishedStore
 
@@ -254,36 +373,49 @@ def last_finished_match(data_dir: Path | None) -> tuple[Match, list[str]]:
         raise ExportError(str(error)) from None
     if saved is None:
         raise ExportError(f"no finished match kept in {store.folder}")
-    return saved.match, [f"Finished game: {saved.setup.mode_label}"]
+    return Found(saved.match, [f"Finished game: {saved.setup.mode_label}"], saved.verdicts)
 
 
 # ---- soluna export -----------------------------------------------------------------------
 
 
-def run_export(args: argparse.Namespace) -> int:
+def find_match(args: argparse.Namespace) -> Found:
+    """The match the command line points at; ``ExportError`` if there is none to be had."""
     data_dir = getattr(args, "data_dir", None)
-    try:
-        if args.file is not None and (args.code, args.id, args.database) != (None, None, None):
-            raise ExportError("give a match file or a server's match (--code, --id), not both")
-        if args.last and (args.file, args.code, args.id, args.database) != (None, None, None, None):
-            raise ExportError("--last is the local match that ended last: give no file or server's match with it")
-        if args.last:
-            match, details = last_finished_match(data_dir)
-        elif args.file is not None:
-            match, details = read_match_file(args.file)
-        elif args.code is not None or args.id is not None:
-            import asyncio
+    if args.file is not None and (args.code, args.id, args.database) != (None, None, None):
+        raise ExportError("give a match file or a server's match (--code, --id), not both")
+    if args.last and (args.file, args.code, args.id, args.database) != (None, None, None, None):
+        raise ExportError("--last is the local match that ended last: give no file or server's match with it")
+    if args.last:
+        return last_finished_match(data_dir)
+    if args.file is not None:
+        return read_match_file(args.file)
+    if args.code is not None or args.id is not None:
+        import asyncio
 
-            match, details = asyncio.run(match_from_store(args.database, data_dir, args.code, args.id))
-        elif args.database is not None:
-            raise ExportError("--database needs --code CODE or --id N")
-        else:
-            match, details = unfinished_match(data_dir)
+        return asyncio.run(match_from_store(args.database, data_dir, args.code, args.id))
+    if args.database is not None:
+        raise ExportError("--database needs --code CODE or --id N")
+    return unfinished_match(data_dir)
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character dropped but line ends: nothing read can steer the terminal."""
+    return "\n".join("".join(char for char in line if char.isprintable()) for line in text.split("\n"))
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from .cli import one_line
+
+    try:
+        found = find_match(args)
     except ExportError as error:
-        print(f"{args.parser.prog}: error: {error}", file=sys.stderr)
+        print(f"{args.parser.prog}: error: {one_line(str(error))}", file=sys.stderr)
         return 1
     seconds = args.seconds if args.seconds > 0 else None
-    sys.stdout.write(export_match(match, details, seconds_per_round=seconds))
+    with progress_on_terminal(found.match) as step:
+        reviews = judge_match(found.match, found.verdicts, seconds_per_round=seconds, step=step)
+    sys.stdout.write(printable(export_match(found.match, found.details, reviews=reviews)))
     return 0
 
 

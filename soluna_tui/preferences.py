@@ -1,7 +1,8 @@
 """What the player chose last time: the theme and the new-match settings.
 
 Kept in the data directory next to the saves, written atomically; an unreadable
-file is moved aside and the defaults apply. Each change re-reads the file under a
+file is moved aside and the defaults apply, and a theme this game does not know is
+said and ignored. Each change re-reads the file under a
 lock and writes only what this copy of the game changed, so a second copy running
 with older choices never resets the first one's.
 """
@@ -19,10 +20,19 @@ from .files import (
     file_lock,
     move_aside,
     read_json_document,
+    shorten,
     write_atomically,
 )
 from .match_setup import MatchSetup
 from .rules import SolunaError
+from .rules.fields import read_field
+
+
+def known_themes() -> frozenset[str]:
+    """The names of the themes the game offers (Textual's own)."""
+    from textual.theme import BUILTIN_THEMES
+
+    return frozenset(BUILTIN_THEMES)
 
 PREFERENCES_FORMAT = "soluna-preferences"
 PREFERENCES_VERSION = 1
@@ -49,16 +59,21 @@ class Preferences:
             return {}
         try:
             document = read_json_document(self.path, PREFERENCES_FORMAT, PREFERENCES_VERSION)
-            theme = document.get("theme")
+            theme = read_field(document, "theme", str, type(None), where=PREFERENCES_FILE, error=SaveError,
+                               default=None)
             setup = document.get("last_setup")
-            return {"theme": theme if isinstance(theme, str) else None,
-                    "last_setup": MatchSetup.from_dict(setup) if setup is not None else None}
+            choices = {"theme": theme, "last_setup": MatchSetup.from_dict(setup) if setup is not None else None}
         except (SaveError, SolunaError, TypeError) as error:
             try:
                 self.problem = f"Preferences unreadable: {error}; they were moved to {move_aside(self.path)}."
             except OSError:
                 self.problem = f"Preferences unreadable: {error}."
             return {}
+        if theme is not None and theme not in known_themes():
+            # The rest of the file is sound: only the theme is dropped, and said (one that exists no more, a typo).
+            self.problem = f"Preferences: unknown theme {shorten(theme)!r}, the default theme is used."
+            choices["theme"] = None
+        return choices
 
     def _adopt(self, choices: dict[str, Any]) -> None:
         self.theme = choices.get("theme", self.theme)

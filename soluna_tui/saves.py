@@ -8,6 +8,10 @@ Two copies of the game on one data directory never write over each other: each
 running copy holds a lock on its own save slot. The first copy plays the saved
 match (``current-match.json``); another copy started meanwhile saves its match
 in the next free slot (``current-match-2.json``...), offered on a later start.
+
+A saved match that stops the game as it is resumed (a bug) is not offered again and again:
+a marker is written as the match is resumed and cleared once it is on the screen, so one
+found on the next start means the resume failed, and the save is moved aside.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from .files import (
     try_lock,
     write_atomically,
 )
+from .judgements import RoundVerdicts, verdicts_from_document, verdicts_to_document
 from .match_setup import MatchSetup, clean_name
 from .rules import Match, SolunaError
 from .rules.fields import read_items
@@ -38,26 +43,37 @@ SAVE_VERSION = 1
 CURRENT_SAVE = "current-match.json"
 #: Save slots for copies of the game running at once on one data directory (the first is CURRENT_SAVE).
 SAVE_SLOTS = 9
+#: Beside a save while its match is being resumed (``current-match.resuming``): left behind, the resume failed.
+RESUMING_SUFFIX = ".resuming"
+
+
+class ResumeFailed(SaveError):
+    """The saved match stopped the game the last time it was resumed: it is set aside, not offered again."""
 
 
 @dataclass
 class SavedMatch:
-    """What is saved: who plays, the match itself, the hints used so far, and analysis mode."""
+    """What is saved: who plays, the match itself, the hints used so far, and analysis mode; with a
+    finished match, the verdicts of its positions the game solved reviewing it (``judgements``)."""
 
     setup: MatchSetup
     match: Match
     hints_used: tuple[int, int] = (0, 0)
     analysis: bool = False
+    verdicts: tuple[RoundVerdicts, ...] = ()
 
     def to_document(self) -> dict[str, Any]:
         """What ``from_document`` reads back (a save file's body; over SSH, what the server keeps)."""
-        return {
+        document = {
             "saved_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
             "setup": self.setup.to_dict(),
             "match": self.match.to_dict(),
             "hints_used": list(self.hints_used),
             "analysis": self.analysis,
         }
+        if self.verdicts:
+            document["verdicts"] = verdicts_to_document(self.verdicts)
+        return document
 
     def to_json(self) -> str:
         return document_text(SAVE_FORMAT, SAVE_VERSION, self.to_document())
@@ -73,7 +89,11 @@ class SavedMatch:
                 raise SaveError("the hint counts are malformed")
         except (SolunaError, TypeError) as error:
             raise SaveError(f"the saved match is damaged: {error}") from None
-        return cls(setup, match, (hints[0], hints[1]), document.get("analysis") is True)
+        try:
+            verdicts = verdicts_from_document(document["verdicts"], match) if "verdicts" in document else ()
+        except ValueError as error:
+            raise SaveError(f"the saved match is damaged: {error}") from None
+        return cls(setup, match, (hints[0], hints[1]), document.get("analysis") is True, verdicts)
 
 
 def _with_clean_players(document: Any) -> Any:
@@ -91,6 +111,21 @@ def slot_file(slot: int) -> str:
     return CURRENT_SAVE if slot == 1 else CURRENT_SAVE.replace(".json", f"-{slot}.json")
 
 
+def read_save(path: Path) -> SavedMatch:
+    """The saved match in ``path``; ``SaveError`` if it cannot be read or is not one."""
+    return SavedMatch.from_document(read_json_document(path, SAVE_FORMAT, SAVE_VERSION))
+
+
+def read_unfinished(data_dir: Path) -> tuple[Path, SavedMatch] | None:
+    """The first saved unfinished match in ``data_dir``, read as it is, whoever plays it: nothing is
+    locked, created or moved (``soluna export`` while the game runs). ``SaveError`` if it is unusable."""
+    for slot in range(1, SAVE_SLOTS + 1):
+        path = data_dir / slot_file(slot)
+        if os.path.lexists(path):
+            return path, read_save(path)
+    return None
+
+
 class SaveStore:
     """The save of the unfinished match this copy of the game plays, in one data directory.
 
@@ -102,7 +137,7 @@ class SaveStore:
     def __init__(self, data_dir: Path | None = None) -> None:
         self.data_dir = Path(data_dir) if data_dir is not None else default_data_dir()
         self._slot: int | None = None
-        self._lock: weakref.finalize | None = None
+        self._lock: weakref.finalize[[int], SaveStore] | None = None
         self.elsewhere = False
 
     def _claim(self) -> int:
@@ -163,18 +198,45 @@ class SaveStore:
             raise SaveError(f"cannot save to {self.data_dir}: {error.strerror or error}") from None
 
     def load(self) -> SavedMatch | None:
-        """The saved unfinished match, ``None`` if there is none, ``SaveError`` if it is unusable."""
-        if self._claim() == 0 or not os.path.lexists(self.current_path):
+        """The saved unfinished match, ``None`` if there is none, ``SaveError`` if it is unusable
+        (``ResumeFailed`` if it stopped the game the last time it was resumed)."""
+        if self._claim() == 0:
             return None
-        document = read_json_document(self.current_path, SAVE_FORMAT, SAVE_VERSION)
-        return SavedMatch.from_document(document)
+        if not os.path.lexists(self.current_path):
+            self.resumed()  # a marker without its save is of no use to anyone
+            return None
+        if os.path.lexists(self._resuming_path):
+            raise ResumeFailed("the game stopped on an internal error the last time it was resumed")
+        return read_save(self.current_path)
 
     def move_aside(self) -> Path:
-        return move_aside(self.current_path)
+        """Set the save aside (never deleted) with its resume marker, if any; the save's new path."""
+        moved = move_aside(self.current_path)
+        self.resumed()
+        return moved
 
-    def keep_finished(self, saved: SavedMatch) -> None:
-        """Keep a finished match for replay (the last few, in ``finished/``); ``SaveError`` if the disk refuses."""
-        FinishedStore(self.data_dir).keep(saved)
+    @property
+    def _resuming_path(self) -> Path:
+        return self.current_path.with_suffix(RESUMING_SUFFIX)
+
+    def resuming(self) -> None:
+        """The saved match is about to be put on the screen: if that stops the game, the next start will know."""
+        with suppress(OSError):  # a disk that refuses the marker refuses the save too: nothing to protect
+            write_atomically(self._resuming_path, time.strftime("%Y-%m-%dT%H:%M:%S%z\n"))
+
+    def resumed(self) -> None:
+        """The resumed match is on the screen (or set aside): the marker goes."""
+        with suppress(OSError):
+            self._resuming_path.unlink(missing_ok=True)
+
+    def keep_finished(self, saved: SavedMatch, replacing: Path | None = None) -> Path:
+        """Keep a finished match for replay (the last few, in ``finished/``), or write it again over
+        ``replacing``; the file it is in. ``SaveError`` if the disk refuses."""
+        return FinishedStore(self.data_dir).keep(saved, replacing)
+
+    def withdraw_finished(self, path: Path) -> None:
+        """The kept match was taken back: it is not finished after all, and no longer kept."""
+        FinishedStore(self.data_dir).withdraw(path)
 
     def discard(self) -> None:
         """Forget the saved match (it is finished, or the player chose a new one)."""
@@ -184,6 +246,7 @@ class SaveStore:
             self.current_path.unlink(missing_ok=True)
         except OSError as error:
             raise SaveError(f"cannot remove {self.current_path}: {error.strerror or error}") from None
+        self.resumed()
 
 
 #: Finished matches kept for replay and ``soluna export --last``, in ``DATA_DIR/finished/``.
@@ -204,25 +267,36 @@ class FinishedStore:
     """The last ``FINISHED_KEPT`` finished matches of this data directory, one save document each.
 
     File names sort by when the match ended, so the newest is the last name; beyond the bound the
-    oldest go first. Each file is written atomically, like a save."""
+    oldest go first. Each file is written atomically, like a save. A file that cannot be read is
+    moved aside when the list is read or the oldest are let go, never deleted (and, no longer
+    named ``.json``, never counted among the kept)."""
 
     def __init__(self, data_dir: Path | None = None) -> None:
         self.folder = (Path(data_dir) if data_dir is not None else default_data_dir()) / FINISHED_DIR
 
-    def keep(self, saved: SavedMatch) -> Path:
-        """Write a finished match; ``SaveError`` with the reason if the disk refuses."""
-        stamp = time.time_ns()
-        name = f"{time.strftime('%Y%m%d-%H%M%S', time.gmtime(stamp / 1e9))}-{stamp % 1_000_000_000:09d}.json"
-        path = self.folder / name
+    def keep(self, saved: SavedMatch, replacing: Path | None = None) -> Path:
+        """Write a finished match (over ``replacing``, if given); ``SaveError`` with the reason if the disk refuses."""
+        if replacing is None:
+            stamp = time.time_ns()
+            name = f"{time.strftime('%Y%m%d-%H%M%S', time.gmtime(stamp / 1e9))}-{stamp % 1_000_000_000:09d}.json"
+        path = replacing if replacing is not None else self.folder / name
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             write_atomically(path, saved.to_json())
         except OSError as error:
             raise SaveError(f"cannot keep the finished match in {self.folder}: {error.strerror or error}") from None
         for old in self.paths()[:-FINISHED_KEPT]:
-            with suppress(OSError):
-                old.unlink()
+            if self.read(old, set_aside=True).saved is not None:
+                with suppress(OSError):
+                    old.unlink()
         return path
+
+    def withdraw(self, path: Path) -> None:
+        """Forget a kept match that was taken back (it is no longer finished); ``SaveError`` if the disk refuses."""
+        try:
+            path.unlink(missing_ok=True)
+        except OSError as error:
+            raise SaveError(f"cannot remove {path}: {error.strerror or error}") from None
 
     def paths(self) -> list[Path]:
         """The kept files, oldest first."""
@@ -232,17 +306,26 @@ class FinishedStore:
         except OSError:
             return []
 
-    def read(self, path: Path) -> FinishedFile:
+    def read(self, path: Path, set_aside: bool = False) -> FinishedFile:
+        """The match kept in ``path``; a file that cannot be read is moved aside if ``set_aside``."""
         try:
-            return FinishedFile(path, SavedMatch.from_document(read_json_document(path, SAVE_FORMAT, SAVE_VERSION)))
+            return FinishedFile(path, read_save(path))
         except SaveError as error:
-            return FinishedFile(path, None, str(error))
+            if not set_aside:
+                return FinishedFile(path, None, str(error))
+            try:
+                moved = move_aside(path)
+            except OSError as move_error:
+                return FinishedFile(path, None, f"{error}; it could not be moved aside ({move_error.strerror})")
+            return FinishedFile(moved, None, f"{error}; set aside, not deleted")
 
     def newest_first(self) -> list[FinishedFile]:
-        return [self.read(path) for path in reversed(self.paths())]
+        """Every kept match, the last to end first; files that cannot be read are moved aside."""
+        return [self.read(path, set_aside=True) for path in reversed(self.paths())]
 
     def last(self) -> SavedMatch | None:
-        """The match that ended last, ``None`` if none was kept; ``SaveError`` if it cannot be read."""
+        """The match that ended last, ``None`` if none was kept; ``SaveError`` if it cannot be read
+        (left where it is: this only reads)."""
         paths = self.paths()
         if not paths:
             return None

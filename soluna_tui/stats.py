@@ -10,9 +10,10 @@ from __future__ import annotations
 import os
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .files import (
     SaveError,
@@ -26,6 +27,9 @@ from .files import (
 from .match_setup import clean_name
 from .rules import LEVELS
 from .rules.fields import read_field, read_items
+
+if TYPE_CHECKING:
+    from .table import Table
 
 STATS_FORMAT = "soluna-stats"
 STATS_VERSION = 1
@@ -136,6 +140,13 @@ class Stats:
         self.matches.append(record)
         del self.matches[:-MATCH_HISTORY_LIMIT]
 
+    def withdraw_match(self, record: MatchRecord) -> None:
+        """Forget a recorded match (the last record equal to ``record``): it was taken back, it never ended."""
+        for index in range(len(self.matches) - 1, -1, -1):
+            if self.matches[index] == record:
+                del self.matches[index]
+                return
+
     def by_mode(self) -> dict[str, ModeSummary]:
         summaries: dict[str, ModeSummary] = defaultdict(ModeSummary)
         for record in self.matches:
@@ -154,8 +165,9 @@ class Stats:
         for record in self.matches:
             seats = (0,) if record.mode == "computer" else (0, 1)
             for seat in seats:
-                if record.accuracy[seat] is not None:
-                    points.append((record.finished[:10], record.names[seat], record.accuracy[seat]))
+                accuracy = record.accuracy[seat]
+                if accuracy is not None:
+                    points.append((record.finished[:10], record.names[seat], accuracy))
         return points[-limit:]
 
     def to_json(self) -> str:
@@ -183,10 +195,12 @@ def now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S")
 
 
-def match_record(table, accuracy: tuple[float | None, float | None]) -> MatchRecord:
+def match_record(table: Table, accuracy: tuple[float | None, float | None]) -> MatchRecord:
     """The stats' record of the finished match at ``table``."""
     match = table.match
     setup = table.setup
+    if match.winner is None:
+        raise ValueError("an unfinished match has no record in the stats")
     return MatchRecord(
         finished=now(),
         mode="computer" if setup.vs_computer else "two players",
@@ -231,7 +245,7 @@ class StatsStore:
         except OSError as error:
             raise SaveError(f"cannot save stats to {self.data_dir}: {error.strerror or error}") from None
 
-    def update(self, change) -> Stats:
+    def update(self, change: Callable[[Stats], None]) -> Stats:
         """Load, apply ``change(stats)``, save: one read-modify-write, under the stats lock so that
         another copy of the game updating at the same moment is counted too (not written over)."""
         with file_lock(self.data_dir / STATS_LOCK, STATS_FILE):

@@ -8,12 +8,16 @@ stand in for it without the screen knowing.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import suppress
 from enum import StrEnum
+from pathlib import Path
 
 from .files import SaveError
+from .judgements import RoundVerdicts, known_verdicts
 from .match_setup import MatchSetup
-from .rules import Match, Move, OutOfTurnError
+from .rules import Match, Move, OutOfTurnError, Solver, shared_solver
 from .saves import SavedMatch, SaveStore
+from .stats import MatchRecord, StatsStore
 
 
 class Seat(StrEnum):
@@ -49,6 +53,9 @@ class Table:
     #: Whether finished matches at this table count in this terminal's stats.
     records_stats = False
     stats_recorded = False
+    #: The record the finished match added to the stats, and the store it went to (taken out again if
+    #: the match is taken back: a match that then goes unfinished counts nowhere).
+    stats_counted: tuple[StatsStore, MatchRecord] | None = None
     #: What this terminal's player needs to come back to the match after losing the connection
     #: ("code ABCD, secret KQXPMR"), shown beside the board; empty where there is no coming back.
     comeback = ""
@@ -104,6 +111,9 @@ class Table:
     def start_next_round(self, opener: int | None, chooser: int | None) -> None:
         raise NotImplementedError
 
+    def judged(self, solver: Solver = shared_solver) -> None:
+        """The finished match has been reviewed (its positions solved by ``solver``): keep what can help later."""
+
 
 class LocalTable(Table):
     """Both seats on this terminal, or one human against the computer (seat 2)."""
@@ -120,6 +130,8 @@ class LocalTable(Table):
         self.analysis_on = analysis_on
         #: Whether this match, finished, has been kept for replay (once, however often it is saved after).
         self.kept_finished = False
+        #: The file it was kept in, where the store keeps files (so a take-back can withdraw it).
+        self._kept_path: Path | None = None
 
     def seat(self, player: int) -> Seat:
         return COMPUTER if self.setup.is_computer(player) else HUMAN
@@ -133,14 +145,36 @@ class LocalTable(Table):
                 self.store.discard()  # first: a finished match that cannot be kept must not come back as unfinished
                 if not self.kept_finished:
                     self.kept_finished = True
-                    self.store.keep_finished(SavedMatch(self.setup, self.match,
-                                                        (self.hints_used[0], self.hints_used[1])))
+                    self._kept_path = self.store.keep_finished(self._finished())
             else:
                 self.store.save(SavedMatch(self.setup, self.match, (self.hints_used[0], self.hints_used[1]),
                                            self.analysis_on))
             self.save_problem = None
         except SaveError as error:
             self.save_problem = str(error)
+
+    def _finished(self, verdicts: tuple[RoundVerdicts, ...] = ()) -> SavedMatch:
+        return SavedMatch(self.setup, self.match, (self.hints_used[0], self.hints_used[1]), verdicts=verdicts)
+
+    def judged(self, solver: Solver = shared_solver) -> None:
+        """Keep the verdicts the review found with the kept match: ``soluna export`` then solves nothing again."""
+        if self.store is None or self._kept_path is None or not self.match.is_over:
+            return
+        with suppress(SaveError):  # only time is lost: the match itself is kept already
+            self.store.keep_finished(self._finished(known_verdicts(self.match, solver)), replacing=self._kept_path)
+
+    def _withdraw_finished(self) -> None:
+        """The finished match was taken back: it is kept for replay and counted in the stats no longer."""
+        try:
+            if self._kept_path is not None and self.store is not None:
+                self.store.withdraw_finished(self._kept_path)
+            if self.stats_counted is not None:
+                stats_store, record = self.stats_counted
+                stats_store.update(lambda stats: stats.withdraw_match(record))
+        except SaveError as error:
+            self.save_problem = str(error)
+        self.kept_finished, self._kept_path = False, None
+        self.stats_recorded, self.stats_counted = False, None
 
     def play(self, move: Move, player: int) -> None:
         self.match.play(move, player)
@@ -162,6 +196,7 @@ class LocalTable(Table):
         if not self.can_undo:
             raise OutOfTurnError("nothing to undo")
         undone = []
+        was_over = self.match.is_over
         while True:
             round_ = self.match.round
             mover = round_.mover_at(round_.ply - 1)
@@ -169,6 +204,8 @@ class LocalTable(Table):
             if not self.setup.is_computer(mover):
                 break
         self.save()
+        if was_over and not self.match.is_over:
+            self._withdraw_finished()
         return undone
 
     @property

@@ -1,11 +1,13 @@
 """Two copies of the game on one data directory: nothing one does is lost to the other.
 
 The save slots and the stats are tried with real processes running at once (bounded by
-timeouts); the preferences' merge with two stores as two copies would hold them.
+timeouts); the preferences' merge with two stores as two copies would hold them; ``soluna
+export`` beside a real game on a PTY reads the match it plays and writes nothing.
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -134,3 +136,49 @@ def test_a_stale_copy_writes_only_what_it_changed(tmp_path: Path) -> None:
     first.remember(theme="gruvbox")
     assert Preferences(tmp_path).last_setup.names == ("Zoe", "Yan")
     assert stale.theme == "nord"  # the stale copy caught up with the file as it wrote
+
+
+# ---- soluna export while the game plays ---------------------------------------------------------------
+
+def export(*argv: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "soluna_tui.cli", "export", *argv], capture_output=True,
+                          text=True, timeout=120)
+
+
+def listing(folder: Path) -> dict[str, tuple[int, int]]:
+    """Every file under ``folder``, with its size and when it last changed."""
+    return {str(path.relative_to(folder)): (path.stat().st_size, path.stat().st_mtime_ns)
+            for path in sorted(folder.rglob("*"))}
+
+
+def test_export_reads_the_match_a_running_game_plays_and_writes_nothing(tmp_path: Path) -> None:
+    from tests.e2e.pty_terminal import PtyTerminal
+
+    first = saved(5)
+    first.match.play(first.match.position.legal_moves[0])
+    store = SaveStore(tmp_path)
+    store.save(first)
+    store.release()
+    game = PtyTerminal([sys.executable, "-m", "soluna_tui.cli", "--data-dir", str(tmp_path)],
+                       env={**os.environ, "TERM": "xterm-256color", "LANG": "C.UTF-8"})
+    try:
+        game.wait_for(lambda text: "Welcome back" in text)
+        game.send("\r")  # the game plays the saved match, and holds its slot
+        game.wait_for(lambda text: "Bob to move" in text and not (tmp_path / "current-match.resuming").exists())
+        assert SaveStore(tmp_path).current_path.name == "current-match-2.json"  # taken, as another copy sees it
+        before = listing(tmp_path)
+        result = export("--data-dir", str(tmp_path), "--seconds", "5")
+        assert result.returncode == 0 and result.stderr == ""  # once: "no unfinished match"
+        assert result.stdout.startswith("Soluna: Ann vs Bob\nUnfinished game: two players\n")
+        assert f"  1. Ann  {first.match.rounds[0].moves[0]}" in result.stdout
+        assert listing(tmp_path) == before  # once: a lock file of its own
+    finally:
+        game.close()
+
+
+def test_export_creates_no_data_directory(tmp_path: Path) -> None:
+    missing = tmp_path / "not-yet"
+    for argv in ((), ("--last",)):
+        result = export(*argv, "--data-dir", str(missing))
+        assert result.returncode == 1 and result.stderr.count("\n") == 1 and "no " in result.stderr
+    assert not missing.exists()

@@ -3,14 +3,18 @@
 A match document, a match setup, the stats file and the messages between the SSH server and
 its sessions all come from outside (a file, another process), so each of their fields is
 checked the same way: the expected type, a bool never taken for a number, numbers finite,
-strings and lists of sane length. Each reader names the error it raises, so the player
-hears which thing was damaged.
+strings and lists of sane length. Types are checked exactly: JSON gives only plain values, so
+``0.0`` or ``false`` is never taken for the seat ``0`` (a float or a bool is no int). Each reader
+names the error it raises, so the player hears which thing was damaged.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any, Final
+from collections.abc import Iterable
+from typing import Any, Final, TypeGuard, TypeVar
+
+T = TypeVar("T")
 
 #: Without a length of their own, no string or list read from outside is longer than this.
 LONGEST: Final = 200
@@ -34,20 +38,43 @@ def checked(value: Any, kinds: tuple[type, ...], what: str, error: type[ValueErr
             longest: int = LONGEST) -> Any:
     """``value`` when it is one of ``kinds`` and sane, else ``error`` saying what was wrong with ``what``.
 
-    A bool is not an int (JSON's ``true`` is no seat number); an int is a float where floats
-    are wanted (JSON writes ``300`` for 300.0), a float never is infinite or not a number; a
+    The type must be one of ``kinds`` itself, not a subclass: a bool is not an int (JSON's ``true``
+    is no seat number); only an int is also a float where floats are wanted (JSON writes ``300``
+    for 300.0). No float, even one inside a list or an object, is infinite or not a number; a
     string, list or object is at most ``longest`` long.
     """
-    is_bool = isinstance(value, bool)
-    if is_bool and bool not in kinds:
-        raise error(f"{what} is true or false, not {_kind_names(kinds)}")
-    if not isinstance(value, kinds) and not (float in kinds and isinstance(value, int) and not is_bool):
+    kind = type(value)
+    if kind not in kinds and not (kind is int and float in kinds):
+        if kind is bool:
+            raise error(f"{what} is true or false, not {_kind_names(kinds)}")
         raise error(f"{what} has the wrong type (wanted {_kind_names(kinds)})")
-    if isinstance(value, float) and not math.isfinite(value):
-        raise error(f"{what} is not a finite number")
-    if isinstance(value, (str, list, dict)) and len(value) > longest:
+    if kind in (str, list, dict) and len(value) > longest:
         raise error(f"{what} is too long ({len(value)}, at most {longest})")
+    if not _all_finite(value):
+        raise error(f"{what} is not a finite number" if kind is float else f"{what} holds a number that is not finite")
     return value
+
+
+def is_one_of(value: object, allowed: Iterable[T]) -> TypeGuard[T]:
+    """Whether ``value`` is one of ``allowed`` with the very same type: ``0.0`` or ``False`` is not the seat ``0``."""
+    return any(type(value) is type(choice) and value == choice for choice in allowed)
+
+
+def _all_finite(value: Any) -> bool:
+    """No float in ``value`` (or anywhere inside its lists and objects) is infinite or not a number.
+
+    Walked without recursion, so no nesting however deep can stop the check itself."""
+    waiting = [value]
+    while waiting:
+        item = waiting.pop()
+        if type(item) is float:
+            if not math.isfinite(item):
+                return False
+        elif type(item) is list:
+            waiting.extend(item)
+        elif type(item) is dict:
+            waiting.extend(item.values())
+    return True
 
 
 def read_field(document: Any, key: str, *kinds: type, where: str, error: type[ValueError] = ValueError,

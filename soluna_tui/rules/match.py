@@ -9,7 +9,7 @@ from enum import StrEnum
 from typing import Any
 
 from .errors import MatchFormatError, MatchOverError, OptionError, OutOfTurnError, SolunaError
-from .fields import read_field
+from .fields import is_one_of, read_field
 from .layout import DEFAULT_DISCS, check_disc_count, drop
 from .position import Move, Position
 from .round import PLAYERS, Round, RoundOutcome, other
@@ -55,7 +55,7 @@ class MatchOptions:
             object.__setattr__(self, "next_opener", NextOpener(self.next_opener))
         except ValueError as error:
             raise OptionError(str(error)) from None
-        if self.first_opener not in PLAYERS:
+        if not is_one_of(self.first_opener, PLAYERS):
             raise OptionError(f"the first opener must be player 0 or 1, not {self.first_opener!r}")
 
     @classmethod
@@ -182,7 +182,7 @@ class Match:
             if chosen not in (None, loser):
                 raise OutOfTurnError(f"under these rules the loser ({self.players[loser]}) opens")
             return loser
-        if chosen not in PLAYERS:
+        if not is_one_of(chosen, PLAYERS):
             raise OutOfTurnError("the loser of the round must choose who opens the next one")
         return chosen
 
@@ -231,7 +231,7 @@ class Match:
 
     def forfeit(self, player: int) -> None:
         """``player`` abandons the match: the opponent wins it (a remote player who never came back)."""
-        if player not in PLAYERS:
+        if not is_one_of(player, PLAYERS):
             raise OutOfTurnError(f"no player {player!r}")
         self._check_not_over("forfeit")
         self.forfeited_by = player

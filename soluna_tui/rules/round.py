@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import OutOfTurnError, RoundOverError
+from .fields import is_one_of
 from .position import Move, Position
 
 PLAYERS = (0, 1)
@@ -34,7 +35,7 @@ class Round:
     """
 
     def __init__(self, start: Position, opener: int = 0) -> None:
-        if opener not in PLAYERS:
+        if not is_one_of(opener, PLAYERS):
             raise OutOfTurnError(f"the opener must be player 0 or 1, not {opener!r}")
         self.start = start
         self.opener = opener

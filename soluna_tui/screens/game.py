@@ -332,6 +332,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         if message.turn != self.turn or not self.thinking:
             return
         self._set_phase(Phase.IDLE)
+        self.table.judged()
         self._record_stats(message.accuracy)
         humans = self.table.local_players
         screen = MatchOverScreen(self.match, self.glyphs, tuple(self.table.hints_used), message.accuracy, humans,
@@ -351,6 +352,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         except SaveError as error:
             self.notify(str(error), title="Stats not saved", severity="warning")
         else:
+            table.stats_counted = (store, record)  # taken out again if the match is taken back
             if store.problem:  # a damaged file was set aside: this match counts in a fresh one
                 self.notify(store.problem, title="Stats file unreadable", severity="warning", timeout=10)
 

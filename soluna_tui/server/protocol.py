@@ -54,7 +54,12 @@ class End(StrEnum):
 
 
 def encode(message: Message) -> bytes:
-    return json.dumps(to_wire(message), ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+    """One line of JSON; ``ProtocolError`` for a number ``decode`` would refuse (infinite, not a number)."""
+    try:
+        text = json.dumps(to_wire(message), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except ValueError:
+        raise ProtocolError(f"a {message.TYPE!r} message with a number that is not finite") from None
+    return text.encode("utf-8") + b"\n"
 
 
 def _no_constant(text: str) -> Any:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 from soluna_tui.match_setup import MatchSetup
 from soluna_tui.preferences import Preferences
 from soluna_tui.rules import MatchOptions, choose_move
@@ -389,3 +391,157 @@ async def test_a_match_ending_over_a_damaged_stats_file_is_counted_in_a_fresh_on
         assert isinstance(app.screen, MatchOverScreen)
     assert [record.names for record in StatsStore(tmp_path).load().matches] == [("Ann", "Bob")]
     assert len(list(tmp_path.glob("stats.json.corrupt-*"))) == 1
+
+
+# ---- a saved match that stops the game is not offered again ---------------------------------------
+
+def write_save(folder, first_opener: str = "0") -> str:
+    """A save of a match with one move played, its first opener written as ``first_opener``."""
+    from soluna_tui.saves import SavedMatch
+
+    setup = hot_seat(seed=4)
+    match = setup.new_match()
+    match.play(match.position.legal_moves[0])
+    text = SavedMatch(setup, match).to_json().replace('"first_opener": 0', f'"first_opener": {first_opener}')
+    (folder / "current-match.json").write_text(text)
+    return text
+
+
+async def test_a_save_whose_opener_is_a_float_is_set_aside_not_a_crash(tmp_path) -> None:
+    text = write_save(tmp_path, "0.0")  # once: TypeError in the history, on every start
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await text_showing(pilot, app, "Saved match unreadable", "first opener", "moved to")
+        assert isinstance(app.screen, NewMatchScreen)
+    assert [path.read_text() for path in tmp_path.glob("current-match.json.corrupt-*")] == [text]
+
+
+async def test_a_save_that_stopped_the_game_when_resumed_is_set_aside_at_the_next_start(tmp_path,
+                                                                                       monkeypatch) -> None:
+    text = write_save(tmp_path)
+    resumed = make_app(tmp_path)
+    async with resumed.run_test(size=(100, 30)) as pilot:  # a sound save resumes, and leaves no marker
+        await text_showing(pilot, resumed, "Welcome back")
+        await pilot.press("enter")
+        await text_showing(pilot, resumed, "Bob to move")
+        await pilot.pause()
+        assert not list(tmp_path.glob("*.resuming"))
+
+    class ShowingItCrashes(RuntimeError):
+        """Stands for any bug the saved match trips when it is put on the screen."""
+
+    def crash(screen) -> None:
+        raise ShowingItCrashes("the history cannot be drawn")
+
+    monkeypatch.setattr(GameScreen, "on_mount", crash)
+    crashing = make_app(tmp_path)
+    with pytest.raises(ShowingItCrashes):
+        async with crashing.run_test(size=(100, 30)) as pilot:
+            await text_showing(pilot, crashing, "Welcome back")
+            await pilot.press("enter")
+            for _ in range(20):
+                await pilot.pause()
+    monkeypatch.undo()
+    again = make_app(tmp_path)
+    async with again.run_test(size=(100, 30)) as pilot:
+        shown = await text_showing(pilot, again, "Saved match set aside", "internal error", "moved to")
+        assert isinstance(again.screen, NewMatchScreen) and "Welcome back" not in shown
+    assert [path.read_text() for path in tmp_path.glob("current-match.json.corrupt-*")] == [text]
+    assert not list(tmp_path.glob("*.resuming"))
+
+
+async def test_an_unknown_theme_in_the_preferences_is_said(tmp_path) -> None:
+    (tmp_path / "preferences.json").write_text(
+        '{"format": "soluna-preferences", "version": 1, "theme": "solarized-purple"}')
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await text_showing(pilot, app, "unknown theme 'solarized-purple'", "default theme")
+        assert app.theme == "textual-dark"
+
+
+# ---- a match taken back is not finished -----------------------------------------------------------
+
+async def finish_by_moves(pilot, app, *moves: str) -> None:
+    """Play ``moves`` (notation) by keys, then go through the review to the Match over dialog."""
+    from soluna_tui.screens.match_over import MatchOverScreen
+
+    from .helpers import play_by_keys, skip_review
+
+    for text in moves:
+        move = next(move for move in game(app).match.position.legal_moves if str(move) == text)
+        await play_by_keys(pilot, app, move)
+        await settle(pilot, app)
+    await skip_review(pilot, app)
+    await settle(pilot, app)
+    for _ in range(100):
+        if isinstance(app.screen, MatchOverScreen):
+            return
+        await pilot.pause(0.05)
+    raise AssertionError("the Match over dialog never came")
+
+
+def counted(folder) -> tuple[list[int], int]:
+    """The winners the stats hold, and how many finished matches are kept for replay."""
+    from soluna_tui.saves import FinishedStore
+    from soluna_tui.stats import StatsStore
+
+    return [record.winner for record in StatsStore(folder).load().matches], len(FinishedStore(folder).paths())
+
+
+async def test_a_match_taken_back_and_abandoned_counts_nowhere(tmp_path) -> None:
+    from soluna_tui.screens.confirm import ConfirmScreen
+
+    from .helpers import set_position
+
+    app = make_app(tmp_path, hot_seat(seed=7, stars_to_win=1))
+    async with app.run_test(size=(100, 30)) as pilot:
+        set_position(game(app), "1S 1S 1M")
+        await finish_by_moves(pilot, app, "1S>1M", "1S>2S")  # Ann is left without a move: Bob wins
+        assert counted(tmp_path) == ([1], 1)
+        await pilot.press("u")  # take back Bob's last move
+        await text_showing(pilot, app, "Took back 1S>2S")
+        assert counted(tmp_path) == ([], 0)
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("enter")  # start a new match...
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "will not be saved or counted" in screen_text(app)
+        await pilot.press("y")  # ...abandoning this one
+        await text_showing(pilot, app, "Ann to move", "seed")
+        assert game(app).match.round.ply == 0
+    assert counted(tmp_path) == ([], 0)
+
+
+async def test_a_match_taken_back_and_won_by_the_other_counts_once_as_it_ended(tmp_path) -> None:
+    from .helpers import set_position
+
+    app = make_app(tmp_path, hot_seat(seed=7, stars_to_win=1))
+    async with app.run_test(size=(100, 30)) as pilot:
+        set_position(game(app), "1S 1S 1M")
+        await finish_by_moves(pilot, app, "1S>1S")  # Ann wins...
+        await pilot.press("u")
+        await text_showing(pilot, app, "Took back 1S>1S")
+        await finish_by_moves(pilot, app, "1S>1M", "1S>2S")  # ...no: Bob does
+        assert game(app).match.winner == 1
+    assert counted(tmp_path) == ([1], 1)
+
+
+async def test_a_finished_match_is_kept_with_the_verdicts_its_review_found(tmp_path) -> None:
+    from soluna_tui.export import judge_match
+    from soluna_tui.rules import Solver
+    from soluna_tui.rules.teaching import review_round
+    from soluna_tui.saves import FinishedStore
+    from soluna_tui.screens.match_over import MatchOverScreen
+
+    from .helpers import play_randomly_until
+
+    app = make_app(tmp_path, hot_seat(seed=3, stars_to_win=1, discs=8))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await play_randomly_until(pilot, app, random.Random(2), MatchOverScreen)
+    assert len(FinishedStore(tmp_path).paths()) == 1
+    saved = FinishedStore(tmp_path).last()
+    assert saved.verdicts and all(all(round_verdicts) for round_verdicts in saved.verdicts)
+    fresh = Solver()
+    assert judge_match(saved.match, saved.verdicts, fresh) == [review_round(played) for played in saved.match.rounds]
+    assert fresh.positions_solved == 0  # soluna export --last solves nothing again

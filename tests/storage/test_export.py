@@ -6,6 +6,7 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -67,12 +68,12 @@ async def test_a_finished_match_in_the_store_exports_with_its_ratings(store, dat
     await store.create_match("ABCD", match.options.to_dict(), seats(), match.to_dict())
     ended = finished_match(winner=0)
     filed = await store.finish_match("ABCD", 1, ended.to_dict(), "won")
-    exported, details = await match_from_store(database, None, "ABCD", None)
-    assert exported.to_dict() == ended.to_dict()
-    assert details[0].startswith(f"Server match ABCD (#{filed.id}), won, finished ")
+    found = await match_from_store(database, None, "ABCD", None)
+    assert found.match.to_dict() == ended.to_dict()
+    assert found.details[0].startswith(f"Server match ABCD (#{filed.id}), won, finished ")
     after = [change.after.shown for change in filed.rating_changes]
-    assert details[1] == f"Ratings: ann 1000 -> {after[0]}, bob 1000 -> {after[1]}"
-    assert (await match_from_store(database, None, None, filed.id))[0].to_dict() == ended.to_dict()
+    assert found.details[1] == f"Ratings: ann 1000 -> {after[0]}, bob 1000 -> {after[1]}"
+    assert (await match_from_store(database, None, None, filed.id)).match.to_dict() == ended.to_dict()
 
 
 def _run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -137,3 +138,160 @@ def test_export_and_storage_import_no_textual(module):
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
 
+
+
+# ---- the store is only read ------------------------------------------------------------------------
+
+def run_sql(database: str, sql: str, params: tuple = ()) -> list[tuple]:
+    """One statement on the test's database, outside the store (as another program would)."""
+    if database.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(database, autocommit=True) as connection:
+            cursor = connection.execute(sql.replace("?", "%s"), params)
+            return cursor.fetchall() if cursor.description is not None else []
+    import sqlite3
+    from contextlib import closing
+
+    with closing(sqlite3.connect(database)) as connection, connection:
+        return connection.execute(sql, params).fetchall()
+
+
+def everything_in(database: str) -> dict[str, list]:
+    """Every table and every row of the database, to compare before and after a read."""
+    if database.startswith("postgresql://"):
+        tables = [name for (name,) in run_sql(database, "SELECT table_name FROM information_schema.tables "
+                                                        "WHERE table_schema = current_schema()")]
+    else:
+        tables = [name for (name,) in run_sql(database, "SELECT name FROM sqlite_master WHERE type = 'table'")]
+    return {table: sorted(map(repr, run_sql(database, f"SELECT * FROM {table}"))) for table in sorted(tables)}
+
+
+async def file_a_match(database: str) -> int:
+    """A finished match in a store at ``database`` (closed again); its number."""
+    store = await open_storage(database)
+    try:
+        match = match_in_play()
+        await store.create_match("ABCD", match.options.to_dict(), seats(), match.to_dict())
+        return (await store.finish_match("ABCD", 1, finished_match(winner=0).to_dict(), "won")).id
+    finally:
+        await store.close()
+
+
+async def test_export_writes_nothing_into_the_store_it_reads(database, capsys):
+    match_id = await file_a_match(database)
+    before = everything_in(database)
+    status, out, _ = await _in_thread(_run, capsys, "--database", database, "--id", str(match_id))
+    assert status == 0 and "wins the match" in out
+    assert everything_in(database) == before
+
+
+async def test_a_store_opened_to_read_refuses_every_write(database):
+    await file_a_match(database)
+    store = await open_storage(database, read_only=True)
+    try:
+        assert store.read_only and await store.schema_version() >= 1
+        with pytest.raises(Exception, match="read-only|readonly"):
+            await store.create_match("WXYZ", {}, seats())
+    finally:
+        await store.close()
+
+
+async def test_an_empty_database_is_refused_and_left_empty(database, capsys):
+    if not database.startswith("postgresql://"):
+        Path(database).write_bytes(b"")  # once: a 90 KB Soluna database
+    status, out, err = await _in_thread(_run, capsys, "--database", database, "--code", "ABCD")
+    assert status == 1 and out == "" and err.count("\n") == 1
+    assert "is not a Soluna server's database" in err
+    assert everything_in(database) == {}
+    if not database.startswith("postgresql://"):
+        assert Path(database).stat().st_size == 0
+
+
+async def test_a_foreign_database_is_refused_and_left_as_it_was(database, capsys):
+    run_sql(database, "CREATE TABLE accounts (owner TEXT, balance INTEGER)")
+    run_sql(database, "INSERT INTO accounts VALUES ('ann', 10)")
+    before = everything_in(database)
+    status, _, err = await _in_thread(_run, capsys, "--database", database, "--id", "1")
+    assert status == 1 and err.count("\n") == 1 and "is not a Soluna server's database" in err
+    assert everything_in(database) == before  # once: 8 tables more
+
+
+async def test_a_store_at_an_older_schema_is_refused_not_migrated(database, capsys):
+    from soluna_tui.server.storage.schema import CREATE_VERSION_TABLE, MIGRATIONS
+
+    run_sql(database, CREATE_VERSION_TABLE)
+    for statement in MIGRATIONS[0]:
+        serial = "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY" if database.startswith("postgresql://") \
+            else "INTEGER PRIMARY KEY AUTOINCREMENT"
+        run_sql(database, statement.replace("{id}", serial))
+    run_sql(database, "INSERT INTO schema_version (version, applied_at) VALUES (1, 0)")
+    before = everything_in(database)
+    status, _, err = await _in_thread(_run, capsys, "--database", database, "--id", "1")
+    assert status == 1 and err.count("\n") == 1 and "schema version 1, older than" in err
+    assert everything_in(database) == before
+
+
+# ---- rows no server writes ---------------------------------------------------------------------------
+
+DEEP = "[" * 100_000 + "]" * 100_000
+DAMAGE = {
+    "document not JSON": ("document", "{ nope", "damaged"),
+    "document nested 100,000 deep": ("document", DEEP, "damaged"),
+    "document with a 5,000-digit number": ("document", '{"format": "soluna-match", "seed": ' + "7" * 5000 + "}",
+                                           "damaged"),
+    "document not a match": ("document", '{"format": "soluna-match", "version": 1}', "damaged"),
+    "document a list": ("document", "[1, 2]", "damaged"),
+    "seats not JSON": ("seats", "[{", "damaged"),
+    "seats without names": ("seats", '[{"identity": "ann"}, {"identity": "bob"}]', "damaged"),
+    "seats a string": ("seats", '"ann and bob"', "damaged"),
+    "options not JSON": ("options", "{{", "damaged"),
+    "rating changes without keys": ("rating_changes", '[{"fingerprint": "SHA256:ann"}]', "damaged"),
+    "rating changes not a list": ("rating_changes", "7", "damaged"),
+    "a rating of 1e300": ("rating_changes", json.dumps([{"fingerprint": "a", "before": {"mu": 1e300, "sigma": 1},
+                                                         "after": {"mu": 25, "sigma": 8}}] * 2), "ratings"),
+    "a rating of Infinity": ("rating_changes", '[{"fingerprint": "a", "before": {"mu": Infinity, "sigma": 1}, '
+                                               '"after": {"mu": NaN, "sigma": 8}}, {"fingerprint": "b", "before": '
+                                               '{"mu": 1, "sigma": 1}, "after": {"mu": 1, "sigma": 1}}]', "ratings"),
+    "a time of 1e300": ("finished_at", 1e300, "time"),
+    "a time in text": ("finished_at", "yesterday", "time"),
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGE.values(), ids=DAMAGE.keys())
+async def test_a_damaged_finished_row_is_one_line(database, capsys, damage):
+    column, value, words = damage
+    if isinstance(value, str) and column == "finished_at" and database.startswith("postgresql://"):
+        pytest.skip("PostgreSQL keeps text out of a number column itself")
+    match_id = await file_a_match(database)
+    run_sql(database, f"UPDATE finished_matches SET {column} = ? WHERE id = ?", (value, match_id))
+    status, out, err = await _in_thread(_run, capsys, "--database", database, "--id", str(match_id))
+    assert status == 1 and out == "", out
+    assert err.count("\n") == 1 and err.startswith("soluna export: error: ") and len(err) < 320, err
+    assert words in err and "Traceback" not in err
+
+
+async def test_a_damaged_match_in_play_is_one_line(database, capsys):
+    await file_a_match(database)
+    store = await open_storage(database)
+    await store.create_match("WXYZ", match_in_play().options.to_dict(), seats(), match_in_play().to_dict())
+    await store.close()
+    run_sql(database, "UPDATE matches SET document = ? WHERE code = ?", (DEEP, "WXYZ"))
+    status, out, err = await _in_thread(_run, capsys, "--database", database, "--code", "WXYZ")
+    assert status == 1 and out == "" and err.count("\n") == 1 and "match WXYZ in the store is damaged" in err
+
+
+ESCAPES = "\x1b[2J\x1b]0;owned\x07\x1b[31m"
+
+
+async def test_escape_codes_in_a_stored_match_never_reach_the_terminal(database, capsys):
+    match_id = await file_a_match(database)
+    document = finished_match(winner=0).to_dict()
+    document["players"] = [f"ann{ESCAPES}", "bob\r"]
+    run_sql(database, "UPDATE finished_matches SET result = ?, code = ?, seats = ?, document = ? WHERE id = ?",
+            (f"won{ESCAPES}", f"AB{ESCAPES}", json.dumps([{"name": f"ann{ESCAPES}"}, {"name": "bob\x9b"}]),
+             json.dumps(document), match_id))
+    status, out, err = await _in_thread(_run, capsys, "--database", database, "--id", str(match_id))
+    assert status == 0 and err == ""
+    assert not any(not char.isprintable() for char in out.replace("\n", "")), repr(out[:300])
+    assert "Soluna: ann[2J]0;owned[31m vs bob" in out and "Server match AB[2J]0;owned[31m" in out

@@ -124,8 +124,12 @@ class Storage(ABC):
     SERIAL_ID: str
     #: What makes a SELECT lock the rows it reads until the transaction ends ("" where writers queue anyway).
     FOR_UPDATE: str
+    #: A query with a row when the table named by its one parameter exists.
+    TABLE_EXISTS: str
 
-    def __init__(self) -> None:
+    def __init__(self, read_only: bool = False) -> None:
+        #: Opened only to read (``soluna export``): the database refuses every write, nothing is created or migrated.
+        self.read_only = read_only
         self._subscribers: set[Subscription] = set()
         #: Seconds since the epoch; tests may replace it.
         self.clock: Callable[[], float] = time.time
@@ -158,13 +162,31 @@ class Storage(ABC):
     # ---- life ----------------------------------------------------------------------------
 
     async def open(self) -> None:
-        """Connect and bring the schema up to date."""
+        """Connect and bring the schema up to date (read-only: check that it is up to date)."""
         await self._open()
         try:
-            await self.migrate()
+            await (self._check_schema() if self.read_only else self.migrate())
         except BaseException:
             await self._close()
             raise
+
+    async def _check_schema(self) -> None:
+        """``StorageError`` unless this is a Soluna database at the schema this program reads."""
+        async with self._transaction(write=False) as tx:
+            if not await tx.fetch(self.TABLE_EXISTS, ("schema_version",)):
+                raise StorageError(f"{self.location} is not a Soluna server's database")
+            current = (await tx.fetch("SELECT MAX(version) FROM schema_version"))[0][0] or 0
+        if current > LATEST:
+            raise SchemaTooNew(f"the database has schema version {current}; this program knows up to {LATEST}: "
+                               "upgrade soluna")
+        if current < LATEST:
+            raise StorageError(f"the database has schema version {current}, older than this program's {LATEST}: "
+                               "start soluna serve on it once to bring it up to date")
+
+    @property
+    @abstractmethod
+    def location(self) -> str:
+        """Where the database is, as it may be printed (no password)."""
 
     async def close(self) -> None:
         """End every subscription and release the database."""

@@ -30,9 +30,10 @@ BUSY_TIMEOUT = 10.0
 class SQLiteStorage(Storage):
     SERIAL_ID = "INTEGER PRIMARY KEY AUTOINCREMENT"
     FOR_UPDATE = ""
+    TABLE_EXISTS = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
 
-    def __init__(self, path: Path, busy_timeout: float = BUSY_TIMEOUT) -> None:
-        super().__init__()
+    def __init__(self, path: Path, busy_timeout: float = BUSY_TIMEOUT, read_only: bool = False) -> None:
+        super().__init__(read_only)
         self.path = Path(path)
         self.busy_timeout = busy_timeout
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="soluna-sqlite")
@@ -41,6 +42,10 @@ class SQLiteStorage(Storage):
 
     def __repr__(self) -> str:
         return f"SQLiteStorage({str(self.path)!r})"
+
+    @property
+    def location(self) -> str:
+        return str(self.path)
 
     async def _call(self, function: Callable[..., T], *args: Any) -> T:
         """Run ``function`` on the database thread; a database that fails becomes ``StorageUnavailable``."""
@@ -55,15 +60,20 @@ class SQLiteStorage(Storage):
         await self._call(self._connect)
 
     def _connect(self) -> None:
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise sqlite3.OperationalError(error.strerror or str(error)) from None
-        connection = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None,
-                                     check_same_thread=False)
+        if self.read_only:  # SQLite itself refuses every write, and creates no file that is not there
+            where: str | Path = f"{self.path.absolute().as_uri()}?mode=ro"
+        else:
+            where = self.path
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise sqlite3.OperationalError(error.strerror or str(error)) from None
+        connection = sqlite3.connect(where, timeout=self.busy_timeout, isolation_level=None,
+                                     check_same_thread=False, uri=self.read_only)
         try:
             connection.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
-            _use_write_ahead_log(connection, self.busy_timeout)
+            if not self.read_only:  # a reader takes the journal as the server left it
+                _use_write_ahead_log(connection, self.busy_timeout)
             connection.execute("PRAGMA foreign_keys = ON")
         except sqlite3.DatabaseError:
             connection.close()
