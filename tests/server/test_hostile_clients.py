@@ -29,7 +29,9 @@ from soluna_tui.cli import main
 from soluna_tui.server.client_env import ENV_BYTES, ENV_VARIABLES
 from soluna_tui.server.gate import ThrottledLog, TokenBucket
 from soluna_tui.server.host_key import HostKeyError, load_or_create_host_key
-from soluna_tui.server.lobby import player_name
+from soluna_tui.server.lobby import Lobby, player_name
+from soluna_tui.server.storage import NameTaken, open_storage
+from soluna_tui.server.storage.schema import LATEST
 
 from .helpers import (
     TIMEOUT,
@@ -43,6 +45,7 @@ from .helpers import (
     session_named,
     wait_until,
 )
+from .test_lobby import FakeGuest, SettledLobby
 from .test_two_players import create_match, join_match
 
 #: Bounds of every flood: at most this many requests, for at most this many seconds.
@@ -394,6 +397,73 @@ async def test_a_look_alike_name_is_marked_on_screen(tmp_path) -> None:
             await terminal.wait_for_text("Welcome, \u0443\u043eu (guest).")
         finally:
             await terminal.close()
+
+
+#: Names that pass for a reserved one or for a keyed player's "ann": other scripts' letters, letters of the Latin
+#: alphabet's fringes, accents, digits, runs of letters ("rn" for "m"), styled and invisible characters.
+LOOK_ALIKES = {
+    "you": ["\u0443ou", "y\u043eu", "\u13a9ou", "\u03b3\u03bf\u03c5", "\u028fou", "YOU", "y0u", "\u00fdou",
+            "yo\u0308u", "\U0001d432\U0001d428\U0001d42e", "\uff59\uff4f\uff55", "y\u200bou", "\u2060you"],
+    "computer": ["cornputer", "CORNPUTER", "c\u043emputer", "\u217domputer", "c0mputer", "c\u00f6mputer",
+                 "compu\u0442er", "co\u217fputer", "c\u1d0fmputer"],
+    "ann": ["\u0430nn", "\u0251nn", "\u00e1nn", "ANN", "\u0391NN", "a\u0578n", "\u24d0nn", "an\u0144",
+            "\u03b1nn", "\u0105nn"],
+}
+#: Names that look like none of those, in several scripts: they stay as they are.
+NOT_ALIKE = ["anna", "dan", "yon", "computers", "\u0410\u043d\u043d\u0430", "\u5c71\u7530\u305f\u308d\u3046",
+             "\u0391\u03bd\u03bd\u03b1", "y\u00f8u2"]
+
+
+async def test_look_alike_names_are_refused(tmp_path) -> None:
+    store = await open_storage(str(tmp_path / "names.sqlite3"))
+    lobby = SettledLobby(Lobby(store, 60.0))
+    await lobby.start()
+    try:
+        ann = FakeGuest("ann", fingerprint="SHA256:ann")
+        await lobby.arrive(ann)
+        await lobby.handle(ann, {"type": "choose_name", "name": "ann"})
+        assert ann.last("welcome")["name"] == "ann"
+        passed, tried = [], 0
+        for original, names in LOOK_ALIKES.items():
+            for number, name in enumerate(names):
+                tried += 1
+                guest = FakeGuest(player_name(name))  # arriving without a key, with this SSH user name
+                rival = FakeGuest(name, fingerprint=f"SHA256:rival-{original}-{number}")  # wanting it for a key
+                await lobby.arrive(guest)
+                await lobby.arrive(rival)
+                await lobby.handle(rival, {"type": "choose_name", "name": name})
+                shown = guest.last("welcome")["name"]
+                if not shown.endswith("(guest)") or "error" not in [message["type"] for message in rival.inbox]:
+                    passed.append(f"{name!r} as {shown!r}")
+                await lobby.depart(guest)
+                await lobby.depart(rival)
+        kept = [name for name in NOT_ALIKE if player_name(name) != name]
+    finally:
+        await lobby.close()
+        await store.close()
+    figure(f"look-alike names refused: {tried - len(passed)} of {tried} (of 'you', 'computer' and a keyed 'ann'); "
+           f"names that look like nobody else's kept: {len(NOT_ALIKE) - len(kept)} of {len(NOT_ALIKE)}")
+    assert not passed, f"passed for another: {passed}"
+    assert not kept
+
+
+async def test_names_kept_before_are_compared_by_their_look_once_migrated(database) -> None:
+    store = await open_storage(database)
+    try:
+        async with store._transaction() as tx:  # as the schema before names were compared by their look left them
+            for fingerprint, name, seen in (("SHA256:tom", "Tom", 1.0), ("SHA256:ann", "ann", 2.0),
+                                            ("SHA256:ann2", "\u00e1nn", 3.0)):
+                await tx.execute("INSERT INTO players (fingerprint, name, name_key, first_seen, last_seen) "
+                                 "VALUES (?, ?, ?, ?, ?)", (fingerprint, name, name.casefold(), seen, seen))
+            await tx.execute("DELETE FROM schema_version WHERE version >= 3")
+        assert await store.migrate() == LATEST
+        assert (await store.name_holder("torn")).fingerprint == "SHA256:tom"
+        assert (await store.name_holder("\u0430nn")).fingerprint == "SHA256:ann"  # the first seen keeps the look
+        assert (await store.player("SHA256:ann2")).name == "\u00e1nn"  # the later one keeps its name
+        with pytest.raises(NameTaken):
+            await store.see_player("SHA256:mallory", "T\u043em")
+    finally:
+        await store.close()
 
 
 # ---- the log under a flood of refused connections ---------------------------------------------
