@@ -31,6 +31,8 @@ APOLOGY = "\r\nSorry: the game stopped on an internal error. Please connect agai
 #: Fewer, larger young collections: a redraw allocates thousands of short-lived objects, and
 #: collecting every 700 of them put 30 ms stalls into keystrokes (measured in benchmarks/ssh_load.py).
 GC_THRESHOLDS = (20_000, 50, 100)
+#: The fewest seconds between two reports that the player did something (the server may ask for fewer).
+ACTIVITY_EVERY = 3.0
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,8 @@ class ChildConfig:
     cpu_seconds: int = 900
     computer_pause: float = 0.6
     reveal_pause: float = 0.5
+    #: Seconds between two reports to the server that the player did something, at the fewest.
+    activity_every: float = ACTIVITY_EVERY
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -96,6 +100,7 @@ def _run_app(config: ChildConfig, link_fd: int) -> tuple[int, str]:
 
     app = ChildApp(name=config.name, link=socket.socket(fileno=link_fd), ascii_mode=config.ascii_mode,
                    computer_pause=config.computer_pause, reveal_pause=config.reveal_pause)
+    app.activity_every = config.activity_every
     errors = io.StringIO()
     app.error_console = Console(file=errors, width=100, color_system=None, markup=False, highlight=False)
     app.run()

@@ -5,8 +5,9 @@ One SSH session: a refusal in one line unless it is a game terminal; else a chil
 ``GameSession`` is asyncssh's session object: it answers asyncssh's callbacks and wires the
 parts that do the work, each in a module of its own. The server moves the bytes between the
 SSH channel and the child's pseudo-terminal itself, window sizes clamped first (``pty_pump``:
-back-pressure both ways, resizes gathered); input is paid for and counts as activity for the
-idle timeout, warned first (``session_clock``); every channel request is paid for from the
+back-pressure both ways, resizes gathered); input is paid for, and what the child says the player
+did (``Activity``: bytes that are no keys do not count) puts off the idle timeout, warned first
+(``session_clock``); every channel request is paid for from the
 session's budget, and a client that floods them is cut off (``channel_guard``). The child's
 link joins the lobby as a guest. Every way a session ends goes through ``request_end``
 (``ending``): the opponent is told at once, the child is asked to leave (its terminal restored)
@@ -29,13 +30,13 @@ import asyncssh
 
 from ..play.wording import minutes
 from .channel_guard import RequestBudget, Verdict
-from .child import ChildConfig
+from .child import ACTIVITY_EVERY, ChildConfig
 from .client_env import ascii_wanted, child_environment, clamp_size, term_refusal
 from .config import ServerConfig
 from .ending import LEAVE_GRACE, QUIT, TERMINAL_RESET, Ending, retire_child
 from .gate import Gate, ThrottledLog
 from .lobby import Lobby
-from .messages import CrashReport, Exit, Notice, Reply
+from .messages import Activity, CrashReport, Exit, Notice, Reply
 from .protocol import Link, ProtocolError
 from .pty_pump import PtyPump, set_window_size
 from .session_clock import IdleWarning, SessionClock, TimeUp
@@ -249,6 +250,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             environment=base_environment() | child_environment(self.term, environment),
             memory_mb=self.limits.child_memory_mb, cpu_seconds=self.limits.child_cpu_seconds,
             computer_pause=config.computer_pause, reveal_pause=config.reveal_pause,
+            activity_every=min(ACTIVITY_EVERY, self.limits.idle_timeout / 4),
         )
         master, terminal = os.openpty()
         ours, theirs = socket.socketpair()
@@ -283,6 +285,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                 return
             if isinstance(message, CrashReport):
                 self.crash_report = message.text or "(no report)"
+                continue
+            if isinstance(message, Activity):
+                self.clock.active()
                 continue
             try:
                 self.services.lobby.handle(self, message)

@@ -121,6 +121,47 @@ async def test_an_env_flood_after_the_start_leaves_the_server_small(tmp_path) ->
                          what="a log line for ann's request flood")
 
 
+# ---- bytes that are not keys do not keep a session open --------------------------------------
+
+#: What a client can send every few seconds that is no key at all.
+NOT_KEYS = {"a NUL": b"\x00", "a focus report": b"\x1b[I", "a mouse move": b"\x1b[<35;20;10M",
+            "a lone Shift": b"\x1b[57441u"}
+
+
+async def keep_sending(terminal: SshTerminal, data: bytes, every: float, until: float) -> float:
+    """Send ``data`` every ``every`` seconds until the session ends or ``until`` seconds have passed; how long
+    the session lasted from the first."""
+    started = time.monotonic()
+    while not terminal.closed and time.monotonic() - started < until:
+        with contextlib.suppress(ConnectionError, BrokenPipeError):
+            terminal.send(data)
+        await terminal.pump(every)
+    return time.monotonic() - started
+
+
+async def test_bytes_that_are_not_keys_keep_no_session_open_and_keys_do(tmp_path) -> None:
+    idle, every = 6.0, 1.0  # the default idle timeout is 15 minutes; the attack sent its bytes every 5 s
+    async with running_server(tmp_path, idle_timeout=idle, idle_warning=2, per_ip=len(NOT_KEYS) + 1) as server:
+        terminals = {name: await SshTerminal.open(server.port, username=f"p{number}")
+                     for number, name in enumerate([*NOT_KEYS, "keys"])}
+        try:
+            for terminal in terminals.values():
+                await terminal.wait_for_text("Welcome")
+            lasted = await asyncio.gather(*(keep_sending(terminals[name], data, every, 3 * idle)
+                                            for name, data in NOT_KEYS.items()),
+                                          keep_sending(terminals["keys"], b"\t", every, 2 * idle))
+        finally:
+            for terminal in terminals.values():
+                await terminal.close()
+    stayed = dict(zip([*NOT_KEYS, "keys"], lasted, strict=True))
+    figure(f"idle timeout {idle:.0f} s, something sent every {every:.0f} s: "
+           + ", ".join(f"{name} kept its session {stayed[name]:.1f} s" for name in NOT_KEYS)
+           + f"; Tab (a key that acts) kept one open {stayed['keys']:.1f} s, and it still was")
+    for name in NOT_KEYS:
+        assert stayed[name] <= idle + 2.5, f"{name} kept a session open {stayed[name]:.1f} s"
+    assert not terminals["keys"].closed
+
+
 # ---- connections that never start a game, and too many channels -------------------------------
 
 

@@ -23,19 +23,27 @@ LIMITS = Limits(input_rate=100, idle_timeout=900, idle_warning=60, session_time=
 # ---- the session's clock: input budget, idle warning and timeout, the longest session -------------
 
 
-def test_input_within_the_budget_is_a_key_press_and_a_flood_is_not() -> None:
+def test_input_within_the_budget_is_taken_and_a_flood_is_not() -> None:
     clock = Clock()
     session = SessionClock(LIMITS, clock)
     clock.now += 10
     assert session.typed(LIMITS.input_burst)  # a paste of the whole burst at once
-    assert session.last_input == clock.now
     clock.now += 1
     assert session.typed(100)  # a second's worth has come back
-    pressed = clock.now
     assert not session.typed(1)
     clock.now += 5
     assert not session.typed(600)  # five seconds' worth came back, not six
-    assert session.last_input == pressed  # refused input is no key press
+
+
+def test_bytes_are_not_activity_only_what_the_player_did_is() -> None:
+    clock = Clock()
+    session = SessionClock(LIMITS, clock)
+    for _ in range(180):  # a NUL every five seconds, for fifteen minutes
+        clock.now += 5
+        assert session.typed(1)
+    assert session.due() == TimeUp("idle timeout", "Closed after 15 minutes without a key press.")
+    session.active()
+    assert session.due() is None and session.last_active == clock.now
 
 
 def test_an_idle_session_is_warned_once_then_closed() -> None:
@@ -58,7 +66,7 @@ def test_a_key_press_puts_off_the_timeout_and_the_next_idle_spell_is_warned_agai
     session = SessionClock(LIMITS, clock)
     clock.now += 850
     assert isinstance(session.due(), IdleWarning)
-    assert session.typed(1)
+    session.active()
     assert session.due() is None and session.wait() == 840
     clock.now += 899
     assert session.due() == IdleWarning(idle=899, left=1)  # warned late (the clock was not looked at): still once
@@ -71,7 +79,8 @@ def test_the_longest_session_ends_however_busy_the_player() -> None:
     session = SessionClock(LIMITS, clock)
     for _ in range(7):
         clock.now += 500
-        assert session.typed(1) and session.due() is None
+        session.active()
+        assert session.due() is None
     assert session.wait() == 100  # the session's end comes before the idle warning now
     clock.now += 100
     assert session.due() == TimeUp("session time limit", "This session reached its limit of 60 minutes. "
