@@ -11,8 +11,9 @@ did (``Activity``: bytes that are no keys do not count) puts off the idle timeou
 session's budget, and a client that floods them is cut off (``channel_guard``). The child's
 link joins the lobby as a guest. Every way a session ends goes through ``request_end``
 (``ending``): the opponent is told at once, the child is asked to leave (its terminal restored)
-or else terminated and killed, it is always reaped, a child that was killed gets the player's
-terminal reset and one line, and one log line says who it was and how it ended. What players
+or else terminated and killed, it is always reaped, a child that failed (killed, out of memory,
+an internal error) gets the player's terminal reset and one line, and one log line says who it
+was and how it ended (a child's report of its failure, a traceback, is logged apart). What players
 type is never logged. What a session needs of its server is handed to it (``SessionServices``).
 """
 
@@ -319,9 +320,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                                                      self.number)
             if self.pump is not None:
                 self.pump.drain()
-            if not left or ending.child_killed:
+            if not left or ending.child_failed:
                 self._write(TERMINAL_RESET)
-            ending.explain_killed(self.limits.hold_time)
+            ending.explain_failure(self.limits.hold_time)
             await self._drain_link()
         if self.pump is not None:
             self.pump.close()

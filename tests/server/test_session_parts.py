@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from soluna_tui.server.channel_guard import RequestBudget, Verdict
+from soluna_tui.server.child import FAILED, OUT_OF_MEMORY
 from soluna_tui.server.client_env import ENV_BYTES, ENV_VARIABLES
 from soluna_tui.server.config import Limits
 from soluna_tui.server.ending import Ending, retire_child
@@ -136,7 +137,8 @@ async def test_the_first_reason_to_end_is_the_one_kept() -> None:
 
 @pytest.mark.parametrize(("reason", "status", "logged", "exit_status"), [
     ("quit", 0, "quit", 0),
-    ("quit", 3, "child failed (status 3)", 1),
+    ("quit", 5, "child failed (status 5)", 1),
+    ("quit", OUT_OF_MEMORY, "child ran out of memory (status 3)", 1),
     ("quit", -signal.SIGKILL, "child killed by SIGKILL", 1),
     ("quit", -signal.SIGXCPU, "child killed by SIGXCPU (CPU limit)", 1),
     ("quit", None, "quit", 1),
@@ -155,27 +157,28 @@ def test_how_a_session_ended_is_said_in_its_log_line(reason, status, logged, exi
     (-signal.SIGKILL, "it was killed"),
     (-signal.SIGSEGV, "it was ended by SIGSEGV"),
     (None, "it would not stop"),
+    (OUT_OF_MEMORY, "it ran out of memory"),
+    (FAILED, "it hit an internal error"),
 ])
-def test_a_game_killed_under_the_player_gets_one_line(status, why) -> None:
+def test_a_game_that_failed_under_the_player_gets_one_line(status, why) -> None:
     ending = Ending()
     ending.request("quit")
     ending.status = status
-    ending.explain_killed(hold_time=300)
+    ending.explain_failure(hold_time=300)
     assert ending.farewell == (f"Sorry: your game stopped unexpectedly ({why}). Connect again: a match in play "
                                "keeps your seat for 5 minutes.")
 
 
 @pytest.mark.parametrize(("reason", "farewell", "status"), [
     ("quit", None, 0),  # the player quit
-    ("quit", None, 1),  # the child failed but restored the terminal itself
     ("server shutdown", None, -signal.SIGKILL),  # the server ended it, and says so its own way
     ("quit", "Slow down", -signal.SIGKILL),  # a farewell already chosen stays
 ])
-def test_no_apology_when_the_game_was_not_killed_under_the_player(reason, farewell, status) -> None:
+def test_no_apology_when_the_game_did_not_fail_under_the_player(reason, farewell, status) -> None:
     ending = Ending()
     ending.request(reason, farewell)
     ending.status = status
-    ending.explain_killed(hold_time=300)
+    ending.explain_failure(hold_time=300)
     assert ending.farewell == farewell
 
 
