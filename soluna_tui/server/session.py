@@ -226,6 +226,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                 self.ending.reason = f"refused: {refusal}"
                 self._say(refusal)
                 return
+            self.connection.game_admitted()
             if not await self._start():
                 return
             self.services.lobby.arrive(self)
