@@ -59,6 +59,7 @@ class SolunaConnection(asyncssh.SSHServer):
 
     def __init__(self, server: SolunaServer) -> None:
         self.server = server
+        #: asyncssh's connection, set before any other callback (``ssh`` once it must be there).
         self.conn: asyncssh.SSHServerConnection | None = None
         self.address, self.port = "?", 0
         self.player_name = "guest"
@@ -75,6 +76,13 @@ class SolunaConnection(asyncssh.SSHServer):
         self._channels_refused = False
         self._offered_key: asyncssh.SSHKey | None = None
         self._no_game: asyncio.TimerHandle | None = None
+
+    @property
+    def ssh(self) -> asyncssh.SSHServerConnection:
+        """asyncssh's connection: there from ``connection_made`` on, before every other callback."""
+        if self.conn is None:
+            raise RuntimeError("the SSH connection is not made yet")
+        return self.conn
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -100,7 +108,7 @@ class SolunaConnection(asyncssh.SSHServer):
             self._no_game = loop.call_later(EXPLAIN_TIMEOUT, self._gone_quiet)
             return
         # After asyncssh has sent its version line, so the client may read a proper disconnect message.
-        loop.call_soon(self.conn.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS, line)
+        loop.call_soon(self.ssh.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS, line)
 
     def _gone_quiet(self) -> None:
         """A refused connection that never tried to log in: nobody is there to read the line."""
@@ -161,11 +169,11 @@ class SolunaConnection(asyncssh.SSHServer):
     def begin_auth(self, username: str) -> bool:
         if self.refusal is not None:
             # The client has sent all it will until it is answered: nothing unread to reset the connection.
-            self.conn.send_auth_banner(f"{self.refusal}\r\n")
-            self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, self.refusal)
+            self.ssh.send_auth_banner(f"{self.refusal}\r\n")
+            self.ssh.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, self.refusal)
             return True
         self.player_name = player_name(username)
-        version = str(self.conn.get_extra_info("client_version") or "")
+        version = str(self.ssh.get_extra_info("client_version") or "")
         self.client_version = "".join(char for char in version if char.isprintable())[:CLIENT_VERSION_LIMIT]
         return True
 
@@ -195,7 +203,7 @@ class SolunaConnection(asyncssh.SSHServer):
 
     # ---- sessions ------------------------------------------------------------------------
 
-    def session_requested(self) -> tuple[asyncssh.SSHServerChannel, GameSession]:
+    def session_requested(self) -> tuple[asyncssh.SSHServerChannel[bytes], GameSession]:
         limits = self.server.config.limits
         if len(self.sessions) >= limits.channels_per_connection:
             if not self._channels_refused:  # one line per connection, however many it tries
@@ -208,9 +216,9 @@ class SolunaConnection(asyncssh.SSHServer):
         refusal = None
         if len(self.sessions) >= limits.sessions_per_connection:
             refusal = f"Slow down: at most {limits.sessions_per_connection} game(s) on one connection."
-        session = GameSession(self, self.server.session_services, self.server.next_session_number(), refusal)
+        session = GameSession(self, self.server.services, self.server.next_session_number(), refusal)
         self.sessions.add(session)
-        return GuardedChannel.guarding(self.conn.create_server_channel(), session), session
+        return GuardedChannel.guarding(self.ssh.create_server_channel(), session), session
 
     def session_began(self) -> None:
         self.played = True
@@ -244,12 +252,19 @@ class SolunaServer:
         return next(self._numbers)
 
     @property
+    def services(self) -> SessionServices:
+        """What every session is handed: there once the server has started, before it listens."""
+        if self.session_services is None:
+            raise RuntimeError("the server has not started")
+        return self.session_services
+
+    @property
     def sessions(self) -> list[GameSession]:
         return [session for connection in self.connections for session in connection.sessions]
 
     @property
     def port(self) -> int:
-        return self._listener.get_port()
+        return int(self._listener.get_port())
 
     async def start(self) -> None:
         config = self.config

@@ -37,7 +37,7 @@ from .config import ServerConfig
 from .ending import LEAVE_GRACE, QUIT, TERMINAL_RESET, Ending, retire_child
 from .gate import Gate, ThrottledLog
 from .lobby import Lobby
-from .messages import Activity, CrashReport, Exit, Notice, Reply
+from .messages import Activity, CrashReport, Exit, Notice, Reply, Request
 from .protocol import Link, ProtocolError
 from .pty_pump import PtyPump, set_window_size
 from .session_clock import IdleWarning, SessionClock, TimeUp
@@ -115,6 +115,20 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     def running(self) -> bool:
         """The session has started (a shell, or a command to refuse): it has a task that will end it."""
         return self.task is not None
+
+    @property
+    def channel(self) -> asyncssh.SSHServerChannel[bytes]:
+        """The session's channel: there from ``connection_made`` on, before every other callback."""
+        if self.chan is None:
+            raise RuntimeError("the session's channel is not open yet")
+        return self.chan
+
+    @property
+    def terminal(self) -> str:
+        """The terminal type the client asked for (a session without one is refused: ``term_refusal``)."""
+        if self.term is None:
+            raise RuntimeError("no terminal was asked for")
+        return self.term
 
     @property
     def requests_refused(self) -> int:
@@ -245,11 +259,11 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 
     async def _start(self) -> bool:
         """The child on a fresh PTY, its output pumped to the channel; ``False`` if it could not start."""
-        environment = self.chan.get_environment()
+        environment = self.channel.get_environment()
         config = self.services.config
         self.child_config = child_config = ChildConfig(
-            name=self.name, ascii_mode=ascii_wanted(self.term, environment),
-            environment=base_environment() | child_environment(self.term, environment),
+            name=self.name, ascii_mode=ascii_wanted(self.terminal, environment),
+            environment=base_environment() | child_environment(self.terminal, environment),
             memory_mb=self.limits.child_memory_mb, cpu_seconds=self.limits.child_cpu_seconds,
             computer_pause=config.computer_pause, reveal_pause=config.reveal_pause,
             activity_every=min(ACTIVITY_EVERY, self.limits.idle_timeout / 4),
@@ -269,16 +283,17 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         finally:
             os.close(terminal)
             theirs.close()
-        self.pump = PtyPump(master, self.chan, self._write, lambda: self.request_end(QUIT))
+        self.pump = PtyPump(master, self.channel, self._write, lambda: self.request_end(QUIT))
         self.pump.start()
         self.link = await Link.over(ours)
         return True
 
     async def _listen(self) -> None:
         """The child's requests, passed to the lobby, until the child closes the link."""
-        while True:
+        link = self.link
+        while link is not None:
             try:
-                message = await self.link.receive()
+                message = await link.receive()
             except ProtocolError as error:
                 log.warning("session %d: the child sent a bad line (%s)", self.number, error)
                 message = None
@@ -290,6 +305,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                 continue
             if isinstance(message, Activity):
                 self.clock.active()
+                continue
+            if not isinstance(message, Request):
+                log.warning("session %d: the child sent a %r, which only the server sends", self.number, message.TYPE)
                 continue
             try:
                 self.services.lobby.handle(self, message)
@@ -344,11 +362,12 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 
     async def _drain_link(self) -> None:
         """A crash report the child sent as it went (after the PTY closed, so not yet read)."""
-        if self.link is None:
+        link = self.link
+        if link is None:
             return
         with contextlib.suppress(TimeoutError, ProtocolError):
             async with asyncio.timeout(LEAVE_GRACE):
-                while (message := await self.link.receive()) is not None:
+                while (message := await link.receive()) is not None:
                     if isinstance(message, CrashReport):
                         self.crash_report = message.text
 
@@ -366,14 +385,14 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     def _write(self, data: bytes) -> None:
         if self.channel_open:
             with contextlib.suppress(BrokenPipeError, OSError):
-                self.chan.write(data)
+                self.channel.write(data)
 
     def _say(self, line: str) -> None:
         """One line to the player (on the terminal, or on standard error without one), then the end."""
         if self.channel_open and not self.exited:
             # On a terminal the line starts afresh below whatever was drawn; without one it is plain stderr.
             text = f"\r\n{line}\r\n" if self.term is not None else f"{line}\n"
-            write = self.chan.write if self.term is not None else self.chan.write_stderr
+            write = self.channel.write if self.term is not None else self.channel.write_stderr
             with contextlib.suppress(BrokenPipeError, OSError):
                 write(text.encode())
         self._exit(1)
@@ -383,4 +402,4 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         if self.channel_open and not self.exited:
             self.exited = True
             with contextlib.suppress(BrokenPipeError, OSError):
-                self.chan.exit(status)
+                self.channel.exit(status)
