@@ -192,8 +192,8 @@ async def test_a_connection_that_never_starts_a_game_is_closed_after_the_login_t
 #: The refill attack: 64 connections from 22 addresses, each opening a session channel and never starting a game,
 #: opened again as soon as the server closes it. All of 127.0.0.0/8 is loopback on Linux.
 ATTACK_CONNECTIONS, ATTACK_ADDRESSES = 64, [f"127.0.0.{number}" for number in range(2, 24)]
-#: The attack's time scaled down six times: a 5 s login timeout for 30 s, 72 new connections a minute for 12.
-SCALE = 6
+#: The attack's time scaled down three times: a 10 s login timeout for 30 s, 36 new connections a minute for 12.
+SCALE = 3
 PLAYER_TRIES = 28
 
 
