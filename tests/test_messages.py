@@ -56,6 +56,7 @@ EXAMPLES: list[messages.Message] = [
     messages.SyncMatch("ABCD"), messages.ComputerSaved(SAVE), messages.ComputerDropped(),
     messages.ComputerResume("KQXPMR"), messages.ComputerResume(), messages.AskLeaderboard(20), messages.AskRecord(),
     messages.AskFinishedMatch(17), messages.ChooseName("Ann the Bold"), messages.CrashReport("Traceback...\n" * 50),
+    messages.Activity(),
     Welcome("KQXPMR", 300.0, "ann", True, name_chosen=False), Welcome("KQXPMR", 45.5),
     LobbyListing((ListedMatch("ABCD", ("ann", "bob"), 2, (1, 0), 3, (False, True), True),),
                  ComputerOffer("hard", 3, (2, 1), needs_secret=True)),

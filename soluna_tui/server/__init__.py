@@ -29,6 +29,7 @@ zygote.py            zygote            imports the app once, forks a child per s
 child.py             child             the child's set-up: session leader, limits, no tracebacks
 child_app.py         child             the app a session runs: the lobby, then matches
 remote_table.py      child             a seat at a match the server holds
+activity.py          child             what counts as the player there (a key that acts), told the server
 protocol.py          shared            the link between server and child, both ends
 messages.py          shared            every message on the link, a typed value read by one check
 end_reason.py        shared            how a match ended (won, forfeit, abandoned)

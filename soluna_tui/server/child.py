@@ -6,8 +6,10 @@ Forked by the zygote (the app already imported) or started as
 ``python -m soluna_tui.server.child CONFIG_JSON LINK_FD`` with the terminal as its
 standard streams. Either way it becomes the terminal's session leader, limits
 its own memory and CPU time, keeps only the environment the server chose, and
-never shows a traceback: an internal error is one line on the terminal and a
-report to the server's log.
+never shows a traceback: an internal error is a report to the server's log and an
+exit status that says what happened (the server tells the player in one line).
+Past its memory limit a little more is kept back (``MEMORY_RESERVE_MB``), so that a
+child that reached it can still restore the terminal, send its report and say so.
 """
 
 from __future__ import annotations
@@ -27,10 +29,16 @@ from dataclasses import asdict, dataclass, field
 from .messages import CRASH_REPORT_LIMIT, CrashReport
 from .protocol import encode
 
-APOLOGY = "\r\nSorry: the game stopped on an internal error. Please connect again.\r\n"
+#: Exit statuses: an internal error, and the memory limit reached (the server's line to the player says which).
+FAILED, OUT_OF_MEMORY = 1, 3
+#: MiB of address space kept back past the memory limit, for the way out once the limit is reached.
+MEMORY_RESERVE_MB = 32
+MIB = 1024 * 1024
 #: Fewer, larger young collections: a redraw allocates thousands of short-lived objects, and
 #: collecting every 700 of them put 30 ms stalls into keystrokes (measured in benchmarks/ssh_load.py).
 GC_THRESHOLDS = (20_000, 50, 100)
+#: The fewest seconds between two reports that the player did something (the server may ask for fewer).
+ACTIVITY_EVERY = 3.0
 
 
 @dataclass(frozen=True)
@@ -44,6 +52,8 @@ class ChildConfig:
     cpu_seconds: int = 900
     computer_pause: float = 0.6
     reveal_pause: float = 0.5
+    #: Seconds between two reports to the server that the player did something, at the fewest.
+    activity_every: float = ACTIVITY_EVERY
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -59,17 +69,35 @@ def take_terminal() -> None:
 
 
 def limit_resources(config: ChildConfig) -> None:
-    """Cap address space and CPU time (a runaway search ends this session only), and no core files."""
-    memory = config.memory_mb * 1024 * 1024
-    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    """Cap address space and CPU time (a runaway search ends this session only), and no core files.
+
+    The address space's hard limit is ``MEMORY_RESERVE_MB`` above the soft one: ``release_reserve`` lets the
+    way out use it."""
+    memory = config.memory_mb * MIB
+    resource.setrlimit(resource.RLIMIT_AS, (memory, memory + MEMORY_RESERVE_MB * MIB))
     resource.setrlimit(resource.RLIMIT_CPU, (config.cpu_seconds, config.cpu_seconds + 5))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def out_of_memory(error: BaseException) -> bool:
+    """Whether ``error`` is the memory limit reached (an allocation, or a thread's stack, refused)."""
+    return isinstance(error, MemoryError) or (isinstance(error, RuntimeError)
+                                              and "can't start new thread" in str(error))
+
+
+def release_reserve() -> None:
+    """The memory limit was reached: the way out (a traceback, the terminal restored) may use what was kept back."""
+    try:
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        resource.setrlimit(resource.RLIMIT_AS, (hard, hard))
+    except (MemoryError, ValueError, OSError):
+        pass
 
 
 def run(config: ChildConfig, link_fd: int) -> int:
     """Set the process up as a session's terminal program and run the app; the exit status.
 
-    Never raises: whatever goes wrong is one line on the terminal and a report to the server.
+    Never raises, never shows a traceback: whatever goes wrong is a report to the server and an exit status.
     """
     report_fd = os.dup(link_fd)  # the app closes the link as it exits; a crash report still needs a way out
     try:
@@ -80,11 +108,14 @@ def run(config: ChildConfig, link_fd: int) -> int:
         os.chdir("/")
         gc.set_threshold(*GC_THRESHOLDS)
         status, errors = _run_app(config, link_fd)
-    except Exception:  # noqa: BLE001 - the terminal is a player's: one line, never a traceback
-        status, errors = 1, traceback.format_exc()
+    except Exception as error:  # noqa: BLE001 - the terminal is a player's: never a traceback
+        status = FAILED
+        if out_of_memory(error):
+            release_reserve()
+            status = OUT_OF_MEMORY
+        errors = traceback.format_exc()
     if status:
         _report_crash(report_fd, errors)
-        _apologise()
     os.close(report_fd)
     return status
 
@@ -96,10 +127,24 @@ def _run_app(config: ChildConfig, link_fd: int) -> tuple[int, str]:
 
     app = ChildApp(name=config.name, link=socket.socket(fileno=link_fd), ascii_mode=config.ascii_mode,
                    computer_pause=config.computer_pause, reveal_pause=config.reveal_pause)
+    app.activity_every = config.activity_every
     errors = io.StringIO()
     app.error_console = Console(file=errors, width=100, color_system=None, markup=False, highlight=False)
+    handle_exception = app._handle_exception
+    memory_ran_out = False
+
+    def on_error(error: Exception) -> None:
+        """The app's own handling of an error it did not expect, the reserve released first if memory ran out."""
+        nonlocal memory_ran_out
+        if out_of_memory(error):
+            release_reserve()
+            memory_ran_out = True
+        handle_exception(error)
+
+    app._handle_exception = on_error  # type: ignore[method-assign]  # Textual's one way in for such errors
     app.run()
-    return app.return_code or 0, errors.getvalue()
+    status = app.return_code or 0
+    return (OUT_OF_MEMORY if status and memory_ran_out else status), errors.getvalue()
 
 
 def _report_crash(report_fd: int, text: str) -> None:
@@ -108,13 +153,6 @@ def _report_crash(report_fd: int, text: str) -> None:
         with socket.socket(fileno=os.dup(report_fd)) as sock:
             sock.settimeout(2.0)
             sock.sendall(encode(CrashReport(text[-CRASH_REPORT_LIMIT:])))
-    except OSError:
-        pass
-
-
-def _apologise() -> None:
-    try:
-        os.write(1, APOLOGY.encode())
     except OSError:
         pass
 

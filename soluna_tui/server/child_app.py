@@ -44,6 +44,7 @@ from ..screens.replay import ReplayScreen
 from ..screens.waiting import WaitingScreen
 from ..stats import Stats, StatsStore
 from ..table import LocalTable
+from .activity import ReportsActivity
 from .end_reason import EndReason
 from .messages import (
     AskFinishedMatch,
@@ -125,7 +126,7 @@ class ServerStore:
         self._app.send(ComputerDropped())
 
 
-class ChildApp(SolunaApp):
+class ChildApp(ReportsActivity, SolunaApp):
     """One SSH player's terminal. ``link`` is this child's end of the socketpair to the server."""
 
     def __init__(self, *, name: str, link: socket.socket, ascii_mode: bool = False,

@@ -21,17 +21,24 @@ from pathlib import Path
 from typing import Any
 
 from .config import DEFAULT_PORT, SPAWN_MODES, Limits, ServerConfig
+from .gate import EXPLAINING_AT_ONCE
 
 #: (flag, Limits field, lowest, highest, what it limits)
 LIMIT_FLAGS = (
     ("--max-sessions", "sessions", 1, 10_000, "game sessions at once, in all"),
-    ("--max-per-ip", "per_ip", 1, 1_000, "connections at once from one address"),
+    ("--max-per-ip", "per_ip", 1, 1_000, "connections at once from one address, playing or not"),
     ("--max-new-per-minute", "new_per_minute", 1, 10_000, "new connections a minute from one address"),
+    ("--max-unstarted", "unstarted", 1, 10_000,
+     "connections at once that have not started a game; past it, the one waiting longest makes room"),
+    ("--max-unstarted-per-ip", "unstarted_per_ip", 1, 1_000,
+     "connections at once from one address that have not started a game"),
+    ("--login-timeout", "login_timeout", 2, 600, "seconds a connection has to log in and start a game"),
     ("--max-sessions-per-connection", "sessions_per_connection", 1, 100, "game sessions on one SSH connection"),
     ("--max-input-rate", "input_rate", 64, 10_000_000, "bytes a second a player may send (bursts of 4 s allowed)"),
     ("--max-request-rate", "request_rate", 5, 100_000,
      "channel requests (resizes, signals) a second per session (bursts of 10 s allowed)"),
-    ("--idle-timeout", "idle_timeout", 10, 86_400, "seconds without a key press before a session closes"),
+    ("--idle-timeout", "idle_timeout", 10, 86_400,
+     "seconds without a key that does something (other bytes do not count) before a session closes"),
     ("--max-session-time", "session_time", 60, 7 * 86_400, "seconds one session may last"),
     ("--hold-time", "hold_time", 5, 86_400, "seconds a disconnected player's seat is held before a forfeit"),
     ("--child-memory", "child_memory_mb", 128, 65_536, "MiB of address space for each session's process"),
@@ -39,7 +46,8 @@ LIMIT_FLAGS = (
 )
 
 
-def add_serve_command(commands: argparse._SubParsersAction, whole_number: Callable[[int, int, str], Callable],
+def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentParser],
+                      whole_number: Callable[[int, int, str], Callable[[str], int]],
                       data_dir: Callable[[str], Path]) -> None:
     """The ``serve`` subcommand, with the CLI's own converters for whole numbers and the data directory."""
     defaults = Limits()
@@ -110,8 +118,10 @@ def run_serve(args: argparse.Namespace) -> int:
 
 
 def raise_file_limit(limits: Limits) -> None:
-    """Open files enough for every connection (a socket) and session (a PTY, a link, a pidfd), if the system allows."""
-    wanted = 64 + 2 * limits.connections + 4 * limits.sessions
+    """Open files enough for every connection (a socket: one per game, the unstarted ones, refused ones being told
+    why) and session (a PTY, a link, a pidfd), if the system allows."""
+    connections = limits.sessions + limits.unstarted + EXPLAINING_AT_ONCE
+    wanted = 64 + 2 * connections + 4 * limits.sessions
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft != resource.RLIM_INFINITY and soft < wanted:
         target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)

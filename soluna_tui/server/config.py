@@ -20,17 +20,21 @@ class Limits:
 
     #: Game sessions (child processes) at once, over all connections.
     sessions: int = 32
-    #: Connections at once from one address.
+    #: Connections at once from one address (playing or not).
     per_ip: int = 3
     #: New connections a minute from one address.
     new_per_minute: int = 12
+    #: Connections at once that have not started a game (logging in), in all and from one address; past the
+    #: first, a newcomer takes the place of the one that has waited longest (they never take a game's place).
+    unstarted: int = 32
+    unstarted_per_ip: int = 2
     #: Sessions (terminals) on one SSH connection.
     sessions_per_connection: int = 1
     #: Bytes a second a player may send; bursts of a few seconds' worth are allowed.
     input_rate: int = 8192
     #: Channel requests a second one session may make (window changes, signals, env...); bursts of 10 s allowed.
     request_rate: int = 50
-    #: Seconds without a key press before the session closes (a warning comes a minute before).
+    #: Seconds without the player doing anything (a key that acts) before the session closes (warned a minute before).
     idle_timeout: float = 900.0
     idle_warning: float = 60.0
     #: Seconds one session may last, keys or not.
@@ -40,14 +44,10 @@ class Limits:
     #: Address space of one child process, in MiB, and its CPU time in seconds.
     child_memory_mb: int = 1024
     child_cpu_seconds: int = 900
-    #: Seconds to finish logging in and start a game; keepalive interval (three missed answers close the connection).
-    login_timeout: float = 30.0
+    #: Seconds to log in and start a game (time enough to accept a host key); keepalive interval (three missed
+    #: answers close the connection).
+    login_timeout: float = 20.0
     keepalive_interval: float = 30.0
-
-    @property
-    def connections(self) -> int:
-        """Connections at once over all addresses: room for everyone playing plus as many logging in."""
-        return 2 * self.sessions
 
     @property
     def input_burst(self) -> int:

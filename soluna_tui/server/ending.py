@@ -5,8 +5,9 @@ How one session ends: the first reason wins, the child leaves or is ended and al
 Anything may ask a session to end (the player quitting, the clock, a flood, the server
 shutting down); the first reason asked is the one logged, with what the player reads.
 A child is given a moment to leave by itself (so it restores the player's terminal), then
-terminated, killed if it must be, and reaped. A child that could not restore the terminal
-(killed, or its CPU or memory limit reached) leaves the player a reset terminal and one line.
+terminated, killed if it must be, and reaped. A child that failed under the player (killed,
+its CPU or memory limit reached, an internal error) leaves the player a reset terminal and one
+line saying which, and the log a reason (its report, a traceback, is logged apart).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import logging
 import signal
 
 from ..play.wording import minutes
+from .child import OUT_OF_MEMORY
 from .spawn import Child
 
 log = logging.getLogger("soluna.server")
@@ -30,6 +32,8 @@ TERMINAL_RESET = (b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1015l\x1b[?1006l\x1b[
                   b"\x1b[?2048l\x1b[<u\x1b[?7h\x1b[?1049l\x1b[?25h\x1b[0m")
 #: Why a game stopped, as its player is told, for the signals a player may see end it.
 KILLED_BY: dict[int, str] = {signal.SIGXCPU: "it used up its CPU time", signal.SIGKILL: "it was killed"}
+#: Why a game stopped, as its player is told, for the exit statuses a child may give (any other: an internal error).
+FAILED_BECAUSE: dict[int, str] = {OUT_OF_MEMORY: "it ran out of memory"}
 #: The reason of a session whose child left by itself (the player quit, or it closed its terminal).
 QUIT = "quit"
 
@@ -66,24 +70,29 @@ class Ending:
         return (self.reason or "").startswith("refused")
 
     @property
-    def child_killed(self) -> bool:
-        """The child was ended by a signal (or never reaped): it could not restore the player's terminal."""
-        return self.status is None or self.status < 0
+    def child_failed(self) -> bool:
+        """The child did not end well (killed, or an exit status other than 0): its terminal may need a reset."""
+        return self.status != 0
 
     @property
     def exit_status(self) -> int:
         """The channel's exit status: 0 only when the player quit and the child went cleanly."""
         return 0 if self.status == 0 and self.reason == QUIT else 1
 
-    def explain_killed(self, hold_time: float) -> None:
-        """One line for a player whose game was killed under them (by a signal, its CPU or memory limit)."""
-        if self.reason != QUIT or self.farewell is not None or not self.child_killed:
+    def explain_failure(self, hold_time: float) -> None:
+        """One line for a player whose game stopped under them: killed (a signal, its CPU limit), out of memory,
+        or an internal error."""
+        if self.reason != QUIT or self.farewell is not None or not self.child_failed:
             return
-        number = -self.status if self.status is not None else 0
-        why = KILLED_BY.get(number, f"it was ended by {signal.Signals(number).name}"
-                            if number in signal.valid_signals() else "it would not stop")
-        self.farewell = (f"Sorry: your game stopped unexpectedly ({why}). Connect again: a match in play "
+        self.farewell = (f"Sorry: your game stopped unexpectedly ({self._why()}). Connect again: a match in play "
                          f"keeps your seat for {minutes(hold_time)}.")
+
+    def _why(self) -> str:
+        if self.status is not None and self.status > 0:
+            return FAILED_BECAUSE.get(self.status, "it hit an internal error")
+        number = -self.status if self.status is not None else 0
+        return KILLED_BY.get(number, f"it was ended by {signal.Signals(number).name}"
+                             if number in signal.valid_signals() else "it would not stop")
 
     def how_it_ended(self) -> str:
         """The end as the log line says it: the reason, or what became of a child that failed."""
@@ -92,6 +101,8 @@ class Ending:
             if self.status < 0:
                 name = signal.Signals(-self.status).name if -self.status in signal.valid_signals() else self.status
                 reason = f"child killed by {name}" + (" (CPU limit)" if self.status == -signal.SIGXCPU else "")
+            elif self.status == OUT_OF_MEMORY:
+                reason = f"child ran out of memory (status {self.status})"
             else:
                 reason = f"child failed (status {self.status})"
         return reason

@@ -2,6 +2,14 @@
 
 Who may come in: connections per address, new connections a minute, sessions in all; and floods.
 
+A connection that has not started a game yet (logging in, or logged in and idle) holds an
+*unstarted* place, never a game's: there are few of those, per address and in all, and they are
+never the reason a player is turned away. When every unstarted place is taken, the newcomer
+gets one anyway and another is closed to make room: first one that logged in a while ago and
+still has not asked for a game (a player's client asks at once), else the longest waiting at
+the address holding most places. Whoever keeps connections open without playing only ever
+pushes out their own kind, while a player logs in and starts a game in well under a second.
+
 Refusals are one line meant for the person connecting ("Server full: ...",
 "Slow down: ..."); the caller shows it and disconnects cleanly. A token bucket
 paces what one session may send, and a throttled log keeps a flood of refused
@@ -15,11 +23,17 @@ import ipaddress
 import logging
 import time
 from collections import Counter, deque
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 
 from .config import Limits
 
 WINDOW_SECONDS = 60.0
+#: Refused connections kept open at once long enough to be told why (in all, and from one address); past
+#: these, or from an address hammering past twice its limit, a refused connection is dropped at once.
+EXPLAINING_AT_ONCE, EXPLAINING_PER_ADDRESS = 16, 2
+#: Logged in for this share of the login timeout without asking for a game: first to make room for a newcomer.
+LOGGED_IN_IDLE = 0.1
 
 
 def client_key(address: str) -> str:
@@ -58,6 +72,10 @@ class RateWindow:
             events.append(now)
         return allowed
 
+    def hammering(self, key: str) -> bool:
+        """Whether ``key`` has tried twice its limit within the window (a person retrying never does)."""
+        return len(self._events.get(key, ())) >= 2 * self.limit
+
     def _sweep(self, now: float) -> None:
         """Drop every key whose events are all older than the window (bounded memory under a flood)."""
         if now < self._next_sweep:
@@ -68,12 +86,31 @@ class RateWindow:
             del self._events[key]
 
 
+@dataclass(frozen=True)
+class Admission:
+    """The gate's answer to a new connection: in (perhaps in the place of another), or a line saying why not."""
+
+    #: Why it may not come in, in one line for the person connecting; ``None``: it may.
+    refusal: str | None = None
+    #: Whether the refusal is worth keeping the connection open a moment to deliver (not for a flood).
+    explain: bool = True
+    #: A connection that had not started a game, to be closed to make room for this one.
+    evicted: Hashable | None = None
+
+
 class Gate:
-    """Connections and sessions at once, per address and in all; new connections a minute per address."""
+    """Connections at once per address; unstarted ones per address and in all; new ones a minute per address;
+    game sessions in all."""
 
     def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
         self.limits = limits
+        self.clock = clock
         self._open: Counter[str] = Counter()
+        #: Per address, its connections that have not started a game, and when each came.
+        self._unstarted: dict[str, dict[Hashable, float]] = {}
+        #: When each unstarted connection that has logged in did so.
+        self._logged_in: dict[Hashable, float] = {}
+        self._explaining: Counter[str] = Counter()
         self._new = RateWindow(limits.new_per_minute, clock=clock)
         self.sessions = 0
 
@@ -81,25 +118,88 @@ class Gate:
     def connections(self) -> int:
         return sum(self._open.values())
 
-    def admit_connection(self, address: str) -> str | None:
-        """Take a place for a new connection from ``address``, or say in one line why not."""
-        limits = self.limits
-        address = client_key(address)
-        if not self._new.allow(address):
-            return f"Slow down: at most {limits.new_per_minute} new connections a minute from one address."
-        if self._open[address] >= limits.per_ip:
-            return f"Slow down: at most {limits.per_ip} connections at once from one address."
-        if self.connections >= limits.connections:
-            return "Server full: too many players right now; try again in a few minutes."
-        self._open[address] += 1
-        return None
+    @property
+    def unstarted(self) -> int:
+        return sum(len(waiting) for waiting in self._unstarted.values())
 
-    def release_connection(self, address: str) -> None:
-        address = client_key(address)
-        if self._open[address] <= 1:
-            del self._open[address]
+    def admit_connection(self, address: str, connection: Hashable) -> Admission:
+        """Take a place for a new connection from ``address`` (an unstarted one), or say in one line why not."""
+        limits = self.limits
+        key = client_key(address)
+        if not self._new.allow(key):
+            return self._refuse(key, f"Slow down: at most {limits.new_per_minute} new connections a minute "
+                                     "from one address.")
+        if self._open[key] >= limits.per_ip:
+            return self._refuse(key, f"Slow down: at most {limits.per_ip} connections at once from one address.")
+        if len(self._unstarted.get(key, ())) >= limits.unstarted_per_ip:
+            return self._refuse(key, f"Slow down: at most {limits.unstarted_per_ip} connections from one address "
+                                     "may be logging in at once.")
+        evicted = self._make_room() if self.unstarted >= limits.unstarted else None
+        self._unstarted.setdefault(key, {})[connection] = self.clock()
+        self._open[key] += 1
+        return Admission(evicted=evicted)
+
+    def _refuse(self, key: str, line: str) -> Admission:
+        return Admission(line, explain=not self._new.hammering(key))
+
+    def _make_room(self) -> Hashable:
+        """Give up an unstarted place: the one idle longest since logging in (past a moment no player's client
+        takes to ask for its game), else the one waiting longest at the address holding most places."""
+        now = self.clock()
+        idle = {connection: since for connection, since in self._logged_in.items()
+                if now - since >= self.limits.login_timeout * LOGGED_IN_IDLE}
+        if idle:
+            oldest = min(idle, key=idle.__getitem__)
+            key = next(key for key, waiting in self._unstarted.items() if oldest in waiting)
         else:
-            self._open[address] -= 1
+            def holding(key: str) -> tuple[int, float]:
+                return len(self._unstarted[key]), -min(self._unstarted[key].values())
+
+            key = max(self._unstarted, key=holding)
+            waiting = self._unstarted[key]
+            oldest = min(waiting, key=waiting.__getitem__)
+        self._forget_unstarted(key, oldest)
+        return oldest
+
+    def logged_in(self, address: str, connection: Hashable) -> None:
+        """``connection`` has logged in: its client should ask for a game at once."""
+        if connection in self._unstarted.get(client_key(address), ()):
+            self._logged_in[connection] = self.clock()
+
+    def started(self, address: str, connection: Hashable) -> None:
+        """``connection`` has started a game: it no longer holds an unstarted place."""
+        self._forget_unstarted(client_key(address), connection)
+
+    def release_connection(self, address: str, connection: Hashable) -> None:
+        key = client_key(address)
+        self._forget_unstarted(key, connection)
+        if self._open[key] <= 1:
+            del self._open[key]
+        else:
+            self._open[key] -= 1
+
+    def _forget_unstarted(self, key: str, connection: Hashable) -> None:
+        self._logged_in.pop(connection, None)
+        waiting = self._unstarted.get(key)
+        if waiting is not None:
+            waiting.pop(connection, None)
+            if not waiting:
+                del self._unstarted[key]
+
+    def hold_to_explain(self, address: str) -> bool:
+        """Whether a refused connection may stay open a moment to be told why (a few at once, per address too)."""
+        key = client_key(address)
+        if self._explaining[key] >= EXPLAINING_PER_ADDRESS or self._explaining.total() >= EXPLAINING_AT_ONCE:
+            return False
+        self._explaining[key] += 1
+        return True
+
+    def explained(self, address: str) -> None:
+        """A refused connection held to be told why has gone."""
+        key = client_key(address)
+        self._explaining[key] -= 1
+        if self._explaining[key] <= 0:
+            del self._explaining[key]
 
     def admit_session(self) -> str | None:
         """Take a place for a new game session, or say in one line why not."""

@@ -39,7 +39,7 @@ from ..play.wording import minutes
 from ..rules import Match, MatchOptions, Move, NextOpener, SolunaError
 from ..rules.round import other
 from ..saves import SavedMatch
-from .client_env import skeleton, visible_text
+from .client_env import passes_for, skeleton, visible_text
 from .end_reason import EndReason
 from .gate import RateWindow, client_key
 from .messages import (
@@ -120,9 +120,9 @@ CANNOT_SAVE = ("The server cannot save right now (its database is unavailable): 
 def player_name(username: str) -> str:
     """The name shown for an SSH user: cleaned (no control, escape or invisible characters; fullwidth and
     styled letters made plain), short, and never a reserved name however it is spelt (look-alike letters,
-    accents, zero-width characters)."""
+    accents, zero-width characters), nor letters of two alphabets mixed to look like another name."""
     name = clean_name(visible_text(username), "guest")
-    if skeleton(name) in RESERVED_NAMES:
+    if passes_for(name, RESERVED_NAMES):
         name = f"{name} (guest)"
     return name
 
@@ -447,8 +447,8 @@ class Lobby:
             return
         name = player_name(wanted)
         if not wanted or name != " ".join(wanted.split()) or "(guest)" in name.casefold():
-            guest.send(ErrorReply(f"A name is 1 to {NAME_LIMIT} letters, digits or signs, and not "
-                                                 "a word the game uses (you, computer, guest)."))
+            guest.send(ErrorReply(f"A name is 1 to {NAME_LIMIT} letters, digits or signs of one alphabet, "
+                                                 "and not a word the game uses (you, computer, guest)."))
             return
         if visitor.code is not None:
             guest.send(ErrorReply("Leave the match you are at first (n), then choose a name."))
@@ -560,7 +560,7 @@ class Lobby:
                 return None
             creator = table.seats[0]
             name = visitor.name
-            if name.casefold() == creator.name.casefold():
+            if skeleton(name) == skeleton(creator.name):
                 name = f"{name[:NAME_LIMIT - 2]} 2"
             seats = (creator, SeatRecord(name, visitor.name, guest.fingerprint, hints, secret_hash,
                                          server=self.server_id))

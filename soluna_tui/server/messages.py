@@ -255,6 +255,13 @@ class CrashReport(Request):
     text: Annotated[str, Longest(CRASH_REPORT_LIMIT)]
 
 
+@dataclass(frozen=True)
+class Activity(Request):
+    """The player did something (a key that acted, a click on something): the idle timeout starts again."""
+
+    TYPE: ClassVar[str] = "activity"
+
+
 # ---- server to child ----------------------------------------------------------------------------
 
 
@@ -395,7 +402,7 @@ def _registry(*kinds: type[Message]) -> Mapping[str, type[Message]]:
 
 REQUESTS: Final = _registry(CreateMatch, JoinMatch, WatchMatch, CancelMatch, LeaveMatch, PlayMove, StartNextRound,
                             AskRematch, SyncMatch, ComputerSaved, ComputerDropped, ComputerResume, AskLeaderboard,
-                            AskRecord, AskFinishedMatch, ChooseName, CrashReport)
+                            AskRecord, AskFinishedMatch, ChooseName, CrashReport, Activity)
 REPLIES: Final = _registry(Welcome, LobbyListing, Waiting, MatchState, Moved, SecretNeeded, ComputerGameKept, Notice,
                            ErrorReply, Exit, LeaderboardPage, PlayerRecord, FinishedMatch)
 

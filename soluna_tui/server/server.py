@@ -5,12 +5,18 @@ The SSH server: one asyncssh listener, one ``SolunaConnection`` per client, the 
 Only interactive game sessions are offered: no shell, no command, no subsystem
 (so no SFTP), no SCP, no port, agent or X11 forwarding. Anyone may log in
 without a prompt (keyboard-interactive with zero prompts); a client that offers
-a public key is recognised by its fingerprint when it comes back. Over a limit a
-client gets one line ("Server full", "Slow down") and a clean disconnect.
+a public key is recognised by its fingerprint when it comes back.
 
-A connection must start a game within the login timeout or it is closed; it may
-hold only a few session channels at once. Every connection refused or closed
-without a game gets one log line, at most a few a second under a flood.
+Over a limit a client gets one line ("Server full", "Slow down", "Server busy") and a clean
+disconnect. A connection refused by the gate is kept until it tries to log in: then it is sent
+the line as a banner (OpenSSH prints it) and as the disconnect's reason, and closed while it
+waits for an answer, so the close cannot reset the connection before the line is read. Only a
+few are kept so at once; a flood past them, or past twice its rate, is dropped without a word.
+
+A connection that has not started a game holds an unstarted place, never a game's (``gate``);
+it must start a game within the login timeout or it is closed, and it may hold only a few
+session channels at once. Every connection refused or closed without a game gets one log line,
+at most a few a second under a flood.
 """
 
 from __future__ import annotations
@@ -24,7 +30,9 @@ from typing import Any
 import asyncssh
 
 from .. import __version__
+from ..play.wording import minutes
 from .channel_guard import GuardedChannel
+from .client_env import skeleton
 from .config import ServerConfig
 from .gate import Gate, ThrottledLog
 from .host_key import load_or_create_host_key
@@ -38,6 +46,12 @@ log = logging.getLogger("soluna.server")
 
 SHUTDOWN_GRACE = 8.0
 CLIENT_VERSION_LIMIT = 60
+#: Seconds past the login timeout before asyncssh's own timer closes a connection that has not logged in.
+LOGIN_BACKSTOP = 5.0
+#: Seconds a refused connection is kept to be told why: it must get as far as logging in.
+EXPLAIN_TIMEOUT = 10.0
+#: What a connection hears when it gives up its unstarted place to a newer one.
+MADE_ROOM = "Server busy: too many connections are logging in at once; try again in a moment."
 
 
 class SolunaConnection(asyncssh.SSHServer):
@@ -45,6 +59,7 @@ class SolunaConnection(asyncssh.SSHServer):
 
     def __init__(self, server: SolunaServer) -> None:
         self.server = server
+        #: asyncssh's connection, set before any other callback (``ssh`` once it must be there).
         self.conn: asyncssh.SSHServerConnection | None = None
         self.address, self.port = "?", 0
         self.player_name = "guest"
@@ -56,46 +71,89 @@ class SolunaConnection(asyncssh.SSHServer):
         self.played = False
         self.opened = time.monotonic()
         self.closing_reason: str | None = None
+        #: The line a refused connection is told as it tries to log in (``None``: not refused, or dropped).
+        self.refusal: str | None = None
         self._channels_refused = False
         self._offered_key: asyncssh.SSHKey | None = None
         self._no_game: asyncio.TimerHandle | None = None
+
+    @property
+    def ssh(self) -> asyncssh.SSHServerConnection:
+        """asyncssh's connection: there from ``connection_made`` on, before every other callback."""
+        if self.conn is None:
+            raise RuntimeError("the SSH connection is not made yet")
+        return self.conn
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         peer = conn.get_extra_info("peername") or ("?", 0)
         self.address, self.port = str(peer[0]), int(peer[1])
-        refusal = self.server.gate.admit_connection(self.address)
-        if refusal is not None:
-            self.server.refusals.info("connection from %s:%d refused: %s", self.address, self.port, refusal)
-            # After asyncssh has sent its version line, so the client reads a proper disconnect message.
-            asyncio.get_running_loop().call_soon(conn.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS, refusal)
+        admission = self.server.gate.admit_connection(self.address, self)
+        if admission.refusal is not None:
+            self._refuse(admission.refusal, admission.explain)
             return
         self.admitted = True
         self.server.connections.add(self)
+        if isinstance(admission.evicted, SolunaConnection):
+            admission.evicted.make_room()
         timeout = self.server.config.limits.login_timeout
         self._no_game = asyncio.get_running_loop().call_later(timeout, self._close_unless_playing, timeout)
+
+    def _refuse(self, line: str, explain: bool) -> None:
+        """Refused by the gate: told why as it tries to log in (``begin_auth``), or dropped now under a flood."""
+        self.server.refusals.info("connection from %s:%d refused: %s", self.address, self.port, line)
+        loop = asyncio.get_running_loop()
+        if explain and self.server.gate.hold_to_explain(self.address):
+            self.refusal = line
+            self._no_game = loop.call_later(EXPLAIN_TIMEOUT, self._gone_quiet)
+            return
+        # After asyncssh has sent its version line, so the client may read a proper disconnect message.
+        loop.call_soon(self.ssh.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS, line)
+
+    def _gone_quiet(self) -> None:
+        """A refused connection that never tried to log in: nobody is there to read the line."""
+        if self.conn is not None:
+            self.conn.abort()
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self.admitted:
             self.admitted = False
-            self.server.gate.release_connection(self.address)
+            self.server.gate.release_connection(self.address, self)
             if not self.played:
                 self.server.refusals.info("%s", self.unstarted_line(exc))
+        if self.refusal is not None:
+            self.refusal = None
+            self.server.gate.explained(self.address)
         self.server.connections.discard(self)
         if self._no_game is not None:
             self._no_game.cancel()
 
-    def close(self, reason: str) -> None:
-        """Close the connection now; ``reason`` is what its log line will say if no game was played."""
+    def close(self, reason: str, line: str | None = None, code: int = asyncssh.DISC_BY_APPLICATION) -> None:
+        """Close the connection now, with ``line`` (the disconnect's reason, ``code``) as the player's last word;
+        ``reason`` is what its log line will say if no game was played."""
         if self.closing_reason is None:
             self.closing_reason = reason
         if self.conn is not None:
-            self.conn.close()
+            if line is None:
+                self.conn.close()
+            else:
+                self.conn.disconnect(code, line)
+
+    def make_room(self) -> None:
+        """Every unstarted place is taken and this connection has waited longest: it makes room for a newer one."""
+        self.close("made room for a newer connection (every unstarted place taken)", MADE_ROOM,
+                   asyncssh.DISC_TOO_MANY_CONNECTIONS)
+
+    def game_admitted(self) -> None:
+        """A game of this connection has its place: the connection no longer holds an unstarted one."""
+        self.server.gate.started(self.address, self)
 
     def _close_unless_playing(self, timeout: float) -> None:
         if not any(session.running for session in self.sessions):
             what = "no game started" if self.authenticated else "no login"
-            self.close(f"{what} within {timeout:.0f} s")
+            told = "no game was started" if self.authenticated else "not logged in"
+            self.close(f"{what} within {timeout:.0f} s",
+                       f"Closed: {told} within {minutes(timeout)}; connect again to play.")
 
     def unstarted_line(self, exc: Exception | None) -> str:
         """The one log line of a connection that never started a game."""
@@ -109,8 +167,13 @@ class SolunaConnection(asyncssh.SSHServer):
     # ---- authentication: anyone, with a key remembered when one is offered ------------------
 
     def begin_auth(self, username: str) -> bool:
+        if self.refusal is not None:
+            # The client has sent all it will until it is answered: nothing unread to reset the connection.
+            self.ssh.send_auth_banner(f"{self.refusal}\r\n")
+            self.ssh.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, self.refusal)
+            return True
         self.player_name = player_name(username)
-        version = str(self.conn.get_extra_info("client_version") or "")
+        version = str(self.ssh.get_extra_info("client_version") or "")
         self.client_version = "".join(char for char in version if char.isprintable())[:CLIENT_VERSION_LIMIT]
         return True
 
@@ -134,12 +197,13 @@ class SolunaConnection(asyncssh.SSHServer):
 
     def auth_completed(self) -> None:
         self.authenticated = True
+        self.server.gate.logged_in(self.address, self)
         if self._offered_key is not None:
             self.fingerprint = self._offered_key.get_fingerprint("sha256")
 
     # ---- sessions ------------------------------------------------------------------------
 
-    def session_requested(self) -> tuple[asyncssh.SSHServerChannel, GameSession]:
+    def session_requested(self) -> tuple[asyncssh.SSHServerChannel[bytes], GameSession]:
         limits = self.server.config.limits
         if len(self.sessions) >= limits.channels_per_connection:
             if not self._channels_refused:  # one line per connection, however many it tries
@@ -152,9 +216,9 @@ class SolunaConnection(asyncssh.SSHServer):
         refusal = None
         if len(self.sessions) >= limits.sessions_per_connection:
             refusal = f"Slow down: at most {limits.sessions_per_connection} game(s) on one connection."
-        session = GameSession(self, self.server.session_services, self.server.next_session_number(), refusal)
+        session = GameSession(self, self.server.services, self.server.next_session_number(), refusal)
         self.sessions.add(session)
-        return GuardedChannel.guarding(self.conn.create_server_channel(), session), session
+        return GuardedChannel.guarding(self.ssh.create_server_channel(), session), session
 
     def session_began(self) -> None:
         self.played = True
@@ -188,12 +252,19 @@ class SolunaServer:
         return next(self._numbers)
 
     @property
+    def services(self) -> SessionServices:
+        """What every session is handed: there once the server has started, before it listens."""
+        if self.session_services is None:
+            raise RuntimeError("the server has not started")
+        return self.session_services
+
+    @property
     def sessions(self) -> list[GameSession]:
         return [session for connection in self.connections for session in connection.sessions]
 
     @property
     def port(self) -> int:
-        return self._listener.get_port()
+        return int(self._listener.get_port())
 
     async def start(self) -> None:
         config = self.config
@@ -205,6 +276,7 @@ class SolunaServer:
                 log.warning("old match files not imported: %s", "; ".join(report.skipped))
             self.lobby = Lobby(self.store, config.limits.hold_time)
             in_play = await self.lobby.start()
+            await asyncio.to_thread(skeleton, "")  # reads Unicode's confusables once, off the event loop
             await self.spawner.start()
             self.session_services = SessionServices(config, self.gate, self.lobby, self.spawner, self.refusals)
         except BaseException:
@@ -237,7 +309,8 @@ class SolunaServer:
             agent_forwarding=False, x11_forwarding=False, allow_scp=False, sftp_factory=None,
             public_key_auth=True, kbdint_auth=True, password_auth=False, host_based_auth=False,
             gss_kex=False, gss_auth=False,
-            login_timeout=limits.login_timeout,
+            # Ours closes with a line first (``_close_unless_playing``); asyncssh's would close without one.
+            login_timeout=limits.login_timeout + LOGIN_BACKSTOP,
             keepalive_interval=limits.keepalive_interval, keepalive_count_max=3,
         )
 

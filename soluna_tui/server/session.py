@@ -5,13 +5,15 @@ One SSH session: a refusal in one line unless it is a game terminal; else a chil
 ``GameSession`` is asyncssh's session object: it answers asyncssh's callbacks and wires the
 parts that do the work, each in a module of its own. The server moves the bytes between the
 SSH channel and the child's pseudo-terminal itself, window sizes clamped first (``pty_pump``:
-back-pressure both ways, resizes gathered); input is paid for and counts as activity for the
-idle timeout, warned first (``session_clock``); every channel request is paid for from the
+back-pressure both ways, resizes gathered); input is paid for, and what the child says the player
+did (``Activity``: bytes that are no keys do not count) puts off the idle timeout, warned first
+(``session_clock``); every channel request is paid for from the
 session's budget, and a client that floods them is cut off (``channel_guard``). The child's
 link joins the lobby as a guest. Every way a session ends goes through ``request_end``
 (``ending``): the opponent is told at once, the child is asked to leave (its terminal restored)
-or else terminated and killed, it is always reaped, a child that was killed gets the player's
-terminal reset and one line, and one log line says who it was and how it ended. What players
+or else terminated and killed, it is always reaped, a child that failed (killed, out of memory,
+an internal error) gets the player's terminal reset and one line, and one log line says who it
+was and how it ended (a child's report of its failure, a traceback, is logged apart). What players
 type is never logged. What a session needs of its server is handed to it (``SessionServices``).
 """
 
@@ -29,13 +31,13 @@ import asyncssh
 
 from ..play.wording import minutes
 from .channel_guard import RequestBudget, Verdict
-from .child import ChildConfig
+from .child import ACTIVITY_EVERY, ChildConfig
 from .client_env import ascii_wanted, child_environment, clamp_size, term_refusal
 from .config import ServerConfig
 from .ending import LEAVE_GRACE, QUIT, TERMINAL_RESET, Ending, retire_child
 from .gate import Gate, ThrottledLog
 from .lobby import Lobby
-from .messages import CrashReport, Exit, Notice, Reply
+from .messages import Activity, CrashReport, Exit, Notice, Reply, Request
 from .protocol import Link, ProtocolError
 from .pty_pump import PtyPump, set_window_size
 from .session_clock import IdleWarning, SessionClock, TimeUp
@@ -113,6 +115,20 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     def running(self) -> bool:
         """The session has started (a shell, or a command to refuse): it has a task that will end it."""
         return self.task is not None
+
+    @property
+    def channel(self) -> asyncssh.SSHServerChannel[bytes]:
+        """The session's channel: there from ``connection_made`` on, before every other callback."""
+        if self.chan is None:
+            raise RuntimeError("the session's channel is not open yet")
+        return self.chan
+
+    @property
+    def terminal(self) -> str:
+        """The terminal type the client asked for (a session without one is refused: ``term_refusal``)."""
+        if self.term is None:
+            raise RuntimeError("no terminal was asked for")
+        return self.term
 
     @property
     def requests_refused(self) -> int:
@@ -224,6 +240,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                 self.ending.reason = f"refused: {refusal}"
                 self._say(refusal)
                 return
+            self.connection.game_admitted()
             if not await self._start():
                 return
             self.services.lobby.arrive(self)
@@ -242,13 +259,14 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 
     async def _start(self) -> bool:
         """The child on a fresh PTY, its output pumped to the channel; ``False`` if it could not start."""
-        environment = self.chan.get_environment()
+        environment = self.channel.get_environment()
         config = self.services.config
         self.child_config = child_config = ChildConfig(
-            name=self.name, ascii_mode=ascii_wanted(self.term, environment),
-            environment=base_environment() | child_environment(self.term, environment),
+            name=self.name, ascii_mode=ascii_wanted(self.terminal, environment),
+            environment=base_environment() | child_environment(self.terminal, environment),
             memory_mb=self.limits.child_memory_mb, cpu_seconds=self.limits.child_cpu_seconds,
             computer_pause=config.computer_pause, reveal_pause=config.reveal_pause,
+            activity_every=min(ACTIVITY_EVERY, self.limits.idle_timeout / 4),
         )
         master, terminal = os.openpty()
         ours, theirs = socket.socketpair()
@@ -265,16 +283,17 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         finally:
             os.close(terminal)
             theirs.close()
-        self.pump = PtyPump(master, self.chan, self._write, lambda: self.request_end(QUIT))
+        self.pump = PtyPump(master, self.channel, self._write, lambda: self.request_end(QUIT))
         self.pump.start()
         self.link = await Link.over(ours)
         return True
 
     async def _listen(self) -> None:
         """The child's requests, passed to the lobby, until the child closes the link."""
-        while True:
+        link = self.link
+        while link is not None:
             try:
-                message = await self.link.receive()
+                message = await link.receive()
             except ProtocolError as error:
                 log.warning("session %d: the child sent a bad line (%s)", self.number, error)
                 message = None
@@ -283,6 +302,12 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                 return
             if isinstance(message, CrashReport):
                 self.crash_report = message.text or "(no report)"
+                continue
+            if isinstance(message, Activity):
+                self.clock.active()
+                continue
+            if not isinstance(message, Request):
+                log.warning("session %d: the child sent a %r, which only the server sends", self.number, message.TYPE)
                 continue
             try:
                 self.services.lobby.handle(self, message)
@@ -314,9 +339,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                                                      self.number)
             if self.pump is not None:
                 self.pump.drain()
-            if not left or ending.child_killed:
+            if not left or ending.child_failed:
                 self._write(TERMINAL_RESET)
-            ending.explain_killed(self.limits.hold_time)
+            ending.explain_failure(self.limits.hold_time)
             await self._drain_link()
         if self.pump is not None:
             self.pump.close()
@@ -337,11 +362,12 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 
     async def _drain_link(self) -> None:
         """A crash report the child sent as it went (after the PTY closed, so not yet read)."""
-        if self.link is None:
+        link = self.link
+        if link is None:
             return
         with contextlib.suppress(TimeoutError, ProtocolError):
             async with asyncio.timeout(LEAVE_GRACE):
-                while (message := await self.link.receive()) is not None:
+                while (message := await link.receive()) is not None:
                     if isinstance(message, CrashReport):
                         self.crash_report = message.text
 
@@ -359,14 +385,14 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     def _write(self, data: bytes) -> None:
         if self.channel_open:
             with contextlib.suppress(BrokenPipeError, OSError):
-                self.chan.write(data)
+                self.channel.write(data)
 
     def _say(self, line: str) -> None:
         """One line to the player (on the terminal, or on standard error without one), then the end."""
         if self.channel_open and not self.exited:
             # On a terminal the line starts afresh below whatever was drawn; without one it is plain stderr.
             text = f"\r\n{line}\r\n" if self.term is not None else f"{line}\n"
-            write = self.chan.write if self.term is not None else self.chan.write_stderr
+            write = self.channel.write if self.term is not None else self.channel.write_stderr
             with contextlib.suppress(BrokenPipeError, OSError):
                 write(text.encode())
         self._exit(1)
@@ -376,4 +402,4 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         if self.channel_open and not self.exited:
             self.exited = True
             with contextlib.suppress(BrokenPipeError, OSError):
-                self.chan.exit(status)
+                self.channel.exit(status)

@@ -2,9 +2,11 @@
 
 One session's clock: input paid for from a budget, the idle timeout (warned first), the longest session.
 
-A key press is what the player types (however it arrives): it counts as activity and is
-paid for from a token bucket, so a flood is told apart from a paste. Everything reads one
-injected clock (``time.monotonic`` by default), so tests move time by hand instead of sleeping.
+Every byte of input is paid for from a token bucket, so a flood is told apart from a paste; but
+bytes are not activity: a client can send bytes that are no keys at all (a NUL, a focus report,
+a mouse moving, a lone Shift). Only what the child's app says the player did (a key that acted,
+a field typed into, a click on something: ``Activity``) puts off the idle timeout. Everything reads
+one injected clock (``time.monotonic`` by default), so tests move time by hand instead of sleeping.
 """
 
 from __future__ import annotations
@@ -38,23 +40,24 @@ class IdleWarning:
 
 
 class SessionClock:
-    """When the session started, when a key was last pressed, and what that makes due."""
+    """When the session started, when the player last did something, and what that makes due."""
 
     def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
         self.limits = limits
         self.clock = clock
         self.started = clock()
-        self.last_input = self.started
+        self.last_active = self.started
         self.warned = False
         self.input_budget = TokenBucket(limits.input_rate, limits.input_burst, clock)
 
     def typed(self, size: int) -> bool:
-        """Pay for ``size`` bytes of input: ``False`` past the budget, else a key press (the warning is forgotten)."""
-        if not self.input_budget.take(size):
-            return False
-        self.last_input = self.clock()
+        """Pay for ``size`` bytes of input: ``False`` past the budget."""
+        return self.input_budget.take(size)
+
+    def active(self) -> None:
+        """The player did something (the child said so): the idle spell is over, its warning forgotten."""
+        self.last_active = self.clock()
         self.warned = False
-        return True
 
     def lasted(self) -> float:
         """Seconds since the session started."""
@@ -64,7 +67,7 @@ class SessionClock:
         """What the time makes due now: the end of the session, the idle warning (once per idle spell), or nothing."""
         limits = self.limits
         now = self.clock()
-        idle = now - self.last_input
+        idle = now - self.last_active
         if now - self.started >= limits.session_time:
             return TimeUp("session time limit",
                           f"This session reached its limit of {minutes(limits.session_time)}. Thanks for playing!")
@@ -78,9 +81,9 @@ class SessionClock:
     def wait(self) -> float:
         """Seconds until something may next be due (at least ``LEAST_WAIT``)."""
         limits = self.limits
-        moments = [self.started + limits.session_time, self.last_input + limits.idle_timeout]
+        moments = [self.started + limits.session_time, self.last_active + limits.idle_timeout]
         if not self.warned:
-            moments.append(self.last_input + self._warn_after)
+            moments.append(self.last_active + self._warn_after)
         return max(min(moments) - self.clock(), LEAST_WAIT)
 
     @property

@@ -7,6 +7,7 @@ import contextlib
 import os
 import re
 import sys
+import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
@@ -280,3 +281,53 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
+
+
+async def refill_attack(port: int, connections: int, addresses: list[str], seconds: float, pause: float) -> dict:
+    """Hold ``connections`` connections from ``addresses`` (in turn) that open a session channel and never start a
+    game, each opened again as soon as the server closes it (``pause`` seconds after a refusal).
+
+    Says ``holding`` on standard output once every connection has been tried; stops after ``seconds`` or when its
+    standard input closes, and returns what happened.
+    """
+    counts = {"opened": 0, "refused": 0, "closed_by_server": 0}
+    tried: set[int] = set()
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    threading.Thread(target=lambda: (sys.stdin.read(), loop.call_soon_threadsafe(stop.set)), daemon=True).start()
+
+    async def hold(number: int) -> None:
+        address = addresses[number % len(addresses)]
+        while True:
+            try:
+                connection = await asyncio.wait_for(asyncssh.connect(
+                    "127.0.0.1", port, **client_options("mallory", local_addr=(address, 0))), TIMEOUT)
+            except (OSError, asyncssh.Error, TimeoutError):
+                counts["refused"] += 1
+                tried.add(number)
+                await asyncio.sleep(pause)
+                continue
+            counts["opened"] += 1
+            tried.add(number)
+            try:
+                await open_bare_session(connection)
+                await connection.wait_closed()
+                counts["closed_by_server"] += 1
+            except (OSError, asyncssh.Error, TimeoutError):
+                pass
+            finally:
+                connection.close()
+
+    async def say_when_holding() -> None:
+        while len(tried) < connections:
+            await asyncio.sleep(0.05)
+        print("holding", flush=True)
+
+    tasks = [loop.create_task(hold(number)) for number in range(connections)]
+    tasks.append(loop.create_task(say_when_holding()))
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(stop.wait(), seconds)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return counts

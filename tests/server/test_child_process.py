@@ -1,9 +1,11 @@
-"""A session's process: its resource limits, and an internal error that never shows a traceback."""
+"""A session's process: its resource limits, an internal error that never shows a traceback, and a child that
+reaches its memory limit under the player."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import re
 import select
@@ -14,12 +16,15 @@ import sys
 import time
 from pathlib import Path
 
-from soluna_tui.server.child import APOLOGY, ChildConfig
+import pytest
+
+from soluna_tui.server.child import FAILED, MEMORY_RESERVE_MB, ChildConfig
 from soluna_tui.server.messages import CrashReport
 from soluna_tui.server.protocol import decode
 from soluna_tui.server.spawn import base_environment
 
 from .helpers import TIMEOUT, SshTerminal, process_gone, running_server, session_named, wait_until
+from .test_hostile_clients import ALTERNATE_SCREEN, MOUSE_REPORTS, SGR_MOUSE
 
 BROKEN_APP = ("import sys; from soluna_tui.server import child, child_app; "
               "child_app.ChildApp.get_default_screen = lambda self: 1 / 0; "
@@ -43,7 +48,7 @@ def read_all(fd: int, timeout: float = TIMEOUT) -> bytes:
     return data
 
 
-def test_an_internal_error_is_one_line_on_the_terminal_and_a_report_to_the_server() -> None:
+def test_an_internal_error_is_a_report_to_the_server_never_a_traceback_on_the_terminal() -> None:
     master, terminal = os.openpty()
     ours, theirs = socket.socketpair()
     environment = base_environment() | {"TERM": "xterm-256color",
@@ -57,13 +62,13 @@ def test_an_internal_error_is_one_line_on_the_terminal_and_a_report_to_the_serve
     try:
         shown = read_all(master)
         reports = [decode(line) for line in read_all(ours.fileno()).splitlines() if line]
-        assert process.wait(timeout=TIMEOUT) == 1
+        assert process.wait(timeout=TIMEOUT) == FAILED
     finally:
         process.kill()
         process.wait()
         os.close(master)
         ours.close()
-    assert APOLOGY.strip().encode() in shown
+    assert b"\x1b[?1049l" in shown  # the app restored the terminal; the server says the one line (below)
     assert b"Traceback" not in shown and b"ZeroDivisionError" not in shown
     assert [type(report) for report in reports] == [CrashReport] and "ZeroDivisionError" in reports[0].text
 
@@ -76,7 +81,8 @@ async def test_each_session_process_has_memory_and_cpu_limits(tmp_path) -> None:
             child = session_named(server, "ann").child
             with open(f"/proc/{child.pid}/limits") as stream:
                 limits = {line[:26].strip(): line[26:].split() for line in stream.read().splitlines()[1:]}
-            assert limits["Max address space"][:2] == [str(700 * 1024 * 1024)] * 2
+            mib = 1024 * 1024
+            assert limits["Max address space"][:2] == [str(700 * mib), str((700 + MEMORY_RESERVE_MB) * mib)]
             assert limits["Max cpu time"][:2] == ["120", "125"]
             assert limits["Max core file size"][:2] == ["0", "0"]
             with open(f"/proc/{child.pid}/stat") as stream:
@@ -84,6 +90,47 @@ async def test_each_session_process_has_memory_and_cpu_limits(tmp_path) -> None:
             assert session_id == child.pid  # a session leader, its terminal its own
         finally:
             await terminal.close()
+
+
+#: Loaded by every Python the test's server starts (``PYTHONPATH``): "?" makes the session's app take memory until
+#: its limit refuses more (untouched pages: address space, as the limit counts, and little real memory).
+MEMORY_HOG = """
+from soluna_tui.server import child_app
+
+def eat_memory(self):
+    self.eaten = []
+    while True:
+        self.eaten.append(bytes(1 << 20))
+
+child_app.ChildApp.action_help = eat_memory
+"""
+
+
+@pytest.mark.parametrize("spawn", ["zygote", "exec"])
+async def test_a_child_that_runs_out_of_memory_leaves_a_reset_terminal_one_line_and_its_traceback(
+        tmp_path, monkeypatch, caplog, spawn) -> None:
+    caplog.set_level(logging.INFO, logger="soluna.server")
+    hog = tmp_path / "hog"
+    hog.mkdir()
+    (hog / "sitecustomize.py").write_text(MEMORY_HOG)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(hog), *(path for path in sys.path if path)]))
+    async with running_server(tmp_path, spawn=spawn, child_memory_mb=700) as server:
+        terminal = await SshTerminal.open(server.port)
+        try:
+            await terminal.wait_for_text("Welcome, ann.")
+            terminal.send("?")
+            output = await terminal.wait_closed()
+        finally:
+            await terminal.close()
+    assert not {ALTERNATE_SCREEN, MOUSE_REPORTS, SGR_MOUSE} & terminal.screen.mode and not terminal.screen.cursor.hidden
+    lines = [line for line in output.split(b"\r\n") if b"Sorry" in line]
+    assert lines == [b"Sorry: your game stopped unexpectedly (it ran out of memory). Connect again: a match in play "
+                     b"keeps your seat for 5 minutes."]
+    assert b"Traceback" not in output and b"MemoryError" not in output
+    ended = [record.getMessage() for record in caplog.records if "user='ann'" in record.getMessage()]
+    assert len(ended) == 1 and ended[0].endswith("ended: child ran out of memory (status 3)")
+    reports = [record.getMessage() for record in caplog.records if "the child crashed" in record.getMessage()]
+    assert len(reports) == 1 and "Traceback" in reports[0] and "MemoryError" in reports[0]
 
 
 async def test_a_child_that_does_not_answer_is_killed_and_reaped(tmp_path) -> None:

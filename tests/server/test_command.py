@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import signal
@@ -9,11 +10,13 @@ import stat
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import asyncssh
 import pytest
 
 from soluna_tui.cli import main
+from soluna_tui.server.command import add_serve_command, config_from
 from soluna_tui.server.host_key import HostKeyError, load_or_create_host_key
 
 from .helpers import TIMEOUT, SshTerminal
@@ -24,12 +27,23 @@ from .helpers import TIMEOUT, SshTerminal
     (["--max-sessions", "0"], "--max-sessions must be 1 to 10000, not 0"),
     (["--idle-timeout", "soon"], "--idle-timeout must be a whole number, not 'soon'"),
     (["--spawn", "fork"], "invalid choice: 'fork'"),
+    (["--login-timeout", "1"], "--login-timeout must be 2 to 600, not 1"),
 ])
 def test_bad_values_are_one_line_and_exit_2(capsys, argv, message) -> None:
     with pytest.raises(SystemExit) as stopped:
         main(["serve", *argv])
     error = capsys.readouterr().err
     assert stopped.value.code == 2 and message in error and error.count("\n") == 1
+
+
+def test_the_limits_on_connections_that_have_not_started_a_game_are_flags() -> None:
+    parser = argparse.ArgumentParser()
+    add_serve_command(parser.add_subparsers(), lambda low, high, what: int, Path)
+    args = parser.parse_args(["serve", "--max-unstarted", "8", "--max-unstarted-per-ip", "1", "--login-timeout", "9"])
+    limits = config_from(args).limits
+    assert (limits.unstarted, limits.unstarted_per_ip, limits.login_timeout) == (8, 1, 9)
+    defaults = config_from(parser.parse_args(["serve"])).limits
+    assert (defaults.unstarted, defaults.unstarted_per_ip, defaults.login_timeout) == (32, 2, 20)
 
 
 def test_the_host_key_is_made_once_with_mode_0600_and_reused(tmp_path) -> None:

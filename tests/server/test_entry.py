@@ -6,7 +6,7 @@ import pytest
 
 from soluna_tui.server.client_env import ascii_wanted, child_environment, clamp_size, term_refusal
 from soluna_tui.server.config import Limits
-from soluna_tui.server.gate import Gate, RateWindow, client_key
+from soluna_tui.server.gate import EXPLAINING_AT_ONCE, Admission, Gate, RateWindow, client_key
 from soluna_tui.server.messages import ChooseName
 from soluna_tui.server.protocol import ProtocolError, decode, encode
 
@@ -32,20 +32,52 @@ def test_a_rate_window_forgets_after_a_minute_and_counts_hammering() -> None:
     assert window.allow("a")
 
 
-def test_the_gate_caps_per_address_and_in_all() -> None:
+def test_the_gate_caps_per_address_and_game_sessions_in_all() -> None:
     gate = Gate(Limits(sessions=2, per_ip=2, new_per_minute=100), clock=Clock())
-    assert gate.admit_connection("2001:db8::1") is None
-    assert gate.admit_connection("2001:db8::2") is None
-    assert gate.admit_connection("2001:db8::3").startswith("Slow down: at most 2 connections at once")
-    assert gate.admit_connection("192.0.2.1") is None
-    assert gate.admit_connection("192.0.2.2") is None
-    assert gate.admit_connection("192.0.2.3").startswith("Server full")  # 4 connections: twice the sessions
-    gate.release_connection("2001:db8::2")
-    assert gate.admit_connection("2001:db8::5") is None
+    assert gate.admit_connection("2001:db8::1", "a") == Admission()
+    gate.started("2001:db8::1", "a")  # playing: its unstarted place is free again, its connection place is not
+    assert gate.admit_connection("2001:db8::2", "b") == Admission()
+    refused = gate.admit_connection("2001:db8::3", "c")
+    assert refused.refusal.startswith("Slow down: at most 2 connections at once") and refused.explain
+    gate.release_connection("2001:db8::2", "b")
+    assert gate.admit_connection("2001:db8::5", "d") == Admission()
+    assert (gate.connections, gate.unstarted) == (2, 1)
     assert gate.admit_session() is None and gate.admit_session() is None
     assert gate.admit_session().startswith("Server full: 2 players are on already")
     gate.release_session()
     assert gate.admit_session() is None
+
+
+def test_unstarted_connections_never_keep_a_newcomer_out() -> None:
+    clock = Clock()
+    gate = Gate(Limits(per_ip=3, unstarted=4, unstarted_per_ip=2, new_per_minute=100), clock=clock)
+    for name, address in [("a1", "192.0.2.1"), ("a2", "192.0.2.1"), ("b1", "192.0.2.2"), ("c1", "192.0.2.3")]:
+        assert gate.admit_connection(address, name) == Admission()
+        clock.now += 1
+    assert gate.admit_connection("192.0.2.1", "a3").refusal == ("Slow down: at most 2 connections from one "
+                                                                "address may be logging in at once.")
+    # Every unstarted place is taken: the one waiting longest at the address holding most of them makes room.
+    assert gate.admit_connection("198.51.100.9", "player") == Admission(evicted="a1")
+    clock.now += 1
+    assert gate.admit_connection("192.0.2.4", "d1") == Admission(evicted="a2")
+    assert gate.admit_connection("192.0.2.5", "e1") == Admission(evicted="b1")  # one each now: the oldest goes
+    assert gate.unstarted == 4
+    for name, address in [("a1", "192.0.2.1"), ("a2", "192.0.2.1"), ("b1", "192.0.2.2")]:
+        gate.release_connection(address, name)  # the closed ones go
+    assert gate.unstarted == 4 and gate.connections == 4
+
+
+def test_a_refusal_is_explained_unless_the_address_hammers_or_too_many_wait() -> None:
+    gate = Gate(Limits(new_per_minute=2), clock=Clock())
+    answers = [gate.admit_connection("192.0.2.1", number) for number in range(6)]
+    assert [answer.refusal is None for answer in answers] == [True, True, False, False, False, False]
+    assert [answer.explain for answer in answers[2:]] == [True, False, False, False]  # four tries: twice the limit
+    assert gate.hold_to_explain("192.0.2.1") and gate.hold_to_explain("192.0.2.1")
+    assert not gate.hold_to_explain("192.0.2.1")  # a few from one address at once
+    gate.explained("192.0.2.1")
+    assert gate.hold_to_explain("192.0.2.1")
+    others = [gate.hold_to_explain(f"198.51.100.{number}") for number in range(EXPLAINING_AT_ONCE)]
+    assert others.count(False) == 2  # and a few in all
 
 
 @pytest.mark.parametrize(("term", "refused"), [

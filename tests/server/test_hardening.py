@@ -76,10 +76,10 @@ async def test_idle_sessions_are_warned_then_closed(tmp_path) -> None:
 
 
 async def test_a_key_press_keeps_a_session_alive(tmp_path) -> None:
-    async with running_server(tmp_path, idle_timeout=2, idle_warning=1) as server:
+    async with running_server(tmp_path, idle_timeout=4, idle_warning=1) as server:
         terminal = await SshTerminal.open(server.port)
         await terminal.wait_for_text("Welcome, ann.")
-        for _ in range(4):
+        for _ in range(8):  # 6.4 s of keys, each a move between the lobby's choices: longer than the idle timeout
             await terminal.press("down", pause=0.8)
         assert not terminal.closed and server.gate.sessions == 1
         await terminal.close()

@@ -29,10 +29,13 @@ from soluna_tui.cli import main
 from soluna_tui.server.client_env import ENV_BYTES, ENV_VARIABLES
 from soluna_tui.server.gate import ThrottledLog, TokenBucket
 from soluna_tui.server.host_key import HostKeyError, load_or_create_host_key
-from soluna_tui.server.lobby import player_name
+from soluna_tui.server.lobby import Lobby, player_name
+from soluna_tui.server.storage import NameTaken, open_storage
+from soluna_tui.server.storage.schema import LATEST
 
 from .helpers import (
     TIMEOUT,
+    AnonymousClient,
     SshTerminal,
     ask,
     client_options,
@@ -43,6 +46,7 @@ from .helpers import (
     session_named,
     wait_until,
 )
+from .test_lobby import FakeGuest, SettledLobby
 from .test_two_players import create_match, join_match
 
 #: Bounds of every flood: at most this many requests, for at most this many seconds.
@@ -118,13 +122,55 @@ async def test_an_env_flood_after_the_start_leaves_the_server_small(tmp_path) ->
                          what="a log line for ann's request flood")
 
 
+# ---- bytes that are not keys do not keep a session open --------------------------------------
+
+#: What a client can send every few seconds that is no key at all.
+NOT_KEYS = {"a NUL": b"\x00", "a focus report": b"\x1b[I", "a mouse move": b"\x1b[<35;20;10M",
+            "a lone Shift": b"\x1b[57441u"}
+
+
+async def keep_sending(terminal: SshTerminal, data: bytes, every: float, until: float) -> float:
+    """Send ``data`` every ``every`` seconds until the session ends or ``until`` seconds have passed; how long
+    the session lasted from the first."""
+    started = time.monotonic()
+    while not terminal.closed and time.monotonic() - started < until:
+        with contextlib.suppress(ConnectionError, BrokenPipeError):
+            terminal.send(data)
+        await terminal.pump(every)
+    return time.monotonic() - started
+
+
+async def test_bytes_that_are_not_keys_keep_no_session_open_and_keys_do(tmp_path) -> None:
+    idle, every = 6.0, 1.0  # the default idle timeout is 15 minutes; the attack sent its bytes every 5 s
+    async with running_server(tmp_path, idle_timeout=idle, idle_warning=2, per_ip=len(NOT_KEYS) + 1) as server:
+        terminals = {name: await SshTerminal.open(server.port, username=f"p{number}")
+                     for number, name in enumerate([*NOT_KEYS, "keys"])}
+        try:
+            for terminal in terminals.values():
+                await terminal.wait_for_text("Welcome")
+            lasted = await asyncio.gather(*(keep_sending(terminals[name], data, every, 3 * idle)
+                                            for name, data in NOT_KEYS.items()),
+                                          keep_sending(terminals["keys"], b"\t", every, 2 * idle))
+        finally:
+            for terminal in terminals.values():
+                await terminal.close()
+    stayed = dict(zip([*NOT_KEYS, "keys"], lasted, strict=True))
+    figure(f"idle timeout {idle:.0f} s, something sent every {every:.0f} s: "
+           + ", ".join(f"{name} kept its session {stayed[name]:.1f} s" for name in NOT_KEYS)
+           + f"; Tab (a key that acts) kept one open {stayed['keys']:.1f} s, and it still was")
+    for name in NOT_KEYS:
+        assert stayed[name] <= idle + 2.5, f"{name} kept a session open {stayed[name]:.1f} s"
+    assert not terminals["keys"].closed
+
+
 # ---- connections that never start a game, and too many channels -------------------------------
 
 
 async def test_a_connection_that_never_starts_a_game_is_closed_after_the_login_timeout(tmp_path, caplog) -> None:
     caplog.set_level(logging.INFO, logger="soluna.server")
     count = 8
-    async with running_server(tmp_path, login_timeout=2, per_ip=count, new_per_minute=60) as server:
+    async with running_server(tmp_path, login_timeout=2, per_ip=count, unstarted_per_ip=count,
+                              new_per_minute=60) as server:
         connections = [await asyncssh.connect("127.0.0.1", server.port, **client_options()) for _ in range(count)]
         opened = time.monotonic()
         for connection in connections:
@@ -141,6 +187,152 @@ async def test_a_connection_that_never_starts_a_game_is_closed_after_the_login_t
     assert 1.0 <= min(stayed) and max(stayed) <= 5.0
     lines = logged(caplog, "without a game: no game started within 2 s")
     assert 1 <= len(lines) and len(lines) + suppressed(caplog) == count
+
+
+#: The refill attack: 64 connections from 22 addresses, each opening a session channel and never starting a game,
+#: opened again as soon as the server closes it. All of 127.0.0.0/8 is loopback on Linux.
+ATTACK_CONNECTIONS, ATTACK_ADDRESSES = 64, [f"127.0.0.{number}" for number in range(2, 24)]
+#: The attack's time scaled down three times: a 10 s login timeout for 30 s, 36 new connections a minute for 12.
+SCALE = 3
+PLAYER_TRIES = 28
+
+
+async def test_connections_that_never_start_a_game_keep_no_player_out(tmp_path) -> None:
+    login_timeout, per_minute = 30 // SCALE, 12 * SCALE
+    async with running_server(tmp_path, login_timeout=login_timeout, new_per_minute=per_minute) as server:
+        attack_seconds = 300  # stopped once the player's tries are over
+        attacker = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", "import asyncio, json, sys; from tests.server.helpers import refill_attack; "
+            "print(json.dumps(asyncio.run(refill_attack(*json.loads(sys.argv[1])))), flush=True)",
+            json.dumps([server.port, ATTACK_CONNECTIONS, ATTACK_ADDRESSES, attack_seconds, 6 / SCALE]),
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}, start_new_session=True)
+        try:
+            assert (await asyncio.wait_for(attacker.stdout.readline(), 60)).strip() == b"holding"
+            await asyncio.sleep(login_timeout)  # one round of the attack's connections timed out and came back
+            started, outcomes = time.monotonic(), []
+            for _ in range(PLAYER_TRIES):
+                outcomes.append(await player_try(server.port))
+                await asyncio.sleep(login_timeout / 20)  # a try takes about a second: tries over several rounds
+            elapsed = time.monotonic() - started
+            attacker.stdin.close()
+            output = await asyncio.wait_for(attacker.stdout.read(), TIMEOUT)
+        finally:
+            if attacker.returncode is None:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(attacker.wait(), TIMEOUT)
+            if attacker.returncode is None:
+                attacker.kill()
+                await attacker.wait()
+    counts = json.loads(output.splitlines()[-1]) if output.strip() else {}
+    got_in = outcomes.count("in")
+    figure(f"refill attack ({ATTACK_CONNECTIONS} connections from {len(ATTACK_ADDRESSES)} addresses, times scaled "
+           f"down {SCALE}x: login timeout {login_timeout} s): a player got in {got_in} of {PLAYER_TRIES} tries over "
+           f"{elapsed:.0f} s; the attacker opened {counts.get('opened', '?')} connections, "
+           f"{counts.get('refused', '?')} refused; the others were told: {sorted(set(outcomes) - {'in'})}")
+    assert got_in >= PLAYER_TRIES - 1
+
+
+async def player_try(port: int) -> str:
+    """One try of a real player: ``in`` once the lobby shows, else what the player read."""
+    try:
+        terminal = await SshTerminal.open(port, username="ann")
+    except asyncssh.DisconnectError as error:
+        return error.reason
+    except (OSError, asyncssh.Error) as error:
+        return f"{type(error).__name__}: {error}"
+    try:
+        await terminal.wait_for(lambda text: "Welcome" in text or "Server full" in text, timeout=TIMEOUT)
+        return "in" if "Welcome" in terminal.text else terminal.shown.strip()
+    except (AssertionError, OSError, asyncssh.Error):
+        return terminal.shown.strip() or "closed"
+    finally:
+        await terminal.close()
+
+
+class BannerReader(AnonymousClient):
+    """An anonymous client that keeps the banners the server sends while it logs in, and how it was closed."""
+
+    def __init__(self) -> None:
+        self.banners: list[str] = []
+        self.closed_by: asyncio.Future[Exception | None] = asyncio.get_running_loop().create_future()
+
+    def auth_banner_received(self, msg: str, lang: str) -> None:
+        self.banners.append(msg)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.closed_by.done():
+            self.closed_by.set_result(exc)
+
+
+def disconnect_reason(error: BaseException | None) -> str:
+    """The server's line, without what asyncssh adds for a code it has no name for; or what else happened."""
+    if isinstance(error, asyncssh.DisconnectError):
+        return re.sub(r" \(error \d+\)$", "", error.reason)
+    return f"{type(error).__name__}: {error}"
+
+
+async def held_connection(port: int, local_address: str) -> BannerReader:
+    """A connection that logs in and does nothing more; its client (the connection is ``.conn``)."""
+    reader = BannerReader()
+    reader.conn = await asyncssh.connect("127.0.0.1", port, **client_options(
+        "ann", client_factory=lambda: reader, local_addr=(local_address, 0)))
+    return reader
+
+
+async def refused_line(port: int, local_address: str) -> str:
+    """Connect and be refused: the line the client read, as banner and as the disconnect's reason (which must
+    agree), or what else happened."""
+    reader = BannerReader()
+    try:
+        async with asyncssh.connect("127.0.0.1", port, **client_options("ann", client_factory=lambda: reader,
+                                                                        local_addr=(local_address, 0))):
+            return "let in"
+    except (OSError, asyncssh.Error) as error:
+        reason = disconnect_reason(error)
+        assert reader.banners in ([], [f"{reason}\r\n"]), (reader.banners, reason)
+        return reason
+
+
+TRIES = 8
+
+
+async def test_every_refusal_reaches_the_client_as_one_line(tmp_path) -> None:
+    """On a server in its own process, as a client meets it (one in the test's own process hid the race)."""
+    read: dict[str, list[str]] = {}
+    async with served(tmp_path, "--max-per-ip", "3", "--max-unstarted-per-ip", "2", "--max-unstarted", "4",
+                      "--max-new-per-minute", "12", "--login-timeout", "30") as server:
+        playing = await SshTerminal.open(server.port, local_addr=("127.0.0.2", 0))
+        await playing.wait_for_text("Welcome")
+        held = [await held_connection(server.port, "127.0.0.2") for _ in range(2)]
+        read["connections at once"] = [await refused_line(server.port, "127.0.0.2") for _ in range(TRIES)]
+        await playing.close()
+        for reader in held:
+            reader.conn.close()
+        held = [await held_connection(server.port, "127.0.0.3") for _ in range(2)]
+        read["logging in at once"] = [await refused_line(server.port, "127.0.0.3") for _ in range(TRIES)]
+        for _ in range(12):
+            async with asyncssh.connect("127.0.0.1", server.port, **client_options(local_addr=("127.0.0.5", 0))):
+                pass
+        read["new a minute"] = [await refused_line(server.port, "127.0.0.5") for _ in range(TRIES)]
+        # Every unstarted place is taken: each newcomer pushes out the one that has waited longest.
+        held += [await held_connection(server.port, address) for address in ("127.0.0.4", "127.0.0.6")]
+        read["made room"] = []
+        for number in range(TRIES):
+            held.append(await held_connection(server.port, f"127.0.1.{number}"))
+            oldest = held.pop(0)
+            read["made room"].append(disconnect_reason(await asyncio.wait_for(oldest.closed_by, TIMEOUT)))
+        for reader in held:
+            reader.conn.close()
+    figure("refusals read by asyncssh clients as their one line: "
+           + "; ".join(f"{kind}: {sum(1 for line in lines if line.startswith(('Slow down', 'Server busy')))} of "
+                       f"{len(lines)}" for kind, lines in read.items()))
+    assert {kind: set(lines) for kind, lines in read.items()} == {
+        "connections at once": {"Slow down: at most 3 connections at once from one address."},
+        "logging in at once": {"Slow down: at most 2 connections from one address may be logging in at once."},
+        "new a minute": {"Slow down: at most 12 new connections a minute from one address."},
+        "made room": {"Server busy: too many connections are logging in at once; try again in a moment."},
+    }
 
 
 async def test_session_channels_on_one_connection_are_capped(tmp_path, caplog) -> None:
@@ -394,6 +586,73 @@ async def test_a_look_alike_name_is_marked_on_screen(tmp_path) -> None:
             await terminal.wait_for_text("Welcome, \u0443\u043eu (guest).")
         finally:
             await terminal.close()
+
+
+#: Names that pass for a reserved one or for a keyed player's "ann": other scripts' letters, letters of the Latin
+#: alphabet's fringes, accents, digits, runs of letters ("rn" for "m"), styled and invisible characters.
+LOOK_ALIKES = {
+    "you": ["\u0443ou", "y\u043eu", "\u13a9ou", "\u03b3\u03bf\u03c5", "\u028fou", "YOU", "y0u", "\u00fdou",
+            "yo\u0308u", "\U0001d432\U0001d428\U0001d42e", "\uff59\uff4f\uff55", "y\u200bou", "\u2060you"],
+    "computer": ["cornputer", "CORNPUTER", "c\u043emputer", "\u217domputer", "c0mputer", "c\u00f6mputer",
+                 "compu\u0442er", "co\u217fputer", "c\u1d0fmputer"],
+    "ann": ["\u0430nn", "\u0251nn", "\u00e1nn", "ANN", "\u0391NN", "a\u0578n", "\u24d0nn", "an\u0144",
+            "\u03b1nn", "\u0105nn"],
+}
+#: Names that look like none of those, in several scripts: they stay as they are.
+NOT_ALIKE = ["anna", "dan", "yon", "computers", "\u0410\u043d\u043d\u0430", "\u5c71\u7530\u305f\u308d\u3046",
+             "\u0391\u03bd\u03bd\u03b1", "y\u00f8u2"]
+
+
+async def test_look_alike_names_are_refused(tmp_path) -> None:
+    store = await open_storage(str(tmp_path / "names.sqlite3"))
+    lobby = SettledLobby(Lobby(store, 60.0))
+    await lobby.start()
+    try:
+        ann = FakeGuest("ann", fingerprint="SHA256:ann")
+        await lobby.arrive(ann)
+        await lobby.handle(ann, {"type": "choose_name", "name": "ann"})
+        assert ann.last("welcome")["name"] == "ann"
+        passed, tried = [], 0
+        for original, names in LOOK_ALIKES.items():
+            for number, name in enumerate(names):
+                tried += 1
+                guest = FakeGuest(player_name(name))  # arriving without a key, with this SSH user name
+                rival = FakeGuest(name, fingerprint=f"SHA256:rival-{original}-{number}")  # wanting it for a key
+                await lobby.arrive(guest)
+                await lobby.arrive(rival)
+                await lobby.handle(rival, {"type": "choose_name", "name": name})
+                shown = guest.last("welcome")["name"]
+                if not shown.endswith("(guest)") or "error" not in [message["type"] for message in rival.inbox]:
+                    passed.append(f"{name!r} as {shown!r}")
+                await lobby.depart(guest)
+                await lobby.depart(rival)
+        kept = [name for name in NOT_ALIKE if player_name(name) != name]
+    finally:
+        await lobby.close()
+        await store.close()
+    figure(f"look-alike names refused: {tried - len(passed)} of {tried} (of 'you', 'computer' and a keyed 'ann'); "
+           f"names that look like nobody else's kept: {len(NOT_ALIKE) - len(kept)} of {len(NOT_ALIKE)}")
+    assert not passed, f"passed for another: {passed}"
+    assert not kept
+
+
+async def test_names_kept_before_are_compared_by_their_look_once_migrated(database) -> None:
+    store = await open_storage(database)
+    try:
+        async with store._transaction() as tx:  # as the schema before names were compared by their look left them
+            for fingerprint, name, seen in (("SHA256:tom", "Tom", 1.0), ("SHA256:ann", "ann", 2.0),
+                                            ("SHA256:ann2", "\u00e1nn", 3.0)):
+                await tx.execute("INSERT INTO players (fingerprint, name, name_key, first_seen, last_seen) "
+                                 "VALUES (?, ?, ?, ?, ?)", (fingerprint, name, name.casefold(), seen, seen))
+            await tx.execute("DELETE FROM schema_version WHERE version >= 3")
+        assert await store.migrate() == LATEST
+        assert (await store.name_holder("torn")).fingerprint == "SHA256:tom"
+        assert (await store.name_holder("\u0430nn")).fingerprint == "SHA256:ann"  # the first seen keeps the look
+        assert (await store.player("SHA256:ann2")).name == "\u00e1nn"  # the later one keeps its name
+        with pytest.raises(NameTaken):
+            await store.see_player("SHA256:mallory", "T\u043em")
+    finally:
+        await store.close()
 
 
 # ---- the log under a flood of refused connections ---------------------------------------------

@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from soluna_tui.server.channel_guard import RequestBudget, Verdict
+from soluna_tui.server.child import FAILED, OUT_OF_MEMORY
 from soluna_tui.server.client_env import ENV_BYTES, ENV_VARIABLES
 from soluna_tui.server.config import Limits
 from soluna_tui.server.ending import Ending, retire_child
@@ -23,19 +24,27 @@ LIMITS = Limits(input_rate=100, idle_timeout=900, idle_warning=60, session_time=
 # ---- the session's clock: input budget, idle warning and timeout, the longest session -------------
 
 
-def test_input_within_the_budget_is_a_key_press_and_a_flood_is_not() -> None:
+def test_input_within_the_budget_is_taken_and_a_flood_is_not() -> None:
     clock = Clock()
     session = SessionClock(LIMITS, clock)
     clock.now += 10
     assert session.typed(LIMITS.input_burst)  # a paste of the whole burst at once
-    assert session.last_input == clock.now
     clock.now += 1
     assert session.typed(100)  # a second's worth has come back
-    pressed = clock.now
     assert not session.typed(1)
     clock.now += 5
     assert not session.typed(600)  # five seconds' worth came back, not six
-    assert session.last_input == pressed  # refused input is no key press
+
+
+def test_bytes_are_not_activity_only_what_the_player_did_is() -> None:
+    clock = Clock()
+    session = SessionClock(LIMITS, clock)
+    for _ in range(180):  # a NUL every five seconds, for fifteen minutes
+        clock.now += 5
+        assert session.typed(1)
+    assert session.due() == TimeUp("idle timeout", "Closed after 15 minutes without a key press.")
+    session.active()
+    assert session.due() is None and session.last_active == clock.now
 
 
 def test_an_idle_session_is_warned_once_then_closed() -> None:
@@ -58,7 +67,7 @@ def test_a_key_press_puts_off_the_timeout_and_the_next_idle_spell_is_warned_agai
     session = SessionClock(LIMITS, clock)
     clock.now += 850
     assert isinstance(session.due(), IdleWarning)
-    assert session.typed(1)
+    session.active()
     assert session.due() is None and session.wait() == 840
     clock.now += 899
     assert session.due() == IdleWarning(idle=899, left=1)  # warned late (the clock was not looked at): still once
@@ -71,7 +80,8 @@ def test_the_longest_session_ends_however_busy_the_player() -> None:
     session = SessionClock(LIMITS, clock)
     for _ in range(7):
         clock.now += 500
-        assert session.typed(1) and session.due() is None
+        session.active()
+        assert session.due() is None
     assert session.wait() == 100  # the session's end comes before the idle warning now
     clock.now += 100
     assert session.due() == TimeUp("session time limit", "This session reached its limit of 60 minutes. "
@@ -127,7 +137,8 @@ async def test_the_first_reason_to_end_is_the_one_kept() -> None:
 
 @pytest.mark.parametrize(("reason", "status", "logged", "exit_status"), [
     ("quit", 0, "quit", 0),
-    ("quit", 3, "child failed (status 3)", 1),
+    ("quit", 5, "child failed (status 5)", 1),
+    ("quit", OUT_OF_MEMORY, "child ran out of memory (status 3)", 1),
     ("quit", -signal.SIGKILL, "child killed by SIGKILL", 1),
     ("quit", -signal.SIGXCPU, "child killed by SIGXCPU (CPU limit)", 1),
     ("quit", None, "quit", 1),
@@ -146,27 +157,28 @@ def test_how_a_session_ended_is_said_in_its_log_line(reason, status, logged, exi
     (-signal.SIGKILL, "it was killed"),
     (-signal.SIGSEGV, "it was ended by SIGSEGV"),
     (None, "it would not stop"),
+    (OUT_OF_MEMORY, "it ran out of memory"),
+    (FAILED, "it hit an internal error"),
 ])
-def test_a_game_killed_under_the_player_gets_one_line(status, why) -> None:
+def test_a_game_that_failed_under_the_player_gets_one_line(status, why) -> None:
     ending = Ending()
     ending.request("quit")
     ending.status = status
-    ending.explain_killed(hold_time=300)
+    ending.explain_failure(hold_time=300)
     assert ending.farewell == (f"Sorry: your game stopped unexpectedly ({why}). Connect again: a match in play "
                                "keeps your seat for 5 minutes.")
 
 
 @pytest.mark.parametrize(("reason", "farewell", "status"), [
     ("quit", None, 0),  # the player quit
-    ("quit", None, 1),  # the child failed but restored the terminal itself
     ("server shutdown", None, -signal.SIGKILL),  # the server ended it, and says so its own way
     ("quit", "Slow down", -signal.SIGKILL),  # a farewell already chosen stays
 ])
-def test_no_apology_when_the_game_was_not_killed_under_the_player(reason, farewell, status) -> None:
+def test_no_apology_when_the_game_did_not_fail_under_the_player(reason, farewell, status) -> None:
     ending = Ending()
     ending.request(reason, farewell)
     ending.status = status
-    ending.explain_killed(hold_time=300)
+    ending.explain_failure(hold_time=300)
     assert ending.farewell == farewell
 
 

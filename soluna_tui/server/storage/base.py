@@ -41,7 +41,7 @@ from .records import (
     seats_from_text,
     seats_text,
 )
-from .schema import CREATE_VERSION_TABLE, LATEST, MIGRATIONS
+from .schema import CREATE_VERSION_TABLE, LATEST, MIGRATIONS, REKEY_PLAYERS
 
 log = logging.getLogger("soluna.storage")
 
@@ -220,10 +220,26 @@ class Storage(ABC):
             for number in range(current + 1, LATEST + 1):
                 for statement in MIGRATIONS[number - 1]:
                     await tx.execute(statement.replace("{id}", self.SERIAL_ID))
+                if number == REKEY_PLAYERS:
+                    await self._rekey_players(tx)
                 await tx.execute("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)",
                                  (number, self.clock()))
                 log.info("database schema migrated to version %d", number)
         return LATEST
+
+    async def _rekey_players(self, tx: Transaction) -> None:
+        """Every player's ``name_key`` as ``name_key`` now computes it. Of two names that now look alike, the
+        first seen keeps the key; the other keeps its name, under a key no name can have."""
+        rows = await tx.fetch("SELECT fingerprint, name FROM players ORDER BY first_seen, fingerprint")
+        await tx.execute("UPDATE players SET name_key = fingerprint")  # unique, and no name's key: room to move
+        taken: set[str] = set()
+        for fingerprint, name in rows:
+            key = name_key(name)
+            if key in taken:
+                key = f"{key} {fingerprint}"
+                log.warning("the name %r looks like an older player's: only its first holder keeps it", name)
+            taken.add(key)
+            await tx.execute("UPDATE players SET name_key = ? WHERE fingerprint = ?", (key, fingerprint))
 
     async def schema_version(self) -> int:
         async with self._transaction(write=False) as tx:

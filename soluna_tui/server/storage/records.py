@@ -6,6 +6,7 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any, NamedTuple
 
+from ..client_env import skeleton
 from ..ratings import Rating
 
 
@@ -48,7 +49,7 @@ class CodeTaken(StorageError):
 
 
 class NameTaken(StorageError):
-    """Another player's key holds this name (names are compared without case)."""
+    """Another player's key holds this name, or one that looks like it (``name_key``)."""
 
     def __init__(self, name: str) -> None:
         super().__init__(f"the name {name!r} belongs to another player")
@@ -56,8 +57,9 @@ class NameTaken(StorageError):
 
 
 def name_key(name: str) -> str:
-    """How names are compared: ``Ann``, ``ANN`` and ``ann`` are one name."""
-    return name.strip().casefold()
+    """How names are compared: by what they look like, so ``Ann``, ``ANN``, ``ánn`` and ``аnn`` (a Cyrillic a)
+    are one name (``client_env.skeleton``)."""
+    return skeleton(name)
 
 
 @dataclass(frozen=True, slots=True)

@@ -82,7 +82,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             updated_at DOUBLE PRECISION NOT NULL)""",
         "CREATE INDEX computer_games_by_identity ON computer_games (identity, updated_at)",
     ),
+    # 3: names compared by what they look like (their Unicode skeleton), not by letters: each player's
+    # name_key is computed again, in Python (``Storage.migrate``), for the same result on both databases.
+    (),
 )
 
+#: The migration that computes every player's ``name_key`` again.
+REKEY_PLAYERS = 3
 #: The version a fully migrated database is at.
 LATEST = len(MIGRATIONS)
