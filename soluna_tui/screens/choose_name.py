@@ -11,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from ..match_setup import NAME_LIMIT, clean_name
-from ..server.client_env import visible_text
+from ..link.names import visible_text
 from ..widgets.key_footer import KeyFooter
 
 

@@ -10,7 +10,7 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
-from ..server.messages import LeaderboardPage, LeaderboardRow, Standing
+from ..link.messages import LeaderboardPage, LeaderboardRow, Standing
 from ..widgets.key_footer import KeyFooter
 from .help import HELP_BINDING
 

@@ -24,7 +24,7 @@ from textual.widgets.option_list import Option
 from ..match_setup import MatchSetup
 from ..rules import LEVELS, MAX_DISCS, MIN_DISCS, MatchOptions
 from ..rules.match import DEFAULT_STARS, MAX_STARS, MIN_STARS
-from ..server.messages import ComputerOffer, ListedMatch
+from ..link.messages import ComputerOffer, ListedMatch
 from ..widgets.choice import Choice
 from ..widgets.key_footer import KeyFooter
 from ..widgets.menu import Menu

@@ -14,7 +14,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..rules.wording import plural
-from ..server.messages import PlayerRecord, RecentMatch
+from ..link.messages import PlayerRecord, RecentMatch
 from ..widgets.key_footer import KeyFooter
 from .help import HELP_BINDING
 

@@ -24,8 +24,8 @@ import termios
 import traceback
 from dataclasses import asdict, dataclass, field
 
-from .messages import CRASH_REPORT_LIMIT, CrashReport
-from .protocol import encode
+from ..link.messages import CRASH_REPORT_LIMIT, CrashReport
+from ..link.protocol import encode
 
 APOLOGY = "\r\nSorry: the game stopped on an internal error. Please connect again.\r\n"
 #: Fewer, larger young collections: a redraw allocates thousands of short-lived objects, and

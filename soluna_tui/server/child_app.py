@@ -44,8 +44,8 @@ from ..screens.replay import ReplayScreen
 from ..screens.waiting import WaitingScreen
 from ..stats import Stats, StatsStore
 from ..table import LocalTable
-from .end_reason import EndReason
-from .messages import (
+from ..link.end_reason import EndReason
+from ..link.messages import (
     AskFinishedMatch,
     AskLeaderboard,
     AskRecord,
@@ -76,7 +76,7 @@ from .messages import (
     WatchMatch,
     Welcome,
 )
-from .protocol import End, Link, ProtocolError
+from ..link.protocol import End, Link, ProtocolError
 from .remote_table import RemoteTable
 
 LOBBY_STYLESHEET = "lobby.tcss"

@@ -1,18 +1,17 @@
-"""Shared by the server process and the child (whose name screen shows names as the lobby does).
+"""Runs in the server process.
 
-What a client may pass to its child: TERM, a colour hint or two, a clamped size; and a name that is its own.
+What a client may pass to its child: TERM, a colour hint or two, a clamped size.
 
 The client's environment never reaches the child as such: only ``TERM`` (checked
 against a safe pattern), ``NO_COLOR`` and ``COLORTERM`` (short values) are
 copied, and the locale is only read to choose ASCII drawing. The server keeps at
-most ``ENV_VARIABLES`` of them, each at most ``ENV_BYTES`` long. A user name's
-``skeleton`` is what it looks like, for telling whether it imitates a reserved one.
+most ``ENV_VARIABLES`` of them, each at most ``ENV_BYTES`` long. How a user name
+is shown safely is ``link/names.py``'s (the child's name screen shares it).
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Mapping
 
 from ..terminal import wants_ascii
@@ -20,22 +19,6 @@ from ..terminal import wants_ascii
 #: Environment variables a client may set before its session starts (OpenSSH sends LANG and a dozen LC_*),
 #: and the most bytes of one request (name and value).
 ENV_VARIABLES, ENV_BYTES = 32, 1024
-#: Characters that draw nothing yet are letters or marks to Unicode (so ``isprintable`` keeps them).
-INVISIBLE = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u2800\u3164\uffa0")
-#: Letters drawn like Latin ones (Unicode's confusables, TR39, for the letters of the Latin alphabet):
-#: Cyrillic, Greek, Armenian, Cherokee, small capitals and IPA; digits that pass for letters.
-LOOK_ALIKES = str.maketrans({
-    **dict.fromkeys("аɑαⲁАΑ", "a"), **dict.fromkeys("ЬᏏВΒʙ", "b"), **dict.fromkeys("сϲᴄⅽꮯСϹⅭ", "c"),
-    **dict.fromkeys("ԁⅾꮷⅮ", "d"), **dict.fromkeys("еєҽᴇꬲЕΕ", "e"), **dict.fromkeys("ғϝϜ", "f"),
-    **dict.fromkeys("ցɡᶃԌ", "g"), **dict.fromkeys("һհʜᏂНΗ", "h"), **dict.fromkeys("іɩιⅰІΙ", "i"),
-    **dict.fromkeys("јϳЈ", "j"), **dict.fromkeys("κᴋкКΚ", "k"), **dict.fromkeys("ⅼ|1ǀӏⅬ", "l"),
-    **dict.fromkeys("мᴍⅿМΜϺ", "m"), **dict.fromkeys("ոɴΝ", "n"), **dict.fromkeys("оοօᴏ0ⲟჿОΟՕ", "o"),
-    **dict.fromkeys("рρᴘⲣРΡ", "p"), **dict.fromkeys("ԛգԚ", "q"), **dict.fromkeys("гʀᴦꭇ", "r"),
-    **dict.fromkeys("ѕꜱЅ", "s"), **dict.fromkeys("тτᴛТΤ", "t"), **dict.fromkeys("սυᴜʋ", "u"),
-    **dict.fromkeys("νѵᴠѴ", "v"), **dict.fromkeys("ԝѡᴡɯԜ", "w"), **dict.fromkeys("хχХΧ", "x"),
-    **dict.fromkeys("уүγʏỿУҮΥ", "y"), **dict.fromkeys("ᴢΖ", "z"),
-})
-
 MAX_COLUMNS, MAX_LINES = 500, 200
 TERM_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,39}")
 COLORTERM_PATTERN = re.compile(r"[A-Za-z0-9._+-]{1,20}")
@@ -80,18 +63,3 @@ def ascii_wanted(term: str, requested: Mapping[str, str]) -> bool:
 def clamp_size(columns: int, lines: int) -> tuple[int, int]:
     """A window size the child may be given: at least 1x1, at most ``MAX_COLUMNS`` x ``MAX_LINES``."""
     return (min(max(columns, 1), MAX_COLUMNS), min(max(lines, 1), MAX_LINES))
-
-
-def visible_text(text: str) -> str:
-    """``text`` in its compatibility form (fullwidth and styled letters made plain), without what draws nothing."""
-    normal = unicodedata.normalize("NFKC", text)
-    return "".join(char for char in normal
-                   if unicodedata.category(char) != "Cf" and char not in INVISIBLE
-                   and not 0xFE00 <= ord(char) <= 0xFE0F and not 0xE0100 <= ord(char) <= 0xE01EF)
-
-
-def skeleton(text: str) -> str:
-    """What ``text`` looks like: visible characters, no accents, look-alikes as the Latin letters they mimic."""
-    bare = "".join(char for char in unicodedata.normalize("NFD", visible_text(text)) if not unicodedata.combining(char))
-    # Capitals first (Greek capital upsilon looks like Y, its small letter like u), then the small letters.
-    return " ".join(bare.translate(LOOK_ALIKES).casefold().translate(LOOK_ALIKES).split())

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from ..match_setup import MatchSetup
 from ..rules import Match, Move, OutOfTurnError, SolunaError
 from ..table import HUMAN, REMOTE, Table
-from .messages import AskRematch, MatchState, Moved, PlayMove, ProtocolError, Request, StartNextRound, SyncMatch
+from ..link.messages import AskRematch, MatchState, Moved, PlayMove, ProtocolError, Request, StartNextRound, SyncMatch
 
 NO_TAKE_BACKS = "No take-backs in a match over the network."
 

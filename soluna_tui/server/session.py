@@ -35,8 +35,8 @@ from .config import ServerConfig
 from .ending import LEAVE_GRACE, QUIT, TERMINAL_RESET, Ending, retire_child
 from .gate import Gate, ThrottledLog
 from .lobby import Lobby
-from .messages import CrashReport, Exit, Notice, Reply
-from .protocol import Link, ProtocolError
+from ..link.messages import CrashReport, Exit, Notice, Reply
+from ..link.protocol import Link, ProtocolError
 from .pty_pump import PtyPump, set_window_size
 from .session_clock import IdleWarning, SessionClock, TimeUp
 from .spawn import Child, Spawner, SpawnError, base_environment

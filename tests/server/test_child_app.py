@@ -14,8 +14,8 @@ from soluna_tui.screens.review import ReviewScreen
 from soluna_tui.screens.round_over import RoundOverScreen
 from soluna_tui.screens.waiting import WaitingScreen
 from soluna_tui.server.child_app import ChildApp
-from soluna_tui.server.messages import REPLIES, LobbyListing, from_wire, to_wire
-from soluna_tui.server.protocol import Link, encode
+from soluna_tui.link.messages import REPLIES, LobbyListing, from_wire, to_wire
+from soluna_tui.link.protocol import Link, encode
 from soluna_tui.server.remote_table import RemoteTable
 
 from ..app.helpers import play_by_keys, screen_text

@@ -14,8 +14,8 @@ import pytest
 from soluna_tui.match_setup import MatchSetup
 from soluna_tui.rules import Match, MatchOptions, Move
 from soluna_tui.server.lobby import CODE_PATTERN, Lobby, player_name
-from soluna_tui.server.messages import REPLIES, REQUESTS, PlayMove, Reply, from_wire
-from soluna_tui.server.protocol import decode, encode
+from soluna_tui.link.messages import REPLIES, REQUESTS, PlayMove, Reply, from_wire
+from soluna_tui.link.protocol import decode, encode
 from soluna_tui.server.storage import open_storage
 
 
@@ -553,7 +553,7 @@ async def test_a_computer_save_that_is_not_one_is_refused(make_lobby) -> None:
 
 
 async def test_held_computer_matches_are_bounded(make_lobby, monkeypatch) -> None:
-    monkeypatch.setattr("soluna_tui.server.lobby.MAX_HELD_GAMES", 3)
+    monkeypatch.setattr("soluna_tui.server.lobby.computer.MAX_HELD_GAMES", 3)
     lobby = await make_lobby(hold_time=300)
     guests = [FakeGuest(f"p{number}") for number in range(5)]
     for guest in guests:

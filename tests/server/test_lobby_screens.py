@@ -9,7 +9,7 @@ from soluna_tui.screens.leaderboard import LeaderboardScreen
 from soluna_tui.screens.lobby import LobbyScreen
 from soluna_tui.screens.record import RecordScreen
 from soluna_tui.screens.replay import ReplayScreen
-from soluna_tui.server.protocol import Link
+from soluna_tui.link.protocol import Link
 
 from ..app.helpers import screen_text
 from .test_child_app import FakeServer, settle, start, wait_for_screen

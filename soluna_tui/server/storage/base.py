@@ -17,7 +17,7 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any, TypeVar
 
 from ...rules import Match, SolunaError
-from ..end_reason import EndReason
+from ...link.end_reason import EndReason
 from ..ratings import Rating, is_rated, rate
 from .records import (
     RESYNC,
