@@ -30,7 +30,7 @@ from .screens.resume import ResumeScreen
 from .screens.stats import StatsScreen
 from .screens.too_small import TooSmallScreen
 from .stats import StatsStore
-from .table import LocalTable
+from .table import LocalTable, Table
 from .terminal import MIN_HEIGHT, MIN_WIDTH
 from .widgets.ascii_palette import AsciiCommandPalette
 
@@ -203,7 +203,7 @@ class SolunaApp(InOrderInput, App[None]):
         if self.store is not None:
             self.preferences.remember(**choices)
 
-    def _show_game(self, table: LocalTable) -> None:
+    def _show_game(self, table: Table) -> None:
         """Put the match on screen in place of whatever was there (dialogs, an older match).
 
         Deferred: this is usually asked from a dialog's callback, while that dialog is still
@@ -211,7 +211,7 @@ class SolunaApp(InOrderInput, App[None]):
         """
         self.call_after_refresh(self._replace_screens, table)
 
-    async def _replace_screens(self, table: LocalTable) -> None:
+    async def _replace_screens(self, table: Table) -> None:
         game = self.game
         while len(self.screen_stack) > 1 and self.screen is not game:
             self.pop_screen()

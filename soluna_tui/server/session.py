@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
+from ..link.messages import CrashReport, Exit, Notice, Reply
+from ..link.protocol import Link, ProtocolError
 from ..play.wording import minutes
 from .channel_guard import RequestBudget, Verdict
 from .child import ChildConfig
@@ -35,8 +37,6 @@ from .config import ServerConfig
 from .ending import LEAVE_GRACE, QUIT, TERMINAL_RESET, Ending, retire_child
 from .gate import Gate, ThrottledLog
 from .lobby import Lobby
-from ..link.messages import CrashReport, Exit, Notice, Reply
-from ..link.protocol import Link, ProtocolError
 from .pty_pump import PtyPump, set_window_size
 from .session_clock import IdleWarning, SessionClock, TimeUp
 from .spawn import Child, Spawner, SpawnError, base_environment

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import socket
 
+from soluna_tui.link.messages import REPLIES, LobbyListing, from_wire, to_wire
+from soluna_tui.link.protocol import Link, encode
 from soluna_tui.rules import Match, MatchOptions
 from soluna_tui.screens.confirm import ConfirmScreen
 from soluna_tui.screens.game import GameScreen
@@ -14,8 +16,6 @@ from soluna_tui.screens.review import ReviewScreen
 from soluna_tui.screens.round_over import RoundOverScreen
 from soluna_tui.screens.waiting import WaitingScreen
 from soluna_tui.server.child_app import ChildApp
-from soluna_tui.link.messages import REPLIES, LobbyListing, from_wire, to_wire
-from soluna_tui.link.protocol import Link, encode
 from soluna_tui.server.remote_table import RemoteTable
 
 from ..app.helpers import play_by_keys, screen_text
@@ -30,6 +30,10 @@ class FakeServer:
     def send(self, wire: dict) -> None:
         """Send a message given as it travels, read as the child will read it (every field checked)."""
         self.link.send(from_wire(wire, REPLIES))
+
+    def answer(self, question: dict, wire: dict) -> None:
+        """Send the answer to ``question`` (a request as ``expect`` returned it): it carries its number back."""
+        self.send({**wire, "answer_to": question["ask"]})
 
     async def expect(self, kind: str) -> dict:
         while True:
@@ -72,7 +76,7 @@ async def test_creating_shows_the_code_and_escape_cancels() -> None:
         await pilot.press("down", "enter")
         request = await server.expect("create")
         assert request["options"]["stars_to_win"] == 4 and request["hints"] is False
-        server.send({"type": "waiting", "code": "KQXP"})
+        server.answer(request, {"type": "waiting", "code": "KQXP"})
         await settle(pilot)
         assert isinstance(app.screen, WaitingScreen) and "K Q X P" in screen_text(app)
         await pilot.press("escape")
@@ -366,7 +370,7 @@ async def test_a_held_seat_is_offered_and_its_secret_asked_for() -> None:
         await pilot.press("down", "down", "down", "down", "enter", "enter")  # or from the list
         request = await server.expect("join")
         assert request["code"] == "WXYZ" and request["secret"] is None
-        server.send({"type": "secret_needed", "code": "WXYZ"})
+        server.answer(request, {"type": "secret_needed", "code": "WXYZ"})
         await settle(pilot)
         assert "type the secret" in screen_text(app)
         await pilot.press(*"kqx", "enter")
@@ -403,7 +407,7 @@ async def test_a_match_against_the_computer_is_kept_by_the_server_and_resumed() 
         await pilot.press("enter")  # the offer comes first in the menu
         request = await server.expect("computer_resume")
         assert request["secret"] is None
-        server.send({"type": "computer_game", "secret": "KQXPMR", "save": kept})
+        server.answer(request, {"type": "computer_game", "secret": "KQXPMR", "save": kept})
         await wait_for_screen(pilot, app, GameScreen)
         assert app.game.match.to_dict()["rounds"][0]["moves"][:1] == kept["match"]["rounds"][0]["moves"][:1]
         assert app.game.match.players == ("ann", "Computer")

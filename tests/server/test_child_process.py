@@ -14,9 +14,9 @@ import sys
 import time
 from pathlib import Path
 
-from soluna_tui.server.child import APOLOGY, ChildConfig
 from soluna_tui.link.messages import CrashReport
 from soluna_tui.link.protocol import decode
+from soluna_tui.server.child import APOLOGY, ChildConfig
 from soluna_tui.server.spawn import base_environment
 
 from .helpers import TIMEOUT, SshTerminal, process_gone, running_server, session_named, wait_until

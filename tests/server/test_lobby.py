@@ -11,11 +11,11 @@ import time
 
 import pytest
 
+from soluna_tui.link.messages import REPLIES, REQUESTS, PlayMove, Reply, from_wire
+from soluna_tui.link.protocol import decode, encode
 from soluna_tui.match_setup import MatchSetup
 from soluna_tui.rules import Match, MatchOptions, Move
 from soluna_tui.server.lobby import CODE_PATTERN, Lobby, player_name
-from soluna_tui.link.messages import REPLIES, REQUESTS, PlayMove, Reply, from_wire
-from soluna_tui.link.protocol import decode, encode
 from soluna_tui.server.storage import open_storage
 
 
