@@ -258,7 +258,9 @@ class LobbyScreen(Screen[None]):
         self.say(text, "error")
         if self._code_asked:
             self._code_asked = False
-            self.query_one("#code", Input).focus()
+            field = self.query_one("#code", Input)
+            field.focus()
+            field.select_all()
 
     def match_begun(self) -> None:
         """The player is in a match now (joined, watching, resumed): the code and the secret are used up."""

@@ -296,6 +296,23 @@ async def test_q_asks_before_quitting_in_the_lobby_and_in_a_match() -> None:
     assert app.return_code == 0
 
 
+async def test_the_lobby_s_quit_item_asks_and_quits() -> None:
+    app, ours = await start()
+    async with app.run_test(size=(100, 32)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        server.send({"type": "welcome", "secret": "KQXPMR", "hold_seconds": 300})
+        await wait_for_screen(pilot, app, LobbyScreen, "Welcome, ann.")
+        await pilot.press(*["down"] * 6, "enter")  # the menu's last item
+        await wait_for_screen(pilot, app, ConfirmScreen, "Leave Soluna? You can connect again at any time.")
+        await pilot.press("escape")
+        await wait_for_screen(pilot, app, LobbyScreen)
+        await pilot.press("enter")  # the item is still highlighted: asked again, and this time yes
+        await wait_for_screen(pilot, app, ConfirmScreen, "Leave Soluna?")
+        await pilot.press("y")
+        await settle(pilot)
+    assert app.return_code == 0
+
+
 async def test_the_palette_offers_nothing_that_writes_on_the_servers_disk() -> None:
     app, ours = await start()
     async with app.run_test(size=(100, 32), notifications=True) as pilot:

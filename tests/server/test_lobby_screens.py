@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from soluna_tui.link.messages import REPLIES, from_wire
 from soluna_tui.link.protocol import Link
 from soluna_tui.rules import Match, MatchOptions
 from soluna_tui.screens.choose_name import ChooseNameScreen
 from soluna_tui.screens.game import GameScreen
+from soluna_tui.screens.help import HelpScreen
 from soluna_tui.screens.leaderboard import LeaderboardScreen
 from soluna_tui.screens.lobby import LobbyScreen
 from soluna_tui.screens.record import RecordScreen
@@ -153,3 +155,70 @@ async def test_a_guest_s_empty_record_and_a_damaged_match_say_so_in_one_line() -
         server.answer(request, {"type": "finished_match", "id": 3, "players": ["a", "b"], "result": "abandoned",
                                 "finished_at": 0.0, "match": {"format": "nonsense"}})
         await wait_for_screen(pilot, app, RecordScreen, "That match could not be read")
+
+
+# ---- answers reach the screen that asked, ready or not ------------------------------------------------------
+
+
+def record_message(name: str = "ann") -> dict:
+    recent = [{"id": 4, "opponent": "bob", "result": "won", "forfeit": False, "stars": [1, 0],
+               "finished_at": 1_790_000_000.0}]
+    return {"type": "record", "name": name, "rated": True, "rating": 1069, "rank": 1, "played": 1, "won": 1,
+            "lost": 0, "recent": recent}
+
+
+async def test_an_answer_that_comes_before_the_screen_is_drawn_is_kept_and_shown_when_it_is() -> None:
+    """The order the leaderboard met over SSH: the server's page came before the table had its columns
+    (``DataTable.add_row``: "More values provided than there are columns"), and never showed."""
+    app, ours = await start()
+    async with app.run_test(size=(100, 40)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        server.send(welcome("p23"))
+        await wait_for_screen(pilot, app, LobbyScreen, "Welcome, p23.")
+        page = from_wire(leaderboard_page(0, 45, {"rank": 23, "rating": 1977}), REPLIES)
+        board = LeaderboardScreen("p23")
+        board.show_page(page)  # before the screen is even pushed
+        app.push_screen(board)
+        await wait_for_screen(pilot, app, LeaderboardScreen, "Players 1-20 of 45")
+        assert "p23: rank 23, rating 1977." in screen_text(app)
+        await pilot.press("escape")
+        board = LeaderboardScreen("p23")
+        app.push_screen(board)
+        board.show_page(page)  # pushed, not yet mounted: what the app did when the answer came at once
+        await wait_for_screen(pilot, app, LeaderboardScreen, "Players 1-20 of 45")
+        await pilot.press("escape")
+        record = RecordScreen()
+        app.push_screen(record)
+        record.show_record(from_wire(record_message(), REPLIES))
+        await wait_for_screen(pilot, app, RecordScreen, "ann: rating 1069, rank 1.")
+        assert "vs bob: won, stars 1-0" in screen_text(app)
+        record.refused("That match is not on record.")
+        await wait_for_screen(pilot, app, RecordScreen, "That match is not on record.")
+
+
+async def test_an_answer_reaches_the_screen_that_asked_whatever_is_on_top_and_none_once_it_has_closed() -> None:
+    app, ours = await start()
+    async with app.run_test(size=(100, 40)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        server.send(welcome("p23"))
+        await wait_for_screen(pilot, app, LobbyScreen, "Welcome, p23.")
+        await pilot.press(*LEADERBOARD_KEY)
+        asked = await server.expect("leaderboard")
+        await wait_for_screen(pilot, app, LeaderboardScreen, "Asking the server")
+        await pilot.press("question_mark")  # the help over the leaderboard while the server answers
+        await wait_for_screen(pilot, app, HelpScreen)
+        server.answer(asked, leaderboard_page(0, 45, {"rank": 23, "rating": 1977}))
+        await settle(pilot)
+        await pilot.press("escape")
+        await wait_for_screen(pilot, app, LeaderboardScreen, "Players 1-20 of 45")
+        await pilot.press("escape")
+        await wait_for_screen(pilot, app, LobbyScreen)
+        await pilot.press(*["up"] * 7, *RECORD_KEY)  # the menu's cursor is where it was left: from the top
+        asked = await server.expect("record")
+        await pilot.press("escape")  # closed before the answer: it goes nowhere
+        await wait_for_screen(pilot, app, LobbyScreen)
+        server.answer(asked, record_message())
+        server.answer({"ask": asked["ask"]}, {"type": "error", "text": "Too late for anyone."})
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen) and "Too late" not in screen_text(app)
+        assert "could not read" not in screen_text(app)
