@@ -53,14 +53,6 @@ class LeaderboardScreen(ModalScreen[None]):
         self._pages_line = ("", False)
         self._ready = False
 
-    @property
-    def first(self) -> int:
-        return self.page.offset
-
-    @property
-    def rows(self) -> tuple[LeaderboardRow, ...]:
-        return self.page.rows
-
     def compose(self) -> ComposeResult:
         with Vertical(id="leaderboard", classes="dialog"):
             yield Static(ASKING, id="leaderboard-you", markup=False)
@@ -81,9 +73,9 @@ class LeaderboardScreen(ModalScreen[None]):
     def show_page(self, page: LeaderboardPage) -> None:
         """A page from the server."""
         self.page, self._asked_for_a_page = page, False
-        last = self.first + len(self.rows)
-        self._pages_line = ((f"Players {self.first + 1}-{last} of {page.total}. PgUp/PgDn or Left/Right: "
-                             "other pages.") if self.rows
+        first, last = page.offset + 1, page.offset + len(page.rows)
+        self._pages_line = ((f"Players {first}-{last} of {page.total}. PgUp/PgDn or Left/Right: "
+                             "other pages.") if page.rows
                             else "No rated player yet: connect with an SSH key and finish a match.", False)
         if self._ready:
             self._draw_page()
@@ -99,7 +91,7 @@ class LeaderboardScreen(ModalScreen[None]):
         table: DataTable[Text] = self.query_one(DataTable)
         table.clear()
         mine = None
-        for index, row in enumerate(self.rows):
+        for index, row in enumerate(self.page.rows):
             own = self._is_you(row)
             style = "bold reverse" if own else ""
             mine = index if own else mine
@@ -128,7 +120,7 @@ class LeaderboardScreen(ModalScreen[None]):
         return f"{self.player_name}: rank {you.rank}, rating {you.rating}."
 
     def action_page(self, step: int) -> None:
-        offset = self.first + step * PAGE
+        offset = self.page.offset + step * PAGE
         if 0 <= offset < self.page.total:
             self._pages_line = (ASKING, False)
             self._draw_pages_line()

@@ -35,7 +35,7 @@ def seat(name: str, server: str | None = HERE, **changes) -> SeatRecord:
 def read(match: Match | None, *seats: SeatRecord, version: int = 5) -> MatchRead:
     options = match.options.to_dict() if match is not None else MatchOptions(discs=4).to_dict()
     stored = StoredMatch("ABCD", version, options, seats, match.to_dict() if match is not None else None, 1.0, 2.0)
-    return MatchRead.of(stored)
+    return MatchRead(stored)
 
 
 def new_match(**options) -> Match:

@@ -70,16 +70,22 @@ async def test_a_guest_is_told_in_one_line_and_never_asked_for_a_name() -> None:
         assert isinstance(app.screen, LobbyScreen) and not app.rated
 
 
+async def leaderboard_asked(pilot, app, server: FakeServer) -> dict:
+    """p23 arrives and opens the leaderboard; the question the server gets (the screen waits for its answer)."""
+    server.send(welcome("p23"))
+    await wait_for_screen(pilot, app, LobbyScreen, "Welcome, p23.")
+    await pilot.press(*LEADERBOARD_KEY)
+    asked = await server.expect("leaderboard")
+    await wait_for_screen(pilot, app, LeaderboardScreen, "Asking the server")
+    return asked
+
+
 async def test_the_leaderboard_pages_and_highlights_the_players_own_row() -> None:
     app, ours = await start()
     async with app.run_test(size=(100, 40)) as pilot:
         server = FakeServer(await Link.over(ours))
-        server.send(welcome("p23"))
-        await wait_for_screen(pilot, app, LobbyScreen, "Welcome, p23.")
-        await pilot.press(*LEADERBOARD_KEY)
-        request = await server.expect("leaderboard")
+        request = await leaderboard_asked(pilot, app, server)
         assert request["offset"] == 0
-        await wait_for_screen(pilot, app, LeaderboardScreen, "Asking the server")
         server.answer(request, leaderboard_page(0, 45, {"rank": 23, "rating": 1977}))
         await wait_for_screen(pilot, app, LeaderboardScreen, "Players 1-20 of 45")
         assert "p23: rank 23, rating 1977." in screen_text(app) and "1999" in screen_text(app)
@@ -200,11 +206,7 @@ async def test_an_answer_reaches_the_screen_that_asked_whatever_is_on_top_and_no
     app, ours = await start()
     async with app.run_test(size=(100, 40)) as pilot:
         server = FakeServer(await Link.over(ours))
-        server.send(welcome("p23"))
-        await wait_for_screen(pilot, app, LobbyScreen, "Welcome, p23.")
-        await pilot.press(*LEADERBOARD_KEY)
-        asked = await server.expect("leaderboard")
-        await wait_for_screen(pilot, app, LeaderboardScreen, "Asking the server")
+        asked = await leaderboard_asked(pilot, app, server)
         await pilot.press("question_mark")  # the help over the leaderboard while the server answers
         await wait_for_screen(pilot, app, HelpScreen)
         server.answer(asked, leaderboard_page(0, 45, {"rank": 23, "rating": 1977}))

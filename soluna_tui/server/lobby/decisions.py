@@ -30,29 +30,18 @@ from ..storage import SeatRecord, StoredMatch
 from .news import NO_NEWS, MovePlayed, News
 
 
-@dataclass(frozen=True)
 class MatchRead:
-    """A match as read from the store: its record and, once both players sit, the match itself
-    (never changed: a decision plays on ``fresh_match()``)."""
+    """A match as read from the store: its record and, once both players sit, the match itself (a decision
+    never changes it: it plays on ``fresh_match()``)."""
 
-    stored: StoredMatch
-    match: Match | None
+    def __init__(self, stored: StoredMatch) -> None:
+        self.take(stored)
 
-    @classmethod
-    def of(cls, stored: StoredMatch) -> MatchRead:
-        return cls(stored, Match.from_dict(stored.document) if stored.document is not None else None)
-
-    @property
-    def code(self) -> str:
-        return self.stored.code
-
-    @property
-    def version(self) -> int:
-        return self.stored.version
-
-    @property
-    def seats(self) -> tuple[SeatRecord, ...]:
-        return self.stored.seats
+    def take(self, stored: StoredMatch) -> None:
+        """The match as now read."""
+        self.stored = stored
+        self.code, self.version, self.seats = stored.code, stored.version, stored.seats
+        self.match = Match.from_dict(stored.document) if stored.document is not None else None
 
     @property
     def waiting(self) -> bool:

@@ -82,8 +82,7 @@ class Lobby:
         referee = Referee(hold_time)
         code_tries = CodeTries()
         self.games = ComputerGames(store, self.presence, hold_time, code_tries, self.listing.changed)
-        self.matches = TwoPlayerMatches(store, self.cache, self.writer, referee, self.presence, code_tries,
-                                        self.listing)
+        self.matches = TwoPlayerMatches(self.writer, referee, self.presence, code_tries, self.listing)
         self.upkeep = Upkeep(self.presence, self.cache, self.writer, referee, self.games, self.background)
         self.names = Names(store)
         self.records = Records(store)

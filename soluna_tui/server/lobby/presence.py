@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass, field
 from typing import Any
 
 from ...link.messages import Notice
@@ -105,21 +106,24 @@ class Background:
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
 
+@dataclass(eq=False)
 class Upkeep:
     """The heartbeat and its sweep: seats of servers gone silent are held, held seats that ran out are
     forfeited, finished matches nobody is at go, and so do held computer matches past their time."""
 
-    def __init__(self, presence: Presence, cache: MatchCache, writer: Writer, referee: Referee,
-                 games: ComputerGames, background: Background) -> None:
-        self.presence = presence
-        self.cache = cache
-        self.writer = writer
-        self.referee = referee
-        self.games = games
-        self.background = background
-        self.store = presence.store
-        self._expiries: dict[str, asyncio.TimerHandle] = {}
-        self._storage_down = False
+    presence: Presence
+    cache: MatchCache
+    writer: Writer
+    referee: Referee
+    games: ComputerGames
+    background: Background
+    #: The forfeit timer of each match with a held seat.
+    _expiries: dict[str, asyncio.TimerHandle] = field(default_factory=dict)
+    _storage_down: bool = False
+
+    @property
+    def store(self) -> Storage:
+        return self.presence.store
 
     async def keep_alive(self, reread: Callable[[], Awaitable[None]]) -> None:
         """Say this server is alive every heartbeat, and sweep; ``reread`` everything when the store is back."""
@@ -158,13 +162,13 @@ class Upkeep:
 
     async def hold_gone(self, code: str, indexes: list[int]) -> None:
         """The sessions at these seats were on a server that has stopped answering (see ``Referee.hold_gone``)."""
-        await self.writer.apply(code, lambda table: self.referee.hold_gone(table.read, self.presence.moment(), indexes))
+        await self.writer.apply(code, lambda table: self.referee.hold_gone(table, self.presence.moment(), indexes))
 
     async def expire(self, code: str, index: int) -> None:
         """A held seat's time is up (see ``Referee.expire``); the spectators of a match abandoned are told."""
         table = self.cache.tables.get(code)
         spectators = list(table.spectators) if table is not None else []
-        result = await self.writer.apply(code, lambda table: self.referee.expire(table.read, self.presence.moment(),
+        result = await self.writer.apply(code, lambda table: self.referee.expire(table, self.presence.moment(),
                                                                                  index))
         if result is None and code not in self.cache.tables:
             for guest in spectators:

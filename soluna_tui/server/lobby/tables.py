@@ -17,13 +17,10 @@ import logging
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from dataclasses import field as data_field
 from typing import Protocol
 
 from ...link.messages import MatchState, Moved, Notice
-from ...rules import Match
-from ..storage import MatchNotFound, SeatRecord, Storage, StoredMatch, VersionConflict
+from ..storage import MatchNotFound, Storage, StoredMatch, VersionConflict
 from .decisions import ABANDONED, MatchRead, Moment
 from .news import News
 from .visitors import CODE_LETTERS, Guest, Visitor
@@ -33,48 +30,16 @@ log = logging.getLogger("soluna.server")
 CODE_PATTERN = re.compile(f"[{CODE_LETTERS}]{{4}}")
 
 
-@dataclass(eq=False)
-class Table:
+class Table(MatchRead):
     """One match of the store as this server last read it, with this server's guests at it."""
 
-    read: MatchRead
-    #: Seat index -> this server's guest sitting there.
-    seated: dict[int, Guest] = data_field(default_factory=dict)
-    spectators: set[Guest] = data_field(default_factory=set)
-    #: One change at a time from this server (others' changes are refused by the store's versions).
-    lock: asyncio.Lock = data_field(default_factory=asyncio.Lock)
-
-    @property
-    def stored(self) -> StoredMatch:
-        return self.read.stored
-
-    @property
-    def match(self) -> Match | None:
-        return self.read.match
-
-    @property
-    def code(self) -> str:
-        return self.read.code
-
-    @property
-    def version(self) -> int:
-        return self.read.version
-
-    @property
-    def seats(self) -> tuple[SeatRecord, ...]:
-        return self.read.seats
-
-    @property
-    def waiting(self) -> bool:
-        return self.read.waiting
-
-    @property
-    def finished(self) -> bool:
-        return self.read.finished
-
-    @property
-    def in_play(self) -> bool:
-        return self.read.in_play
+    def __init__(self, stored: StoredMatch) -> None:
+        super().__init__(stored)
+        #: Seat index -> this server's guest sitting there.
+        self.seated: dict[int, Guest] = {}
+        self.spectators: set[Guest] = set()
+        #: One change at a time from this server (others' changes are refused by the store's versions).
+        self.lock = asyncio.Lock()
 
     @property
     def guests(self) -> list[Guest]:
@@ -136,7 +101,7 @@ class MatchCache:
         away = [moment.away(each) for each in table.seats]
         secret = self._visitors[guest].secret if seat is not None else None
         return MatchState(table.code, table.version, 0 if seat == 0 else 1 if seat == 1 else None,
-                          table.match.to_dict(), table.read.hints, (away[0], away[1]), secret, notice)
+                          table.match.to_dict(), table.hints, (away[0], away[1]), secret, notice)
 
     # ---- taking changes in ------------------------------------------------------------------------
 
@@ -146,7 +111,7 @@ class MatchCache:
         old_version: int | None = None
         if table is None or table.stored.created_at != stored.created_at:
             previous = table
-            table = Table(MatchRead.of(stored))
+            table = Table(stored)
             if previous is not None:
                 table.seated, table.spectators = previous.seated, previous.spectators
             self.tables[stored.code] = table
@@ -156,7 +121,7 @@ class MatchCache:
             return table
         else:
             old_version = table.version
-            table.read = MatchRead.of(stored)
+            table.take(stored)
         if not quiet:
             self._tell_local(table, old_version)
         self._listener.match_changed(table)

@@ -26,12 +26,12 @@ from ...link.messages import (
     Waiting,
     WatchMatch,
 )
-from ..storage import SeatRecord, Storage, StorageError, StorageUnavailable
+from ..storage import SeatRecord, StorageError, StorageUnavailable
 from ..storage.secrets import clean_secret, secret_matches
 from .decisions import Decision, Newcomer, Referee, match_options
 from .listing import Listing
 from .presence import Presence
-from .tables import MatchCache, Table, label
+from .tables import Table, label
 from .visitors import Asker, CodeTries, Guest, random_letters
 from .writes import RETRIES, Writer
 
@@ -39,17 +39,13 @@ log = logging.getLogger("soluna.server")
 
 
 class TwoPlayerMatches:
-    """The requests about two-player matches (see the module's docstring)."""
+    """The requests about two-player matches (see the module's docstring): each has the ``Referee`` decide
+    and the ``Writer`` store what it decided; codes tried are counted, and the lobby's listing follows."""
 
-    def __init__(self, store: Storage, cache: MatchCache, writer: Writer, referee: Referee, presence: Presence,
-                 code_tries: CodeTries, listing: Listing) -> None:
-        self.store = store
-        self.cache = cache
-        self.writer = writer
-        self.referee = referee
-        self.presence = presence
-        self.code_tries = code_tries
-        self.listing = listing
+    def __init__(self, writer: Writer, referee: Referee, presence: Presence, code_tries: CodeTries,
+                 listing: Listing) -> None:
+        self.writer, self.cache, self.store = writer, writer.cache, writer.store
+        self.referee, self.presence, self.code_tries, self.listing = referee, presence, code_tries, listing
 
     # ---- where the asker is ---------------------------------------------------------------------------
 
@@ -124,7 +120,7 @@ class TwoPlayerMatches:
             return
         newcomer = Newcomer(asker.visitor.name, asker.guest.fingerprint, hints, await asker.visitor.hashed_secret())
         joined = await self.writer.apply(
-            table.code, lambda table: self.referee.seat_opponent(table.read, self.presence.moment(), newcomer),
+            table.code, lambda table: self.referee.seat_opponent(table, self.presence.moment(), newcomer),
             asker, seat_at=1)
         if joined is not None:
             log.info("match %s begins", label(joined))
@@ -132,7 +128,7 @@ class TwoPlayerMatches:
     async def _take_back_seat(self, asker: Asker, table: Table, secret: str | None) -> None:
         """A player back at their held seat: the same key is proof enough, else the seat's secret."""
         await self.presence.refresh()
-        candidates = self.referee.seats_to_take_back(table.read, self.presence.moment(), asker.visitor.name)
+        candidates = self.referee.seats_to_take_back(table, self.presence.moment(), asker.visitor.name)
         if not candidates:
             asker.refuse(f"Match {table.code} has two players already: choose Watch to see it.")
             return
@@ -141,7 +137,7 @@ class TwoPlayerMatches:
             return
         secret_hash = await asker.visitor.hashed_secret()
         await self.writer.apply(
-            table.code, lambda table: self.referee.take_back_seat(table.read, self.presence.moment(), index,
+            table.code, lambda table: self.referee.take_back_seat(table, self.presence.moment(), index,
                                                                   secret_hash),
             asker, seat_at=index)
 
@@ -199,7 +195,7 @@ class TwoPlayerMatches:
             return
         del table.seated[index]
         try:
-            await self.writer.apply(code, lambda table: self.referee.leave(table.read, self.presence.moment(), index))
+            await self.writer.apply(code, lambda table: self.referee.leave(table, self.presence.moment(), index))
         except StorageUnavailable:
             # Not written: the seat stays this server's until the heartbeat stops; then it is held like any.
             log.warning("a player left match %s but the database could not be told", label(table))
@@ -212,7 +208,7 @@ class TwoPlayerMatches:
         def decide(table: Table) -> Decision:
             if table.seated.get(index) is not guest:
                 return None
-            return self.referee.reclaim(table.read, self.presence.moment(), index)
+            return self.referee.reclaim(table, self.presence.moment(), index)
 
         await self.writer.apply(code, decide)
 
@@ -228,17 +224,17 @@ class TwoPlayerMatches:
         seated = self._seated(asker)
         if seated is not None:
             table, seat = seated
-            await self.writer.apply(table.code, lambda table: self.referee.play_move(table.read, seat, request), asker)
+            await self.writer.apply(table.code, lambda table: self.referee.play_move(table, seat, request), asker)
 
     async def next_round(self, asker: Asker, request: StartNextRound) -> None:
         seated = self._seated(asker)
         if seated is not None:
             table, seat = seated
-            await self.writer.apply(table.code, lambda table: self.referee.start_next_round(table.read, seat, request),
+            await self.writer.apply(table.code, lambda table: self.referee.start_next_round(table, seat, request),
                                     asker)
 
     async def rematch(self, asker: Asker, request: AskRematch) -> None:
         seated = self._seated(asker, in_play=False)
         if seated is not None:
             table, seat = seated
-            await self.writer.apply(table.code, lambda table: self.referee.ask_rematch(table.read, seat), asker)
+            await self.writer.apply(table.code, lambda table: self.referee.ask_rematch(table, seat), asker)
