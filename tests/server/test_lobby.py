@@ -549,7 +549,7 @@ async def test_a_computer_save_that_is_not_one_is_refused(make_lobby) -> None:
                                                           "match": two_players.new_match().to_dict()}})
     await lobby.handle(ann, {"type": "computer_saved", "save": {"setup": "x"}})
     assert [message["type"] for message in ann.inbox[-2:]] == ["error", "error"]
-    assert lobby.visitors[ann].game is None
+    assert ann not in lobby.games.playing
 
 
 async def test_held_computer_matches_are_bounded(make_lobby, monkeypatch) -> None:

@@ -20,7 +20,8 @@ news.py         what a change tells each one at the match (``News``), as the sto
 writes.py       decide on the match as read, write at that version, retry when another server won
 tables.py       the matches as this server last read them, and its guests told of each change
 two_player.py   create, join, watch, leave, come back; moves, rounds and rematches
-presence.py     servers alive (heartbeat), seats of the silent held, held seats forfeited on time
+presence.py     the servers alive (their heartbeats) and how many watch each match
+upkeep.py       the heartbeat's sweep: seats of silent servers held, held seats forfeited on time
 listing.py      the matches in play a guest in the lobby sees
 names.py        the names players are shown by, and a keyed player's chosen name
 records.py      the leaderboard, a player's record, a finished match to replay

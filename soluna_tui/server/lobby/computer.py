@@ -85,6 +85,8 @@ class ComputerGames:
         self.hold_time = hold_time
         self.code_tries = code_tries
         self._changed = changed
+        #: The match each of this server's guests plays against the computer.
+        self.playing: dict[Guest, ComputerGame] = {}
         #: Every match held for a player gone (on any server), as last read.
         self.held: list[ComputerGameRecord] = []
 
@@ -95,30 +97,31 @@ class ComputerGames:
             raise ProtocolError("only a match against the computer is kept this way")
         visitor = asker.visitor
         if saved.match.is_over:
-            await self._drop(visitor)
+            await self._drop(asker.guest)
             return
-        game = visitor.game
+        game = self.playing.get(asker.guest)
         if game is None:
             game = ComputerGame(uuid.uuid4().hex, visitor.name, asker.guest.fingerprint, visitor.secret,
                                 await visitor.hashed_secret(), saved)
         game.saved = saved
-        visitor.game = game
+        self.playing[asker.guest] = game
         await self.store.keep_computer_game(game.record(self.servers.server_id, saved_document(saved)))
 
     async def dropped(self, asker: Asker, request: ComputerDropped) -> None:
         """The match is over or given up: nothing to keep."""
-        await self._drop(asker.visitor)
+        await self._drop(asker.guest)
 
-    async def _drop(self, visitor: Visitor) -> None:
-        game, visitor.game = visitor.game, None
+    async def _drop(self, guest: Guest) -> None:
+        game = self.playing.pop(guest, None)
         if game is not None:
             await self.store.drop_computer_game(game.id)
 
     async def resume(self, asker: Asker, request: ComputerResume) -> None:
         """The player's own match, or one held for their name (with the same key, or its secret)."""
         visitor, guest = asker.visitor, asker.guest
-        if visitor.game is not None:
-            asker.answer(visitor.game.to_message())
+        playing = self.playing.get(guest)
+        if playing is not None:
+            asker.answer(playing.to_message())
             return
         await self.refresh()
         held = self._held_for(visitor)
@@ -140,15 +143,15 @@ class ComputerGames:
             return
         game = ComputerGame(held.id, visitor.name, guest.fingerprint, visitor.secret, await visitor.hashed_secret(),
                             SavedMatch.from_document(held.document))
-        visitor.game = game
+        self.playing[guest] = game
         await self.store.keep_computer_game(game.record(self.servers.server_id, held.document))
         asker.answer(game.to_message())
         await self.refresh()
         self._changed()
 
-    async def depart(self, visitor: Visitor) -> None:
+    async def depart(self, guest: Guest) -> None:
         """The session has gone: its match, unless over, is held for the player."""
-        game = visitor.game
+        game = self.playing.pop(guest, None)
         if game is not None and not game.saved.match.is_over:
             await self.store.hold_computer_game(game.id, self.store.clock() + self.hold_time)
             await self.tidy()
@@ -172,8 +175,9 @@ class ComputerGames:
 
     def offer(self, guest: Guest, visitor: Visitor) -> ComputerOffer | None:
         """The match against the computer the lobby offers this guest to resume, if any."""
-        if visitor.game is not None:
-            return offer_of(visitor.game.saved, needs_secret=False)
+        playing = self.playing.get(guest)
+        if playing is not None:
+            return offer_of(playing.saved, needs_secret=False)
         held = self._held_for(visitor)
         if held is None:
             return None

@@ -48,10 +48,11 @@ from .computer import ComputerGames
 from .decisions import Referee
 from .listing import Listing, listing_for
 from .names import Names, welcome
-from .presence import HEARTBEAT, Background, Presence, Upkeep
+from .presence import HEARTBEAT, Presence
 from .records import Records
 from .tables import MatchCache, Table
 from .two_player import TwoPlayerMatches
+from .upkeep import Background, Upkeep
 from .visitors import Arrive, Asker, CodeTries, Depart, Guest, Step, Visitor
 from .writes import Writer
 
@@ -69,9 +70,12 @@ class Lobby:
     """This server's part of the shared lobby: its guests, and a cache of every match in the store."""
 
     def __init__(self, store: Storage, hold_time: float, server_id: str | None = None,
-                 heartbeat: float = HEARTBEAT) -> None:
+                 heartbeat: float = HEARTBEAT, referee: Referee | None = None) -> None:
+        """``referee``: the match policy (by default, seats held ``hold_time`` seconds and nothing more; a
+        referee given holds seats for its own ``hold_time``)."""
         self.store = store
-        self.hold_time = hold_time
+        self.referee = referee = referee if referee is not None else Referee(hold_time)
+        self.hold_time = hold_time = referee.hold_time
         self.server_id = server_id or uuid.uuid4().hex[:12]
         self.visitors: dict[Guest, Visitor] = {}
         self.presence = Presence(store, self.server_id, heartbeat)
@@ -79,7 +83,6 @@ class Lobby:
         self.listing = Listing(self.visitors, self._listing_for)
         self.cache = MatchCache(store, self.visitors, self.presence.moment, self)
         self.writer = Writer(store, self.cache)
-        referee = Referee(hold_time)
         code_tries = CodeTries()
         self.games = ComputerGames(store, self.presence, hold_time, code_tries, self.listing.changed)
         self.matches = TwoPlayerMatches(self.writer, referee, self.presence, code_tries, self.listing)
@@ -232,7 +235,7 @@ class Lobby:
 
     async def _depart(self, asker: Asker, step: Depart) -> None:
         await self.matches.leave(asker)
-        await self.games.depart(asker.visitor)
+        await self.games.depart(asker.guest)
 
     async def _choose_name(self, asker: Asker, request: ChooseName) -> None:
         if await self.names.choose(asker, request):

@@ -1,8 +1,8 @@
 """Runs in the server process.
 
 Who is at this server's lobby: each terminal (a ``Guest``), what the server knows of it (a
-``Visitor``: the name shown, its secret, the match it is at, its match against the computer),
-and the guest asking right now (an ``Asker``: its answers carry the number of its question).
+``Visitor``: the name shown, its secret, the match it is at, its requests in order), and the guest
+asking right now (an ``Asker``: its answers carry the number of its question).
 """
 
 from __future__ import annotations
@@ -11,14 +11,11 @@ import asyncio
 import random
 from dataclasses import dataclass, replace
 from dataclasses import field as data_field
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from ...link.messages import Answer, ErrorReply, LobbyListing, Reply, Request
 from ..gate import RateWindow, client_key
 from ..storage.secrets import hash_secret
-
-if TYPE_CHECKING:
-    from .computer import ComputerGame
 
 #: No I or O: codes and secrets are read out loud and typed.
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"
@@ -69,7 +66,6 @@ class Visitor:
     secret_hash: str | None = None
     #: The code of the two-player match it sits or watches at.
     code: str | None = None
-    game: ComputerGame | None = None
     queue: asyncio.Queue[Step] = data_field(default_factory=asyncio.Queue)
     worker: asyncio.Task[None] | None = None
     last_listing: LobbyListing | None = None
