@@ -30,7 +30,7 @@ from .screens.resume import ResumeScreen
 from .screens.stats import StatsScreen
 from .screens.too_small import TooSmallScreen
 from .stats import StatsStore
-from .table import LocalTable
+from .table import LocalTable, Table
 from .terminal import MIN_HEIGHT, MIN_WIDTH
 from .widgets.ascii_palette import AsciiCommandPalette
 
@@ -206,7 +206,7 @@ class SolunaApp(InOrderInput, App[None]):
         if self.store is not None:
             self.preferences.remember(**choices)
 
-    def _show_game(self, table: LocalTable, shown: Callable[[], None] | None = None) -> None:
+    def _show_game(self, table: Table, shown: Callable[[], None] | None = None) -> None:
         """Put the match on screen in place of whatever was there (dialogs, an older match), then
         call ``shown`` once it has been drawn.
 
@@ -215,7 +215,7 @@ class SolunaApp(InOrderInput, App[None]):
         """
         self.call_after_refresh(self._replace_screens, table, shown)
 
-    async def _replace_screens(self, table: LocalTable, shown: Callable[[], None] | None = None) -> None:
+    async def _replace_screens(self, table: Table, shown: Callable[[], None] | None = None) -> None:
         game = self.game
         while len(self.screen_stack) > 1 and self.screen is not game:
             self.pop_screen()

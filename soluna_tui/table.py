@@ -11,12 +11,13 @@ from collections.abc import Callable
 from contextlib import suppress
 from enum import StrEnum
 from pathlib import Path
+from typing import Protocol
 
 from .files import SaveError
 from .judgements import RoundVerdicts, known_verdicts
 from .match_setup import MatchSetup
 from .rules import Match, Move, OutOfTurnError, Solver, shared_solver
-from .saves import SavedMatch, SaveStore
+from .saves import SavedMatch
 from .stats import MatchRecord, StatsStore
 
 
@@ -115,12 +116,25 @@ class Table:
         """The finished match has been reviewed (its positions solved by ``solver``): keep what can help later."""
 
 
+class MatchKeeper(Protocol):
+    """Where a local table keeps its match after each change: this computer's save slot and finished
+    matches (``SaveStore``), or, over SSH, the server (which keeps no file: no path comes back)."""
+
+    def save(self, saved: SavedMatch) -> None: ...
+
+    def discard(self) -> None: ...
+
+    def keep_finished(self, saved: SavedMatch, replacing: Path | None = None) -> Path | None: ...
+
+    def withdraw_finished(self, path: Path) -> None: ...
+
+
 class LocalTable(Table):
     """Both seats on this terminal, or one human against the computer (seat 2)."""
 
     records_stats = True
 
-    def __init__(self, setup: MatchSetup, match: Match | None = None, store: SaveStore | None = None,
+    def __init__(self, setup: MatchSetup, match: Match | None = None, store: MatchKeeper | None = None,
                  hints_used: tuple[int, int] = (0, 0), analysis_on: bool = False) -> None:
         super().__init__()
         self.setup = setup

@@ -14,11 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from soluna_tui.rules import Match, MatchOptions
-from soluna_tui.rules.fields import LONGEST
-from soluna_tui.server import messages
-from soluna_tui.server.end_reason import EndReason
-from soluna_tui.server.messages import (
+from soluna_tui.link import messages
+from soluna_tui.link.end_reason import EndReason
+from soluna_tui.link.messages import (
     REPLIES,
     REQUESTS,
     ComputerOffer,
@@ -41,7 +39,9 @@ from soluna_tui.server.messages import (
     from_wire,
     to_wire,
 )
-from soluna_tui.server.protocol import End, Link, decode, encode
+from soluna_tui.link.protocol import End, Link, decode, encode
+from soluna_tui.rules import Match, MatchOptions
+from soluna_tui.rules.fields import LONGEST
 from soluna_tui.server.storage import RESULTS
 
 MATCH = Match(MatchOptions(discs=4), ("ann", "bob"), seed=3).to_dict()
@@ -92,7 +92,8 @@ def test_every_message_round_trips_through_one_line(message) -> None:
 
 
 def test_the_wire_format_is_the_one_the_dict_literals_wrote() -> None:
-    assert encode(JoinMatch("ABCD", hints=False)) == b'{"type":"join","code":"ABCD","hints":false,"secret":null}\n'
+    assert encode(JoinMatch("ABCD", hints=False)) == (
+        b'{"type":"join","code":"ABCD","hints":false,"secret":null,"ask":null}\n')
     assert encode(PlayMove("a1b2", 1, 0)) == b'{"type":"move","move":"a1b2","round":1,"ply":0}\n'
     assert to_wire(FinishedMatch(3, ("a", "b"), EndReason.WON, 1.0, {}))["result"] == "won"
     assert to_wire(LobbyListing((ListedMatch("ABCD", ("a", "b"), 1, (0, 0), 0, (False, False), False),)))[

@@ -6,9 +6,12 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-#: The layers checked strictly: the rules and the play logic every screen stands on, and the messages
-#: between the SSH server and its children (what the server must never misread).
-TYPED = {"soluna_tui/rules", "soluna_tui/play", "soluna_tui/server/protocol.py", "soluna_tui/server/messages.py"}
+#: The layers checked strictly: the rules and the play logic every screen stands on, the link between
+#: the SSH server and its children (what the server must never misread), the lobby that decides every
+#: match, and the child's side of the link (its app, its remote table, the lobby's screens).
+TYPED = {"soluna_tui/rules", "soluna_tui/play", "soluna_tui/link", "soluna_tui/server/lobby",
+         "soluna_tui/server/child_app.py", "soluna_tui/server/remote_table.py", "soluna_tui/table.py",
+         "soluna_tui/screens/lobby.py", "soluna_tui/screens/leaderboard.py", "soluna_tui/screens/record.py"}
 
 
 def test_the_typed_layers_are_the_ones_mypy_checks_strictly() -> None:

@@ -10,8 +10,8 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from ..link.names import visible_text
 from ..match_setup import NAME_LIMIT, clean_name
-from ..server.client_env import visible_text
 from ..widgets.key_footer import KeyFooter
 
 

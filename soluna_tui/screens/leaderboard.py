@@ -2,26 +2,31 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
-from ..server.messages import LeaderboardPage, LeaderboardRow, Standing
+from ..link.messages import LeaderboardPage, LeaderboardRow
 from ..widgets.key_footer import KeyFooter
 from .help import HELP_BINDING
 
 PAGE = 20
 COLUMNS = ("Rank", "Name", "Rating", "Played", "Won")
+ASKING = "Asking the server..."
 
 
 class LeaderboardScreen(ModalScreen[None]):
-    """Attributes down: the app gives each page the server sends (``show_page``); ``PageWanted`` goes up."""
+    """Attributes down: the app gives each page the server sends (``show_page``), or its refusal
+    (``refused``), whenever it comes: before the screen has drawn its table, it is kept and shown
+    once the table is ready. ``PageWanted`` goes up."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Back"),
         Binding("pagedown,right", "page(1)", "Next page", priority=True),
         Binding("pageup,left", "page(-1)", "Previous page", priority=True),
@@ -29,38 +34,64 @@ class LeaderboardScreen(ModalScreen[None]):
     ]
 
     class PageWanted(Message):
-        def __init__(self, offset: int) -> None:
+        def __init__(self, screen: LeaderboardScreen, offset: int) -> None:
             super().__init__()
+            self.screen = screen
             self.offset = offset
+
+        @property
+        def control(self) -> LeaderboardScreen:
+            return self.screen
 
     def __init__(self, player_name: str) -> None:
         super().__init__()
         self.player_name = player_name
-        self.first = 0
-        self.total = 0
-        self.rows: tuple[LeaderboardRow, ...] = ()
-        self.you: Standing | None = None
+        #: The last page the server sent, shown (or to be shown once the table has its columns).
+        self.page = LeaderboardPage(0, 0, ())
+        self._asked_for_a_page = True
+        #: The pages line: what it says, and whether it is a refusal.
+        self._pages_line = ("", False)
+        self._ready = False
 
     def compose(self) -> ComposeResult:
         with Vertical(id="leaderboard", classes="dialog"):
-            yield Static("Asking the server...", id="leaderboard-you", markup=False)
+            yield Static(ASKING, id="leaderboard-you", markup=False)
             yield Static("", id="leaderboard-pages", markup=False)  # above the table: seen on a short terminal
-            yield DataTable(cursor_type="row", zebra_stripes=True, id="leaderboard-table")
+            yield DataTable[Text](cursor_type="row", zebra_stripes=True, id="leaderboard-table")
         yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#leaderboard").border_title = "Leaderboard"
-        table = self.query_one(DataTable)
+        table: DataTable[Text] = self.query_one(DataTable)
         table.add_columns(*COLUMNS)
         table.focus()
+        self._ready = True
+        if not self._asked_for_a_page:
+            self._draw_page()
+        self._draw_pages_line()
 
     def show_page(self, page: LeaderboardPage) -> None:
         """A page from the server."""
-        self.first, self.total, self.rows, self.you = page.offset, page.total, page.rows, page.you
-        table = self.query_one(DataTable)
+        self.page, self._asked_for_a_page = page, False
+        first, last = page.offset + 1, page.offset + len(page.rows)
+        self._pages_line = ((f"Players {first}-{last} of {page.total}. PgUp/PgDn or Left/Right: "
+                             "other pages.") if page.rows
+                            else "No rated player yet: connect with an SSH key and finish a match.", False)
+        if self._ready:
+            self._draw_page()
+            self._draw_pages_line()
+
+    def refused(self, text: str) -> None:
+        """The server could not give the page: why, in the pages line."""
+        self._pages_line = (text, True)
+        if self._ready:
+            self._draw_pages_line()
+
+    def _draw_page(self) -> None:
+        table: DataTable[Text] = self.query_one(DataTable)
         table.clear()
         mine = None
-        for index, row in enumerate(self.rows):
+        for index, row in enumerate(self.page.rows):
             own = self._is_you(row)
             style = "bold reverse" if own else ""
             mine = index if own else mine
@@ -69,26 +100,31 @@ class LeaderboardScreen(ModalScreen[None]):
         if mine is not None:
             table.move_cursor(row=mine)
         self.query_one("#leaderboard-you", Static).update(self._you_line())
-        last = self.first + len(self.rows)
-        pages = (f"Players {self.first + 1}-{last} of {self.total}. PgUp/PgDn or Left/Right: other pages."
-                 if self.rows else "No rated player yet: connect with an SSH key and finish a match.")
-        self.query_one("#leaderboard-pages", Static).update(pages)
+
+    def _draw_pages_line(self) -> None:
+        text, error = self._pages_line
+        line = self.query_one("#leaderboard-pages", Static)
+        line.update(text)
+        line.set_class(error, "-error")
 
     def _is_you(self, row: LeaderboardRow) -> bool:
-        return self.you is not None and self.you.rank is not None and row.rank == self.you.rank
+        you = self.page.you
+        return you is not None and you.rank is not None and row.rank == you.rank
 
     def _you_line(self) -> str:
-        if self.you is None:
+        you = self.page.you
+        if you is None:
             return "You play as a guest: connect with an SSH key to be rated and ranked."
-        if self.you.rank is None:
+        if you.rank is None:
             return f"{self.player_name}: not ranked yet (finish a rated match)."
-        return f"{self.player_name}: rank {self.you.rank}, rating {self.you.rating}."
+        return f"{self.player_name}: rank {you.rank}, rating {you.rating}."
 
     def action_page(self, step: int) -> None:
-        offset = self.first + step * PAGE
-        if 0 <= offset < self.total:
-            self.query_one("#leaderboard-pages", Static).update("Asking the server...")
-            self.post_message(self.PageWanted(offset))
+        offset = self.page.offset + step * PAGE
+        if 0 <= offset < self.page.total:
+            self._pages_line = (ASKING, False)
+            self._draw_pages_line()
+            self.post_message(self.PageWanted(self, offset))
 
     def action_close(self) -> None:
         self.dismiss(None)

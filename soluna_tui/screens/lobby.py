@@ -10,21 +10,22 @@ coming back without the same key takes the secret the game showed them.
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..link.messages import ComputerOffer, ListedMatch
 from ..match_setup import MatchSetup
 from ..rules import LEVELS, MAX_DISCS, MIN_DISCS, MatchOptions
 from ..rules.match import DEFAULT_STARS, MAX_STARS, MIN_STARS
-from ..server.messages import ComputerOffer, ListedMatch
 from ..widgets.choice import Choice
 from ..widgets.key_footer import KeyFooter
 from ..widgets.menu import Menu
@@ -67,10 +68,10 @@ def describe_computer_match(offer: ComputerOffer) -> str:
            f"stars {stars[0]}-{stars[1]})"
 
 
-class LobbyScreen(Screen):
+class LobbyScreen(Screen[None]):
     """Where an SSH player starts, and comes back to after each match."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("tab", "app.focus_next", "Next field"),
         Binding("shift+tab", "app.focus_previous", "Previous field", show=False),
         Binding("escape", "menu", "Menu"),
@@ -123,8 +124,10 @@ class LobbyScreen(Screen):
         self.computer_offer: ComputerOffer | None = None
         #: What the secret field is for: a match code, or ``RESUME`` (the computer match); ``None`` when hidden.
         self._secret_for: str | None = None
+        #: The code typed in the code field was just asked for (a join or a watch): a refusal goes back to it.
+        self._code_asked = False
 
-    def _choice(self, label: str, values, value, id: str) -> Choice:
+    def _choice(self, label: str, values: Sequence[tuple[str, Any]], value: Any, id: str) -> Choice:
         return Choice(label, values, value, ascii_mode=self.ascii_mode, label_width=16, id=id)
 
     def compose(self) -> ComposeResult:
@@ -229,8 +232,8 @@ class LobbyScreen(Screen):
         menu.clear_options()
         menu.add_options([Option(text, id=key) for key, text in entries])
         # A match to come back to is most likely what the player came for: it is highlighted.
-        comeback = len(keys) > len(shown) or highlighted not in keys
-        menu.highlighted = 0 if comeback else keys.index(highlighted)
+        comeback = len(keys) > len(shown) or highlighted is None or highlighted not in keys
+        menu.highlighted = 0 if comeback or highlighted is None else keys.index(highlighted)
 
     def ask_secret(self, code: str | None) -> None:
         """The server wants proof of who is coming back (no key, or another one): show the secret field."""
@@ -248,6 +251,24 @@ class LobbyScreen(Screen):
         status = self.query_one("#lobby-status", Static)
         status.update(text)
         status.set_class(kind == "error", "-error")
+
+    def refused(self, text: str) -> None:
+        """The server could not do what was asked from here: why, and, for a code typed, the code field
+        again with the code selected, so that typing replaces it."""
+        self.say(text, "error")
+        if self._code_asked:
+            self._code_asked = False
+            field = self.query_one("#code", Input)
+            field.focus()
+            field.select_all()
+
+    def match_begun(self) -> None:
+        """The player is in a match now (joined, watching, resumed): the code and the secret are used up."""
+        self._code_asked = False
+        self.say("")
+        self.forget_secret()
+        if self.composed:
+            self.query_one("#code", Input).value = ""
 
     # ---- what the player chose -----------------------------------------------------------
 
@@ -267,7 +288,7 @@ class LobbyScreen(Screen):
         self.query_one("#lobby-menu").focus()
 
     @on(OptionList.OptionSelected, "#lobby-menu")
-    def _menu_chosen(self, event: OptionList.OptionSelected) -> None:
+    async def _menu_chosen(self, event: OptionList.OptionSelected) -> None:
         choice = event.option.id
         if choice == "return":
             self._return_to_seat()
@@ -288,7 +309,7 @@ class LobbyScreen(Screen):
         elif choice == "record":
             self.post_message(self.ShowRecord())
         elif choice == "quit":
-            self.run_action("app.quit")
+            await self.run_action("app.quit")
 
     def _return_to_seat(self) -> None:
         entry = self.held_seat
@@ -312,12 +333,14 @@ class LobbyScreen(Screen):
             self.say("Type the four-letter code of the match, then Enter.")
             self.query_one("#code").focus()
             return
+        self._code_asked = True
         self.say(f"Joining {code}...")
         self.post_message(self.JoinMatch(code, self._value("hints")))
 
     def _watch(self) -> None:
         code = self.code()
         if code is not None:
+            self._code_asked = True
             self.say(f"Watching {code}...")
             self.post_message(self.WatchMatch(code))
         elif self.matches:

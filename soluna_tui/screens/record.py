@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import time
+from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..link.messages import PlayerRecord, RecentMatch
 from ..rules.wording import plural
-from ..server.messages import PlayerRecord, RecentMatch
 from ..widgets.key_footer import KeyFooter
 from .help import HELP_BINDING
 
@@ -27,19 +28,44 @@ def describe_recent(entry: RecentMatch) -> str:
     return f"{when}  vs {entry.opponent}: {result}, stars {stars[0]}-{stars[1]}"
 
 
-class RecordScreen(ModalScreen[None]):
-    """Attributes down: the app gives the server's answer (``show_record``); ``ReplayWanted`` goes up."""
+def summary_of(record: PlayerRecord) -> str:
+    """The record's first lines: who, rated or not, and the matches won and lost."""
+    if record.rated:
+        rank = f"rank {record.rank}" if record.rank is not None else "not ranked yet"
+        head = f"{record.name}: rating {record.rating if record.rating is not None else '-'}, {rank}."
+    else:
+        head = f"{record.name}: a guest, unrated (connect with an SSH key to keep a rating)."
+    return f"{head}\n{plural(record.played, 'match', 'matches')} played: {record.won} won, {record.lost} lost."
 
-    BINDINGS = [Binding("escape", "close", "Back"), HELP_BINDING]
+
+class RecordScreen(ModalScreen[None]):
+    """Attributes down: the app gives the server's answer (``show_record``), or a refusal (``refused``),
+    whenever it comes: before the screen has drawn itself, it is kept and shown once ready.
+    ``ReplayWanted`` goes up."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Back"), HELP_BINDING]
 
     class ReplayWanted(Message):
-        def __init__(self, match_id: int) -> None:
+        def __init__(self, screen: RecordScreen, match_id: int) -> None:
             super().__init__()
+            self.screen = screen
             self.match_id = match_id
+
+        @property
+        def control(self) -> RecordScreen:
+            return self.screen
 
     def __init__(self) -> None:
         super().__init__()
-        self.recent: tuple[RecentMatch, ...] = ()
+        #: The server's answer, shown (or to be shown once the screen is ready); ``None`` until it comes.
+        self.record: PlayerRecord | None = None
+        #: The status line: what it says, and whether it is a refusal.
+        self._status = ("", False)
+        self._ready = False
+
+    @property
+    def recent(self) -> tuple[RecentMatch, ...]:
+        return self.record.recent if self.record is not None else ()
 
     def compose(self) -> ComposeResult:
         with Vertical(id="record", classes="dialog"):
@@ -52,26 +78,38 @@ class RecordScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         self.query_one("#record").border_title = "Your record"
         self.query_one("#record-recent").focus()
+        self._ready = True
+        if self.record is not None:
+            self._draw_record(self.record)
+        self._draw_status()
 
     def show_record(self, record: PlayerRecord) -> None:
-        if record.rated:
-            rank = f"rank {record.rank}" if record.rank is not None else "not ranked yet"
-            head = f"{record.name}: rating {record.rating if record.rating is not None else '-'}, {rank}."
-        else:
-            head = f"{record.name}: a guest, unrated (connect with an SSH key to keep a rating)."
-        summary = (f"{head}\n{plural(record.played, 'match', 'matches')} played: {record.won} won, "
-                   f"{record.lost} lost.")
-        self.query_one("#record-summary", Static).update(summary)
-        self.recent = record.recent
+        self.record = record
+        self._status = ("" if record.recent else "No finished match yet.", False)
+        if self._ready:
+            self._draw_record(record)
+            self._draw_status()
+
+    def _draw_record(self, record: PlayerRecord) -> None:
+        self.query_one("#record-summary", Static).update(summary_of(record))
         listing = self.query_one("#record-recent", OptionList)
         listing.clear_options()
-        listing.add_options([Option(describe_recent(entry)) for entry in self.recent])
-        if self.recent:
+        listing.add_options([Option(describe_recent(entry)) for entry in record.recent])
+        if record.recent:
             listing.highlighted = 0
-        listing.display = bool(self.recent)
-        self.say("" if self.recent else "No finished match yet.")
+        listing.display = bool(record.recent)
 
     def say(self, text: str, error: bool = False) -> None:
+        self._status = (text, error)
+        if self._ready:
+            self._draw_status()
+
+    def refused(self, text: str) -> None:
+        """The server could not answer (a match not on record...): why, in one line."""
+        self.say(text, error=True)
+
+    def _draw_status(self) -> None:
+        text, error = self._status
         status = self.query_one("#record-status", Static)
         status.update(text)
         status.set_class(error, "-error")
@@ -81,7 +119,7 @@ class RecordScreen(ModalScreen[None]):
         event.stop()
         if event.option_index < len(self.recent):
             self.say("Fetching the match...")
-            self.post_message(self.ReplayWanted(self.recent[event.option_index].id))
+            self.post_message(self.ReplayWanted(self, self.recent[event.option_index].id))
 
     def action_close(self) -> None:
         self.dismiss(None)

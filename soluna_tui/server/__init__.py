@@ -4,7 +4,8 @@ One asyncssh process, the server, holds the lobby and every two-player match (ke
 a database). Each SSH session gets a child process running the Textual app on a
 pseudo-terminal, forked by the zygote (a warm process with the app imported) or started
 afresh; the child talks to the server over a socketpair in newline-delimited JSON, each message
-a typed value declared once in ``messages.py``.
+a typed value declared once in ``soluna_tui/link/messages.py`` (the package both sides share,
+below this one and the screens).
 The first line of each module's docstring says where it runs:
 
 ===================  ================  ===============================================================
@@ -22,7 +23,8 @@ pty_pump.py          server process    bytes between channel and PTY, back-press
 session_clock.py     server process    input budget, idle warning and timeout, longest session
 ending.py            server process    how a session ends; the child asked to leave, ended, reaped
 spawn.py             server process    starting, signalling and reaping children (zygote or exec)
-lobby.py             server process    the authority on matches: codes, seats, moves, forfeits
+client_env.py        server process    what a client may pass to its child (TERM, colour hints, size)
+lobby/               server process    the authority on matches: codes, seats, moves, forfeits, records
 ratings.py           server process    player ratings over rated matches
 storage/             server process    players, matches and ratings in SQLite or PostgreSQL
 zygote.py            zygote            imports the app once, forks a child per session, reaps them
@@ -30,10 +32,6 @@ child.py             child             the child's set-up: session leader, limit
 child_app.py         child             the app a session runs: the lobby, then matches
 remote_table.py      child             a seat at a match the server holds
 activity.py          child             what counts as the player there (a key that acts), told the server
-protocol.py          shared            the link between server and child, both ends
-messages.py          shared            every message on the link, a typed value read by one check
-end_reason.py        shared            how a match ended (won, forfeit, abandoned)
-client_env.py        shared            what a client may pass to its child; names shown safely
 ===================  ================  ===============================================================
 
 This package imports nothing heavy on its own: the child imports the app from it,

@@ -22,8 +22,8 @@ from textual.dom import DOMNode
 from textual.errors import NoWidget
 from textual.widgets import Input
 
+from ..link.messages import Activity, Request
 from .child import ACTIVITY_EVERY
-from .messages import Activity, Request
 
 
 class ReportsActivity(App[None]):

@@ -26,8 +26,8 @@ import termios
 import traceback
 from dataclasses import asdict, dataclass, field
 
-from .messages import CRASH_REPORT_LIMIT, CrashReport
-from .protocol import encode
+from ..link.messages import CRASH_REPORT_LIMIT, CrashReport
+from ..link.protocol import encode
 
 #: Exit statuses: an internal error, and the memory limit reached (the server's line to the player says which).
 FAILED, OUT_OF_MEMORY = 1, 3

@@ -8,6 +8,12 @@ saves go to the server (kept there in memory, so a lost connection loses nothing
 the lobby offers it back); a match with another player is a ``RemoteTable`` fed
 by the server. Leaving a match (``n``, "New match...") goes back to the lobby.
 
+A screen's question to the server (the leaderboard, a record, a name, a join) is
+numbered (``ask``); the server's answer carries the number back, so it reaches the
+screen that asked whatever is on top meanwhile, and goes nowhere once that screen
+has closed. A screen the answer reaches before it has drawn itself keeps it and
+shows it when ready.
+
 The session's process writes nothing on the server's disk: no saves, statistics,
 preferences or screenshots (the command palette does not offer them).
 
@@ -19,9 +25,11 @@ be able to stop this terminal from hearing the server.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import socket
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -31,22 +39,9 @@ from textual.screen import Screen
 
 from ..app import STYLESHEETS, SolunaApp, styles_dir
 from ..files import SaveError
-from ..match_setup import MatchSetup
-from ..play.wording import minutes
-from ..rules import Match, SolunaError
-from ..saves import SavedMatch
-from ..screens.choose_name import ChooseNameScreen
-from ..screens.confirm import ConfirmScreen
-from ..screens.leaderboard import LeaderboardScreen
-from ..screens.lobby import LobbyScreen
-from ..screens.record import RecordScreen
-from ..screens.replay import ReplayScreen
-from ..screens.waiting import WaitingScreen
-from ..stats import Stats, StatsStore
-from ..table import LocalTable
-from .activity import ReportsActivity
-from .end_reason import EndReason
-from .messages import (
+from ..link.end_reason import EndReason
+from ..link.messages import (
+    Answer,
     AskFinishedMatch,
     AskLeaderboard,
     AskRecord,
@@ -70,6 +65,7 @@ from .messages import (
     Moved,
     Notice,
     PlayerRecord,
+    Question,
     Request,
     SecretNeeded,
     SyncMatch,
@@ -77,7 +73,21 @@ from .messages import (
     WatchMatch,
     Welcome,
 )
-from .protocol import End, Link, ProtocolError
+from ..link.protocol import End, Link, ProtocolError
+from ..match_setup import MatchSetup
+from ..play.wording import minutes
+from ..rules import Match, SolunaError
+from ..saves import SavedMatch
+from ..screens.choose_name import ChooseNameScreen
+from ..screens.confirm import ConfirmScreen
+from ..screens.leaderboard import LeaderboardScreen
+from ..screens.lobby import LobbyScreen
+from ..screens.record import RecordScreen
+from ..screens.replay import ReplayScreen
+from ..screens.waiting import WaitingScreen
+from ..stats import Stats, StatsStore
+from ..table import LocalTable
+from .activity import ReportsActivity
 from .remote_table import RemoteTable
 
 LOBBY_STYLESHEET = "lobby.tcss"
@@ -89,6 +99,9 @@ NO_DATA_DIR = Path("/nonexistent/soluna-ssh-session")
 DISK_COMMANDS = {"Screenshot", "Replay a finished match"}
 #: How a finished match ended, as the replay's heading says it.
 RESULT_WORDS = {EndReason.WON: "won", EndReason.FORFEIT: "won, by forfeit", EndReason.ABANDONED: "abandoned"}
+#: Questions remembered until answered; beyond this many the oldest is forgotten (a join that led to
+#: a match is answered by the match itself, never by an ``Answer``).
+QUESTIONS_KEPT = 32
 
 
 class SessionStats(StatsStore):
@@ -107,8 +120,8 @@ class SessionStats(StatsStore):
 
 
 class ServerStore:
-    """Where a match against the computer is "saved" over SSH: sent to the server, which keeps it
-    for this player through a lost connection (the same calls as ``SaveStore``)."""
+    """Where a match against the computer is kept over SSH: sent to the server, which keeps it for this
+    player through a lost connection (a ``MatchKeeper``; nothing is written on the server's disk)."""
 
     def __init__(self, app: ChildApp) -> None:
         self._app = app
@@ -116,14 +129,23 @@ class ServerStore:
     def save(self, saved: SavedMatch) -> None:
         self._app.send(ComputerSaved(saved.to_document()))
 
-    def release(self) -> None:
-        """No save slot to let go of: the server keeps the match."""
-
-    def keep_finished(self, saved: SavedMatch) -> None:
-        """Nothing on the server's disk: a finished computer match is replayed from the game screen itself."""
-
     def discard(self) -> None:
         self._app.send(ComputerDropped())
+
+    def keep_finished(self, saved: SavedMatch, replacing: Path | None = None) -> Path | None:
+        """Nothing on the server's disk: a finished computer match is replayed from the game screen itself."""
+        return None
+
+    def withdraw_finished(self, path: Path) -> None:
+        """Nothing was kept, so nothing to take back."""
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A question on its way to the server: the screen that asked, and how it shows a refusal."""
+
+    screen: Screen[Any]
+    refused: Callable[[str], None]
 
 
 class ChildApp(ReportsActivity, SolunaApp):
@@ -133,15 +155,18 @@ class ChildApp(ReportsActivity, SolunaApp):
                  computer_pause: float = 0.6, reveal_pause: float = 0.5) -> None:
         super().__init__(ascii_mode=ascii_mode, data_dir=NO_DATA_DIR, computer_pause=computer_pause,
                          reveal_pause=reveal_pause)
-        sheets: list[Path] = list(self.css_path)
+        sheets: list[Path] = [Path(each) for each in self.css_path]
         sheets.insert(len(STYLESHEETS), styles_dir() / LOBBY_STYLESHEET)
         self.css_path = sheets
-        self.store = ServerStore(self)
+        #: No save file here (``store``): a match against the computer is kept by the server.
+        self.store = None
+        self.server_store = ServerStore(self)
         self.stats_store = SessionStats()
         self.player_name = name
         self._link_socket = link
         self.link: Link | None = None
-        self._listener: asyncio.Task | None = None
+        self._listener: asyncio.Task[None] | None = None
+        self._lobby: LobbyScreen | None = None
         #: This session's secret (the proof for the seats it takes), and how long the server holds a seat.
         self.secret = ""
         self.hold_seconds = 300.0
@@ -153,8 +178,10 @@ class ChildApp(ReportsActivity, SolunaApp):
         self.matches_in_play: tuple[ListedMatch, ...] = ()
         #: The code of the match this terminal shows or is about to show; updates for others are stale.
         self.following: str | None = None
-        self._creating = False
         self.remote: RemoteTable | None = None
+        #: The questions asked and not yet answered, by number.
+        self._asked: dict[int, Asked] = {}
+        self._numbers = itertools.count(1)
         #: What each reply from the server does.
         self._handlers: dict[type[Message], Callable[[Any], None]] = {
             Welcome: self._welcome, LobbyListing: self._heard_listing, Waiting: self._heard_waiting,
@@ -166,32 +193,39 @@ class ChildApp(ReportsActivity, SolunaApp):
 
     # ---- start-up ------------------------------------------------------------------------
 
-    def get_default_screen(self) -> Screen:
-        return LobbyScreen(self.player_name, ascii_mode=self.ascii_mode)
+    def get_default_screen(self) -> Screen[Any]:
+        return self.lobby
 
     @property
     def lobby(self) -> LobbyScreen:
-        return self.screen_stack[0]
+        """The first screen, always at the bottom of the stack."""
+        if self._lobby is None:
+            self._lobby = LobbyScreen(self.player_name, ascii_mode=self.ascii_mode)
+        return self._lobby
 
-    async def on_mount(self, event: events.Mount) -> None:
+    @on(events.Mount)
+    async def _connect(self, event: events.Mount) -> None:
         event.prevent_default()  # no saved match to resume here: the lobby is the first screen
         if self.requested_theme:
             self.theme = self.requested_theme
         self.check_size()
         self.link = await Link.over(self._link_socket, End.CHILD)
-        self._listener = asyncio.get_running_loop().create_task(self._listen())
+        self._listener = asyncio.get_running_loop().create_task(self._listen(self.link))
         self._listener.add_done_callback(self._listener_ended)
 
     def on_unmount(self) -> None:
         if self._listener is not None:
             self._listener.cancel()
 
-    def _listener_ended(self, task: asyncio.Task) -> None:
+    def _listener_ended(self, task: asyncio.Task[None]) -> None:
         """A bug in reading the server is this app's crash (reported as any other), never silence."""
-        if not task.cancelled() and task.exception() is not None:
-            self._handle_exception(task.exception())
+        if task.cancelled():
+            return
+        error = task.exception()
+        if isinstance(error, Exception):
+            self._handle_exception(error)
 
-    def remember(self, **choices) -> None:
+    def remember(self, **choices: object) -> None:
         """Nothing is remembered on the server's disk."""
 
     def send(self, message: Request) -> None:
@@ -202,26 +236,36 @@ class ChildApp(ReportsActivity, SolunaApp):
         except ProtocolError:
             self.exit()
 
+    def ask(self, question: Question, screen: Screen[Any], refused: Callable[[str], None]) -> None:
+        """Ask the server something for ``screen``: its answer (or ``refused`` with why not) goes to it."""
+        number = next(self._numbers)
+        self._asked[number] = Asked(screen, refused)
+        while len(self._asked) > QUESTIONS_KEPT:
+            del self._asked[next(iter(self._asked))]
+        self.send(replace(question, ask=number))
+
+    def _asker(self, answer: Answer) -> Asked | None:
+        """Who asked the question ``answer`` answers, if they are still on the screen stack."""
+        asked = self._asked.pop(answer.answer_to, None) if answer.answer_to is not None else None
+        return asked if asked is not None and asked.screen in self.screen_stack else None
+
     # ---- what the server says ------------------------------------------------------------
 
-    async def _listen(self) -> None:
+    async def _listen(self, link: Link) -> None:
         while True:
             try:
-                message = await self.link.receive()
+                message = await link.receive()
             except ProtocolError:
                 message = None
             if message is None:
                 self.exit()
                 return
             try:
-                self._from_server(message)
+                self._handlers[type(message)](message)
             except (SolunaError, ProtocolError, KeyError, TypeError, ValueError):
                 self.notify("The server sent news this terminal could not read.", severity="warning")
                 if self.remote is not None:
                     self.remote.ask_for_state()
-
-    def _from_server(self, message: Message) -> None:
-        self._handlers[type(message)](message)
 
     def _heard_listing(self, message: LobbyListing) -> None:
         self.matches_in_play = message.matches
@@ -229,12 +273,12 @@ class ChildApp(ReportsActivity, SolunaApp):
         self.lobby.show_computer_offer(message.computer)
 
     def _heard_waiting(self, message: Waiting) -> None:
-        if self._creating:
-            self._creating = False
+        if self._asker(message) is not None:  # the lobby's "Create a match", still wanted
             self.following = message.code
             self.push_screen(WaitingScreen(message.code), self._waiting_closed)
 
     def _heard_secret_needed(self, message: SecretNeeded) -> None:
+        self._asker(message)
         self.following = None
         self.lobby.ask_secret(message.code)
 
@@ -242,59 +286,71 @@ class ChildApp(ReportsActivity, SolunaApp):
         self.notify(message.text, severity=message.severity, timeout=NOTICE_SECONDS)
 
     def _heard_leaderboard_page(self, message: LeaderboardPage) -> None:
-        if isinstance(self.screen, LeaderboardScreen):
-            self.screen.show_page(message)
+        asked = self._asker(message)
+        if asked is not None and isinstance(asked.screen, LeaderboardScreen):
+            asked.screen.show_page(message)
 
     def _heard_record(self, message: PlayerRecord) -> None:
-        if isinstance(self.screen, RecordScreen):
-            self.screen.show_record(message)
+        asked = self._asker(message)
+        if asked is not None and isinstance(asked.screen, RecordScreen):
+            asked.screen.show_record(message)
 
     def _heard_error(self, message: ErrorReply) -> None:
-        if isinstance(self.screen, ChooseNameScreen):
-            self.screen.show_error(message.text)  # taken, reserved...: another try
+        asked = self._asker(message)
+        if asked is not None:
+            asked.refused(message.text)
             return
-        if isinstance(self.screen, RecordScreen):
-            self.screen.say(message.text, error=True)
-            return
-        self._creating = False
+        if message.answer_to is not None:
+            return  # the screen that asked has closed: nobody is waiting for this
+        # Not an answer: a move, a round or a rematch the server could not take.
         if self.remote is None:
             self.following = None
         self.lobby.say(message.text, "error")
-        if self.remote is not None or not isinstance(self.screen, LobbyScreen):
+        if self.remote is not None or self.screen is not self.lobby:
             self.notify(message.text, severity="error", timeout=NOTICE_SECONDS)
+
+    def _lobby_refused(self, text: str) -> None:
+        """The server could not do what the lobby asked (a join, a watch, a creation, a resume)."""
+        if self.remote is None:
+            self.following = None
+        self.lobby.refused(text)
+        if self.screen is not self.lobby:
+            self.notify(text, severity="error", timeout=NOTICE_SECONDS)
 
     def _heard_exit(self, message: Exit) -> None:
         self.exit()
 
     def _welcome(self, message: Welcome) -> None:
-        """Who the server says this player is (on arrival, and after a name is chosen)."""
+        """Who the server says this player is (on arrival, and as the answer to a name chosen)."""
+        asked = self._asker(message)
         self.secret = message.secret
         self.hold_seconds = message.hold_seconds
         if message.name:
             self.player_name = message.name
         self.rated = message.rated is True
         self.lobby.show_player(self.player_name, message.rated)
-        chosen = message.name_chosen
-        if isinstance(self.screen, ChooseNameScreen):
-            if chosen:
-                self.screen.dismiss(None)
+        if asked is not None and isinstance(asked.screen, ChooseNameScreen):
+            if message.name_chosen:
+                if self.screen is asked.screen:
+                    asked.screen.dismiss(None)
                 self.lobby.say(f"You are {self.player_name} on every visit with this key.")
-        elif self.rated and not chosen and not self._name_offered:
+        elif self.rated and not message.name_chosen and not self._name_offered:
             self._name_offered = True
             self.push_screen(ChooseNameScreen(self.player_name))
 
     def _replay_finished(self, message: FinishedMatch) -> None:
         """A finished match the player asked for: replayed and judged here (the server runs no solver)."""
+        asked = self._asker(message)
+        if asked is None or not isinstance(asked.screen, RecordScreen):
+            return  # the record it was asked from has closed
         try:
             match = Match.from_dict(message.match)
         except SolunaError as error:
-            if isinstance(self.screen, RecordScreen):
-                self.screen.say(f"That match could not be read: {error}.", error=True)
+            asked.screen.say(f"That match could not be read: {error}.", error=True)
             return
         when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(message.finished_at))
         details = [f"Server match #{message.id}: {RESULT_WORDS[message.result]}, finished {when}"]
-        if isinstance(self.screen, RecordScreen):
-            self.screen.say("")
+        asked.screen.say("")
         self.push_screen(ReplayScreen(match, details, ascii_mode=self.ascii_mode))
 
     def _match_news(self, message: MatchState | Moved) -> None:
@@ -308,13 +364,13 @@ class ChildApp(ReportsActivity, SolunaApp):
             self.send(SyncMatch(code))  # a move before the whole match: ask for it
             return
         self.remote = RemoteTable(message, self.send)
-        self.lobby.say("")
-        self.lobby.forget_secret()
+        self.lobby.match_begun()
         self._show_game(self.remote)
         if message.notice is not None:
             self.remote.notices.append(message.notice)
 
     def _resume_computer_game(self, message: ComputerGameKept) -> None:
+        self._asker(message)
         try:
             saved = SavedMatch.from_document(message.save)
         except SaveError as error:
@@ -322,17 +378,19 @@ class ChildApp(ReportsActivity, SolunaApp):
             return
         self.secret = message.secret or self.secret
         self._leave_remote()
-        self.lobby.say("")
-        self.lobby.forget_secret()
+        self.lobby.match_begun()
         self._show_game(self._computer_table(saved.setup, saved.match, saved.hints_used, saved.analysis))
 
     def _computer_table(self, setup: MatchSetup, match: Match, hints_used: tuple[int, int] = (0, 0),
                         analysis_on: bool = False) -> LocalTable:
-        table = LocalTable(setup, match, self.store, hints_used, analysis_on)
+        table = LocalTable(setup, match, self.server_store, hints_used, analysis_on)
         table.comeback = f"secret {self.secret}" if self.secret else ""
         return table
 
     # ---- what the player asks for (from the lobby) ---------------------------------------
+
+    def _ask_for_the_lobby(self, question: Question) -> None:
+        self.ask(question, self.lobby, self._lobby_refused)
 
     @on(LobbyScreen.PlayComputer)
     def _play_computer(self, event: LobbyScreen.PlayComputer) -> None:
@@ -340,44 +398,46 @@ class ChildApp(ReportsActivity, SolunaApp):
 
     @on(LobbyScreen.ResumeComputer)
     def _resume_computer(self, event: LobbyScreen.ResumeComputer) -> None:
-        self.send(ComputerResume(event.secret))
+        self._ask_for_the_lobby(ComputerResume(event.secret))
 
     @on(LobbyScreen.CreateMatch)
     def _create(self, event: LobbyScreen.CreateMatch) -> None:
-        self._creating = True
-        self.send(CreateMatch(event.options.to_dict(), event.hints))
+        self._ask_for_the_lobby(CreateMatch(event.options.to_dict(), event.hints))
 
     @on(LobbyScreen.JoinMatch)
     def _join(self, event: LobbyScreen.JoinMatch) -> None:
         self.following = event.code
-        self.send(JoinMatch(event.code, event.hints, event.secret))
+        self._ask_for_the_lobby(JoinMatch(event.code, event.hints, event.secret))
 
     @on(LobbyScreen.WatchMatch)
     def _watch(self, event: LobbyScreen.WatchMatch) -> None:
         self.following = event.code
-        self.send(WatchMatch(event.code))
+        self._ask_for_the_lobby(WatchMatch(event.code))
 
     @on(LobbyScreen.ShowLeaderboard)
     def _show_leaderboard(self) -> None:
-        self.push_screen(LeaderboardScreen(self.player_name))
-        self.send(AskLeaderboard(0))
+        screen = LeaderboardScreen(self.player_name)
+        self.push_screen(screen)
+        self.ask(AskLeaderboard(0), screen, screen.refused)
 
     @on(LeaderboardScreen.PageWanted)
     def _leaderboard_page(self, event: LeaderboardScreen.PageWanted) -> None:
-        self.send(AskLeaderboard(event.offset))
+        self.ask(AskLeaderboard(event.offset), event.control, event.control.refused)
 
     @on(LobbyScreen.ShowRecord)
     def _show_record(self) -> None:
-        self.push_screen(RecordScreen())
-        self.send(AskRecord())
+        screen = RecordScreen()
+        self.push_screen(screen)
+        self.ask(AskRecord(), screen, screen.refused)
 
     @on(RecordScreen.ReplayWanted)
     def _replay_wanted(self, event: RecordScreen.ReplayWanted) -> None:
-        self.send(AskFinishedMatch(event.match_id))
+        self.ask(AskFinishedMatch(event.match_id), event.control, event.control.refused)
 
     @on(ChooseNameScreen.Chosen)
     def _name_chosen(self, event: ChooseNameScreen.Chosen) -> None:
-        self.send(ChooseName(event.name))
+        screen = next(each for each in reversed(self.screen_stack) if isinstance(each, ChooseNameScreen))
+        self.ask(ChooseName(event.name), screen, screen.show_error)
 
     def _waiting_closed(self, cancelled: bool | None) -> None:
         if cancelled:
@@ -414,8 +474,11 @@ class ChildApp(ReportsActivity, SolunaApp):
         """Ask first: what quitting means here (a seat held, a match kept) and how to come back."""
         if isinstance(self.screen, ConfirmScreen) and self.screen.DIALOG_TITLE == "Quit?":
             return
-        self.push_screen(ConfirmScreen(self._quit_question(), "Quit", "Stay", "Quit?"),
-                         lambda yes: self.exit() if yes else None)
+        self.push_screen(ConfirmScreen(self._quit_question(), "Quit", "Stay", "Quit?"), self._quit_answered)
+
+    def _quit_answered(self, yes: bool | None) -> None:
+        if yes:
+            self.exit()
 
     def _quit_question(self) -> str:
         game = self.game
@@ -450,7 +513,7 @@ class ChildApp(ReportsActivity, SolunaApp):
 
     # ---- nothing on the server's disk ----------------------------------------------------
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         for command in super().get_system_commands(screen):
             if command.title not in DISK_COMMANDS:
                 yield command

@@ -16,10 +16,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from ..link.messages import AskRematch, MatchState, Moved, PlayMove, ProtocolError, Request, StartNextRound, SyncMatch
 from ..match_setup import MatchSetup
 from ..rules import Match, Move, OutOfTurnError, SolunaError
-from ..table import HUMAN, REMOTE, Table
-from .messages import AskRematch, MatchState, Moved, PlayMove, ProtocolError, Request, StartNextRound, SyncMatch
+from ..table import HUMAN, REMOTE, Seat, Table
 
 NO_TAKE_BACKS = "No take-backs in a match over the network."
 
@@ -111,7 +111,7 @@ class RemoteTable(Table):
         """Only when both players allowed hints when they created or joined the match."""
         return self._hints
 
-    def seat(self, player: int) -> str:
+    def seat(self, player: int) -> Seat:
         return HUMAN if player == self.my_seat else REMOTE
 
     def away_until(self, player: int) -> float | None:

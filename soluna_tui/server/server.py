@@ -30,9 +30,9 @@ from typing import Any
 import asyncssh
 
 from .. import __version__
+from ..link.names import skeleton
 from ..play.wording import minutes
 from .channel_guard import GuardedChannel
-from .client_env import skeleton
 from .config import ServerConfig
 from .gate import Gate, ThrottledLog
 from .host_key import load_or_create_host_key

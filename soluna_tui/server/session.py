@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
+from ..link.messages import Activity, CrashReport, Exit, Notice, Reply, Request
+from ..link.protocol import Link, ProtocolError
 from ..play.wording import minutes
 from .channel_guard import RequestBudget, Verdict
 from .child import ACTIVITY_EVERY, ChildConfig
@@ -37,8 +39,6 @@ from .config import ServerConfig
 from .ending import LEAVE_GRACE, QUIT, TERMINAL_RESET, Ending, retire_child
 from .gate import Gate, ThrottledLog
 from .lobby import Lobby
-from .messages import Activity, CrashReport, Exit, Notice, Reply, Request
-from .protocol import Link, ProtocolError
 from .pty_pump import PtyPump, set_window_size
 from .session_clock import IdleWarning, SessionClock, TimeUp
 from .spawn import Child, Spawner, SpawnError, base_environment

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from soluna_tui.link.protocol import Link
 from soluna_tui.rules import Match, MatchOptions
 from soluna_tui.screens.game import GameScreen
-from soluna_tui.server.protocol import Link
 from soluna_tui.server.remote_table import RemoteTable
 
 from ..server.test_child_app import FakeServer, match_message, settle, start

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
+from soluna_tui.link.messages import CrashReport
+from soluna_tui.link.protocol import decode
 from soluna_tui.server.child import FAILED, MEMORY_RESERVE_MB, ChildConfig
-from soluna_tui.server.messages import CrashReport
-from soluna_tui.server.protocol import decode
 from soluna_tui.server.spawn import base_environment
 
 from .helpers import TIMEOUT, SshTerminal, process_gone, running_server, session_named, wait_until

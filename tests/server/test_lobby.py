@@ -11,11 +11,11 @@ import time
 
 import pytest
 
+from soluna_tui.link.messages import REPLIES, REQUESTS, PlayMove, Reply, from_wire
+from soluna_tui.link.protocol import decode, encode
 from soluna_tui.match_setup import MatchSetup
 from soluna_tui.rules import Match, MatchOptions, Move
 from soluna_tui.server.lobby import CODE_PATTERN, Lobby, player_name
-from soluna_tui.server.messages import REPLIES, REQUESTS, PlayMove, Reply, from_wire
-from soluna_tui.server.protocol import decode, encode
 from soluna_tui.server.storage import open_storage
 
 
@@ -549,11 +549,11 @@ async def test_a_computer_save_that_is_not_one_is_refused(make_lobby) -> None:
                                                           "match": two_players.new_match().to_dict()}})
     await lobby.handle(ann, {"type": "computer_saved", "save": {"setup": "x"}})
     assert [message["type"] for message in ann.inbox[-2:]] == ["error", "error"]
-    assert lobby.visitors[ann].game is None
+    assert ann not in lobby.games.playing
 
 
 async def test_held_computer_matches_are_bounded(make_lobby, monkeypatch) -> None:
-    monkeypatch.setattr("soluna_tui.server.lobby.MAX_HELD_GAMES", 3)
+    monkeypatch.setattr("soluna_tui.server.lobby.computer.MAX_HELD_GAMES", 3)
     lobby = await make_lobby(hold_time=300)
     guests = [FakeGuest(f"p{number}") for number in range(5)]
     for guest in guests:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from soluna_tui.link.messages import REPLIES, from_wire
+from soluna_tui.link.protocol import Link
 from soluna_tui.rules import Match, MatchOptions
 from soluna_tui.screens.choose_name import ChooseNameScreen
 from soluna_tui.screens.game import GameScreen
+from soluna_tui.screens.help import HelpScreen
 from soluna_tui.screens.leaderboard import LeaderboardScreen
 from soluna_tui.screens.lobby import LobbyScreen
 from soluna_tui.screens.record import RecordScreen
 from soluna_tui.screens.replay import ReplayScreen
-from soluna_tui.server.protocol import Link
 
 from ..app.helpers import screen_text
 from .test_child_app import FakeServer, settle, start, wait_for_screen
@@ -39,14 +41,14 @@ async def test_a_keyed_player_without_a_name_chooses_one_and_a_refusal_lets_them
         await pilot.press(*["backspace"] * 3, *"Computer", "enter")
         request = await server.expect("choose_name")
         assert request["name"] == "Computer"
-        server.send({"type": "error", "text": "That name is reserved."})
+        server.answer(request, {"type": "error", "text": "That name is reserved."})
         await wait_for_screen(pilot, app, ChooseNameScreen, "That name is reserved.")
         await pilot.press(*["backspace"] * 8, "enter")  # empty: refused here, nothing sent
         assert "Type a name" in screen_text(app)
         await pilot.press(*"Ann Lee", "enter")
         request = await server.expect("choose_name")
         assert request["name"] == "Ann Lee"
-        server.send(welcome("Ann Lee"))
+        server.answer(request, welcome("Ann Lee"))
         await wait_for_screen(pilot, app, LobbyScreen, "Welcome, Ann Lee.")
         assert "You are Ann Lee on every visit" in screen_text(app) and app.player_name == "Ann Lee"
         assert "guest" not in screen_text(app)
@@ -68,30 +70,37 @@ async def test_a_guest_is_told_in_one_line_and_never_asked_for_a_name() -> None:
         assert isinstance(app.screen, LobbyScreen) and not app.rated
 
 
+async def leaderboard_asked(pilot, app, server: FakeServer) -> dict:
+    """p23 arrives and opens the leaderboard; the question the server gets (the screen waits for its answer)."""
+    server.send(welcome("p23"))
+    await wait_for_screen(pilot, app, LobbyScreen, "Welcome, p23.")
+    await pilot.press(*LEADERBOARD_KEY)
+    asked = await server.expect("leaderboard")
+    await wait_for_screen(pilot, app, LeaderboardScreen, "Asking the server")
+    return asked
+
+
 async def test_the_leaderboard_pages_and_highlights_the_players_own_row() -> None:
     app, ours = await start()
     async with app.run_test(size=(100, 40)) as pilot:
         server = FakeServer(await Link.over(ours))
-        server.send(welcome("p23"))
-        await wait_for_screen(pilot, app, LobbyScreen, "Welcome, p23.")
-        await pilot.press(*LEADERBOARD_KEY)
-        request = await server.expect("leaderboard")
+        request = await leaderboard_asked(pilot, app, server)
         assert request["offset"] == 0
-        await wait_for_screen(pilot, app, LeaderboardScreen, "Asking the server")
-        server.send(leaderboard_page(0, 45, {"rank": 23, "rating": 1977}))
+        server.answer(request, leaderboard_page(0, 45, {"rank": 23, "rating": 1977}))
         await wait_for_screen(pilot, app, LeaderboardScreen, "Players 1-20 of 45")
         assert "p23: rank 23, rating 1977." in screen_text(app) and "1999" in screen_text(app)
         await pilot.press("pagedown")
         request = await server.expect("leaderboard")
         assert request["offset"] == 20
-        server.send(leaderboard_page(20, 45, {"rank": 23, "rating": 1977}))
+        server.answer(request, leaderboard_page(20, 45, {"rank": 23, "rating": 1977}))
         await wait_for_screen(pilot, app, LeaderboardScreen, "Players 21-40 of 45")
         table = app.screen.query_one("#leaderboard-table")
         assert table.cursor_row == 2 and table.get_row_at(2)[1].plain == "p23"  # the cursor on their own row
         assert "bold" in str(table.get_row_at(2)[1].style)
         await pilot.press("right")
-        assert (await server.expect("leaderboard"))["offset"] == 40
-        server.send(leaderboard_page(40, 45, {"rank": 23, "rating": 1977}))
+        request = await server.expect("leaderboard")
+        assert request["offset"] == 40
+        server.answer(request, leaderboard_page(40, 45, {"rank": 23, "rating": 1977}))
         await wait_for_screen(pilot, app, LeaderboardScreen, "Players 41-45 of 45")
         await pilot.press("right")  # no page after the last: nothing asked
         await pilot.press("left")
@@ -106,7 +115,7 @@ async def test_the_record_lists_recent_matches_and_enter_replays_one() -> None:
         server = FakeServer(await Link.over(ours))
         server.send(welcome("ann"))
         await pilot.press(*RECORD_KEY)
-        await server.expect("record")
+        request = await server.expect("record")
         match = Match(MatchOptions(discs=4, stars_to_win=1), ("ann", "bob"), seed=5)
         while not match.is_over:
             match.play(match.position.legal_moves[0], match.to_move)
@@ -114,20 +123,22 @@ async def test_the_record_lists_recent_matches_and_enter_replays_one() -> None:
                    "stars": list(match.stars), "finished_at": 1_790_000_000.0},
                   {"id": 9, "opponent": "cyd", "result": "abandoned", "forfeit": True, "stars": [0, 0],
                    "finished_at": 1_789_000_000.0}]
-        server.send({"type": "record", "name": "ann", "rated": True, "rating": 1532, "rank": 5, "played": 12,
-                     "won": 7, "lost": 5, "recent": recent})
+        server.answer(request, {"type": "record", "name": "ann", "rated": True, "rating": 1532, "rank": 5,
+                                "played": 12, "won": 7, "lost": 5, "recent": recent})
         await wait_for_screen(pilot, app, RecordScreen, "ann: rating 1532, rank 5.")
         text = screen_text(app)
         assert "12 matches played: 7 won, 5 lost." in text
         assert "vs bob: " in text and "vs cyd: abandoned by forfeit, stars 0-0" in text
         await pilot.press("down", "enter")
-        assert (await server.expect("finished_match"))["id"] == 9
-        server.send({"type": "error", "text": "No finished match #9."})
+        request = await server.expect("finished_match")
+        assert request["id"] == 9
+        server.answer(request, {"type": "error", "text": "No finished match #9."})
         await wait_for_screen(pilot, app, RecordScreen, "No finished match #9.")
         await pilot.press("up", "enter")
-        assert (await server.expect("finished_match"))["id"] == 17
-        server.send({"type": "finished_match", "id": 17, "players": ["ann", "bob"], "result": "forfeit",
-                     "finished_at": 1_790_000_000.0, "match": match.to_dict()})
+        request = await server.expect("finished_match")
+        assert request["id"] == 17
+        server.answer(request, {"type": "finished_match", "id": 17, "players": ["ann", "bob"], "result": "forfeit",
+                                "finished_at": 1_790_000_000.0, "match": match.to_dict()})
         await wait_for_screen(pilot, app, ReplayScreen, "Round 1: ann opens")
         assert app.screen.match.to_dict() == match.to_dict()
         await pilot.press("escape")
@@ -140,11 +151,76 @@ async def test_a_guest_s_empty_record_and_a_damaged_match_say_so_in_one_line() -
         server = FakeServer(await Link.over(ours))
         server.send(welcome("ann", rated=False, chosen=False))
         await pilot.press(*RECORD_KEY)
-        await server.expect("record")
-        server.send({"type": "record", "name": "ann", "rated": False, "rating": None, "rank": None,
-                     "played": 0, "won": 0, "lost": 0, "recent": []})
+        request = await server.expect("record")
+        server.answer(request, {"type": "record", "name": "ann", "rated": False, "rating": None, "rank": None,
+                                "played": 0, "won": 0, "lost": 0, "recent": []})
         await wait_for_screen(pilot, app, RecordScreen, "a guest, unrated")
         assert "No finished match yet." in screen_text(app)
-        server.send({"type": "finished_match", "id": 3, "players": ["a", "b"], "result": "abandoned",
-                     "finished_at": 0.0, "match": {"format": "nonsense"}})
+        app.screen.post_message(RecordScreen.ReplayWanted(app.screen, 3))  # as if one were listed
+        request = await server.expect("finished_match")
+        server.answer(request, {"type": "finished_match", "id": 3, "players": ["a", "b"], "result": "abandoned",
+                                "finished_at": 0.0, "match": {"format": "nonsense"}})
         await wait_for_screen(pilot, app, RecordScreen, "That match could not be read")
+
+
+# ---- answers reach the screen that asked, ready or not ------------------------------------------------------
+
+
+def record_message(name: str = "ann") -> dict:
+    recent = [{"id": 4, "opponent": "bob", "result": "won", "forfeit": False, "stars": [1, 0],
+               "finished_at": 1_790_000_000.0}]
+    return {"type": "record", "name": name, "rated": True, "rating": 1069, "rank": 1, "played": 1, "won": 1,
+            "lost": 0, "recent": recent}
+
+
+async def test_an_answer_that_comes_before_the_screen_is_drawn_is_kept_and_shown_when_it_is() -> None:
+    """The order the leaderboard met over SSH: the server's page came before the table had its columns
+    (``DataTable.add_row``: "More values provided than there are columns"), and never showed."""
+    app, ours = await start()
+    async with app.run_test(size=(100, 40)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        server.send(welcome("p23"))
+        await wait_for_screen(pilot, app, LobbyScreen, "Welcome, p23.")
+        page = from_wire(leaderboard_page(0, 45, {"rank": 23, "rating": 1977}), REPLIES)
+        board = LeaderboardScreen("p23")
+        board.show_page(page)  # before the screen is even pushed
+        app.push_screen(board)
+        await wait_for_screen(pilot, app, LeaderboardScreen, "Players 1-20 of 45")
+        assert "p23: rank 23, rating 1977." in screen_text(app)
+        await pilot.press("escape")
+        board = LeaderboardScreen("p23")
+        app.push_screen(board)
+        board.show_page(page)  # pushed, not yet mounted: what the app did when the answer came at once
+        await wait_for_screen(pilot, app, LeaderboardScreen, "Players 1-20 of 45")
+        await pilot.press("escape")
+        record = RecordScreen()
+        app.push_screen(record)
+        record.show_record(from_wire(record_message(), REPLIES))
+        await wait_for_screen(pilot, app, RecordScreen, "ann: rating 1069, rank 1.")
+        assert "vs bob: won, stars 1-0" in screen_text(app)
+        record.refused("That match is not on record.")
+        await wait_for_screen(pilot, app, RecordScreen, "That match is not on record.")
+
+
+async def test_an_answer_reaches_the_screen_that_asked_whatever_is_on_top_and_none_once_it_has_closed() -> None:
+    app, ours = await start()
+    async with app.run_test(size=(100, 40)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        asked = await leaderboard_asked(pilot, app, server)
+        await pilot.press("question_mark")  # the help over the leaderboard while the server answers
+        await wait_for_screen(pilot, app, HelpScreen)
+        server.answer(asked, leaderboard_page(0, 45, {"rank": 23, "rating": 1977}))
+        await settle(pilot)
+        await pilot.press("escape")
+        await wait_for_screen(pilot, app, LeaderboardScreen, "Players 1-20 of 45")
+        await pilot.press("escape")
+        await wait_for_screen(pilot, app, LobbyScreen)
+        await pilot.press(*["up"] * 7, *RECORD_KEY)  # the menu's cursor is where it was left: from the top
+        asked = await server.expect("record")
+        await pilot.press("escape")  # closed before the answer: it goes nowhere
+        await wait_for_screen(pilot, app, LobbyScreen)
+        server.answer(asked, record_message())
+        server.answer({"ask": asked["ask"]}, {"type": "error", "text": "Too late for anyone."})
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen) and "Too late" not in screen_text(app)
+        assert "could not read" not in screen_text(app)

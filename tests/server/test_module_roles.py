@@ -38,7 +38,17 @@ def table_roles() -> dict[str, str]:
 def test_every_module_starts_its_docstring_with_where_it_runs() -> None:
     roles = declared_roles()
     assert {name: role for name, role in roles.items() if role.startswith("none")} == {}
-    assert {"session.py", "pty_pump.py", "zygote.py", "child.py", "protocol.py", "storage/"} <= roles.keys()
+    assert {"session.py", "pty_pump.py", "zygote.py", "child.py", "lobby/", "storage/"} <= roles.keys()
+
+
+def test_the_modules_of_a_subpackage_run_where_it_runs_and_the_link_is_shared() -> None:
+    """``lobby/`` is the server's own; ``soluna_tui/link`` (the messages, the protocol) serves both sides."""
+    lobby = sorted((PACKAGE / "lobby").glob("*.py"))
+    link = sorted((PACKAGE.parent / "link").glob("*.py"))
+    assert len(lobby) > 5 and len(link) >= 4
+    assert [path.name for path in lobby if not docstring(path).startswith("Runs in the server process")] == []
+    assert [path.name for path in link
+            if not docstring(path).startswith("Shared by the server process and the child")] == []
 
 
 def test_the_packages_table_lists_every_module_where_it_runs() -> None:

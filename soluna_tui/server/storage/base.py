@@ -16,8 +16,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, TypeVar
 
+from ...link.end_reason import EndReason
 from ...rules import Match, SolunaError
-from ..end_reason import EndReason
 from ..ratings import Rating, is_rated, rate
 from .records import (
     RESYNC,

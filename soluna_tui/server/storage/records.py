@@ -6,7 +6,7 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any, NamedTuple
 
-from ..client_env import skeleton
+from ...link.names import skeleton
 from ..ratings import Rating
 
 
@@ -58,7 +58,7 @@ class NameTaken(StorageError):
 
 def name_key(name: str) -> str:
     """How names are compared: by what they look like, so ``Ann``, ``ANN``, ``ánn`` and ``аnn`` (a Cyrillic a)
-    are one name (``client_env.skeleton``)."""
+    are one name (``link.names.skeleton``)."""
     return skeleton(name)
 
 

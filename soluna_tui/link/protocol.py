@@ -15,8 +15,10 @@ match to resume), ``waiting`` (a created match's code), ``match`` (the whole mat
 terminal's seat and the match's ``version``), ``moved`` (one move: the next ``version``),
 ``secret_needed``, ``computer_game`` (a computer match to resume), ``notice``, ``error``,
 ``exit``, ``leaderboard`` (a page), ``record`` (the player's), ``finished_match`` (to replay).
-Either side treats a malformed line as a ``ProtocolError``: the server never trusts what a
-child says.
+The questions (``create``, ``join``, ``watch``, ``computer_resume``, ``leaderboard``, ``record``,
+``finished_match``, ``choose_name``) carry a number, ``ask``, that their answer carries back as
+``answer_to``. Either side treats a malformed line as a ``ProtocolError``: the server never trusts
+what a child says.
 """
 
 from __future__ import annotations

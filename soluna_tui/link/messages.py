@@ -13,7 +13,9 @@ match, a saved match) are checked here as objects and read by their own readers
 
 ``Request`` is what a child asks of the server, ``Reply`` what the server tells a child; a
 few names exist both ways (``leaderboard``, ``record``, ``finished_match``: the question and
-its answer), so a line is read as one or the other (``REQUESTS``, ``REPLIES``).
+its answer), so a line is read as one or the other (``REQUESTS``, ``REPLIES``). A ``Question``
+is a request whose ``Answer`` (or ``error``) goes back to whoever asked: the child numbers it
+(``ask``) and the answer carries the number (``answer_to``).
 """
 
 from __future__ import annotations
@@ -69,6 +71,23 @@ class Request(Message):
 
 class Reply(Message):
     """What the server tells a session's child."""
+
+
+class Question(Request):
+    """A request answered by one ``Answer`` (or an ``error``) for whoever asked: the child numbers it
+    (``ask``), the server's answer carries the number back (``answer_to``), so the answer reaches the
+    screen that asked whatever is on top meanwhile. Each question declares ``ask`` as its last field."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]  # every question is a dataclass: ``replace`` sets ``ask``
+    ask: int | None
+
+
+class Answer(Reply):
+    """The server's answer to a ``Question``; ``answer_to`` is the question's ``ask`` (``None``: unasked,
+    such as the welcome on arrival). Each answer declares ``answer_to`` as its last field."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]  # every answer is a dataclass: ``replace`` sets ``answer_to``
+    answer_to: int | None
 
 
 # ---- records inside replies -------------------------------------------------------------------
@@ -139,26 +158,29 @@ class RecentMatch:
 
 
 @dataclass(frozen=True)
-class CreateMatch(Request):
+class CreateMatch(Question):
     TYPE: ClassVar[str] = "create"
     options: Annotated[dict[str, Any], Longest(10)]
     hints: bool
+    ask: int | None = None
 
 
 @dataclass(frozen=True)
-class JoinMatch(Request):
+class JoinMatch(Question):
     """Join a waiting match, or come back to a held seat (with the seat's secret when without its key)."""
 
     TYPE: ClassVar[str] = "join"
     code: Code
     hints: bool
     secret: Secret | None = None
+    ask: int | None = None
 
 
 @dataclass(frozen=True)
-class WatchMatch(Request):
+class WatchMatch(Question):
     TYPE: ClassVar[str] = "watch"
     code: Code
+    ask: int | None = None
 
 
 @dataclass(frozen=True)
@@ -219,32 +241,37 @@ class ComputerDropped(Request):
 
 
 @dataclass(frozen=True)
-class ComputerResume(Request):
+class ComputerResume(Question):
     TYPE: ClassVar[str] = "computer_resume"
     secret: Secret | None = None
+    ask: int | None = None
 
 
 @dataclass(frozen=True)
-class AskLeaderboard(Request):
+class AskLeaderboard(Question):
     TYPE: ClassVar[str] = "leaderboard"
     offset: int
+    ask: int | None = None
 
 
 @dataclass(frozen=True)
-class AskRecord(Request):
+class AskRecord(Question):
     TYPE: ClassVar[str] = "record"
+    ask: int | None = None
 
 
 @dataclass(frozen=True)
-class AskFinishedMatch(Request):
+class AskFinishedMatch(Question):
     TYPE: ClassVar[str] = "finished_match"
     id: int
+    ask: int | None = None
 
 
 @dataclass(frozen=True)
-class ChooseName(Request):
+class ChooseName(Question):
     TYPE: ClassVar[str] = "choose_name"
     name: Annotated[str, Longest(80)]
+    ask: int | None = None
 
 
 @dataclass(frozen=True)
@@ -266,7 +293,7 @@ class Activity(Request):
 
 
 @dataclass(frozen=True)
-class Welcome(Reply):
+class Welcome(Answer):
     """This session's secret, how long seats are held, and who the server says this player is."""
 
     TYPE: ClassVar[str] = "welcome"
@@ -275,6 +302,7 @@ class Welcome(Reply):
     name: str | None = None
     rated: bool | None = None
     name_chosen: bool = True
+    answer_to: int | None = None
 
 
 @dataclass(frozen=True)
@@ -285,11 +313,12 @@ class LobbyListing(Reply):
 
 
 @dataclass(frozen=True)
-class Waiting(Reply):
+class Waiting(Answer):
     """A created match's code, while it waits for an opponent."""
 
     TYPE: ClassVar[str] = "waiting"
     code: Code
+    answer_to: int | None = None
 
 
 @dataclass(frozen=True)
@@ -322,20 +351,22 @@ class Moved(Reply):
 
 
 @dataclass(frozen=True)
-class SecretNeeded(Reply):
+class SecretNeeded(Answer):
     """Coming back without the key: the secret is asked for (``code`` ``None``: a computer match)."""
 
     TYPE: ClassVar[str] = "secret_needed"
     code: Code | None
+    answer_to: int | None = None
 
 
 @dataclass(frozen=True)
-class ComputerGameKept(Reply):
+class ComputerGameKept(Answer):
     """A match against the computer to resume."""
 
     TYPE: ClassVar[str] = "computer_game"
     secret: Secret
     save: Document
+    answer_to: int | None = None
 
 
 @dataclass(frozen=True)
@@ -346,11 +377,12 @@ class Notice(Reply):
 
 
 @dataclass(frozen=True)
-class ErrorReply(Reply):
+class ErrorReply(Answer):
     """A request that could not be done, and why."""
 
     TYPE: ClassVar[str] = "error"
     text: Text
+    answer_to: int | None = None
 
 
 @dataclass(frozen=True)
@@ -361,16 +393,17 @@ class Exit(Reply):
 
 
 @dataclass(frozen=True)
-class LeaderboardPage(Reply):
+class LeaderboardPage(Answer):
     TYPE: ClassVar[str] = "leaderboard"
     offset: int
     total: int
     rows: Annotated[tuple[LeaderboardRow, ...], Longest(LONGEST_LISTING)]
     you: Standing | None = None
+    answer_to: int | None = None
 
 
 @dataclass(frozen=True)
-class PlayerRecord(Reply):
+class PlayerRecord(Answer):
     """A player's own record: rating, rank, counts and recent matches."""
 
     TYPE: ClassVar[str] = "record"
@@ -382,10 +415,11 @@ class PlayerRecord(Reply):
     won: int
     lost: int
     recent: Annotated[tuple[RecentMatch, ...], Longest(LONGEST_LISTING)] = ()
+    answer_to: int | None = None
 
 
 @dataclass(frozen=True)
-class FinishedMatch(Reply):
+class FinishedMatch(Answer):
     """A finished match the player asked to replay."""
 
     TYPE: ClassVar[str] = "finished_match"
@@ -394,6 +428,7 @@ class FinishedMatch(Reply):
     result: EndReason
     finished_at: float
     match: Document
+    answer_to: int | None = None
 
 
 def _registry(*kinds: type[Message]) -> Mapping[str, type[Message]]:

@@ -1,0 +1,16 @@
+"""Shared by the server process and the child: what both ends of a session's link agree on.
+
+Below both the server (``soluna_tui/server``) and the screens a session shows, so that neither
+imports the other's package:
+
+==============  ===============================================================
+Module          What it holds
+==============  ===============================================================
+protocol.py     the link between server and child, both ends: one JSON line a message
+messages.py     every message on the link, a typed value read by one check
+end_reason.py   how a match between two players ended (won, forfeit, abandoned)
+names.py        names shown safely: what draws nothing removed, look-alike letters seen through
+==============  ===============================================================
+
+Like ``soluna_tui/rules``, nothing here imports Textual or asyncssh.
+"""

@@ -1,0 +1,40 @@
+"""Runs in the server process: the lobby, the server's authority on matches (codes, seats, moves,
+spectators, held seats, forfeits) and on players (names, ratings, records).
+
+Every terminal (a ``Guest``: a session's child, through its link) asks; the lobby checks the
+request against the rules package and the store, and tells everyone at the match: a move as a
+small ``moved`` update, anything else as the whole match. Every update carries the match's
+``version`` (the store's), so a terminal that misses one sees the gap and asks for the whole state.
+
+The store is the authority, so several servers share one lobby: each keeps in memory only its own
+guests and a cache of the matches, writes every change with the version it read (a change that lost
+the race is decided again on the new state) and learns of the others' changes from the store's
+notifications. Codes and secrets never reach the log; secrets reach the store only hashed.
+
+==============  ===================================================================================
+Module          Its one job
+==============  ===================================================================================
+dispatch.py     ``Lobby``: guests arrive, ask and depart; each request, in order, to its part
+decisions.py    the match policy: what each request or event does to a match, pure (``Referee``)
+news.py         what a change tells each one at the match (``News``), as the store keeps it
+writes.py       decide on the match as read, write at that version, retry when another server won
+tables.py       the matches as this server last read them, and its guests told of each change
+two_player.py   create, join, watch, leave, come back; moves, rounds and rematches
+presence.py     the servers alive (their heartbeats) and how many watch each match
+upkeep.py       the heartbeat's sweep: seats of silent servers held, held seats forfeited on time
+listing.py      the matches in play a guest in the lobby sees
+names.py        the names players are shown by, and a keyed player's chosen name
+records.py      the leaderboard, a player's record, a finished match to replay
+computer.py     matches against the computer, kept in the store and held for players gone
+visitors.py     who is at this server's lobby, and the guest asking (its answers carry its number)
+==============  ===================================================================================
+"""
+
+from __future__ import annotations
+
+from .dispatch import Lobby
+from .names import player_name
+from .tables import CODE_PATTERN
+from .visitors import Guest
+
+__all__ = ["CODE_PATTERN", "Guest", "Lobby", "player_name"]

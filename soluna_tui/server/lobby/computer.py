@@ -1,0 +1,184 @@
+"""Runs in the server process.
+
+Matches against the computer: played in the session's own process, kept in the store as they change.
+
+So a match against the computer outlives its session (and the server): held for its player after
+a disconnect, offered back in the lobby to the same name, and resumed with the same key or the
+secret the game showed. At most ``MAX_HELD_GAMES`` are held (the oldest goes first beyond it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ...files import SaveError
+from ...link.messages import (
+    ComputerDropped,
+    ComputerGameKept,
+    ComputerOffer,
+    ComputerResume,
+    ComputerSaved,
+    ProtocolError,
+    SecretNeeded,
+)
+from ...saves import SavedMatch
+from ..storage import ComputerGameRecord, Storage
+from ..storage.secrets import clean_secret, secret_matches
+from .visitors import Asker, CodeTries, Guest, Visitor
+
+if TYPE_CHECKING:
+    from .presence import Presence
+
+#: Matches against the computer held for players gone at most (the oldest goes first beyond it).
+MAX_HELD_GAMES = 256
+
+
+@dataclass(eq=False)
+class ComputerGame:
+    """A match against the computer kept for the session playing it now."""
+
+    id: str
+    identity: str
+    fingerprint: str | None
+    secret: str
+    secret_hash: str
+    saved: SavedMatch
+
+    def to_message(self) -> ComputerGameKept:
+        return ComputerGameKept(self.secret, saved_document(self.saved))
+
+    def record(self, server: str, document: dict[str, Any]) -> ComputerGameRecord:
+        """As the store keeps it, played on ``server``."""
+        return ComputerGameRecord(self.id, server, self.identity, self.fingerprint, self.secret_hash, document, None,
+                                  0.0)
+
+
+def saved_document(saved: SavedMatch) -> dict[str, Any]:
+    return {"setup": saved.setup.to_dict(), "match": saved.match.to_dict(), "hints_used": list(saved.hints_used)}
+
+
+def computer_offer(record: ComputerGameRecord, needs_secret: bool) -> ComputerOffer | None:
+    """What the lobby offers to resume (``None`` if the kept document is unusable)."""
+    try:
+        saved = SavedMatch.from_document(record.document)
+    except SaveError:
+        return None
+    return offer_of(saved, needs_secret)
+
+
+def offer_of(saved: SavedMatch, needs_secret: bool) -> ComputerOffer:
+    match = saved.match
+    return ComputerOffer(saved.setup.computer_level or "?", match.round_number, match.stars, needs_secret)
+
+
+class ComputerGames:
+    """The matches against the computer of this server's guests, and those held in the store for players gone."""
+
+    def __init__(self, store: Storage, servers: Presence, hold_time: float, code_tries: CodeTries,
+                 changed: Callable[[], None]) -> None:
+        self.store = store
+        self.servers = servers
+        self.hold_time = hold_time
+        self.code_tries = code_tries
+        self._changed = changed
+        #: The match each of this server's guests plays against the computer.
+        self.playing: dict[Guest, ComputerGame] = {}
+        #: Every match held for a player gone (on any server), as last read.
+        self.held: list[ComputerGameRecord] = []
+
+    async def saved(self, asker: Asker, request: ComputerSaved) -> None:
+        """The session's match after a change: kept in the store in case the session ends."""
+        saved = SavedMatch.from_document(request.save)
+        if not saved.setup.vs_computer:
+            raise ProtocolError("only a match against the computer is kept this way")
+        visitor = asker.visitor
+        if saved.match.is_over:
+            await self._drop(asker.guest)
+            return
+        game = self.playing.get(asker.guest)
+        if game is None:
+            game = ComputerGame(uuid.uuid4().hex, visitor.name, asker.guest.fingerprint, visitor.secret,
+                                await visitor.hashed_secret(), saved)
+        game.saved = saved
+        self.playing[asker.guest] = game
+        await self.store.keep_computer_game(game.record(self.servers.server_id, saved_document(saved)))
+
+    async def dropped(self, asker: Asker, request: ComputerDropped) -> None:
+        """The match is over or given up: nothing to keep."""
+        await self._drop(asker.guest)
+
+    async def _drop(self, guest: Guest) -> None:
+        game = self.playing.pop(guest, None)
+        if game is not None:
+            await self.store.drop_computer_game(game.id)
+
+    async def resume(self, asker: Asker, request: ComputerResume) -> None:
+        """The player's own match, or one held for their name (with the same key, or its secret)."""
+        visitor, guest = asker.visitor, asker.guest
+        playing = self.playing.get(guest)
+        if playing is not None:
+            asker.answer(playing.to_message())
+            return
+        await self.refresh()
+        held = self._held_for(visitor)
+        if held is None:
+            asker.refuse("No match against the computer is kept for you any more.")
+            return
+        if held.fingerprint is None or held.fingerprint != guest.fingerprint:
+            if request.secret is None:
+                asker.answer(SecretNeeded(None))
+                return
+            if not self.code_tries.allow(asker):
+                return
+            if not await asyncio.to_thread(secret_matches, request.secret, held.secret_hash):
+                asker.refuse("That is not the secret of that match.")
+                return
+            visitor.keep_secret(clean_secret(request.secret), held.secret_hash)
+        if not await self.store.claim_computer_game(held.id, self.servers.server_id):
+            asker.refuse("That match was taken up on another terminal.")
+            return
+        game = ComputerGame(held.id, visitor.name, guest.fingerprint, visitor.secret, await visitor.hashed_secret(),
+                            SavedMatch.from_document(held.document))
+        self.playing[guest] = game
+        await self.store.keep_computer_game(game.record(self.servers.server_id, held.document))
+        asker.answer(game.to_message())
+        await self.refresh()
+        self._changed()
+
+    async def depart(self, guest: Guest) -> None:
+        """The session has gone: its match, unless over, is held for the player."""
+        game = self.playing.pop(guest, None)
+        if game is not None and not game.saved.match.is_over:
+            await self.store.hold_computer_game(game.id, self.store.clock() + self.hold_time)
+            await self.tidy()
+            await self.refresh()
+
+    async def tidy(self) -> None:
+        """Games of servers gone are held; those held past their time, or beyond the most kept, go."""
+        await self.store.tidy_computer_games(sorted(self.servers.live), self.store.clock() + self.hold_time,
+                                             MAX_HELD_GAMES)
+
+    async def refresh(self) -> None:
+        """Read the held games again; the lobby's guests hear of any change (one may be theirs)."""
+        held = await self.store.held_computer_games()
+        if held != self.held:
+            self.held = held
+            self._changed()
+
+    def _held_for(self, visitor: Visitor) -> ComputerGameRecord | None:
+        held = [game for game in self.held if game.identity == visitor.name]
+        return held[-1] if held else None
+
+    def offer(self, guest: Guest, visitor: Visitor) -> ComputerOffer | None:
+        """The match against the computer the lobby offers this guest to resume, if any."""
+        playing = self.playing.get(guest)
+        if playing is not None:
+            return offer_of(playing.saved, needs_secret=False)
+        held = self._held_for(visitor)
+        if held is None:
+            return None
+        return computer_offer(held, needs_secret=held.fingerprint is None or held.fingerprint != guest.fingerprint)

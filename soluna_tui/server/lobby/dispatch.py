@@ -1,0 +1,266 @@
+"""Runs in the server process.
+
+The lobby's front: guests arrive, ask and depart, and each request goes, in order, to the part
+that does it.
+
+Each guest's requests are queued and acted on one at a time (its arrival first, its departure
+last), so what one player asks never overtakes what they asked before. A request that makes no
+sense is one ``error`` line back; a bug on one request is logged and the guest told, and its
+other requests go on; a store that is down is one line to everyone at the asker's match.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import uuid
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from ...files import SaveError
+from ...link.messages import (
+    AskFinishedMatch,
+    AskLeaderboard,
+    AskRecord,
+    AskRematch,
+    CancelMatch,
+    ChooseName,
+    ComputerDropped,
+    ComputerResume,
+    ComputerSaved,
+    CreateMatch,
+    JoinMatch,
+    LeaveMatch,
+    LobbyListing,
+    Notice,
+    PlayMove,
+    ProtocolError,
+    Question,
+    Request,
+    StartNextRound,
+    SyncMatch,
+    WatchMatch,
+)
+from ...rules import SolunaError
+from ..storage import ComputerGameRecord, Storage, StorageError, StorageUnavailable, Subscription
+from .computer import ComputerGames
+from .decisions import Referee
+from .listing import Listing, listing_for
+from .names import Names, welcome
+from .presence import HEARTBEAT, Presence
+from .records import Records
+from .tables import MatchCache, Table
+from .two_player import TwoPlayerMatches
+from .upkeep import Background, Upkeep
+from .visitors import Arrive, Asker, CodeTries, Depart, Guest, Step, Visitor
+from .writes import Writer
+
+log = logging.getLogger("soluna.server")
+
+CANNOT_SAVE = ("The server cannot save right now (its database is unavailable): that was not done. "
+               "Nothing saved is lost; try again in a moment.")
+#: How long closing waits for the requests already received.
+CLOSE_WAIT = 5.0
+
+Handler = Callable[[Asker, Any], Awaitable[None]]
+
+
+class Lobby:
+    """This server's part of the shared lobby: its guests, and a cache of every match in the store."""
+
+    def __init__(self, store: Storage, hold_time: float, server_id: str | None = None,
+                 heartbeat: float = HEARTBEAT, referee: Referee | None = None) -> None:
+        """``referee``: the match policy (by default, seats held ``hold_time`` seconds and nothing more; a
+        referee given holds seats for its own ``hold_time``)."""
+        self.store = store
+        self.referee = referee = referee if referee is not None else Referee(hold_time)
+        self.hold_time = hold_time = referee.hold_time
+        self.server_id = server_id or uuid.uuid4().hex[:12]
+        self.visitors: dict[Guest, Visitor] = {}
+        self.presence = Presence(store, self.server_id, heartbeat)
+        self.background = Background()
+        self.listing = Listing(self.visitors, self._listing_for)
+        self.cache = MatchCache(store, self.visitors, self.presence.moment, self)
+        self.writer = Writer(store, self.cache)
+        code_tries = CodeTries()
+        self.games = ComputerGames(store, self.presence, hold_time, code_tries, self.listing.changed)
+        self.matches = TwoPlayerMatches(self.writer, referee, self.presence, code_tries, self.listing)
+        self.upkeep = Upkeep(self.presence, self.cache, self.writer, referee, self.games, self.background)
+        self.names = Names(store)
+        self.records = Records(store)
+        self._subscription: Subscription | None = None
+        #: What each step does: one handler per kind of request (and the lobby's own arrive and depart).
+        self._handlers: dict[type[Step], Handler] = {
+            Arrive: self._arrive, Depart: self._depart, ChooseName: self._choose_name,
+            AskLeaderboard: self.records.leaderboard, AskRecord: self.records.record,
+            AskFinishedMatch: self.records.finished_match,
+            CreateMatch: self.matches.create, CancelMatch: self.matches.cancel, JoinMatch: self.matches.join,
+            WatchMatch: self.matches.watch, LeaveMatch: self.matches.leave_by_choice, SyncMatch: self.matches.sync,
+            PlayMove: self.matches.move, StartNextRound: self.matches.next_round, AskRematch: self.matches.rematch,
+            ComputerSaved: self.games.saved, ComputerDropped: self.games.dropped, ComputerResume: self.games.resume,
+        }
+
+    @property
+    def tables(self) -> dict[str, Table]:
+        """Every match in play (and waiting), by code, as this server last read it."""
+        return self.cache.tables
+
+    @property
+    def held_games(self) -> list[ComputerGameRecord]:
+        return self.games.held
+
+    # ---- start-up and shutdown -----------------------------------------------------------
+
+    async def start(self) -> int:
+        """Say this server is alive, read every match, and follow the store's changes; the matches in play."""
+        await self.presence.beat()
+        await self._reread()
+        self._subscription = self.store.subscribe()
+        self.background.keep(self._follow(self._subscription), name="soluna-lobby-follow")
+        self.background.keep(self.upkeep.keep_alive(self._reread), name="soluna-lobby-heartbeat")
+        return sum(1 for table in self.tables.values() if table.in_play)
+
+    async def close(self) -> None:
+        """Finish every guest's requests, stop following the store, and let the other servers know at once."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.settled(), CLOSE_WAIT)
+        for visitor in self.visitors.values():
+            if visitor.worker is not None:
+                visitor.worker.cancel()
+        self.upkeep.close()
+        await self.background.close()
+        if self._subscription is not None:
+            self._subscription.close()
+        with contextlib.suppress(StorageError):
+            await self.store.forget_servers(server=self.server_id)
+
+    async def settled(self) -> None:
+        """Wait until every request received so far has been acted on (tests, shutdown)."""
+        for visitor in list(self.visitors.values()):
+            await visitor.queue.join()
+
+    async def _reread(self) -> None:
+        await self.cache.reload_all()
+        await self.games.refresh()
+
+    async def _follow(self, subscription: Subscription) -> None:
+        """Every server's changes, as the store announces them: re-read and tell this server's guests."""
+        async for change in subscription:
+            try:
+                if change.code is None:  # the store lost track: everything again
+                    await self._reread()
+                    continue
+                table = self.tables.get(change.code)
+                if table is not None and table.version >= change.version:
+                    continue
+                await self.cache.reload(change.code)
+            except StorageError as error:
+                log.warning("cannot re-read a match after a change: %s", error)
+            except Exception:  # noqa: BLE001 - one bad row must not stop the following
+                log.exception("following a change failed")
+
+    # ---- guests coming and going (in order, each guest's requests one at a time) ----------
+
+    def arrive(self, guest: Guest) -> None:
+        visitor = Visitor.of(guest)
+        self.visitors[guest] = visitor
+        visitor.worker = asyncio.get_running_loop().create_task(self._serve(guest, visitor))
+        visitor.queue.put_nowait(Arrive())
+
+    def depart(self, guest: Guest) -> None:
+        """The terminal has gone: leave whatever match it was at (a seat, a game against the computer, is held)."""
+        visitor = self.visitors.get(guest)
+        if visitor is not None:
+            visitor.queue.put_nowait(Depart())
+
+    def handle(self, guest: Guest, message: Request) -> None:
+        """Queue one request from ``guest``; anything wrong is an ``error`` message back, never a raise."""
+        visitor = self.visitors.get(guest)
+        if visitor is not None:
+            visitor.queue.put_nowait(message)
+
+    async def _serve(self, guest: Guest, visitor: Visitor) -> None:
+        while True:
+            step = await visitor.queue.get()
+            asker = Asker(guest, visitor, step.ask if isinstance(step, Question) else None)
+            try:
+                await self._act(asker, step)
+            except Exception:  # noqa: BLE001 - a bug on one request must not stop this guest's others
+                log.exception("the lobby failed on a %r request", _kind(step))
+                asker.refuse("Sorry: the server hit an internal error on that request.")
+            finally:
+                visitor.queue.task_done()
+            if isinstance(step, Depart):
+                self.visitors.pop(guest, None)
+                return
+
+    async def _act(self, asker: Asker, step: Step) -> None:
+        handler = self._handlers.get(type(step))
+        kind = _kind(step)
+        try:
+            if handler is None:
+                raise ProtocolError(f"no {kind!r} request is made of the server")
+            await handler(asker, step)
+        except (ProtocolError, SolunaError, SaveError) as error:
+            log.info("request refused from %s: %s", asker.guest.address, error)
+            asker.refuse("The server could not do that: the request was malformed.")
+        except StorageUnavailable as error:
+            log.warning("a %r request could not be saved: %s", kind, error)
+            self._cannot_save(asker)
+
+    def _cannot_save(self, asker: Asker) -> None:
+        """The store is down: the asker (and the others at its match) hear it once, in one line."""
+        table = self.cache.table_of(asker.guest)
+        for guest in table.guests if table is not None else [asker.guest]:
+            if guest is not asker.guest:
+                guest.send(Notice(CANNOT_SAVE, "error"))
+            elif table is not None and table.match is not None:
+                guest.send(self.cache.state(table, guest, CANNOT_SAVE))  # what they just did is undone on screen
+            elif asker.ask is not None:
+                asker.refuse(CANNOT_SAVE)  # to the screen that asked
+            else:
+                guest.send(Notice(CANNOT_SAVE, "error"))
+
+    # ---- arriving, departing, names ------------------------------------------------------
+
+    async def _arrive(self, asker: Asker, step: Arrive) -> None:
+        try:
+            await self.names.look_up(asker.guest, asker.visitor)
+            await self.games.refresh()
+        except StorageUnavailable as error:  # the lobby still works as far as it can: known by the SSH name
+            log.warning("cannot look the player up: %s", error)
+        asker.guest.send(welcome(asker.visitor, self.hold_time))
+        self.listing.send_to(asker.guest, force=True)
+
+    async def _depart(self, asker: Asker, step: Depart) -> None:
+        await self.matches.leave(asker)
+        await self.games.depart(asker.guest)
+
+    async def _choose_name(self, asker: Asker, request: ChooseName) -> None:
+        if await self.names.choose(asker, request):
+            asker.answer(welcome(asker.visitor, self.hold_time))
+            self.listing.send_to(asker.guest, force=True)
+
+    # ---- what the cache's changes mean for the rest (tables.Listener) ---------------------
+
+    def match_changed(self, table: Table) -> None:
+        self.upkeep.schedule_expiry(table)
+        self.listing.changed()
+
+    def match_gone(self, code: str) -> None:
+        self.upkeep.cancel_expiry(code)
+        self.presence.forget(code)
+        self.listing.changed()
+
+    def seat_taken_over(self, table: Table, index: int, guest: Guest) -> None:
+        self.background.run(self.matches.reclaim(table.code, index, guest))
+
+    def _listing_for(self, guest: Guest, visitor: Visitor) -> LobbyListing:
+        return listing_for(visitor.name, self.tables.values(), self.presence.watchers, self.presence.moment(),
+                           self.games.offer(guest, visitor))
+
+
+def _kind(step: Step) -> str:
+    """How the log names a step: a request's wire type, or the lobby's own step."""
+    return step.TYPE if isinstance(step, Request) else type(step).__name__.lower()

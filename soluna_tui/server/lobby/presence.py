@@ -1,0 +1,64 @@
+"""Runs in the server process.
+
+Presence: which servers are alive, and how many watch each match on each.
+
+Each seat records which server's session sits there; servers say they are alive every second
+(``HEARTBEAT``), with how many watch each match there. A seat whose server falls silent for
+``DEAD_AFTER`` is free (``Moment.seat_free``): the heartbeat's sweep (``upkeep.py``) holds it
+like a seat whose player left.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from ..storage import ServerRecord, Storage, StorageError
+from .decisions import Moment
+
+#: Seconds between two "I am alive" of a server; silent for DEAD_AFTER, its seats are held.
+HEARTBEAT = 1.0
+DEAD_AFTER = 6.0
+
+
+class Presence:
+    """The servers alive (by their last heartbeat in the store) and how many watch each match."""
+
+    def __init__(self, store: Storage, server_id: str, heartbeat: float = HEARTBEAT) -> None:
+        self.store = store
+        self.server_id = server_id
+        self.heartbeat = heartbeat
+        self.dead_after = heartbeat * DEAD_AFTER / HEARTBEAT
+        self.live: set[str] = {server_id}
+        #: How many watch each match on this server, and on every living server.
+        self.watching: dict[str, int] = {}
+        self.watchers: dict[str, int] = {}
+
+    def moment(self) -> Moment:
+        """Now, for a decision: the store's time and the servers alive."""
+        return Moment(self.store.clock(), self.server_id, frozenset(self.live))
+
+    async def beat(self) -> None:
+        """Say this server is alive (with its spectators), and hear who else is."""
+        watching = {code: count for code, count in self.watching.items() if count > 0}
+        self._note_live(await self.store.heartbeat(self.server_id, watching))
+
+    async def refresh(self) -> None:
+        """Hear again who is alive (a player coming back asks: their old server may have just died)."""
+        with contextlib.suppress(StorageError):
+            self._note_live(await self.store.servers())
+
+    def _note_live(self, servers: list[ServerRecord]) -> None:
+        now = self.store.clock()
+        self.live = {server.id for server in servers if server.seen_at >= now - self.dead_after} | {self.server_id}
+        self.watchers = {}
+        for server in servers:
+            if server.id in self.live:
+                for code, count in server.watching.items():
+                    self.watchers[code] = self.watchers.get(code, 0) + count
+
+    def watch(self, code: str, step: int) -> None:
+        """One more (``step`` 1) or one fewer (-1) watching ``code`` here."""
+        self.watching[code] = max(0, self.watching.get(code, 0) + step)
+
+    def forget(self, code: str) -> None:
+        self.watching.pop(code, None)

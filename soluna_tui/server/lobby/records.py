@@ -1,0 +1,91 @@
+"""Runs in the server process.
+
+What the store remembers of finished matches, as players ask for it: the leaderboard a page at a
+time, a player's own record (rating, rank, recent matches) and one finished match to replay.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ...link.end_reason import EndReason
+from ...link.messages import (
+    AskFinishedMatch,
+    AskLeaderboard,
+    AskRecord,
+    FinishedMatch,
+    LeaderboardPage,
+    LeaderboardRow,
+    PlayerRecord,
+    ProtocolError,
+    RecentMatch,
+    SideResult,
+    Standing,
+)
+from ...rules import Match, SolunaError
+from ..storage import FinishedMatch as FiledMatch
+from ..storage import Storage
+from .visitors import Asker
+
+#: Rows on one page of the leaderboard.
+LEADERBOARD_PAGE = 20
+#: The furthest a page may start (past the last player, a page is empty).
+LAST_OFFSET = 10**6
+
+
+def recent_line(finished: FiledMatch, fingerprint: str) -> RecentMatch:
+    """One of a player's finished matches, from their side."""
+    mine = next((index for index, seat in enumerate(finished.seats) if seat.fingerprint == fingerprint), 0)
+    theirs = 1 - mine
+    try:
+        stars = list(Match.from_dict(finished.document).stars)
+    except SolunaError:
+        stars = [0, 0]
+    if finished.result == EndReason.ABANDONED:
+        result = SideResult.ABANDONED
+    else:
+        result = SideResult.WON if finished.winner == mine else SideResult.LOST
+    return RecentMatch(finished.id, finished.seats[theirs].name if len(finished.seats) > 1 else "?", result,
+                       finished.result == EndReason.FORFEIT, (stars[mine], stars[theirs]), finished.finished_at)
+
+
+class Records:
+    """Answers questions about finished matches and ratings."""
+
+    def __init__(self, store: Storage) -> None:
+        self.store = store
+
+    async def leaderboard(self, asker: Asker, request: AskLeaderboard) -> None:
+        offset = request.offset
+        if offset < 0 or offset > LAST_OFFSET:
+            raise ProtocolError("an offset out of range")
+        rows = await self.store.leaderboard(LEADERBOARD_PAGE, offset)
+        total = await self.store.rated_players()
+        you = None
+        fingerprint = asker.guest.fingerprint
+        if fingerprint is not None:
+            standing = (await self.store.player_summary(fingerprint, recent=0)).standing
+            you = Standing(standing.rank if standing else None, standing.rating.shown if standing else None)
+        page = tuple(LeaderboardRow(row.rank, row.name, row.rating.shown, row.played, row.won) for row in rows)
+        asker.answer(LeaderboardPage(offset, total, page, you))
+
+    async def record(self, asker: Asker, request: AskRecord) -> None:
+        visitor, fingerprint = asker.visitor, asker.guest.fingerprint
+        reply = PlayerRecord(visitor.name, visitor.rated, None, None, 0, 0, 0)
+        if fingerprint is not None:
+            summary = await self.store.player_summary(fingerprint)
+            standing = summary.standing
+            if standing is not None:
+                reply = replace(reply, rating=standing.rating.shown, rank=standing.rank, played=standing.played,
+                                won=standing.won, lost=standing.lost)
+            reply = replace(reply, recent=tuple(recent_line(finished, fingerprint) for finished in summary.recent))
+        asker.answer(reply)
+
+    async def finished_match(self, asker: Asker, request: AskFinishedMatch) -> None:
+        match_id = request.id
+        finished = await self.store.finished_match(match_id) if 0 < match_id < 2**62 else None
+        if finished is None:
+            asker.refuse("That match is not on record.")
+            return
+        asker.answer(FinishedMatch(finished.id, (finished.names[0], finished.names[1]), EndReason(finished.result),
+                                   finished.finished_at, finished.document))

@@ -1,0 +1,198 @@
+"""Runs in the server process.
+
+The matches as this server last read them, and its guests told of every change.
+
+The store is the authority, so several servers share one lobby: each keeps a ``Table`` per match
+(the match as read, and this server's own guests at it: seated players and spectators) and learns
+of every server's changes from the store. A change read (or just written) is ``install``ed: the
+guests at the match hear it, a move as a move alone when it is the very next version, anything
+else as the whole match, with the line the change's ``News`` has for them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import time
+from collections.abc import Callable
+from typing import Protocol
+
+from ...link.messages import MatchState, Moved, Notice
+from ..storage import MatchNotFound, Storage, StoredMatch, VersionConflict
+from .decisions import ABANDONED, MatchRead, Moment
+from .news import News
+from .visitors import CODE_LETTERS, Guest, Visitor
+
+log = logging.getLogger("soluna.server")
+
+CODE_PATTERN = re.compile(f"[{CODE_LETTERS}]{{4}}")
+
+
+class Table(MatchRead):
+    """One match of the store as this server last read it, with this server's guests at it."""
+
+    def __init__(self, stored: StoredMatch) -> None:
+        super().__init__(stored)
+        #: Seat index -> this server's guest sitting there.
+        self.seated: dict[int, Guest] = {}
+        self.spectators: set[Guest] = set()
+        #: One change at a time from this server (others' changes are refused by the store's versions).
+        self.lock = asyncio.Lock()
+
+    @property
+    def guests(self) -> list[Guest]:
+        return list(self.seated.values()) + list(self.spectators)
+
+    @property
+    def deserted(self) -> bool:
+        """Finished, and nobody is at it any more (on any server): it may go from play."""
+        return self.finished and not self.guests and all(seat.server is None for seat in self.seats)
+
+    def seat_of(self, guest: Guest) -> int | None:
+        return next((index for index, each in self.seated.items() if each is guest), None)
+
+
+def label(table: Table) -> str:
+    """How the log names a match (never by its code, which lets players back in)."""
+    started = time.strftime("%H:%M:%S", time.localtime(table.stored.created_at))
+    return f"({' vs '.join(seat.name for seat in table.seats)}, created {started})"
+
+
+class Listener(Protocol):
+    """What the rest of the lobby does when the cache learns of a change."""
+
+    def match_changed(self, table: Table) -> None:
+        """A match was installed (new, or a new version): the listing and its forfeit timer follow."""
+
+    def match_gone(self, code: str) -> None:
+        """A match is gone from play."""
+
+    def seat_taken_over(self, table: Table, index: int, guest: Guest) -> None:
+        """The store gave up a seat this server's ``guest`` still sits at (another server thought it dead)."""
+
+
+class MatchCache:
+    """Every match in the store, as this server last read it (``tables``), kept in step with the store."""
+
+    def __init__(self, store: Storage, visitors: dict[Guest, Visitor], moment: Callable[[], Moment],
+                 listener: Listener) -> None:
+        self.store = store
+        self.tables: dict[str, Table] = {}
+        self._visitors = visitors
+        self._moment = moment
+        self._listener = listener
+        #: Matches gone from play (by code: when they were created), so that a late notification
+        #: of their last change does not bring them back.
+        self._gone: dict[str, float] = {}
+
+    def table_of(self, guest: Guest) -> Table | None:
+        """The match ``guest`` sits or watches at."""
+        visitor = self._visitors.get(guest)
+        return self.tables.get(visitor.code) if visitor is not None and visitor.code is not None else None
+
+    def state(self, table: Table, guest: Guest, notice: str | None = None) -> MatchState:
+        """The whole match as ``guest`` sees it (a player's own secret included)."""
+        if table.match is None:
+            raise ValueError("a match waiting for its opponent has no state to show")
+        seat = table.seat_of(guest)
+        moment = self._moment()
+        away = [moment.away(each) for each in table.seats]
+        secret = self._visitors[guest].secret if seat is not None else None
+        return MatchState(table.code, table.version, 0 if seat == 0 else 1 if seat == 1 else None,
+                          table.match.to_dict(), table.hints, (away[0], away[1]), secret, notice)
+
+    # ---- taking changes in ------------------------------------------------------------------------
+
+    def install(self, stored: StoredMatch, quiet: bool = False) -> Table:
+        """Take a match as read (or just written): cache it and tell this server's guests at it."""
+        table = self.tables.get(stored.code)
+        old_version: int | None = None
+        if table is None or table.stored.created_at != stored.created_at:
+            previous = table
+            table = Table(stored)
+            if previous is not None:
+                table.seated, table.spectators = previous.seated, previous.spectators
+            self.tables[stored.code] = table
+            self._gone.pop(stored.code, None)
+            quiet = quiet or stored.document is None
+        elif stored.version <= table.version:
+            return table
+        else:
+            old_version = table.version
+            table.take(stored)
+        if not quiet:
+            self._tell_local(table, old_version)
+        self._listener.match_changed(table)
+        return table
+
+    def vanish(self, code: str, notice: str = "") -> None:
+        """A match is gone from play (abandoned, or a waiting match cancelled): its guests go back to the lobby."""
+        table = self.tables.pop(code, None)
+        if table is None:
+            return
+        self._gone[code] = table.stored.created_at
+        for guest in table.guests:
+            visitor = self._visitors.get(guest)
+            if visitor is not None and visitor.code == code:
+                visitor.code = None
+            if notice:
+                guest.send(Notice(notice))
+        self._listener.match_gone(code)
+
+    async def table_for(self, code: str) -> Table | None:
+        """The match with ``code``, read from the store if this server has not heard of it yet."""
+        table = self.tables.get(code)
+        if table is None and CODE_PATTERN.fullmatch(code):
+            await self.reload(code)
+            table = self.tables.get(code)
+        return table
+
+    async def reload(self, code: str) -> None:
+        """Read one match again (another server changed it, or a write lost the race)."""
+        stored = await self.store.get_match(code)
+        if stored is None:
+            table = self.tables.get(code)
+            if table is not None:
+                self.vanish(code, "" if table.finished else ABANDONED)
+            return
+        if self._gone.get(code) == stored.created_at:
+            return
+        self.install(stored)
+
+    async def reload_all(self) -> None:
+        """Read every match in play again (at the start, and when the store was away)."""
+        matches = await self.store.active_matches()
+        codes = {stored.code for stored in matches}
+        for code in [code for code in self.tables if code not in codes]:
+            self.vanish(code, "" if self.tables[code].finished else ABANDONED)
+        for stored in matches:
+            self.install(stored)
+
+    async def drop_if_deserted(self, code: str) -> None:
+        """A finished match nobody is at any more goes from play (it is filed already)."""
+        table = self.tables.get(code)
+        if table is not None and table.deserted:
+            with contextlib.suppress(VersionConflict, MatchNotFound):
+                await self.store.drop_match(code, table.version)
+
+    # ---- telling this server's guests -------------------------------------------------------------
+
+    def _tell_local(self, table: Table, old_version: int | None) -> None:
+        """This server's guests at ``table`` hear of its new version: the move alone when it is the very next."""
+        server = self._moment().server
+        for index, guest in list(table.seated.items()):
+            if index < len(table.seats) and table.seats[index].server != server and table.in_play:
+                self._listener.seat_taken_over(table, index, guest)
+        if table.match is None:
+            return
+        stored = table.stored
+        news = News.from_document(stored.news)
+        moved = news.moved
+        for guest in table.guests:
+            notice = news.for_seat(table.seat_of(guest))
+            if moved is not None and old_version == stored.version - 1:
+                guest.send(Moved(stored.code, stored.version, moved.round, moved.ply, moved.move, notice))
+            else:
+                guest.send(self.state(table, guest, notice))

@@ -1,0 +1,240 @@
+"""Runs in the server process.
+
+Two-player matches, as their guests ask: create one (a four-letter code), join it, watch it,
+leave it, come back to a held seat with proof (the same key, or the secret the game showed), and
+the moves, rounds and rematches played there.
+
+Each request finds the asker's match and seat, then has the ``Referee`` decide on the match as
+stored and the ``Writer`` store the change; everyone at the match hears it as the store has it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from ...link.messages import (
+    AskRematch,
+    CancelMatch,
+    CreateMatch,
+    JoinMatch,
+    LeaveMatch,
+    PlayMove,
+    SecretNeeded,
+    StartNextRound,
+    SyncMatch,
+    Waiting,
+    WatchMatch,
+)
+from ..storage import SeatRecord, StorageError, StorageUnavailable
+from ..storage.secrets import clean_secret, secret_matches
+from .decisions import Decision, Newcomer, Referee, match_options
+from .listing import Listing
+from .presence import Presence
+from .tables import Table, label
+from .visitors import Asker, CodeTries, Guest, random_letters
+from .writes import RETRIES, Writer
+
+log = logging.getLogger("soluna.server")
+
+
+class TwoPlayerMatches:
+    """The requests about two-player matches (see the module's docstring): each has the ``Referee`` decide
+    and the ``Writer`` store what it decided; codes tried are counted, and the lobby's listing follows."""
+
+    def __init__(self, writer: Writer, referee: Referee, presence: Presence, code_tries: CodeTries,
+                 listing: Listing) -> None:
+        self.writer, self.cache, self.store = writer, writer.cache, writer.store
+        self.referee, self.presence, self.code_tries, self.listing = referee, presence, code_tries, listing
+
+    # ---- where the asker is ---------------------------------------------------------------------------
+
+    def _busy(self, asker: Asker) -> bool:
+        if asker.visitor.code is not None:
+            asker.refuse("Leave the match you are at first (n).")
+            return True
+        return False
+
+    def _seated(self, asker: Asker, in_play: bool = True) -> tuple[Table, int] | None:
+        """The match the asker plays at (in play, unless told otherwise) and its seat; refused when none."""
+        table = self.cache.table_of(asker.guest)
+        seat = table.seat_of(asker.guest) if table is not None else None
+        if table is None or seat is None or table.match is None or (in_play and not table.in_play):
+            asker.refuse("You are not playing a match in progress.")
+            return None
+        return table, seat
+
+    # ---- creating, joining, watching -------------------------------------------------------------------
+
+    async def create(self, asker: Asker, request: CreateMatch) -> None:
+        if self._busy(asker):
+            return
+        options = match_options(request.options)
+        visitor = asker.visitor
+        seat = SeatRecord(visitor.name, visitor.name, asker.guest.fingerprint, request.hints,
+                          await visitor.hashed_secret(), server=self.presence.server_id)
+        for _ in range(RETRIES):
+            code = self._new_code()
+            try:
+                stored = await self.store.create_match(code, options.to_dict(), (seat,))
+            except StorageUnavailable:
+                raise
+            except StorageError:
+                continue  # a code another server has just taken: draw another
+            table = self.cache.install(stored, quiet=True)
+            table.seated[0] = asker.guest
+            visitor.code = code
+            asker.answer(Waiting(code))
+            return
+        asker.refuse("No free match code right now: try again.")
+
+    def _new_code(self) -> str:
+        while True:
+            code = random_letters(4)
+            if code not in self.cache.tables:
+                return code
+
+    async def cancel(self, asker: Asker, request: CancelMatch) -> None:
+        """Stop waiting for an opponent (nothing, if the match has begun meanwhile)."""
+        table = self.cache.table_of(asker.guest)
+        if table is not None and table.waiting:
+            await self.leave(asker)
+
+    async def join(self, asker: Asker, request: JoinMatch) -> None:
+        code = request.code.upper()
+        if self._busy(asker) or not self.code_tries.allow(asker):
+            return
+        table = await self.cache.table_for(code)
+        if table is None:
+            asker.refuse(f"No match has the code {code}.")
+        elif table.waiting:
+            await self._seat_opponent(asker, table, request.hints)
+        elif table.finished:
+            asker.refuse(f"Match {code} is over.")
+        else:
+            await self._take_back_seat(asker, table, request.secret)
+
+    async def _seat_opponent(self, asker: Asker, table: Table, hints: bool) -> None:
+        if table.seat_of(asker.guest) is not None:
+            asker.refuse("That is your own match: wait for your opponent to join it.")
+            return
+        newcomer = Newcomer(asker.visitor.name, asker.guest.fingerprint, hints, await asker.visitor.hashed_secret())
+        joined = await self.writer.apply(
+            table.code, lambda table: self.referee.seat_opponent(table, self.presence.moment(), newcomer),
+            asker, seat_at=1)
+        if joined is not None:
+            log.info("match %s begins", label(joined))
+
+    async def _take_back_seat(self, asker: Asker, table: Table, secret: str | None) -> None:
+        """A player back at their held seat: the same key is proof enough, else the seat's secret."""
+        await self.presence.refresh()
+        candidates = self.referee.seats_to_take_back(table, self.presence.moment(), asker.visitor.name)
+        if not candidates:
+            asker.refuse(f"Match {table.code} has two players already: choose Watch to see it.")
+            return
+        index = await self._proven_seat(asker, table, candidates, secret)
+        if index is None:
+            return
+        secret_hash = await asker.visitor.hashed_secret()
+        await self.writer.apply(
+            table.code, lambda table: self.referee.take_back_seat(table, self.presence.moment(), index,
+                                                                  secret_hash),
+            asker, seat_at=index)
+
+    async def _proven_seat(self, asker: Asker, table: Table, candidates: list[int], secret: str | None) -> int | None:
+        """Which of the seats the asker proved theirs; ``None`` (and the asker told what to do) when none."""
+        for candidate in candidates:
+            seat = table.seats[candidate]
+            if seat.fingerprint is not None and seat.fingerprint == asker.guest.fingerprint:
+                return candidate
+            if secret is not None and await asyncio.to_thread(secret_matches, secret, seat.secret_hash):
+                # The player keeps the secret they know: this session's seats and games use it from now on.
+                asker.visitor.keep_secret(clean_secret(secret), seat.secret_hash)
+                return candidate
+        if secret is None:
+            asker.answer(SecretNeeded(table.code))
+        else:
+            asker.refuse("That is not the secret of your seat: it was shown in the panel beside the board while "
+                         "you played.")
+        return None
+
+    async def watch(self, asker: Asker, request: WatchMatch) -> None:
+        code = request.code.upper()
+        if self._busy(asker) or not self.code_tries.allow(asker):
+            return
+        table = await self.cache.table_for(code)
+        if table is None or table.waiting:
+            asker.refuse(f"No match in play has the code {code}.")
+            return
+        table.spectators.add(asker.guest)
+        asker.visitor.code = code
+        self.presence.watch(code, 1)
+        asker.guest.send(self.cache.state(table, asker.guest, "You are watching: n returns to the lobby."))
+        self.listing.changed()
+
+    # ---- leaving ---------------------------------------------------------------------------------------
+
+    async def leave_by_choice(self, asker: Asker, request: LeaveMatch) -> None:
+        await self.leave(asker)
+        self.listing.send_to(asker.guest, force=True)
+
+    async def leave(self, asker: Asker) -> None:
+        """Whatever match the asker is at is left: a spectator goes, a seat in play is held."""
+        visitor = asker.visitor
+        code, visitor.code = visitor.code, None
+        table = self.cache.tables.get(code) if code is not None else None
+        if code is None or table is None:
+            return
+        if asker.guest in table.spectators:
+            table.spectators.discard(asker.guest)
+            self.presence.watch(code, -1)
+            self.listing.changed()
+            return
+        index = table.seat_of(asker.guest)
+        if index is None:
+            return
+        del table.seated[index]
+        try:
+            await self.writer.apply(code, lambda table: self.referee.leave(table, self.presence.moment(), index))
+        except StorageUnavailable:
+            # Not written: the seat stays this server's until the heartbeat stops; then it is held like any.
+            log.warning("a player left match %s but the database could not be told", label(table))
+        await self.cache.drop_if_deserted(code)
+
+    async def reclaim(self, code: str, index: int, guest: Guest) -> None:
+        """This server's guest still sits where the store gave its seat up (another server thought this one
+        dead): it takes the seat back."""
+
+        def decide(table: Table) -> Decision:
+            if table.seated.get(index) is not guest:
+                return None
+            return self.referee.reclaim(table, self.presence.moment(), index)
+
+        await self.writer.apply(code, decide)
+
+    # ---- at the match --------------------------------------------------------------------------------
+
+    async def sync(self, asker: Asker, request: SyncMatch) -> None:
+        """A terminal saw a gap in the versions: the whole state again (nothing if it has left that match)."""
+        table = self.cache.table_of(asker.guest)
+        if table is not None and table.code == request.code and table.match is not None:
+            asker.guest.send(self.cache.state(table, asker.guest))
+
+    async def move(self, asker: Asker, request: PlayMove) -> None:
+        seated = self._seated(asker)
+        if seated is not None:
+            table, seat = seated
+            await self.writer.apply(table.code, lambda table: self.referee.play_move(table, seat, request), asker)
+
+    async def next_round(self, asker: Asker, request: StartNextRound) -> None:
+        seated = self._seated(asker)
+        if seated is not None:
+            table, seat = seated
+            await self.writer.apply(table.code, lambda table: self.referee.start_next_round(table, seat, request),
+                                    asker)
+
+    async def rematch(self, asker: Asker, request: AskRematch) -> None:
+        seated = self._seated(asker, in_play=False)
+        if seated is not None:
+            table, seat = seated
+            await self.writer.apply(table.code, lambda table: self.referee.ask_rematch(table, seat), asker)

@@ -1,0 +1,105 @@
+"""Runs in the server process.
+
+Every change to a two-player match goes through one loop: decide on the match as last read, write
+the change at that version, and when another server changed the match first (the store refuses the
+version), read it again and decide again.
+
+The decision (``decisions.py``) is pure, so deciding again is safe; only this loop reads and writes.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import replace
+
+from ...link.end_reason import EndReason
+from ..storage import MatchNotFound, Storage, StoredMatch, VersionConflict
+from .decisions import Change, Decision, Refused, Resync
+from .tables import MatchCache, Table, label
+from .visitors import Asker
+
+log = logging.getLogger("soluna.server")
+
+#: Tries to apply a change whose match another server changed meanwhile.
+RETRIES = 8
+
+
+class Writer:
+    """Applies decisions to matches in the store, optimistically (see the module's docstring)."""
+
+    def __init__(self, store: Storage, cache: MatchCache) -> None:
+        self.store = store
+        self.cache = cache
+
+    async def apply(self, code: str, decide: Callable[[Table], Decision], asker: Asker | None = None,
+                    seat_at: int | None = None) -> Table | None:
+        """Decide on match ``code`` and store the change; the table once stored (``None`` if nothing was,
+        or the match went from play). A refusal goes to ``asker``; ``seat_at`` seats the asker there once
+        the change is stored."""
+        for _ in range(RETRIES):
+            table = self.cache.tables.get(code)
+            if table is None:
+                return None
+            async with table.lock:
+                if self.cache.tables.get(code) is not table:
+                    continue  # replaced while this waited for the lock
+                decision = decide(table)
+                if not isinstance(decision, Change):
+                    self._refuse(table, asker, decision)
+                    return None
+                try:
+                    stored = await self._write(table.stored, decision)
+                except (VersionConflict, MatchNotFound):
+                    await self.cache.reload(code)
+                    continue
+                if decision.finish is not None:
+                    log.info("match %s ends: %s", label(table), _ending(table, decision))
+                if stored is None:
+                    self.cache.vanish(code)
+                    return None
+                if asker is not None and seat_at is not None:
+                    table.seated[seat_at] = asker.guest
+                    asker.visitor.code = code
+                self.cache.install(stored)
+                return table
+        log.warning("a change to a match kept losing the race to other servers; given up")
+        return None
+
+    def _refuse(self, table: Table, asker: Asker | None, decision: Decision) -> None:
+        if asker is None:
+            return
+        if isinstance(decision, Refused):
+            asker.refuse(decision.text)
+        elif isinstance(decision, Resync) and table.match is not None:
+            asker.guest.send(self.cache.state(table, asker.guest, decision.notice))
+
+    async def _write(self, stored: StoredMatch, change: Change) -> StoredMatch | None:
+        """Store ``change`` on top of ``stored``; the match as it now is (``None`` when it is gone from play)."""
+        document = change.match.to_dict() if change.match is not None else None
+        news = change.news.to_document()
+        if change.drop:
+            await self.store.drop_match(stored.code, stored.version)
+            return None
+        if change.finish is not None:
+            if document is None:
+                raise ValueError("a match that has not begun cannot end")
+            keep = change.finish is not EndReason.ABANDONED
+            await self.store.finish_match(stored.code, stored.version, document, change.finish, change.seats,
+                                          keep=keep, news=news)
+            if not keep:
+                return None
+        else:
+            await self.store.update_match(stored.code, stored.version, document, change.seats, news=news)
+        return replace(stored, version=stored.version + 1, seats=change.seats, document=document,
+                       updated_at=self.store.clock(), news=news)
+
+
+def _ending(table: Table, change: Change) -> str:
+    """How the log says a match ended (by the names at it, never its code)."""
+    if change.finish is EndReason.ABANDONED:
+        return "abandoned by both players"
+    loser = change.match.forfeited_by if change.match is not None else None
+    if change.finish is EndReason.FORFEIT and loser is not None:
+        return f"{table.seats[loser].name} forfeits"
+    return str(change.finish)

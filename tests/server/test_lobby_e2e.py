@@ -1,0 +1,152 @@
+"""The lobby's screens over real SSH after a whole rated match: the leaderboard and the record (the server's
+answer arriving before the screen is ready, and after), and a second match joined by code in one visit.
+
+Two keyed players on real asyncssh clients with pseudo-terminals read by pyte, the server in this process
+(its store is where a test holds an answer back until the screen shows it is waiting).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+import asyncssh
+import pytest
+
+from soluna_tui.widgets.board import JUMP_KEYS
+
+from .helpers import SshTerminal, keep_the_name, running_server, wait_until
+
+#: The lobby's menu when nothing is held for the player: the keys that reach each entry from wherever the
+#: menu's cursor was left (Up stops at the first entry).
+TOP = ("escape",) + ("up",) * 7
+LEADERBOARD_KEYS = (*TOP, *("down",) * 4, "enter")
+RECORD_KEYS = (*TOP, *("down",) * 5, "enter")
+JOIN_KEYS = (*TOP, "down", "down", "enter")
+CREATE_KEYS = (*TOP, "down", "enter")
+
+
+async def short_match_settings(terminal: SshTerminal) -> None:
+    """From the menu: one star wins, four discs (a match of one short round), back to the menu."""
+    await terminal.wait_for_text("Welcome,")
+    await terminal.press("tab", "tab", "tab", *["left"] * 3, "tab", *["left"] * 8, "escape", pause=0.05)
+
+
+async def create(terminal: SshTerminal) -> str:
+    await terminal.press(*CREATE_KEYS, pause=0.05)
+    text = await terminal.wait_for_text("Your match code:")
+    return re.search(r"Your match code:\s+((?:[A-Z] ){3}[A-Z])", text).group(1).replace(" ", "")
+
+
+async def play_out(server, code: str, players: list[SshTerminal]) -> None:
+    """The players play the first legal move in turn until the match is over (the server's copy says which)."""
+    await wait_until(lambda: server.lobby.tables[code].match is not None, what="the match beginning")
+    while not (match := server.lobby.tables[code].match).is_over:
+        position, mover_seat = match.position, match.to_move
+        move = position.legal_moves[0]
+        mover = position.towers.index(move.mover)
+        target = next(slot for slot, tower in enumerate(position.towers) if tower == move.target and slot != mover)
+        version = server.lobby.tables[code].version
+        await players[mover_seat].wait_for_text("Your move")
+        await players[mover_seat].press(JUMP_KEYS[mover], "enter", JUMP_KEYS[target], "enter", pause=0.05)
+        await wait_until(lambda version=version: server.lobby.tables[code].version == version + 1,
+                         what=f"the server taking {move}")
+
+
+@asynccontextmanager
+async def two_keyed_players(tmp_path) -> AsyncIterator[tuple[Any, SshTerminal, SshTerminal]]:
+    keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(2)]
+    async with running_server(tmp_path, hold_time=120) as server:
+        ann = await SshTerminal.open(server.port, username="ann", client_keys=[keys[0]])
+        bob = await SshTerminal.open(server.port, username="bob", client_keys=[keys[1]])
+        try:
+            await keep_the_name(ann)
+            await keep_the_name(bob)
+            yield server, ann, bob
+        finally:
+            await ann.close()
+            await bob.close()
+
+
+async def a_rated_match(server, ann: SshTerminal, bob: SshTerminal) -> str:
+    """ann creates a one-star match, bob joins it by code, they play it out and both go back to the lobby;
+    the winner's name."""
+    await short_match_settings(ann)
+    code = await create(ann)
+    await bob.press(*JOIN_KEYS, pause=0.05)
+    await bob.wait_for_text("Type the four-letter code")
+    await bob.press(code.lower(), "enter")
+    await play_out(server, code, [ann, bob])
+    (finished,) = await server.store.finished_matches()
+    assert finished.rated
+    winner = finished.seats[finished.winner].name
+    for terminal in (ann, bob):
+        await terminal.wait_for_text("the match 1-0")
+    for terminal in (ann, bob):
+        if terminal is bob:
+            await bob.wait_for_text("has left")  # ann's leaving is news on bob's screen: it comes first
+        await terminal.press("escape", "n")  # the board, then back to the lobby
+        await terminal.wait_for_text("Welcome,", "Matches in play")
+    return winner
+
+
+def held_back(store, name: str) -> tuple[asyncio.Event, asyncio.Event]:
+    """The store's ``name`` method answers only once the test sets the first event; the second is set when
+    the server has asked it."""
+    release, asked = asyncio.Event(), asyncio.Event()
+    method: Callable[..., Awaitable[Any]] = getattr(store, name)
+
+    async def waiting(*args: Any, **kwargs: Any) -> Any:
+        asked.set()
+        await release.wait()
+        return await method(*args, **kwargs)
+
+    setattr(store, name, waiting)
+    return release, asked
+
+
+@pytest.mark.parametrize("answer", ["at once", "once the screen waits"])
+async def test_a_keyed_player_s_leaderboard_and_record_after_a_rated_match(tmp_path, answer) -> None:
+    async with two_keyed_players(tmp_path) as (server, ann, bob):
+        winner = await a_rated_match(server, ann, bob)
+        ann_rank = 1 if winner == "ann" else 2
+
+        async def opened(keys: tuple[str, ...], store_method: str) -> None:
+            """The screen opened with ``keys``; held back, the server's answer waits until it shows it is waiting."""
+            held = held_back(server.store, store_method) if answer == "once the screen waits" else None
+            await ann.press(*keys, pause=0.05)
+            if held is not None:
+                release, asked = held
+                await ann.wait_for_text("Asking the server...")
+                await asyncio.wait_for(asked.wait(), 15)
+                release.set()
+
+        await opened(LEADERBOARD_KEYS, "leaderboard")
+        text = await ann.wait_for_text("Players 1-2 of 2", f"ann: rank {ann_rank}, rating ")
+        assert "could not read" not in text
+        assert re.search(rf"{ann_rank}\s+ann\s+\d+\s+1\s+{1 if winner == 'ann' else 0}", text)
+        await ann.press("escape")
+        await ann.wait_for_text("Welcome, ann.")
+        await opened(RECORD_KEYS, "player_summary")
+        result = "won" if winner == "ann" else "lost"
+        text = await ann.wait_for_text("ann: rating ", f"rank {ann_rank}.", "1 match played",
+                                       f"vs bob: {result}, stars ")
+        assert "could not read" not in text
+        await ann.press("enter")  # the recent match, replayed: the answer goes to the record that asked
+        await ann.wait_for_text("Replay", "Round 1: ann opens", f"ann vs bob. {winner} wins the match")
+
+
+async def test_a_second_match_is_joined_by_its_own_code_in_one_visit(tmp_path) -> None:
+    async with two_keyed_players(tmp_path) as (server, ann, bob):
+        await a_rated_match(server, ann, bob)
+        code = await create(ann)
+        await bob.press(*JOIN_KEYS, pause=0.05)
+        await bob.wait_for_text("Type the four-letter code")  # not the last match's code again
+        await bob.press(*"zzzz", "enter")
+        await bob.wait_for_text("No match has the code ZZZZ.")
+        await bob.press(*code.lower(), "enter")  # typing replaces the code refused
+        await bob.wait_for_text("Waiting for ann.")
+        await ann.wait_for_text("bob has joined")
