@@ -8,9 +8,11 @@ from pathlib import Path
 from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.command import CommandPalette, ProviderSource
 from textual.geometry import Size
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
+from textual.theme import ThemeProvider
 
 from .files import SaveError
 from .glyphs import glyphs_for
@@ -19,6 +21,7 @@ from .match_setup import MatchSetup
 from .preferences import Preferences
 from .rules import Match
 from .saves import FinishedFile, FinishedStore, SavedMatch, SaveStore
+from .screens.command_palette import OrderlyAsciiCommandPalette, OrderlyCommandPalette
 from .screens.confirm import ConfirmScreen
 from .screens.finished import FinishedListScreen
 from .screens.game import GameScreen
@@ -32,7 +35,6 @@ from .screens.too_small import TooSmallScreen
 from .stats import StatsStore
 from .table import LocalTable
 from .terminal import MIN_HEIGHT, MIN_WIDTH
-from .widgets.ascii_palette import AsciiCommandPalette
 
 STYLESHEETS = ("app.tcss", "game.tcss", "dialogs.tcss", "replay.tcss")
 ASCII_STYLESHEET = "ascii.tcss"
@@ -296,7 +298,10 @@ class SolunaApp(InOrderInput, App[None]):
         yield SystemCommand("Replay a finished match", "Step through one of your last 50, every move judged",
                             self.action_replay_finished)
         yield SystemCommand("Help", "The rules in brief and every key (?)", self.action_help)
-        yield from super().get_system_commands(screen)
+        # Textual's own commands are not offered: "Keys" and "Maximize" show widgets' internals,
+        # "Screenshot" writes a file where the game runs (the server's disk, over SSH).
+        yield SystemCommand("Theme", "Change the colours (remembered for next time)", self.action_change_theme)
+        yield SystemCommand("Quit", "Leave the game; a match in play is saved for next time (q)", self.action_quit)
 
     # ---- the terminal --------------------------------------------------------------------
 
@@ -314,11 +319,21 @@ class SolunaApp(InOrderInput, App[None]):
         elif showing and not too_small:
             self.pop_screen()
 
+    def _palette(self, providers: ProviderSource | None = None, searching: str = "commands") -> CommandPalette:
+        """Textual's palette, answering keys that arrive together in order (with a plain search
+        mark in ASCII mode); ``id`` marks the one the footer's ``^p`` opens."""
+        palette = OrderlyAsciiCommandPalette if self.ascii_mode else OrderlyCommandPalette
+        ellipsis = "..." if self.ascii_mode else "\u2026"
+        return palette(providers, placeholder=f"Search for {searching}{ellipsis}",
+                       id="--command-palette" if providers is None else None)
+
     def action_command_palette(self) -> None:
-        if self.ascii_mode and self.use_command_palette and not AsciiCommandPalette.is_open(self):
-            self.push_screen(AsciiCommandPalette(id="--command-palette", placeholder="Search for commands..."))
-        else:
-            super().action_command_palette()
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(self._palette())
+
+    def search_themes(self) -> None:
+        """The palette's "Theme": the same palette, listing the themes."""
+        self.push_screen(self._palette([ThemeProvider], "themes"))
 
     def get_key_display(self, binding: Binding) -> str:
         display = super().get_key_display(binding)
