@@ -40,3 +40,22 @@ async def test_packets_of_keys_play_in_order_in_a_match_over_ssh(tmp_path) -> No
         finally:
             await ann.close()
             await bob.close()
+
+
+async def test_escape_and_a_key_in_one_packet_put_the_tower_back_then_do_the_key(tmp_path) -> None:
+    """Over SSH an Escape and the next key often share a packet: ESC 3 was read as Option+3 ("£")."""
+    async with running_server(tmp_path) as server:
+        ann = await SshTerminal.open(server.port, username="ann")
+        bob = await SshTerminal.open(server.port, username="bob")
+        try:
+            await join_match(bob, await create_match(ann))
+            await ann.wait_for_text("Your move")
+            ann.send("\r")
+            await ann.wait_for_text("on a lit tower")
+            ann.send("\x1b3")  # one packet: put back, then jump to tower 3
+            await ann.wait_for(lambda text: "on a lit tower" not in text and "┏━3━┓" in text)
+            ann.send("\r\x1bl")  # lift tower 3, put it back, a step right
+            await ann.wait_for(lambda text: "on a lit tower" not in text and "┏━4━┓" in text)
+        finally:
+            await ann.close()
+            await bob.close()
