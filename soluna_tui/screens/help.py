@@ -11,8 +11,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..glyphs import Glyphs
+from ..play.looks import JUMP_KEYS
 from ..rules import Symbol
-from ..widgets.board import JUMP_KEYS
 from ..widgets.key_footer import KeyFooter
 
 #: Width of the key table, so its descriptions wrap inside their column, never twice.
