@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import cast
 
 from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
-from textual.command import CommandPalette, ProviderSource, SimpleCommand, SimpleProvider
+from textual.command import CommandListItem, CommandPalette, ProviderSource, SimpleCommand, SimpleProvider
 from textual.geometry import Size
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
@@ -264,11 +265,14 @@ class SolunaApp(InOrderInput, App[None]):
     def action_choose_pause(self) -> None:
         """The palette's "Computer's pause": the pauses offered, in the same palette."""
         now = self.pause
-        commands = [SimpleCommand(f"{label}{' (now)' if seconds == now else ''}",
-                                  lambda seconds=seconds: self._pause_chosen(seconds),
-                                  "the computer's pause before its move lands")
-                    for label, seconds in pause_choices(now)]
-        self.push_screen(self._palette([SimpleProvider(self.screen, commands)], "a pause"))
+        commands: list[CommandListItem] = [
+            SimpleCommand(f"{label}{' (now)' if seconds == now else ''}",
+                          lambda seconds=seconds: self._pause_chosen(seconds),
+                          "the computer's pause before its move lands")
+            for label, seconds in pause_choices(now)]
+        # As Textual's own ``search_commands`` does: a provider instance (its type hint says a class).
+        providers = cast(ProviderSource, [SimpleProvider(self.screen, commands)])
+        self.push_screen(self._palette(providers, "a pause"))
 
     def _pause_chosen(self, pause: float) -> None:
         self.set_pause(pause)
