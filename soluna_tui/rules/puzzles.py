@@ -77,6 +77,8 @@ def make_puzzle(seed: int, difficulty: str = ANY, discs: int = DEFAULT_DISCS,
             start = rng.randrange(MIN_MOVES_PLAYED, max(MIN_MOVES_PLAYED + 1, discs - 1)) if difficulty == ANY \
                 else MIN_MOVES_PLAYED
             for position in _positions_in_play(discs, rng, start):
+                if len(position.towers) - 1 < low:
+                    break  # every move takes a tower away: too few left for a win this long, now and later
                 if len(position.legal_moves) < MIN_CHOICES[difficulty]:
                     continue
                 if group is not None and puzzle_group(position) != group:
