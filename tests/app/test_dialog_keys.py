@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
+from textual.pilot import Pilot
+
+from soluna_tui.app import SolunaApp
 from soluna_tui.glyphs import glyphs_for
 from soluna_tui.rules import Match, MatchOptions
 from soluna_tui.screens.game import GameScreen
@@ -15,16 +20,19 @@ from ..rules.test_match import finish_round
 from .helpers import footer_keys, game, hot_seat, make_app, play_randomly_until, screen_text
 
 
-async def reach(pilot, app, screen: type, seed: int = 7) -> None:
-    await play_randomly_until(pilot, app, random.Random(seed), screen)
-    await app.workers.wait_for_complete()
-    await pilot.pause()
+@asynccontextmanager
+async def at_the(dialog: type, data_dir, **options) -> AsyncIterator[tuple[SolunaApp, Pilot]]:
+    """A hot-seat match (seed 7) played by random keys until ``dialog`` shows, at 80x24."""
+    app = make_app(data_dir, hot_seat(seed=7, **options))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await play_randomly_until(pilot, app, random.Random(7), dialog)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        yield app, pilot
 
 
 async def test_match_over_n_opens_the_new_match_screen(tmp_path) -> None:
-    app = make_app(tmp_path, hot_seat(seed=7, stars_to_win=1))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await reach(pilot, app, MatchOverScreen)
+    async with at_the(MatchOverScreen, tmp_path, stars_to_win=1) as (app, pilot):
         assert "Press n for a new match" in screen_text(app)
         assert {"Rematch", "New match", "Take back", "Close", "Quit"} <= set(footer_keys(app))
         await pilot.press("n")
@@ -33,9 +41,7 @@ async def test_match_over_n_opens_the_new_match_screen(tmp_path) -> None:
 
 
 async def test_match_over_r_starts_the_rematch(tmp_path) -> None:
-    app = make_app(tmp_path, hot_seat(seed=7, stars_to_win=1))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await reach(pilot, app, MatchOverScreen)
+    async with at_the(MatchOverScreen, tmp_path, stars_to_win=1) as (app, pilot):
         loser = 1 - game(app).match.winner
         await pilot.press("r")
         await pilot.pause()
@@ -45,18 +51,14 @@ async def test_match_over_r_starts_the_rematch(tmp_path) -> None:
 
 
 async def test_match_over_q_quits_as_the_games_q_does(tmp_path) -> None:
-    app = make_app(tmp_path, hot_seat(seed=7, stars_to_win=1))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await reach(pilot, app, MatchOverScreen)
+    async with at_the(MatchOverScreen, tmp_path, stars_to_win=1) as (app, pilot):
         await pilot.press("q")
         await pilot.pause()
     assert app.return_code == 0
 
 
 async def test_match_over_escape_closes_and_n_on_the_board_still_works(tmp_path) -> None:
-    app = make_app(tmp_path, hot_seat(seed=7, stars_to_win=1))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await reach(pilot, app, MatchOverScreen)
+    async with at_the(MatchOverScreen, tmp_path, stars_to_win=1) as (app, pilot):
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, GameScreen)
@@ -66,9 +68,7 @@ async def test_match_over_escape_closes_and_n_on_the_board_still_works(tmp_path)
 
 
 async def test_round_over_q_quits(tmp_path) -> None:
-    app = make_app(tmp_path, hot_seat(seed=7))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await reach(pilot, app, RoundOverScreen)
+    async with at_the(RoundOverScreen, tmp_path) as (app, pilot):
         assert "Quit" in footer_keys(app)
         await pilot.press("q")
         await pilot.pause()
@@ -76,9 +76,7 @@ async def test_round_over_q_quits(tmp_path) -> None:
 
 
 async def test_round_over_escape_takes_the_first_choice_the_loser_opens(tmp_path) -> None:
-    app = make_app(tmp_path, hot_seat(seed=7))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await reach(pilot, app, RoundOverScreen)
+    async with at_the(RoundOverScreen, tmp_path) as (app, pilot):
         loser = game(app).match.round.outcome.loser
         name = game(app).match.players[loser]
         assert f"Esc: {name} opens round 2." in screen_text(app)
@@ -91,9 +89,7 @@ async def test_round_over_escape_takes_the_first_choice_the_loser_opens(tmp_path
 
 
 async def test_round_over_escape_under_online_rules_starts_the_next_round(tmp_path) -> None:
-    app = make_app(tmp_path, hot_seat(seed=7, next_opener="loser-opens", next_layout="new"))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await reach(pilot, app, RoundOverScreen)
+    async with at_the(RoundOverScreen, tmp_path, next_opener="loser-opens", next_layout="new") as (app, pilot):
         assert "Esc:" not in screen_text(app)  # one choice: Enter or Esc, nothing to explain
         await pilot.press("escape")
         await pilot.pause()
