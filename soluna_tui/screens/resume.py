@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from textual.binding import Binding
+from textual.widget import Widget
 from textual.widgets import Static
 
 from ..saves import SavedMatch
@@ -38,7 +41,7 @@ class ResumeScreen(ChoiceDialog[bool]):
         return (f"You have an unfinished match:\n{names[0]} {stars[0]} - {stars[1]} {names[1]}, "
                 f"round {match.round_number}, {state} ({mode}).")
 
-    def body(self):
+    def body(self) -> Iterator[Widget]:
         if self.notice:
             yield Static(self.notice, id="resume-notice", markup=False)
         yield Static(self.describe(), markup=False)
