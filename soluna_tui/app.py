@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import cast
 
 from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.command import CommandListItem, CommandPalette, ProviderSource, SimpleCommand, SimpleProvider
 from textual.geometry import Size
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
+from textual.theme import ThemeProvider
 
 from .files import SaveError
 from .glyphs import glyphs_for
@@ -19,11 +22,12 @@ from .match_setup import MatchSetup
 from .preferences import Preferences
 from .rules import Match
 from .saves import FinishedFile, FinishedStore, ResumeFailed, SavedMatch, SaveStore
+from .screens.command_palette import OrderlyAsciiCommandPalette, OrderlyCommandPalette
 from .screens.confirm import ConfirmScreen
 from .screens.finished import FinishedListScreen
 from .screens.game import GameScreen
 from .screens.help import HelpScreen
-from .screens.new_match import NewMatchScreen
+from .screens.new_match import NewMatchScreen, pause_choices, pause_label
 from .screens.puzzle import PuzzleScreen
 from .screens.replay import ReplayScreen
 from .screens.resume import ResumeScreen
@@ -32,12 +36,15 @@ from .screens.too_small import TooSmallScreen
 from .stats import StatsStore
 from .table import LocalTable, Table
 from .terminal import MIN_HEIGHT, MIN_WIDTH
-from .widgets.ascii_palette import AsciiCommandPalette
 
 STYLESHEETS = ("app.tcss", "game.tcss", "dialogs.tcss", "replay.tcss")
 ASCII_STYLESHEET = "ascii.tcss"
 #: One line on the screen of a second copy of the game started on the same data directory.
 ELSEWHERE_NOTICE = "Another copy of Soluna has the saved match; this one saves apart."
+#: The computer's pause before its move lands, in seconds, unless the player chose another.
+DEFAULT_PAUSE = 1.0
+#: The longest time the computer's chosen tower stays lifted before it lands.
+REVEAL_PAUSE = 0.5
 #: Plain names for keys whose usual display is a Unicode symbol.
 ASCII_KEY_NAMES = {"up": "up", "down": "down", "left": "left", "right": "right", "enter": "enter",
                    "backspace": "bksp", "question_mark": "?"}
@@ -50,6 +57,13 @@ def styles_dir() -> Path:
         if (candidate / STYLESHEETS[0]).is_file():
             return candidate
     raise FileNotFoundError("the styles folder of soluna_tui is missing; reinstall the package")
+
+
+def pause_parts(pause: float) -> tuple[float, float]:
+    """The computer's whole pause before its move lands, as the time it takes to choose (at least)
+    and the time its chosen tower stays lifted (half of it, at most ``REVEAL_PAUSE``)."""
+    reveal = min(REVEAL_PAUSE, pause / 2)
+    return pause - reveal, reveal
 
 
 class AsciiScrollBarRender(ScrollBarRender):
@@ -79,13 +93,15 @@ class SolunaApp(InOrderInput, App[None]):
         ascii_mode: bool = False,
         data_dir: Path | None = None,
         theme: str | None = None,
-        computer_pause: float = 0.6,
-        reveal_pause: float = 0.5,
+        computer_pause: float | None = None,
+        reveal_pause: float | None = None,
         store: SaveStore | None = None,
         stats_store: StatsStore | None = None,
         preferences: Preferences | None = None,
     ) -> None:
-        """The stores default to files in ``data_dir``; a host (the SSH child, a test) may hand in its own."""
+        """The stores default to files in ``data_dir``; a host (the SSH child, a test) may hand in its own.
+
+        The computer's pauses default to the player's preference (``pause_parts``); a host may set them."""
         folder = styles_dir()
         sheets = [folder / name for name in STYLESHEETS]
         if ascii_mode:
@@ -100,10 +116,12 @@ class SolunaApp(InOrderInput, App[None]):
         self.stats_store = stats_store if stats_store is not None else StatsStore(data_dir)
         self.preferences = preferences if preferences is not None else Preferences(data_dir)
         self.requested_theme = theme
+        think, reveal = pause_parts(self.preferences.computer_pause if self.preferences.computer_pause is not None
+                                    else DEFAULT_PAUSE)
         #: The computer takes at least this long, so its move is not a surprise.
-        self.computer_pause = computer_pause
+        self.computer_pause = think if computer_pause is None else computer_pause
         #: How long the computer's chosen tower stays lifted before it lands.
-        self.reveal_pause = reveal_pause
+        self.reveal_pause = reveal if reveal_pause is None else reveal_pause
         # Textual's documented way to draw scroll bars (a class variable, one process one app):
         # set in both modes, so an app never inherits another's.
         ScrollBar.renderer = AsciiScrollBarRender if ascii_mode else ScrollBarRender
@@ -231,8 +249,40 @@ class SolunaApp(InOrderInput, App[None]):
         game = self.game
         if previous is None:
             previous = game.table.setup if game is not None else self.preferences.last_setup
-        screen = NewMatchScreen(previous, ascii_mode=self.ascii_mode, notice=notice, in_game=game is not None)
+        screen = NewMatchScreen(previous, ascii_mode=self.ascii_mode, notice=notice, in_game=game is not None,
+                                pause=self.pause)
         self.push_screen(screen, self._new_match_chosen)
+
+    # ---- the computer's pause --------------------------------------------------------------
+
+    @property
+    def pause(self) -> float:
+        """The computer's whole pause before its move lands, in seconds."""
+        return self.computer_pause + self.reveal_pause
+
+    def set_pause(self, pause: float) -> None:
+        """A new pause for the computer, from its next move on, remembered for next time."""
+        self.computer_pause, self.reveal_pause = pause_parts(pause)
+        self.remember(computer_pause=pause)
+
+    def on_new_match_screen_pause_chosen(self, message: NewMatchScreen.PauseChosen) -> None:
+        self.set_pause(message.pause)
+
+    def action_choose_pause(self) -> None:
+        """The palette's "Computer's pause": the pauses offered, in the same palette."""
+        now = self.pause
+        commands: list[CommandListItem] = [
+            SimpleCommand(f"{label}{' (now)' if seconds == now else ''}",
+                          lambda seconds=seconds: self._pause_chosen(seconds),
+                          "the computer's pause before its move lands")
+            for label, seconds in pause_choices(now)]
+        # As Textual's own ``search_commands`` does: a provider instance (its type hint says a class).
+        providers = cast(ProviderSource, [SimpleProvider(self.screen, commands)])
+        self.push_screen(self._palette(providers, "a pause"))
+
+    def _pause_chosen(self, pause: float) -> None:
+        self.set_pause(pause)
+        self.notify(f"The computer now pauses {pause_label(pause)} before its move lands.", timeout=4)
 
     def _new_match_chosen(self, setup: MatchSetup | None) -> None:
         if setup is not None:
@@ -302,7 +352,12 @@ class SolunaApp(InOrderInput, App[None]):
         yield SystemCommand("Replay a finished match", "Step through one of your last 50, every move judged",
                             self.action_replay_finished)
         yield SystemCommand("Help", "The rules in brief and every key (?)", self.action_help)
-        yield from super().get_system_commands(screen)
+        yield SystemCommand("Computer's pause", f"How long the computer waits before its move lands "
+                            f"(now {pause_label(self.pause)})", self.action_choose_pause)
+        # Textual's own commands are not offered: "Keys" and "Maximize" show widgets' internals,
+        # "Screenshot" writes a file where the game runs (the server's disk, over SSH).
+        yield SystemCommand("Theme", "Change the colours (remembered for next time)", self.action_change_theme)
+        yield SystemCommand("Quit", "Leave the game; a match in play is saved for next time (q)", self.action_quit)
 
     # ---- the terminal --------------------------------------------------------------------
 
@@ -320,11 +375,21 @@ class SolunaApp(InOrderInput, App[None]):
         elif showing and not too_small:
             self.pop_screen()
 
+    def _palette(self, providers: ProviderSource | None = None, searching: str = "commands") -> CommandPalette:
+        """Textual's palette, answering keys that arrive together in order (with a plain search
+        mark in ASCII mode); ``id`` marks the one the footer's ``^p`` opens."""
+        palette = OrderlyAsciiCommandPalette if self.ascii_mode else OrderlyCommandPalette
+        ellipsis = "..." if self.ascii_mode else "\u2026"
+        return palette(providers, placeholder=f"Search for {searching}{ellipsis}",
+                       id="--command-palette" if providers is None else None)
+
     def action_command_palette(self) -> None:
-        if self.ascii_mode and self.use_command_palette and not AsciiCommandPalette.is_open(self):
-            self.push_screen(AsciiCommandPalette(id="--command-palette", placeholder="Search for commands..."))
-        else:
-            super().action_command_palette()
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(self._palette())
+
+    def search_themes(self) -> None:
+        """The palette's "Theme": the same palette, listing the themes."""
+        self.push_screen(self._palette([ThemeProvider], "themes"))
 
     def get_key_display(self, binding: Binding) -> str:
         display = super().get_key_display(binding)

@@ -30,11 +30,9 @@ from .judgements import RoundVerdicts, review_from_verdicts
 from .rules import Budget, Match, MatchFormatError, SearchAborted, SolunaError, Verdict, shared_solver
 from .rules.round import Round
 from .rules.solver import Solver
-from .rules.teaching import Judgement, MoveReview, RoundReview, review_round
+from .rules.teaching import ACCURACY_MEANING, MARKS_MEANING, RESULT_CONVENTION, MoveReview, RoundReview, review_round
 from .rules.wording import plural
 
-#: Marks after a judged move, as chess annotators write them.
-MARKS = {Judgement.THREW: "??", Judgement.GAVE_IN: "?"}
 #: Seconds the solver may spend judging one round before the export gives up judging it.
 DEFAULT_SECONDS_PER_ROUND = 60.0
 
@@ -56,7 +54,8 @@ def export_match(match: Match, details: Sequence[str] = (), solver: Solver = sha
     names = match.players
     if reviews is None:
         reviews = [review_or_none(played, solver, seconds_per_round) for played in match.rounds]
-    lines = [f"Soluna: {names[0]} vs {names[1]}", *details, _rules_line(match), result_line(match)]
+    lines = [f"Soluna: {names[0]} vs {names[1]}", *details, _rules_line(match), result_line(match), "",
+             RESULT_CONVENTION, MARKS_MEANING, ACCURACY_MEANING]
     for number, (played, review) in enumerate(zip(match.rounds, reviews, strict=True), start=1):
         lines.append("")
         lines.extend(_round_lines(number, played, match, review))
@@ -74,9 +73,9 @@ def review_or_none(played: Round, solver: Solver = shared_solver, seconds: float
 
 
 def move_annotation(judged: MoveReview) -> str:
-    """One move's judgement as the export writes it: ``win in 5    kept the win``, ``loss in 2  threw ... ??``."""
+    """One move's judgement in the export's table: ``win in 5    kept the win``, ``loss in 2  threw ... ??``."""
     text = f"{judged.after!s:<11} {judged.judgement.value}"
-    mark = MARKS.get(judged.judgement)
+    mark = judged.judgement.mark
     return f"{text} {mark}" if mark else text
 
 
@@ -102,7 +101,7 @@ def result_line(match: Match) -> str:
 
 def _round_lines(number: int, played: Round, match: Match, review: RoundReview | None) -> list[str]:
     names = match.players
-    lines = [f"Round {number}: {names[played.opener]} opens; layout {played.start}"]
+    lines = [f"Round {number}: {names[played.opener]} opened; layout {played.start}"]
     if review is None:
         lines.append("  (not judged: perfect play took too long to find for this many discs)")
     width = max((len(name) for name in names), default=0)
@@ -124,7 +123,7 @@ def _round_end(number: int, played: Round, match: Match, review: RoundReview | N
         return [f"  In play: {names[played.to_move]} to move."]
     winner = played.outcome.winner
     stars = [outcome.winner for outcome in match.outcomes[:number]]
-    lines = [f"  {names[played.to_move]} cannot move: {names[winner]} wins the round "
+    lines = [f"  {names[played.to_move]} cannot move: {names[winner]} won the round "
              f"(stars {stars.count(0)}-{stars.count(1)})."]
     if review is not None:
         shares = []

@@ -8,24 +8,73 @@ until the one before it is done with: back at the app (its bindings have run) or
 the widget that used it (a character typed into an input). A key held up behind a busy widget
 waits for it, however long; only a key whose widget went away (so never comes back) is
 given up on.
+
+Escape followed at once by another key (as a burst or one SSH packet brings them) is Escape,
+then that key: Textual's terminal parser reads ESC and a character as Alt and that character
+(``alt+3``, or for a character with a name, ``space`` or ``colon``, the key alone: the Escape
+lost). The game binds no Alt key, so there Escape is given back (``read_escape_then_key``).
 """
 
 from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from textual import events
-from textual.message_pump import MessagePump, active_message_pump
+from textual._context import active_message_pump
+from textual._xterm_parser import XTermParser
+from textual.message_pump import MessagePump
 from textual.timer import Timer
 
+if TYPE_CHECKING:
+    from textual.app import App
+
+    _AppBase = App[Any]
+    _EventBase = events.Event
+else:
+    _AppBase = _EventBase = object
+
+ESC = "\x1b"
+DEL = "\x7f"
 #: How often an input not yet back is checked on: is the widget it went to still there?
 CHECK_SECONDS = 0.5
 #: An input not back after this long holds up no other, even if its widget is still there.
 GIVE_UP_SECONDS = 5.0
 
 
-class _Sequenced:
+def read_escape_then_key() -> None:
+    """Make Textual's terminal parser read ESC and a character that follows it at once as Escape,
+    then that character's key. Done once per process.
+
+    The parser reads such a pair as one key: a few from its table (``ESC 3`` is a Mac's Option+3,
+    "£"; ``ESC b`` and ``ESC f`` are Ctrl+Left and Ctrl+Right), any other as Alt and the character
+    (sent once its escape delay is over, the character with ``alt=True``). Here both become an
+    Escape, then the character's own key. ESC DEL stays Alt+Backspace (a word deleted in a text
+    field), and sequences of more characters (arrows, function keys) are not affected.
+    """
+    keys_of: Callable[..., Iterable[events.Key]] = XTermParser._sequence_to_key_events
+    if getattr(keys_of, "escape_then_key", False):
+        return
+
+    def escape_then_key(parser: XTermParser, sequence: str, alt: bool = False) -> Iterable[events.Key]:
+        if alt:  # the character after an ESC that began no known sequence
+            yield events.Key("escape", ESC)
+            yield from keys_of(parser, sequence)
+            return
+        keys = list(keys_of(parser, sequence))
+        if keys and len(sequence) == 2 and sequence[0] == ESC and sequence[1] not in (ESC, DEL):
+            yield events.Key("escape", ESC)
+            yield from keys_of(parser, sequence[1])
+        else:
+            yield from keys
+
+    escape_then_key.escape_then_key = True  # type: ignore[attr-defined]
+    XTermParser._sequence_to_key_events = escape_then_key  # type: ignore[method-assign,assignment]
+
+
+class _Sequenced(_EventBase):
     """What a key or paste in flight adds: its app, when it was sent, and word when it is stopped."""
 
     owner: InOrderInput
@@ -45,7 +94,7 @@ class _Sequenced:
         target = self.target
         return target is not None and not (target.is_attached and target.is_running)
 
-    def stop(self, stop: bool = True):
+    def stop(self, stop: bool = True) -> Any:
         result = super().stop(stop)
         if stop:
             # Through the stopping widget's queue, then the app's: the widget may still pass the
@@ -73,11 +122,12 @@ SequencedKey.handler_name = events.Key.handler_name
 SequencedPaste.handler_name = events.Paste.handler_name
 
 
-class InOrderInput:
+class InOrderInput(_AppBase):
     """Mixed into an ``App`` (before it): keys and pastes from the terminal go on one at a time."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        read_escape_then_key()
         self._waiting_input: deque[events.Key | events.Paste] = deque()
         self._input_in_flight: _Sequenced | None = None
         self._give_up_timer: Timer | None = None
@@ -88,13 +138,13 @@ class InOrderInput:
         return self._input_in_flight is not None or bool(self._waiting_input)
 
     async def on_event(self, event: events.Event) -> None:
-        fresh = isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded
-        if fresh and not isinstance(event, _Sequenced):
+        fresh = not (event.is_forwarded or isinstance(event, _Sequenced))
+        if fresh and isinstance(event, (events.Key, events.Paste)):
             self._waiting_input.append(event)
             await self._send_next_input()
             return
         await super().on_event(event)
-        if isinstance(event, _Sequenced) and not fresh:
+        if isinstance(event, _Sequenced) and event.is_forwarded:
             self.input_done(event)  # back from the widgets: its bindings have run
 
     async def _send_next_input(self) -> None:

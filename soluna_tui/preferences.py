@@ -1,4 +1,4 @@
-"""What the player chose last time: the theme and the new-match settings.
+"""What the player chose last time: the theme, the new-match settings and the computer's pause.
 
 Kept in the data directory next to the saves, written atomically; an unreadable
 file is moved aside and the defaults apply, and a theme this game does not know is
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from .files import (
     SaveError,
@@ -38,10 +38,12 @@ PREFERENCES_FORMAT = "soluna-preferences"
 PREFERENCES_VERSION = 1
 PREFERENCES_FILE = "preferences.json"
 PREFERENCES_LOCK = "preferences.lock"
+#: The longest pause the computer may be asked to take before it moves, in seconds.
+LONGEST_PAUSE = 10.0
 
 
 class Preferences:
-    """The remembered theme and last match setup (either may be unknown)."""
+    """The remembered theme, last match setup and computer's pause (each may be unknown)."""
 
     def __init__(self, data_dir: Path | None = None) -> None:
         folder = Path(data_dir) if data_dir is not None else default_data_dir()
@@ -51,6 +53,8 @@ class Preferences:
         self.problem: str | None = None
         self.theme: str | None = None
         self.last_setup: MatchSetup | None = None
+        #: Seconds the computer waits before it moves (0 to ``LONGEST_PAUSE``).
+        self.computer_pause: float | None = None
         self._adopt(self._read())
 
     def _read(self) -> dict[str, Any]:
@@ -62,7 +66,9 @@ class Preferences:
             theme = read_field(document, "theme", str, type(None), where=PREFERENCES_FILE, error=SaveError,
                                default=None)
             setup = document.get("last_setup")
-            choices = {"theme": theme, "last_setup": MatchSetup.from_dict(setup) if setup is not None else None}
+            pause = document.get("computer_pause")
+            choices = {"theme": theme, "last_setup": MatchSetup.from_dict(setup) if setup is not None else None,
+                       "computer_pause": float(pause) if _is_pause(pause) else None}
         except (SaveError, SolunaError, TypeError) as error:
             try:
                 self.problem = f"Preferences unreadable: {error}; they were moved to {move_aside(self.path)}."
@@ -78,20 +84,33 @@ class Preferences:
     def _adopt(self, choices: dict[str, Any]) -> None:
         self.theme = choices.get("theme", self.theme)
         self.last_setup = choices.get("last_setup", self.last_setup)
+        self.computer_pause = choices.get("computer_pause", self.computer_pause)
 
-    def remember(self, *, theme: str | None = None, setup: MatchSetup | None = None) -> None:
+    def remember(self, *, theme: str | None = None, setup: MatchSetup | None = None,
+                 computer_pause: float | None = None) -> None:
         """Write this change over the file as it is now; a disk that refuses only means it is not remembered."""
         changed: dict[str, Any] = {}
         if theme is not None:
             changed["theme"] = theme
         if setup is not None:
             changed["last_setup"] = setup.with_seed(None)
+        if computer_pause is not None:
+            if not _is_pause(computer_pause):
+                raise ValueError(f"the computer's pause must be 0 to {LONGEST_PAUSE:g} seconds")
+            changed["computer_pause"] = float(computer_pause)
         try:
             with file_lock(self.lock_path, PREFERENCES_FILE, wait=1.0):
                 self._adopt({**self._read(), **changed})
                 write_atomically(self.path, document_text(PREFERENCES_FORMAT, PREFERENCES_VERSION, {
                     "theme": self.theme,
                     "last_setup": self.last_setup.to_dict() if self.last_setup is not None else None,
+                    "computer_pause": self.computer_pause,
                 }))
         except (OSError, SaveError):
             self._adopt(changed)
+
+
+def _is_pause(value: object) -> TypeGuard[float]:
+    """A number of seconds the computer may pause (a damaged file's string or NaN is not)."""
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and 0 <= value <= LONGEST_PAUSE)

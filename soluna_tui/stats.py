@@ -161,13 +161,19 @@ class Stats:
 
     def accuracy_over_time(self, limit: int = 10) -> list[tuple[str, str, float]]:
         """The latest accuracies: (date, player, share of best-outcome moves), oldest first."""
+        return [(date, name, accuracy) for date, name, _, accuracy in self.latest_accuracies(limit)]
+
+    def latest_accuracies(self, limit: int = 10) -> list[tuple[str, str, str, float]]:
+        """The latest accuracies with whom each was played against: (date, player, opponent (the
+        computer's level, or the other player's name), share of best-outcome moves), oldest first."""
         points = []
         for record in self.matches:
             seats = (0,) if record.mode == "computer" else (0, 1)
             for seat in seats:
                 accuracy = record.accuracy[seat]
                 if accuracy is not None:
-                    points.append((record.finished[:10], record.names[seat], accuracy))
+                    against = f"computer ({record.level})" if record.mode == "computer" else record.names[1 - seat]
+                    points.append((record.finished[:10], record.names[seat], against, accuracy))
         return points[-limit:]
 
     def to_json(self) -> str:
@@ -272,14 +278,15 @@ def describe(stats: Stats, bar: tuple[str, str] = ("#", ".")) -> list[str]:
                 lines.append(f"  match wins: {wins}")
     else:
         lines.append("No finished matches yet.")
-    points = stats.accuracy_over_time()
+    points = stats.latest_accuracies()
     if points:
         lines.append("")
         lines.append("Accuracy, latest matches (moves that kept the best outcome):")
         full, empty = bar
-        for date, name, accuracy in points:
+        for date, name, against, accuracy in points:
             filled = round(accuracy * 10)
-            lines.append(f"  {date} {name[:10]:<10} {full * filled}{empty * (10 - filled)} {accuracy:.0%}")
+            lines.append(f"  {date} {name[:10]:<10} vs {against[:19]:<19} {full * filled}{empty * (10 - filled)} "
+                         f"{accuracy:.0%}")
     puzzles = stats.puzzles
     lines.append("")
     lines.append(f"Puzzles: {puzzles.solved} solved, {puzzles.failed} failed; "

@@ -7,9 +7,12 @@ guessed from a name: a player who typed "You" as a name is still spoken of by na
 from __future__ import annotations
 
 
-def verb(subject: str, third_person: str, second_person: str, *, you: bool = False) -> str:
-    """``Ann wins``, but ``You win`` when the subject is the player addressed here."""
-    return f"You {second_person}" if you else f"{subject} {third_person}"
+def verb(subject: str, third_person: str, second_person: str, *, you: bool = False, first: bool = True) -> str:
+    """``Ann wins``, but ``You win`` when the subject is the player addressed here (``you win``
+    when not ``first`` in its sentence)."""
+    if you:
+        return f"{'You' if first else 'you'} {second_person}"
+    return f"{subject} {third_person}"
 
 
 def possessive(name: str, *, you: bool = False) -> str:

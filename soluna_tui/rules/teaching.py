@@ -13,6 +13,16 @@ from .round import Round
 from .solver import Analysis, Budget, Solver, Verdict, shared_solver
 from .wording import plies, plural
 
+#: The one number shown beside every judged move (the review, the replay, the export), said once above
+#: the moves: the move's own result, not the value of the position it was played from.
+RESULT_CONVENTION = ("Each move is shown with its result for the player who made it, with perfect play "
+                     "after it: a win or a loss, in plies counted from that move.")
+#: What the marks after a judged move mean, as chess annotators write them.
+MARKS_MEANING = "?? threw a win away; ? gave in sooner than perfect play would."
+#: What the accuracy of a round or match counts.
+ACCURACY_MEANING = ("Accuracy: the share of moves that kept the best outcome, a win kept or a loss held "
+                    "out as long as possible.")
+
 
 class Judgement(Enum):
     """What a move did to the mover's prospects under perfect play."""
@@ -24,8 +34,14 @@ class Judgement(Enum):
 
     @property
     def kept_best_outcome(self) -> bool:
-        """Whether the move kept the best outcome the position offered (a win stayed a win)."""
-        return self is not Judgement.THREW
+        """Whether the move kept the best outcome the position offered: a win stayed a win, or a
+        loss was held out as long as possible (giving in sooner is an error too, if a smaller one)."""
+        return self in (Judgement.KEPT, Judgement.BEST_RESISTANCE)
+
+    @property
+    def mark(self) -> str:
+        """``??`` for a win thrown away, ``?`` for giving in sooner, else nothing."""
+        return {Judgement.THREW: "??", Judgement.GAVE_IN: "?"}.get(self, "")
 
 
 def judge(before: Verdict, after: Verdict) -> Judgement:
@@ -48,6 +64,12 @@ class MoveReview:
     @property
     def judgement(self) -> Judgement:
         return judge(self.before, self.after)
+
+    @property
+    def annotation(self) -> str:
+        """The move's result for its player and what it did: ``loss in 10, threw the win away ??``."""
+        mark = self.judgement.mark
+        return f"{self.after}, {self.judgement.value}{f' {mark}' if mark else ''}"
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ class AnnotatedTextScreen(ModalScreen[None]):
         with Vertical(id="annotated-text", classes="dialog"):
             yield Static("Select with the mouse or Shift+arrows; c copies it all.", id="annotated-help",
                          markup=False)
-            yield TextArea(self.text, read_only=True, soft_wrap=False, show_line_numbers=False,
+            yield TextArea(self.text, read_only=True, soft_wrap=True, show_line_numbers=False,
                            id="annotated-area")
         yield KeyFooter()
 

@@ -11,8 +11,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..glyphs import Glyphs
+from ..play.looks import JUMP_KEYS
 from ..rules import Symbol
-from ..widgets.board import JUMP_KEYS
 from ..widgets.key_footer import KeyFooter
 
 #: Width of the key table, so its descriptions wrap inside their column, never twice.
@@ -46,8 +46,8 @@ KEYS = (
     ("H (shift+h)", "a hint, one step more per press: won or lost and in how many plies, then the "
                     "tower to move, then the whole move"),
     ("A (shift+a)", "analysis mode: under each tower its best move's outcome, W (win) or L (loss) "
-                    "and the plies; pick a tower up to see each target's. Hints and analysis count "
-                    "as hints used"),
+                    "and the plies; pick a tower up to see each target's. Each hint step counts as a "
+                    "hint used, and turning analysis on counts as one"),
     ("Tab", "the move history; arrows there show earlier positions (read-only); Escape returns"),
     ("n", "new match"),
     ("?", "this help"),

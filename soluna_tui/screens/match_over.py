@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from enum import StrEnum
 
+from textual import on
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import Static
+from textual.widget import Widget
+from textual.widgets import OptionList, Static
 
 from ..glyphs import Glyphs
 from ..play.wording import verb
@@ -27,7 +30,7 @@ class MatchOverChoice(StrEnum):
 
 
 CHOICES = (
-    (MatchOverChoice.REMATCH, "Rematch (same players and rules, the loser opens)"),
+    (MatchOverChoice.REMATCH, "Rematch: same players and rules, the loser opens"),
     (MatchOverChoice.NEW, "New match..."),
     (MatchOverChoice.BOARD, "Look at the board"),
     (MatchOverChoice.QUIT, "Quit"),
@@ -41,8 +44,12 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
     DIALOG_TITLE = "Match over"
 
     BINDINGS = [
+        Binding("r", f"choose('{MatchOverChoice.REMATCH}')", "Rematch"),
+        Binding("n", f"choose('{MatchOverChoice.NEW}')", "New match"),
         Binding("u", f"choose('{MatchOverChoice.UNDO}')", "Take back"),
         Binding("escape", f"choose('{MatchOverChoice.BOARD}')", "Close"),
+        # A modal dialog keeps the app's own keys from it: the game's q and ? here too.
+        Binding("q", f"choose('{MatchOverChoice.QUIT}')", "Quit"),
         HELP_BINDING,
     ]
 
@@ -63,6 +70,8 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
     def summary(self) -> str:
         match = self.match
         winner = match.winner
+        if winner is None:
+            raise ValueError("the match-over dialog needs a match that is over")
         names = match.players
         stars = match.stars
         lines = [f"{verb(names[winner], 'wins', 'win', you=winner == self.you)} the match "
@@ -90,7 +99,7 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
         """Whether this dialog still describes the match (a take-back elsewhere reopens it)."""
         return match.is_over
 
-    def body(self):
+    def body(self) -> Iterator[Widget]:
         with VerticalScroll(id="match-summary-box", can_focus=False):
             yield Static(self.summary(), id="match-summary", markup=False)
 
@@ -100,7 +109,19 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
         return True
 
     def action_choose(self, value: str) -> None:
-        self.dismiss(MatchOverChoice(value))
+        choice = MatchOverChoice(value)
+        if choice is MatchOverChoice.QUIT:
+            # As the game's q: the app quits (or asks first, where leaving means more: over SSH).
+            self.call_later(self.app.run_action, "quit")
+        else:
+            self.dismiss(choice)
+
+    @on(OptionList.OptionSelected, "#dialog-choices")
+    def _chosen_here(self, event: OptionList.OptionSelected) -> None:
+        """Quit, chosen from the list, quits as q does (the dialog's own handler would dismiss)."""
+        event.stop()
+        event.prevent_default()
+        self.action_choose(self._values[event.option_index])
 
     def choices(self) -> list[tuple[str, MatchOverChoice]]:
         return [(text, key) for key, text in CHOICES]

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
@@ -20,10 +24,30 @@ from .help import HELP_BINDING
 MODES = [("Two players on this terminal", "two"), ("Against the computer", "computer")]
 ON_OFF = [("on", True), ("off", False)]
 RULES = [("Box rules (same layout, loser chooses)", "box"), ("Online rules (new layout, loser opens)", "online")]
+#: The computer's pauses offered, in seconds (any other, from the preferences file, is offered too).
+PAUSES = (0.0, 0.5, 1.0, 2.0, 3.0)
+
+
+def pause_label(seconds: float) -> str:
+    """``none``, ``0.5 s``, ``1 s``."""
+    return "none" if seconds == 0 else f"{seconds:g} s"
+
+
+def pause_choices(current: float) -> list[tuple[str, float]]:
+    """The pauses offered, with ``current`` among them."""
+    return [(pause_label(seconds), seconds) for seconds in sorted({*PAUSES, current})]
 
 
 class NewMatchScreen(ModalScreen[MatchSetup | None]):
-    """Returns the chosen ``MatchSetup``, or ``None`` when cancelled."""
+    """Returns the chosen ``MatchSetup``, or ``None`` when cancelled; a new pause for the computer
+    (given ``pause``, the one now) goes up as ``PauseChosen`` as the match starts."""
+
+    class PauseChosen(Message):
+        """The computer's pause before its move lands, chosen here (a preference, not the match's)."""
+
+        def __init__(self, pause: float) -> None:
+            super().__init__()
+            self.pause = pause
 
     BINDINGS = [
         Binding("escape", "cancel", "Back to the game"),
@@ -36,15 +60,16 @@ class NewMatchScreen(ModalScreen[MatchSetup | None]):
     ]
 
     def __init__(self, previous: MatchSetup | None = None, *, ascii_mode: bool = False, in_game: bool = False,
-                 notice: str = "") -> None:
+                 notice: str = "", pause: float | None = None) -> None:
         super().__init__()
+        self.pause = pause
         self.notice = notice
         self.in_game = in_game
         self.cancel_label = "Back to the game" if in_game else "Quit"
         self.previous = previous or MatchSetup()
         self.ascii_mode = ascii_mode
 
-    def _choice(self, label: str, values, value, id: str) -> Choice:
+    def _choice(self, label: str, values: Sequence[tuple[str, Any]], value: Any, id: str) -> Choice:
         return Choice(label, values, value, ascii_mode=self.ascii_mode, id=id)
 
     def compose(self) -> ComposeResult:
@@ -57,6 +82,8 @@ class NewMatchScreen(ModalScreen[MatchSetup | None]):
             yield self._choice("Mode", MODES, "computer" if previous.vs_computer else "two", "mode")
             yield self._choice("Computer level", [(f"{level}: {LEVEL_DESCRIPTIONS[level]}", level) for level in LEVELS],
                                previous.computer_level or "perfect", "level")
+            if self.pause is not None:
+                yield self._choice("Computer's pause", pause_choices(self.pause), self.pause, "pause")
             with Horizontal(classes="form-row"):
                 yield Label("Player 1 name", classes="form-label", id="name-1-label")
                 yield Input(human_name, max_length=NAME_LIMIT, compact=True, id="name-1")
@@ -108,6 +135,8 @@ class NewMatchScreen(ModalScreen[MatchSetup | None]):
         """Against the computer there is one name (yours) and the computer's seat."""
         vs_computer = self.query_one("#mode", Choice).value == "computer"
         self.query_one("#level").display = vs_computer
+        for pause in self.query("#pause"):
+            pause.display = vs_computer
         self.query_one("#name-2-row").display = not vs_computer
         self.query_one("#name-1-label", Label).update("Your name" if vs_computer else "Player 1 name")
         name = self.query_one("#name-1", Input)
@@ -122,7 +151,9 @@ class NewMatchScreen(ModalScreen[MatchSetup | None]):
 
     def build_setup(self) -> MatchSetup:
         """The setup the form describes; ``OptionError`` when a value is out of range."""
-        value = lambda widget_id: self.query_one(f"#{widget_id}", Choice).value  # noqa: E731
+        def value(widget_id: str) -> Any:
+            return self.query_one(f"#{widget_id}", Choice).value
+
         options = MatchOptions.preset(value("rules"), stars_to_win=value("stars"), discs=value("discs"),
                                       first_opener=value("opener"))
         seed_text = self.query_one("#seed", Input).value.strip()
@@ -139,6 +170,10 @@ class NewMatchScreen(ModalScreen[MatchSetup | None]):
         except (OptionError, ValueError) as error:
             self.query_one("#new-match-error", Static).update(str(error))
             return
+        pauses = self.query("#pause").results(Choice)
+        for pause in pauses:
+            if setup.vs_computer and pause.value != self.pause:
+                self.post_message(self.PauseChosen(pause.value))
         self.dismiss(setup)
 
     def action_cancel(self) -> None:

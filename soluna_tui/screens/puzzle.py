@@ -17,15 +17,15 @@ from ..glyphs import glyphs_for
 from ..play.picker import Picker
 from ..play.view import tower_looks
 from ..rules import DEFAULT_DISCS, Move, OptionError, Position
-from ..rules.puzzles import ANY, DIFFICULTIES, Puzzle, make_puzzle, refutation
+from ..rules.puzzles import ANY, Puzzle, make_puzzle, refutation
 from ..rules.wording import plies
 from ..saves import SaveError
 from ..widgets.board import Board
 from ..widgets.key_footer import KeyFooter
 from ..widgets.status_line import StatusLine
+from .difficulty import DifficultyScreen
 from .picking import PICKING_BINDINGS, PickingMixin
 
-DIFFICULTY_CYCLE = (ANY, *DIFFICULTIES)
 MAX_SEED = 10**9
 
 
@@ -238,8 +238,14 @@ class PuzzleScreen(PickingMixin, Screen):
         self.redraw(focus_slot=0)
 
     def action_difficulty(self) -> None:
-        self.difficulty = DIFFICULTY_CYCLE[(DIFFICULTY_CYCLE.index(self.difficulty) + 1) % len(DIFFICULTY_CYCLE)]
-        self.load_puzzle()
+        """Choose the difficulty from a list, which says first when it would replace an unsolved puzzle."""
+        unsolved = self.puzzle is not None and not self.solved
+        self.app.push_screen(DifficultyScreen(self.difficulty, unsolved), self._difficulty_chosen)
+
+    def _difficulty_chosen(self, difficulty: str | None) -> None:
+        if difficulty is not None and difficulty != self.difficulty:
+            self.difficulty = difficulty
+            self.load_puzzle()
 
     def action_leave(self) -> None:
         if self.leave_quits:

@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
-from ..export import export_match, move_annotation, result_line, review_or_none
+from ..export import export_match, result_line, review_or_none
 from ..glyphs import glyphs_for
 from ..play.looks import HistoryEntry, TallyInfo
 from ..play.view import history_entries, tower_looks
@@ -33,7 +33,7 @@ from .annotated_text import AnnotatedTextScreen
 
 #: Seconds the solver may spend judging one round of a replay (large rounds give up, and say so).
 REPLAY_SECONDS_PER_ROUND = 20.0
-class ReplayScreen(Screen):
+class ReplayScreen(Screen[None]):
     """Escape goes back to where the replay was opened from."""
 
     BINDINGS = [
@@ -84,6 +84,8 @@ class ReplayScreen(Screen):
         self.history.show(self.entries)
         self.history.focus()
         self.show(0)
+        # The list keeps its newest line in view once laid out (as in a game): here the start is shown.
+        self.call_after_refresh(self.history.scroll_to_highlight)
         self._judge()
 
     # ---- stepping ------------------------------------------------------------------------
@@ -124,20 +126,22 @@ class ReplayScreen(Screen):
         played = match.rounds[entry.round_number - 1]
         names = match.players
         if entry.ply == 0:
-            text = (f"Round {entry.round_number}: {names[played.opener]} opens. "
-                    f"Right or Down steps through the moves.")
+            text = (f"Round {entry.round_number}: {names[played.opener]} opened. Right or Down steps "
+                    f"through the moves, each with its result for the player who made it (with perfect "
+                    f"play after it, in plies from that move).")
         else:
             move = played.moves[entry.ply - 1]
-            text = f"Move {entry.ply}: {names[played.mover_at(entry.ply - 1)]} played {move}: "
+            mover = names[played.mover_at(entry.ply - 1)]
+            text = f"Move {entry.ply}: {mover} played {move}. For {mover}: "
             if entry.round_number - 1 not in self.reviews:
                 text += "judging..." if self.glyphs.ascii else "judging…"
             else:
                 review = self.reviews[entry.round_number - 1]
-                text += (move_annotation(review.moves[entry.ply - 1]) if review is not None
+                text += (review.moves[entry.ply - 1].annotation if review is not None
                          else "not judged (perfect play took too long to find)")
         if entry.ply == len(played.moves):
             if played.outcome is not None:
-                text += f"\n{names[played.to_move]} cannot move: {names[played.outcome.winner]} wins the round."
+                text += f"\n{names[played.to_move]} cannot move: {names[played.outcome.winner]} won the round."
             elif match.forfeited_by is not None:
                 text += f"\n{names[match.forfeited_by]} forfeited here."
         return text

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from textual.binding import Binding
+from textual.widget import Widget
 from textual.widgets import Static
 
 from ..saves import SavedMatch
@@ -31,14 +34,18 @@ class ResumeScreen(ChoiceDialog[bool]):
     def describe(self) -> str:
         match = self.saved.match
         names, stars = match.players, match.stars
+        mode = self.saved.setup.mode_label
+        if match.round_number == 1 and match.round.ply == 0:
+            return f"You have a match set up, not started yet:\n{names[0]} vs {names[1]} ({mode})."
         state = "between rounds" if match.round.is_over else f"move {match.round.ply + 1}"
         return (f"You have an unfinished match:\n{names[0]} {stars[0]} - {stars[1]} {names[1]}, "
-                f"round {match.round_number}, {state} ({self.saved.setup.mode_label}).")
+                f"round {match.round_number}, {state} ({mode}).")
 
-    def body(self):
+    def body(self) -> Iterator[Widget]:
         if self.notice:
             yield Static(self.notice, id="resume-notice", markup=False)
         yield Static(self.describe(), markup=False)
 
     def choices(self) -> list[tuple[str, bool]]:
-        return [("Resume it", True), (self.new_label, False)]
+        started = self.saved.match.round_number > 1 or self.saved.match.round.ply > 0
+        return [("Resume it" if started else "Play it", True), (self.new_label, False)]

@@ -14,7 +14,7 @@ from textual.worker import get_current_worker
 
 from ..play.wording import possessive
 from ..rules import Budget, Match, Round, SearchAborted
-from ..rules.teaching import Judgement, RoundReview, review_round
+from ..rules.teaching import ACCURACY_MEANING, RESULT_CONVENTION, Judgement, RoundReview, review_round
 from ..rules.wording import plies
 from ..widgets.key_footer import KeyFooter
 from .help import HELP_BINDING
@@ -35,9 +35,10 @@ def describe_review(review: RoundReview, played: Round, names: tuple[str, str],
     player spoken to as "you", if any)."""
     lines: list[tuple[str, str]] = []
     for item in review.moves:
-        before = f"{'won' if item.before.wins else 'lost'} in {item.before.plies}"
+        mark = item.judgement.mark
         lines.append((f"{item.ply + 1:>2}. {names[item.player][:9]:<9} {str(item.move):<8} "
-                      f"{before:<11} {item.judgement.value}", JUDGEMENT_STYLES[item.judgement]))
+                      f"{str(item.after):<11} {item.judgement.value}{f' {mark}' if mark else ''}",
+                      JUDGEMENT_STYLES[item.judgement]))
     lines.append(("", ""))
     blunder = review.first_blunder
     if blunder is None:
@@ -50,6 +51,8 @@ def describe_review(review: RoundReview, played: Round, names: tuple[str, str],
         kept, made = review.kept_and_made(player)
         if made:
             lines.append((f"{name}: {kept} of {made} moves kept the best outcome ({kept / made:.0%}).", ""))
+    lines.append(("", ""))
+    lines.append((ACCURACY_MEANING, ""))
     return lines
 
 
@@ -106,7 +109,7 @@ class ReviewScreen(ModalScreen[None]):
             intro.update(message.problem)
             return
         self.review = message.review
-        intro.update("Each move, the position it was played from (for its player) and what it did:")
+        intro.update(RESULT_CONVENTION)
         text = Text()
         lines = describe_review(message.review, self.played, self.match.players, self.you)
         for index, (line, style) in enumerate(lines):

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from textual import work
 from textual.binding import Binding
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
@@ -40,8 +41,12 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
     BINDINGS = [
         Binding("u", "undo", "Take back the last move"),
         Binding("H", "advice", "Advice (a hint)"),
-        Binding("escape", "close", "Look at the board"),
-        Binding("question_mark", "app.help", "Help"),  # a modal dialog keeps the app's own keys from it
+        # Escape closes the dialog where the other player chooses; elsewhere it takes the first choice.
+        Binding("escape", "close", "Close"),
+        Binding("escape", "take_first", "Next round"),
+        # A modal dialog keeps the app's own keys from it: the game's q and ? here too.
+        Binding("question_mark", "app.help", "Help"),
+        Binding("q", "app.quit", "Quit"),
     ]
 
     class Advised(Message):
@@ -58,6 +63,11 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
         super().__init__()
         self.match = match
         self.round_number = match.round_number
+        outcome = match.round.outcome
+        if outcome is None:
+            raise ValueError("the round-over dialog needs a round that is over")
+        #: The round this dialog describes ended so (the match moves on under it once chosen).
+        self.outcome = outcome
         self.glyphs = glyphs
         self.local_players = local_players
         self.computer_opens = computer_opens
@@ -82,10 +92,18 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
             return self.can_take_back
         if action == "close":  # only where there is nothing to choose here (the other player chooses)
             return self.nothing_to_choose
+        if action == "take_first":
+            return not self.nothing_to_choose
         return True
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_take_first(self) -> None:
+        """Escape: the first choice (the loser opens, unless the computer chose otherwise)."""
+        choices = self.choices()
+        if choices:
+            self.dismiss(choices[0][1])
 
     def on_screen_resume(self) -> None:
         """Back on top (after help, say) once the round has moved on elsewhere: nothing left to show."""
@@ -97,7 +115,8 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
         """Which choice wins with perfect play: worked out off the event loop, counted as a hint."""
         self.advised = True
         self.refresh_bindings()
-        self.count_hint(self.match.round.outcome.loser)
+        if self.count_hint is not None:
+            self.count_hint(self.outcome.loser)
         self.query_one("#round-explanation", Static).update("Working out which choice wins...")
         self._advise(self.match.layout_for(self.round_number + 1))
 
@@ -115,8 +134,7 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
 
     def summary(self) -> list[str]:
         match = self.match
-        outcome = match.round.outcome
-        winner, loser = outcome.winner, outcome.loser
+        winner, loser = self.outcome.winner, self.outcome.loser
         moves = plural(match.round.ply, "move")
         lines = [f"{self._verb(winner, 'wins', 'win')} round {match.round_number}",
                  f"{self._verb(loser, 'cannot', 'cannot')} move (after {moves})", ""]
@@ -125,53 +143,58 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
             lines.append(f"{name}: {stars} {match.stars[player]}/{match.options.stars_to_win}")
         return lines
 
-    def _verb(self, player: int, third_person: str, second_person: str) -> str:
-        return verb(self.match.players[player], third_person, second_person, you=player == self.you)
+    def _verb(self, player: int, third_person: str, second_person: str, first: bool = True) -> str:
+        return verb(self.match.players[player], third_person, second_person, you=player == self.you, first=first)
 
     def choices(self) -> list[tuple[str, RoundOverChoice]]:
         """The choices offered, each with what it returns."""
         match = self.match
-        loser = match.round.outcome.loser
+        loser = self.outcome.loser
         next_round = match.round_number + 1
         if match.options.next_opener is NextOpener.LOSER_OPENS:
-            return [(f"Start round {next_round} ({self._verb(loser, 'opens', 'open')})", RoundOverChoice(loser))]
+            return [(f"Start round {next_round}: {self._verb(loser, 'opens', 'open', first=False)}",
+                     RoundOverChoice(loser))]
         if self.computer_opens is not None:
             opener = loser if self.computer_opens else other(loser)
-            return [(f"Start round {next_round} ({self._verb(opener, 'opens', 'open')})",
+            return [(f"Start round {next_round}: {self._verb(opener, 'opens', 'open', first=False)}",
                      RoundOverChoice(opener, loser))]
         if loser not in self.local_players:
             return []
         return [
             (f"{self._verb(loser, 'opens', 'open')} round {next_round}", RoundOverChoice(loser, loser)),
-            (f"{self._verb(other(loser), 'opens', 'open')} round {next_round} "
-             f"({self._verb(loser, 'moves', 'move')} second)", RoundOverChoice(other(loser), loser)),
+            (f"{self._verb(other(loser), 'opens', 'open')} round {next_round}, "
+             f"{self._verb(loser, 'moves', 'move', first=False)} second", RoundOverChoice(other(loser), loser)),
         ]
 
     def explanation(self) -> str:
         match = self.match
-        loser = match.players[match.round.outcome.loser]
+        loser = match.players[self.outcome.loser]
         if match.options.next_opener is NextOpener.LOSER_OPENS:
             return "Under these rules the loser opens the next round."
         if self.computer_opens is not None:
             choice = "to open" if self.computer_opens else "to move second"
             return f"{loser} lost the round and chooses {choice}."
-        if match.round.outcome.loser not in self.local_players:
+        if self.outcome.loser not in self.local_players:
             return f"Waiting for {loser} to choose who opens the next round."
-        if self.local_players == (match.round.outcome.loser,):  # one player here: "you"
+        if self.local_players == (self.outcome.loser,):  # one player here: "you"
             return "You lost the round: do you open the next round, or move second?"
         return f"{loser} lost the round and chooses: open the next round, or move second?"
 
     def keys_line(self) -> str:
-        keys = ["u takes back the last move"] if self.can_take_back else []
+        """The keys besides Enter, each a sentence (the footer has them in brief)."""
+        choices = self.choices()
+        keys = [f"Esc: {choices[0][0]}."] if len(choices) > 1 else []
+        if self.can_take_back:
+            keys.append("u takes back the last move.")
         if self.count_hint is not None and self.loser_chooses_here:
-            keys.append("H says which choice wins (a hint)")
-        return f"({'; '.join(keys)})" if keys else ""
+            keys.append("H says which choice wins; it counts as a hint.")
+        return " ".join(keys)
 
     def still_true(self, match: Match) -> bool:
         """Whether this dialog still describes the match (it may have moved on, decided elsewhere)."""
         return match.round_number == self.round_number and match.round.is_over
 
-    def body(self):
+    def body(self) -> Iterator[Widget]:
         yield Static("\n".join(self.summary()), id="round-summary", markup=False)
         yield Static(self.explanation(), id="round-explanation", markup=False)
         yield Static(self.keys_line(), id="round-keys", markup=False)

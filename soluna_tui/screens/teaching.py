@@ -33,6 +33,9 @@ class TeachingMixin:
     turn: Turn
     shown_position: Position
     viewing: HistoryEntry | None
+    #: Analysis mode was turned on and is not yet counted: one hint, for the first player here to
+    #: see it on a live turn (and once per position: turning it off and on again adds nothing).
+    _analysis_asked = False
 
     class Consulted(Message):
         """The solver answered (or gave up on: ``analysis`` is ``None``) a question about ``position``."""
@@ -111,14 +114,17 @@ class TeachingMixin:
 
     def seek_help(self) -> None:
         """What analysis mode needs at this moment: the solver's answer about the position shown,
-        and, shown on a local player's live turn, one hint counted (once per turn)."""
+        and, the first time it shows on a local player's live turn after being turned on, one hint
+        counted (keeping it on costs nothing more)."""
         if not self.analysis_on:
             return
         position = self.shown_position
         if self.coach.analysis_of(position) is None:
             self.consult(position, Purpose.ANALYSIS)
-        elif self._helping_live_player() and self.coach.counts_analysis(self.turn):
-            self.count_hint(self.match.to_move)
+        elif self._analysis_asked and self._helping_live_player():
+            self._analysis_asked = False
+            if self.coach.counts_analysis(self.turn):
+                self.count_hint(self.match.to_move)
 
     # ---- the keys ----------------------------------------------------------------------------
 
@@ -150,6 +156,7 @@ class TeachingMixin:
         if self._refuse_help():
             return
         self.table.analysis_on = not self.table.analysis_on
+        self._analysis_asked = self.table.analysis_on
         self._save_table()
         self.seek_help()
         self.refresh_view()

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import re
+
 from soluna_tui.cli import main
 from soluna_tui.export import export_match
 from soluna_tui.rules import Match, MatchOptions
+from soluna_tui.rules.teaching import RESULT_CONVENTION, review_round
 from soluna_tui.saves import FINISHED_KEPT, FinishedStore, SavedMatch, SaveStore
 from soluna_tui.screens.annotated_text import AnnotatedTextScreen
 from soluna_tui.screens.finished import FinishedListScreen
 from soluna_tui.screens.match_over import MatchOverScreen
 from soluna_tui.screens.replay import ReplayScreen
+from soluna_tui.screens.review import describe_review
 
 from .helpers import hot_seat, make_app, play_by_keys, screen_text, skip_review
 
@@ -40,7 +44,7 @@ async def test_stepping_through_a_replay_shows_each_move_judged_and_the_end(tmp_
         await pilot.pause()
         replay = app.screen
         assert isinstance(replay, ReplayScreen)
-        assert "Round 1: Ann opens" in screen_text(app) and replay.index == 0
+        assert "Round 1: Ann opened" in screen_text(app) and replay.index == 0
         await pilot.press("right")
         first = match.rounds[0].moves[0]
         assert replay.entry.ply == 1 and f"Move 1: Ann played {first}" in screen_text(app)
@@ -58,7 +62,7 @@ async def test_stepping_through_a_replay_shows_each_move_judged_and_the_end(tmp_
         winner = match.players[match.winner]
         assert replay.index == len(replay.entries) - 1
         text = screen_text(app)
-        assert f"{winner} wins the round." in text and f"{winner} wins the match" in text
+        assert f"{winner} won the round." in text and f"{winner} wins the match" in text
         assert f"{match.stars[match.winner]}/2" in text  # the tally counts the last star
         await pilot.press("home")
         assert replay.index == 0 and "0/2" in screen_text(app)
@@ -115,3 +119,47 @@ def test_only_the_last_matches_are_kept_newest_first_and_exported_with_last(tmp_
     assert capsys.readouterr().err.count("\n") == 1
     assert main(["export", "--last", "--data-dir", str(tmp_path / "empty")]) == 1
     assert "no finished match kept" in capsys.readouterr().err
+
+
+def test_the_review_and_the_export_give_each_move_the_same_number_and_say_which() -> None:
+    """The review gave the value before the move (``won in 11``), the export the move's result
+    (``loss in 10``): now both give the move's result for its player, and say so."""
+    match = finished(seed=3, discs=12, stars=1)
+    played = match.rounds[0]
+    review = review_round(played)
+    shown = [line for line, _ in describe_review(review, played, match.players)][:played.ply]
+    exported = export_match(match)
+    move_lines = [line for line in exported.splitlines() if re.match(r"\s+\d+\. ", line)]
+    for item, review_line, export_line in zip(review.moves, shown, move_lines, strict=True):
+        assert str(item.after) in review_line and str(item.after) in export_line
+    assert RESULT_CONVENTION in exported
+    assert "Round 1: Ann opened;" in exported
+
+
+async def test_a_replay_opens_at_the_start_with_its_list_at_the_start(tmp_path) -> None:
+    match = finished(seed=3, discs=12, stars=3)
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(ReplayScreen(match))
+        await pilot.pause()
+        await pilot.pause()
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen) and replay.index == 0
+        assert replay.history.highlighted == 0 and replay.history.scroll_offset.y == 0
+        assert "Round 1: Ann opened" in screen_text(app)
+        assert "its result for the player" in screen_text(app)
+
+
+async def test_the_annotated_text_wraps_at_80_columns(tmp_path) -> None:
+    match = finished(seed=3, discs=12, stars=1)
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(ReplayScreen(match))
+        replay = app.screen
+        await wait_for(pilot, app, lambda: replay.text is not None, "the judging")
+        await pilot.press("t")
+        await wait_for(pilot, app, lambda: isinstance(app.screen, AnnotatedTextScreen), "the annotated text")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "seed 3" in text  # the end of the rules line, past the 80th column
+        assert "counted from that" in text

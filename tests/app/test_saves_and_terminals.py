@@ -195,6 +195,7 @@ async def test_new_match_screen_builds_the_chosen_setup(tmp_path) -> None:
         assert isinstance(app.screen, NewMatchScreen)
         await pilot.press("right")  # mode: against the computer
         await pilot.press("down", "left")  # level: trap
+        await pilot.press("down")  # the computer's pause stays as it is
         await pilot.press("down")
         app.screen.query_one("#name-1").value = "Zoe"
         await pilot.press("down", "right")  # rules: online

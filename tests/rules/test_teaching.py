@@ -67,11 +67,26 @@ def test_best_resistance_is_recognised() -> None:
     solver = Solver()
     position = Position.parse("4C 2M 2M 1* 1* 1C 1C")  # lost; 1*>1* holds out 6 plies, 4C>1C only 4
     assert not solver.verdict(position).wins
-    for move, judgement in (("1*>1*", Judgement.BEST_RESISTANCE), ("4C>1C", Judgement.GAVE_IN)):
+    for move, judgement, best in (("1*>1*", Judgement.BEST_RESISTANCE, True), ("4C>1C", Judgement.GAVE_IN, False)):
         played = Round(position)
         played.play(Move.parse(move))
-        assert review_round(played, solver).moves[0].judgement is judgement
-        assert judgement.kept_best_outcome
+        review = review_round(played, solver)
+        assert review.moves[0].judgement is judgement
+        # Giving in sooner is an error (marked ?): it does not count as keeping the best outcome.
+        assert judgement.kept_best_outcome is best and review.kept_and_made(0) == (int(best), 1)
+
+
+def test_a_move_is_shown_by_its_own_result_for_its_player() -> None:
+    """One number per move everywhere: the move's result (``after``), never the position's value before it."""
+    solver = Solver()
+    position = won_with_a_losing_move(solver)
+    analysis = solver.analyse(position)
+    losing = next(item for item in analysis.moves if not item.verdict.wins)
+    played = Round(position)
+    played.play(losing.move)
+    judged = review_round(played, solver).moves[0]
+    assert judged.annotation == f"loss in {losing.verdict.plies}, threw the win away ??"
+    assert judged.before.wins and str(judged.before) not in judged.annotation
 
 
 def test_hint_steps() -> None:

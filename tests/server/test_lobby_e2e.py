@@ -136,7 +136,7 @@ async def test_a_keyed_player_s_leaderboard_and_record_after_a_rated_match(tmp_p
                                        f"vs bob: {result}, stars ")
         assert "could not read" not in text
         await ann.press("enter")  # the recent match, replayed: the answer goes to the record that asked
-        await ann.wait_for_text("Replay", "Round 1: ann opens", f"ann vs bob. {winner} wins the match")
+        await ann.wait_for_text("Replay", "Round 1: ann opened", f"ann vs bob. {winner} wins the match")
 
 
 async def test_a_second_match_is_joined_by_its_own_code_in_one_visit(tmp_path) -> None:

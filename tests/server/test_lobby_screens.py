@@ -139,7 +139,7 @@ async def test_the_record_lists_recent_matches_and_enter_replays_one() -> None:
         assert request["id"] == 17
         server.answer(request, {"type": "finished_match", "id": 17, "players": ["ann", "bob"], "result": "forfeit",
                                 "finished_at": 1_790_000_000.0, "match": match.to_dict()})
-        await wait_for_screen(pilot, app, ReplayScreen, "Round 1: ann opens")
+        await wait_for_screen(pilot, app, ReplayScreen, "Round 1: ann opened")
         assert app.screen.match.to_dict() == match.to_dict()
         await pilot.press("escape")
         await wait_for_screen(pilot, app, RecordScreen)

@@ -1,0 +1,111 @@
+"""Every key the end-of-round and end-of-match dialogs show does what it says; q and Escape too."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from textual.pilot import Pilot
+
+from soluna_tui.app import SolunaApp
+from soluna_tui.glyphs import glyphs_for
+from soluna_tui.rules import Match, MatchOptions
+from soluna_tui.screens.game import GameScreen
+from soluna_tui.screens.match_over import MatchOverScreen
+from soluna_tui.screens.new_match import NewMatchScreen
+from soluna_tui.screens.round_over import RoundOverScreen
+
+from ..rules.test_match import finish_round
+from .helpers import footer_keys, game, hot_seat, make_app, play_randomly_until, screen_text
+
+
+@asynccontextmanager
+async def at_the(dialog: type, data_dir, **options) -> AsyncIterator[tuple[SolunaApp, Pilot]]:
+    """A hot-seat match (seed 7) played by random keys until ``dialog`` shows, at 80x24."""
+    app = make_app(data_dir, hot_seat(seed=7, **options))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await play_randomly_until(pilot, app, random.Random(7), dialog)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        yield app, pilot
+
+
+async def test_match_over_n_opens_the_new_match_screen(tmp_path) -> None:
+    async with at_the(MatchOverScreen, tmp_path, stars_to_win=1) as (app, pilot):
+        assert "Press n for a new match" in screen_text(app)
+        assert {"Rematch", "New match", "Take back", "Close", "Quit"} <= set(footer_keys(app))
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, NewMatchScreen)
+
+
+async def test_match_over_r_starts_the_rematch(tmp_path) -> None:
+    async with at_the(MatchOverScreen, tmp_path, stars_to_win=1) as (app, pilot):
+        loser = 1 - game(app).match.winner
+        await pilot.press("r")
+        await pilot.pause()
+        match = game(app).match
+        assert isinstance(app.screen, GameScreen) and not match.is_over and match.stars == (0, 0)
+        assert match.round.opener == loser
+
+
+async def test_match_over_q_quits_as_the_games_q_does(tmp_path) -> None:
+    async with at_the(MatchOverScreen, tmp_path, stars_to_win=1) as (app, pilot):
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+async def test_match_over_escape_closes_and_n_on_the_board_still_works(tmp_path) -> None:
+    async with at_the(MatchOverScreen, tmp_path, stars_to_win=1) as (app, pilot):
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, NewMatchScreen)
+
+
+async def test_round_over_q_quits(tmp_path) -> None:
+    async with at_the(RoundOverScreen, tmp_path) as (app, pilot):
+        assert "Quit" in footer_keys(app)
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+async def test_round_over_escape_takes_the_first_choice_the_loser_opens(tmp_path) -> None:
+    async with at_the(RoundOverScreen, tmp_path) as (app, pilot):
+        loser = game(app).match.round.outcome.loser
+        name = game(app).match.players[loser]
+        assert f"Esc: {name} opens round 2." in screen_text(app)
+        assert footer_keys(app).get("Next round")
+        await pilot.press("escape")
+        await pilot.pause()
+        match = game(app).match
+        assert isinstance(app.screen, GameScreen)
+        assert match.round_number == 2 and match.round.opener == loser
+
+
+async def test_round_over_escape_under_online_rules_starts_the_next_round(tmp_path) -> None:
+    async with at_the(RoundOverScreen, tmp_path, next_opener="loser-opens", next_layout="new") as (app, pilot):
+        assert "Esc:" not in screen_text(app)  # one choice: Enter or Esc, nothing to explain
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen) and game(app).match.round_number == 2
+
+
+def test_round_over_speaks_to_you_plainly() -> None:
+    """Not ``Computer opens round 2 (You move second)``: "you" in the middle of a sentence, no brackets."""
+    match = Match(MatchOptions(), ("Ann", "Computer"), 3)
+    finish_round(match, random.Random(3), loser=0)
+    dialog = RoundOverScreen(match, glyphs_for(False), local_players=(0,), you=0)
+    assert [label for label, _ in dialog.choices()] == ["You open round 2", "Computer opens round 2, you move second"]
+    assert dialog.keys_line() == "Esc: You open round 2. u takes back the last move."
+    advised = RoundOverScreen(match, glyphs_for(False), local_players=(0,), you=0, count_hint=lambda player: None)
+    assert advised.keys_line().endswith("u takes back the last move. H says which choice wins; it counts as a hint.")
+    online = Match(MatchOptions.preset("online"), ("Ann", "Computer"), 3)
+    finish_round(online, random.Random(3), loser=0)
+    dialog = RoundOverScreen(online, glyphs_for(False), local_players=(0,), you=0)
+    assert [label for label, _ in dialog.choices()] == ["Start round 2: you open"]

@@ -1,0 +1,45 @@
+"""The puzzle screen's difficulty key asks before it replaces an unsolved puzzle."""
+
+from __future__ import annotations
+
+from soluna_tui.rules.puzzles import make_puzzle
+from soluna_tui.screens.difficulty import DifficultyScreen
+from soluna_tui.screens.puzzle import PuzzleScreen
+
+from .helpers import make_app, screen_text
+from .test_teaching import play_by_keys_on, wait
+
+
+async def test_difficulty_asks_before_replacing_an_unsolved_puzzle_and_escape_keeps_it(tmp_path) -> None:
+    app = make_app(tmp_path, puzzle=(7, "any", 12))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, PuzzleScreen) and screen.puzzle == make_puzzle(7)
+        await pilot.press("D")
+        await pilot.pause()
+        assert isinstance(app.screen, DifficultyScreen)
+        assert "This puzzle is not" in screen_text(app)
+        await pilot.press("escape")
+        await wait(pilot, app)
+        assert app.screen is screen and screen.puzzle == make_puzzle(7) and screen.difficulty == "any"
+        await pilot.press("D", "down", "down", "down", "enter")  # any, easy, medium, hard
+        await wait(pilot, app)
+        assert app.screen is screen and screen.difficulty == "hard"
+        assert screen.puzzle == make_puzzle(7, "hard")
+
+
+async def test_difficulty_after_a_solved_puzzle_does_not_warn(tmp_path) -> None:
+    app = make_app(tmp_path, puzzle=(7, "any", 12))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait(pilot, app)
+        screen = app.screen
+        puzzle = make_puzzle(7)
+        await play_by_keys_on(pilot, screen, puzzle.position, puzzle.solution)
+        await pilot.press("D")
+        await pilot.pause()
+        assert isinstance(app.screen, DifficultyScreen) and "This puzzle is not" not in screen_text(app)
+        assert "Hard: 8+ legal moves, 8 or more plies" in screen_text(app)
+        await pilot.press("down", "enter")
+        await wait(pilot, app)
+        assert screen.difficulty == "easy" and screen.puzzle == make_puzzle(7, "easy")

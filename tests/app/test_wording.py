@@ -1,0 +1,42 @@
+"""Sentences that say something true, in plain English: the resume question, the statistics."""
+
+from __future__ import annotations
+
+from soluna_tui.saves import SavedMatch, SaveStore
+from soluna_tui.screens.resume import ResumeScreen
+from soluna_tui.screens.stats import StatsScreen
+from soluna_tui.stats import MatchRecord, Stats, describe
+
+from .helpers import hot_seat, make_app, screen_text
+
+
+async def test_a_match_with_no_move_is_not_welcomed_back_at_move_1(tmp_path) -> None:
+    store = SaveStore(tmp_path)
+    store.save(SavedMatch(hot_seat(seed=3), hot_seat(seed=3).new_match()))
+    store.release()
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, ResumeScreen)
+        text = screen_text(app)
+        assert "not started yet" in text and "Ann vs Bob" in text and "move 1" not in text
+        assert "Play it" in text
+
+
+def record(mode: str, level: str | None, names: tuple[str, str], accuracy: tuple[float | None, float | None]):
+    return MatchRecord(finished="2026-11-20T10:00:00", mode=mode, level=level, names=names, winner=0,
+                       stars=(4, 1), round_winners=(0, 0, 1, 0, 0), accuracy=accuracy, hints=(0, 0))
+
+
+async def test_the_latest_matches_name_the_opponent_or_the_computers_level(tmp_path) -> None:
+    stats = Stats([record("computer", "perfect", ("You", "Computer"), (0.8, None)),
+                   record("two players", None, ("Ann", "Bob"), (0.5, 1.0))])
+    lines = describe(stats)
+    assert any("You" in line and "vs computer (perfect)" in line and "80%" in line for line in lines)
+    assert any("Ann" in line and "vs Bob" in line and "50%" in line for line in lines)
+    assert any("Bob" in line and "vs Ann" in line and "100%" in line for line in lines)
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(StatsScreen(stats))
+        await pilot.pause()
+        assert "vs computer (perfect)" in screen_text(app)
