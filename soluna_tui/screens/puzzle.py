@@ -15,8 +15,9 @@ from textual.worker import get_current_worker
 
 from ..glyphs import glyphs_for
 from ..play.picker import Picker
+from ..play.slots import Arrangement, Placed
 from ..play.view import tower_looks
-from ..rules import DEFAULT_DISCS, Move, OptionError, Position
+from ..rules import DEFAULT_DISCS, Move, OptionError
 from ..rules.puzzles import ANY, DIFFICULTIES, Puzzle, make_puzzle, refutation
 from ..rules.wording import plies
 from ..saves import SaveError
@@ -63,6 +64,8 @@ class PuzzleScreen(PickingMixin, Screen):
         self.picker = Picker()
         self.puzzle: Puzzle | None = None
         self.answered: Move | None = None
+        #: The places the answer was played from and onto.
+        self.answered_places: Placed | None = None
         self.solved = False
         #: The perfect continuation after a wrong answer.
         self.line: list[Move] | None = None
@@ -95,7 +98,7 @@ class PuzzleScreen(PickingMixin, Screen):
 
     def load_puzzle(self) -> None:
         self.puzzle = None
-        self.answered = None
+        self.answered = self.answered_places = None
         self.solved = False
         self.line = None
         self.tried = False
@@ -118,13 +121,13 @@ class PuzzleScreen(PickingMixin, Screen):
             self.say(f"{message.problem}. D changes the difficulty, n tries another seed.", "error")
             return
         self.puzzle = message.puzzle
-        self.redraw(focus_slot=0)
+        self.redraw(cursor=0)
 
     # ---- answering -----------------------------------------------------------------------
 
     @property
-    def picking_position(self) -> Position:
-        return self.puzzle.position
+    def picking_arrangement(self) -> Arrangement:
+        return Arrangement.opening(self.puzzle.position)
 
     def may_pick(self) -> bool:
         if self.puzzle is None:
@@ -134,11 +137,12 @@ class PuzzleScreen(PickingMixin, Screen):
             return False
         return True
 
-    def commit(self, move: Move) -> None:
+    def commit(self, placed: Placed) -> None:
         puzzle = self.puzzle
         first_try = not self.tried
         self.tried = True
-        self.answered = move
+        move = placed.move
+        self.answered, self.answered_places = move, placed
         self.solved = puzzle.is_solution(move)
         if first_try:
             self.first_answer_solved = self.solved
@@ -170,20 +174,19 @@ class PuzzleScreen(PickingMixin, Screen):
 
     # ---- drawing -------------------------------------------------------------------------
 
-    def redraw(self, focus_slot: int | None = None) -> None:
+    def redraw(self, cursor: int | None = None) -> None:
         puzzle = self.puzzle
         if puzzle is None:
             return
-        shown = puzzle.position
-        looks = tower_looks(shown, mover_slot=self.picked_slot)
-        if self.solved:  # the move played: the table after it, the new tower marked as in a game
-            after = shown.play(self.answered)
-            looks = tower_looks(after, last=self.answered.result)
-            focus_slot = after.towers.index(self.answered.result)
-        elif self.answered is not None:  # the wrong move, held over the table until r or n
-            mover = shown.towers.index(self.answered.mover)
-            looks = tower_looks(shown, mover_slot=mover, target=self.answered.target)
-        self.board.show(looks, focus_slot)
+        table = Arrangement.opening(puzzle.position)
+        looks = tower_looks(table, mover_slot=self.picked_slot)
+        placed = self.answered_places
+        if self.solved and placed is not None:  # the move played: the table after it, marked as in a game
+            looks = tower_looks(table.after(placed), last=placed)
+            cursor = placed.target_slot
+        elif placed is not None:  # the wrong move, held over the table until r or n
+            looks = tower_looks(table, mover_slot=placed.mover_slot, target_slot=placed.target_slot)
+        self.board.show(looks, cursor)
         stats = self.record
         self.query_one("#puzzle-info", Static).update(
             f"Find the only move\nthat wins.\n\nSeed {puzzle.seed}, {self.difficulty} difficulty\n"
@@ -233,9 +236,9 @@ class PuzzleScreen(PickingMixin, Screen):
         self.load_puzzle()
 
     def action_retry(self) -> None:
-        self.answered = None
+        self.answered = self.answered_places = None
         self.line = None
-        self.redraw(focus_slot=0)
+        self.redraw(cursor=0)
 
     def action_difficulty(self) -> None:
         self.difficulty = DIFFICULTY_CYCLE[(DIFFICULTY_CYCLE.index(self.difficulty) + 1) % len(DIFFICULTY_CYCLE)]

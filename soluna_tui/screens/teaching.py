@@ -164,5 +164,5 @@ class TeachingMixin:
     def say(self, text: str, kind: str = "warning") -> None:
         raise NotImplementedError
 
-    def refresh_view(self, focus_slot: int | None = None) -> None:
+    def refresh_view(self, cursor: int | None = None) -> None:
         raise NotImplementedError

@@ -55,5 +55,5 @@ async def test_the_prompt_closes_when_the_server_moves_the_match_on() -> None:
         server.send(match_message(match, 0, code="KQXP"))
         await settle(pilot)
         assert game.match.round.ply == 1 and not game.move_prompt.display
-        assert game.board.focused_slot is not None
+        assert game.board.cursor is not None and app.focused is game.board
         assert "Waiting for bob." in screen_text(app)
