@@ -17,22 +17,21 @@ sys.path.insert(0, str(HERE.parent))
 
 from soluna_tui.app import SolunaApp  # noqa: E402
 from soluna_tui.match_setup import MatchSetup  # noqa: E402
-from soluna_tui.rules import MatchOptions, Move  # noqa: E402
-from soluna_tui.widgets.board import JUMP_KEYS  # noqa: E402
+from soluna_tui.play.looks import JUMP_KEYS  # noqa: E402
+from soluna_tui.rules import MatchOptions, Move, Tower  # noqa: E402
 
 SIZE = (160, 50)
 SEED = 7
 #: Moves that leave stacks of every height and symbol on the table.
 MOVES = ("1S>1S", "1*>1M", "1C>1M", "1M>1*", "2C>2S")
-#: Then: analysis on, and the third tower (2*) picked up.
-KEYS = ("A", "3", "enter")
+#: Then: analysis on, and the 2* tower picked up.
+PICKED = "2*"
 
 
 async def keys_for(app: SolunaApp, move: Move) -> list[str]:
-    towers = app.game.match.position.towers
-    mover = towers.index(move.mover)
-    target = next(slot for slot, tower in enumerate(towers) if tower == move.target and slot != mover)
-    return [JUMP_KEYS[mover], "enter", JUMP_KEYS[target], "enter"]
+    """The keys of the places the move goes from and onto (towers keep their places all round)."""
+    placed = app.game.arrangement.resolve(move)
+    return [JUMP_KEYS[placed.mover_slot], "enter", JUMP_KEYS[placed.target_slot], "enter"]
 
 
 async def draw(target: Path) -> None:
@@ -43,7 +42,8 @@ async def draw(target: Path) -> None:
             await pilot.pause()
             for move in MOVES:
                 await pilot.press(*await keys_for(app, Move.parse(move)))
-            await pilot.press(*KEYS)
+            picked = app.game.arrangement.first_slot(Tower.parse(PICKED))
+            await pilot.press("A", JUMP_KEYS[picked], "enter")
             for _ in range(20):
                 await app.workers.wait_for_complete()
                 await pilot.pause()

@@ -1,9 +1,16 @@
-"""The Soluna app: styles, screens, global keys, the command palette, saves and resume."""
+"""The Soluna app: styles, screens, global keys, the command palette, saves and resume.
+
+Only what the first frame needs is imported with the app (the game screen, or the new-match
+screen); every other screen, and the stats, are imported when first used. A process that forks
+sessions (the SSH server's zygote) imports them all first with ``preload``.
+"""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import events, work
 from textual.app import App, SystemCommand
@@ -18,29 +25,39 @@ from .key_order import InOrderInput
 from .match_setup import MatchSetup
 from .preferences import Preferences
 from .rules import Match
-from .saves import FinishedFile, FinishedStore, SavedMatch, SaveStore
-from .screens.confirm import ConfirmScreen
-from .screens.finished import FinishedListScreen
+from .saves import SavedMatch, SaveStore
 from .screens.game import GameScreen
-from .screens.help import HelpScreen
-from .screens.new_match import NewMatchScreen
-from .screens.puzzle import PuzzleScreen
-from .screens.replay import ReplayScreen
-from .screens.resume import ResumeScreen
-from .screens.stats import StatsScreen
-from .screens.too_small import TooSmallScreen
-from .stats import StatsStore
 from .table import LocalTable
 from .terminal import MIN_HEIGHT, MIN_WIDTH
-from .widgets.ascii_palette import AsciiCommandPalette
+
+if TYPE_CHECKING:
+    from .saves import FinishedFile
+    from .stats import StatsStore
 
 STYLESHEETS = ("app.tcss", "game.tcss", "dialogs.tcss", "replay.tcss")
 ASCII_STYLESHEET = "ascii.tcss"
+#: The id of the notice that covers the layout while the terminal is too small.
+TOO_SMALL_ID = "too-small-screen"
 #: One line on the screen of a second copy of the game started on the same data directory.
 ELSEWHERE_NOTICE = "Another copy of Soluna has the saved match; this one saves apart."
+#: Modules the first frame does without, imported when first used (``preload`` imports them all).
+LATER_MODULES = (
+    "soluna_tui.screens.confirm", "soluna_tui.screens.finished", "soluna_tui.screens.help",
+    "soluna_tui.screens.new_match", "soluna_tui.screens.puzzle", "soluna_tui.screens.replay",
+    "soluna_tui.screens.resume", "soluna_tui.screens.stats", "soluna_tui.screens.too_small",
+    "soluna_tui.screens.round_over", "soluna_tui.screens.match_over", "soluna_tui.screens.review",
+    "soluna_tui.stats", "soluna_tui.widgets.ascii_palette", "soluna_tui.export", "soluna_tui.rules.puzzles",
+)
 #: Plain names for keys whose usual display is a Unicode symbol.
 ASCII_KEY_NAMES = {"up": "up", "down": "down", "left": "left", "right": "right", "enter": "enter",
                    "backspace": "bksp", "question_mark": "?"}
+
+
+def preload() -> None:
+    """Import everything the app may show, at once (a zygote forks sessions after this, so no
+    session pays to import a screen when it first shows it)."""
+    for name in LATER_MODULES:
+        importlib.import_module(name)
 
 
 def styles_dir() -> Path:
@@ -97,7 +114,8 @@ class SolunaApp(InOrderInput, App[None]):
         self._save_notice = ""
         self.ascii_mode = ascii_mode
         self.store: SaveStore | None = store if store is not None else SaveStore(data_dir)
-        self.stats_store = stats_store if stats_store is not None else StatsStore(data_dir)
+        self._stats_store = stats_store
+        self._data_dir = data_dir
         self.preferences = preferences if preferences is not None else Preferences(data_dir)
         self.requested_theme = theme
         #: The computer takes at least this long, so its move is not a surprise.
@@ -108,12 +126,27 @@ class SolunaApp(InOrderInput, App[None]):
         # set in both modes, so an app never inherits another's.
         ScrollBar.renderer = AsciiScrollBarRender if ascii_mode else ScrollBarRender
 
+    @property
+    def stats_store(self) -> StatsStore:
+        """The statistics, read from the data directory when first needed (at the end of a match)."""
+        if self._stats_store is None:
+            from .stats import StatsStore
+
+            self._stats_store = StatsStore(self._data_dir)
+        return self._stats_store
+
+    @stats_store.setter
+    def stats_store(self, store: StatsStore) -> None:
+        self._stats_store = store
+
     # ---- start-up ------------------------------------------------------------------------
 
     def get_default_screen(self) -> Screen:
         """With a setup given (``soluna play``), the match is the first screen: no blank one before it
         (unless an unfinished match must be asked about first). Likewise the puzzle screen."""
         if self.start_puzzle is not None:
+            from .screens.puzzle import PuzzleScreen
+
             seed, difficulty, discs = self.start_puzzle
             return PuzzleScreen(seed, difficulty, discs, leave_quits=True)
         if self.start_setup is not None:
@@ -142,7 +175,7 @@ class SolunaApp(InOrderInput, App[None]):
             self.theme = theme
         self.theme_changed_signal.subscribe(self, lambda theme: self.remember(theme=theme.name))
         self.check_size()
-        if isinstance(self.screen_stack[0], (GameScreen, PuzzleScreen)):
+        if isinstance(self.screen_stack[0], GameScreen) or self.start_puzzle is not None:
             if self._save_notice:
                 self.call_after_refresh(self.notify, self._save_notice, severity="warning", timeout=10)
             return
@@ -152,6 +185,8 @@ class SolunaApp(InOrderInput, App[None]):
         if saved is None:
             self.action_new_match(notice=self._save_notice)
             return
+        from .screens.resume import ResumeScreen
+
         new_label = "Start the new match instead" if self.start_setup is not None else "Start a new match"
         self.push_screen(ResumeScreen(saved, new_label, notice=self._save_notice),
                          lambda resume: self._resume_chosen(saved, resume))
@@ -222,6 +257,8 @@ class SolunaApp(InOrderInput, App[None]):
         self.check_size()
 
     def action_new_match(self, previous: MatchSetup | None = None, notice: str = "") -> None:
+        from .screens.new_match import NewMatchScreen
+
         game = self.game
         if previous is None:
             previous = game.table.setup if game is not None else self.preferences.last_setup
@@ -241,6 +278,8 @@ class SolunaApp(InOrderInput, App[None]):
         if match is None or match.is_over or not (match.round.ply or match.round_number > 1):
             self.start_match(setup, rematch_of)
             return
+        from .screens.confirm import ConfirmScreen
+
         names, stars = match.players, match.stars
         question = (f"The match in progress ({names[0]} {stars[0]} - {stars[1]} {names[1]}, round "
                     f"{match.round_number}) will be abandoned: it will not be saved or counted.")
@@ -250,14 +289,20 @@ class SolunaApp(InOrderInput, App[None]):
         )
 
     def action_help(self) -> None:
+        from .screens.help import HelpScreen
+
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(glyphs_for(self.ascii_mode)))
 
     def action_puzzles(self, difficulty: str = "any") -> None:
+        from .screens.puzzle import PuzzleScreen
+
         if not isinstance(self.screen, PuzzleScreen):
             self.push_screen(PuzzleScreen(difficulty=difficulty))
 
     def action_stats(self) -> None:
+        from .screens.stats import StatsScreen
+
         stats = self.stats_store.load()
         self.push_screen(StatsScreen(stats, self.stats_store.problem, ascii_mode=self.ascii_mode))
 
@@ -267,11 +312,16 @@ class SolunaApp(InOrderInput, App[None]):
     @work(thread=True, exclusive=True, group="finished")
     def _read_finished(self) -> None:
         """Reading 50 long matches takes a quarter of a second: not on the screen's time."""
+        from .saves import FinishedStore
+        from .screens.finished import FinishedListScreen
+
         kept = FinishedStore(self.store.data_dir).newest_first()
         self.call_from_thread(self.push_screen, FinishedListScreen(kept), self._replay_kept)
 
     def _replay_kept(self, kept: FinishedFile | None) -> None:
         if kept is not None and kept.saved is not None:
+            from .screens.replay import ReplayScreen
+
             self.push_screen(ReplayScreen(kept.saved.match, [f"Played on this computer: {kept.saved.setup.mode_label}"],
                                           ascii_mode=self.ascii_mode))
 
@@ -308,13 +358,17 @@ class SolunaApp(InOrderInput, App[None]):
         """Cover the layout with a notice while the terminal is below the minimum size."""
         width, height = size or self.size
         too_small = width < MIN_WIDTH or height < MIN_HEIGHT
-        showing = isinstance(self.screen, TooSmallScreen)
+        showing = self.screen.id == TOO_SMALL_ID
         if too_small and not showing:
-            self.push_screen(TooSmallScreen())
+            from .screens.too_small import TooSmallScreen
+
+            self.push_screen(TooSmallScreen(id=TOO_SMALL_ID))
         elif showing and not too_small:
             self.pop_screen()
 
     def action_command_palette(self) -> None:
+        from .widgets.ascii_palette import AsciiCommandPalette
+
         if self.ascii_mode and self.use_command_palette and not AsciiCommandPalette.is_open(self):
             self.push_screen(AsciiCommandPalette(id="--command-palette", placeholder="Search for commands..."))
         else:

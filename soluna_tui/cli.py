@@ -227,7 +227,21 @@ def run_stats(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
+#: Commands that start the game on this terminal: their parser leaves out ``serve`` and ``export``,
+#: whose options live with the server and the exporter (the app starts without importing them).
+APP_COMMANDS = ("play", "puzzle")
+
+
+def starts_the_app(argv: Sequence[str]) -> bool:
+    """Whether ``argv`` asks for the game itself (``soluna``, ``soluna play ...``, ``soluna puzzle ...``)
+    and nothing that needs every command known (help, the version, another command)."""
+    if any(arg in ("-h", "--help", "--version") for arg in argv):
+        return False
+    return not argv or argv[0] in APP_COMMANDS
+
+
+def build_parser(every_command: bool = True) -> argparse.ArgumentParser:
+    """The ``soluna`` parser; without ``every_command``, only what starts the game (see ``starts_the_app``)."""
     parser = _Parser(
         prog="soluna",
         description=(
@@ -311,19 +325,21 @@ def build_parser() -> argparse.ArgumentParser:
     analyze.add_argument("--json", action="store_true", help="print the JSON object of RULES.md instead of a table")
     analyze.set_defaults(run=run_analyze, parser=analyze)
 
-    from .server.command import add_serve_command  # soluna serve: its options live with the server
+    if every_command:
+        from .server.command import add_serve_command  # soluna serve: its options live with the server
 
-    add_serve_command(commands, _int_in, _data_dir)
-    from .export import add_export_command  # soluna export: a match as text, judged by perfect play
+        add_serve_command(commands, _int_in, _data_dir)
+        from .export import add_export_command  # soluna export: a match as text, judged by perfect play
 
-    add_export_command(commands, _data_dir)
+        add_export_command(commands, _data_dir)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(every_command=not starts_the_app(arguments))
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(arguments)
         status = args.run(args)
         sys.stdout.flush()  # here, so a reader that went away is noticed while we can still say nothing
         return status

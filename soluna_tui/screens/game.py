@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import time
 from random import Random
+from typing import TYPE_CHECKING
 
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import Reactive
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.worker import get_current_worker
@@ -31,8 +32,6 @@ from ..play.slots import Arrangement, Placed, PlacesKept
 from ..play.view import Moment, Phase, TableFacts
 from ..rules import Budget, Match, Move, Position, SearchAborted, SolunaError, shared_solver
 from ..rules.players import choose_move, choose_to_open, default_budget
-from ..rules.teaching import accuracy_over_rounds, review_round
-from ..stats import match_record
 from ..table import Seat, Table
 from ..widgets.board import Board
 from ..widgets.cached_lines import CachedLines, Column, Row
@@ -42,11 +41,12 @@ from ..widgets.last_move import LastMoveLine
 from ..widgets.move_prompt import MovePrompt
 from ..widgets.status_line import StatusLine
 from ..widgets.tally import Tally
-from .match_over import MatchOverChoice, MatchOverScreen
 from .picking import PICKING_BINDINGS, PickingMixin
-from .review import ReviewScreen
-from .round_over import RoundOverChoice, RoundOverScreen
 from .teaching import TEACHING_BINDINGS, TeachingMixin
+
+if TYPE_CHECKING:
+    from .match_over import MatchOverChoice
+    from .round_over import RoundOverChoice
 
 #: Levels that play from the solver (and fall back to a heuristic when it runs out of time).
 SOLVING_LEVELS = ("trap", "perfect")
@@ -174,9 +174,13 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen):
             self.after_change()
 
     def _close_stale_dialogs(self) -> None:
-        """A round-over or match-over dialog goes once the match has moved past it (decided elsewhere)."""
+        """A round-over or match-over dialog goes once the match has moved past it (decided elsewhere).
+
+        Those dialogs say whether they are ``still_true``; asked of the screen itself, not by its
+        class, so the dialogs' modules are imported only when a round ends."""
         dialog = self.app.screen
-        if isinstance(dialog, (RoundOverScreen, MatchOverScreen)) and not dialog.still_true(self.match):
+        still_true = getattr(dialog, "still_true", None)
+        if isinstance(dialog, ModalScreen) and still_true is not None and not still_true(self.match):
             dialog.dismiss(None)
             self._announced = None
 
@@ -305,6 +309,8 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen):
             return
         self._announced = turn
         if self.table.setup.review and self.match.forfeited_by is None:
+            from .review import ReviewScreen
+
             review = ReviewScreen(self.match, self.match.round_number, self.you)
             self.app.push_screen(review, lambda _: self._after_review(turn))
         else:
@@ -330,6 +336,8 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen):
         self.refresh_view()
 
     def _show_round_over(self, computer_opens: bool | None) -> None:
+        from .round_over import RoundOverScreen
+
         count_hint = self.count_hint if self.hints_allowed else None
         screen = RoundOverScreen(self.match, self.glyphs, self.table.local_players, computer_opens, count_hint,
                                  can_take_back=self.table.can_undo, you=self.you)
@@ -338,6 +346,8 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen):
     @work(thread=True, exclusive=True, group="computer")
     def _finish_match(self, turn: Turn) -> None:
         """Judge every move of the match (for the summary and the stats) off the event loop."""
+        from ..rules.teaching import accuracy_over_rounds, review_round
+
         worker = get_current_worker()
         budget = Budget(MATCH_REVIEW_SECONDS, cancelled=lambda: worker.is_cancelled)
         try:
@@ -351,6 +361,8 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen):
     def on_game_screen_match_finished(self, message: MatchFinished) -> None:
         if message.turn != self.turn or not self.thinking:
             return
+        from .match_over import MatchOverScreen
+
         self._set_phase(Phase.IDLE)
         self._record_stats(message.accuracy)
         humans = self.table.local_players
@@ -363,6 +375,8 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen):
         table = self.table
         if not table.records_stats or table.stats_recorded:
             return
+        from ..stats import match_record
+
         table.stats_recorded = True
         record = match_record(table, accuracy)
         store = self.app.stats_store
@@ -389,6 +403,8 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen):
         self.after_change(cursor=0)
 
     def _match_over_chosen(self, choice: MatchOverChoice | None) -> None:
+        from .match_over import MatchOverChoice
+
         if choice is MatchOverChoice.UNDO:
             self.action_undo()
         elif choice is MatchOverChoice.REMATCH:

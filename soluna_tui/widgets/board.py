@@ -124,6 +124,9 @@ class Board(CachedLines, Container, can_focus=True):
         #: The discs of the round: a larger scale must draw a tower of ``WANTED_DISCS`` of them whole.
         self.discs = capacity
         self.plan: BoardPlan | None = None
+        #: The columns and lines the rest of its screen takes beside and under the board (a guess
+        #: at its size before the first layout; a wrong one costs a second layout, nothing else).
+        self.margins = (30, 5)
         self._palette: dict[str, Style] | None = None
         self._last_palette: dict[str, Style] | None = None
         self._palette_serial = 0
@@ -215,9 +218,16 @@ class Board(CachedLines, Container, can_focus=True):
         self._replan()
 
     def _replan(self) -> None:
-        """Choose the scale, columns and rows from the size and the number of places."""
+        """Choose the scale, columns and rows from the size and the number of places.
+
+        Before the board has a size (its first ``show``, before the screen's first layout) the
+        plan is made for the size it will have, as far as ``margins`` say: so the first layout is
+        the right one, and the first frame draws every tower once."""
         width, height = self.outer_size  # the padding is the plan's own: the whole board is shared out
-        if not self._looks or not width:
+        if not width and self.is_attached:
+            screen = self.app.size
+            width, height = screen.width - self.margins[0], screen.height - self.margins[1]
+        if not self._looks or width <= 0 or height <= 0:
             return
         note_line = self.reserve_notes or any(look.note for look in self._looks)
         plan = plan_board(width, height, len(self._looks), self.discs, note_line)
