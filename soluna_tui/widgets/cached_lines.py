@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.style import Style
+from textual.color import Color
 from textual.containers import Horizontal, Vertical
 from textual.geometry import Region
 from textual.strip import Strip
@@ -25,18 +27,68 @@ else:
 
 
 class CachedLines(_Base):
-    """Mixed in before a widget class: ``render_lines`` kept until the widget is next made dirty."""
+    """Mixed in before a widget class: ``render_lines`` kept until the widget is next made dirty.
 
+    A widget that draws every cell of its lines itself, with no border, padding, tint or
+    opacity (``DIRECT_LINES``), hands the screen its own lines, through the app's filters only:
+    Textual's styles cache would walk the widget's ancestors for its background, and build each
+    line again, for every line that changed.
+    """
+
+    #: The widget's ``render_line`` gives whole lines, and its styles add nothing around them.
+    DIRECT_LINES = False
     _kept_lines: tuple[Region, object, list[Strip]] | None = None
+    _kept_background: Color | None = None
 
     def render_lines(self, crop: Region) -> list[Strip]:
         kept = self._kept_lines
         size = self._size
         if kept is not None and kept[0] == crop and kept[1] == size:
             return kept[2]
-        lines: list[Strip] = super().render_lines(crop)
+        lines: list[Strip] = self._direct_lines(crop) if self.DIRECT_LINES else super().render_lines(crop)
         self._kept_lines = (crop, size, lines)
         return lines
+
+    def _direct_lines(self, crop: Region) -> list[Strip]:
+        background = self._kept_background
+        if background is None:
+            background = self._kept_background = self.background_colors[1]
+        filters = self.app.get_line_filters()
+        lines = []
+        render_line = self.render_line
+        for y in crop.line_range:
+            strip = render_line(y)
+            for line_filter in filters:
+                strip = strip.apply_filter(line_filter, background)
+            lines.append(strip)
+        x1, x2 = crop.column_span
+        if (x1, x2) != (0, self._size.width):
+            lines = [strip.crop(x1, x2) for strip in lines]
+        return lines
+
+    def base_style(self) -> Style:
+        """The widget's own rich style (background and colour), kept until its styles change: Textual
+        works it out afresh from every ancestor on each call."""
+        kept = self._kept_styles.get("")
+        if kept is None:
+            kept = self._kept_styles[""] = self.rich_style
+        return kept
+
+    def part_style(self, component: str, partial: bool = False) -> Style:
+        """A component class's rich style, kept until the widget's styles change (Textual forgets
+        its own on every refresh)."""
+        key = f"{'~' if partial else ''}{component}"
+        kept = self._kept_styles.get(key)
+        if kept is None:
+            kept = self._kept_styles[key] = self.get_component_rich_style(component, partial=partial)
+        return kept
+
+    @property
+    def _kept_styles(self) -> dict[str, Style]:
+        styles: dict[str, Style] | None = self.__dict__.get("_styles_kept")
+        if styles is None:
+            styles = self.__dict__["_styles_kept"] = {}
+        return styles
 
     def _set_dirty(self, *regions: Region) -> None:
         # Every way Textual marks a widget for repainting goes through here.
@@ -45,6 +97,8 @@ class CachedLines(_Base):
 
     def notify_style_update(self) -> None:
         self._kept_lines = None
+        self._kept_background = None
+        self._kept_styles.clear()
         super().notify_style_update()
 
 

@@ -150,16 +150,16 @@ class History(CachedLines, ScrollView, can_focus=True):
         index = round(self.scroll_offset.y) + y
         width = self.scrollable_content_region.width
         if not 0 <= index < len(self._entries):
-            return Strip.blank(width, self.rich_style)
+            return Strip.blank(width, self.base_style())
         entry = self._entries[index]
         highlighted = index == self._highlighted
         key = (entry.text, entry.heading, highlighted, width)
         strip = self._drawn.get(key)
         if strip is None:
             part = "history--highlighted" if highlighted else "history--heading" if entry.heading else "history--line"
-            style = self.get_component_rich_style(part)
+            style = self.part_style(part)
             if highlighted and entry.heading:
-                style += self.get_component_rich_style("history--heading", partial=True)
+                style += self.part_style("history--heading", partial=True)
             text = entry.text if cell_len(entry.text) <= width else set_cell_size(entry.text, width)
             strip = Strip([Segment(text, style)], cell_len(text)).adjust_cell_length(width, style)
             self._drawn[key] = strip

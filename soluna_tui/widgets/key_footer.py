@@ -74,12 +74,13 @@ def offered_keys(screen: Screen[object]) -> tuple[tuple[FooterEntry, ...], Foote
     consumers: list[DOMNode] = []
     for node in chain:
         for key, binding in node._bindings:
-            if any(consumer.check_consume_key(key, key_to_character(key)) for consumer in consumers):
+            if consumers and any(consumer.check_consume_key(key, key_to_character(key)) for consumer in consumers):
                 continue  # typed into the focused input (a letter), not a key of the screen's
             existing = chosen.get(key)
             if existing is None or (binding.priority and not existing[1].priority):
                 chosen[key] = (node, binding)
-        consumers.append(node)
+        if type(node).check_consume_key is not Widget.check_consume_key:
+            consumers.append(node)  # only widgets that take keys as text (an input) consume any
     shown: dict[str, FooterEntry] = {}
     palette = None
     for key, (node, binding) in chosen.items():
@@ -103,6 +104,8 @@ class KeyFooter(CachedLines, Widget, can_focus=False):
     they close up, then the palette key makes way (Ctrl+P still works; the help lists it).
     Clicking a key presses it.
     """
+
+    DIRECT_LINES = True
 
     DEFAULT_CSS = """
     KeyFooter {
@@ -199,9 +202,9 @@ class KeyFooter(CachedLines, Widget, can_focus=False):
         if self._strip is not None and self._strip.cell_length == width:
             return self._strip
         self.compact, self.show_command_palette = self._fit(width)
-        base = self.rich_style
-        key_style = self.get_component_rich_style("key-footer--key")
-        description_style = self.get_component_rich_style("key-footer--description")
+        base = self.base_style()
+        key_style = self.part_style("key-footer--key")
+        description_style = self.part_style("key-footer--description")
         dim = Style(dim=True)
         segments: list[Segment] = []
         placed: list[Placed] = []
@@ -227,7 +230,7 @@ class KeyFooter(CachedLines, Widget, can_focus=False):
             start = max(column, width - cell_len(tail))
             if start > column:
                 segments.append(Segment(" " * (start - column), base))
-            segments.append(Segment(rule, self.get_component_rich_style("key-footer--rule")))
+            segments.append(Segment(rule, self.part_style("key-footer--rule")))
             segments.append(Segment(entry.display, key_style))
             segments.append(Segment(f" {entry.description}" + ("" if self.compact else " "), description_style))
             placed.append(Placed(entry, start + 1, start + cell_len(tail)))
@@ -241,7 +244,7 @@ class KeyFooter(CachedLines, Widget, can_focus=False):
 
     def render_line(self, y: int) -> Strip:
         if y:
-            return Strip.blank(self.size.width, self.rich_style)
+            return Strip.blank(self.size.width, self.base_style())
         return self._layout()
 
     def on_click(self, event: events.Click) -> None:

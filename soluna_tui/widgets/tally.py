@@ -7,7 +7,8 @@ import time
 from typing import ClassVar
 
 from rich.cells import cell_len, set_cell_size
-from rich.text import Text
+from rich.segment import Segment
+from textual.cache import LRUCache
 from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
@@ -15,6 +16,9 @@ from textual.widget import Widget
 from ..glyphs import UNICODE, Glyphs
 from ..play.looks import TallyInfo
 from .cached_lines import CachedLines
+
+#: A line of the panel: (text, part) pieces, the part naming its style (``tally--PART``; "" plain).
+Row = tuple[tuple[str, str], ...]
 
 
 def away_text(deadline: float, now: float) -> str:
@@ -41,7 +45,10 @@ class Tally(CachedLines, Widget):
         super().__init__(id=id)
         self.glyphs = glyphs
         self._info = TallyInfo()
-        self._strips: list[Strip] | None = None
+        #: The lines as last drawn (see ``rows``), and their strips by what they say.
+        self._rows: list[Row] = []
+        self._rows_width = 0
+        self._drawn: LRUCache[tuple[Row, int], Strip] = LRUCache(64)
         #: The lines the panel was laid out for: a new layout only when that changes.
         self._line_count = 0
 
@@ -64,83 +71,70 @@ class Tally(CachedLines, Widget):
             self._repaint()
 
     def _repaint(self) -> None:
-        old = self._strips
-        if old is None or not self.size.width:
-            self._strips = None
-            self.refresh(layout=len(self.lines()) != self._line_count)
-            return
-        new = self._draw()
-        self._strips = new
-        if len(new) != len(old):
+        """Repaint the lines that changed (a new layout only when the number of lines did)."""
+        old = self._rows
+        new = self.rows()
+        if len(new) != len(old) or len(new) != self._line_count:
             self.refresh(layout=True)
-            return
-        for y, (before, after) in enumerate(zip(old, new, strict=True)):
-            if before != after:
-                self.refresh(Region(0, y, self.content_size.width, 1))
-
-    def on_resize(self) -> None:
-        self._strips = None
+        elif old:
+            width = self.content_size.width
+            for y, (before, after) in enumerate(zip(old, new, strict=True)):
+                if before != after:
+                    self.refresh(Region(0, y, width, 1))
+        self._rows = new
 
     def notify_style_update(self) -> None:
-        self._strips = None
+        self._drawn.clear()
         super().notify_style_update()
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        self._line_count = len(self.lines())
+        self._line_count = len(self.rows())
         return self._line_count
 
-    def _draw(self) -> list[Strip]:
-        width = self.content_size.width
-        base = self.rich_style
-        console = self.app.console
-        strips = []
-        for line in self.lines():
-            segments = [segment for segment in line.render(console) if segment.text != "\n"]
-            strips.append(Strip(segments).adjust_cell_length(width, base).apply_style(base))
-        return strips
-
     def render_line(self, y: int) -> Strip:
-        if self._strips is None or (self._strips and self._strips[0].cell_length != self.content_size.width):
-            self._strips = self._draw()
-        if y < len(self._strips):
-            return self._strips[y]
-        return Strip.blank(self.content_size.width, self.rich_style)
+        width = self.content_size.width
+        if not self._rows or width != self._rows_width:
+            self._rows, self._rows_width = self.rows(), width
+        rows = self._rows
+        if y >= len(rows):
+            return Strip.blank(width, self.base_style())
+        key = (rows[y], width)
+        strip = self._drawn.get(key)
+        if strip is None:
+            base = self.base_style()
+            segments = [Segment(text, base + self.part_style(f"tally--{part}", partial=True) if part else base)
+                        for text, part in rows[y] if text]
+            strip = self._drawn[key] = Strip(segments).adjust_cell_length(width, base)
+        return strip
 
-    def lines(self) -> list[Text]:
-        """The panel's lines as they read now."""
+    def rows(self) -> list[Row]:
+        """The panel's lines as they read now, each as (text, part) pieces."""
         info = self._info
         width = max(10, self.size.width)
-        turn_style = self.get_component_rich_style("tally--turn")
-        name_style = self.get_component_rich_style("tally--name")
-        stars_style = self.get_component_rich_style("tally--stars")
-        detail_style = self.get_component_rich_style("tally--detail")
-        away_style = self.get_component_rich_style("tally--away")
         now = time.monotonic()
-        lines: list[Text] = []
+        rows: list[Row] = []
         score_width = info.stars_to_win + len(f" {info.stars_to_win}/{info.stars_to_win}")
         name_width = max(4, width - 2 - score_width - 1)
         for player, name in enumerate(info.names):
-            line = Text()
             marker = self.glyphs.turn if info.to_move == player else " "
-            line.append(f"{marker} ", turn_style)
             if cell_len(name) > name_width:
                 name = set_cell_size(name, name_width - 1) + self.glyphs.ellipsis[:1]
-            line.append(set_cell_size(name, name_width) + " ", name_style if info.to_move == player else "")
-            line.append(self.glyphs.stars(info.stars[player], info.stars_to_win), stars_style)
-            line.append(f" {info.stars[player]}/{info.stars_to_win}")
-            lines.append(line)
+            rows.append(((f"{marker} ", "turn"),
+                         (set_cell_size(name, name_width) + " ", "name" if info.to_move == player else ""),
+                         (self.glyphs.stars(info.stars[player], info.stars_to_win), "stars"),
+                         (f" {info.stars[player]}/{info.stars_to_win}", "")))
             deadline = info.away[player]
             if deadline is not None:
-                lines.append(Text(f"  {away_text(deadline, now)}", away_style))
-        lines.append(Text(f"Round {info.round_number} {self._dot()} {info.rules}", detail_style))
-        lines.append(Text(info.mode, detail_style))
+                rows.append(((f"  {away_text(deadline, now)}", "away"),))
+        rows.append(((f"Round {info.round_number} {self._dot()} {info.rules}", "detail"),))
+        rows.append(((info.mode, "detail"),))
         if info.seed is not None:
-            lines.append(Text(f"seed {info.seed}" + ("" if info.hints else ", hints off"), detail_style))
+            rows.append(((f"seed {info.seed}" + ("" if info.hints else ", hints off"), "detail"),))
         if info.comeback:
-            lines.append(Text(info.comeback, detail_style))
+            rows.append(((info.comeback, "detail"),))
         if info.status or info.status_line:
-            lines.append(Text(info.status, turn_style))
-        return lines
+            rows.append(((info.status, "turn"),))
+        return rows
 
     def _dot(self) -> str:
         return "-" if self.glyphs.ascii else "·"

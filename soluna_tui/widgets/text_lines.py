@@ -40,6 +40,8 @@ def wrap(text: str, width: int, lines: int, ellipsis: str) -> list[str]:
 class TextLines(CachedLines, Widget):
     """``lines`` lines of text in one style; subclasses choose the text and the style's component class."""
 
+    DIRECT_LINES = True
+
     ALLOW_SELECT: ClassVar[bool] = True
     #: Columns left blank either side of the text.
     margin = 1
@@ -79,8 +81,8 @@ class TextLines(CachedLines, Widget):
         width, height = self.content_size
         margin = self.margin
         room = max(0, width - 2 * margin)
-        base = self.rich_style
-        style = base + self.get_component_rich_style(self._part, partial=True) if self._part else base
+        base = self.base_style()
+        style = base + self.part_style(self._part, partial=True) if self._part else base
         ellipsis = "..." if getattr(self.app, "ascii_mode", False) else "…"
         lines = wrap(self.text_for(room), room, min(self.lines, height), ellipsis)
         lines += [""] * (height - len(lines))
@@ -96,4 +98,4 @@ class TextLines(CachedLines, Widget):
             self._strips = strips
         if y < len(self._strips):
             return self._strips[y]
-        return Strip.blank(self.content_size.width, self.rich_style)
+        return Strip.blank(self.content_size.width, self.base_style())

@@ -282,6 +282,8 @@ class TowerWidget(CachedLines, Widget):
     A change repaints only the lines that differ from the drawing before it.
     """
 
+    DIRECT_LINES = True
+
     DEFAULT_CSS = """
     TowerWidget {
         width: 1fr;
@@ -344,6 +346,8 @@ class TowerWidget(CachedLines, Widget):
             self.refresh()
             return
         new = self._draw()
+        if new is old:
+            return  # the very drawing on screen (the board keeps each one)
         changed = [y for y, (before, after) in enumerate(zip(old, new, strict=True))
                    if before is not after and before != after]
         self._drawing = new
