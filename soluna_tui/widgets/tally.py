@@ -102,7 +102,7 @@ class Tally(CachedLines, Widget):
         strip = self._drawn.get(key)
         if strip is None:
             base = self.base_style()
-            segments = [Segment(text, base + self.part_style(f"tally--{part}", partial=True) if part else base)
+            segments = [Segment(text, self.part_style(f"tally--{part}") if part else base)
                         for text, part in rows[y] if text]
             strip = self._drawn[key] = Strip(segments).adjust_cell_length(width, base)
         return strip

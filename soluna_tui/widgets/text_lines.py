@@ -82,7 +82,7 @@ class TextLines(CachedLines, Widget):
         margin = self.margin
         room = max(0, width - 2 * margin)
         base = self.base_style()
-        style = base + self.part_style(self._part, partial=True) if self._part else base
+        style = self.part_style(self._part) if self._part else base
         ellipsis = "..." if getattr(self.app, "ascii_mode", False) else "…"
         lines = wrap(self.text_for(room), room, min(self.lines, height), ellipsis)
         lines += [""] * (height - len(lines))
