@@ -160,8 +160,7 @@ def last_move_words(match: Match, viewing: HistoryEntry | None) -> tuple[str, ..
     shows it takes the first that fits): ``Last move: Ann 1S>1M, the sun tower onto the moon tower``."""
     number, played, ply = shown_round(match, viewing)
     if not ply:
-        opener = match.players[played.opener]
-        return (f"Round {number}: {opener} opens. No move yet.", f"{opener} opens round {number}.")
+        return (f"No move yet in round {number}.", "No move yet.")
     move = played.moves[ply - 1]
     name = match.players[played.mover_at(ply - 1)]
     heading = "Last move" if viewing is None else f"Move {ply}"

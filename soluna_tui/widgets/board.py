@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from math import ceil
 from typing import ClassVar
 
+from rich.segment import Segment
 from rich.style import Style
 from textual import on
 from textual.app import ComposeResult
@@ -132,6 +133,8 @@ class Board(CachedLines, Container, can_focus=True):
         self._palette_serial = 0
         self._widgets: list[TowerWidget] = []
         self._drawings: LRUCache[tuple[object, ...], list[Strip]] = LRUCache(DRAWINGS_KEPT)
+        #: Every line of those drawings by its segments: places that look alike share their strips.
+        self._lines: LRUCache[tuple[Segment, ...], Strip] = LRUCache(4 * DRAWINGS_KEPT)
 
     def compose(self) -> ComposeResult:
         for slot in range(self.capacity):
@@ -257,7 +260,7 @@ class Board(CachedLines, Container, can_focus=True):
         key = (look, cursor, geometry, width, height, self._palette_serial)
         strips = self._drawings.get(key)
         if strips is None:
-            strips = draw(look, cursor, geometry, width, height, self.glyphs, palette)
+            strips = draw(look, cursor, geometry, width, height, self.glyphs, palette, self._lines)
             self._drawings[key] = strips
         return strips
 
@@ -268,6 +271,7 @@ class Board(CachedLines, Container, can_focus=True):
             if palette != self._last_palette:
                 self._palette_serial += 1
                 self._drawings.clear()
+                self._lines.clear()
                 self._last_palette = palette
             self._palette = palette
         return self._palette

@@ -99,6 +99,14 @@ PARTS = (
 )
 #: The styles of the parts (``PARTS``), read from the board's stylesheet.
 Palette = Mapping[str, Style]
+class KeptLines(Protocol):
+    """Where drawn lines are kept by their segments (a dict, Textual's ``LRUCache``)."""
+
+    def get(self, key: tuple[Segment, ...]) -> Strip | None: ...
+
+    def __setitem__(self, key: tuple[Segment, ...], value: Strip) -> None: ...
+
+
 #: One line of a drawing as (text, part) pieces.
 Pieces = list[tuple[str, str]]
 
@@ -136,8 +144,20 @@ def disc_lines(tower: Tower, scale: TowerScale, max_discs: int, glyphs: Glyphs) 
 
 
 def draw(look: TowerLook, cursor: bool, geometry: Geometry, width: int, height: int, glyphs: Glyphs,
-         palette: Palette) -> list[Strip]:
-    """The drawing of one place, ``height`` strips of ``width`` cells, standing at the bottom of its cell."""
+         palette: Palette, lines: KeptLines | None = None) -> list[Strip]:
+    """The drawing of one place, ``height`` strips of ``width`` cells, standing at the bottom of its cell.
+
+    ``lines`` keeps every line drawn by its segments, so that places that look alike (two 1M
+    towers, the blank above every tower) share the very same strips."""
+    kept: KeptLines = {} if lines is None else lines
+
+    def line(segments: list[Segment], cells: int) -> Strip:
+        key = tuple(segments)
+        strip = kept.get(key)
+        if strip is None:
+            strip = kept[key] = Strip(segments, cells)
+        return strip
+
     scale = geometry.scale
     pad = max(0, (width - scale.frame_width) // 2)
     tower = look.tower
@@ -160,11 +180,11 @@ def draw(look: TowerLook, cursor: bool, geometry: Geometry, width: int, height: 
 
     base = palette["base"]
     behind = base if cell is None else base + Style(bgcolor=palette[cell].bgcolor)
-    strips = [Strip.blank(width, base)] * max(0, height - len(rows))
+    strips = [line([Segment(" " * width, base)], width)] * max(0, height - len(rows))
     for row in rows[-height:] if height else []:
         pieces = [(text, style(part)) for text, part in row if text]
         used = pad + sum(cell_len(text) for text, _ in pieces)
-        strip = Strip(_joined(pad, pieces, max(0, width - used), behind), max(used, width))
+        strip = line(_joined(pad, pieces, max(0, width - used), behind), max(used, width))
         strips.append(strip.crop(0, width) if used > width else strip)
     return strips
 

@@ -125,7 +125,7 @@ def test_the_table_keeps_the_places_players_chose() -> None:
 
 def test_the_last_move_in_words_from_longest_to_shortest() -> None:
     match = new_match()
-    assert last_move_words(match, None)[0] == "Round 1: Ann opens. No move yet."
+    assert last_move_words(match, None) == ("No move yet in round 1.", "No move yet.")
     match.play(match.position.legal_moves[0], 0)
     assert last_move_words(match, None) == ("Last move: Ann 1S>1M, the sun tower onto the moon tower",
                                             "Last move: Ann 1S>1M, sun onto moon", "Last move: Ann 1S>1M",
