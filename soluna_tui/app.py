@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from textual import events, work
 from textual.app import App, SystemCommand
@@ -141,7 +141,7 @@ class SolunaApp(InOrderInput, App[None]):
 
     # ---- start-up ------------------------------------------------------------------------
 
-    def get_default_screen(self) -> Screen:
+    def get_default_screen(self) -> Screen[Any]:
         """With a setup given (``soluna play``), the match is the first screen: no blank one before it
         (unless an unfinished match must be asked about first). Likewise the puzzle screen."""
         if self.start_puzzle is not None:
@@ -159,12 +159,15 @@ class SolunaApp(InOrderInput, App[None]):
         """The unfinished saved match, if any, and a notice if the save had to be set aside, another
         copy of the game is playing the saved match, or the preferences were unreadable."""
         notices = [self.preferences.problem or ""]
+        store = self.store
+        if store is None:  # a terminal that keeps no save
+            return None, " ".join(filter(None, notices))
         try:
-            saved = self.store.load()
+            saved = store.load()
         except SaveError as error:
             saved = None
             notices.append(self._set_aside(error))
-        if self.store.elsewhere:
+        if store.elsewhere:
             notices.append(ELSEWHERE_NOTICE)
         notice = " ".join(filter(None, notices))
         return (saved if saved is not None and not saved.match.is_over else None), notice
@@ -197,6 +200,7 @@ class SolunaApp(InOrderInput, App[None]):
 
     def _set_aside(self, error: SaveError) -> str:
         """Move an unreadable save out of the way (never delete it); the notice to show."""
+        assert self.store is not None  # only a store that read a save sets one aside
         try:
             where = f"it was moved to {self.store.move_aside()}"
         except OSError as move_error:
@@ -232,7 +236,7 @@ class SolunaApp(InOrderInput, App[None]):
         """Begin a fresh match (a rematch keeps the players and lets the loser open)."""
         self._show_game(self._new_table(setup, rematch_of))
 
-    def remember(self, **choices) -> None:
+    def remember(self, **choices: Any) -> None:
         """Keep the theme or match setup for next time; a terminal that saves nothing (a remote
         session, whose store is None) remembers nothing either."""
         if self.store is not None:
@@ -315,6 +319,7 @@ class SolunaApp(InOrderInput, App[None]):
         from .saves import FinishedStore
         from .screens.finished import FinishedListScreen
 
+        assert self.store is not None  # the command is offered only where matches are kept
         kept = FinishedStore(self.store.data_dir).newest_first()
         self.call_from_thread(self.push_screen, FinishedListScreen(kept), self._replay_kept)
 
@@ -325,7 +330,7 @@ class SolunaApp(InOrderInput, App[None]):
             self.push_screen(ReplayScreen(kept.saved.match, [f"Played on this computer: {kept.saved.setup.mode_label}"],
                                           ascii_mode=self.ascii_mode))
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         game = self.game
         yield SystemCommand("New match", "Set up a new match", self.action_new_match)
         if game is not None:
@@ -369,7 +374,7 @@ class SolunaApp(InOrderInput, App[None]):
     def action_command_palette(self) -> None:
         from .widgets.ascii_palette import AsciiCommandPalette
 
-        if self.ascii_mode and self.use_command_palette and not AsciiCommandPalette.is_open(self):
+        if self.ascii_mode and self.use_command_palette and not AsciiCommandPalette.is_open(cast("App[object]", self)):
             self.push_screen(AsciiCommandPalette(id="--command-palette", placeholder="Search for commands..."))
         else:
             super().action_command_palette()

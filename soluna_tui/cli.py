@@ -12,7 +12,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from . import __version__
 from .files import default_data_dir, shorten, write_atomically
@@ -132,7 +132,7 @@ def _add_app_options(parser: argparse.ArgumentParser) -> None:
                             "(default: the user data directory)")
 
 
-def _app_kwargs(args: argparse.Namespace) -> dict:
+def _app_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     from .terminal import wants_ascii
 
     return {
@@ -142,7 +142,7 @@ def _app_kwargs(args: argparse.Namespace) -> dict:
     }
 
 
-def _run_app(args: argparse.Namespace, **start) -> int:
+def _run_app(args: argparse.Namespace, **start: Any) -> int:
     from .terminal import refusal
 
     reason = refusal()
@@ -187,11 +187,11 @@ def run_play(args: argparse.Namespace) -> int:
 
     options = MatchOptions.preset(args.rules, stars_to_win=args.stars, discs=args.discs,
                                   first_opener=args.opener - 1)
-    teaching = {"hints": not args.no_hints, "review": not args.no_review}
+    hints, review = not args.no_hints, not args.no_review
     if args.vs is not None:
-        setup = MatchSetup.against_computer(args.vs, options, seed=args.seed, **teaching)
+        setup = MatchSetup.against_computer(args.vs, options, seed=args.seed, hints=hints, review=review)
     else:
-        setup = MatchSetup(options, seed=args.seed, **teaching)
+        setup = MatchSetup(options, seed=args.seed, hints=hints, review=review)
     return _run_app(args, setup=setup)
 
 
@@ -340,7 +340,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(every_command=not starts_the_app(arguments))
     try:
         args = parser.parse_args(arguments)
-        status = args.run(args)
+        status: int = args.run(args)
         sys.stdout.flush()  # here, so a reader that went away is noticed while we can still say nothing
         return status
     except (SolunaError, CliError) as error:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from random import Random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -45,16 +45,18 @@ from .picking import PICKING_BINDINGS, PickingMixin
 from .teaching import TEACHING_BINDINGS, TeachingMixin
 
 if TYPE_CHECKING:
+    from ..app import SolunaApp
     from .match_over import MatchOverChoice
     from .round_over import RoundOverChoice
 
+PartT = TypeVar("PartT", bound=Widget)
 #: Levels that play from the solver (and fall back to a heuristic when it runs out of time).
 SOLVING_LEVELS = ("trap", "perfect")
 #: How long judging a whole finished match may take (only large discs counts come near it).
 MATCH_REVIEW_SECONDS = 20.0
 
 
-class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen):
+class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen[None]):
     """A match in play on this terminal."""
 
     #: Screen's own, but not repainting the whole screen when it changes: the board, the prompt
@@ -101,6 +103,9 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen):
     def __init__(self, table: Table) -> None:
         super().__init__()
         self.table = table
+        self._board: Board | None = None
+        self._prompt: MovePrompt | None = None
+        self._parts: dict[type[Widget], Widget] = {}
         self._reset_state()
 
     #: Counts the matches shown on this screen, so a worker's late answer about an old one is ignored.
@@ -146,11 +151,27 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen):
 
     @property
     def board(self) -> Board:
-        return self.query_one(Board)
+        if self._board is None or not self._board.is_attached:
+            self._board = self.query_one(Board)
+        return self._board
 
     @property
     def move_prompt(self) -> MovePrompt:
-        return self.query_one(MovePrompt)
+        if self._prompt is None:
+            self._prompt = self.query_one(MovePrompt)
+        return self._prompt
+
+    def _part(self, kind: type[PartT]) -> PartT:
+        """The screen's one widget of ``kind``, looked up once (every key asks for a few)."""
+        found = self._parts.get(kind)
+        if found is None or not found.is_attached:
+            found = self._parts[kind] = self.query_one(kind)
+        return cast(PartT, found)
+
+    @property
+    def soluna(self) -> SolunaApp:
+        """The app, with the game's own settings and stores."""
+        return cast("SolunaApp", self.app)
 
     @property
     def match(self) -> Match:
@@ -163,8 +184,11 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen):
         self.after_change(cursor=0)
 
     def _watch_table(self) -> None:
-        # post_message is thread-safe, so a table may report changes from any thread.
-        self.table.on_change = lambda: self.post_message(self.TableChanged())
+        def changed() -> None:
+            # post_message is thread-safe, so a table may report changes from any thread.
+            self.post_message(self.TableChanged())
+
+        self.table.on_change = changed
 
     @on(TableChanged)
     def _table_changed(self) -> None:
@@ -264,21 +288,21 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen):
             board.discs = self.match.options.discs
             table, last = view.shown_table(self.match, self.viewing, self.places)
             board.show(view.board_looks(table, last, moment, self.coach, facts.analysis_on), cursor)
-            self.query_one(LastMoveLine).show(view.last_move_words(self.match, self.viewing))
-            tally = self.query_one(Tally)
+            self._part(LastMoveLine).show(view.last_move_words(self.match, self.viewing))
+            tally = self._part(Tally)
             tally.info = view.tally_info(self.match, facts, moment)
             subtitle = "analysis on" if facts.analysis_on else ""
             if tally.border_subtitle != subtitle:  # setting it redraws the panel, even to the same text
                 tally.border_subtitle = subtitle
-            self.query_one(History).show(view.history_entries(self.match))
-            self.query_one(StatusLine).say(*view.status_prompt(self.match, facts, moment, self.teaching_prompt()))
+            self._part(History).show(view.history_entries(self.match))
+            self._part(StatusLine).say(*view.status_prompt(self.match, facts, moment, self.teaching_prompt()))
             self.refresh_bindings()
 
     def redraw(self, cursor: int | None = None) -> None:
         self.refresh_view(cursor)
 
     def say(self, text: str, kind: str = "warning") -> None:
-        self.query_one(StatusLine).say(text, kind)
+        self._part(StatusLine).say(text, kind)
 
     # ---- the flow of a match -------------------------------------------------------------
 
@@ -366,7 +390,8 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen):
         self._set_phase(Phase.IDLE)
         self._record_stats(message.accuracy)
         humans = self.table.local_players
-        screen = MatchOverScreen(self.match, self.glyphs, tuple(self.table.hints_used), message.accuracy, humans,
+        hints = self.table.hints_used
+        screen = MatchOverScreen(self.match, self.glyphs, (hints[0], hints[1]), message.accuracy, humans,
                                  can_take_back=self.table.can_undo, you=self.you)
         self.app.push_screen(screen, self._match_over_chosen)
 
@@ -379,7 +404,7 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen):
 
         table.stats_recorded = True
         record = match_record(table, accuracy)
-        store = self.app.stats_store
+        store = self.soluna.stats_store
         try:
             store.update(lambda stats: stats.record_match(record))
         except SaveError as error:
@@ -408,9 +433,9 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen):
         if choice is MatchOverChoice.UNDO:
             self.action_undo()
         elif choice is MatchOverChoice.REMATCH:
-            self.app.start_match(self.table.setup.with_seed(None), rematch_of=self.match)
+            self.soluna.start_match(self.table.setup.with_seed(None), rematch_of=self.match)
         elif choice is MatchOverChoice.NEW:
-            self.app.action_new_match()
+            self.soluna.action_new_match()
         elif choice is MatchOverChoice.QUIT:
             self.app.exit()
 
@@ -428,7 +453,7 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen):
         started = time.monotonic()
         move = choose_move(level, position, rng, budget=default_budget(position, lambda: worker.is_cancelled))
         guessed = level in SOLVING_LEVELS and not shared_solver.is_solved(position)
-        while time.monotonic() - started < self.app.computer_pause and not worker.is_cancelled:
+        while time.monotonic() - started < self.soluna.computer_pause and not worker.is_cancelled:
             time.sleep(0.02)
         if not worker.is_cancelled:
             self.post_message(self.ComputerMoved(turn, move, guessed))
@@ -438,6 +463,7 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen):
         """Decide, off the event loop, whether the computer opens the next round."""
         worker = get_current_worker()
         level = self.table.setup.computer_level
+        assert level is not None  # only asked of a table where the computer plays
         start = self.match.layout_for(self.match.round_number + 1)
         opens = choose_to_open(level, start, computer_rng(self.match),
                                budget=default_budget(start, lambda: worker.is_cancelled))
@@ -458,8 +484,8 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen):
         self.revealing = message.move
         self._set_phase(Phase.REVEALING)
         finish = lambda: self._finish_computer_move(message)  # noqa: E731
-        if self.app.reveal_pause > 0:
-            self._reveal_timer = self.set_timer(self.app.reveal_pause, finish)
+        if self.soluna.reveal_pause > 0:
+            self._reveal_timer = self.set_timer(self.soluna.reveal_pause, finish)
         else:
             self.call_after_refresh(finish)
 
@@ -609,7 +635,7 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen):
 
     def action_toggle_history(self) -> None:
         """Tab: from the board to the move history and back."""
-        history = self.query_one(History)
+        history = self._part(History)
         if self.move_prompt.is_open:
             self._close_prompt()
         if self.focused is history:

@@ -3,6 +3,8 @@ to a ``Picker`` (the decisions live there); shared by the game and the puzzle sc
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.binding import Binding
 
 from ..play.looks import JUMP_KEYS
@@ -28,7 +30,11 @@ class PickingMixin:
     """
 
     picker: Picker
-    board: Board
+
+    if TYPE_CHECKING:  # provided by the screen (declared here only for the type checker)
+
+        @property
+        def board(self) -> Board: ...
 
     def may_pick(self) -> bool:
         raise NotImplementedError

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING, cast
 
 from textual import work
 from textual.app import ComposeResult
@@ -13,6 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
+from ..files import SaveError
 from ..glyphs import glyphs_for
 from ..play.picker import Picker
 from ..play.slots import Arrangement, Placed
@@ -20,17 +22,19 @@ from ..play.view import tower_looks
 from ..rules import DEFAULT_DISCS, Move, OptionError
 from ..rules.puzzles import ANY, DIFFICULTIES, Puzzle, make_puzzle, refutation
 from ..rules.wording import plies
-from ..saves import SaveError
 from ..widgets.board import Board
 from ..widgets.key_footer import KeyFooter
 from ..widgets.status_line import StatusLine
 from .picking import PICKING_BINDINGS, PickingMixin
 
+if TYPE_CHECKING:
+    from ..app import SolunaApp
+
 DIFFICULTY_CYCLE = (ANY, *DIFFICULTIES)
 MAX_SEED = 10**9
 
 
-class PuzzleScreen(PickingMixin, Screen):
+class PuzzleScreen(PickingMixin, Screen[None]):
     """One puzzle at a time; ``n`` for the next, ``r`` to try again, ``D`` to change the difficulty."""
 
     BINDINGS = [
@@ -91,7 +95,7 @@ class PuzzleScreen(PickingMixin, Screen):
     def on_mount(self) -> None:
         self.query_one("#puzzle-info").border_title = "Puzzle"
         self.query_one("#puzzle-verdict").border_title = "Answer"
-        self.record = self.app.stats_store.load().puzzles
+        self.record = cast("SolunaApp", self.app).stats_store.load().puzzles
         self.load_puzzle()
 
     # ---- finding a puzzle --------------------------------------------------------------------
@@ -127,6 +131,7 @@ class PuzzleScreen(PickingMixin, Screen):
 
     @property
     def picking_arrangement(self) -> Arrangement:
+        assert self.puzzle is not None  # picking is refused until a puzzle is shown
         return Arrangement.opening(self.puzzle.position)
 
     def may_pick(self) -> bool:
@@ -139,6 +144,7 @@ class PuzzleScreen(PickingMixin, Screen):
 
     def commit(self, placed: Placed) -> None:
         puzzle = self.puzzle
+        assert puzzle is not None  # a move is chosen only on a puzzle shown
         first_try = not self.tried
         self.tried = True
         move = placed.move
@@ -167,7 +173,8 @@ class PuzzleScreen(PickingMixin, Screen):
     def _count(self, solved: bool) -> None:
         """Count the first answer to a puzzle in the streak (kept in the stats file)."""
         try:
-            self.record = self.app.stats_store.update(lambda stats: stats.puzzles.count(solved)).puzzles
+            self.record = cast("SolunaApp", self.app).stats_store.update(
+                lambda stats: stats.puzzles.count(solved)).puzzles
         except SaveError as error:
             self.record.count(solved)
             self.notify(str(error), title="Stats not saved", severity="warning")

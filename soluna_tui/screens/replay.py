@@ -34,7 +34,7 @@ from .annotated_text import AnnotatedTextScreen
 
 #: Seconds the solver may spend judging one round of a replay (large rounds give up, and say so).
 REPLAY_SECONDS_PER_ROUND = 20.0
-class ReplayScreen(Screen):
+class ReplayScreen(Screen[None]):
     """Escape goes back to where the replay was opened from."""
 
     BINDINGS = [

@@ -6,6 +6,8 @@ table (which counts the hints used and saves them). Nothing here runs while draw
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import work
 from textual.binding import Binding
 from textual.message import Message
@@ -29,10 +31,20 @@ class TeachingMixin:
 
     coach: Coach
     table: Table
-    match: Match
-    turn: Turn
-    shown_position: Position
     viewing: HistoryEntry | None
+
+    if TYPE_CHECKING:  # provided by the screen (declared here only for the type checker)
+
+        @property
+        def match(self) -> Match: ...
+
+        @property
+        def turn(self) -> Turn: ...
+
+        @property
+        def shown_position(self) -> Position: ...
+
+        def post_message(self, message: Message) -> bool: ...
 
     class Consulted(Message):
         """The solver answered (or gave up on: ``analysis`` is ``None``) a question about ``position``."""
