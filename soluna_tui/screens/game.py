@@ -63,6 +63,9 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen[None]):
     #: and the history redraw what a change of focus changes themselves.
     focused: Reactive[Widget | None] = Reactive(None, repaint=False)
 
+    #: The screen's own background, under everything: one blank line repeated (see ``CachedLines``).
+    BLANK_LINES = True
+
     BINDINGS = [
         *PICKING_BINDINGS,
         Binding("colon", "open_move_prompt", "Type"),

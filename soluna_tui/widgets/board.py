@@ -86,6 +86,8 @@ class Board(CachedLines, Container, can_focus=True):
         *(Binding(key, f"jump({index})", f"Tower {index + 1}", show=False) for index, key in enumerate(JUMP_KEYS)),
     ]
 
+    #: Between and around its places the board is its plain background (see ``CachedLines``).
+    BLANK_LINES = True
     #: Styles of the parts of every place (see ``tower.PARTS``).
     COMPONENT_CLASSES: ClassVar[set[str]] = {f"board--{part}" for part in PARTS if part != "base"}
 

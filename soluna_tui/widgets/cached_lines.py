@@ -37,6 +37,9 @@ class CachedLines(_Base):
 
     #: The widget's ``render_line`` gives whole lines, and its styles add nothing around them.
     DIRECT_LINES = False
+    #: The widget draws nothing of its own (a container with a plain background): every line is the
+    #: same blank strip, so the screen cuts it up once for all the lines where its children sit alike.
+    BLANK_LINES = False
     _kept_lines: tuple[Region, object, list[Strip]] | None = None
     _kept_background: Color | None = None
 
@@ -45,22 +48,28 @@ class CachedLines(_Base):
         size = self._size
         if kept is not None and kept[0] == crop and kept[1] == size:
             return kept[2]
-        lines: list[Strip] = self._direct_lines(crop) if self.DIRECT_LINES else super().render_lines(crop)
+        if self.BLANK_LINES:
+            lines = [self._filtered(Strip.blank(crop.width, self.base_style()))] * crop.height
+        elif self.DIRECT_LINES:
+            lines = self._direct_lines(crop)
+        else:
+            lines = super().render_lines(crop)
         self._kept_lines = (crop, size, lines)
         return lines
 
-    def _direct_lines(self, crop: Region) -> list[Strip]:
+    def _filtered(self, strip: Strip) -> Strip:
+        """``strip`` through the app's line filters (colours for the terminal, NO_COLOR's greys)."""
         background = self._kept_background
         if background is None:
             background = self._kept_background = self.background_colors[1]
-        filters = self.app.get_line_filters()
-        lines = []
+        for line_filter in self.app.get_line_filters():
+            strip = strip.apply_filter(line_filter, background)
+        return strip
+
+    def _direct_lines(self, crop: Region) -> list[Strip]:
+        filtered = self._filtered
         render_line = self.render_line
-        for y in crop.line_range:
-            strip = render_line(y)
-            for line_filter in filters:
-                strip = strip.apply_filter(line_filter, background)
-            lines.append(strip)
+        lines = [filtered(render_line(y)) for y in crop.line_range]
         x1, x2 = crop.column_span
         if (x1, x2) != (0, self._size.width):
             lines = [strip.crop(x1, x2) for strip in lines]
@@ -103,8 +112,12 @@ class CachedLines(_Base):
 
 
 class Column(CachedLines, Vertical):
-    """A vertical container whose blank lines are not drawn again every frame."""
+    """A vertical container with a plain background, drawn as one blank line repeated."""
+
+    BLANK_LINES = True
 
 
 class Row(CachedLines, Horizontal):
-    """A horizontal container whose blank lines are not drawn again every frame."""
+    """A horizontal container with a plain background, drawn as one blank line repeated."""
+
+    BLANK_LINES = True
