@@ -7,6 +7,7 @@ sessions (the SSH server's zygote) imports them all first with ``preload``.
 
 from __future__ import annotations
 
+import gc
 import importlib
 from collections.abc import Iterable
 from pathlib import Path
@@ -173,6 +174,10 @@ class SolunaApp(InOrderInput, App[None]):
         return (saved if saved is not None and not saved.match.is_over else None), notice
 
     def on_mount(self) -> None:
+        # What exists once the first frame is drawn (the imported modules, the screen's widgets)
+        # lives as long as the app: kept out of the garbage collector's sight, so no key pays for
+        # a collection that walks it all again (as the SSH server's zygote does for its sessions).
+        self.call_after_refresh(gc.freeze)
         theme = self.requested_theme or self.preferences.theme
         if theme in self.available_themes:
             self.theme = theme

@@ -26,6 +26,19 @@ else:
     _Base = object
 
 
+def changed_cells(before: Strip, after: Strip) -> tuple[int, int] | None:
+    """The cells from the first to the last that differ between two lines of the same width
+    (their text or style), or ``None`` when they look the same: only those are repainted."""
+    if before == after:
+        return None
+    cells_before = [(char, segment.style) for segment in before for char in segment.text]
+    cells_after = [(char, segment.style) for segment in after for char in segment.text]
+    if len(cells_before) != len(cells_after):  # wide characters: repaint the whole line
+        return 0, max(before.cell_length, after.cell_length)
+    differ = [x for x, (a, b) in enumerate(zip(cells_before, cells_after, strict=True)) if a != b]
+    return (differ[0], differ[-1] + 1) if differ else None
+
+
 class CachedLines(_Base):
     """Mixed in before a widget class: ``render_lines`` kept until the widget is next made dirty.
 
@@ -98,6 +111,17 @@ class CachedLines(_Base):
         if styles is None:
             styles = self.__dict__["_styles_kept"] = {}
         return styles
+
+    def repaint_changes(self, old: list[Strip] | None, new: list[Strip]) -> None:
+        """Repaint only the cells that differ from ``old`` (what the screen shows) to ``new``."""
+        if old is None or len(old) != len(new):
+            self.refresh()
+            return
+        regions = [Region(span[0], y, span[1] - span[0], 1)
+                   for y, (before, after) in enumerate(zip(old, new, strict=True))
+                   if before is not after and (span := changed_cells(before, after)) is not None]
+        if regions:
+            self.refresh(*regions)
 
     def _set_dirty(self, *regions: Region) -> None:
         # Every way Textual marks a widget for repainting goes through here.

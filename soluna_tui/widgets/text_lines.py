@@ -60,8 +60,12 @@ class TextLines(CachedLines, Widget):
         if (text, part) == (self.text, self._part):
             return
         self.text, self._part = text, part
+        old = self._strips
         self._strips = None
-        self.refresh()
+        if old is None or not self.content_size.width:
+            self.refresh()
+            return
+        self.repaint_changes(old, self._lines())  # a line left as it was costs nothing
 
     def on_resize(self) -> None:
         self._strips = None
@@ -89,13 +93,19 @@ class TextLines(CachedLines, Widget):
         return [Strip([Segment(" " * margin + set_cell_size(line, room) + " " * (width - margin - room),
                                style if line else base)], width) for line in lines]
 
-    def render_line(self, y: int) -> Strip:
+    def _lines(self) -> list[Strip]:
+        """The lines as drawn now (kept by text, style and size: messages come back)."""
         if self._strips is None:
             key = (self.text, self._part, self.content_size)
             strips = self._drawings.get(key)
             if strips is None:
                 strips = self._drawings[key] = self._draw()
             self._strips = strips
+        return self._strips
+
+    def render_line(self, y: int) -> Strip:
+        self._lines()
+        assert self._strips is not None
         if y < len(self._strips):
             return self._strips[y]
         return Strip.blank(self.content_size.width, self.base_style())

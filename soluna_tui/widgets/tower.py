@@ -16,7 +16,6 @@ from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
-from textual.geometry import Region
 from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
@@ -230,14 +229,18 @@ def _tower_rows(look: TowerLook, cursor: bool, scale: TowerScale, max_discs: int
     inside = scale.inside
     frame = _frame(look, cursor, glyphs)
     side = _side_part(look)
-    cap = _cap_part(look, cursor)
-    base_cap = _cap_part(replace(look, target=False), cursor)  # a lit target shows on its top line only
-    left_mark, right_mark = glyphs.target_marks if look.target else (frame.top, frame.top)
+    # A lit target shows in its key and the marks either side of it (``▸2◂``), on its top line only:
+    # lighting the targets repaints one line of each.
+    base_cap = _cap_part(replace(look, target=False), cursor)
     label = (look.label or frame.top)[:1]
     before = (inside - 1) // 2
-    rows: list[Pieces] = [[
-        (frame.top_left + frame.top * (before - 1) + left_mark, cap), (label, "label"),
-        (right_mark + frame.top * (inside - before - 2) + frame.top_right, cap)]]
+    if look.target:
+        left_mark, right_mark = glyphs.target_marks
+        key: Pieces = [(left_mark + label + right_mark, "frame-target")]
+    else:
+        key = [(frame.top, base_cap), (label, "label"), (frame.top, base_cap)]
+    rows: list[Pieces] = [[(frame.top_left + frame.top * (before - 1), base_cap), *key,
+                           (frame.top * (inside - before - 2) + frame.top_right, base_cap)]]
     for pieces in disc_lines(tower, scale, max_discs, glyphs):
         rows.append([(frame.side, side), *pieces, (frame.side, side)])
     notation = str(tower)
@@ -368,11 +371,8 @@ class TowerWidget(CachedLines, Widget):
         new = self._draw()
         if new is old:
             return  # the very drawing on screen (the board keeps each one)
-        changed = [y for y, (before, after) in enumerate(zip(old, new, strict=True))
-                   if before is not after and before != after]
         self._drawing = new
-        if changed:
-            self.refresh(Region(0, changed[0], width, changed[-1] - changed[0] + 1))
+        self.repaint_changes(old, new)  # the lines that changed (a cursor's caps: two lines, not the tower)
 
     def forget_drawing(self) -> None:
         """The board's styles or geometry changed: draw afresh when next painted."""
