@@ -96,6 +96,11 @@ PARTS = (
     "stars", "comet", "note-win", "note-loss", "note-none", "note-hint", "dimmed", "engraved", "empty",
     "cell-last", "cell-hinted",
 )
+#: What a tower that cannot be played onto (while another is in hand) loses: the colour of its
+#: bright parts, its key, symbol, top disc and notation, drawn as its frame and lower discs are
+#: (``board--dimmed``). Its other lines stay as they were, so dimming a tall tower repaints only
+#: the few lines with its key, symbol and notation.
+DIMMED_PARTS = frozenset({"label", "sun", "moon", "stars", "comet"})
 #: The styles of the parts (``PARTS``), read from the board's stylesheet.
 Palette = Mapping[str, Style]
 class KeptLines(Protocol):
@@ -162,26 +167,33 @@ def draw(look: TowerLook, cursor: bool, geometry: Geometry, width: int, height: 
     tower = look.tower
     rows: list[Pieces] = _tower_rows(look, cursor, scale, geometry.max_discs, glyphs) if tower is not None else [
         [(glyphs.vacant * scale.frame_width, "empty")]]
+    # The line the place stands on: its bottom cap, or the footprint of an empty place. The last
+    # move is marked there only (one line to repaint when it moves on), a hint behind every line.
+    base_line = len(rows) - 1
     if look.picked:
         rows.append([])  # lifted: one line above the table
     if geometry.note_line:
         note = look.note.center(width)[:width] if look.note else ""
         rows.append([(note, f"note-{look.note_kind}")] if note else [])
     cell = _cell_part(look)
+    base = palette["base"]
 
-    def style(part: str) -> Style:
-        if look.dimmed and not part.startswith(("note", "cell")):
+    def style(part: str, marked: bool) -> Style:
+        if look.dimmed and part in DIMMED_PARTS:
             part = "dimmed"
         elif part.startswith("engraved-"):  # a symbol cut into its disc: the disc's colour behind it
-            return Style(color=palette["engraved"].color, bgcolor=palette[part[9:]].color, bold=True)
+            disc = palette["dimmed" if look.dimmed else part[9:]]
+            return Style(color=palette["engraved"].color, bgcolor=disc.color, bold=True)
         found = palette[part]
-        return found if cell is None else found + Style(bgcolor=palette[cell].bgcolor)
+        return found + Style(bgcolor=palette[cell].bgcolor) if marked and cell is not None else found
 
-    base = palette["base"]
-    behind = base if cell is None else base + Style(bgcolor=palette[cell].bgcolor)
     strips = [line([Segment(" " * width, base)], width)] * max(0, height - len(rows))
-    for row in rows[-height:] if height else []:
-        pieces = [(text, style(part)) for text, part in row if text]
+    for number, row in enumerate(rows):
+        if number < len(rows) - height:
+            continue
+        marked = cell is not None and (cell == "cell-hinted" or number == base_line)
+        behind = base + Style(bgcolor=palette[cell].bgcolor) if marked and cell is not None else base
+        pieces = [(text, style(part, marked)) for text, part in row if text]
         used = pad + sum(cell_len(text) for text, _ in pieces)
         strip = line(_joined(pad, pieces, max(0, width - used), behind), max(used, width))
         strips.append(strip.crop(0, width) if used > width else strip)
