@@ -624,13 +624,17 @@ async def play_match(port: int, server_pid: int, size: tuple[int, int], store, r
                 await session.settle()
             marks = [session.mark() for session in (mover, opponent, eve)]
             mover.send("\r")
+            if ends:  # the round is over: its dialogs cover the moves list (and the move is not measured)
+                for session in sessions:
+                    await session.settle()
+                return
             shown = re.compile(rf"\b{ply + 1}\. {'ann' if match.to_move == 0 else 'bob'}{number}\b")
             for session in (opponent, eve):
                 await session.wait_for(lambda text, shown=shown: shown.search(text) is not None,
                                        f"move {ply + 1} on every screen")
             for session in sessions:
                 await session.settle()
-            if ply >= 2 and not ends:
+            if ply >= 2:
                 for name, session, mark in zip(("mover", "opponent", "spectator"), (mover, opponent, eve), marks,
                                                strict=True):
                     figures[name].add(session.since(mark))

@@ -228,10 +228,12 @@ async def test_the_board_keeps_still_a_move_empties_the_movers_place(tmp_path) -
         assert focused_slot(app) == 0
         await pilot.press("right")
         assert focused_slot(app) == 2
-        # Undo brings the sun back to its own place.
+        # Undo brings the sun back to its own place; redo plays it from and onto the same places.
         await pilot.press("u")
         assert shown_places(app) == before
         assert [widget.region for widget in board.tower_widgets] == regions
+        await pilot.press("r")
+        assert shown_places(app) == after
 
 
 async def test_the_board_has_the_focus_and_draws_its_cursor(tmp_path) -> None:
