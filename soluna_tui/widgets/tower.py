@@ -103,6 +103,8 @@ PARTS = (
 DIMMED_PARTS = frozenset({"label", "sun", "moon", "stars", "comet"})
 #: The styles of the parts (``PARTS``), read from the board's stylesheet.
 Palette = Mapping[str, Style]
+
+
 class KeptLines(Protocol):
     """Where drawn lines are kept by their segments (a dict, Textual's ``LRUCache``)."""
 
@@ -205,8 +207,6 @@ def _joined(pad: int, pieces: list[tuple[str, Style]], fill: int, behind: Style)
     beside them where that looks the same (every segment costs the terminal a change of style)."""
     if not pieces:
         return [Segment(" " * (pad + fill), behind)] if pad + fill else []
-    first_text, first_style = pieces[0]
-    last_text, last_style = pieces[-1]
     segments: list[tuple[str, Style]] = []
     if pad and _blank_alike(pieces[0][1], behind):
         pieces[0] = (" " * pad + pieces[0][0], pieces[0][1])
