@@ -95,31 +95,29 @@ def arrange(start: Position, moves: Sequence[Move], placed: Mapping[int, Placed]
     """The table after ``moves`` from the opening ``start``; ``placed`` gives, by ply (0 for the first
     move), the places a move was played from and onto where they are known."""
     arrangement = Arrangement.opening(start)
-    known = placed or {}
-    for ply, move in enumerate(moves):
-        chosen = known.get(ply)
-        if chosen is not None and chosen.move == move:
-            step = arrangement.resolve(move, chosen.mover_slot, chosen.target_slot)
-        else:
-            step = arrangement.resolve(move)
-        arrangement = arrangement.after(step)
+    for _step, after in _steps(arrangement, moves, placed or {}):
+        arrangement = after
     return arrangement
 
 
 def move_slots(start: Position, moves: Sequence[Move], placed: Mapping[int, Placed] | None = None) -> list[Placed]:
     """Every move of ``moves`` with the places it was played from and onto, as ``arrange`` plays them."""
-    arrangement = Arrangement.opening(start)
-    known = placed or {}
-    steps = []
+    return [step for step, _after in _steps(Arrangement.opening(start), moves, placed or {})]
+
+
+def _steps(
+    opening: Arrangement, moves: Sequence[Move], known: Mapping[int, Placed]
+) -> Iterator[tuple[Placed, Arrangement]]:
+    """Each move placed on the table as it stands when the move is played, with the table after it."""
+    arrangement = opening
     for ply, move in enumerate(moves):
         chosen = known.get(ply)
         if chosen is not None and chosen.move == move:
             step = arrangement.resolve(move, chosen.mover_slot, chosen.target_slot)
         else:
             step = arrangement.resolve(move)
-        steps.append(step)
         arrangement = arrangement.after(step)
-    return steps
+        yield step, arrangement
 
 
 class PlacesKept:
