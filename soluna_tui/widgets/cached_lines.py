@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
 from rich.style import Style
 from textual.color import Color
 from textual.containers import Horizontal, Vertical
@@ -27,16 +28,43 @@ else:
 
 
 def changed_cells(before: Strip, after: Strip) -> tuple[int, int] | None:
-    """The cells from the first to the last that differ between two lines of the same width
-    (their text or style), or ``None`` when they look the same: only those are repainted."""
+    """The cells from the first to the last that differ between two lines of the same width (their
+    text or style), or ``None`` when they are the same: only those are repainted. Whole segments
+    are compared, then the characters at the ends of the ones that differ."""
     if before == after:
         return None
-    cells_before = [(char, segment.style) for segment in before for char in segment.text]
-    cells_after = [(char, segment.style) for segment in after for char in segment.text]
-    if len(cells_before) != len(cells_after):  # wide characters: repaint the whole line
-        return 0, max(before.cell_length, after.cell_length)
-    differ = [x for x, (a, b) in enumerate(zip(cells_before, cells_after, strict=True)) if a != b]
-    return (differ[0], differ[-1] + 1) if differ else None
+    old, new = list(before), list(after)
+    start = left = 0
+    while start < len(old) and start < len(new) and old[start] == new[start]:
+        left += old[start].cell_length
+        start += 1
+    old_end, new_end, right = len(old), len(new), 0
+    while old_end > start and new_end > start and old[old_end - 1] == new[new_end - 1]:
+        old_end -= 1
+        new_end -= 1
+        right += old[old_end].cell_length
+    old_middle, new_middle = old[start:old_end], new[start:new_end]
+    if old_middle and new_middle:
+        first_old, first_new = old_middle[0], new_middle[0]
+        same = _alike(first_old.text, first_new.text) if first_old.style == first_new.style else 0
+        left += cell_len(first_old.text[:same])
+        last_old, last_new = old_middle[-1], new_middle[-1]
+        if last_old.style == last_new.style:
+            skip = same if len(old_middle) == len(new_middle) == 1 else 0  # what the start took already
+            same_end = _alike(last_old.text[skip:][::-1], last_new.text[skip:][::-1])
+            right += cell_len(last_old.text[len(last_old.text) - same_end:])
+    width = max(before.cell_length, after.cell_length)
+    return (left, width - right) if left < width - right else (0, width)
+
+
+def _alike(old: str, new: str) -> int:
+    """How many characters two texts have alike from their start."""
+    same = 0
+    for old_char, new_char in zip(old, new, strict=False):
+        if old_char != new_char:
+            break
+        same += 1
+    return same
 
 
 class CachedLines(_Base):
@@ -115,13 +143,29 @@ class CachedLines(_Base):
     def repaint_changes(self, old: list[Strip] | None, new: list[Strip]) -> None:
         """Repaint only the cells that differ from ``old`` (what the screen shows) to ``new``."""
         if old is None or len(old) != len(new):
-            self.refresh()
+            self.repaint()
             return
         regions = [Region(span[0], y, span[1] - span[0], 1)
                    for y, (before, after) in enumerate(zip(old, new, strict=True))
                    if before is not after and (span := changed_cells(before, after)) is not None]
         if regions:
+            self.repaint(*regions)
+
+    def repaint(self, *regions: Region) -> None:
+        """Repaint these parts of the widget (all of it without any) in the next frame.
+
+        What ``refresh`` comes to for a widget of a fixed size that draws its own lines, without the
+        two messages it goes through on the way (an idle prompt to the widget, then an update to the
+        screen): twelve towers lit at once would cost twenty-four.
+        """
+        if not self.is_mounted:
             self.refresh(*regions)
+            return
+        self._set_dirty(*regions)
+        screen = self.screen
+        if screen in screen._compositor:
+            screen._dirty_widgets.add(self)
+            screen.check_idle()
 
     def _set_dirty(self, *regions: Region) -> None:
         # Every way Textual marks a widget for repainting goes through here.

@@ -38,7 +38,8 @@ class Choice(CachedLines, Widget, can_focus=True):
     }
     """
 
-    index: reactive[int] = reactive(0)
+    #: Repainted by ``watch_index`` (one line, without the messages of a refresh).
+    index: reactive[int] = reactive(0, repaint=False)
 
     class Changed(Message):
         def __init__(self, choice: Choice, value: Any) -> None:
@@ -78,9 +79,10 @@ class Choice(CachedLines, Widget, can_focus=True):
         current = self.value
         self.values = list(values)
         self.index = self._index_of(current)
-        self.refresh()
+        self.repaint()
 
     def watch_index(self) -> None:
+        self.repaint()
         self.post_message(self.Changed(self, self.value))
 
     def action_cycle(self, step: int) -> None:

@@ -138,7 +138,7 @@ class History(CachedLines, ScrollView, can_focus=True):
         width, height = self.scrollable_content_region.size
         rows = sorted(index - top for index in indexes if 0 <= index - top < height)
         if rows:
-            self.refresh(Region(0, rows[0], width, rows[-1] - rows[0] + 1))
+            self.repaint(Region(0, rows[0], width, rows[-1] - rows[0] + 1))
 
     # ---- drawing ---------------------------------------------------------------------------
 

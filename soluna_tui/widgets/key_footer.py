@@ -173,12 +173,12 @@ class KeyFooter(CachedLines, Widget, can_focus=False):
         self._entries, self._palette = entries, palette
         self._strip = None
         if not dimmed_only:
-            self.refresh()
+            self.repaint()
             return
         # The same keys, some dimmed or lit: repaint those keys only.
         for old, new in zip(before, self._entries, strict=False):
             if old.entry.enabled != new.enabled:
-                self.refresh(Region(old.start, 0, old.end - old.start, 1))
+                self.repaint(Region(old.start, 0, old.end - old.start, 1))
 
     def on_resize(self) -> None:
         self._strip = None

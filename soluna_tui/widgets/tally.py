@@ -80,7 +80,7 @@ class Tally(CachedLines, Widget):
             width = self.content_size.width
             for y, (before, after) in enumerate(zip(old, new, strict=True)):
                 if before != after:
-                    self.refresh(Region(0, y, width, 1))
+                    self.repaint(Region(0, y, width, 1))
         self._rows = new
 
     def notify_style_update(self) -> None:

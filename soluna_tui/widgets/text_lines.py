@@ -63,7 +63,7 @@ class TextLines(CachedLines, Widget):
         old = self._strips
         self._strips = None
         if old is None or not self.content_size.width:
-            self.refresh()
+            self.repaint()
             return
         self.repaint_changes(old, self._lines())  # a line left as it was costs nothing
 

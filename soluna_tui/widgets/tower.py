@@ -378,7 +378,7 @@ class TowerWidget(CachedLines, Widget):
         width, height = self.cell_size
         if old is None or not width or self._drawn_size != (width, height):
             self._drawing = None
-            self.refresh()
+            self.repaint()
             return
         new = self._draw()
         if new is old:

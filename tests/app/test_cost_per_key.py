@@ -8,12 +8,16 @@ import sys
 from collections import Counter
 from contextlib import contextmanager
 
+from rich.segment import Segment
+from rich.style import Style
 from textual.dom import DOMNode
 from textual.screen import Screen
+from textual.strip import Strip
 from textual.widget import Widget
 
 from soluna_tui.match_setup import MatchSetup
 from soluna_tui.rules import MatchOptions
+from soluna_tui.widgets.cached_lines import changed_cells
 from soluna_tui.widgets.history import History
 from soluna_tui.widgets.key_footer import KeyFooter
 from soluna_tui.widgets.status_line import StatusLine
@@ -180,3 +184,14 @@ async def test_a_tower_says_what_it_is_when_the_mouse_rests_on_it(tmp_path) -> N
         assert tower.tooltip == "An empty place: its tower was moved onto another."
         assert isinstance(game(app).board.tower_widgets[5], TowerWidget)
         assert game(app).board.tower_widgets[5].tooltip == "2M: 2 discs, moon on top"
+
+
+def test_only_the_segments_that_changed_are_repainted() -> None:
+    plain, lit = Style(), Style(bold=True)
+    line = Strip([Segment("┃ ", plain), Segment("3", plain), Segment(" ┃", plain)])
+    assert changed_cells(line, Strip(list(line))) is None
+    assert changed_cells(line, Strip([Segment("┃ ", plain), Segment("3", lit), Segment(" ┃", plain)])) == (2, 3)
+    assert changed_cells(line, Strip([Segment("┃ 3 ┃", lit)])) == (0, 5)
+    assert changed_cells(line, Strip([Segment("┃ ", plain), Segment("3 ┃", lit)])) == (2, 5)
+    assert changed_cells(line, Strip([Segment("┃ ", plain), Segment("3", plain), Segment("▸┃", plain)])) == (3, 4)
+    assert changed_cells(Strip([Segment("  3  ", plain)]), Strip([Segment(" ▸3◂ ", plain)])) == (1, 4)
