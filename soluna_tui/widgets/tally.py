@@ -15,7 +15,7 @@ from textual.widget import Widget
 
 from ..glyphs import UNICODE, Glyphs
 from ..play.looks import TallyInfo
-from .cached_lines import CachedLines
+from .cached_lines import CachedLines, changed_cells
 
 #: A line of the panel: (text, part) pieces, the part naming its style (``tally--PART``; "" plain).
 Row = tuple[tuple[str, str], ...]
@@ -79,8 +79,9 @@ class Tally(CachedLines, Widget):
         elif old:
             width = self.content_size.width
             for y, (before, after) in enumerate(zip(old, new, strict=True)):
-                if before != after:
-                    self.repaint(Region(0, y, width, 1))
+                if before != after and (span := changed_cells(self._strip(before, width),
+                                                               self._strip(after, width))) is not None:
+                    self.repaint(Region(span[0], y, span[1] - span[0], 1))  # the turn's marker and name
         self._rows = new
 
     def notify_style_update(self) -> None:
@@ -98,12 +99,16 @@ class Tally(CachedLines, Widget):
         rows = self._rows
         if y >= len(rows):
             return Strip.blank(width, self.base_style())
-        key = (rows[y], width)
+        return self._strip(rows[y], width)
+
+    def _strip(self, row: Row, width: int) -> Strip:
+        """One line drawn (kept by what it says)."""
+        key = (row, width)
         strip = self._drawn.get(key)
         if strip is None:
             base = self.base_style()
             segments = [Segment(text, self.part_style(f"tally--{part}") if part else base)
-                        for text, part in rows[y] if text]
+                        for text, part in row if text]
             strip = self._drawn[key] = Strip(segments).adjust_cell_length(width, base)
         return strip
 
