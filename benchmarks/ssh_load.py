@@ -192,8 +192,9 @@ async def play_match(players: tuple[Player, Player], names: tuple[str, str], cod
                      interval: float, rng: random.Random, times: dict[str, list[float]],
                      failures: list[str]) -> None:
     """Legal moves in turn until the first round is over (or ``moves``), each timed to the opponent's screen."""
+    from soluna_tui.play.looks import JUMP_KEYS
+    from soluna_tui.play.slots import arrange
     from soluna_tui.rules import Match
-    from soluna_tui.widgets.board import JUMP_KEYS
 
     await asyncio.sleep(rng.uniform(0, interval))
     for _ in range(moves):
@@ -202,8 +203,9 @@ async def play_match(players: tuple[Player, Player], names: tuple[str, str], cod
             return
         position, seat = match.position, match.to_move
         move = rng.choice(position.legal_moves)
-        mover = position.towers.index(move.mover)
-        target = next(slot for slot, tower in enumerate(position.towers) if tower == move.target and slot != mover)
+        # The towers keep their places (and keys) all round: the first of identical towers is taken.
+        placed = arrange(match.round.start, match.round.moves).resolve(move)
+        mover, target = placed.mover_slot, placed.target_slot
         number = len(match.round.moves) + 1
         shown = re.compile(rf"\b{number}\. {names[seat]}\b")
         await keys(players[seat], JUMP_KEYS[mover], "\r", JUMP_KEYS[target], pause=0.1)

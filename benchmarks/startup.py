@@ -3,9 +3,10 @@
 Usage: python benchmarks/startup.py [--runs N]
 
 Each program is started on a fresh pseudo-terminal (80x24) and timed from launch
-until its first screen is drawn (a known text appears in the output). Runs
-alternate between the two; the medians and their ratio are printed (target: the
-game at most 1.5 times the bare app).
+until its first screen is drawn (a known text appears in the output: for the game,
+the status line, the footer and a tower of the board). Runs alternate between the
+two; the medians and their ratio are printed (target: the game at most 1.2 times
+the bare app).
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ import tempfile
 import termios
 import time
 from pathlib import Path
+
+#: The game may take at most this many times the bare app's time to its first frame.
+TARGET = 1.2
 
 BARE_APP = """
 from textual.app import App
@@ -93,7 +97,7 @@ def main() -> int:
 
         bare = [sys.executable, "-c", BARE_APP]
         bare_markers = (b"bare app ready", b"Quit")
-        game_markers = (b"to move", b"Pick up/place", b"Quit")
+        game_markers = (b"to move", b"Pick up/place", b"Quit", "─1S".encode())  # a tower: the board is drawn
         time_to_text(bare, bare_markers)  # warm the disk cache for both
         time_to_text(game(), game_markers)
         bare_times, game_times = [], []
@@ -104,8 +108,8 @@ def main() -> int:
     ratio = game_median / bare_median
     print(f"bare Textual app: median {bare_median * 1000:.0f} ms over {args.runs} runs")
     print(f"soluna play:      median {game_median * 1000:.0f} ms over {args.runs} runs")
-    print(f"ratio {ratio:.2f} (target <= 1.5): {'met' if ratio <= 1.5 else 'NOT met'}")
-    return 0 if ratio <= 1.5 else 1
+    print(f"ratio {ratio:.2f} (target <= {TARGET}): {'met' if ratio <= TARGET else 'NOT met'}")
+    return 0 if ratio <= TARGET else 1
 
 
 if __name__ == "__main__":

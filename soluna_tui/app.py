@@ -1,10 +1,17 @@
-"""The Soluna app: styles, screens, global keys, the command palette, saves and resume."""
+"""The Soluna app: styles, screens, global keys, the command palette, saves and resume.
+
+Only what the first frame needs is imported with the app (the game screen, or the new-match
+screen); every other screen, and the stats, are imported when first used. A process that forks
+sessions (the SSH server's zygote) imports them all first with ``preload``.
+"""
 
 from __future__ import annotations
 
+import gc
+import importlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, Any, cast
 
 from textual import events, work
 from textual.app import App, SystemCommand
@@ -19,35 +26,48 @@ from .files import SaveError
 from .glyphs import glyphs_for
 from .key_order import InOrderInput
 from .match_setup import MatchSetup
-from .preferences import Preferences
+from .preferences import Preferences, pause_choices, pause_label
 from .rules import Match
-from .saves import FinishedFile, FinishedStore, ResumeFailed, SavedMatch, SaveStore
-from .screens.command_palette import OrderlyAsciiCommandPalette, OrderlyCommandPalette
-from .screens.confirm import ConfirmScreen
-from .screens.finished import FinishedListScreen
+from .saves import ResumeFailed, SavedMatch, SaveStore
 from .screens.game import GameScreen
-from .screens.help import HelpScreen
-from .screens.new_match import NewMatchScreen, pause_choices, pause_label
-from .screens.puzzle import PuzzleScreen
-from .screens.replay import ReplayScreen
-from .screens.resume import ResumeScreen
-from .screens.stats import StatsScreen
-from .screens.too_small import TooSmallScreen
-from .stats import StatsStore
-from .table import LocalTable, Table
+from .table import LocalTable
 from .terminal import MIN_HEIGHT, MIN_WIDTH
+
+if TYPE_CHECKING:
+    from .saves import FinishedFile
+    from .screens.new_match import NewMatchScreen
+    from .stats import StatsStore
+    from .table import Table
 
 STYLESHEETS = ("app.tcss", "game.tcss", "dialogs.tcss", "replay.tcss")
 ASCII_STYLESHEET = "ascii.tcss"
+#: The id of the notice that covers the layout while the terminal is too small.
+TOO_SMALL_ID = "too-small-screen"
 #: One line on the screen of a second copy of the game started on the same data directory.
 ELSEWHERE_NOTICE = "Another copy of Soluna has the saved match; this one saves apart."
 #: The computer's pause before its move lands, in seconds, unless the player chose another.
 DEFAULT_PAUSE = 1.0
 #: The longest time the computer's chosen tower stays lifted before it lands.
 REVEAL_PAUSE = 0.5
+#: Modules the first frame does without, imported when first used (``preload`` imports them all).
+LATER_MODULES = (
+    "soluna_tui.screens.confirm", "soluna_tui.screens.finished", "soluna_tui.screens.help",
+    "soluna_tui.screens.new_match", "soluna_tui.screens.puzzle", "soluna_tui.screens.replay",
+    "soluna_tui.screens.resume", "soluna_tui.screens.stats", "soluna_tui.screens.too_small",
+    "soluna_tui.screens.round_over", "soluna_tui.screens.match_over", "soluna_tui.screens.review",
+    "soluna_tui.screens.command_palette", "soluna_tui.screens.difficulty",
+    "soluna_tui.stats", "soluna_tui.export", "soluna_tui.rules.puzzles",
+)
 #: Plain names for keys whose usual display is a Unicode symbol.
 ASCII_KEY_NAMES = {"up": "up", "down": "down", "left": "left", "right": "right", "enter": "enter",
                    "backspace": "bksp", "question_mark": "?"}
+
+
+def preload() -> None:
+    """Import everything the app may show, at once (a zygote forks sessions after this, so no
+    session pays to import a screen when it first shows it)."""
+    for name in LATER_MODULES:
+        importlib.import_module(name)
 
 
 def styles_dir() -> Path:
@@ -113,7 +133,8 @@ class SolunaApp(InOrderInput, App[None]):
         self._save_notice = ""
         self.ascii_mode = ascii_mode
         self.store: SaveStore | None = store if store is not None else SaveStore(data_dir)
-        self.stats_store = stats_store if stats_store is not None else StatsStore(data_dir)
+        self._stats_store = stats_store
+        self._data_dir = data_dir
         self.preferences = preferences if preferences is not None else Preferences(data_dir)
         self.requested_theme = theme
         think, reveal = pause_parts(self.preferences.computer_pause if self.preferences.computer_pause is not None
@@ -126,12 +147,27 @@ class SolunaApp(InOrderInput, App[None]):
         # set in both modes, so an app never inherits another's.
         ScrollBar.renderer = AsciiScrollBarRender if ascii_mode else ScrollBarRender
 
+    @property
+    def stats_store(self) -> StatsStore:
+        """The statistics, read from the data directory when first needed (at the end of a match)."""
+        if self._stats_store is None:
+            from .stats import StatsStore
+
+            self._stats_store = StatsStore(self._data_dir)
+        return self._stats_store
+
+    @stats_store.setter
+    def stats_store(self, store: StatsStore) -> None:
+        self._stats_store = store
+
     # ---- start-up ------------------------------------------------------------------------
 
-    def get_default_screen(self) -> Screen:
+    def get_default_screen(self) -> Screen[Any]:
         """With a setup given (``soluna play``), the match is the first screen: no blank one before it
         (unless an unfinished match must be asked about first). Likewise the puzzle screen."""
         if self.start_puzzle is not None:
+            from .screens.puzzle import PuzzleScreen
+
             seed, difficulty, discs = self.start_puzzle
             return PuzzleScreen(seed, difficulty, discs, leave_quits=True)
         if self.start_setup is not None:
@@ -144,23 +180,30 @@ class SolunaApp(InOrderInput, App[None]):
         """The unfinished saved match, if any, and a notice if the save had to be set aside, another
         copy of the game is playing the saved match, or the preferences were unreadable."""
         notices = [self.preferences.problem or ""]
+        store = self.store
+        if store is None:  # a terminal that keeps no save
+            return None, " ".join(filter(None, notices))
         try:
-            saved = self.store.load()
+            saved = store.load()
         except SaveError as error:
             saved = None
             notices.append(self._set_aside(error))
-        if self.store.elsewhere:
+        if store.elsewhere:
             notices.append(ELSEWHERE_NOTICE)
         notice = " ".join(filter(None, notices))
         return (saved if saved is not None and not saved.match.is_over else None), notice
 
     def on_mount(self) -> None:
+        # What exists once the first frame is drawn (the imported modules, the screen's widgets)
+        # lives as long as the app: kept out of the garbage collector's sight, so no key pays for
+        # a collection that walks it all again (as the SSH server's zygote does for its sessions).
+        self.call_after_refresh(gc.freeze)
         theme = self.requested_theme or self.preferences.theme
         if theme in self.available_themes:
             self.theme = theme
         self.theme_changed_signal.subscribe(self, lambda theme: self.remember(theme=theme.name))
         self.check_size()
-        if isinstance(self.screen_stack[0], (GameScreen, PuzzleScreen)):
+        if isinstance(self.screen_stack[0], GameScreen) or self.start_puzzle is not None:
             if self._save_notice:
                 self.call_after_refresh(self.notify, self._save_notice, severity="warning", timeout=10)
             return
@@ -170,6 +213,8 @@ class SolunaApp(InOrderInput, App[None]):
         if saved is None:
             self.action_new_match(notice=self._save_notice)
             return
+        from .screens.resume import ResumeScreen
+
         new_label = "Start the new match instead" if self.start_setup is not None else "Start a new match"
         self.push_screen(ResumeScreen(saved, new_label, notice=self._save_notice),
                          lambda resume: self._resume_chosen(saved, resume))
@@ -180,6 +225,7 @@ class SolunaApp(InOrderInput, App[None]):
 
     def _set_aside(self, error: SaveError) -> str:
         """Move an unreadable save out of the way (never delete it); the notice to show."""
+        assert self.store is not None  # only a store that read a save sets one aside
         try:
             where = f"it was moved to {self.store.move_aside()}"
         except OSError as move_error:
@@ -218,7 +264,7 @@ class SolunaApp(InOrderInput, App[None]):
         """Begin a fresh match (a rematch keeps the players and lets the loser open)."""
         self._show_game(self._new_table(setup, rematch_of))
 
-    def remember(self, **choices) -> None:
+    def remember(self, **choices: Any) -> None:
         """Keep the theme or match setup for next time; a terminal that saves nothing (a remote
         session, whose store is None) remembers nothing either."""
         if self.store is not None:
@@ -246,6 +292,8 @@ class SolunaApp(InOrderInput, App[None]):
             self.call_after_refresh(shown)
 
     def action_new_match(self, previous: MatchSetup | None = None, notice: str = "") -> None:
+        from .screens.new_match import NewMatchScreen
+
         game = self.game
         if previous is None:
             previous = game.table.setup if game is not None else self.preferences.last_setup
@@ -297,6 +345,8 @@ class SolunaApp(InOrderInput, App[None]):
         if match is None or match.is_over or not (match.round.ply or match.round_number > 1):
             self.start_match(setup, rematch_of)
             return
+        from .screens.confirm import ConfirmScreen
+
         names, stars = match.players, match.stars
         question = (f"The match in progress ({names[0]} {stars[0]} - {stars[1]} {names[1]}, round "
                     f"{match.round_number}) will be abandoned: it will not be saved or counted.")
@@ -306,14 +356,20 @@ class SolunaApp(InOrderInput, App[None]):
         )
 
     def action_help(self) -> None:
+        from .screens.help import HelpScreen
+
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(glyphs_for(self.ascii_mode)))
 
     def action_puzzles(self, difficulty: str = "any") -> None:
+        from .screens.puzzle import PuzzleScreen
+
         if not isinstance(self.screen, PuzzleScreen):
             self.push_screen(PuzzleScreen(difficulty=difficulty))
 
     def action_stats(self) -> None:
+        from .screens.stats import StatsScreen
+
         stats = self.stats_store.load()
         self.push_screen(StatsScreen(stats, self.stats_store.problem, ascii_mode=self.ascii_mode))
 
@@ -323,15 +379,21 @@ class SolunaApp(InOrderInput, App[None]):
     @work(thread=True, exclusive=True, group="finished")
     def _read_finished(self) -> None:
         """Reading 50 long matches takes a quarter of a second: not on the screen's time."""
+        from .saves import FinishedStore
+        from .screens.finished import FinishedListScreen
+
+        assert self.store is not None  # the command is offered only where matches are kept
         kept = FinishedStore(self.store.data_dir).newest_first()
         self.call_from_thread(self.push_screen, FinishedListScreen(kept), self._replay_kept)
 
     def _replay_kept(self, kept: FinishedFile | None) -> None:
         if kept is not None and kept.saved is not None:
+            from .screens.replay import ReplayScreen
+
             self.push_screen(ReplayScreen(kept.saved.match, [f"Played on this computer: {kept.saved.setup.mode_label}"],
                                           ascii_mode=self.ascii_mode))
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         game = self.game
         yield SystemCommand("New match", "Set up a new match", self.action_new_match)
         if game is not None:
@@ -369,15 +431,19 @@ class SolunaApp(InOrderInput, App[None]):
         """Cover the layout with a notice while the terminal is below the minimum size."""
         width, height = size or self.size
         too_small = width < MIN_WIDTH or height < MIN_HEIGHT
-        showing = isinstance(self.screen, TooSmallScreen)
+        showing = self.screen.id == TOO_SMALL_ID
         if too_small and not showing:
-            self.push_screen(TooSmallScreen())
+            from .screens.too_small import TooSmallScreen
+
+            self.push_screen(TooSmallScreen(id=TOO_SMALL_ID))
         elif showing and not too_small:
             self.pop_screen()
 
     def _palette(self, providers: ProviderSource | None = None, searching: str = "commands") -> CommandPalette:
         """Textual's palette, answering keys that arrive together in order (with a plain search
         mark in ASCII mode); ``id`` marks the one the footer's ``^p`` opens."""
+        from .screens.command_palette import OrderlyAsciiCommandPalette, OrderlyCommandPalette
+
         palette = OrderlyAsciiCommandPalette if self.ascii_mode else OrderlyCommandPalette
         ellipsis = "..." if self.ascii_mode else "\u2026"
         return palette(providers, placeholder=f"Search for {searching}{ellipsis}",

@@ -12,7 +12,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from . import __version__
 from .files import default_data_dir, shorten, write_atomically
@@ -132,7 +132,7 @@ def _add_app_options(parser: argparse.ArgumentParser) -> None:
                             "(default: the user data directory)")
 
 
-def _app_kwargs(args: argparse.Namespace) -> dict:
+def _app_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     from .terminal import wants_ascii
 
     return {
@@ -142,7 +142,7 @@ def _app_kwargs(args: argparse.Namespace) -> dict:
     }
 
 
-def _run_app(args: argparse.Namespace, **start) -> int:
+def _run_app(args: argparse.Namespace, **start: Any) -> int:
     from .terminal import refusal
 
     reason = refusal()
@@ -187,11 +187,11 @@ def run_play(args: argparse.Namespace) -> int:
 
     options = MatchOptions.preset(args.rules, stars_to_win=args.stars, discs=args.discs,
                                   first_opener=args.opener - 1)
-    teaching = {"hints": not args.no_hints, "review": not args.no_review}
+    hints, review = not args.no_hints, not args.no_review
     if args.vs is not None:
-        setup = MatchSetup.against_computer(args.vs, options, seed=args.seed, **teaching)
+        setup = MatchSetup.against_computer(args.vs, options, seed=args.seed, hints=hints, review=review)
     else:
-        setup = MatchSetup(options, seed=args.seed, **teaching)
+        setup = MatchSetup(options, seed=args.seed, hints=hints, review=review)
     return _run_app(args, setup=setup)
 
 
@@ -227,7 +227,21 @@ def run_stats(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
+#: Commands that start the game on this terminal: their parser leaves out ``serve`` and ``export``,
+#: whose options live with the server and the exporter (the app starts without importing them).
+APP_COMMANDS = ("play", "puzzle")
+
+
+def starts_the_app(argv: Sequence[str]) -> bool:
+    """Whether ``argv`` asks for the game itself (``soluna``, ``soluna play ...``, ``soluna puzzle ...``)
+    and nothing that needs every command known (help, the version, another command)."""
+    if any(arg in ("-h", "--help", "--version") for arg in argv):
+        return False
+    return not argv or argv[0] in APP_COMMANDS
+
+
+def build_parser(every_command: bool = True) -> argparse.ArgumentParser:
+    """The ``soluna`` parser; without ``every_command``, only what starts the game (see ``starts_the_app``)."""
     parser = _Parser(
         prog="soluna",
         description=(
@@ -311,20 +325,22 @@ def build_parser() -> argparse.ArgumentParser:
     analyze.add_argument("--json", action="store_true", help="print the JSON object of RULES.md instead of a table")
     analyze.set_defaults(run=run_analyze, parser=analyze)
 
-    from .server.command import add_serve_command  # soluna serve: its options live with the server
+    if every_command:
+        from .server.command import add_serve_command  # soluna serve: its options live with the server
 
-    add_serve_command(commands, _int_in, _data_dir)
-    from .export import add_export_command  # soluna export: a match as text, judged by perfect play
+        add_serve_command(commands, _int_in, _data_dir)
+        from .export import add_export_command  # soluna export: a match as text, judged by perfect play
 
-    add_export_command(commands, _data_dir)
+        add_export_command(commands, _data_dir)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(every_command=not starts_the_app(arguments))
     try:
-        args = parser.parse_args(argv)
-        status = args.run(args)
+        args = parser.parse_args(arguments)
+        status: int = args.run(args)
         sys.stdout.flush()  # here, so a reader that went away is noticed while we can still say nothing
         return status
     except (SolunaError, CliError) as error:

@@ -39,6 +39,8 @@ class Glyphs:
     turn: str
     target_marks: tuple[str, str]
     ellipsis: str
+    #: The footprint of an empty place (its tower was moved onto another).
+    vacant: str
 
     def symbol(self, symbol: Symbol) -> str:
         return self.symbols[symbol]
@@ -55,7 +57,8 @@ UNICODE = Glyphs(
     ascii=False,
     symbols={symbol: symbol.glyph for symbol in Symbol},
     plain=Frame("╭", "─", "╮", "│", "╰", "─", "╯"),
-    focused=Frame("┏", "━", "┓", "┃", "┗", "━", "┛"),
+    # The board's cursor: heavy caps, light sides, so moving it redraws a tower's top and bottom lines only.
+    focused=Frame("┍", "━", "┑", "│", "┕", "━", "┙"),
     picked=Frame("╔", "═", "╗", "║", "╚", "═", "╝"),
     disc="═",
     plates=(
@@ -69,13 +72,14 @@ UNICODE = Glyphs(
     turn="▶",
     target_marks=("▸", "◂"),
     ellipsis="…",
+    vacant="┈",
 )
 
 ASCII = Glyphs(
     ascii=True,
     symbols={symbol: symbol.letter for symbol in Symbol},
     plain=Frame("+", "-", "+", "|", "+", "-", "+"),
-    focused=Frame("#", "=", "#", "#", "#", "=", "#"),
+    focused=Frame("#", "=", "#", "|", "#", "=", "#"),
     picked=Frame("^", "^", "^", "!", "^", "^", "^"),
     disc="=",
     plates=(
@@ -89,6 +93,7 @@ ASCII = Glyphs(
     turn=">",
     target_marks=(">", "<"),
     ellipsis="...",
+    vacant=".",
 )
 
 

@@ -27,6 +27,19 @@ from .match_setup import MatchSetup
 from .rules import SolunaError
 from .rules.fields import read_field
 
+#: The computer's pauses offered, in seconds (any other, from the preferences file, is offered too).
+PAUSES = (0.0, 0.5, 1.0, 2.0, 3.0)
+
+
+def pause_label(seconds: float) -> str:
+    """``none``, ``0.5 s``, ``1 s``."""
+    return "none" if seconds == 0 else f"{seconds:g} s"
+
+
+def pause_choices(current: float) -> list[tuple[str, float]]:
+    """The pauses offered, with ``current`` among them."""
+    return [(pause_label(seconds), seconds) for seconds in sorted({*PAUSES, current})]
+
 
 def known_themes() -> frozenset[str]:
     """The names of the themes the game offers (Textual's own)."""

@@ -11,14 +11,16 @@ from collections.abc import Callable
 from contextlib import suppress
 from enum import StrEnum
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from .files import SaveError
 from .judgements import RoundVerdicts, known_verdicts
 from .match_setup import MatchSetup
 from .rules import Match, Move, OutOfTurnError, Solver, shared_solver
 from .saves import SavedMatch
-from .stats import MatchRecord, StatsStore
+
+if TYPE_CHECKING:
+    from .stats import MatchRecord, StatsStore
 
 
 class Seat(StrEnum):

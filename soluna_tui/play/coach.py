@@ -15,6 +15,7 @@ from ..rules import Analysis, Position
 from ..rules.teaching import Hint
 from ..rules.wording import plies, plural
 from .looks import NO_NOTE, Note, NoteKind
+from .slots import Arrangement
 
 #: Hint steps per turn: the verdict, the tower to move, the whole move.
 HINT_STEPS = 3
@@ -91,18 +92,18 @@ class Coach:
         analysis = self.analysis_of(live)
         return Hint(analysis) if analysis is not None and analysis.moves else None
 
-    def hint_marks(self, turn: Turn, live: Position | None) -> dict[int, Note]:
-        """The towers the hint points at, with their marks: the one to ``move`` (step 2), and
-        where it goes, ``onto`` (step 3). Words, so they read without colour too."""
-        hint = self.current_hint(turn, live)
-        if hint is None or live is None or self.hint_step < 2:
+    def hint_marks(self, turn: Turn, live: Arrangement | None) -> dict[int, Note]:
+        """The places the hint points at on the live table, with their marks: the tower to ``move``
+        (step 2), and where it goes, ``onto`` (step 3). Words, so they read without colour too."""
+        if live is None or self.hint_step < 2:
             return {}
-        mover = live.towers.index(hint.move.mover)
-        marks: dict[int, Note] = {mover: ("move", NoteKind.HINT)}
+        hint = self.current_hint(turn, live.position)
+        if hint is None:
+            return {}
+        placed = live.resolve(hint.move)
+        marks: dict[int, Note] = {placed.mover_slot: ("move", NoteKind.HINT)}
         if self.hint_step >= 3:
-            target = next(slot for slot, tower in enumerate(live.towers)
-                          if tower == hint.move.target and slot != mover)
-            marks[target] = ("onto", NoteKind.HINT)
+            marks[placed.target_slot] = ("onto", NoteKind.HINT)
         return marks
 
     # ---- analysis mode ---------------------------------------------------------------------
@@ -114,19 +115,21 @@ class Coach:
         self._analysis_counted.add(turn)
         return True
 
-    def analysis_notes(self, position: Position, picked_slot: int | None) -> dict[int, Note]:
-        """The marks under the towers in analysis mode (none while the solver has not answered).
+    def analysis_notes(self, table: Arrangement, picked_slot: int | None) -> dict[int, Note]:
+        """The marks under the towers in analysis mode, by place (none while the solver has not answered).
 
         Each tower shows its best move's outcome; with a tower picked up, each target shows
         the outcome of putting it there.
         """
-        analysis = self.analysis_of(position)
+        analysis = self.analysis_of(table.position)
         if analysis is None:
             return {}
         verdicts = {(item.move.mover, item.move.target): item.verdict for item in analysis.moves}
         notes: dict[int, Note] = {}
-        picked = position.towers[picked_slot] if picked_slot is not None else None
-        for slot, tower in enumerate(position.towers):
+        picked = table[picked_slot] if picked_slot is not None else None
+        for slot, tower in enumerate(table):
+            if tower is None:
+                continue
             if picked is not None and slot != picked_slot:
                 verdict = verdicts.get((picked, tower))
                 notes[slot] = verdict_note(verdict.wins, verdict.plies) if verdict else NO_NOTE

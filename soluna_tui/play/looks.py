@@ -28,7 +28,11 @@ NO_NOTE: Note = ("", "")
 
 @dataclass(frozen=True)
 class TowerLook:
-    """Everything a tower widget shows; the board computes it, the widget only draws it."""
+    """Everything a place on the board shows; the screen computes it, the widget only draws it.
+
+    A look without a tower is an empty place (its tower was moved onto another); ``last`` marks
+    both places of the latest move, where it came from and where it went.
+    """
 
     tower: Tower | None = None
     label: str = ""
@@ -55,6 +59,8 @@ class TallyInfo:
     seed: int | None = None
     hints: bool = True
     status: str = ""
+    #: Keep a line for ``status`` even while it is empty (the computer plays: "thinking" comes and goes).
+    status_line: bool = False
     #: For each player away from a match over SSH, when (``time.monotonic()``) the held seat runs out.
     away: tuple[float | None, float | None] = (None, None)
     #: What this terminal's player needs to come back after losing the connection ("code ABCD, secret ...").

@@ -1,7 +1,9 @@
 """Picking a tower up and putting it down, as a state machine: a press in, an outcome out.
 
 The game and the puzzle screens hold a ``Picker`` and act on what each press comes to
-(redraw, play the move, say why not); the picker itself only remembers the slot in hand.
+(redraw, play the move, say why not); the picker itself only remembers the place in hand.
+Places are the table's (``slots.Arrangement``): a tower keeps its place and its key for the
+whole round, and a place whose tower was moved away is empty.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from enum import Enum
 
 from ..rules import Move, NotationError, Position, Tower
 from .looks import JUMP_KEYS
+from .slots import Arrangement, Placed
 
 
 class Pressed(Enum):
@@ -24,14 +27,23 @@ class Pressed(Enum):
 
 @dataclass(frozen=True)
 class Outcome:
-    """A press's outcome: the move chosen (``MOVE``), the slot put back (``PUT_BACK``), or the
-    refusal in words with its kind (``warning``: nothing wrong was tried; ``error``: a wrong move)."""
+    """A press's outcome: the move chosen with its places (``MOVE``), the place put back
+    (``PUT_BACK``), or the refusal in words with its kind (``warning``: nothing wrong was tried;
+    ``error``: a wrong move)."""
 
     pressed: Pressed
-    move: Move | None = None
+    placed: Placed | None = None
     slot: int | None = None
     reason: str = ""
     kind: str = "warning"
+
+    @property
+    def move(self) -> Move | None:
+        return None if self.placed is None else self.placed.move
+
+
+class EmptyPlaceError(NotationError):
+    """A typed key names a place whose tower has been moved away."""
 
 
 class Picker:
@@ -40,16 +52,16 @@ class Picker:
     def __init__(self) -> None:
         self.picked_slot: int | None = None
 
-    def picked_tower(self, position: Position) -> Tower | None:
-        return None if self.picked_slot is None else position.towers[self.picked_slot]
+    def picked_tower(self, table: Arrangement) -> Tower | None:
+        return None if self.picked_slot is None else table[self.picked_slot]
 
     def drop(self) -> None:
         """Forget the tower in hand (the position changed under it, a new puzzle...)."""
         self.picked_slot = None
 
-    def forget_beyond(self, position: Position) -> None:
-        """Drop the tower in hand if its slot is gone from ``position`` (it changed elsewhere)."""
-        if self.picked_slot is not None and self.picked_slot >= len(position):
+    def forget_gone(self, table: Arrangement) -> None:
+        """Drop the tower in hand if its place is empty on ``table`` (it changed elsewhere)."""
+        if self.picked_slot is not None and (self.picked_slot >= len(table) or table[self.picked_slot] is None):
             self.picked_slot = None
 
     def put_back(self) -> Outcome | None:
@@ -59,11 +71,15 @@ class Picker:
         slot, self.picked_slot = self.picked_slot, None
         return Outcome(Pressed.PUT_BACK, slot=slot)
 
-    def press(self, position: Position, slot: int) -> Outcome:
-        """Enter, Space or a click on the tower at ``slot``: pick it up, put it back, or put the
+    def press(self, table: Arrangement, slot: int) -> Outcome:
+        """Enter, Space or a click on the place ``slot``: pick its tower up, put it back, or put the
         tower in hand on it."""
-        tower = position.towers[slot]
-        if self.picked_slot is None:
+        tower = table[slot]
+        if tower is None:
+            return refused("That place is empty: its tower was moved onto another.")
+        position = table.position
+        held = self.picked_tower(table)
+        if held is None:
             refusal = stuck(position, tower)
             if refusal is not None:
                 return refusal
@@ -71,24 +87,27 @@ class Picker:
             return Outcome(Pressed.PICKED, slot=slot)
         if slot == self.picked_slot:
             return self.put_back() or Outcome(Pressed.PUT_BACK, slot=slot)
-        return self._choose(position, Move(position.towers[self.picked_slot], tower))
+        return self._choose(table, Move(held, tower), self.picked_slot, slot)
 
-    def typed(self, position: Position, text: str) -> Outcome:
+    def typed(self, table: Arrangement, text: str) -> Outcome:
         """A move typed at the prompt, refused in the same words as picking refuses it."""
         try:
-            move = read_typed_move(text, position)
+            move, mover_slot, target_slot = read_typed_move(text, table)
+        except EmptyPlaceError as error:
+            return refused(f"{error}.", "error")
         except NotationError as error:
             return refused(f"Cannot read {text.strip()!r}: {error}.", "error")
+        position = table.position
         if move.mover not in position:
             return refused(f"There is no {move.mover} tower to move.", "error")
-        return stuck(position, move.mover) or self._choose(position, move)
+        return stuck(position, move.mover) or self._choose(table, move, mover_slot, target_slot)
 
-    def _choose(self, position: Position, move: Move) -> Outcome:
-        reason = position.why_illegal(move)
+    def _choose(self, table: Arrangement, move: Move, mover_slot: int | None, target_slot: int | None) -> Outcome:
+        reason = table.position.why_illegal(move)
         if reason is not None:
             return refused(f"Not there: {reason}.", "error")
         self.picked_slot = None
-        return Outcome(Pressed.MOVE, move=move)
+        return Outcome(Pressed.MOVE, placed=table.resolve(move, mover_slot, target_slot))
 
 
 def refused(reason: str, kind: str = "warning") -> Outcome:
@@ -103,28 +122,32 @@ def stuck(position: Position, tower: Tower) -> Outcome | None:
                    f"or has a {tower.symbol.word} on top.")
 
 
-def read_typed_move(text: str, position: Position) -> Move:
+def read_typed_move(text: str, table: Arrangement) -> tuple[Move, int | None, int | None]:
     """A move typed at the prompt: notation (``2S>1S``, with every alias the notation reads) or the
-    keys shown on the towers (``3>6``), mixed if need be; ``NotationError`` when it cannot be read.
+    keys shown on the towers (``3>6``), mixed if need be, with the places the keys name;
+    ``NotationError`` when it cannot be read (``EmptyPlaceError`` for a key whose place is empty).
     Whether the move is legal is left to the caller, which says why not as picking does."""
     sides = text.split(">")
     if len(sides) != 2 or not sides[0].strip() or not sides[1].strip():
         raise NotationError("a move is A>B: 2S>1S in notation, or 3>6 by the keys on the towers")
-    mover, mover_slot = _typed_tower(sides[0], position)
-    target, target_slot = _typed_tower(sides[1], position)
+    mover, mover_slot = _typed_tower(sides[0], table)
+    target, target_slot = _typed_tower(sides[1], table)
     if mover_slot is not None and mover_slot == target_slot:
         raise NotationError(f"{sides[0].strip()}>{sides[1].strip()} puts a tower on itself: name two towers")
-    return Move(mover, target)
+    return Move(mover, target), mover_slot, target_slot
 
 
-def _typed_tower(text: str, position: Position) -> tuple[Tower, int | None]:
-    """One side of a typed move: a tower's key (its slot too) or a tower in notation."""
+def _typed_tower(text: str, table: Arrangement) -> tuple[Tower, int | None]:
+    """One side of a typed move: a tower's key (its place too) or a tower in notation."""
     written = text.strip()
     key = written.casefold()
     if len(key) == 1 and key in JUMP_KEYS:
         slot = JUMP_KEYS.index(key)
-        if slot >= len(position):
+        if slot >= len(table):
             raise NotationError(f"no tower has the key {written}: the keys are {JUMP_KEYS[0]} to "
-                                f"{JUMP_KEYS[len(position) - 1]}")
-        return position.towers[slot], slot
+                                f"{JUMP_KEYS[len(table) - 1]}")
+        tower = table[slot]
+        if tower is None:
+            raise EmptyPlaceError(f"Nothing stands at {written} now: its tower was moved onto another")
+        return tower, slot
     return Tower.parse(written), None

@@ -8,10 +8,11 @@ from enum import Enum
 
 from rich.cells import set_cell_size
 
-from ..rules import Match, Move, Position, Tower
+from ..rules import Match, Move, Position, Round, Tower
 from ..rules.wording import plural
 from .coach import Coach, Turn
-from .looks import HistoryEntry, Note, TallyInfo, TowerLook
+from .looks import JUMP_KEYS, HistoryEntry, Note, TallyInfo, TowerLook
+from .slots import Arrangement, Placed, PlacesKept
 
 HISTORY_NAME_WIDTH = 9
 
@@ -39,6 +40,8 @@ class TableFacts:
     analysis_on: bool = False
     away: tuple[float | None, float | None] = (None, None)
     comeback: str = ""
+    #: The computer plays a seat at this table.
+    computer_plays: bool = False
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,8 @@ class Moment:
     prompt_open: bool = False
     picked_slot: int | None = None
     ascii: bool = False
+    #: The tower in hand (at ``picked_slot``).
+    picked: Tower | None = None
 
     @property
     def thinking(self) -> bool:
@@ -59,36 +64,41 @@ class Moment:
 
 
 def tower_looks(
-    position: Position,
+    table: Arrangement,
     *,
     mover_slot: int | None = None,
-    target: Tower | None = None,
-    last: Tower | None = None,
+    target_slot: int | None = None,
+    last: Placed | None = None,
     hinted: frozenset[int] = frozenset(),
     notes: Mapping[int, Note] | None = None,
 ) -> list[TowerLook]:
-    """How each tower looks: the lifted one, the lit targets (or just ``target``), the rest dimmed.
+    """How each place looks: the lifted tower, the lit targets (or just ``target_slot``), the rest
+    dimmed; an empty place where a tower was moved away.
 
-    ``last`` marks the tower the latest move made; ``notes`` are (text, kind) per slot.
+    ``last`` marks the places of the latest move (where it came from, where it went); ``notes``
+    are (text, kind) per place.
     """
-    mover = position.towers[mover_slot] if mover_slot is not None else None
+    mover = table[mover_slot] if mover_slot is not None else None
+    last_places = (last.mover_slot, last.target_slot) if last is not None and mover is None else ()
+    marks = notes or {}
     looks = []
-    last_marked = False
-    for slot, tower in enumerate(position.towers):
+    for slot, tower in enumerate(table):
+        if tower is None:
+            looks.append(TowerLook(last=slot in last_places))
+            continue
         is_target = False
         if mover is not None and slot != mover_slot:
-            # Another slot: a legal target exactly when it accepts the mover (both are on the board).
-            is_target = tower == target if target is not None else tower.accepts(mover)
-        is_last = mover is None and tower == last and not last_marked
-        last_marked = last_marked or is_last
-        note, kind = (notes or {}).get(slot, ("", ""))
+            # Another place: a legal target exactly when it accepts the mover (both are on the table).
+            is_target = slot == target_slot if target_slot is not None else tower.accepts(mover)
+        note, kind = marks.get(slot, ("", ""))
         looks.append(
             TowerLook(
                 tower=tower,
+                label=JUMP_KEYS[slot],
                 picked=slot == mover_slot,
                 target=is_target,
                 dimmed=mover is not None and slot != mover_slot and not is_target,
-                last=is_last,
+                last=slot in last_places,
                 hinted=slot in hinted,
                 note=note,
                 note_kind=kind,
@@ -97,36 +107,68 @@ def tower_looks(
     return looks
 
 
+def shown_round(match: Match, viewing: HistoryEntry | None) -> tuple[int, Round, int]:
+    """The round shown (its number, itself) and how many of its moves: the live one, or the
+    earlier moment picked in the history."""
+    if viewing is not None:
+        return viewing.round_number, match.rounds[viewing.round_number - 1], viewing.ply
+    return match.round_number, match.round, match.round.ply
+
+
 def shown_position(match: Match, viewing: HistoryEntry | None) -> Position:
     """The live position, or the earlier one picked in the history."""
-    if viewing is not None:
-        return match.rounds[viewing.round_number - 1].position_at(viewing.ply)
-    return match.position
+    _, played, ply = shown_round(match, viewing)
+    return played.position_at(ply)
 
 
-def last_result(match: Match, viewing: HistoryEntry | None) -> Tower | None:
-    """The tower the latest move shown made, to highlight it."""
-    if viewing is not None:
-        played = match.rounds[viewing.round_number - 1]
-        ply = viewing.ply
-    else:
-        played, ply = match.round, match.round.ply
-    return played.moves[ply - 1].result if ply else None
+def shown_table(match: Match, viewing: HistoryEntry | None, places: PlacesKept) -> tuple[Arrangement, Placed | None]:
+    """The table shown (live or earlier) with every tower in its place, and the latest move shown
+    with the places it went from and onto."""
+    number, played, ply = shown_round(match, viewing)
+    moves = played.moves[:ply]
+    table = places.arrangement(number, played.start, moves)
+    if not ply:
+        return table, None
+    before = places.arrangement(number, played.start, moves[:-1])
+    return table, before.resolve(moves[-1], *_kept_slots(places, number, ply - 1, moves[-1]))
 
 
-def board_looks(match: Match, moment: Moment, coach: Coach, analysis_on: bool) -> list[TowerLook]:
-    """The towers as shown now: the computer's move landing, the tower in hand, hints and analysis marks."""
-    position = shown_position(match, moment.viewing)
-    if moment.viewing is None and moment.revealing is not None:
-        return tower_looks(position, mover_slot=position.towers.index(moment.revealing.mover),
-                           target=moment.revealing.target)
-    mover_slot = moment.picked_slot if moment.viewing is None else None
+def _kept_slots(places: PlacesKept, round_number: int, ply: int, move: Move) -> tuple[int | None, int | None]:
+    placed = places.placed_in(round_number).get(ply)
+    if placed is None or placed.move != move:
+        return None, None
+    return placed.mover_slot, placed.target_slot
+
+
+def board_looks(table: Arrangement, last: Placed | None, moment: Moment, coach: Coach,
+                analysis_on: bool) -> list[TowerLook]:
+    """The places as shown now: the computer's move landing, the tower in hand, hints and analysis marks."""
+    live = moment.viewing is None
+    if live and moment.revealing is not None:
+        placed = table.resolve(moment.revealing)
+        return tower_looks(table, mover_slot=placed.mover_slot, target_slot=placed.target_slot)
+    mover_slot = moment.picked_slot if live else None
     # A hint points at towers; with a tower in hand, its lit targets say more.
-    live = position if moment.viewing is None else None
-    hint_marks = coach.hint_marks(moment.turn, live) if mover_slot is None else {}
-    notes = coach.analysis_notes(position, mover_slot) if analysis_on else {}
-    return tower_looks(position, mover_slot=mover_slot, last=last_result(match, moment.viewing),
-                       hinted=frozenset(hint_marks), notes={**notes, **hint_marks})
+    hint_marks = coach.hint_marks(moment.turn, table if live else None) if mover_slot is None else {}
+    notes = coach.analysis_notes(table, mover_slot) if analysis_on else {}
+    return tower_looks(table, mover_slot=mover_slot, last=last, hinted=frozenset(hint_marks),
+                       notes={**notes, **hint_marks})
+
+
+def last_move_words(match: Match, viewing: HistoryEntry | None) -> tuple[str, ...]:
+    """The latest move shown, in words, from the longest wording to the shortest (the line that
+    shows it takes the first that fits): ``Last move: Ann 1S>1M, the sun tower onto the moon tower``."""
+    number, played, ply = shown_round(match, viewing)
+    if not ply:
+        return (f"No move yet in round {number}.", "No move yet.")
+    move = played.moves[ply - 1]
+    name = match.players[played.mover_at(ply - 1)]
+    heading = "Last move" if viewing is None else f"Move {ply}"
+    mover, target = move.mover.symbol.word, move.target.symbol.word
+    return (f"{heading}: {name} {move}, the {mover} tower onto the {target} tower",
+            f"{heading}: {name} {move}, {mover} onto {target}",
+            f"{heading}: {name} {move}",
+            f"{name} {move}")
 
 
 def tally_info(match: Match, facts: TableFacts, moment: Moment) -> TallyInfo:
@@ -143,6 +185,7 @@ def tally_info(match: Match, facts: TableFacts, moment: Moment) -> TallyInfo:
         seed=match.seed,
         hints=facts.hints,
         status=status,
+        status_line=facts.computer_plays,
         away=facts.away,
         comeback=facts.comeback,
     )
@@ -189,9 +232,8 @@ def status_prompt(match: Match, facts: TableFacts, moment: Moment,
         return (f"{name}: type a move, 2S>1S or by the towers' keys 3>6; Enter plays it, Esc closes.", "info")
     if teaching is not None:
         return teaching
-    if moment.picked_slot is not None:
-        picked = match.position.towers[moment.picked_slot]
-        return (f"{name}: put {picked} on a lit tower (Enter), or Esc to put it back.", "info")
+    if moment.picked is not None:
+        return (f"{name}: put {moment.picked} on a lit tower (Enter), or Esc to put it back.", "info")
     # "Your move" where this terminal has one player (a remote match, the computer): no doubt who.
     mover = "Your move" if facts.one_local_player else f"{name} to move"
     return (f"{mover}: pick a tower up (arrows, Enter).", "info")

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import time
 from random import Random
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.reactive import Reactive
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.worker import get_current_worker
@@ -28,36 +28,43 @@ from ..play import view
 from ..play.coach import Coach, Turn
 from ..play.looks import HistoryEntry
 from ..play.picker import Picker
+from ..play.slots import Arrangement, Placed, PlacesKept
 from ..play.view import Moment, Phase, TableFacts
 from ..rules import Budget, Match, Move, Position, SearchAborted, SolunaError, shared_solver
 from ..rules.players import choose_move, choose_to_open, default_budget
-from ..rules.teaching import accuracy_over_rounds, review_round
-from ..stats import match_record
 from ..table import Seat, Table
 from ..widgets.board import Board
+from ..widgets.cached_lines import CachedLines, Column, Row
 from ..widgets.history import History
 from ..widgets.key_footer import KeyFooter
+from ..widgets.last_move import LastMoveLine
 from ..widgets.move_prompt import MovePrompt
 from ..widgets.status_line import StatusLine
 from ..widgets.tally import Tally
-from .match_over import MatchOverChoice, MatchOverScreen
 from .picking import PICKING_BINDINGS, PickingMixin
-from .review import ReviewScreen
-from .round_over import RoundOverChoice, RoundOverScreen
 from .teaching import TEACHING_BINDINGS, TeachingMixin
 
+if TYPE_CHECKING:
+    from ..app import SolunaApp
+    from .match_over import MatchOverChoice
+    from .round_over import RoundOverChoice
+
+PartT = TypeVar("PartT", bound=Widget)
 #: Levels that play from the solver (and fall back to a heuristic when it runs out of time).
 SOLVING_LEVELS = ("trap", "perfect")
 #: How long judging a whole finished match may take (only large discs counts come near it).
 MATCH_REVIEW_SECONDS = 20.0
 
 
-class GameScreen(TeachingMixin, PickingMixin, Screen):
+class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen[None]):
     """A match in play on this terminal."""
 
-    #: Screen's own, but not repainting the whole screen when it changes: moving between towers
-    #: moves the focus, and the towers and the footer redraw what that changes themselves.
+    #: Screen's own, but not repainting the whole screen when it changes: the board, the prompt
+    #: and the history redraw what a change of focus changes themselves.
     focused: Reactive[Widget | None] = Reactive(None, repaint=False)
+
+    #: The screen's own background, under everything: one blank line repeated (see ``CachedLines``).
+    BLANK_LINES = True
 
     BINDINGS = [
         *PICKING_BINDINGS,
@@ -99,6 +106,9 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
     def __init__(self, table: Table) -> None:
         super().__init__()
         self.table = table
+        self._board: Board | None = None
+        self._prompt: MovePrompt | None = None
+        self._parts: dict[type[Widget], Widget] = {}
         self._reset_state()
 
     #: Counts the matches shown on this screen, so a worker's late answer about an old one is ignored.
@@ -108,6 +118,8 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         self._serial += 1
         self.picker = Picker()
         self.coach = Coach()
+        #: Where each tower stands: the places players chose, so the table keeps still all round.
+        self.places = PlacesKept()
         self.viewing: HistoryEntry | None = None
         self.phase = Phase.IDLE
         #: The computer's move held over its target (``Phase.REVEALING``).
@@ -118,7 +130,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         #: The saving trouble already told, so it is told once.
         self._save_warned: str | None = None
         self._guess_told = False
-        self._slot_before_prompt = 0
+        self._cursor_before_prompt = 0
 
     # ---- composition ---------------------------------------------------------------------
 
@@ -127,25 +139,42 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         return glyphs_for(getattr(self.app, "ascii_mode", False))
 
     def compose(self) -> ComposeResult:
-        with Horizontal(id="game-main"):
-            with Vertical(id="play-area"):
+        with Row(id="game-main"):
+            with Column(id="play-area"):
                 yield Board(self.glyphs, self.match.options.discs, id="board")
-                yield MovePrompt(id="move-prompt")
-                yield StatusLine(id="status")
-            with Vertical(id="sidebar"):
+                yield LastMoveLine(id="last-move")
+                # A box of fixed height: the prompt opens in the status's place, never moving the board.
+                with Column(id="under-board"):
+                    yield MovePrompt(id="move-prompt")
+                    yield StatusLine(id="status")
+            with Column(id="sidebar"):
                 yield Tally(self.glyphs, id="tally")
                 yield History(id="history")
-        footer = KeyFooter()
-        footer.compact = True  # one space between keys, so every key fits on 80 columns
-        yield footer
+        yield KeyFooter()
 
     @property
     def board(self) -> Board:
-        return self.query_one(Board)
+        if self._board is None or not self._board.is_attached:
+            self._board = self.query_one(Board)
+        return self._board
 
     @property
     def move_prompt(self) -> MovePrompt:
-        return self.query_one(MovePrompt)
+        if self._prompt is None:
+            self._prompt = self.query_one(MovePrompt)
+        return self._prompt
+
+    def _part(self, kind: type[PartT]) -> PartT:
+        """The screen's one widget of ``kind``, looked up once (every key asks for a few)."""
+        found = self._parts.get(kind)
+        if found is None or not found.is_attached:
+            found = self._parts[kind] = self.query_one(kind)
+        return cast(PartT, found)
+
+    @property
+    def soluna(self) -> SolunaApp:
+        """The app, with the game's own settings and stores."""
+        return cast("SolunaApp", self.app)
 
     @property
     def match(self) -> Match:
@@ -155,22 +184,30 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         self.query_one("#tally").border_title = "Soluna"
         self.query_one("#history").border_title = "Moves"
         self._watch_table()
-        self.after_change(focus_slot=0)
+        self.after_change(cursor=0)
 
     def _watch_table(self) -> None:
-        # post_message is thread-safe, so a table may report changes from any thread.
-        self.table.on_change = lambda: self.post_message(self.TableChanged())
+        def changed() -> None:
+            # post_message is thread-safe, so a table may report changes from any thread.
+            self.post_message(self.TableChanged())
+
+        self.table.on_change = changed
 
     @on(TableChanged)
     def _table_changed(self) -> None:
-        self.picker.forget_beyond(self.match.position)
-        self._close_stale_dialogs()
-        self.after_change()
+        with self.app.batch_update():
+            self.picker.forget_gone(self.arrangement)
+            self._close_stale_dialogs()
+            self.after_change()
 
     def _close_stale_dialogs(self) -> None:
-        """A round-over or match-over dialog goes once the match has moved past it (decided elsewhere)."""
+        """A round-over or match-over dialog goes once the match has moved past it (decided elsewhere).
+
+        Those dialogs say whether they are ``still_true``; asked of the screen itself, not by its
+        class, so the dialogs' modules are imported only when a round ends."""
         dialog = self.app.screen
-        if isinstance(dialog, (RoundOverScreen, MatchOverScreen)) and not dialog.still_true(self.match):
+        still_true = getattr(dialog, "still_true", None)
+        if isinstance(dialog, ModalScreen) and still_true is not None and not still_true(self.match):
             dialog.dismiss(None)
             self._announced = None
 
@@ -185,9 +222,10 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         if self.board.capacity < self.match.options.discs:
             await self.board.remove()
             await self.query_one("#play-area").mount(
-                Board(self.glyphs, self.match.options.discs, id="board"), before="#status"
+                Board(self.glyphs, self.match.options.discs, id="board"), before="#last-move"
             )
-        self.after_change(focus_slot=0)
+        self.after_change(cursor=0)
+        self.board.focus()
 
     # ---- what the widgets show (see soluna_tui.play.view) ---------------------------------
 
@@ -213,12 +251,18 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         return view.shown_position(self.match, self.viewing)
 
     @property
-    def picking_position(self) -> Position:
-        return self.match.position
+    def arrangement(self) -> Arrangement:
+        """The live table, every tower in the place it has kept since the round's opening."""
+        played = self.match.round
+        return self.places.arrangement(self.match.round_number, played.start, played.moves)
+
+    @property
+    def picking_arrangement(self) -> Arrangement:
+        return self.arrangement
 
     def moment(self) -> Moment:
         return Moment(self.turn, self.phase, self.revealing, self.viewing, self.move_prompt.is_open,
-                      self.picker.picked_slot, self.glyphs.ascii)
+                      self.picker.picked_slot, self.glyphs.ascii, self.picker.picked_tower(self.arrangement))
 
     def table_facts(self) -> TableFacts:
         table = self.table
@@ -230,41 +274,48 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
             analysis_on=self.analysis_on,
             away=(table.away_until(0), table.away_until(1)),
             comeback=table.comeback,
+            computer_plays=Seat.COMPUTER in (table.seat(0), table.seat(1)),
         )
 
     def prompt(self) -> tuple[str, str]:
         """The status line for the current moment, and its kind."""
         return view.status_prompt(self.match, self.table_facts(), self.moment(), self.teaching_prompt())
 
-    def refresh_view(self, focus_slot: int | None = None) -> None:
-        """Hand every widget what it should show now (drawing only: nothing is asked or saved)."""
-        moment, facts = self.moment(), self.table_facts()
-        self.board.reserve_notes = facts.hints
-        self.board.show(view.board_looks(self.match, moment, self.coach, facts.analysis_on), focus_slot)
-        tally = self.query_one(Tally)
-        tally.info = view.tally_info(self.match, facts, moment)
-        subtitle = "analysis on" if facts.analysis_on else ""
-        if tally.border_subtitle != subtitle:  # setting it redraws the panel, even to the same text
-            tally.border_subtitle = subtitle
-        self.query_one(History).show(view.history_entries(self.match))
-        self.query_one(StatusLine).say(*view.status_prompt(self.match, facts, moment, self.teaching_prompt()))
-        self.refresh_bindings()
+    def refresh_view(self, cursor: int | None = None) -> None:
+        """Hand every widget what it should show now (drawing only: nothing is asked or saved).
+        Each widget redraws only what changed, and all of it lands in one frame."""
+        with self.app.batch_update():
+            moment, facts = self.moment(), self.table_facts()
+            board = self.board
+            board.reserve_notes = facts.hints
+            board.discs = self.match.options.discs
+            table, last = view.shown_table(self.match, self.viewing, self.places)
+            board.show(view.board_looks(table, last, moment, self.coach, facts.analysis_on), cursor)
+            self._part(LastMoveLine).show(view.last_move_words(self.match, self.viewing))
+            tally = self._part(Tally)
+            tally.info = view.tally_info(self.match, facts, moment)
+            subtitle = "analysis on" if facts.analysis_on else ""
+            if tally.border_subtitle != subtitle:  # setting it redraws the panel, even to the same text
+                tally.border_subtitle = subtitle
+            self._part(History).show(view.history_entries(self.match))
+            self._part(StatusLine).say(*view.status_prompt(self.match, facts, moment, self.teaching_prompt()))
+            self.refresh_bindings()
 
-    def redraw(self, focus_slot: int | None = None) -> None:
-        self.refresh_view(focus_slot)
+    def redraw(self, cursor: int | None = None) -> None:
+        self.refresh_view(cursor)
 
     def say(self, text: str, kind: str = "warning") -> None:
-        self.query_one(StatusLine).say(text, kind)
+        self._part(StatusLine).say(text, kind)
 
     # ---- the flow of a match -------------------------------------------------------------
 
-    def after_change(self, focus_slot: int | None = None) -> None:
+    def after_change(self, cursor: int | None = None) -> None:
         """Redraw, warn about saving trouble, and start whatever comes next."""
         if self.move_prompt.is_open and not self._human_may_move():
-            self.move_prompt.close()  # the turn passed (a remote player, the end of the round)
-            focus_slot = self._slot_before_prompt if focus_slot is None else focus_slot
+            self._close_prompt()  # the turn passed (a remote player, the end of the round)
+            cursor = self._cursor_before_prompt if cursor is None else cursor
         self.seek_help()
-        self.refresh_view(focus_slot)
+        self.refresh_view(cursor)
         for notice in self.table.take_notices():
             self.notify(notice, timeout=8)
         problem = self.table.save_problem
@@ -285,6 +336,8 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
             return
         self._announced = turn
         if self.table.setup.review and self.match.forfeited_by is None:
+            from .review import ReviewScreen
+
             review = ReviewScreen(self.match, self.match.round_number, self.you)
             self.app.push_screen(review, lambda _: self._after_review(turn))
         else:
@@ -310,6 +363,8 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         self.refresh_view()
 
     def _show_round_over(self, computer_opens: bool | None) -> None:
+        from .round_over import RoundOverScreen
+
         count_hint = self.count_hint if self.hints_allowed else None
         screen = RoundOverScreen(self.match, self.glyphs, self.table.local_players, computer_opens, count_hint,
                                  can_take_back=self.table.can_undo, you=self.you)
@@ -318,6 +373,8 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
     @work(thread=True, exclusive=True, group="computer")
     def _finish_match(self, turn: Turn) -> None:
         """Judge every move of the match (for the summary and the stats) off the event loop."""
+        from ..rules.teaching import accuracy_over_rounds, review_round
+
         worker = get_current_worker()
         budget = Budget(MATCH_REVIEW_SECONDS, cancelled=lambda: worker.is_cancelled)
         try:
@@ -331,11 +388,14 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
     def on_game_screen_match_finished(self, message: MatchFinished) -> None:
         if message.turn != self.turn or not self.thinking:
             return
+        from .match_over import MatchOverScreen
+
         self._set_phase(Phase.IDLE)
         self.table.judged()
         self._record_stats(message.accuracy)
         humans = self.table.local_players
-        screen = MatchOverScreen(self.match, self.glyphs, tuple(self.table.hints_used), message.accuracy, humans,
+        hints = self.table.hints_used
+        screen = MatchOverScreen(self.match, self.glyphs, (hints[0], hints[1]), message.accuracy, humans,
                                  can_take_back=self.table.can_undo, you=self.you)
         self.app.push_screen(screen, self._match_over_chosen)
 
@@ -344,9 +404,11 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         table = self.table
         if not table.records_stats or table.stats_recorded:
             return
+        from ..stats import match_record
+
         table.stats_recorded = True
         record = match_record(table, accuracy)
-        store = self.app.stats_store
+        store = self.soluna.stats_store
         try:
             store.update(lambda stats: stats.record_match(record))
         except SaveError as error:
@@ -368,15 +430,17 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
             self.say(str(error), "error")
             return
         self.picker.drop()
-        self.after_change(focus_slot=0)
+        self.after_change(cursor=0)
 
     def _match_over_chosen(self, choice: MatchOverChoice | None) -> None:
+        from .match_over import MatchOverChoice
+
         if choice is MatchOverChoice.UNDO:
             self.action_undo()
         elif choice is MatchOverChoice.REMATCH:
-            self.app.start_match(self.table.setup.with_seed(None), rematch_of=self.match)
+            self.soluna.start_match(self.table.setup.with_seed(None), rematch_of=self.match)
         elif choice is MatchOverChoice.NEW:
-            self.app.action_new_match()
+            self.soluna.action_new_match()
         elif choice is MatchOverChoice.QUIT:
             self.app.exit()
 
@@ -394,7 +458,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         started = time.monotonic()
         move = choose_move(level, position, rng, budget=default_budget(position, lambda: worker.is_cancelled))
         guessed = level in SOLVING_LEVELS and not shared_solver.is_solved(position)
-        while time.monotonic() - started < self.app.computer_pause and not worker.is_cancelled:
+        while time.monotonic() - started < self.soluna.computer_pause and not worker.is_cancelled:
             time.sleep(0.02)
         if not worker.is_cancelled:
             self.post_message(self.ComputerMoved(turn, move, guessed))
@@ -404,6 +468,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         """Decide, off the event loop, whether the computer opens the next round."""
         worker = get_current_worker()
         level = self.table.setup.computer_level
+        assert level is not None  # only asked of a table where the computer plays
         start = self.match.layout_for(self.match.round_number + 1)
         opens = choose_to_open(level, start, computer_rng(self.match),
                                budget=default_budget(start, lambda: worker.is_cancelled))
@@ -424,8 +489,8 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         self.revealing = message.move
         self._set_phase(Phase.REVEALING)
         finish = lambda: self._finish_computer_move(message)  # noqa: E731
-        if self.app.reveal_pause > 0:
-            self._reveal_timer = self.set_timer(self.app.reveal_pause, finish)
+        if self.soluna.reveal_pause > 0:
+            self._reveal_timer = self.set_timer(self.soluna.reveal_pause, finish)
         else:
             self.call_after_refresh(finish)
 
@@ -438,8 +503,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
             self._guess_told = True
             self.notify("Too many discs to solve in time: the computer played its best guess. "
                         "It plays perfectly again once the table is smaller.", timeout=8)
-        self.table.play(message.move, self.match.to_move)
-        self.after_change(focus_slot=self.match.position.towers.index(message.move.result))
+        self._play(self.arrangement.resolve(message.move))
 
     def stop_thinking(self) -> None:
         """Cancel the computer's search or reveal (undo, new match, leaving the screen)."""
@@ -499,39 +563,59 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
             self.say(f"{self.match.players[self.match.to_move]} is thinking: wait for the move.")
         return self._human_may_move()
 
-    def commit(self, move: Move) -> None:
-        self.move_prompt.close()  # the move is played, however it was chosen
-        self.table.play(move, self.match.to_move)
-        self.after_change(focus_slot=self.match.position.towers.index(move.result))
+    def commit(self, placed: Placed) -> None:
+        if self.move_prompt.is_open:
+            self._close_prompt()  # the move is played, however it was chosen
+        self._play(placed)
+
+    def _play(self, placed: Placed) -> None:
+        """Play a move from and onto its places; the cursor lands on the new tower."""
+        with self.app.batch_update():
+            match = self.match
+            number, ply = match.round_number, match.round.ply
+            self.table.play(placed.move, match.to_move)
+            self.places.remember(number, ply, placed)
+            self.after_change(cursor=placed.target_slot)
 
     def action_undo(self) -> None:
         if not self.table.can_undo:
             self.say("Nothing to undo.")
             return
-        self.stop_thinking()
-        undone = self.table.undo()
-        self.picker.drop()
-        self._announced = None
-        self.after_change()
-        self.say(f"Took back {', '.join(str(move) for move in reversed(undone))}.", "info")
+        with self.app.batch_update():
+            self.stop_thinking()
+            undone = self.table.undo()
+            self.picker.drop()
+            self._announced = None
+            self.after_change()
+            self.say(f"Took back {', '.join(str(move) for move in reversed(undone))}.", "info")
 
     def action_redo(self) -> None:
         if not self.table.can_redo:
             self.say("Nothing to redo.")
             return
-        redone = self.table.redo()
-        self.picker.drop()
-        self.after_change(focus_slot=self.match.position.towers.index(redone[-1].result))
+        with self.app.batch_update():
+            self.table.redo()
+            self.picker.drop()
+            _, last = view.shown_table(self.match, None, self.places)
+            self.after_change(cursor=last.target_slot if last is not None else None)
 
     # ---- typing a move (see MovePrompt) ----------------------------------------------------
 
     def action_open_move_prompt(self) -> None:
-        """``:``: a line to type a move on; the tower in hand, if any, is put back."""
-        self._slot_before_prompt = self.board.focused_slot or 0
-        self.picker.drop()
-        self.move_prompt.open()
-        self.set_focus(self.move_prompt)
-        self.refresh_view()
+        """``:``: a line to type a move on, in the status's place; the tower in hand, if any, is put back."""
+        with self.app.batch_update():
+            self._cursor_before_prompt = self.board.cursor or 0
+            self.picker.drop()
+            self.move_prompt.open()
+            self.set_focus(self.move_prompt, scroll_visible=False)
+            self.refresh_view()
+
+    def _close_prompt(self) -> None:
+        """Close the prompt; the board takes the keys again (if the prompt had them)."""
+        had_focus = self.focused is self.move_prompt
+        self.move_prompt.close()
+        if had_focus:
+            self.set_focus(self.board, scroll_visible=False)
 
     def on_paste(self, event: events.Paste) -> None:
         """A move pasted on the board (``2S>1S``, ``:3>6``) lands in the prompt, ready to play."""
@@ -543,8 +627,9 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
 
     def action_close_move_prompt(self) -> None:
         """Escape in the prompt: close it, back to the towers."""
-        self.move_prompt.close()
-        self.refresh_view(focus_slot=self._slot_before_prompt)
+        with self.app.batch_update():
+            self._close_prompt()
+            self.refresh_view(cursor=self._cursor_before_prompt)
 
     def action_play_typed_move(self) -> None:
         """Enter in the prompt: play the move typed, or say why not and keep the text to mend."""
@@ -555,11 +640,11 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
 
     def action_toggle_history(self) -> None:
         """Tab: from the board to the move history and back."""
-        history = self.query_one(History)
+        history = self._part(History)
         if self.move_prompt.is_open:
-            self.move_prompt.close()
+            self._close_prompt()
         if self.focused is history:
-            self.board.focus_slot(self.board.focused_slot or 0)
+            self.set_focus(self.board, scroll_visible=False)
         else:
             self.set_focus(history)  # at once: the next key of a burst browses the history
 

@@ -14,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from ..match_setup import NAME_LIMIT, MatchSetup
+from ..preferences import pause_choices
 from ..rules import LEVELS, MAX_DISCS, MIN_DISCS, MatchOptions, OptionError
 from ..rules.match import MAX_STARS, MIN_STARS
 from ..rules.players import LEVEL_DESCRIPTIONS
@@ -24,20 +25,6 @@ from .help import HELP_BINDING
 MODES = [("Two players on this terminal", "two"), ("Against the computer", "computer")]
 ON_OFF = [("on", True), ("off", False)]
 RULES = [("Box rules (same layout, loser chooses)", "box"), ("Online rules (new layout, loser opens)", "online")]
-#: The computer's pauses offered, in seconds (any other, from the preferences file, is offered too).
-PAUSES = (0.0, 0.5, 1.0, 2.0, 3.0)
-
-
-def pause_label(seconds: float) -> str:
-    """``none``, ``0.5 s``, ``1 s``."""
-    return "none" if seconds == 0 else f"{seconds:g} s"
-
-
-def pause_choices(current: float) -> list[tuple[str, float]]:
-    """The pauses offered, with ``current`` among them."""
-    return [(pause_label(seconds), seconds) for seconds in sorted({*PAUSES, current})]
-
-
 class NewMatchScreen(ModalScreen[MatchSetup | None]):
     """Returns the chosen ``MatchSetup``, or ``None`` when cancelled; a new pause for the computer
     (given ``pause``, the one now) goes up as ``PauseChosen`` as the match starts."""

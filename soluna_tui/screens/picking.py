@@ -3,10 +3,14 @@ to a ``Picker`` (the decisions live there); shared by the game and the puzzle sc
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.binding import Binding
 
+from ..play.looks import JUMP_KEYS
 from ..play.picker import Outcome, Picker, Pressed
-from ..rules import Move, Position, Tower
+from ..play.slots import Arrangement, Placed
+from ..rules import Tower
 from ..widgets.board import Board
 
 #: The keys of picking, for a screen's ``BINDINGS``. One binding serves picking up and placing,
@@ -21,24 +25,28 @@ PICKING_BINDINGS = [
 class PickingMixin:
     """Enter/Space/click picks a tower up, then puts it on a lit target; Escape puts it back.
 
-    The screen provides ``board``, ``picking_position`` (where the player may move now),
-    ``may_pick()`` (and says why not), ``commit(move)``, ``redraw(focus_slot)`` and ``say``.
+    The screen provides ``board``, ``picking_arrangement`` (the table the player may move on now),
+    ``may_pick()`` (and says why not), ``commit(placed)``, ``redraw(cursor)`` and ``say``.
     """
 
     picker: Picker
-    board: Board
+
+    if TYPE_CHECKING:  # provided by the screen (declared here only for the type checker)
+
+        @property
+        def board(self) -> Board: ...
 
     def may_pick(self) -> bool:
         raise NotImplementedError
 
     @property
-    def picking_position(self) -> Position:
+    def picking_arrangement(self) -> Arrangement:
         raise NotImplementedError
 
-    def commit(self, move: Move) -> None:
+    def commit(self, placed: Placed) -> None:
         raise NotImplementedError
 
-    def redraw(self, focus_slot: int | None = None) -> None:
+    def redraw(self, cursor: int | None = None) -> None:
         raise NotImplementedError
 
     def say(self, text: str, kind: str = "warning") -> None:
@@ -50,15 +58,13 @@ class PickingMixin:
 
     @property
     def picked_tower(self) -> Tower | None:
-        return self.picker.picked_tower(self.picking_position)
+        return self.picker.picked_tower(self.picking_arrangement)
 
     def action_press_focused(self) -> None:
-        """Enter or Space: pick the focused tower up, or put the one in hand on it."""
-        slot = self.board.focused_slot
-        if slot is None:
-            self.board.focus_slot(0)
-            return
-        self.press(slot)
+        """Enter or Space: pick up the tower under the cursor, or put the one in hand on it."""
+        slot = self.board.cursor
+        if slot is not None:
+            self.press(slot)
 
     def picking_check(self, action: str, may_play: bool) -> bool | None:
         """``check_action`` for the picking keys: Enter while the player may play, Escape while
@@ -79,26 +85,29 @@ class PickingMixin:
         # A named handler, not @on: the decorator only works in classes Textual builds itself.
         self.press(event.slot)
 
+    def on_board_vacant(self, event: Board.Vacant) -> None:
+        self.say(f"Nothing stands at {JUMP_KEYS[event.slot]} now: its tower was moved onto another.")
+
     def press(self, slot: int) -> None:
         """Enter, Space or a click on a tower: pick it up, or put the picked tower on it."""
         if self.may_pick():
-            self.act_on(self.picker.press(self.picking_position, slot))
+            self.act_on(self.picker.press(self.picking_arrangement, slot))
 
     def play_typed(self, text: str) -> bool:
         """Play a move typed at the prompt, refused in the same words as picking; True if played."""
         if not self.may_pick():
             return False
-        outcome = self.picker.typed(self.picking_position, text)
+        outcome = self.picker.typed(self.picking_arrangement, text)
         self.act_on(outcome)
         return outcome.pressed is Pressed.MOVE
 
     def act_on(self, outcome: Outcome) -> None:
         """Show what a press came to: the tower lifted or put back, the move played, or why not."""
-        if outcome.pressed is Pressed.MOVE and outcome.move is not None:
-            self.commit(outcome.move)
+        if outcome.pressed is Pressed.MOVE and outcome.placed is not None:
+            self.commit(outcome.placed)
         elif outcome.pressed is Pressed.REFUSED:
             self.say(outcome.reason, outcome.kind)
         elif outcome.pressed is Pressed.PUT_BACK:
-            self.redraw(focus_slot=outcome.slot)
+            self.redraw(cursor=outcome.slot)
         else:
             self.redraw()

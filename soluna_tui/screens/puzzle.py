@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING, cast
 
 from textual import work
 from textual.app import ComposeResult
@@ -13,23 +14,27 @@ from textual.screen import Screen
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
+from ..files import SaveError
 from ..glyphs import glyphs_for
 from ..play.picker import Picker
+from ..play.slots import Arrangement, Placed
 from ..play.view import tower_looks
-from ..rules import DEFAULT_DISCS, Move, OptionError, Position
+from ..rules import DEFAULT_DISCS, Move, OptionError
 from ..rules.puzzles import ANY, Puzzle, make_puzzle, refutation
 from ..rules.wording import plies
-from ..saves import SaveError
 from ..widgets.board import Board
 from ..widgets.key_footer import KeyFooter
 from ..widgets.status_line import StatusLine
 from .difficulty import DifficultyScreen
 from .picking import PICKING_BINDINGS, PickingMixin
 
+if TYPE_CHECKING:
+    from ..app import SolunaApp
+
 MAX_SEED = 10**9
 
 
-class PuzzleScreen(PickingMixin, Screen):
+class PuzzleScreen(PickingMixin, Screen[None]):
     """One puzzle at a time; ``n`` for the next, ``r`` to try again, ``D`` to change the difficulty."""
 
     BINDINGS = [
@@ -63,6 +68,8 @@ class PuzzleScreen(PickingMixin, Screen):
         self.picker = Picker()
         self.puzzle: Puzzle | None = None
         self.answered: Move | None = None
+        #: The places the answer was played from and onto.
+        self.answered_places: Placed | None = None
         self.solved = False
         #: The perfect continuation after a wrong answer.
         self.line: list[Move] | None = None
@@ -88,14 +95,14 @@ class PuzzleScreen(PickingMixin, Screen):
     def on_mount(self) -> None:
         self.query_one("#puzzle-info").border_title = "Puzzle"
         self.query_one("#puzzle-verdict").border_title = "Answer"
-        self.record = self.app.stats_store.load().puzzles
+        self.record = cast("SolunaApp", self.app).stats_store.load().puzzles
         self.load_puzzle()
 
     # ---- finding a puzzle --------------------------------------------------------------------
 
     def load_puzzle(self) -> None:
         self.puzzle = None
-        self.answered = None
+        self.answered = self.answered_places = None
         self.solved = False
         self.line = None
         self.tried = False
@@ -118,13 +125,14 @@ class PuzzleScreen(PickingMixin, Screen):
             self.say(f"{message.problem}. D changes the difficulty, n tries another seed.", "error")
             return
         self.puzzle = message.puzzle
-        self.redraw(focus_slot=0)
+        self.redraw(cursor=0)
 
     # ---- answering -----------------------------------------------------------------------
 
     @property
-    def picking_position(self) -> Position:
-        return self.puzzle.position
+    def picking_arrangement(self) -> Arrangement:
+        assert self.puzzle is not None  # picking is refused until a puzzle is shown
+        return Arrangement.opening(self.puzzle.position)
 
     def may_pick(self) -> bool:
         if self.puzzle is None:
@@ -134,11 +142,13 @@ class PuzzleScreen(PickingMixin, Screen):
             return False
         return True
 
-    def commit(self, move: Move) -> None:
+    def commit(self, placed: Placed) -> None:
         puzzle = self.puzzle
+        assert puzzle is not None  # a move is chosen only on a puzzle shown
         first_try = not self.tried
         self.tried = True
-        self.answered = move
+        move = placed.move
+        self.answered, self.answered_places = move, placed
         self.solved = puzzle.is_solution(move)
         if first_try:
             self.first_answer_solved = self.solved
@@ -163,27 +173,27 @@ class PuzzleScreen(PickingMixin, Screen):
     def _count(self, solved: bool) -> None:
         """Count the first answer to a puzzle in the streak (kept in the stats file)."""
         try:
-            self.record = self.app.stats_store.update(lambda stats: stats.puzzles.count(solved)).puzzles
+            self.record = cast("SolunaApp", self.app).stats_store.update(
+                lambda stats: stats.puzzles.count(solved)).puzzles
         except SaveError as error:
             self.record.count(solved)
             self.notify(str(error), title="Stats not saved", severity="warning")
 
     # ---- drawing -------------------------------------------------------------------------
 
-    def redraw(self, focus_slot: int | None = None) -> None:
+    def redraw(self, cursor: int | None = None) -> None:
         puzzle = self.puzzle
         if puzzle is None:
             return
-        shown = puzzle.position
-        looks = tower_looks(shown, mover_slot=self.picked_slot)
-        if self.solved:  # the move played: the table after it, the new tower marked as in a game
-            after = shown.play(self.answered)
-            looks = tower_looks(after, last=self.answered.result)
-            focus_slot = after.towers.index(self.answered.result)
-        elif self.answered is not None:  # the wrong move, held over the table until r or n
-            mover = shown.towers.index(self.answered.mover)
-            looks = tower_looks(shown, mover_slot=mover, target=self.answered.target)
-        self.board.show(looks, focus_slot)
+        table = Arrangement.opening(puzzle.position)
+        looks = tower_looks(table, mover_slot=self.picked_slot)
+        placed = self.answered_places
+        if self.solved and placed is not None:  # the move played: the table after it, marked as in a game
+            looks = tower_looks(table.after(placed), last=placed)
+            cursor = placed.target_slot
+        elif placed is not None:  # the wrong move, held over the table until r or n
+            looks = tower_looks(table, mover_slot=placed.mover_slot, target_slot=placed.target_slot)
+        self.board.show(looks, cursor)
         stats = self.record
         self.query_one("#puzzle-info", Static).update(
             f"Find the only move\nthat wins.\n\nSeed {puzzle.seed}, {self.difficulty} difficulty\n"
@@ -233,9 +243,9 @@ class PuzzleScreen(PickingMixin, Screen):
         self.load_puzzle()
 
     def action_retry(self) -> None:
-        self.answered = None
+        self.answered = self.answered_places = None
         self.line = None
-        self.redraw(focus_slot=0)
+        self.redraw(cursor=0)
 
     def action_difficulty(self) -> None:
         """Choose the difficulty from a list, which says first when it would replace an unsolved puzzle."""

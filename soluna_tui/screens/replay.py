@@ -21,8 +21,9 @@ from textual.worker import get_current_worker
 from ..export import export_match, result_line, review_or_none
 from ..glyphs import glyphs_for
 from ..play.looks import HistoryEntry, TallyInfo
+from ..play.slots import arrange, move_slots
 from ..play.view import history_entries, tower_looks
-from ..rules import Match, Position, Tower
+from ..rules import Match
 from ..rules.teaching import RoundReview
 from ..rules.wording import plural
 from ..widgets.board import Board
@@ -99,13 +100,13 @@ class ReplayScreen(Screen[None]):
         self.index = max(0, min(index, len(self.entries) - 1))
         history = self.history
         if history.highlighted != self.index:
-            with history.prevent(History.OptionHighlighted):
+            with history.prevent(History.Highlighted):
                 history.highlighted = self.index
         entry = self.entry
         played = self.match.rounds[entry.round_number - 1]
-        position: Position = played.position_at(entry.ply)
-        last: Tower | None = played.moves[entry.ply - 1].result if entry.ply else None
-        self.query_one(Board).show(tower_looks(position, last=last))
+        moves = played.moves[: entry.ply]
+        last = move_slots(played.start, moves)[-1] if moves else None
+        self.query_one(Board).show(tower_looks(arrange(played.start, moves), last=last))
         self.query_one(Tally).info = self._tally_info()
         self.query_one("#replay-move", Static).update(self._move_text())
 

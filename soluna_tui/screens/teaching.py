@@ -6,6 +6,8 @@ table (which counts the hints used and saves them). Nothing here runs while draw
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import work
 from textual.binding import Binding
 from textual.message import Message
@@ -29,13 +31,23 @@ class TeachingMixin:
 
     coach: Coach
     table: Table
-    match: Match
-    turn: Turn
-    shown_position: Position
     viewing: HistoryEntry | None
     #: Analysis mode was turned on and is not yet counted: one hint, for the first player here to
     #: see it on a live turn (and once per position: turning it off and on again adds nothing).
     _analysis_asked = False
+
+    if TYPE_CHECKING:  # provided by the screen (declared here only for the type checker)
+
+        @property
+        def match(self) -> Match: ...
+
+        @property
+        def turn(self) -> Turn: ...
+
+        @property
+        def shown_position(self) -> Position: ...
+
+        def post_message(self, message: Message) -> bool: ...
 
     class Consulted(Message):
         """The solver answered (or gave up on: ``analysis`` is ``None``) a question about ``position``."""
@@ -171,5 +183,5 @@ class TeachingMixin:
     def say(self, text: str, kind: str = "warning") -> None:
         raise NotImplementedError
 
-    def refresh_view(self, focus_slot: int | None = None) -> None:
+    def refresh_view(self, cursor: int | None = None) -> None:
         raise NotImplementedError

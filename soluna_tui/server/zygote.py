@@ -35,8 +35,10 @@ def preload() -> None:
     Then freeze what was imported out of the garbage collector's sight: children never pay to scan
     it again, and its pages stay shared between them (a collection would write to every object).
     """
+    from ..app import preload as preload_app
     from . import child_app  # noqa: F401
 
+    preload_app()  # the screens the app imports when first used, so no session imports them itself
     gc.collect()
     gc.freeze()
 

@@ -1,79 +1,98 @@
-"""The table: every tower of the position as a focusable widget, reflowed to fit the width."""
+"""The table: one place per tower of the round's opening, in a grid that keeps still all round.
+
+The board keeps the focus and draws its own cursor: moving it repaints the place it left and the
+place it entered, nothing else (no focus events, no CSS classes, no layout). The grid's shape
+is chosen from the board's size and the number of places, and changes only with them (a resize,
+a new round of another size), never with a move: a tower that goes away leaves its place empty.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass
 from math import ceil
+from typing import ClassVar
 
+from rich.segment import Segment
+from rich.style import Style
 from textual import on
-from textual.binding import Binding
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
 from textual.containers import Container
 from textual.message import Message
+from textual.strip import Strip
 
 from ..glyphs import UNICODE, Glyphs
 from ..play.looks import JUMP_KEYS, TowerLook
 from ..rules import MAX_DISCS, Tower
-from .tower import SCALES, SMALL, TowerScale, TowerWidget
+from .cached_lines import CachedLines
+from .tower import PARTS, SCALES, SMALL, Geometry, TowerScale, TowerWidget, draw, thinner
 
-#: A larger scale is chosen only if every row of the opening table could show this many discs.
-MIN_DISCS_SHOWN = 4
-
-
-def choose_scale(width: int, height: int, towers: int) -> TowerScale:
-    """The largest scale at which ``towers`` towers (the opening table) fit in ``width`` x ``height``
-    with room to grow; the compact scale when no larger one does."""
-    for scale in reversed(SCALES[1:]):
-        columns = width // scale.cell_width
-        if columns and ceil(towers / columns) * scale.lines_for(MIN_DISCS_SHOWN, note_line=True) <= height:
-            return scale
-    return SMALL
+#: A larger scale is chosen only if every tower of up to this many discs (or all the discs of the
+#: round, if fewer) is drawn whole.
+WANTED_DISCS = 6
+#: Drawings kept for the whole board: every place in every state a few keys move it between.
+DRAWINGS_KEPT = 512
 
 
-class Board(Container, can_focus=False):
-    """Shows the towers it is given and reports which one the player chooses.
+@dataclass(frozen=True)
+class BoardPlan:
+    """The board's grid for its size: the scale, columns and rows, and the lines of a row."""
 
-    Attributes down: ``show`` hands it one ``TowerLook`` per tower. Messages up:
-    ``Board.Chosen`` when a tower is pressed (Enter, Space or a click).
+    geometry: Geometry
+    columns: int
+    rows: int
+    row_height: int
+
+
+def plan_board(width: int, height: int, places: int, discs: int, note_line: bool) -> BoardPlan:
+    """The largest towers whose grid of ``places`` fits ``width`` x ``height`` and draws a tower of
+    ``WANTED_DISCS`` discs whole; the compact towers when none does. Rows are as even as can be
+    (6 and 6 rather than 7 and 5), and share the height between them."""
+    wanted = min(WANTED_DISCS, max(1, discs))
+    places = max(1, places)
+    for widest in reversed(SCALES):
+        fitting = min(places, width // widest.cell_width)
+        if not fitting:
+            continue
+        rows = ceil(places / fitting)
+        row_height = max(1, height // rows)
+        for scale in thinner(widest):  # the thickest discs that still draw such a tower whole
+            shown = scale.discs_within(row_height, note_line)
+            if widest is SMALL or shown >= wanted:
+                columns = ceil(places / rows)
+                return BoardPlan(Geometry(scale, shown, note_line), columns, rows, row_height)
+    rows = places  # a terminal too narrow for one compact tower: one a row, as the too-small notice covers it
+    return BoardPlan(Geometry(SMALL, SMALL.discs_within(max(1, height // rows), note_line), note_line), 1, rows,
+                     max(1, height // rows))
+
+
+class Board(CachedLines, Container, can_focus=True):
+    """Shows the places it is given and reports which tower the player chooses.
+
+    Attributes down: ``show`` hands it one ``TowerLook`` per place (a look without a tower is an
+    empty place). Messages up: ``Board.Chosen`` when a tower is clicked, ``Board.Vacant`` when a
+    key names an empty place. Enter and Space belong to the screen, which asks for ``cursor``.
     """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left,h,a", "step(-1, 0)", "Left", show=False),
         Binding("right,l,d", "step(1, 0)", "Right", show=False),
         Binding("up,k,w", "step(0, -1)", "Up", show=False),
         Binding("down,j,s", "step(0, 1)", "Down", show=False),
-        Binding("home", "jump(0)", "First tower", show=False),
-        Binding("end", "jump(-1)", "Last tower", show=False),
+        Binding("home", "edge(1)", "First tower", show=False),
+        Binding("end", "edge(-1)", "Last tower", show=False),
         *(Binding(key, f"jump({index})", f"Tower {index + 1}", show=False) for index, key in enumerate(JUMP_KEYS)),
     ]
 
-    #: Styles of the parts of every tower (see ``TowerWidget._style``).
-    COMPONENT_CLASSES = {
-        "board--frame",
-        "board--frame-focus",
-        "board--frame-picked",
-        "board--frame-target",
-        "board--frame-hint",
-        "board--label",
-        "board--disc",
-        "board--sun",
-        "board--moon",
-        "board--stars",
-        "board--comet",
-        "board--note-win",
-        "board--note-loss",
-        "board--note-none",
-        "board--dimmed",
-        "board--note-hint",
-        "board--engraved",
-        "board--cell-focus",
-        "board--cell-last",
-        "board--cell-last-focus",
-        "board--cell-hinted",
-    }
+    #: Between and around its places the board is its plain background (see ``CachedLines``).
+    BLANK_LINES = True
+    #: Styles of the parts of every place (see ``tower.PARTS``).
+    COMPONENT_CLASSES: ClassVar[set[str]] = {f"board--{part}" for part in PARTS if part != "base"}
 
     class Chosen(Message):
-        """The player pressed the tower in ``slot``."""
+        """The player clicked the tower in ``slot``."""
 
         def __init__(self, board: Board, slot: int, tower: Tower) -> None:
             super().__init__()
@@ -85,141 +104,255 @@ class Board(Container, can_focus=False):
         def control(self) -> Board:
             return self.board
 
+    class Vacant(Message):
+        """A key named ``slot``, whose place is empty (its tower was moved)."""
+
+        def __init__(self, board: Board, slot: int) -> None:
+            super().__init__()
+            self.board = board
+            self.slot = slot
+
+        @property
+        def control(self) -> Board:
+            return self.board
+
     def __init__(self, glyphs: Glyphs = UNICODE, capacity: int = MAX_DISCS, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.glyphs = glyphs
         self.capacity = capacity
         self._looks: list[TowerLook] = []
-        self.columns = 1
-        self.scale = SMALL
+        self._cursor = 0
         #: Keep a line under every tower for hint and analysis marks, so they appear without moving it.
         self.reserve_notes = False
-        self._arrangement: tuple | None = None
+        #: The discs of the round: a larger scale must draw a tower of ``WANTED_DISCS`` of them whole.
+        self.discs = capacity
+        self.plan: BoardPlan | None = None
+        #: The columns and lines the rest of its screen takes beside and under the board (a guess
+        #: at its size before the first layout; a wrong one costs a second layout, nothing else).
+        self.margins = (30, 5)
+        self._palette: dict[str, Style] | None = None
+        self._last_palette: dict[str, Style] | None = None
+        self._palette_serial = 0
+        self._widgets: list[TowerWidget] = []
+        self._drawings: LRUCache[tuple[object, ...], list[Strip]] = LRUCache(DRAWINGS_KEPT)
+        #: Every line of those drawings by its segments: places that look alike share their strips.
+        self._lines: LRUCache[tuple[Segment, ...], Strip] = LRUCache(4 * DRAWINGS_KEPT)
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         for slot in range(self.capacity):
             widget = TowerWidget(slot, self.glyphs)
             widget.display = False
             yield widget
 
+    def on_mount(self) -> None:
+        self._widgets = list(self.query_children(TowerWidget))
+
     @property
     def tower_widgets(self) -> list[TowerWidget]:
-        return list(self.query_children(TowerWidget))
+        """Every place's widget, in the order of the places (those beyond ``count`` hidden)."""
+        if not self._widgets:
+            self._widgets = list(self.query_children(TowerWidget))
+        return self._widgets
 
     @property
     def count(self) -> int:
+        """The places on the board (the round's opening towers)."""
         return len(self._looks)
 
-    def show(self, looks: Sequence[TowerLook], focus_slot: int | None = None) -> None:
-        """Draw these towers (one look each, in canonical order); optionally focus one of them."""
-        self._looks = [replace(look, label=JUMP_KEYS[slot]) for slot, look in enumerate(looks)]
-        for widget in self.tower_widgets:
-            if widget.slot < len(self._looks):
-                widget.look = self._looks[widget.slot]
-                widget.display = True
-            else:
-                widget.display = False
-                widget.look = TowerLook()
-        self._reflow()
-        focused = self.focused_slot
-        if focus_slot is not None:
-            self.focus_slot(focus_slot)
-        elif focused is not None and focused >= len(self._looks):
-            self.focus_slot(len(self._looks) - 1)
+    @property
+    def looks(self) -> list[TowerLook]:
+        return list(self._looks)
 
     @property
-    def focused_slot(self) -> int | None:
-        focused = self.screen.focused if self.is_mounted else None
-        if isinstance(focused, TowerWidget) and focused.parent is self:
-            return focused.slot
-        return None
+    def columns(self) -> int:
+        return self.plan.columns if self.plan is not None else 1
 
-    def focus_slot(self, slot: int) -> None:
-        if self._looks:
-            slot = max(0, min(slot, len(self._looks) - 1))
-            # At once, not as ``focus()`` does it (a message later): the next key of a burst
-            # (``6`` then Enter) must act on this tower. The board reflows, so nothing to scroll.
-            self.screen.set_focus(self.tower_widgets[slot], scroll_visible=False)
+    @property
+    def scale(self) -> TowerScale:
+        return self.plan.geometry.scale if self.plan is not None else SMALL
+
+    @property
+    def cursor(self) -> int | None:
+        """The place the cursor is on (shown while the board has the focus), ``None`` on an empty board."""
+        return self._cursor if self._occupied(self._cursor) else None
+
+    # ---- attributes down -------------------------------------------------------------------
+
+    def show(self, looks: Sequence[TowerLook], cursor: int | None = None) -> None:
+        """Draw these places (one look each, in the order of the places); optionally put the cursor
+        on one. The grid changes only when the number of places does."""
+        reshaped = len(looks) != len(self._looks)
+        self._looks = list(looks)
+        if reshaped:
+            for widget in self.tower_widgets:
+                widget.display = widget.slot < len(self._looks)
+            self._replan()
+        if cursor is not None:
+            self._cursor = cursor
+        self._cursor = self._nearest_occupied(self._cursor)
+        self._paint()
+
+    def put_cursor(self, slot: int) -> None:
+        """Move the cursor to ``slot`` (the nearest tower if that place is empty)."""
+        before = self._cursor
+        self._cursor = self._nearest_occupied(slot)
+        if self._cursor != before:
+            self._paint_places(before, self._cursor)
+
+    def _paint(self) -> None:
+        shown = self.has_focus
+        for widget, look in zip(self.tower_widgets, self._looks, strict=False):
+            widget.show(look, shown and widget.slot == self._cursor)
+
+    def _paint_places(self, *slots: int) -> None:
+        widgets = self.tower_widgets
+        shown = self.has_focus
+        for slot in slots:
+            if slot < len(self._looks):
+                widgets[slot].show(self._looks[slot], shown and slot == self._cursor)
+
+    def on_focus(self) -> None:
+        self._paint_places(self._cursor)
+
+    def on_blur(self) -> None:
+        self._paint_places(self._cursor)
+
+    # ---- the grid --------------------------------------------------------------------------
 
     def on_resize(self) -> None:
-        self._reflow()
+        self._replan()
 
-    def _reflow(self) -> None:
-        """Choose the scale and columns from the size, and row heights from the towers.
+    def _replan(self) -> None:
+        """Choose the scale, columns and rows from the size and the number of places.
 
-        Each row is as tall as its tallest tower (capped so every row fits: taller stacks are drawn
-        elided). At the larger scales the towers stand together in the middle of the board (``-large``).
-        """
-        if not self._looks or not self.size.width:
+        Before the board has a size (its first ``show``, before the screen's first layout) the
+        plan is made for the size it will have, as far as ``margins`` say: so the first layout is
+        the right one, and the first frame draws every tower once."""
+        width, height = self.outer_size  # the padding is the plan's own: the whole board is shared out
+        if not width and self.is_attached:
+            screen = self.app.size
+            width, height = screen.width - self.margins[0], screen.height - self.margins[1]
+        if not self._looks or width <= 0 or height <= 0:
             return
-        width, height = self.size
-        count = len(self._looks)
-        scale = choose_scale(width, height, max(count, self.capacity))
-        most = max(1, width // scale.cell_width)
-        if scale is SMALL:
-            self.columns = min(count, most)
-        else:  # rows as even as can be: 6 and 6 rather than 10 and 2
-            self.columns = ceil(count / ceil(count / most))
-        rows = ceil(count / self.columns)
         note_line = self.reserve_notes or any(look.note for look in self._looks)
-        cap = scale.discs_within(height // rows, note_line)
-        heights = []
-        for row in range(rows):
-            looks = self._looks[row * self.columns : (row + 1) * self.columns]
-            tallest = max(look.tower.height for look in looks if look.tower is not None)
-            heights.append(scale.lines_for(min(tallest, cap), note_line))
-        arrangement = (scale, self.columns, rows, tuple(heights), cap, note_line)
-        if arrangement == self._arrangement:
-            return  # the same grid: the towers repaint themselves, no new layout needed
-        self._arrangement = arrangement
-        self.scale = scale
-        self.set_class(scale is not SMALL, "-large")
+        plan = plan_board(width, height, len(self._looks), self.discs, note_line)
+        if plan == self.plan:
+            return
+        self.plan = plan
+        styles = self.styles
+        styles.grid_size_columns = plan.columns
+        styles.grid_size_rows = plan.rows
+        cell_width = width // plan.columns
+        styles.grid_columns = str(cell_width)
+        styles.grid_rows = str(plan.row_height)
+        # The lines the rows leave over go above them (the towers stand on the bottom of the board),
+        # the columns they leave over either side.
+        spare = width - plan.columns * cell_width
+        styles.padding = (height - plan.rows * plan.row_height, spare - spare // 2, 0, spare // 2)
         for widget in self.tower_widgets:
-            widget.scale = scale
-            widget.max_discs = cap
-            widget.note_line = note_line
-        self.styles.grid_size_columns = self.columns
-        self.styles.grid_size_rows = rows
-        # Compact towers share the width; larger ones keep their own width, the block centred.
-        self.styles.grid_columns = "1fr" if scale is SMALL else str(scale.frame_width + 2)
-        self.styles.grid_gutter_vertical = 0 if scale is SMALL else scale.gap - 2
-        self.styles.grid_rows = " ".join(str(height) for height in heights)
+            widget.forget_drawing()
         self.refresh(layout=True)
 
-    # ---- keys ----------------------------------------------------------------------------
+    # ---- drawing (shared by every place) ---------------------------------------------------
 
-    def action_step(self, across: int, down: int) -> None:
-        """Move the focus left/right (wrapping through rows) or up/down a row (wrapping round)."""
+    def drawing(self, look: TowerLook, cursor: bool, width: int, height: int) -> list[Strip]:
+        """The strips of a place that shows ``look``, kept by everything they depend on."""
+        palette = self._styles()
+        geometry = self.plan.geometry if self.plan is not None else Geometry()
+        key = (look, cursor, geometry, width, height, self._palette_serial)
+        strips = self._drawings.get(key)
+        if strips is None:
+            strips = draw(look, cursor, geometry, width, height, self.glyphs, palette, self._lines)
+            self._drawings[key] = strips
+        return strips
+
+    def _styles(self) -> dict[str, Style]:
+        if self._palette is None:
+            palette = {part: self.get_component_rich_style(f"board--{part}") for part in PARTS if part != "base"}
+            palette["base"] = self.rich_style
+            if palette != self._last_palette:
+                self._palette_serial += 1
+                self._drawings.clear()
+                self._lines.clear()
+                self._last_palette = palette
+            self._palette = palette
+        return self._palette
+
+    def notify_style_update(self) -> None:
+        """The theme or the stylesheet changed: the parts' styles are read again before the next drawing."""
+        self._palette = None
+        super().notify_style_update()
+
+    # ---- keys ------------------------------------------------------------------------------
+
+    def _occupied(self, slot: int) -> bool:
+        return 0 <= slot < len(self._looks) and self._looks[slot].tower is not None
+
+    def _nearest_occupied(self, slot: int) -> int:
+        """``slot`` if a tower stands there, else the nearest place that holds one (0 if none does)."""
         count = len(self._looks)
         if not count:
+            return 0
+        slot = max(0, min(slot, count - 1))
+        for distance in range(count):
+            for candidate in (slot + distance, slot - distance):
+                if self._occupied(candidate):
+                    return candidate
+        return slot
+
+    def action_step(self, across: int, down: int) -> None:
+        """Left/right to the next tower in reading order (wrapping round); up/down to the nearest
+        tower in the row above or below (wrapping round), skipping empty places and rows."""
+        count = len(self._looks)
+        if not count or not any(self._occupied(slot) for slot in range(count)):
             return
-        current = self.focused_slot
-        if current is None:
-            self.focus_slot(0)
-            return
+        current = self._cursor
         if across:
-            target = (current + across) % count
-        else:
-            target = current + down * self.columns
-            if target >= count or target < 0:
-                column = current % self.columns
-                rows = ceil(count / self.columns)
-                row = (current // self.columns + down) % rows
-                target = min(row * self.columns + column, count - 1)
-        self.focus_slot(target)
+            target = current
+            for _ in range(count):
+                target = (target + across) % count
+                if self._occupied(target):
+                    break
+            self.put_cursor(target)
+            return
+        columns = self.columns
+        rows = ceil(count / columns)
+        row, column = divmod(current, columns)
+        for step in range(1, rows + 1):
+            other = (row + down * step) % rows
+            candidates = [slot for slot in range(other * columns, min(count, (other + 1) * columns))
+                          if self._occupied(slot)]
+            if candidates:
+                self.put_cursor(min(candidates, key=lambda slot: (abs(slot % columns - column), slot)))
+                return
+
+    def action_edge(self, direction: int) -> None:
+        """``Home`` and ``End``: the cursor to the first or the last tower."""
+        occupied = [slot for slot in range(len(self._looks)) if self._occupied(slot)]
+        if occupied:
+            self.put_cursor(occupied[0] if direction > 0 else occupied[-1])
 
     def action_jump(self, slot: int) -> None:
-        if slot < 0:
-            slot = len(self._looks) - 1
-        if slot < len(self._looks):
-            self.focus_slot(slot)
+        """A tower's key: the cursor to it (an empty place is reported, the cursor stays)."""
+        if self._occupied(slot):
+            self.put_cursor(slot)
+        elif slot < len(self._looks):
+            self.post_message(self.Vacant(self, slot))
 
     @on(TowerWidget.Pressed)
     def _tower_clicked(self, event: TowerWidget.Pressed) -> None:
         event.stop()
-        self.choose(event.tower_widget.slot)
+        slot = event.tower_widget.slot
+        if not self._occupied(slot):
+            return
+        if not self.has_focus:
+            self.screen.set_focus(self, scroll_visible=False)
+        self.put_cursor(slot)
+        self.choose(slot)
 
     def choose(self, slot: int) -> None:
-        """Report the tower in ``slot`` as chosen (Enter, Space or a click)."""
-        if slot < len(self._looks) and self._looks[slot].tower is not None:
-            self.post_message(self.Chosen(self, slot, self._looks[slot].tower))
+        """Report the tower in ``slot`` as chosen (a click)."""
+        if self._occupied(slot):
+            tower = self._looks[slot].tower
+            assert tower is not None
+            self.post_message(self.Chosen(self, slot, tower))

@@ -1,20 +1,30 @@
-"""A setting with a few values, changed with left/right (or a click): ``Rules  < box >``."""
+"""A setting with a few values, changed with left/right (or a click): ``Rules  < box >``.
+
+One line drawn with the line API from kept styles: a key that changes the value repaints that
+line and nothing else (the dialogs' most frequent key, over SSH too).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from rich.text import Text
+from rich.cells import cell_len, set_cell_size
+from rich.segment import Segment
 from textual import events
 from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
+from textual.strip import Strip
 from textual.widget import Widget
 
+from .cached_lines import CachedLines
 
-class Choice(Widget, can_focus=True):
+
+class Choice(CachedLines, Widget, can_focus=True):
     """Attributes down: ``values`` (label, value) pairs; messages up: ``Choice.Changed``."""
+
+    DIRECT_LINES = True
 
     BINDINGS = [
         Binding("left,h", "cycle(-1)", "Previous", show=False),
@@ -28,7 +38,8 @@ class Choice(Widget, can_focus=True):
     }
     """
 
-    index: reactive[int] = reactive(0)
+    #: Repainted by ``watch_index`` (one line, without the messages of a refresh).
+    index: reactive[int] = reactive(0, repaint=False)
 
     class Changed(Message):
         def __init__(self, choice: Choice, value: Any) -> None:
@@ -68,9 +79,10 @@ class Choice(Widget, can_focus=True):
         current = self.value
         self.values = list(values)
         self.index = self._index_of(current)
-        self.refresh()
+        self.repaint()
 
     def watch_index(self) -> None:
+        self.repaint()
         self.post_message(self.Changed(self, self.value))
 
     def action_cycle(self, step: int) -> None:
@@ -80,11 +92,21 @@ class Choice(Widget, can_focus=True):
         self.focus()
         self.action_cycle(1)
 
-    def render(self) -> Text:
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        base = self.base_style()
+        if y:
+            return Strip.blank(width, base)
         left, right = ("<", ">") if self.ascii_mode else ("◂", "▸")
-        text = Text()
-        text.append(f"{self.label:<{self.label_width}}", self.get_component_rich_style("choice--label"))
-        text.append(f"{left} ", self.get_component_rich_style("choice--arrow"))
-        text.append(self.values[self.index][0], self.get_component_rich_style("choice--value"))
-        text.append(f" {right}", self.get_component_rich_style("choice--arrow"))
-        return text
+        pieces = [(f"{self.label:<{self.label_width}}", "choice--label"), (f"{left} ", "choice--arrow"),
+                  (self.values[self.index][0], "choice--value"), (f" {right}", "choice--arrow")]
+        segments = []
+        used = 0
+        for text, part in pieces:
+            text = set_cell_size(text, min(cell_len(text), max(0, width - used)))
+            if text:
+                segments.append(Segment(text, self.part_style(part)))
+                used += cell_len(text)
+        if used < width:
+            segments.append(Segment(" " * (width - used), base))
+        return Strip(segments, width)

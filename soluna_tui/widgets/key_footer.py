@@ -1,102 +1,264 @@
-"""Textual's footer, redrawn only when the keys it shows actually change, and never overlapping."""
+"""The keys on offer, on one line at the bottom: drawn as one strip, redrawn only when it changes.
+
+Textual's own footer is a container of a widget per key, rebuilt (30-40 ms) whenever the set of
+keys changes; this one is a single line drawn with the line API, so a key that only dims or
+lights another costs one line's repaint.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+from typing import ClassVar
+
 from rich.cells import cell_len
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding
+from textual.dom import DOMNode
+from textual.geometry import Region
+from textual.keys import key_to_character
 from textual.screen import Screen
-from textual.widgets import Footer
+from textual.strip import Strip
+from textual.widget import Widget
+
+from .cached_lines import CachedLines
 
 #: Columns around a key in the roomy look (a space either side), and after it in the compact one.
 ROOMY_EXTRA, COMPACT_EXTRA = 2, 1
-#: Columns the command-palette key takes besides its text (its left rule and right padding).
+#: Columns the command-palette key takes besides its text (its rule to the left and a space).
 PALETTE_EXTRA = 2
 
 
-class KeyFooter(Footer):
-    """Moving between towers changes the focus but not the keys on offer; the stock footer
-    rebuilds itself on every focus change, which costs most of a keystroke's time.
+@dataclass(frozen=True)
+class FooterEntry:
+    """One key as the footer shows it."""
 
-    It also shows its keys in the very first frame, where the stock footer waits a frame.
-    When the keys do not fit the width (ASCII key names are longer), it draws them closer
-    together, then leaves out the command-palette key (Ctrl+P still works; the help lists
-    it), rather than let the keys slide under it.
+    key: str
+    display: str
+    description: str
+    action: str
+    enabled: bool
+
+    @property
+    def width(self) -> int:
+        return cell_len(self.display) + 1 + cell_len(self.description)
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A key where it is drawn: from column ``start`` to ``end`` (exclusive)."""
+
+    entry: FooterEntry
+    start: int
+    end: int
+
+
+def offered_keys(screen: Screen[object]) -> tuple[tuple[FooterEntry, ...], FooterEntry | None]:
+    """The keys a footer shows for ``screen`` (one per action, each lit or dimmed), and the command
+    palette's key: what ``Screen.active_bindings`` gives, but asking only about the keys shown.
+
+    Textual asks every binding of the focused widget and its ancestors whether it is enabled
+    (the board alone has three dozen, none shown), on every change: that was most of a footer's cost.
+    """
+    app = screen.app
+    focused = screen.focused
+    nodes: list[DOMNode] = ([screen, app] if focused is None or focused.loading
+                            else list(focused.ancestors_with_self))
+    chain: list[DOMNode] = []
+    for node in nodes:
+        chain.append(node)
+        if node.is_modal:
+            break
+    candidates: dict[str, list[tuple[DOMNode, Binding]]] = {}
+    consumers: list[DOMNode] = []
+    for node in chain:
+        for key, binding in node._bindings:
+            if consumers and any(consumer.check_consume_key(key, key_to_character(key)) for consumer in consumers):
+                continue  # typed into the focused input (a letter), not a key of the screen's
+            candidates.setdefault(key, []).append((node, binding))
+        if type(node).check_consume_key is not Widget.check_consume_key:
+            consumers.append(node)  # only widgets that take keys as text (an input) consume any
+    shown: dict[str, FooterEntry] = {}
+    palette = None
+    for key, bindings in candidates.items():
+        is_palette = key == app.COMMAND_PALETTE_BINDING
+        if not is_palette and not any(binding.show for _, binding in bindings):
+            continue  # never shown: not asked about (the board alone has three dozen such keys)
+        # As Textual runs them: priority bindings first, then the nearest; one that does not apply
+        # here at all (its check says False) passes the key on to the next.
+        for node, binding in sorted(bindings, key=lambda found: not found[1].priority):
+            state = app._check_action_state(binding.action, node)
+            if state is False:
+                continue
+            if (binding.show or is_palette) and (is_palette or binding.action not in shown):
+                entry = FooterEntry(key, app.get_key_display(binding), binding.description, binding.action,
+                                    bool(state))
+                if is_palette:
+                    palette = entry if app.ENABLE_COMMAND_PALETTE else None
+                else:
+                    shown[binding.action] = entry
+            break
+    return tuple(shown.values()), palette
+
+
+class KeyFooter(CachedLines, Widget, can_focus=False):
+    """Every key the screen offers, one per action, dimmed while it does nothing; the command
+    palette's key on the right. When the keys do not fit the width (ASCII key names are longer),
+    they close up, then the palette key makes way (Ctrl+P still works; the help lists it).
+    Clicking a key presses it.
     """
 
-    _shown: tuple | None = None
+    DIRECT_LINES = True
+
+    DEFAULT_CSS = """
+    KeyFooter {
+        dock: bottom;
+        height: 1;
+        background: $footer-background;
+        color: $footer-foreground;
+    }
+    KeyFooter > .key-footer--key {
+        color: $footer-key-foreground;
+        background: $footer-key-background;
+        text-style: bold;
+    }
+    KeyFooter > .key-footer--description {
+        color: $footer-description-foreground;
+        background: $footer-description-background;
+    }
+    KeyFooter > .key-footer--rule {
+        color: $foreground 20%;
+    }
+    """
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"key-footer--key", "key-footer--description", "key-footer--rule"}
+    ALLOW_SELECT: ClassVar[bool] = False
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        #: Whether the keys are drawn close together (chosen from the width; readable by tests).
+        self.compact = False
+        #: Whether the command palette's key is shown (it makes way when the keys need its room).
+        self.show_command_palette = True
+        self._entries: tuple[FooterEntry, ...] = ()
+        self._palette: FooterEntry | None = None
+        self._placed: list[Placed] = []
+        self._strip: Strip | None = None
 
     def on_mount(self) -> None:
-        # Once the stock footer has subscribed (its own on_mount runs after this one), listen at
-        # once instead of a message later: a key's dimming then lands in the same frame as the
-        # board it goes with, not in a frame of its own.
-        self.call_next(self._listen_at_once)
+        # At once, not a message later: a key's dimming lands in the frame of the key that changed it.
+        self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed, immediate=True)
+        self.bindings_changed(self.screen)
 
-    def _listen_at_once(self) -> None:
-        signal = self.screen.bindings_updated_signal
-        signal.unsubscribe(self)
-        signal.subscribe(self, self.bindings_changed, immediate=True)
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
 
-    def compose(self):
-        if self._shown is None:
-            # The stock footer draws nothing until told the keys are ready; tell it now, not a frame later.
-            super().bindings_changed(self.screen)
-        self._shown = self._signature(self.screen)
-        compact, palette = self._fit(self.size.width or self.app.size.width)
-        self.set_reactive(Footer.compact, compact)
-        self.set_class(compact, "-compact")
-        self.set_reactive(Footer.show_command_palette, palette)
-        yield from super().compose()
+    @property
+    def entries(self) -> tuple[FooterEntry, ...]:
+        """The keys shown (the palette key aside), in order."""
+        return self._entries
+
+    @property
+    def placed(self) -> list[Placed]:
+        """The keys as drawn, with their columns (the palette key last, when shown)."""
+        self._layout()
+        return list(self._placed)
+
+    def bindings_changed(self, screen: Screen[object]) -> None:
+        if screen is not self.screen or not self.is_attached:
+            return
+        entries, palette = offered_keys(screen)
+        if (entries, palette) == (self._entries, self._palette):
+            return
+        dimmed_only = (self._strip is not None and palette == self._palette
+                       and [replace(entry, enabled=True) for entry in entries]
+                       == [replace(entry, enabled=True) for entry in self._entries])
+        before = self._placed
+        self._entries, self._palette = entries, palette
+        self._strip = None
+        if not dimmed_only:
+            self.repaint()
+            return
+        # The same keys, some dimmed or lit: repaint those keys only.
+        for old, new in zip(before, self._entries, strict=False):
+            if old.entry.enabled != new.enabled:
+                self.repaint(Region(old.start, 0, old.end - old.start, 1))
 
     def on_resize(self) -> None:
-        if self._fit(self.size.width) != (self.compact, self.show_command_palette):
-            self.call_after_refresh(self.recompose)
+        self._strip = None
+
+    def notify_style_update(self) -> None:
+        self._strip = None
+        super().notify_style_update()
 
     def _fit(self, width: int) -> tuple[bool, bool]:
         """(compact, with the palette key) for the keys on offer in ``width`` columns."""
-        app = self.app
-        shown = {}  # one key per action, as the footer shows them
-        for active in self.screen.active_bindings.values():
-            if active.binding.show and active.binding.key != app.COMMAND_PALETTE_BINDING:
-                shown.setdefault(active.binding.action, active.binding)
-        texts = [cell_len(app.get_key_display(binding)) + 1 + cell_len(binding.description)
-                 for binding in shown.values()]
-        palette = self.screen.active_bindings.get(app.COMMAND_PALETTE_BINDING)
-        palette_width = 0
-        if palette is not None and app.ENABLE_COMMAND_PALETTE:
-            binding = palette.binding
-            palette_width = cell_len(app.get_key_display(binding)) + 1 + cell_len(binding.description) + PALETTE_EXTRA
+        texts = [entry.width for entry in self._entries]
+        palette_width = self._palette.width + PALETTE_EXTRA if self._palette is not None else 0
         roomy = sum(text + ROOMY_EXTRA for text in texts)
         compact = sum(text + COMPACT_EXTRA for text in texts)
         if roomy + palette_width <= width:
-            return False, True
-        return True, compact + palette_width <= width
+            return False, self._palette is not None
+        return True, self._palette is not None and compact + palette_width <= width
 
-    def _signature(self, screen: Screen) -> tuple:
-        return tuple(
-            (key, active.binding.action, active.binding.description, active.enabled, active.binding.show)
-            for key, active in screen.active_bindings.items()
-        )
+    def _layout(self) -> Strip:
+        width = self.size.width or self.app.size.width
+        if self._strip is not None and self._strip.cell_length == width:
+            return self._strip
+        self.compact, self.show_command_palette = self._fit(width)
+        base = self.base_style()
+        key_style = self.part_style("key-footer--key")
+        description_style = self.part_style("key-footer--description")
+        dim = Style(dim=True)
+        segments: list[Segment] = []
+        placed: list[Placed] = []
+        column = 0
+        for entry in self._entries:
+            key, description = (key_style, description_style) if entry.enabled else (
+                key_style + dim, description_style + dim)
+            start = column
+            if self.compact:  # the space after a key in its description's style, where that looks the same
+                gap_alike = description.bgcolor == base.bgcolor and not description.underline
+                pieces = ([(entry.display, key), (f" {entry.description} ", description)] if gap_alike
+                          else [(entry.display, key), (f" {entry.description}", description), (" ", base)])
+            else:
+                pieces = [(f" {entry.display} ", key), (f"{entry.description} ", description)]
+            for text, style in pieces:
+                segments.append(Segment(text, style))
+                column += cell_len(text)
+            placed.append(Placed(entry, start, column))
+        if self._palette is not None and self.show_command_palette:
+            entry = self._palette
+            rule = " " if getattr(self.app, "ascii_mode", False) else "▏"
+            tail = f"{rule}{entry.display} {entry.description}" + ("" if self.compact else " ")
+            start = max(column, width - cell_len(tail))
+            if start > column:
+                segments.append(Segment(" " * (start - column), base))
+            segments.append(Segment(rule, self.part_style("key-footer--rule")))
+            segments.append(Segment(entry.display, key_style))
+            segments.append(Segment(f" {entry.description}" + ("" if self.compact else " "), description_style))
+            placed.append(Placed(entry, start + 1, start + cell_len(tail)))
+            column = start + cell_len(tail)
+        if column < width:
+            segments.append(Segment(" " * (width - column), base))
+        strip = Strip(segments).crop(0, width) if column > width else Strip(segments, width)
+        self._placed = placed
+        self._strip = strip
+        return strip
 
-    def bindings_changed(self, screen: Screen) -> None:
-        if screen is self.screen and self.is_attached:
-            signature = self._signature(screen)
-            if signature == self._shown:
+    def render_line(self, y: int) -> Strip:
+        if y:
+            return Strip.blank(self.size.width, self.base_style())
+        return self._layout()
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on a key presses it (a dimmed key only rings the bell)."""
+        self._layout()
+        for placed in self._placed:
+            if placed.start <= event.x < placed.end:
+                event.stop()
+                if placed.entry.enabled:
+                    self.app.simulate_key(placed.entry.key)
+                else:
+                    self.app.bell()
                 return
-            if self._shown is not None and _without_enabled(signature) == _without_enabled(self._shown):
-                self._shown = signature
-                self._dim_in_place(screen)
-                return
-            self._shown = signature
-        # A rebuild on the footer's own turn: it composes its keys in its own context.
-        self.call_next(super().bindings_changed, screen)
-
-    def _dim_in_place(self, screen: Screen) -> None:
-        """Only keys' enabled states changed: dim or light the keys shown, no rebuild."""
-        enabled = {active.binding.action: active.enabled for active in screen.active_bindings.values()}
-        for key in self.query("FooterKey"):
-            # The class alone, as the footer itself marks a disabled key: disabling the widget
-            # restyles it twice over, and a click on a dimmed key already does nothing.
-            key.set_class(not enabled.get(key.action, True), "-disabled")
-
-
-def _without_enabled(signature: tuple) -> tuple:
-    return tuple((key, action, description, show) for key, action, description, _, show in signature)

@@ -1,40 +1,30 @@
-"""The line under the board: what to do now, or why the last key did nothing."""
+"""The lines under the board: what to do now, or why the last key did nothing."""
 
 from __future__ import annotations
 
-import textwrap
+from typing import ClassVar
 
-from textual.widgets import Static
+from .text_lines import TextLines
 
 KINDS = ("info", "warning", "error", "thinking")
-MIN_LINES, MAX_LINES = 2, 4
+#: Lines the status keeps, whatever it says: a longer message ends with an ellipsis.
+STATUS_LINES = 3
 
 
-class StatusLine(Static):
-    """Attributes down: ``say(text, kind)``; the kind becomes a class (``-warning``...) for colour."""
+class StatusLine(TextLines):
+    """Attributes down: ``say(text, kind)``; the kind is drawn in its own style (``status-line--warning``...)."""
 
     DEFAULT_CSS = """
     StatusLine {
-        height: auto;
-        min-height: 2;  /* MIN_LINES */
-        max-height: 4;  /* MAX_LINES */
+        height: 3;
     }
     """
+    COMPONENT_CLASSES: ClassVar[set[str]] = {f"status-line--{kind}" for kind in KINDS}
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__("", markup=False, id=id)
-        self.text = ""
+        super().__init__(lines=STATUS_LINES, id=id)
         self.kind = "info"
-        self._lines = 0
 
     def say(self, text: str, kind: str = "info") -> None:
-        if (text, kind) == (self.text, self.kind):
-            return  # unchanged: an update would cost a layout pass for nothing
-        for each in KINDS:
-            self.set_class(each == kind, f"-{each}")
-        width = self.content_region.width
-        lines = min(MAX_LINES, max(MIN_LINES, len(textwrap.wrap(text, width)))) if width else 0
-        # A new layout only when the message needs another number of lines: it is the
-        # costliest part of a keystroke, and most messages fit where the last one was.
-        self.update(text, layout=not width or lines != self._lines)
-        self.text, self.kind, self._lines = text, kind, lines
+        self.kind = kind if kind in KINDS else "info"
+        self.set_text(text, f"status-line--{self.kind}")

@@ -4,14 +4,21 @@ and over SSH who is away (with the time their seat is still held) and how to com
 from __future__ import annotations
 
 import time
+from typing import ClassVar
 
 from rich.cells import cell_len, set_cell_size
-from rich.text import Text
-from textual.reactive import reactive
+from rich.segment import Segment
+from textual.cache import LRUCache
+from textual.geometry import Region, Size
+from textual.strip import Strip
 from textual.widget import Widget
 
 from ..glyphs import UNICODE, Glyphs
 from ..play.looks import TallyInfo
+from .cached_lines import CachedLines, changed_cells
+
+#: A line of the panel: (text, part) pieces, the part naming its style (``tally--PART``; "" plain).
+Row = tuple[tuple[str, str], ...]
 
 
 def away_text(deadline: float, now: float) -> str:
@@ -22,63 +29,117 @@ def away_text(deadline: float, now: float) -> str:
     return f"away: {left // 60}:{left % 60:02} to return"
 
 
-class Tally(Widget):
-    """Attributes down: the screen sets ``info``; the panel only draws it."""
+class Tally(CachedLines, Widget):
+    """Attributes down: the screen sets ``info``; the panel only draws it, repainting the lines that
+    changed (a new layout only when the number of lines does: someone away, a seat's secret)."""
 
-    COMPONENT_CLASSES = {"tally--turn", "tally--name", "tally--stars", "tally--detail", "tally--away"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"tally--turn", "tally--name", "tally--stars", "tally--detail",
+                                             "tally--away"}
     DEFAULT_CSS = """
     Tally {
         height: auto;
     }
     """
 
-    info: reactive[TallyInfo] = reactive(TallyInfo, layout=True)
-
     def __init__(self, glyphs: Glyphs = UNICODE, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.glyphs = glyphs
+        self._info = TallyInfo()
+        #: The lines as last drawn (see ``rows``), and their strips by what they say.
+        self._rows: list[Row] = []
+        self._rows_width = 0
+        self._drawn: LRUCache[tuple[Row, int], Strip] = LRUCache(64)
+        #: The lines the panel was laid out for: a new layout only when that changes.
+        self._line_count = 0
+
+    @property
+    def info(self) -> TallyInfo:
+        return self._info
+
+    @info.setter
+    def info(self, info: TallyInfo) -> None:
+        if info != self._info:
+            self._info = info
+            self._repaint()
 
     def on_mount(self) -> None:
         self.set_interval(1.0, self._tick)
 
     def _tick(self) -> None:
         """The countdown of a held seat moves on by itself."""
-        if any(deadline is not None for deadline in self.info.away):
-            self.refresh()
+        if any(deadline is not None for deadline in self._info.away):
+            self._repaint()
 
-    def render(self) -> Text:
-        info = self.info
+    def _repaint(self) -> None:
+        """Repaint the lines that changed (a new layout only when the number of lines did)."""
+        old = self._rows
+        new = self.rows()
+        if len(new) != len(old) or len(new) != self._line_count:
+            self.refresh(layout=True)
+        elif old:
+            width = self.content_size.width
+            for y, (before, after) in enumerate(zip(old, new, strict=True)):
+                if before != after and (span := changed_cells(self._strip(before, width),
+                                                               self._strip(after, width))) is not None:
+                    self.repaint(Region(span[0], y, span[1] - span[0], 1))  # the turn's marker and name
+        self._rows = new
+
+    def notify_style_update(self) -> None:
+        self._drawn.clear()
+        super().notify_style_update()
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        self._line_count = len(self.rows())
+        return self._line_count
+
+    def render_line(self, y: int) -> Strip:
+        width = self.content_size.width
+        if not self._rows or width != self._rows_width:
+            self._rows, self._rows_width = self.rows(), width
+        rows = self._rows
+        if y >= len(rows):
+            return Strip.blank(width, self.base_style())
+        return self._strip(rows[y], width)
+
+    def _strip(self, row: Row, width: int) -> Strip:
+        """One line drawn (kept by what it says)."""
+        key = (row, width)
+        strip = self._drawn.get(key)
+        if strip is None:
+            base = self.base_style()
+            segments = [Segment(text, self.part_style(f"tally--{part}") if part else base)
+                        for text, part in row if text]
+            strip = self._drawn[key] = Strip(segments).adjust_cell_length(width, base)
+        return strip
+
+    def rows(self) -> list[Row]:
+        """The panel's lines as they read now, each as (text, part) pieces."""
+        info = self._info
         width = max(10, self.size.width)
-        turn_style = self.get_component_rich_style("tally--turn")
-        name_style = self.get_component_rich_style("tally--name")
-        stars_style = self.get_component_rich_style("tally--stars")
-        detail_style = self.get_component_rich_style("tally--detail")
-        away_style = self.get_component_rich_style("tally--away")
         now = time.monotonic()
-        lines: list[Text] = []
+        rows: list[Row] = []
         score_width = info.stars_to_win + len(f" {info.stars_to_win}/{info.stars_to_win}")
         name_width = max(4, width - 2 - score_width - 1)
         for player, name in enumerate(info.names):
-            line = Text()
             marker = self.glyphs.turn if info.to_move == player else " "
-            line.append(f"{marker} ", turn_style)
             if cell_len(name) > name_width:
                 name = set_cell_size(name, name_width - 1) + self.glyphs.ellipsis[:1]
-            line.append(set_cell_size(name, name_width) + " ", name_style if info.to_move == player else "")
-            line.append(self.glyphs.stars(info.stars[player], info.stars_to_win), stars_style)
-            line.append(f" {info.stars[player]}/{info.stars_to_win}")
-            lines.append(line)
-            if info.away[player] is not None:
-                lines.append(Text(f"  {away_text(info.away[player], now)}", away_style))
-        lines.append(Text(f"Round {info.round_number} {self._dot()} {info.rules}", detail_style))
-        lines.append(Text(info.mode, detail_style))
+            rows.append(((f"{marker} ", "turn"),
+                         (set_cell_size(name, name_width) + " ", "name" if info.to_move == player else ""),
+                         (self.glyphs.stars(info.stars[player], info.stars_to_win), "stars"),
+                         (f" {info.stars[player]}/{info.stars_to_win}", "")))
+            deadline = info.away[player]
+            if deadline is not None:
+                rows.append(((f"  {away_text(deadline, now)}", "away"),))
+        rows.append(((f"Round {info.round_number} {self._dot()} {info.rules}", "detail"),))
+        rows.append(((info.mode, "detail"),))
         if info.seed is not None:
-            lines.append(Text(f"seed {info.seed}" + ("" if info.hints else ", hints off"), detail_style))
+            rows.append(((f"seed {info.seed}" + ("" if info.hints else ", hints off"), "detail"),))
         if info.comeback:
-            lines.append(Text(info.comeback, detail_style))
-        if info.status:
-            lines.append(Text(info.status, turn_style))
-        return Text("\n").join(lines)
+            rows.append(((info.comeback, "detail"),))
+        if info.status or info.status_line:
+            rows.append(((info.status, "turn"),))
+        return rows
 
     def _dot(self) -> str:
         return "-" if self.glyphs.ascii else "·"

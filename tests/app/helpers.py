@@ -21,7 +21,9 @@ SVG_TEXT = re.compile(r'<text class="[^"]*" x="([\d.]+)" y="[\d.]+" textLength="
 
 def footer_keys(app: SolunaApp) -> dict[str, bool]:
     """The footer's keys as shown, each description with whether it is lit (not dimmed)."""
-    return {key.description: not key.has_class("-disabled") for key in app.screen.query("FooterKey")}
+    from soluna_tui.widgets.key_footer import KeyFooter
+
+    return {entry.description: entry.enabled for entry in app.screen.query_one(KeyFooter).entries}
 
 
 def make_app(data_dir: Path, setup: MatchSetup | None = None, **kwargs) -> SolunaApp:
@@ -56,7 +58,7 @@ def set_position(screen: GameScreen, position: Position | str) -> None:
     if isinstance(position, str):
         position = Position.parse(position)
     screen.match.rounds[-1] = Round(position, screen.match.round.opener)
-    screen.refresh_view(focus_slot=0)
+    screen.refresh_view(cursor=0)
 
 
 def game(app: SolunaApp) -> GameScreen:
@@ -75,14 +77,18 @@ async def settle(pilot, app: SolunaApp) -> None:
     raise AssertionError("the computer never finished thinking")
 
 
+def slot_keys(table, move) -> tuple[str, str]:
+    """The keys of the places ``move`` goes from and onto on ``table`` (an ``Arrangement``)."""
+    from soluna_tui.play.looks import JUMP_KEYS
+
+    placed = table.resolve(move)
+    return JUMP_KEYS[placed.mover_slot], JUMP_KEYS[placed.target_slot]
+
+
 async def play_by_keys(pilot, app: SolunaApp, move) -> None:
     """Play ``move`` as a player would: jump to the mover, Enter, jump to the target, Enter."""
-    from soluna_tui.widgets.board import JUMP_KEYS
-
-    position = game(app).match.position
-    mover = position.towers.index(move.mover)
-    target = next(slot for slot, tower in enumerate(position.towers) if tower == move.target and slot != mover)
-    await pilot.press(JUMP_KEYS[mover], "enter", JUMP_KEYS[target], "enter")
+    mover, target = slot_keys(game(app).arrangement, move)
+    await pilot.press(mover, "enter", target, "enter")
 
 
 async def skip_review(pilot, app: SolunaApp) -> bool:

@@ -1,18 +1,24 @@
-"""Playing on the board with the keyboard: focus, pick, targets, refusal, a move."""
+"""Playing on the board with the keyboard: the cursor, pick, targets, refusal, a move; the board keeps still."""
 
 from __future__ import annotations
 
 import pytest
 
+from soluna_tui.play.slots import arrange
 from soluna_tui.rules import Move, Position
 from soluna_tui.widgets.board import Board
 from soluna_tui.widgets.tower import TowerWidget
 
-from .helpers import game, hot_seat, make_app, screen_text, set_position
+from .helpers import game, hot_seat, make_app, play_by_keys, screen_text, set_position
 
 
 def focused_slot(app) -> int | None:
-    return app.game.board.focused_slot
+    """The place the board's cursor is on (the board keeps the focus; towers are not focusable)."""
+    return app.game.board.cursor
+
+
+def shown_places(app) -> list:
+    return [widget.look.tower for widget in game(app).board.tower_widgets if widget.display]
 
 
 @pytest.mark.parametrize(("right", "left", "down", "up"), [
@@ -84,18 +90,19 @@ async def test_an_illegal_target_says_why_and_keeps_the_selection(tmp_path) -> N
     app = make_app(tmp_path, hot_seat(seed=1))
     async with app.run_test(size=(100, 30)) as pilot:
         screen = game(app)
-        # Reach a position with towers of different heights and symbols.
+        # Reach a position with towers of different heights and symbols: the first sun goes onto the
+        # second, whose place (key 2) holds the new 2S; place 1 is empty.
         screen.table.match.play(Move.parse("1S>1S"))
-        screen.refresh_view(focus_slot=0)
+        screen.refresh_view(cursor=1)
         await pilot.pause()
-        position = screen.match.position
-        assert position.towers[0] == Position.parse("2S").towers[0]
-        target = next(slot for slot, tower in enumerate(position.towers)
-                      if tower.height != 2 and tower.symbol.letter != "S")
+        table = screen.arrangement
+        assert table[0] is None and table[1] == Position.parse("2S").towers[0]
+        target = next(slot for slot, tower in enumerate(table)
+                      if tower is not None and tower.height != 2 and tower.symbol.letter != "S")
         await pilot.press("enter")
-        screen.board.focus_slot(target)
+        screen.board.put_cursor(target)
         await pilot.press("enter")
-        assert screen.picked_slot == 0
+        assert screen.picked_slot == 1
         assert screen.match.round.ply == 1
         text = screen_text(app)
         assert "Not there:" in text and "the heights differ" in text
@@ -139,7 +146,7 @@ async def test_towers_reflow_and_nothing_is_cut_at_80x24(tmp_path) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert_towers_fit(app, 24)
-        assert game(app).board.columns == 7
+        assert game(app).board.columns == 6  # four even rows of six
         text = screen_text(app)
         assert "Soluna" in text and "Moves" in text and "Pick up/place" in text
         await pilot.resize_terminal(120, 40)
@@ -163,7 +170,6 @@ async def test_tall_towers_are_capped_to_fit(tmp_path) -> None:
 async def test_browsing_the_history_shows_earlier_positions_read_only(tmp_path) -> None:
     from soluna_tui.widgets.history import History
 
-    from .helpers import play_by_keys
 
     app = make_app(tmp_path, hot_seat(seed=1))
     async with app.run_test(size=(100, 30)) as pilot:
@@ -178,15 +184,66 @@ async def test_browsing_the_history_shows_earlier_positions_read_only(tmp_path) 
         assert app.screen.query_one(History).has_focus
         await pilot.press("up")  # after move 2
         assert screen.viewing is not None and screen.viewing.ply == 2
-        shown = [widget.look.tower for widget in screen.board.tower_widgets if widget.display]
-        assert shown == list(screen.match.round.position_at(2).towers)
+        # Every tower in the place it had then: the same places as in play.
+        played_round = screen.match.round
+        assert shown_places(app) == list(arrange(played_round.start, played_round.moves[:2]).places)
         assert "after move 2 (read-only)" in screen_text(app)
+        assert "Move 2: Bob" in screen_text(app)  # the move shown, in words
         await pilot.press("up", "up")  # the start of the round
         assert screen.viewing.ply == 0
-        assert [w.look.tower for w in screen.board.tower_widgets if w.display] == list(screen.match.round.start)
-        screen.press(0)  # a click on the board changes nothing while viewing
+        assert shown_places(app) == list(played_round.start)
+        screen.press(1)  # a click on the board changes nothing while viewing
         assert screen.match.round.ply == 3
         await pilot.press("escape")  # back to play
         assert screen.viewing is None
-        assert [w.look.tower for w in screen.board.tower_widgets if w.display] == list(live.towers)
+        assert sorted(map(str, filter(None, shown_places(app)))) == sorted(map(str, live.towers))
         assert "to move" in screen_text(app)
+
+
+async def test_the_board_keeps_still_a_move_empties_the_movers_place(tmp_path) -> None:
+    """Each tower keeps its place and its key for the round: after 1S>1S (the second sun onto the
+    third), the moved tower's place is empty and every other tower is where it was."""
+    app = make_app(tmp_path, hot_seat(seed=1))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = game(app)
+        board = screen.board
+        before = shown_places(app)
+        regions = [widget.region for widget in board.tower_widgets]
+        assert [str(tower) for tower in before[:3]] == ["1S", "1S", "1S"]
+        await pilot.press("2", "enter", "3", "enter")
+        assert screen.match.round.ply == 1
+        after = shown_places(app)
+        assert after[1] is None and str(after[2]) == "2S"
+        assert all(after[slot] == before[slot] for slot in range(len(before)) if slot not in (1, 2))
+        # The grid did not move or change shape: no new layout on a move.
+        assert [widget.region for widget in board.tower_widgets] == regions
+        assert focused_slot(app) == 2  # the cursor on the new tower
+        text = screen_text(app)
+        assert "Last move: Ann 1S>1S" in text
+        # Bob's turn: the keys are the same; 3 is the 2S now, 2 is an empty place.
+        await pilot.press("2")
+        assert focused_slot(app) == 2 and "Nothing stands at 2 now" in screen_text(app)
+        await pilot.press("left")  # the arrows pass over the empty place
+        assert focused_slot(app) == 0
+        await pilot.press("right")
+        assert focused_slot(app) == 2
+        # Undo brings the sun back to its own place; redo plays it from and onto the same places.
+        await pilot.press("u")
+        assert shown_places(app) == before
+        assert [widget.region for widget in board.tower_widgets] == regions
+        await pilot.press("r")
+        assert shown_places(app) == after
+
+
+async def test_the_board_has_the_focus_and_draws_its_cursor(tmp_path) -> None:
+    app = make_app(tmp_path, hot_seat(seed=1))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = game(app)
+        assert screen.focused is screen.board
+        assert not any(widget.can_focus for widget in screen.board.tower_widgets)
+        await pilot.press("right", "right")
+        assert screen.focused is screen.board
+        assert [widget.slot for widget in screen.board.tower_widgets if widget.cursor] == [2]
+        assert "┍━━━3━━━┑" in screen_text(app)  # the cursor: heavy caps on the tower it is on

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from soluna_tui.play.slots import Arrangement
 from soluna_tui.rules import Move
 from soluna_tui.rules.puzzles import make_puzzle
 from soluna_tui.screens.game import GameScreen
@@ -28,30 +29,35 @@ async def wait(pilot, app) -> None:
             return
 
 
-@pytest.mark.parametrize(("size", "inside"), [((80, 24), 3), ((100, 30), 7), ((120, 40), 15), ((200, 50), 21)])
-async def test_towers_grow_with_the_terminal(tmp_path, size, inside) -> None:
+@pytest.mark.parametrize(("size", "inside", "disc_lines"), [
+    ((80, 24), 3, 1), ((100, 30), 7, 1), ((120, 40), 7, 2), ((160, 50), 15, 3), ((200, 50), 21, 3)])
+async def test_towers_grow_with_the_terminal_and_fill_the_board(tmp_path, size, inside, disc_lines) -> None:
     app = make_app(tmp_path, hot_seat())
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         board = game(app).board
-        assert board.scale.inside == inside
+        assert (board.scale.inside, board.scale.disc_lines) == (inside, disc_lines)
         regions = shown_regions(app)
         assert len(regions) == 12 and all(board.region.contains_region(region) for region in regions)
         assert all(not a.overlaps(b) for i, a in enumerate(regions) for b in regions[i + 1:])
         assert all(region.width >= board.scale.frame_width for region in regions)
+        # The places share the whole board out, across and down (a column or line left over at most
+        # each row and column).
+        assert board.region.width - sum(region.width for region in regions[: board.columns]) < board.columns
+        assert board.region.height - sum(region.height for region in regions[:: board.columns]) < 2 * board.plan.rows
         await pilot.press("down")  # a row down is still a row down
-        assert board.focused_slot == board.columns
+        assert board.cursor == board.columns
 
 
 async def test_a_large_board_keeps_the_compact_one_at_80x24_after_a_resize(tmp_path) -> None:
     app = make_app(tmp_path, hot_seat())
     async with app.run_test(size=(200, 50)) as pilot:
         await pilot.pause()
-        assert game(app).board.has_class("-large")
+        assert game(app).board.scale.inside == 21
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         board = game(app).board
-        assert board.scale.inside == 3 and not board.has_class("-large") and board.columns == 7
+        assert board.scale.inside == 3 and board.columns == 6
         assert "╰─1S╯" in screen_text(app)
 
 
@@ -103,9 +109,9 @@ async def test_the_footer_never_overlaps(tmp_path, ascii_mode) -> None:
         await play_by_keys(pilot, app, game(app).match.position.legal_moves[0])  # Undo joins the keys
         await pilot.pause()
         footer = app.screen.query_one(KeyFooter)
-        keys = sorted((key.region for key in footer.query("FooterKey")), key=lambda region: region.x)
-        assert all(footer.region.contains_region(region) for region in keys)
-        assert all(a.right <= b.x for a, b in zip(keys, keys[1:], strict=False))
+        keys = footer.placed
+        assert all(0 <= key.start < key.end <= footer.region.width for key in keys)
+        assert all(a.end <= b.start for a, b in zip(keys, keys[1:], strict=False))
         last_line = screen_text(app).splitlines()[-1]
         assert "q Quit" in last_line and "u Undo" in last_line
         await pilot.resize_terminal(160, 24)  # room again: the roomy look and the palette key come back
@@ -123,14 +129,14 @@ async def test_a_solved_puzzle_shows_the_table_after_its_move(tmp_path) -> None:
         assert isinstance(screen, PuzzleScreen)
         puzzle = make_puzzle(5)
         solution: Move = puzzle.solution
-        towers = puzzle.position.towers
-        mover = towers.index(solution.mover)
-        target = next(slot for slot, tower in enumerate(towers) if tower == solution.target and slot != mover)
-        await pilot.press(JUMP_KEYS[mover], "enter", JUMP_KEYS[target], "enter")
+        table = Arrangement.opening(puzzle.position)
+        placed = table.resolve(solution)
+        await pilot.press(JUMP_KEYS[placed.mover_slot], "enter", JUMP_KEYS[placed.target_slot], "enter")
         await wait(pilot, app)
         shown = [widget.look for widget in screen.board.tower_widgets if widget.display]
-        assert [look.tower for look in shown] == list(puzzle.position.play(solution).towers)
-        assert [look.tower for look in shown if look.last] == [solution.result]
+        # The table after the move: the mover's place empty, the new tower in the target's place.
+        assert [look.tower for look in shown] == list(table.after(placed).places)
+        assert {slot for slot, look in enumerate(shown) if look.last} == {placed.mover_slot, placed.target_slot}
         assert f"Solved: {solution} wins!" in screen_text(app)
 
 

@@ -177,9 +177,13 @@ async def test_input_is_refused_while_the_computer_thinks(tmp_path) -> None:
             await pilot.pause(0.1)
         await settle(pilot, app)
         assert screen.match.round.ply == 1 and not screen.thinking
-        last = screen.match.round.moves[0].result
-        slot = screen.match.position.towers.index(last)
-        assert screen.board.tower_widgets[slot].has_class("-last")
+        # The computer's move is marked where it went from (an empty place now) and where it landed,
+        # and said in words.
+        last = screen.match.round.moves[0]
+        marked = [widget.look for widget in screen.board.tower_widgets if widget.look.last]
+        assert [look.tower for look in marked if look.tower is not None] == [last.result]
+        assert sum(look.tower is None for look in marked) == 1
+        assert f"Last move: Computer {last}" in screen_text(app)
 
 
 async def test_the_footer_keeps_its_keys_while_the_computer_moves(tmp_path) -> None:
@@ -190,7 +194,7 @@ async def test_the_footer_keeps_its_keys_while_the_computer_moves(tmp_path) -> N
         screen = game(app)
         await play_by_keys(pilot, app, screen.match.position.legal_moves[0])
         await settle(pilot, app)  # the computer has answered: Undo is on offer from now on
-        keys = list(app.screen.query("FooterKey"))
+        keys = list(footer_keys(app))
         assert footer_keys(app)["Pick up/place"] is True
         await play_by_keys(pilot, app, screen.match.position.legal_moves[0])
         await pilot.pause()
@@ -199,7 +203,7 @@ async def test_the_footer_keeps_its_keys_while_the_computer_moves(tmp_path) -> N
         assert shown["Pick up/place"] is False and shown["Put back"] is False
         await settle(pilot, app)
         assert screen.match.round.ply == 4 and footer_keys(app)["Pick up/place"] is True
-        assert list(app.screen.query("FooterKey")) == keys  # the same keys, dimmed and lit again
+        assert list(footer_keys(app)) == keys  # the same keys, dimmed and lit again
 
 
 async def test_a_new_match_from_the_game_with_more_discs(tmp_path) -> None:

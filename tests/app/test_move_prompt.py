@@ -22,8 +22,12 @@ async def type_move(pilot, text: str, enter: bool = True) -> None:
     await burst(pilot, ":", *text, *(["enter"] if enter else []))
 
 
-@pytest.mark.parametrize("text", ["1S>1M", "1s > 1m", "1 sun>1 moon", "1☀>1☾", "1>5", "4>7", "3>1m"])
-async def test_a_typed_move_is_played(tmp_path, text) -> None:
+@pytest.mark.parametrize(("text", "mover", "target"), [
+    ("1S>1M", 0, 4), ("1s > 1m", 0, 4), ("1 sun>1 moon", 0, 4), ("1☀>1☾", 0, 4), ("1>5", 0, 4), ("4>7", 3, 6),
+    ("3>1m", 2, 4)])
+async def test_a_typed_move_is_played_from_and_onto_the_places_typed(tmp_path, text, mover, target) -> None:
+    """Keys name places (the first like it where notation names a tower): the move leaves that place
+    empty and the new tower in the target's."""
     app = make_app(tmp_path, hot_seat(seed=1))  # 1S 1S 1S 1S 1M 1M 1M 1* 1C 1C 1C 1C
     async with app.run_test(size=(100, 30)) as pilot:
         screen = game(app)
@@ -31,7 +35,8 @@ async def test_a_typed_move_is_played(tmp_path, text) -> None:
         await type_move(pilot, text)
         assert screen.match.round.moves == (move,)
         assert not prompt_of(app).display
-        assert screen.board.focused_slot == screen.match.position.towers.index(move.result)
+        assert screen.board.cursor == target
+        assert screen.arrangement[mover] is None and screen.arrangement[target] == move.result
         screen_now = screen_text(app)
         assert "1. Ann       1S>1M" in screen_now and "Bob to move" in screen_now
 
@@ -48,7 +53,7 @@ async def test_the_prompt_shows_what_is_typed_and_escape_closes_it(tmp_path) -> 
         assert "2S>1" in text and "type a move" in text and "Play the move" in text
         await burst(pilot, "escape")
         assert not prompt.display and prompt.value == ""
-        assert screen.board.focused_slot == 3 and screen.match.round.ply == 0
+        assert screen.board.cursor == 3 and screen.match.round.ply == 0
         assert "Ann to move" in screen_text(app)
         # Opening the prompt puts a tower in hand back.
         await burst(pilot, "enter", ":")

@@ -55,5 +55,35 @@ async def test_the_prompt_closes_when_the_server_moves_the_match_on() -> None:
         server.send(match_message(match, 0, code="KQXP"))
         await settle(pilot)
         assert game.match.round.ply == 1 and not game.move_prompt.display
-        assert game.board.focused_slot is not None
+        assert game.board.cursor is not None and app.focused is game.board
         assert "Waiting for bob." in screen_text(app)
+
+
+async def test_a_move_from_the_server_keeps_the_table_still_and_is_said_in_words() -> None:
+    """The opponent's move arrives as notation only: it is played from the first place holding its
+    tower onto the first holding the target (as every screen of the match arranges it), every
+    other tower stays where it was, and the line under the board says it."""
+    from soluna_tui.play.slots import Arrangement
+
+    from ..server.test_child_app import moved_message
+
+    app, ours = await start()
+    async with app.run_test(size=(100, 32)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        app.following = "KQXP"
+        match = Match(MatchOptions(), ("bob", "ann"), seed=3)
+        server.send(match_message(match, 1, code="KQXP", version=1))
+        await settle(pilot)
+        game = app.screen
+        before = list(game.arrangement)
+        theirs = next(move for move in match.position.legal_moves if move.mover == move.target)  # 1M>1M
+        server.send(moved_message(match, theirs, version=2, code="KQXP"))  # (played on ``match`` too)
+        await settle(pilot)
+        assert game.match.round.moves == (theirs,)
+        placed = Arrangement(tuple(before)).resolve(theirs)
+        after = list(game.arrangement)
+        assert after[placed.mover_slot] is None and after[placed.target_slot] == theirs.result
+        assert placed.target_slot == placed.mover_slot + 1  # the first such tower onto the next
+        assert all(after[slot] == before[slot] for slot in range(len(before))
+                   if slot not in (placed.mover_slot, placed.target_slot))
+        assert f"Last move: bob {theirs}" in screen_text(app)

@@ -113,7 +113,7 @@ async def test_analysis_mode_marks_every_move(tmp_path) -> None:
         # A picked tower's targets show the outcome of each move.
         mover_slot = next(slot for slot, tower in enumerate(position.towers)
                           if any(item.move.mover == tower for item in analysis.moves))
-        screen.board.focus_slot(mover_slot)
+        screen.board.put_cursor(mover_slot)
         await pilot.press("enter")
         await wait(pilot, app)
         mover = position.towers[mover_slot]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from soluna_tui.play.coach import HINT_STEPS, Coach, Purpose, Turn
 from soluna_tui.play.looks import NoteKind
-from soluna_tui.rules import Position, Solver
+from soluna_tui.play.slots import Arrangement
+from soluna_tui.rules import Move, Position, Solver
 from soluna_tui.rules.teaching import Hint
 
 POSITION = Position.parse("1S 1S 1M 2C")  # lost for the player to move: every move loses in 2
@@ -62,14 +63,32 @@ def test_hint_marks_name_the_tower_then_where_it_goes() -> None:
     coach = answered(position)
     best = solver.analyse(position).moves[0].move
     mover = position.towers.index(best.mover)
+    table = Arrangement.opening(position)  # the round's opening: places in canonical order
     coach.step_hint(TURN)
-    assert coach.hint_marks(TURN, position) == {}
+    assert coach.hint_marks(TURN, table) == {}
     coach.step_hint(TURN)
-    assert coach.hint_marks(TURN, position) == {mover: ("move", NoteKind.HINT)}
+    assert coach.hint_marks(TURN, table) == {mover: ("move", NoteKind.HINT)}
     coach.step_hint(TURN)
-    marks = coach.hint_marks(TURN, position)
+    marks = coach.hint_marks(TURN, table)
     target = next(slot for slot, mark in marks.items() if mark == ("onto", NoteKind.HINT))
     assert position.towers[target] == best.target and target != mover and len(marks) == 2
+
+
+def test_hint_marks_follow_the_towers_to_their_places() -> None:
+    """Later in a round the towers are not in canonical order: the marks go where the towers stand."""
+    solver = Solver()
+    start = Position.parse("1S 1S 1M 1M 1C 1C 1*")
+    table = Arrangement.opening(start).after(Arrangement.opening(start).resolve(Move.parse("1S>1C"), 0, 5))
+    assert table.places[0] is None and str(table.places[5]) == "2S"
+    coach = Coach()
+    coach.answered(table.position, solver.analyse(table.position), Purpose.HINT)
+    for _ in range(3):
+        coach.step_hint(TURN)
+    best = solver.analyse(table.position).moves[0].move
+    marks = coach.hint_marks(TURN, table)
+    mover = next(slot for slot, mark in marks.items() if mark == ("move", NoteKind.HINT))
+    target = next(slot for slot, mark in marks.items() if mark == ("onto", NoteKind.HINT))
+    assert table.places[mover] == best.mover and table.places[target] == best.target and mover != target
 
 
 def test_analysis_counts_once_per_turn() -> None:
@@ -80,15 +99,20 @@ def test_analysis_counts_once_per_turn() -> None:
 
 
 def test_analysis_notes_mark_each_towers_best_move_or_each_target() -> None:
+    table = Arrangement.opening(POSITION)
     coach = Coach()
-    assert coach.analysis_notes(POSITION, None) == {}  # not known yet: no marks, and nothing asked
+    assert coach.analysis_notes(table, None) == {}  # not known yet: no marks, and nothing asked
     coach = answered(POSITION)
     # 2C has no move; the others lose in 2 plies whatever they do.
-    assert coach.analysis_notes(POSITION, None) == {0: ("-", NoteKind.NONE), 1: ("L2", NoteKind.LOSS),
-                                                    2: ("L2", NoteKind.LOSS), 3: ("L2", NoteKind.LOSS)}
-    # With 1M (slot 3) in hand: the suns are targets (L2), 2C is not (no mark), 1M is itself.
-    assert coach.analysis_notes(POSITION, 3) == {0: ("", ""), 1: ("L2", NoteKind.LOSS),
+    assert coach.analysis_notes(table, None) == {0: ("-", NoteKind.NONE), 1: ("L2", NoteKind.LOSS),
                                                  2: ("L2", NoteKind.LOSS), 3: ("L2", NoteKind.LOSS)}
+    # With 1M (slot 3) in hand: the suns are targets (L2), 2C is not (no mark), 1M is itself.
+    assert coach.analysis_notes(table, 3) == {0: ("", ""), 1: ("L2", NoteKind.LOSS),
+                                              2: ("L2", NoteKind.LOSS), 3: ("L2", NoteKind.LOSS)}
+    # An empty place has no mark.
+    emptied = Arrangement((None, *table.places[1:]))
+    coach.answered(emptied.position, Solver().analyse(emptied.position), Purpose.ANALYSIS)
+    assert 0 not in coach.analysis_notes(emptied, None)
 
 
 def test_the_prompt_tells_the_hint_step_then_the_analysis() -> None:

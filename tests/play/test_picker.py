@@ -5,15 +5,16 @@ from __future__ import annotations
 import pytest
 
 from soluna_tui.play.picker import Outcome, Picker, Pressed
+from soluna_tui.play.slots import Arrangement, Placed
 from soluna_tui.rules import Move, Position
 
 # Sorted as the notation sorts: 2S (no move: no other tower is 2 high or a sun), 1M, 1C.
-STUCK = Position.parse("2S 1M 1C")
-OPEN = Position.parse("1S 1S 1M 2C")
+STUCK = Arrangement.opening(Position.parse("2S 1M 1C"))
+OPEN = Arrangement.opening(Position.parse("1S 1S 1M 2C"))
 
 
-def slot_of(position: Position, text: str) -> int:
-    return [str(tower) for tower in position.towers].index(text)
+def slot_of(table: Arrangement, text: str) -> int:
+    return [str(tower) for tower in table].index(text)
 
 
 def test_a_press_picks_a_tower_up_and_a_second_press_on_it_puts_it_back() -> None:
@@ -25,12 +26,21 @@ def test_a_press_picks_a_tower_up_and_a_second_press_on_it_puts_it_back() -> Non
     assert picker.picked_slot is None and picker.picked_tower(OPEN) is None
 
 
-def test_a_press_on_a_lit_target_chooses_the_move_and_empties_the_hand() -> None:
+def test_a_press_on_a_lit_target_chooses_the_move_with_its_places_and_empties_the_hand() -> None:
     picker = Picker()
-    picker.press(OPEN, slot_of(OPEN, "1M"))
-    outcome = picker.press(OPEN, slot_of(OPEN, "1S"))
-    assert outcome.pressed is Pressed.MOVE and outcome.move == Move.parse("1M>1S")
+    picker.press(OPEN, 3)
+    outcome = picker.press(OPEN, 2)  # the second of the two suns
+    assert outcome.pressed is Pressed.MOVE and outcome.placed == Placed(Move.parse("1M>1S"), 3, 2)
     assert picker.picked_slot is None
+
+
+def test_an_empty_place_cannot_be_picked_up_or_played_onto() -> None:
+    table = OPEN.after(OPEN.resolve(Move.parse("1S>1S"), 1, 2))  # place 2 (slot 1) is empty now
+    picker = Picker()
+    assert picker.press(table, 1) == Outcome(Pressed.REFUSED, reason="That place is empty: its tower was moved "
+                                                                      "onto another.", kind="warning")
+    assert picker.press(table, 2).pressed is Pressed.PICKED  # 2S, onto 2C
+    assert picker.press(table, 1).pressed is Pressed.REFUSED and picker.picked_slot == 2
 
 
 def test_a_wrong_target_is_refused_with_the_reason_and_the_tower_stays_in_hand() -> None:
@@ -58,20 +68,31 @@ def test_escape_puts_back_only_what_is_in_hand() -> None:
     assert picker.put_back() == Outcome(Pressed.PUT_BACK, slot=2) and picker.picked_slot is None
 
 
-def test_the_hand_is_emptied_when_its_slot_is_gone() -> None:
+def test_the_hand_is_emptied_when_its_place_empties() -> None:
+    after = OPEN.after(OPEN.resolve(Move.parse("1M>1S")))  # 1M leaves place 4 (slot 3) for the first sun
     picker = Picker()
     picker.press(OPEN, 3)
-    picker.forget_beyond(OPEN.play(Move.parse("1M>1S")))  # three towers left: slot 3 is gone
+    picker.forget_gone(after)
     assert picker.picked_slot is None
-    picker.press(OPEN, 1)
-    picker.forget_beyond(OPEN.play(Move.parse("1M>1S")))
-    assert picker.picked_slot == 1
+    picker.press(OPEN, 2)
+    picker.forget_gone(after)
+    assert picker.picked_slot == 2
 
 
-@pytest.mark.parametrize(("text", "move"), [("1M>1S", "1M>1S"), (" 1m > 1s ", "1M>1S"), ("3>2", "1S>1S")])
-def test_a_typed_move_by_notation_or_by_keys(text: str, move: str) -> None:
+@pytest.mark.parametrize(("text", "placed"), [("1M>1S", ("1M>1S", 3, 1)), (" 1m > 1s ", ("1M>1S", 3, 1)),
+                                              ("4>3", ("1M>1S", 3, 2)), ("3>2", ("1S>1S", 2, 1)),
+                                              ("1s>2", ("1S>1S", 2, 1))])
+def test_a_typed_move_by_notation_or_by_keys(text: str, placed: tuple[str, int, int]) -> None:
     outcome = Picker().typed(OPEN, text)
-    assert outcome.pressed is Pressed.MOVE and outcome.move == Move.parse(move)
+    move, mover, target = placed
+    assert outcome.pressed is Pressed.MOVE and outcome.placed == Placed(Move.parse(move), mover, target)
+
+
+def test_a_typed_key_of_an_empty_place_says_so() -> None:
+    table = OPEN.after(OPEN.resolve(Move.parse("1S>1S"), 1, 2))
+    outcome = Picker().typed(table, "2>4")
+    assert outcome == Outcome(Pressed.REFUSED, reason="Nothing stands at 2 now: its tower was moved onto another.",
+                              kind="error")
 
 
 @pytest.mark.parametrize(("text", "reason"), [

@@ -6,17 +6,20 @@ from dataclasses import replace
 
 from soluna_tui.play.coach import Coach, Turn
 from soluna_tui.play.looks import HistoryEntry
+from soluna_tui.play.slots import Arrangement, Placed, PlacesKept
 from soluna_tui.play.view import (
     Moment,
     Phase,
     TableFacts,
     board_looks,
     history_entries,
+    last_move_words,
     shown_position,
+    shown_table,
     status_prompt,
     tally_info,
 )
-from soluna_tui.rules import Match, MatchOptions
+from soluna_tui.rules import Match, MatchOptions, Move
 
 HOT_SEAT = TableFacts(local_to_move=True, one_local_player=False)
 ONE_HERE = TableFacts(local_to_move=True, one_local_player=True, mode_label="ann vs bob over SSH")
@@ -51,7 +54,8 @@ def test_whose_move() -> None:
 
 def test_the_tower_in_hand_the_typed_move_and_the_coachs_line() -> None:
     match = new_match()
-    assert status_prompt(match, HOT_SEAT, moment(match, picked_slot=0), None) == (
+    picked = match.position.towers[0]
+    assert status_prompt(match, HOT_SEAT, moment(match, picked_slot=0, picked=picked), None) == (
         f"Ann: put {match.position.towers[0]} on a lit tower (Enter), or Esc to put it back.", "info")
     text, _ = status_prompt(match, HOT_SEAT, moment(match, prompt_open=True), None)
     assert text.startswith("Ann: type a move, 2S>1S")
@@ -67,9 +71,10 @@ def test_the_computer_thinking_then_revealing_its_move() -> None:
     move = match.position.legal_moves[0]
     assert status_prompt(match, THEIRS, moment(match, phase=Phase.REVEALING, revealing=move), None) == (
         f"Ann plays {move}.", "thinking")
-    looks = board_looks(match, moment(match, phase=Phase.REVEALING, revealing=move), Coach(), False)
+    table = Arrangement.opening(match.position)
+    looks = board_looks(table, None, moment(match, phase=Phase.REVEALING, revealing=move), Coach(), False)
     assert [look.tower for look in looks if look.picked] == [move.mover]
-    assert {look.tower for look in looks if look.target} == {move.target}  # every tower like it is lit
+    assert [look.tower for look in looks if look.target] == [move.target]  # the very place it lands on
     assert all(look.dimmed for look in looks if not look.picked and not look.target)
     assert tally_info(match, THEIRS, moment(match, phase=Phase.THINKING)).status == "thinking…"
     assert tally_info(match, THEIRS, moment(match, phase=Phase.THINKING, ascii=True)).status == "thinking..."
@@ -96,10 +101,36 @@ def test_an_earlier_position_from_the_history() -> None:
     assert status_prompt(match, HOT_SEAT, moment(match, viewing=start), ("Analysis: solving...", "thinking")) == (
         "Round 1, start (read-only). Esc returns to play. Analysis: solving...", "thinking")
     assert shown_position(match, start) == match.rounds[0].position_at(0)
-    # The earlier position is drawn without the tower in hand, and with its own last move marked.
-    looks = board_looks(match, moment(match, viewing=viewing, picked_slot=0), Coach(), False)
+    # The earlier position is drawn without the tower in hand, and with its own last move marked:
+    # the place it left (empty now) and the place it went to.
+    table, last = shown_table(match, viewing, PlacesKept())
+    looks = board_looks(table, last, moment(match, viewing=viewing, picked_slot=0), Coach(), False)
     assert not any(look.picked for look in looks)
-    assert [look.tower for look in looks if look.last] == [match.round.moves[0].result]
+    assert [look.tower for look in looks if look.last] == [None, match.round.moves[0].result]
+    assert sum(look.tower is None for look in looks) == 1 and len(looks) == len(match.round.start)
+
+
+def test_the_table_keeps_the_places_players_chose() -> None:
+    match = new_match()
+    places = PlacesKept()
+    move = Move.parse("1M>1M")  # four moons, in places 2 to 5 (slots 1 to 4)
+    places.remember(1, 0, Placed(move, 4, 1))
+    match.play(move, 0)
+    table, last = shown_table(match, None, places)
+    assert last == Placed(move, 4, 1) and table.places[4] is None and str(table.places[1]) == "2M"
+    # A screen that knows only the moves (an opponent's) puts the first moon on the second.
+    elsewhere, _ = shown_table(match, None, PlacesKept())
+    assert elsewhere.places[1] is None and str(elsewhere.places[2]) == "2M"
+
+
+def test_the_last_move_in_words_from_longest_to_shortest() -> None:
+    match = new_match()
+    assert last_move_words(match, None) == ("No move yet in round 1.", "No move yet.")
+    match.play(match.position.legal_moves[0], 0)
+    assert last_move_words(match, None) == ("Last move: Ann 1S>1M, the sun tower onto the moon tower",
+                                            "Last move: Ann 1S>1M, sun onto moon", "Last move: Ann 1S>1M",
+                                            "Ann 1S>1M")
+    assert last_move_words(match, HistoryEntry(1, 1, ""))[0].startswith("Move 1: Ann 1S>1M")
 
 
 def test_the_history_lists_rounds_and_moves() -> None:

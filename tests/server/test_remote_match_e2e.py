@@ -17,8 +17,9 @@ import time
 import asyncssh
 import pytest
 
+from soluna_tui.play.looks import JUMP_KEYS
+from soluna_tui.play.slots import arrange
 from soluna_tui.rules import Match
-from soluna_tui.widgets.board import JUMP_KEYS
 
 from .helpers import SshTerminal, keep_the_name, running_server, wait_until
 from .test_two_players import secret_shown
@@ -26,8 +27,9 @@ from .test_two_players import secret_shown
 DISCS = 6
 #: The whole match must be over in this long (it takes some 60-90 s on a loaded 2-core machine).
 MATCH_SECONDS = 240
-#: A tower's bottom border with its notation, at any size (``╰─1S╯`` up to ``╰────1S─────╯``).
-TOWER_BOTTOM = re.compile(r"[┗╰][━─]*(\d{1,2}[SM*C])[━─]*[┛╯]")
+#: A tower's bottom border with its notation, at any size (``╰─1S╯`` up to ``╰────1S─────╯``), the
+#: cursor's (``┕━1S┙``) too.
+TOWER_BOTTOM = re.compile(r"[┗╰┕][━─]*(\d{1,2}[SM*C])[━─]*[┛╯┙]")
 
 
 def towers_shown(terminal: SshTerminal) -> list[str]:
@@ -75,10 +77,11 @@ class Table:
         match = self.match
         position, seat = match.position, match.to_move
         move = rng.choice(position.legal_moves)
-        mover = position.towers.index(move.mover)
-        target = next(slot for slot, tower in enumerate(position.towers) if tower == move.target and slot != mover)
+        # The keys of the towers' places: kept all round, the first of identical towers taken.
+        placed = arrange(match.round.start, match.round.moves).resolve(move)
         version = self.server.lobby.tables[self.code].version
-        await self.players[seat].press(JUMP_KEYS[mover], "enter", JUMP_KEYS[target], "enter", pause=0.05)
+        await self.players[seat].press(JUMP_KEYS[placed.mover_slot], "enter", JUMP_KEYS[placed.target_slot], "enter",
+                                       pause=0.05)
         await wait_until(lambda: self.server.lobby.tables[self.code].version == version + 1,
                          what=f"the server taking {move}")
 

@@ -1,0 +1,197 @@
+"""What one key does to the screen: no CSS class or layout change, one frame, only what changed
+repainted, drawings shared between the towers, nothing that moves or changes size."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections import Counter
+from contextlib import contextmanager
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.dom import DOMNode
+from textual.screen import Screen
+from textual.strip import Strip
+from textual.widget import Widget
+
+from soluna_tui.match_setup import MatchSetup
+from soluna_tui.rules import MatchOptions
+from soluna_tui.widgets.cached_lines import changed_cells
+from soluna_tui.widgets.history import History
+from soluna_tui.widgets.key_footer import KeyFooter
+from soluna_tui.widgets.status_line import StatusLine
+from soluna_tui.widgets.tally import Tally
+from soluna_tui.widgets.tower import TowerWidget
+
+from .helpers import game, hot_seat, make_app, settle
+
+
+@contextmanager
+def watching(monkeypatch):
+    """Count, while it is open: CSS class changes, layout passes, frames, and the widgets marked
+    for repainting (with the regions marked)."""
+    seen: Counter[str] = Counter()
+    dirty: list[tuple[Widget, tuple]] = []
+    set_class, refresh_layout, compositor_refresh = DOMNode.set_class, Screen._refresh_layout, \
+        Screen._compositor_refresh
+    set_dirty = Widget._set_dirty
+
+    def spy_set_class(node, add, *names, update=True):
+        if any(add != node.has_class(name) for name in names):
+            seen[f"class {type(node).__name__}"] += 1
+        return set_class(node, add, *names, update=update)
+
+    def spy_layout(screen, *args, **kwargs):
+        seen["layout"] += 1
+        return refresh_layout(screen, *args, **kwargs)
+
+    def spy_frame(screen, *args, **kwargs):
+        seen["frame"] += 1
+        return compositor_refresh(screen, *args, **kwargs)
+
+    def spy_dirty(widget, *regions):
+        dirty.append((widget, regions))
+        return set_dirty(widget, *regions)
+
+    monkeypatch.setattr(DOMNode, "set_class", spy_set_class)
+    monkeypatch.setattr(Screen, "_refresh_layout", spy_layout)
+    monkeypatch.setattr(Screen, "_compositor_refresh", spy_frame)
+    monkeypatch.setattr(Widget, "_set_dirty", spy_dirty)
+    yield seen, dirty
+
+
+async def test_keys_change_no_css_class_make_no_layout_and_draw_one_frame(tmp_path, monkeypatch) -> None:
+    """Moving between towers, picking up, putting back, a move and taking it back: the towers'
+    states are drawn, not styled (no class toggled), the grid never changes shape (no layout
+    pass), and each key lands in one frame."""
+    app = make_app(tmp_path, hot_seat(seed=1))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("right", "left", "1", "space", "escape")  # every drawing met once
+        await pilot.pause()
+        for keys in (["right"], ["left"], ["space"], ["space"], ["2"], ["enter"], ["3"], ["enter"], ["u"]):
+            with watching(monkeypatch) as (seen, _):
+                await pilot.press(*keys)
+                await pilot.pause()
+            assert not any(name.startswith("class") for name in seen), (keys, seen)
+            assert seen["layout"] == 0, (keys, seen)
+            assert seen["frame"] <= 1, (keys, seen)
+        assert game(app).match.round.ply == 0  # the move was played and taken back
+
+
+async def test_moving_the_cursor_repaints_two_towers_and_nothing_else(tmp_path, monkeypatch) -> None:
+    app = make_app(tmp_path, hot_seat(seed=1))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("right", "left")
+        await pilot.pause()
+        with watching(monkeypatch) as (_, dirty):
+            await pilot.press("right")
+            await pilot.pause()
+        repainted = {widget for widget, _ in dirty}
+        assert repainted == {game(app).board.tower_widgets[0], game(app).board.tower_widgets[1]}
+        # ... and only their caps: the heavy top and bottom of the cursor.
+        for _, regions in dirty:
+            assert regions and all(region.height < game(app).board.tower_widgets[0].size.height
+                                   for region in regions)
+
+
+async def test_a_move_repaints_the_new_history_line_not_the_list(tmp_path, monkeypatch) -> None:
+    app = make_app(tmp_path, hot_seat(seed=1))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("1", "enter", "2", "enter")  # a first move: the list has two lines
+        await pilot.pause()
+        history = app.screen.query_one(History)
+        with watching(monkeypatch) as (_, dirty):
+            await pilot.press("5", "enter", "6", "enter")
+            await pilot.pause()
+        marked = [regions for widget, regions in dirty if widget is history]
+        assert marked and all(regions for regions in marked)  # never the whole list
+        assert sum(region.height for regions in marked for region in regions) <= 3
+        assert [entry.ply for entry in history.entries] == [0, 1, 2]
+
+
+async def test_towers_share_their_drawings(tmp_path) -> None:
+    """Two towers that look alike are drawn once: the board keeps the drawings, not each tower."""
+    app = make_app(tmp_path, hot_seat(seed=1))  # 1S 1S 1S 1S 1M 1M 1M ...
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        second, third = game(app).board.tower_widgets[1:3]
+        assert str(second.look.tower) == str(third.look.tower) == "1S" and second.look.label != third.look.label
+        fifth, sixth = game(app).board.tower_widgets[4:6]  # two 1M towers
+        lines = [y for y in range(fifth.size.height) if "5" not in fifth.render_line(y).text]
+        assert len(lines) == fifth.size.height - 1  # all but the line with its key...
+        assert all(fifth.render_line(y) is sixth.render_line(y) for y in lines)  # ...drawn once for both
+
+
+async def test_the_prompt_and_the_messages_never_move_the_board(tmp_path) -> None:
+    app = make_app(tmp_path, hot_seat(seed=1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = game(app)
+
+        def layout() -> list:
+            return [widget.region for widget in (*screen.board.tower_widgets, screen.query_one(StatusLine),
+                                                  screen.query_one(Tally), screen.query_one(KeyFooter))]
+
+        before = layout()
+        await pilot.press("colon")
+        assert screen.move_prompt.is_open and layout()[:12] == before[:12]
+        await pilot.press("escape")
+        assert layout() == before
+        screen.say("A long message that takes every line the status has, and then some more words to be "
+                   "cut short with an ellipsis rather than push the board up, as it used to.", "warning")
+        await pilot.pause()
+        assert layout() == before
+        assert "…" in "\n".join(strip.text for strip in
+                                (screen.query_one(StatusLine).render_line(y) for y in range(3)))
+
+
+async def test_the_tally_keeps_its_size_while_the_computer_thinks(tmp_path) -> None:
+    setup = MatchSetup.against_computer("random", MatchOptions(first_opener=1), seed=3)
+    app = make_app(tmp_path, setup, computer_pause=0.5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = game(app)
+        assert screen.thinking
+        thinking = screen.query_one(Tally).region
+        await settle(pilot, app)
+        assert not screen.thinking and screen.query_one(Tally).region == thinking
+
+
+def test_the_game_starts_without_the_other_screens() -> None:
+    """``soluna play`` imports what its first frame needs: no server, export, replay, puzzles or stats."""
+    code = (
+        "import sys, soluna_tui.cli as cli\n"
+        "cli.build_parser(every_command=not cli.starts_the_app(['play']))\n"
+        "from soluna_tui.app import SolunaApp\n"
+        "from soluna_tui.screens.game import GameScreen\n"
+        "later = ('soluna_tui.server', 'soluna_tui.export', 'soluna_tui.screens.replay', 'soluna_tui.screens.puzzle',"
+        " 'soluna_tui.screens.stats', 'soluna_tui.stats', 'soluna_tui.screens.review',"
+        " 'soluna_tui.screens.new_match', 'textual.widgets._text_area')\n"
+        "print(','.join(sorted(m for m in sys.modules if m.startswith(later))))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == ""
+
+
+async def test_a_tower_says_what_it_is_when_the_mouse_rests_on_it(tmp_path) -> None:
+    app = make_app(tmp_path, hot_seat(seed=1))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        tower = game(app).board.tower_widgets[4]
+        assert tower.tooltip == "1M: 1 disc, moon on top"
+        await pilot.press("5", "enter", "6", "enter")
+        assert tower.tooltip == "An empty place: its tower was moved onto another."
+        assert isinstance(game(app).board.tower_widgets[5], TowerWidget)
+        assert game(app).board.tower_widgets[5].tooltip == "2M: 2 discs, moon on top"
+
+
+def test_only_the_segments_that_changed_are_repainted() -> None:
+    plain, lit = Style(), Style(bold=True)
+    line = Strip([Segment("┃ ", plain), Segment("3", plain), Segment(" ┃", plain)])
+    assert changed_cells(line, Strip(list(line))) is None
+    assert changed_cells(line, Strip([Segment("┃ ", plain), Segment("3", lit), Segment(" ┃", plain)])) == (2, 3)
+    assert changed_cells(line, Strip([Segment("┃ 3 ┃", lit)])) == (0, 5)
+    assert changed_cells(line, Strip([Segment("┃ ", plain), Segment("3 ┃", lit)])) == (2, 5)
+    assert changed_cells(line, Strip([Segment("┃ ", plain), Segment("3", plain), Segment("▸┃", plain)])) == (3, 4)
+    assert changed_cells(Strip([Segment("  3  ", plain)]), Strip([Segment(" ▸3◂ ", plain)])) == (1, 4)
