@@ -39,6 +39,8 @@ class TableFacts:
     analysis_on: bool = False
     away: tuple[float | None, float | None] = (None, None)
     comeback: str = ""
+    #: The seat of this terminal's player in a match against someone elsewhere (over SSH).
+    you: int | None = None
 
 
 @dataclass(frozen=True)
@@ -145,6 +147,7 @@ def tally_info(match: Match, facts: TableFacts, moment: Moment) -> TallyInfo:
         status=status,
         away=facts.away,
         comeback=facts.comeback,
+        you=facts.you,
     )
 
 

@@ -35,6 +35,7 @@ from ..rules.teaching import accuracy_over_rounds, review_round
 from ..stats import match_record
 from ..table import Seat, Table
 from ..widgets.board import Board
+from ..widgets.clock_panel import ClockPanel
 from ..widgets.history import History
 from ..widgets.key_footer import KeyFooter
 from ..widgets.move_prompt import MovePrompt
@@ -134,6 +135,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
                 yield StatusLine(id="status")
             with Vertical(id="sidebar"):
                 yield Tally(self.glyphs, id="tally")
+                yield ClockPanel(self.glyphs, id="clock-panel")  # a match with a clock, over SSH
                 yield History(id="history")
         footer = KeyFooter()
         footer.compact = True  # one space between keys, so every key fits on 80 columns
@@ -230,6 +232,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
             analysis_on=self.analysis_on,
             away=(table.away_until(0), table.away_until(1)),
             comeback=table.comeback,
+            you=next((seat for seat in table.local_players if table.seat(1 - seat) is Seat.REMOTE), None),
         )
 
     def prompt(self) -> tuple[str, str]:
@@ -243,6 +246,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         self.board.show(view.board_looks(self.match, moment, self.coach, facts.analysis_on), focus_slot)
         tally = self.query_one(Tally)
         tally.info = view.tally_info(self.match, facts, moment)
+        self.query_one(ClockPanel).show(self.table.clock, self.table.clock_read_at, self.match.players)
         subtitle = "analysis on" if facts.analysis_on else ""
         if tally.border_subtitle != subtitle:  # setting it redraws the panel, even to the same text
             tally.border_subtitle = subtitle
@@ -336,7 +340,7 @@ class GameScreen(TeachingMixin, PickingMixin, Screen):
         self._record_stats(message.accuracy)
         humans = self.table.local_players
         screen = MatchOverScreen(self.match, self.glyphs, tuple(self.table.hints_used), message.accuracy, humans,
-                                 can_take_back=self.table.can_undo, you=self.you)
+                                 can_take_back=self.table.can_undo, you=self.you, ended=self.table.ended)
         self.app.push_screen(screen, self._match_over_chosen)
 
     def _record_stats(self, accuracy: tuple[float | None, float | None]) -> None:

@@ -1,5 +1,6 @@
 """The star tally panel: both players, their stars, the round, whose turn it is, the rules,
-and over SSH who is away (with the time their seat is still held) and how to come back."""
+and over SSH who is away (with the time their seat is still held), how to come back, and which
+player is this terminal's ("(you)": two names that look alike are still told apart)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,9 @@ from textual.widget import Widget
 
 from ..glyphs import UNICODE, Glyphs
 from ..play.looks import TallyInfo
+
+#: How this terminal's player is marked, where the other plays elsewhere.
+YOU = " (you)"
 
 
 def away_text(deadline: float, now: float) -> str:
@@ -62,9 +66,10 @@ class Tally(Widget):
             line = Text()
             marker = self.glyphs.turn if info.to_move == player else " "
             line.append(f"{marker} ", turn_style)
-            if cell_len(name) > name_width:
-                name = set_cell_size(name, name_width - 1) + self.glyphs.ellipsis[:1]
-            line.append(set_cell_size(name, name_width) + " ", name_style if info.to_move == player else "")
+            yours = YOU if info.you == player else ""  # never cut off: the name is, if it must be
+            if cell_len(name) + len(yours) > name_width:
+                name = set_cell_size(name, name_width - len(yours) - 1) + self.glyphs.ellipsis[:1]
+            line.append(set_cell_size(name + yours, name_width) + " ", name_style if info.to_move == player else "")
             line.append(self.glyphs.stars(info.stars[player], info.stars_to_win), stars_style)
             line.append(f" {info.stars[player]}/{info.stars_to_win}")
             lines.append(line)
