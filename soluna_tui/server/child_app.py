@@ -508,8 +508,8 @@ class ChildApp(ReportsActivity, SolunaApp):
         if isinstance(table, RemoteTable):
             if table.watching:
                 return "Stop watching and leave Soluna?"
-            return (f"Leave Soluna? Your seat is held for {held}, then your opponent wins by forfeit. "
-                    f"To come back, join with the {table.comeback}.")
+            return (f"Leave Soluna? Your seat is held for what is left of your {held} away from this match, then "
+                    f"your opponent wins by forfeit. To come back, join with the {table.comeback}.")
         return (f"Leave Soluna? Your match against the computer is kept for {held}: the lobby offers it "
                 f"when you connect again (with your secret {self.secret} if you have no key).")
 
