@@ -8,6 +8,7 @@ its figure under ``-s``.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import os
 import re
@@ -16,7 +17,10 @@ import time
 from pathlib import Path
 
 import asyncssh
+import pytest
 
+from soluna_tui.cli import main
+from soluna_tui.server.command import add_serve_command, config_from
 from soluna_tui.widgets.board import JUMP_KEYS
 
 from .helpers import TIMEOUT, SshTerminal, keep_the_name, running_server, served, wait_until
@@ -291,3 +295,26 @@ async def test_an_impostor_at_a_held_seat_is_asked_for_the_secret_without_seeing
             await ann.close()
             if mallory is not None:
                 await mallory.close()
+
+
+# ---- the options -----------------------------------------------------------------------------------
+
+
+def serve_config(*argv: str):
+    parser = argparse.ArgumentParser()
+    add_serve_command(parser.add_subparsers(), lambda low, high, what: int, Path)
+    return config_from(parser.parse_args(["serve", *argv]))
+
+
+def test_serve_offers_the_clocks_it_is_given_and_lists_players_after_a_few_rated_matches(capsys) -> None:
+    default = serve_config()
+    assert [clock.label for clock in default.clocks] == ["3+2", "10+5"] and default.ranked_after == 5
+    chosen = serve_config("--clocks", "1+0,0.5+1,1+0", "--ranked-after", "3")
+    assert [clock.label for clock in chosen.clocks] == ["1+0", "0:30+1"] and chosen.ranked_after == 3
+    assert serve_config("--clocks", "none").clocks == ()
+    for wrong, said in (("3", "'3' is not a clock"), ("0+0", "a clock gives 1 second"),
+                        ("1+0,2+0,3+0,4+0,5+0,6+0,7+0", "at most 6 clocks")):
+        with pytest.raises(SystemExit):
+            main(["serve", "--clocks", wrong])
+        error = capsys.readouterr().err
+        assert said in error and error.count("\n") == 1
