@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Protocol
 
 from .files import SaveError
 from .judgements import RoundVerdicts, known_verdicts
+from .link.clock import ClockReading
+from .link.end_reason import EndReason
 from .match_setup import MatchSetup
 from .rules import Match, Move, OutOfTurnError, Solver, shared_solver
 from .saves import SavedMatch
@@ -62,6 +64,11 @@ class Table:
     #: What this terminal's player needs to come back to the match after losing the connection
     #: ("code ABCD, secret KQXPMR"), shown beside the board; empty where there is no coming back.
     comeback = ""
+    #: A match between players over SSH may have a clock: as last read, and when (``time.monotonic()``).
+    clock: ClockReading | None = None
+    clock_read_at = 0.0
+    #: How a match between players over SSH ended, once it is over (``None`` elsewhere).
+    ended: EndReason | None = None
 
     def __init__(self) -> None:
         self.notices: list[str] = []

@@ -17,3 +17,22 @@ class EndReason(StrEnum):
     FORFEIT = "forfeit"
     #: Both players left and neither came back: nobody wins.
     ABANDONED = "abandoned"
+    #: A player's clock ran out: the opponent wins on time.
+    TIME = "time"
+    #: The match ended (a forfeit, a clock run out) before both players had made a move: nobody wins,
+    #: and it is not rated.
+    ABORTED = "aborted"
+
+    @property
+    def has_winner(self) -> bool:
+        """Someone won the match (a win, a forfeit, on time); abandoned and aborted matches have no winner."""
+        return self not in (EndReason.ABANDONED, EndReason.ABORTED)
+
+    @property
+    def words(self) -> str:
+        """How a finished match's result reads: ``won, on time``."""
+        return RESULT_WORDS[self]
+
+
+RESULT_WORDS = {EndReason.WON: "won", EndReason.FORFEIT: "won, by forfeit", EndReason.ABANDONED: "abandoned",
+                EndReason.TIME: "won, on time", EndReason.ABORTED: "aborted before both players had moved (unrated)"}

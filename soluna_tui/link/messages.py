@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Final, Literal, Union, get_args, get_origin, get_type_hints
 
 from ..rules.fields import LONGEST, checked
+from .clock import ClockReading, ClockSetting
 from .end_reason import EndReason
 
 #: The longest crash report a child sends (its traceback's end).
@@ -140,6 +141,8 @@ class SideResult(enum.StrEnum):
     WON = "won"
     LOST = "lost"
     ABANDONED = "abandoned"
+    #: Ended before both players had moved: nobody won, nothing rated.
+    ABORTED = "aborted"
 
 
 @dataclass(frozen=True)
@@ -152,6 +155,8 @@ class RecentMatch:
     forfeit: bool
     stars: tuple[int, int]
     finished_at: float
+    #: Won or lost because a clock ran out.
+    on_time: bool = False
 
 
 # ---- child to server ----------------------------------------------------------------------------
@@ -162,6 +167,8 @@ class CreateMatch(Question):
     TYPE: ClassVar[str] = "create"
     options: Annotated[dict[str, Any], Longest(10)]
     hints: bool
+    #: One of the clocks the server offers (its ``Welcome`` lists them), or ``None``: no clock.
+    clock: ClockSetting | None = None
     ask: int | None = None
 
 
@@ -294,7 +301,8 @@ class Activity(Request):
 
 @dataclass(frozen=True)
 class Welcome(Answer):
-    """This session's secret, how long seats are held, and who the server says this player is."""
+    """This session's secret, how long seats are held (in all, over a match), who the server says this player
+    is, the clocks a match may be created with, and how many rated matches put a player on the leaderboard."""
 
     TYPE: ClassVar[str] = "welcome"
     secret: Secret
@@ -302,6 +310,8 @@ class Welcome(Answer):
     name: str | None = None
     rated: bool | None = None
     name_chosen: bool = True
+    clocks: Annotated[tuple[ClockSetting, ...], Longest(8)] = ()
+    ranked_after: int = 0
     answer_to: int | None = None
 
 
@@ -335,6 +345,10 @@ class MatchState(Reply):
     away: tuple[float | None, float | None] = (None, None)
     secret: Secret | None = None
     notice: Text | None = None
+    #: The match's clock, if it has one.
+    clock: ClockReading | None = None
+    #: How the match ended, once it is over (played out, by forfeit, on time).
+    ended: EndReason | None = None
 
 
 @dataclass(frozen=True)
@@ -348,6 +362,8 @@ class Moved(Reply):
     ply: int
     move: MoveText
     notice: Text | None = None
+    #: The match's clock after the move, if it has one.
+    clock: ClockReading | None = None
 
 
 @dataclass(frozen=True)
@@ -377,6 +393,16 @@ class Notice(Reply):
 
 
 @dataclass(frozen=True)
+class MatchGone(Reply):
+    """The match this terminal shows has gone from play without a result (abandoned, aborted): the lobby
+    again, and why."""
+
+    TYPE: ClassVar[str] = "match_gone"
+    code: Code
+    text: Text
+
+
+@dataclass(frozen=True)
 class ErrorReply(Answer):
     """A request that could not be done, and why."""
 
@@ -399,6 +425,8 @@ class LeaderboardPage(Answer):
     total: int
     rows: Annotated[tuple[LeaderboardRow, ...], Longest(LONGEST_LISTING)]
     you: Standing | None = None
+    #: The fewest rated matches a player on the board has played.
+    minimum: int = 0
     answer_to: int | None = None
 
 
@@ -439,7 +467,7 @@ REQUESTS: Final = _registry(CreateMatch, JoinMatch, WatchMatch, CancelMatch, Lea
                             AskRematch, SyncMatch, ComputerSaved, ComputerDropped, ComputerResume, AskLeaderboard,
                             AskRecord, AskFinishedMatch, ChooseName, CrashReport, Activity)
 REPLIES: Final = _registry(Welcome, LobbyListing, Waiting, MatchState, Moved, SecretNeeded, ComputerGameKept, Notice,
-                           ErrorReply, Exit, LeaderboardPage, PlayerRecord, FinishedMatch)
+                           MatchGone, ErrorReply, Exit, LeaderboardPage, PlayerRecord, FinishedMatch)
 
 
 # ---- to and from the wire -----------------------------------------------------------------------
@@ -501,7 +529,12 @@ def _record(kind: type, document: Any, where: str) -> Any:
             values[name] = _value(annotation, document[name], f"{where} field {name!r}")
         elif not optional:
             raise ProtocolError(f"{where} has no {name!r} field")
-    return kind(**values)
+    try:
+        return kind(**values)
+    except ProtocolError:
+        raise
+    except ValueError as error:  # a record that checks itself (a clock setting out of range)
+        raise ProtocolError(f"{where}: {error}") from None
 
 
 def _value(annotation: Any, value: Any, what: str, longest: int = LONGEST) -> Any:

@@ -65,6 +65,8 @@ class TallyInfo:
     away: tuple[float | None, float | None] = (None, None)
     #: What this terminal's player needs to come back after losing the connection ("code ABCD, secret ...").
     comeback: str = ""
+    #: This terminal's player, marked "(you)", where the other plays elsewhere (names may look alike).
+    you: int | None = None
 
 
 @dataclass(frozen=True)

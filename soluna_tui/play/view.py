@@ -42,6 +42,8 @@ class TableFacts:
     comeback: str = ""
     #: The computer plays a seat at this table.
     computer_plays: bool = False
+    #: The seat of this terminal's player in a match against someone elsewhere (over SSH).
+    you: int | None = None
 
 
 @dataclass(frozen=True)
@@ -188,6 +190,7 @@ def tally_info(match: Match, facts: TableFacts, moment: Moment) -> TallyInfo:
         status_line=facts.computer_plays,
         away=facts.away,
         comeback=facts.comeback,
+        you=facts.you,
     )
 
 

@@ -35,6 +35,7 @@ from ..rules.players import choose_move, choose_to_open, default_budget
 from ..table import Seat, Table
 from ..widgets.board import Board
 from ..widgets.cached_lines import CachedLines, Column, Row
+from ..widgets.clock_panel import ClockPanel
 from ..widgets.history import History
 from ..widgets.key_footer import KeyFooter
 from ..widgets.last_move import LastMoveLine
@@ -149,6 +150,7 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen[None]):
                     yield StatusLine(id="status")
             with Column(id="sidebar"):
                 yield Tally(self.glyphs, id="tally")
+                yield ClockPanel(self.glyphs, id="clock-panel")  # a match with a clock, over SSH
                 yield History(id="history")
         yield KeyFooter()
 
@@ -275,6 +277,7 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen[None]):
             away=(table.away_until(0), table.away_until(1)),
             comeback=table.comeback,
             computer_plays=Seat.COMPUTER in (table.seat(0), table.seat(1)),
+            you=next((seat for seat in table.local_players if table.seat(1 - seat) is Seat.REMOTE), None),
         )
 
     def prompt(self) -> tuple[str, str]:
@@ -294,6 +297,7 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen[None]):
             self._part(LastMoveLine).show(view.last_move_words(self.match, self.viewing))
             tally = self._part(Tally)
             tally.info = view.tally_info(self.match, facts, moment)
+            self._part(ClockPanel).show(self.table.clock, self.table.clock_read_at, self.match.players)
             subtitle = "analysis on" if facts.analysis_on else ""
             if tally.border_subtitle != subtitle:  # setting it redraws the panel, even to the same text
                 tally.border_subtitle = subtitle
@@ -396,7 +400,7 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen[None]):
         humans = self.table.local_players
         hints = self.table.hints_used
         screen = MatchOverScreen(self.match, self.glyphs, (hints[0], hints[1]), message.accuracy, humans,
-                                 can_take_back=self.table.can_undo, you=self.you)
+                                 can_take_back=self.table.can_undo, you=self.you, ended=self.table.ended)
         self.app.push_screen(screen, self._match_over_chosen)
 
     def _record_stats(self, accuracy: tuple[float | None, float | None]) -> None:

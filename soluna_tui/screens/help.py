@@ -11,7 +11,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..glyphs import Glyphs
+from ..link.clock import ClockSetting
 from ..play.looks import JUMP_KEYS
+from ..play.wording import minutes
 from ..rules import Symbol
 from ..widgets.key_footer import KeyFooter
 
@@ -74,6 +76,24 @@ def keys_text() -> str:
     return "\n".join(lines)
 
 
+def server_rules_text(hold_seconds: float, clocks: tuple[ClockSetting, ...], ranked_after: int) -> str:
+    """This server's rules for matches between players, as its lobby's help says them."""
+    if clocks:
+        offered = "; ".join(f"{clock.label}: {clock.words}" for clock in clocks)
+        clock = (f"A match may be created with a clock ({offered}). The clock of the player to move runs (between "
+                 "rounds, the loser's) even while they are away; whoever runs out of time loses on time.")
+    else:
+        clock = "This server offers no clocks."
+    return (f"Time away: a player who leaves a match (or loses the connection) may come back with the same key or "
+            f"the secret shown beside the board. Time away adds up over a match: {minutes(hold_seconds)} in all, "
+            "then the opponent wins by forfeit.\n\n"
+            f"{clock}\n\n"
+            "Rated: matches between two players who came with SSH keys, from different addresses. A forfeit or a "
+            "loss on time counts only once both players have moved; before that the match is aborted, unrated. "
+            f"The leaderboard lists players with at least {ranked_after} rated "
+            f"{'match' if ranked_after == 1 else 'matches'}.")
+
+
 #: ``?`` on a dialog: a modal screen keeps the app's own keys from reaching it.
 HELP_BINDING = Binding("question_mark", "app.help", "Help", show=False)
 
@@ -83,14 +103,19 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,q,question_mark", "close", "Close"),
     ]
 
-    def __init__(self, glyphs: Glyphs) -> None:
+    def __init__(self, glyphs: Glyphs, server_rules: str = "") -> None:
+        """``server_rules``: over SSH, the server's rules for matches between players (``server_rules_text``)."""
         super().__init__()
         self.glyphs = glyphs
+        self.server_rules = server_rules
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help", classes="dialog"):
             yield Static("THE RULES IN BRIEF", classes="help-heading", markup=False)
             yield Static(f"{RULES}\n\n{symbols_line(self.glyphs)}", markup=False)
+            if self.server_rules:
+                yield Static("ON THIS SERVER", classes="help-heading", markup=False)
+                yield Static(self.server_rules, markup=False)
             yield Static("KEYS", classes="help-heading", markup=False)
             yield Static(keys_text(), markup=False)
         yield KeyFooter()

@@ -1,4 +1,7 @@
-"""Over SSH, the rated players by rating, a page of 20 at a time, this player's own row highlighted."""
+"""Over SSH, the rated players by rating, a page of 20 at a time, this player's own row highlighted.
+
+Only players with a few rated matches are listed (the server says how many: ``LeaderboardPage.minimum``),
+and the screen says so, with how far this player has to go."""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from ..link.messages import LeaderboardPage, LeaderboardRow
+from ..rules.wording import plural
 from ..widgets.key_footer import KeyFooter
 from .help import HELP_BINDING
 
@@ -74,9 +78,10 @@ class LeaderboardScreen(ModalScreen[None]):
         """A page from the server."""
         self.page, self._asked_for_a_page = page, False
         first, last = page.offset + 1, page.offset + len(page.rows)
-        self._pages_line = ((f"Players {first}-{last} of {page.total}. PgUp/PgDn or Left/Right: "
+        self._pages_line = ((f"Players {first}-{last} of {page.total}{self._listed()}. PgUp/PgDn or Left/Right: "
                              "other pages.") if page.rows
-                            else "No rated player yet: connect with an SSH key and finish a match.", False)
+                            else f"No player ranked yet{self._listed()}: connect with an SSH key and finish "
+                                 "matches.", False)
         if self._ready:
             self._draw_page()
             self._draw_pages_line()
@@ -111,11 +116,19 @@ class LeaderboardScreen(ModalScreen[None]):
         you = self.page.you
         return you is not None and you.rank is not None and row.rank == you.rank
 
+    def _listed(self) -> str:
+        """Who the board lists, when not every rated player: `` (with at least 5 rated matches)``."""
+        minimum = self.page.minimum
+        return f" (with at least {plural(minimum, 'rated match', 'rated matches')})" if minimum > 1 else ""
+
     def _you_line(self) -> str:
         you = self.page.you
         if you is None:
             return "You play as a guest: connect with an SSH key to be rated and ranked."
         if you.rank is None:
+            if you.rating is not None:
+                return (f"{self.player_name}: rating {you.rating}, not ranked until "
+                        f"{plural(self.page.minimum, 'rated match', 'rated matches')}.")
             return f"{self.player_name}: not ranked yet (finish a rated match)."
         return f"{self.player_name}: rank {you.rank}, rating {you.rating}."
 

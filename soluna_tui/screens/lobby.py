@@ -2,9 +2,11 @@
 
 The screen only gathers the player's choice and reports it with a message; the
 app (which talks to the server) acts on it. Match codes of matches in play are
-never shown: a code is what lets a player back into a held seat. A held seat of
-this player's, or a match against the computer kept for them, is offered here;
-coming back without the same key takes the secret the game showed them.
+never shown (not even when the secret is asked for): a code is what lets a player
+back into a held seat. A held seat of this player's, or a match against the
+computer kept for them, is offered here; coming back without the same key takes
+the secret the game showed them. A match may be created with one of the clocks
+the server offers (``show_clocks``).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from textual.screen import Screen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..link.clock import ClockSetting
 from ..link.messages import ComputerOffer, ListedMatch
 from ..match_setup import MatchSetup
 from ..rules import LEVELS, MAX_DISCS, MIN_DISCS, MatchOptions
@@ -43,6 +46,12 @@ MENU = (
     ("quit", "Quit"),
 )
 RULES = [("box (loser chooses)", "box"), ("online (loser opens)", "online")]
+NO_CLOCK: tuple[str, ClockSetting | None] = ("none", None)
+
+
+def clock_values(clocks: Sequence[ClockSetting]) -> list[tuple[str, ClockSetting | None]]:
+    """The clock choice: none, then each clock the server offers (``3 min + 2 s a move``)."""
+    return [NO_CLOCK, *((clock.brief, clock) for clock in clocks)]
 
 
 def describe(entry: ListedMatch) -> str:
@@ -83,10 +92,11 @@ class LobbyScreen(Screen[None]):
             self.setup = setup
 
     class CreateMatch(Message):
-        def __init__(self, options: MatchOptions, hints: bool) -> None:
+        def __init__(self, options: MatchOptions, hints: bool, clock: ClockSetting | None = None) -> None:
             super().__init__()
             self.options = options
             self.hints = hints
+            self.clock = clock
 
     class JoinMatch(Message):
         """Join by code; ``secret`` proves a returning player without their key."""
@@ -120,6 +130,8 @@ class LobbyScreen(Screen[None]):
         self.rated: bool | None = None
         self.ascii_mode = ascii_mode
         self.matches: tuple[ListedMatch, ...] = ()
+        #: The clocks the server offers for a two-player match.
+        self.clocks: tuple[ClockSetting, ...] = ()
         #: The match against the computer the server keeps for this player, if any.
         self.computer_offer: ComputerOffer | None = None
         #: What the secret field is for: a match code, or ``RESUME`` (the computer match); ``None`` when hidden.
@@ -144,6 +156,7 @@ class LobbyScreen(Screen[None]):
                     yield self._choice("Opens round 1", [("me", 0), ("the other player", 1)], 0, "opener")
                     yield self._choice("Hints", [("off (both must allow)", False), ("allowed", True)], False,
                                        "hints")
+                    yield self._choice("Clock", clock_values(self.clocks), None, "clock")
             with Horizontal(classes="form-row", id="lobby-code-row"):
                 yield Label("Match code", classes="form-label")
                 yield Input(placeholder="four letters, then Enter", max_length=4, restrict=r"[A-Za-z]*",
@@ -165,6 +178,7 @@ class LobbyScreen(Screen[None]):
         self.query_one("#lobby-secret-row").display = False
         self.show_matches(self.matches)
         self.show_computer_offer(self.computer_offer)
+        self._offer_clocks()
         self.action_menu()
 
     # ---- attributes down -----------------------------------------------------------------
@@ -183,6 +197,17 @@ class LobbyScreen(Screen[None]):
         self.player_name, self.rated = name, rated
         if self.composed:
             self.query_one("#lobby-welcome", Static).update(self._welcome_text())
+
+    def show_clocks(self, clocks: tuple[ClockSetting, ...]) -> None:
+        """The clocks this server offers a two-player match (none: the setting offers no clock only)."""
+        self.clocks = clocks
+        self._offer_clocks()
+
+    def _offer_clocks(self) -> None:
+        """The clock setting offers ``clocks`` (once it is mounted: the server's word may come first)."""
+        for choice in self.query("#clock").results(Choice):
+            if choice.values != clock_values(self.clocks):
+                choice.relabel(clock_values(self.clocks))
 
     @property
     def composed(self) -> bool:
@@ -243,7 +268,7 @@ class LobbyScreen(Screen[None]):
         field = self.query_one("#secret", Input)
         field.value = ""
         field.focus()
-        what = f"your seat in match {code}" if code else "your match against the computer"
+        what = "your seat" if code else "your match against the computer"
         self.say(f"To take back {what}, type the secret that was shown beside the board "
                  "while you played, then Enter.")
 
@@ -299,7 +324,7 @@ class LobbyScreen(Screen[None]):
             self.post_message(self.PlayComputer(setup))
         elif choice == "create":
             self.say("Creating a match...")
-            self.post_message(self.CreateMatch(self.options(), self._value("hints")))
+            self.post_message(self.CreateMatch(self.options(), self._value("hints"), self._value("clock")))
         elif choice == "join":
             self._join()
         elif choice == "watch":
@@ -363,7 +388,7 @@ class LobbyScreen(Screen[None]):
             self.say("Resuming your match against the computer...")
             self.post_message(self.ResumeComputer(secret))
         elif self._secret_for is not None:
-            self.say(f"Joining {self._secret_for}...")
+            self.say("Returning to your seat...")
             self.post_message(self.JoinMatch(self._secret_for, self._value("hints"), secret))
 
     def forget_secret(self) -> None:

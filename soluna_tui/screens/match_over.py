@@ -12,6 +12,7 @@ from textual.widget import Widget
 from textual.widgets import OptionList, Static
 
 from ..glyphs import Glyphs
+from ..link.end_reason import EndReason
 from ..play.wording import verb
 from ..rules import Match
 from ..rules.wording import plural
@@ -55,10 +56,13 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
 
     def __init__(self, match: Match, glyphs: Glyphs, hints_used: tuple[int, int] = (0, 0),
                  accuracy: tuple[float | None, float | None] = (None, None),
-                 humans: tuple[int, ...] = (0, 1), can_take_back: bool = True, you: int | None = None) -> None:
+                 humans: tuple[int, ...] = (0, 1), can_take_back: bool = True, you: int | None = None,
+                 ended: EndReason | None = None) -> None:
         """``can_take_back`` is False where undo is not offered (a remote match); ``you`` is the player
-        spoken to as "you" (the one player here against the computer), if any."""
+        spoken to as "you" (the one player here against the computer), if any; ``ended``, how a match
+        over SSH ended (a forfeit on time is no player leaving)."""
         super().__init__()
+        self.ended = ended
         self.can_take_back = can_take_back
         self.you = you
         self.humans = humans
@@ -78,7 +82,10 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
                  f"{stars[winner]}-{stars[1 - winner]}"]
         if match.forfeited_by is not None:
             quitter = match.forfeited_by
-            lines.append(f"{verb(names[quitter], 'has', 'have', you=quitter == self.you)} left the match.")
+            if self.ended is EndReason.TIME:
+                lines.append(f"{verb(names[quitter], 'ran', 'ran', you=quitter == self.you)} out of time.")
+            else:
+                lines.append(f"{verb(names[quitter], 'has', 'have', you=quitter == self.you)} left the match.")
         lines.append("")
         for number, played in enumerate(match.rounds, start=1):
             if played.outcome is not None:

@@ -39,7 +39,8 @@ from textual.screen import Screen
 
 from ..app import STYLESHEETS, SolunaApp, styles_dir
 from ..files import SaveError
-from ..link.end_reason import EndReason
+from ..glyphs import glyphs_for
+from ..link.clock import ClockSetting
 from ..link.messages import (
     Answer,
     AskFinishedMatch,
@@ -60,6 +61,7 @@ from ..link.messages import (
     LeaveMatch,
     ListedMatch,
     LobbyListing,
+    MatchGone,
     MatchState,
     Message,
     Moved,
@@ -80,6 +82,7 @@ from ..rules import Match, SolunaError
 from ..saves import SavedMatch
 from ..screens.choose_name import ChooseNameScreen
 from ..screens.confirm import ConfirmScreen
+from ..screens.help import HelpScreen, server_rules_text
 from ..screens.leaderboard import LeaderboardScreen
 from ..screens.lobby import LobbyScreen
 from ..screens.record import RecordScreen
@@ -97,8 +100,6 @@ NOTICE_SECONDS = 8
 NO_DATA_DIR = Path("/nonexistent/soluna-ssh-session")
 #: Palette commands that would write on (or read the local player's files from) the server's disk.
 DISK_COMMANDS = {"Screenshot", "Replay a finished match"}
-#: How a finished match ended, as the replay's heading says it.
-RESULT_WORDS = {EndReason.WON: "won", EndReason.FORFEIT: "won, by forfeit", EndReason.ABANDONED: "abandoned"}
 #: Questions remembered until answered; beyond this many the oldest is forgotten (a join that led to
 #: a match is answered by the match itself, never by an ``Answer``).
 QUESTIONS_KEPT = 32
@@ -170,6 +171,9 @@ class ChildApp(ReportsActivity, SolunaApp):
         #: This session's secret (the proof for the seats it takes), and how long the server holds a seat.
         self.secret = ""
         self.hold_seconds = 300.0
+        #: The clocks the server offers, and the rated matches that put a player on its leaderboard.
+        self.clocks: tuple[ClockSetting, ...] = ()
+        self.ranked_after = 0
         #: Whether this player came with a key (rated, a name of their own), as the server last said.
         self.rated = False
         #: A keyed player is offered to choose their name once a visit (Escape means not now).
@@ -186,7 +190,7 @@ class ChildApp(ReportsActivity, SolunaApp):
         self._handlers: dict[type[Message], Callable[[Any], None]] = {
             Welcome: self._welcome, LobbyListing: self._heard_listing, Waiting: self._heard_waiting,
             MatchState: self._match_news, Moved: self._match_news, SecretNeeded: self._heard_secret_needed,
-            ComputerGameKept: self._resume_computer_game, Notice: self._heard_notice,
+            ComputerGameKept: self._resume_computer_game, Notice: self._heard_notice, MatchGone: self._heard_match_gone,
             LeaderboardPage: self._heard_leaderboard_page, PlayerRecord: self._heard_record,
             FinishedMatch: self._replay_finished, ErrorReply: self._heard_error, Exit: self._heard_exit,
         }
@@ -285,6 +289,13 @@ class ChildApp(ReportsActivity, SolunaApp):
     def _heard_notice(self, message: Notice) -> None:
         self.notify(message.text, severity=message.severity, timeout=NOTICE_SECONDS)
 
+    def _heard_match_gone(self, message: MatchGone) -> None:
+        """The match shown went from play without a result (aborted, abandoned): back to the lobby, told why."""
+        if message.code == self.following and self.remote is not None:
+            self._back_to_lobby(message.text)
+        else:
+            self.notify(message.text, timeout=NOTICE_SECONDS)
+
     def _heard_leaderboard_page(self, message: LeaderboardPage) -> None:
         asked = self._asker(message)
         if asked is not None and isinstance(asked.screen, LeaderboardScreen):
@@ -325,6 +336,8 @@ class ChildApp(ReportsActivity, SolunaApp):
         asked = self._asker(message)
         self.secret = message.secret
         self.hold_seconds = message.hold_seconds
+        self.clocks, self.ranked_after = message.clocks, message.ranked_after
+        self.lobby.show_clocks(message.clocks)
         if message.name:
             self.player_name = message.name
         self.rated = message.rated is True
@@ -349,7 +362,7 @@ class ChildApp(ReportsActivity, SolunaApp):
             asked.screen.say(f"That match could not be read: {error}.", error=True)
             return
         when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(message.finished_at))
-        details = [f"Server match #{message.id}: {RESULT_WORDS[message.result]}, finished {when}"]
+        details = [f"Server match #{message.id}: {message.result.words}, finished {when}"]
         asked.screen.say("")
         self.push_screen(ReplayScreen(match, details, ascii_mode=self.ascii_mode))
 
@@ -402,7 +415,7 @@ class ChildApp(ReportsActivity, SolunaApp):
 
     @on(LobbyScreen.CreateMatch)
     def _create(self, event: LobbyScreen.CreateMatch) -> None:
-        self._ask_for_the_lobby(CreateMatch(event.options.to_dict(), event.hints))
+        self._ask_for_the_lobby(CreateMatch(event.options.to_dict(), event.hints, event.clock))
 
     @on(LobbyScreen.JoinMatch)
     def _join(self, event: LobbyScreen.JoinMatch) -> None:
@@ -470,6 +483,12 @@ class ChildApp(ReportsActivity, SolunaApp):
         self.lobby.say(notice)
         self.check_size()
 
+    def action_help(self) -> None:
+        """The help, with this server's rules for matches between players (time away, clocks, what is rated)."""
+        if not isinstance(self.screen, HelpScreen):
+            rules = server_rules_text(self.hold_seconds, self.clocks, self.ranked_after)
+            self.push_screen(HelpScreen(glyphs_for(self.ascii_mode), rules))
+
     async def action_quit(self) -> None:
         """Ask first: what quitting means here (a seat held, a match kept) and how to come back."""
         if isinstance(self.screen, ConfirmScreen) and self.screen.DIALOG_TITLE == "Quit?":
@@ -489,8 +508,8 @@ class ChildApp(ReportsActivity, SolunaApp):
         if isinstance(table, RemoteTable):
             if table.watching:
                 return "Stop watching and leave Soluna?"
-            return (f"Leave Soluna? Your seat is held for {held}, then your opponent wins by forfeit. "
-                    f"To come back, join with the {table.comeback}.")
+            return (f"Leave Soluna? Your seat is held for what is left of your {held} away from this match, then "
+                    f"your opponent wins by forfeit. To come back, join with the {table.comeback}.")
         return (f"Leave Soluna? Your match against the computer is kept for {held}: the lobby offers it "
                 f"when you connect again (with your secret {self.secret} if you have no key).")
 

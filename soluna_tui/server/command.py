@@ -20,8 +20,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..link.clock import PRESETS, ClockSetting, ClockSettingError
 from .config import DEFAULT_PORT, SPAWN_MODES, Limits, ServerConfig
 from .gate import EXPLAINING_AT_ONCE
+from .ratings import RANKED_AFTER
+
+#: The most clocks a server offers.
+MOST_CLOCKS = 6
 
 #: (flag, Limits field, lowest, highest, what it limits)
 LIMIT_FLAGS = (
@@ -40,7 +45,9 @@ LIMIT_FLAGS = (
     ("--idle-timeout", "idle_timeout", 10, 86_400,
      "seconds without a key that does something (other bytes do not count) before a session closes"),
     ("--max-session-time", "session_time", 60, 7 * 86_400, "seconds one session may last"),
-    ("--hold-time", "hold_time", 5, 86_400, "seconds a disconnected player's seat is held before a forfeit"),
+    ("--hold-time", "hold_time", 5, 86_400,
+     "seconds a player may be away from a match in all (each absence holds the seat for what is left) "
+     "before a forfeit"),
     ("--child-memory", "child_memory_mb", 128, 65_536, "MiB of address space for each session's process"),
     ("--child-cpu", "child_cpu_seconds", 10, 86_400, "seconds of CPU time for each session's process"),
 )
@@ -76,6 +83,12 @@ def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
     serve.add_argument("--proxy-from", type=_proxy_network, action="append", default=[], metavar="CIDR",
                        help="a load balancer (address or CIDR block; repeatable) whose PROXY protocol v1/v2 "
                             "headers give the real client's address; others may send none")
+    serve.add_argument("--clocks", type=_clocks, default=PRESETS, metavar="LIST",
+                       help="the clocks a two-player match may be created with, as MINUTES+SECONDS a move, "
+                            f"comma-separated, or 'none' (default {','.join(each.label for each in PRESETS)})")
+    serve.add_argument("--ranked-after", type=whole_number(0, 1_000, "--ranked-after"), default=RANKED_AFTER,
+                       metavar="N", help=f"rated matches a player has played before the leaderboard lists them "
+                                         f"(default {RANKED_AFTER})")
     limits = serve.add_argument_group("limits")
     for flag, name, low, high, what in LIMIT_FLAGS:
         default = getattr(defaults, name)
@@ -93,6 +106,19 @@ def _proxy_network(text: str) -> Any:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def _clocks(text: str) -> tuple[ClockSetting, ...]:
+    """``3+2,10+5``: the clocks offered; ``none``: matches have no clock."""
+    if text.strip().lower() == "none":
+        return ()
+    try:
+        clocks = tuple(dict.fromkeys(ClockSetting.parse(part) for part in text.split(",")))
+    except ClockSettingError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    if len(clocks) > MOST_CLOCKS:
+        raise argparse.ArgumentTypeError(f"at most {MOST_CLOCKS} clocks")
+    return clocks
+
+
 def config_from(args: argparse.Namespace) -> ServerConfig:
     from ..files import default_data_dir
 
@@ -100,7 +126,8 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
     limits = Limits(**values, idle_warning=min(60.0, values["idle_timeout"] / 4))
     return ServerConfig(data_dir=args.data_dir or default_data_dir(), host=args.host, port=args.port,
                         host_key_path=args.host_key, limits=limits, spawn=args.spawn,
-                        proxy_from=tuple(args.proxy_from), database=args.database)
+                        proxy_from=tuple(args.proxy_from), database=args.database, clocks=args.clocks,
+                        ranked_after=args.ranked_after)
 
 
 def run_serve(args: argparse.Namespace) -> int:

@@ -9,6 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..link.clock import PRESETS, ClockSetting
+from .ratings import RANKED_AFTER
+
 DEFAULT_PORT = 2222
 HOST_KEY_NAME = "ssh_host_ed25519_key"
 SPAWN_MODES = ("zygote", "exec")
@@ -39,7 +42,8 @@ class Limits:
     idle_warning: float = 60.0
     #: Seconds one session may last, keys or not.
     session_time: float = 3 * 3600.0
-    #: Seconds a disconnected player's seat is held before the opponent wins by forfeit.
+    #: Seconds a player may be away from a match, in all (each absence holds the seat for what is left), before
+    #: the opponent wins by forfeit.
     hold_time: float = 300.0
     #: Address space of one child process, in MiB, and its CPU time in seconds.
     child_memory_mb: int = 1024
@@ -86,6 +90,10 @@ class ServerConfig:
     reveal_pause: float = 0.5
     #: Load balancers whose PROXY protocol headers are believed (``--proxy-from``); others may send none.
     proxy_from: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = ()
+    #: The clocks a two-player match may be created with (besides none).
+    clocks: tuple[ClockSetting, ...] = PRESETS
+    #: Rated matches a player has played before the leaderboard lists them.
+    ranked_after: int = RANKED_AFTER
 
     @property
     def resolved_host_key_path(self) -> Path:

@@ -5,8 +5,17 @@ Player ratings: openskill's Plackett-Luce model over rated two-player matches.
 A rating is a skill estimate ``mu`` and its uncertainty ``sigma``; players are ranked by the
 conservative estimate ``mu - 3 sigma`` (so a newcomer's lucky win does not top the board), shown
 as ``1000 + 20 (mu - 3 sigma)``: every newcomer starts at 1000 and climbs as wins accumulate.
-A match is rated only between two different players who both came with an SSH key and only when
-someone won it (a win or a forfeit; an abandoned match changes nothing). Guests are unrated.
+
+What is rated, so that ratings cannot be farmed:
+
+- only a match between two different players who both came with an SSH key (guests are unrated),
+  and who never sat down at it from one address (an IPv4 address, or an IPv6 /64): one person's
+  keys playing each other are unrated;
+- only when someone won it: played out, by forfeit, or on time. A forfeit or a clock run out counts
+  only after real play, that is once both players have made a move (``REAL_PLAY_MOVES``); before,
+  the match is aborted: nobody wins, nothing is rated (as on online game servers). Abandoned
+  matches (both players gone) change nothing either;
+- the leaderboard lists only players with at least ``RANKED_AFTER`` rated matches.
 """
 
 from __future__ import annotations
@@ -21,6 +30,10 @@ START_SIGMA = 25.0 / 3
 #: How the conservative estimate is shown: newcomers at SHOWN_START, SHOWN_SCALE points per unit.
 SHOWN_START = 1000
 SHOWN_SCALE = 20
+#: Moves each player must have made before a forfeit or a loss on time is rated (else the match is aborted).
+REAL_PLAY_MOVES = 1
+#: Rated matches a player has played before the leaderboard lists them (``soluna serve --ranked-after``).
+RANKED_AFTER = 5
 
 
 @cache
@@ -55,10 +68,10 @@ class Rating:
         return cls(float(document["mu"]), float(document["sigma"]))
 
 
-def is_rated(fingerprints: tuple[str | None, ...], winner: int | None) -> bool:
-    """Two different keyed players and a winner: only such matches move ratings."""
+def is_rated(fingerprints: tuple[str | None, ...], winner: int | None, shared_address: bool = False) -> bool:
+    """Two different keyed players, never from one address, and a winner: only such matches move ratings."""
     return (len(fingerprints) == 2 and None not in fingerprints and fingerprints[0] != fingerprints[1]
-            and winner is not None)
+            and winner is not None and not shared_address)
 
 
 def rate(winner: Rating, loser: Rating) -> tuple[Rating, Rating]:
@@ -72,4 +85,5 @@ def rate(winner: Rating, loser: Rating) -> tuple[Rating, Rating]:
 def win_chance(first: Rating, second: Rating) -> float:
     """How likely ``first`` is to beat ``second``, by the model."""
     model = _model()
-    return model.predict_win([[model.rating(first.mu, first.sigma)], [model.rating(second.mu, second.sigma)]])[0]
+    chances = model.predict_win([[model.rating(first.mu, first.sigma)], [model.rating(second.mu, second.sigma)]])
+    return float(chances[0])

@@ -8,7 +8,8 @@ it, and then follows the server's updates. Each update carries the match's
 version: a move (``moved``) applies only on top of the version before it, and a
 whole state (``match``) replaces whatever this table had. Anything that does not
 fit (a gap, a move that does not apply) makes the table ask for the whole state,
-so the screen cannot drift from the server.
+so the screen cannot drift from the server. A match with a clock has it in every update: each
+player's time left when the server sent it, and whose clock runs (the screen counts it down).
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ class RemoteTable(Table):
         version = _version(message)
         now = time.monotonic()
         self._away = tuple(now + left if left is not None else None for left in message.away)
+        self._take_clock(message)
+        self.ended = message.ended
         secret, seat = message.secret, message.seat
         self.code: str = message.code
         self.my_seat: int | None = seat
@@ -73,7 +76,14 @@ class RemoteTable(Table):
         elif version > self.version + 1 or not self._apply_move(message):
             self.ask_for_state()
             return
+        else:
+            self._take_clock(message)
         self.changed(message.notice)
+
+    def _take_clock(self, message: MatchState | Moved) -> None:
+        """The clock as the server read it as it sent ``message`` (kept as it was when a move carries none)."""
+        if message.clock is not None or isinstance(message, MatchState):
+            self.clock, self.clock_read_at = message.clock, time.monotonic()
 
     def _apply_move(self, message: Moved) -> bool:
         """The next version's move on top of this one; ``False`` when it does not fit what is shown."""

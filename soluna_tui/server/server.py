@@ -37,6 +37,7 @@ from .config import ServerConfig
 from .gate import Gate, ThrottledLog
 from .host_key import load_or_create_host_key
 from .lobby import Lobby, player_name
+from .lobby.decisions import Referee
 from .proxy_protocol import ProxyListener
 from .session import GameSession, SessionServices
 from .spawn import make_spawner
@@ -269,12 +270,15 @@ class SolunaServer:
     async def start(self) -> None:
         config = self.config
         key = config.host_key or load_or_create_host_key(config.resolved_host_key_path)
-        self.store = await open_storage(config.database, config.data_dir)
+        # SQLite serves one server: a second one on the same file is refused here, before it touches it.
+        self.store = await open_storage(config.database, config.data_dir, sole_server=True)
         try:
             report = await import_json_archive(self.store, config.matches_dir)
             if report.skipped:
                 log.warning("old match files not imported: %s", "; ".join(report.skipped))
-            self.lobby = Lobby(self.store, config.limits.hold_time)
+            self.lobby = Lobby(self.store, config.limits.hold_time,
+                               referee=Referee(config.limits.hold_time, config.clocks),
+                               ranked_after=config.ranked_after)
             in_play = await self.lobby.start()
             await asyncio.to_thread(skeleton, "")  # reads Unicode's confusables once, off the event loop
             await self.spawner.start()

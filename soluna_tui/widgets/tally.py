@@ -1,5 +1,6 @@
 """The star tally panel: both players, their stars, the round, whose turn it is, the rules,
-and over SSH who is away (with the time their seat is still held) and how to come back."""
+and over SSH who is away (with the time their seat is still held), how to come back, and which
+player is this terminal's ("(you)": two names that look alike are still told apart)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,9 @@ from .cached_lines import CachedLines, changed_cells
 
 #: A line of the panel: (text, part) pieces, the part naming its style (``tally--PART``; "" plain).
 Row = tuple[tuple[str, str], ...]
+
+#: How this terminal's player is marked, where the other plays elsewhere.
+YOU = " (you)"
 
 
 def away_text(deadline: float, now: float) -> str:
@@ -122,10 +126,11 @@ class Tally(CachedLines, Widget):
         name_width = max(4, width - 2 - score_width - 1)
         for player, name in enumerate(info.names):
             marker = self.glyphs.turn if info.to_move == player else " "
-            if cell_len(name) > name_width:
-                name = set_cell_size(name, name_width - 1) + self.glyphs.ellipsis[:1]
+            yours = YOU if info.you == player else ""  # never cut off: the name is, if it must be
+            if cell_len(name) + len(yours) > name_width:
+                name = set_cell_size(name, name_width - len(yours) - 1) + self.glyphs.ellipsis[:1]
             rows.append(((f"{marker} ", "turn"),
-                         (set_cell_size(name, name_width) + " ", "name" if info.to_move == player else ""),
+                         (set_cell_size(name + yours, name_width) + " ", "name" if info.to_move == player else ""),
                          (self.glyphs.stars(info.stars[player], info.stars_to_win), "stars"),
                          (f" {info.stars[player]}/{info.stars_to_win}", "")))
             deadline = info.away[player]

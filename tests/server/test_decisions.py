@@ -98,7 +98,7 @@ def test_a_held_seat_is_taken_back_only_while_free_and_in_play() -> None:
         HERE, None, "scrypt$new")
     assert change.news == News(("bob is back.", "Welcome back."), "bob is back.")
     taken = read(new_match(), seat("ann"), seat("bob", server=THERE))
-    assert REFEREE.take_back_seat(taken, MOMENT, 1, "h") == Refused("Match ABCD has two players already.")
+    assert REFEREE.take_back_seat(taken, MOMENT, 1, "h") == Refused("That match has two players already.")
     on_a_dead_server = read(new_match(), seat("ann"), seat("bob", server=DEAD))
     assert REFEREE.seats_to_take_back(on_a_dead_server, MOMENT, "bob") == [1]
 
@@ -134,8 +134,16 @@ def test_the_seats_of_a_server_gone_silent_are_held() -> None:
                                                                                    drop=True)
 
 
-def test_a_held_seat_that_runs_out_is_a_forfeit_or_an_abandonment() -> None:
+def played(moves: int = 2) -> Match:
+    """A match in its first round after ``moves`` moves (2: both players have moved)."""
     match = new_match()
+    for _ in range(moves):
+        match.play(match.position.legal_moves[0], match.to_move)
+    return match
+
+
+def test_a_held_seat_that_runs_out_is_a_forfeit_or_an_abandonment() -> None:
+    match = played()
     change = REFEREE.expire(read(match, seat("ann"), seat("bob", None, held_until=NOW)), MOMENT, 1)
     assert isinstance(change, Change) and change.finish is EndReason.FORFEIT
     assert change.match is not None and change.match.winner == 0 and change.match.forfeited_by == 1
@@ -154,19 +162,20 @@ def test_a_move_is_news_as_a_move_alone_and_a_late_or_illegal_one_puts_the_scree
     match = new_match()
     before = match.to_dict()
     request = move_request(match)
-    change = REFEREE.play_move(read(match, seat("ann", rematch=True), seat("bob")), 0, request)
+    change = REFEREE.play_move(read(match, seat("ann", rematch=True), seat("bob")), 0, request, MOMENT)
     assert isinstance(change, Change) and change.match is not None and change.match.round.ply == 1
     assert change.news == News(moved=MovePlayed(1, 0, request.move)) and change.finish is None
     assert not change.seats[0].rematch
     assert match.to_dict() == before  # decided on a copy
-    out_of_turn = REFEREE.play_move(read(match, seat("ann"), seat("bob")), 1, request)
+    out_of_turn = REFEREE.play_move(read(match, seat("ann"), seat("bob")), 1, request, MOMENT)
     assert isinstance(out_of_turn, Resync) and out_of_turn.notice.startswith("Move not accepted: ")
-    nonsense = REFEREE.play_move(read(match, seat("ann"), seat("bob")), 0, PlayMove("9S>9M", 1, 0))
+    nonsense = REFEREE.play_move(read(match, seat("ann"), seat("bob")), 0, PlayMove("9S>9M", 1, 0), MOMENT)
     assert isinstance(nonsense, Resync) and nonsense.notice.startswith("Move not accepted: ")
     late = PlayMove(request.move, 1, 7)
-    assert REFEREE.play_move(read(match, seat("ann"), seat("bob")), 0, late) == Resync(
+    assert REFEREE.play_move(read(match, seat("ann"), seat("bob")), 0, late, MOMENT) == Resync(
         "That move came too late: the match had moved on.")
-    assert REFEREE.play_move(read(match_over(), seat("ann"), seat("bob")), 0, request) == Resync("The match is over.")
+    assert REFEREE.play_move(read(match_over(), seat("ann"), seat("bob")), 0, request, MOMENT) == Resync(
+        "The match is over.")
 
 
 def test_the_move_that_wins_the_match_finishes_it() -> None:
@@ -178,7 +187,7 @@ def test_the_move_that_wins_the_match_finishes_it() -> None:
         if probe.round.is_over:
             break
         match.play(move, match.to_move)
-    change = REFEREE.play_move(read(match, seat("ann"), seat("bob")), match.to_move, move_request(match))
+    change = REFEREE.play_move(read(match, seat("ann"), seat("bob")), match.to_move, move_request(match), MOMENT)
     assert isinstance(change, Change) and change.finish is EndReason.WON
 
 
@@ -186,33 +195,34 @@ def test_the_loser_chooses_who_opens_and_a_late_duplicate_says_nothing() -> None
     match = round_over()
     loser, winner = match.round.outcome.loser, match.round.outcome.winner
     between = read(match, seat("ann"), seat("bob"))
-    assert isinstance(REFEREE.start_next_round(between, winner, StartNextRound(winner, 1)), Resync)
-    change = REFEREE.start_next_round(between, loser, StartNextRound(1 - loser, 1))
+    assert isinstance(REFEREE.start_next_round(between, winner, StartNextRound(winner, 1), MOMENT), Resync)
+    change = REFEREE.start_next_round(between, loser, StartNextRound(1 - loser, 1), MOMENT)
     assert isinstance(change, Change) and change.match is not None and change.match.round_number == 2
     names = match.players
     line = f"{names[loser]} chose to move second: {names[1 - loser]} opens round 2."
     assert change.news.for_seat(loser) is None and change.news.for_seat(winner) == line
     assert change.news.for_seat(None) == line
     started = read(change.match, seat("ann"), seat("bob"))
-    assert REFEREE.start_next_round(started, winner, StartNextRound(loser, 1)) is None
-    assert REFEREE.start_next_round(started, winner, StartNextRound(loser, 5)) == Resync(
+    assert REFEREE.start_next_round(started, winner, StartNextRound(loser, 1), MOMENT) is None
+    assert REFEREE.start_next_round(started, winner, StartNextRound(loser, 5), MOMENT) == Resync(
         "The round had already moved on.")
 
 
 def test_a_rematch_starts_when_both_have_asked() -> None:
     over = match_over()
-    first = REFEREE.ask_rematch(read(over, seat("ann"), seat("bob")), 0)
+    first = REFEREE.ask_rematch(read(over, seat("ann"), seat("bob")), 0, MOMENT)
     assert isinstance(first, Change) and first.seats[0].rematch and first.match is not None and first.match.is_over
     assert first.news == News((None, "ann asks for a rematch: choose Rematch to play again."))
     asked = read(over, seat("ann", rematch=True), seat("bob"))
-    assert REFEREE.ask_rematch(asked, 0) is None  # asked already: nothing new
-    second = REFEREE.ask_rematch(asked, 1)
+    assert REFEREE.ask_rematch(asked, 0, MOMENT) is None  # asked already: nothing new
+    second = REFEREE.ask_rematch(asked, 1, MOMENT)
     assert isinstance(second, Change) and second.match is not None and not second.match.is_over
     assert second.match.round.opener == over.round.outcome.loser
     assert not any(each.rematch for each in second.seats)
-    assert REFEREE.ask_rematch(read(over, seat("ann"), seat("bob", None)), 0) == Refused(
+    assert REFEREE.ask_rematch(read(over, seat("ann"), seat("bob", None)), 0, MOMENT) == Refused(
         "bob has left: no rematch this time.")
-    assert REFEREE.ask_rematch(read(new_match(), seat("ann"), seat("bob")), 0) == Refused("The match is not over.")
+    assert REFEREE.ask_rematch(read(new_match(), seat("ann"), seat("bob")), 0, MOMENT) == Refused(
+        "The match is not over.")
 
 
 # ---- news and options ----------------------------------------------------------------------------

@@ -81,9 +81,9 @@ async def make_lobby(database):
     """Lobbies on one fresh store each (several: several servers sharing it), closed after the test."""
     opened = []
 
-    async def maker(hold_time: float = 60.0) -> SettledLobby:
+    async def maker(hold_time: float = 60.0, ranked_after: int = 5) -> SettledLobby:
         store = await open_storage(database)
-        lobby = Lobby(store, hold_time, heartbeat=0.1)
+        lobby = Lobby(store, hold_time, heartbeat=0.1, ranked_after=ranked_after)
         await lobby.start()
         opened.append(lobby)
         return SettledLobby(lobby)
@@ -321,6 +321,7 @@ async def test_codes_and_secrets_never_reach_the_log(make_lobby, caplog) -> None
     code = await pair(lobby, ann, bob)
     secrets = [ann.last("match")["secret"], bob.last("match")["secret"]]
     await lobby.handle(bob, {"type": "join", "code": "QQQQ", "hints": False})
+    await both_move(lobby, ann, bob)
     await lobby.depart(bob)
     await asyncio.sleep(0.3)  # bob forfeits
     assert "match (ann vs bob" in caplog.text and "forfeits" in caplog.text
@@ -328,10 +329,18 @@ async def test_codes_and_secrets_never_reach_the_log(make_lobby, caplog) -> None
         assert secret not in caplog.text
 
 
+async def both_move(lobby, first: FakeGuest, second: FakeGuest) -> None:
+    """The opener and then the other player make a move: real play has begun."""
+    await lobby.handle(first, move_message(first))
+    await lobby.handle(second, move_message(second))
+    assert second.match().round.ply == 2
+
+
 async def test_a_seat_not_taken_back_in_time_loses_by_forfeit(make_lobby) -> None:
     lobby = await make_lobby(hold_time=0.1)
     ann, bob = FakeGuest("ann"), FakeGuest("bob")
     await pair(lobby, ann, bob)
+    await both_move(lobby, ann, bob)
     await lobby.depart(bob)
     await asyncio.sleep(0.3)
     match = ann.match()
@@ -593,8 +602,9 @@ async def test_a_keyed_player_chooses_a_name_once_and_keeps_it_on_every_server(m
 
 
 async def test_a_rated_match_shows_on_the_leaderboard_and_in_each_record(make_lobby) -> None:
-    lobby = await make_lobby()
-    ann, bob = FakeGuest("ann", fingerprint="SHA256:ann"), FakeGuest("bob", fingerprint="SHA256:bob")
+    lobby = await make_lobby(ranked_after=1)
+    ann = FakeGuest("ann", address="10.0.0.1", fingerprint="SHA256:ann")
+    bob = FakeGuest("bob", address="10.0.0.2", fingerprint="SHA256:bob")
     await pair(lobby, ann, bob, discs=3, stars_to_win=1)
     await finish_round(lobby, {0: ann, 1: bob})
     winner = ann.match().winner

@@ -1,5 +1,5 @@
 """Runs in the server process: the lobby, the server's authority on matches (codes, seats, moves,
-spectators, held seats, forfeits) and on players (names, ratings, records).
+spectators, held seats, clocks, forfeits) and on players (names, ratings, records).
 
 Every terminal (a ``Guest``: a session's child, through its link) asks; the lobby checks the
 request against the rules package and the store, and tells everyone at the match: a move as a
@@ -20,8 +20,9 @@ news.py         what a change tells each one at the match (``News``), as the sto
 writes.py       decide on the match as read, write at that version, retry when another server won
 tables.py       the matches as this server last read them, and its guests told of each change
 two_player.py   create, join, watch, leave, come back; moves, rounds and rematches
-presence.py     the servers alive (their heartbeats) and how many watch each match
-upkeep.py       the heartbeat's sweep: seats of silent servers held, held seats forfeited on time
+clocks.py       a match's clock as a small value: time left, whose runs, since when
+presence.py     the servers alive (their heartbeats), who watches, departures not yet written
+upkeep.py       the sweep and timers: silent servers' seats held, clocks and held seats come due
 listing.py      the matches in play a guest in the lobby sees
 names.py        the names players are shown by, and a keyed player's chosen name
 records.py      the leaderboard, a player's record, a finished match to replay

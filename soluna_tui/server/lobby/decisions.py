@@ -10,16 +10,26 @@ at it hears, whether it ends), a refusal for the asker alone (``Refused``: one l
 nothing to say). The write-and-retry loop (``writes.py``) calls a decision again on the new state
 when another server changed the match first, so a decision never reads anything else.
 
-``Referee`` holds the policy beyond the game's own rules: how long a seat is held for a player
-who has gone. Rules to come (clocks, anti-stalling, anti-farming) are a field of the referee and
-a check in the decisions they concern, each tested in ``tests/server/test_decisions.py``.
+``Referee`` holds the policy beyond the game's own rules, each rule a field of the referee and a
+check in the decisions it concerns, each tested in ``tests/server/test_decisions.py``:
+
+- time away adds up over a match: ``hold_time`` is how long, in all, a player may be away from one
+  match; each absence holds the seat for what is left of it (leaving and coming back does not
+  start it again), and when it is spent the seat is forfeited;
+- a match may have a clock (``clocks``: the settings offered), kept with the match
+  (``clocks.MatchClock``); a player whose clock runs out loses on time;
+- a forfeit or a loss on time before real play (both players have moved, ``real_play``) aborts the
+  match instead: nobody wins, nothing is rated. The store rates only keyed players who never sat
+  down from one address (each seat keeps its ``addresses`` while in play).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import Enum
 from typing import Any
 
+from ...link.clock import PRESETS, ClockSetting
 from ...link.end_reason import EndReason
 from ...link.messages import PlayMove, StartNextRound
 from ...link.names import skeleton
@@ -27,8 +37,13 @@ from ...match_setup import NAME_LIMIT
 from ...play.wording import minutes
 from ...rules import Match, MatchOptions, Move, NextOpener, SolunaError
 from ...rules.round import other
+from ..ratings import REAL_PLAY_MOVES
 from ..storage import SeatRecord, StoredMatch
+from .clocks import MatchClock, clock_turn
 from .news import NO_NEWS, MovePlayed, News
+
+#: Where one seat keeps at most this many addresses it sat down from (the latest).
+ADDRESSES_KEPT = 8
 
 
 class MatchRead:
@@ -43,6 +58,7 @@ class MatchRead:
         self.stored = stored
         self.code, self.version, self.seats = stored.code, stored.version, stored.seats
         self.match = Match.from_dict(stored.document) if stored.document is not None else None
+        self.clock = MatchClock.from_document(stored.clock)
 
     @property
     def waiting(self) -> bool:
@@ -68,6 +84,28 @@ class MatchRead:
             raise SolunaError("the match has not begun")
         return Match.from_dict(self.stored.document)
 
+    @property
+    def ended(self) -> EndReason | None:
+        """How a finished match ended (played out, by forfeit, on time); ``None`` while it is not over."""
+        if not self.finished or self.match is None:
+            return None
+        quitter = self.match.forfeited_by
+        if quitter is None:
+            return EndReason.WON
+        if self.clock is not None and self.clock.left[quitter] <= 0:
+            return EndReason.TIME
+        return EndReason.FORFEIT
+
+
+def real_play(match: Match) -> bool:
+    """Both players have made a move (``ratings.REAL_PLAY_MOVES`` each): a forfeit or a clock run out from
+    here on is a result; before, the match is aborted."""
+    made = [0, 0]
+    for played in match.rounds:
+        for ply in range(played.ply):
+            made[played.mover_at(ply)] += 1
+    return min(made) >= REAL_PLAY_MOVES
+
 
 @dataclass(frozen=True)
 class Moment:
@@ -90,18 +128,31 @@ class Moment:
         return max(0.0, seat.held_until - self.now)
 
 
+class Keep(Enum):
+    """A change that leaves the match's clock as read (the clock runs on as it was)."""
+
+    CLOCK = "clock"
+
+
 @dataclass(frozen=True)
 class Change:
     """A match's next state: the match (``None`` while waiting), its seats, and what each one at it hears.
 
-    ``finish``: ``WON``/``FORFEIT`` file it and keep it on screen, ``ABANDONED`` files it and lets it go;
-    ``drop``: it goes from play unfiled (a waiting match whose creator left)."""
+    ``finish``: ``WON``/``FORFEIT``/``TIME`` file it and keep it on screen, ``ABANDONED``/``ABORTED`` file it
+    and let it go; ``drop``: it goes from play unfiled (a waiting match whose creator left); ``clock``: the
+    match's clock now (``Keep.CLOCK``: as read)."""
 
     match: Match | None
     seats: tuple[SeatRecord, ...]
     news: News = NO_NEWS
     finish: EndReason | None = None
     drop: bool = False
+    clock: MatchClock | None | Keep = Keep.CLOCK
+
+    @property
+    def goes(self) -> bool:
+        """The match goes from play with this change (its guests go back to the lobby)."""
+        return self.drop or (self.finish is not None and not self.finish.has_winner)
 
 
 @dataclass(frozen=True)
@@ -124,17 +175,31 @@ Decision = Change | Refused | Resync | None
 @dataclass(frozen=True)
 class Newcomer:
     """A player taking the free seat of a waiting match: the name they are known by, their key, hints allowed,
-    and the hash of the secret that will let them back in."""
+    the hash of the secret that will let them back in, and where they connect from (``gate.client_key``)."""
 
     name: str
     fingerprint: str | None
     hints: bool
     secret_hash: str
+    address: str | None = None
 
 
 def with_seat(seats: tuple[SeatRecord, ...], index: int, **changes: Any) -> tuple[SeatRecord, ...]:
     """The seats with seat ``index`` changed."""
     return tuple(replace(seat, **changes) if number == index else seat for number, seat in enumerate(seats))
+
+
+def seen_from(seat: SeatRecord, address: str | None) -> tuple[str, ...]:
+    """The addresses ``seat`` sat down from, with ``address`` (the latest kept)."""
+    if address is None or address in seat.addresses:
+        return seat.addresses
+    return (seat.addresses + (address,))[-ADDRESSES_KEPT:]
+
+
+def away_used(seat: SeatRecord, now: float) -> float:
+    """The time the player at ``seat`` has been away from the match in all, counting the absence going on."""
+    since = seat.away_since
+    return seat.away_used + (max(0.0, now - since) if since is not None else 0.0)
 
 
 class BadOptions(SolunaError):
@@ -155,15 +220,26 @@ def match_options(document: dict[str, Any]) -> MatchOptions:
 
 @dataclass(frozen=True)
 class Referee:
-    """Decides every change to a two-player match (see the module's docstring); ``hold_time`` is how long
-    a seat is held, in seconds, for a player who has gone before the opponent wins by forfeit."""
+    """Decides every change to a two-player match (see the module's docstring); ``hold_time`` is how long, in
+    seconds and in all over a match, a player may be away before the opponent wins by forfeit; ``clocks`` are
+    the clocks a match may be created with."""
 
     hold_time: float
+    clocks: tuple[ClockSetting, ...] = PRESETS
+
+    def clock_for(self, setting: ClockSetting | None) -> MatchClock | None:
+        """A new match's clock (``None``: no clock); ``BadOptions`` for a clock this server does not offer."""
+        if setting is None:
+            return None
+        if setting not in self.clocks:
+            raise BadOptions(f"a clock this server does not offer ({setting.label})")
+        return MatchClock.fresh(setting)
 
     # ---- seats: joining, leaving, coming back --------------------------------------------------------
 
     def seat_opponent(self, read: MatchRead, moment: Moment, newcomer: Newcomer) -> Decision:
-        """The second player sits down and the match begins (a name that looks like the creator's gets a " 2")."""
+        """The second player sits down and the match begins (a name that looks like the creator's gets a " 2");
+        the opener's clock starts, if it has one."""
         if not read.waiting:
             return Refused(f"Someone else joined match {read.code} first.")
         creator = read.seats[0]
@@ -171,29 +247,35 @@ class Referee:
         if skeleton(name) == skeleton(creator.name):
             name = f"{name[:NAME_LIMIT - 2]} 2"
         seat = SeatRecord(name, newcomer.name, newcomer.fingerprint, newcomer.hints, newcomer.secret_hash,
-                          server=moment.server)
+                          server=moment.server, addresses=(newcomer.address,) if newcomer.address else ())
         match = Match(match_options(read.stored.options), (creator.name, name))
-        return Change(match, (creator, seat), News.to_seat(0, f"{name} has joined: the match begins."))
+        clock = read.clock.run(clock_turn(match), moment.now) if read.clock is not None else None
+        return Change(match, (creator, seat), News.to_seat(0, f"{name} has joined: the match begins."), clock=clock)
 
     def seats_to_take_back(self, read: MatchRead, moment: Moment, identity: str) -> list[int]:
         """The free seats of a match in play that a player known as ``identity`` may prove are theirs."""
         return [index for index, seat in enumerate(read.seats) if moment.seat_free(seat) and seat.identity == identity]
 
-    def take_back_seat(self, read: MatchRead, moment: Moment, index: int, secret_hash: str) -> Decision:
-        """A player who proved the seat theirs (key or secret) sits there again; ``secret_hash`` is the
-        secret that lets them back in from now on."""
+    def take_back_seat(self, read: MatchRead, moment: Moment, index: int, secret_hash: str,
+                       address: str | None = None) -> Decision:
+        """A player who proved the seat theirs (key or secret) sits there again, from ``address``;
+        ``secret_hash`` is the secret that lets them back in from now on. Their time away is added up."""
         seat = read.seats[index]
         if not moment.seat_free(seat) or not read.in_play:
-            return Refused(f"Match {read.code} has two players already.")
-        seats = with_seat(read.seats, index, server=moment.server, held_until=None, secret_hash=secret_hash)
+            return Refused("That match has two players already.")
+        used = min(self.hold_time, away_used(seat, moment.now))
+        seats = with_seat(read.seats, index, server=moment.server, held_until=None, secret_hash=secret_hash,
+                          away_used=used, away_since=None, addresses=seen_from(seat, address))
         back = f"{seat.name} is back."
         lines = [back, back]
-        lines[index] = "Welcome back."
+        lines[index] = "Welcome back." + (f" Time away left in this match: {minutes(self.hold_time - used)}."
+                                          if used >= 1 else "")
         return Change(read.fresh_match(), seats, News((lines[0], lines[1]), back))
 
-    def leave(self, read: MatchRead, moment: Moment, index: int) -> Decision:
-        """The player at ``index`` left (on this server): a waiting match goes, a finished one lets them go,
-        a match in play holds their seat."""
+    def leave(self, read: MatchRead, moment: Moment, index: int, at: float | None = None) -> Decision:
+        """The player at ``index`` left (on this server; at ``at``, the store's time, when that was earlier than
+        now): a waiting match goes, a finished one lets them go, a match in play holds their seat for what is
+        left of their time away (none left: the opponent wins by forfeit)."""
         seat = read.seats[index]
         if seat.server != moment.server:
             return None
@@ -203,18 +285,28 @@ class Referee:
             line = f"{seat.name} has left."
             return Change(read.fresh_match(), with_seat(read.seats, index, server=None, rematch=False),
                           News.to_all(line))
-        held = minutes(self.hold_time)
-        seats = with_seat(read.seats, index, server=None, held_until=moment.now + self.hold_time)
+        left_at = moment.now if at is None else min(at, moment.now)
+        seats, held = self._hold(read.seats, index, left_at)
+        if left_at + held <= moment.now:
+            return self._out_of_time_away(read, moment, seats, index,
+                                          f"{seat.name} has left with no time away left")
+        what = f"held for {minutes(held)}" + ("" if held >= self.hold_time else ", what is left of their time away")
         return Change(read.fresh_match(), seats,
-                      News.to_seat(other(index), f"{seat.name} has left: the seat is held for {held}, "
-                                                 "then you win by forfeit.",
-                                   watchers=f"{seat.name} has left: the seat is held for {held}."))
+                      News.to_seat(other(index), f"{seat.name} has left: the seat is {what}, then you win by forfeit.",
+                                   watchers=f"{seat.name} has left: the seat is {what}."))
+
+    def _hold(self, seats: tuple[SeatRecord, ...], index: int, at: float) -> tuple[tuple[SeatRecord, ...], float]:
+        """The seats with ``index`` held from ``at`` for what is left of its player's time away, and that time."""
+        seat = seats[index]
+        held = max(0.0, self.hold_time - seat.away_used)
+        return with_seat(seats, index, server=None, held_until=at + held, away_since=at, rematch=False), held
 
     def reclaim(self, read: MatchRead, moment: Moment, index: int) -> Decision:
-        """This server's guest still sits at a seat another server gave up for it (thinking it dead)."""
+        """This server's guest still sits at a seat another server gave up for it (thinking it dead): the
+        player never left, so no time away is counted."""
         if read.seats[index].server == moment.server:
             return None
-        seats = with_seat(read.seats, index, server=moment.server, held_until=None)
+        seats = with_seat(read.seats, index, server=moment.server, held_until=None, away_since=None)
         return Change(read.fresh_match(), seats)
 
     # ---- presence: servers gone, held seats run out -------------------------------------------------
@@ -227,35 +319,101 @@ class Referee:
             return None
         if read.waiting:
             return Change(None, read.seats, drop=True)
-        until = moment.now + self.hold_time if read.in_play else None
-        seats = read.seats
-        for index in gone:
-            seats = with_seat(seats, index, server=None, held_until=until, rematch=False)
         line = "; ".join(f"{read.seats[index].name} lost the connection" for index in gone)
-        if read.in_play:
-            line += f": held for {minutes(self.hold_time)}, then a forfeit."
+        if not read.in_play:
+            seats = read.seats
+            for index in gone:
+                seats = with_seat(seats, index, server=None, held_until=None, rematch=False)
+            return Change(read.fresh_match(), seats, News.to_all(line))
+        seats, held = read.seats, []
+        for index in gone:
+            seats, time_held = self._hold(seats, index, moment.now)
+            held.append(time_held)
+        if min(held) <= 0:
+            return self._out_of_time_away(read, moment, seats, gone[held.index(min(held))], line)
+        if max(held) - min(held) < 1:
+            line += f": held for {minutes(min(held))}, then a forfeit."
+        else:
+            line = "; ".join(f"{read.seats[index].name} lost the connection (held for {minutes(time_held)})"
+                             for index, time_held in zip(gone, held, strict=True)) + ": then a forfeit."
         return Change(read.fresh_match(), seats, News.to_all(line))
 
     def expire(self, read: MatchRead, moment: Moment, index: int) -> Decision:
-        """A held seat's time is up: the opponent wins by forfeit, or nobody does when both have gone."""
+        """A held seat's time is up: the opponent wins by forfeit (the match is aborted before real play), or
+        nobody does when both have gone."""
         seat = read.seats[index]
         if not read.in_play or seat.server is not None or seat.held_until is None:
             return None
-        opponent = read.seats[other(index)]
+        return self._out_of_time_away(read, moment, read.seats, index, f"{seat.name} did not come back")
+
+    def _out_of_time_away(self, read: MatchRead, moment: Moment, seats: tuple[SeatRecord, ...], index: int,
+                          why: str) -> Change:
+        """The player at ``index`` has spent their time away (``why`` says how): the opponent wins by forfeit;
+        before real play the match is aborted; when the opponent has gone too, it is abandoned."""
+        opponent = seats[other(index)]
         match = read.fresh_match()
+        clock = read.clock.run(None, moment.now) if read.clock is not None else None
         if opponent.server is None:
-            return Change(match, read.seats, News.to_all(ABANDONED), finish=EndReason.ABANDONED)
+            return Change(match, seats, News.to_all(ABANDONED), finish=EndReason.ABANDONED, clock=clock)
+        if not real_play(match):
+            return self._aborted(match, seats, clock, why)
         match.forfeit(index)
-        line = f"{seat.name} did not come back: {opponent.name} wins by forfeit."
-        return Change(match, with_seat(read.seats, index, held_until=None), News.to_all(line),
-                      finish=EndReason.FORFEIT)
+        line = f"{why}: {opponent.name} wins by forfeit."
+        return Change(match, with_seat(seats, index, held_until=None), News.to_all(line), finish=EndReason.FORFEIT,
+                      clock=clock)
+
+    @staticmethod
+    def _aborted(match: Match, seats: tuple[SeatRecord, ...], clock: MatchClock | None, why: str) -> Change:
+        line = f"{why} before both players had moved: the match is aborted, and not rated."
+        return Change(match, seats, News.to_all(line), finish=EndReason.ABORTED, clock=clock)
+
+    def flag(self, read: MatchRead, moment: Moment) -> Decision:
+        """The running clock has run out: its player loses on time (before real play, the match is aborted)."""
+        clock = read.clock
+        seat = clock.flagged(moment.now) if clock is not None and read.in_play else None
+        if clock is None or seat is None:
+            return None
+        stopped = clock.ran_out(seat, moment.now)
+        match = read.fresh_match()
+        name, opponent = read.seats[seat].name, read.seats[other(seat)].name
+        if not real_play(match):
+            return self._aborted(match, read.seats, stopped, f"{name}'s time ran out")
+        match.forfeit(seat)
+        return Change(match, with_seat(read.seats, seat, held_until=None),
+                      News.to_all(f"{name}'s time ran out: {opponent} wins on time."), finish=EndReason.TIME,
+                      clock=stopped)
+
+    def due(self, read: MatchRead, moment: Moment) -> Decision:
+        """Whatever has come due in a match in play: a clock run out, else a held seat whose time is up."""
+        if not read.in_play:
+            return None
+        flagged = self.flag(read, moment)
+        if flagged is not None:
+            return flagged
+        expired = [index for index, seat in enumerate(read.seats)
+                   if seat.server is None and seat.held_until is not None and seat.held_until <= moment.now]
+        return self.expire(read, moment, expired[0]) if expired else None
+
+    @staticmethod
+    def next_due(read: MatchRead) -> float | None:
+        """The store's time something next comes due in a match in play (``due``), if anything will."""
+        if not read.in_play:
+            return None
+        times = [seat.held_until for seat in read.seats if seat.server is None and seat.held_until is not None]
+        if read.clock is not None and (runs_out := read.clock.runs_out_at()) is not None:
+            times.append(runs_out)
+        return min(times) if times else None
 
     # ---- play ---------------------------------------------------------------------------------------
 
-    def play_move(self, read: MatchRead, seat: int, request: PlayMove) -> Decision:
-        """A move by the player at ``seat``, at the moment they saw (a late one is refused)."""
+    def play_move(self, read: MatchRead, seat: int, request: PlayMove, moment: Moment) -> Decision:
+        """A move by the player at ``seat``, at the moment they saw (a late one is refused; one after their clock
+        ran out loses on time); their clock stops, gains the increment, and the opponent's runs."""
         if not read.in_play:
             return Resync("The match is over.")
+        flagged = self.flag(read, moment)
+        if flagged is not None:
+            return flagged
         match = read.fresh_match()
         if (request.round, request.ply) != (match.round_number, match.round.ply):
             return Resync("That move came too late: the match had moved on.")
@@ -265,11 +423,16 @@ class Referee:
         except SolunaError as error:
             return Resync(f"Move not accepted: {error}.")
         seats = tuple(replace(each, rematch=False) for each in read.seats)
+        clock = read.clock.after_move(seat, moment.now, clock_turn(match)) if read.clock is not None else None
         return Change(match, seats, News(moved=MovePlayed(request.round, request.ply, str(move))),
-                      finish=EndReason.WON if match.is_over else None)
+                      finish=EndReason.WON if match.is_over else None, clock=clock)
 
-    def start_next_round(self, read: MatchRead, seat: int, request: StartNextRound) -> Decision:
-        """The next round, opened by the loser's choice or the rules'; a late duplicate says nothing."""
+    def start_next_round(self, read: MatchRead, seat: int, request: StartNextRound, moment: Moment) -> Decision:
+        """The next round, opened by the loser's choice or the rules'; a late duplicate says nothing. The clock
+        that runs goes from the loser's (choosing) to the opener's."""
+        flagged = self.flag(read, moment)
+        if flagged is not None:
+            return flagged
         match = read.fresh_match()
         if request.round != match.round_number or not match.between_rounds:
             if request.round == match.round_number - 1:  # the other player started it first: no news
@@ -288,10 +451,12 @@ class Referee:
             line = f"{names[seat]} chose to open round {number}."
         else:
             line = f"{names[seat]} chose to move second: {names[opener]} opens round {number}."
-        return Change(match, read.seats, News.to_seat(other(seat), line, watchers=line))
+        clock = read.clock.run(clock_turn(match), moment.now) if read.clock is not None else None
+        return Change(match, read.seats, News.to_seat(other(seat), line, watchers=line), clock=clock)
 
-    def ask_rematch(self, read: MatchRead, seat: int) -> Decision:
-        """A rematch starts once both players have asked; the first to ask waits for the other."""
+    def ask_rematch(self, read: MatchRead, seat: int, moment: Moment) -> Decision:
+        """A rematch starts once both players have asked; the first to ask waits for the other. The rematch
+        starts with a fresh clock and each player's whole time away."""
         if read.match is None or not read.finished:
             return Refused("The match is not over.")
         opponent = read.seats[other(seat)]
@@ -300,8 +465,10 @@ class Referee:
         if opponent.rematch:
             match = read.match.rematch()
             line = f"Rematch: {match.players[match.to_move]} opens."
-            seats = tuple(replace(each, rematch=False) for each in read.seats)
-            return Change(match, seats, News.to_all(line))
+            seats = tuple(replace(each, rematch=False, away_used=0.0, away_since=None) for each in read.seats)
+            clock = (MatchClock.fresh(read.clock.setting).run(clock_turn(match), moment.now)
+                     if read.clock is not None else None)
+            return Change(match, seats, News.to_all(line), clock=clock)
         if read.seats[seat].rematch:
             return None
         line = f"{read.seats[seat].name} asks for a rematch: choose Rematch to play again."
@@ -310,3 +477,5 @@ class Referee:
 
 #: What everyone at a match both players left (and did not come back to) is told.
 ABANDONED = "Both players have left: the match is abandoned."
+#: What a server tells its guests of a match another server aborted (that server's guests hear why).
+ABORTED = "The match was aborted before both players had moved: it is not rated."

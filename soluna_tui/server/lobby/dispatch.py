@@ -16,6 +16,7 @@ import contextlib
 import logging
 import uuid
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 from ...files import SaveError
@@ -41,8 +42,10 @@ from ...link.messages import (
     StartNextRound,
     SyncMatch,
     WatchMatch,
+    Welcome,
 )
 from ...rules import SolunaError
+from ..ratings import RANKED_AFTER
 from ..storage import ComputerGameRecord, Storage, StorageError, StorageUnavailable, Subscription
 from .computer import ComputerGames
 from .decisions import Referee
@@ -69,10 +72,11 @@ Handler = Callable[[Asker, Any], Awaitable[None]]
 class Lobby:
     """This server's part of the shared lobby: its guests, and a cache of every match in the store."""
 
-    def __init__(self, store: Storage, hold_time: float, server_id: str | None = None,
-                 heartbeat: float = HEARTBEAT, referee: Referee | None = None) -> None:
-        """``referee``: the match policy (by default, seats held ``hold_time`` seconds and nothing more; a
-        referee given holds seats for its own ``hold_time``)."""
+    def __init__(self, store: Storage, hold_time: float, server_id: str | None = None, heartbeat: float = HEARTBEAT,
+                 referee: Referee | None = None, ranked_after: int = RANKED_AFTER) -> None:
+        """``referee``: the match policy (by default, ``hold_time`` seconds away a match and the preset clocks;
+        a referee given holds seats for its own ``hold_time``); ``ranked_after``: the rated matches a player
+        has played before the leaderboard lists them."""
         self.store = store
         self.referee = referee = referee if referee is not None else Referee(hold_time)
         self.hold_time = hold_time = referee.hold_time
@@ -88,7 +92,7 @@ class Lobby:
         self.matches = TwoPlayerMatches(self.writer, referee, self.presence, code_tries, self.listing)
         self.upkeep = Upkeep(self.presence, self.cache, self.writer, referee, self.games, self.background)
         self.names = Names(store)
-        self.records = Records(store)
+        self.records = Records(store, ranked_after)
         self._subscription: Subscription | None = None
         #: What each step does: one handler per kind of request (and the lobby's own arrive and depart).
         self._handlers: dict[type[Step], Handler] = {
@@ -230,7 +234,7 @@ class Lobby:
             await self.games.refresh()
         except StorageUnavailable as error:  # the lobby still works as far as it can: known by the SSH name
             log.warning("cannot look the player up: %s", error)
-        asker.guest.send(welcome(asker.visitor, self.hold_time))
+        asker.guest.send(self._welcome(asker.visitor))
         self.listing.send_to(asker.guest, force=True)
 
     async def _depart(self, asker: Asker, step: Depart) -> None:
@@ -239,8 +243,13 @@ class Lobby:
 
     async def _choose_name(self, asker: Asker, request: ChooseName) -> None:
         if await self.names.choose(asker, request):
-            asker.answer(welcome(asker.visitor, self.hold_time))
+            asker.answer(self._welcome(asker.visitor))
             self.listing.send_to(asker.guest, force=True)
+
+    def _welcome(self, visitor: Visitor) -> Welcome:
+        """Who this player is, and this server's rules: time away, the clocks offered, the leaderboard's minimum."""
+        return replace(welcome(visitor, self.hold_time), clocks=self.referee.clocks,
+                       ranked_after=self.records.minimum)
 
     # ---- what the cache's changes mean for the rest (tables.Listener) ---------------------
 

@@ -5,7 +5,11 @@ Presence: which servers are alive, and how many watch each match on each.
 Each seat records which server's session sits there; servers say they are alive every second
 (``HEARTBEAT``), with how many watch each match there. A seat whose server falls silent for
 ``DEAD_AFTER`` is free (``Moment.seat_free``): the heartbeat's sweep (``upkeep.py``) holds it
-like a seat whose player left.
+like a seat whose player left. A server alone on its database (SQLite) has nobody to tell: it
+writes no heartbeat, and every other server named in a seat is gone.
+
+A player who leaves while the store cannot be written is remembered here (``departures``), with
+the moment they left, until the sweep has told the store.
 """
 
 from __future__ import annotations
@@ -32,18 +36,27 @@ class Presence:
         #: How many watch each match on this server, and on every living server.
         self.watching: dict[str, int] = {}
         self.watchers: dict[str, int] = {}
+        #: Seats this server's players left while the store could not be told: (code, seat) -> when they left.
+        self.departures: dict[tuple[str, int], float] = {}
 
     def moment(self) -> Moment:
         """Now, for a decision: the store's time and the servers alive."""
         return Moment(self.store.clock(), self.server_id, frozenset(self.live))
 
     async def beat(self) -> None:
-        """Say this server is alive (with its spectators), and hear who else is."""
+        """Say this server is alive (with its spectators), and hear who else is (alone on the database: nothing
+        to say, nothing written)."""
         watching = {code: count for code, count in self.watching.items() if count > 0}
+        if not self.store.SHARED:
+            self._note_live([ServerRecord(self.server_id, self.store.clock(), watching)])
+            return
         self._note_live(await self.store.heartbeat(self.server_id, watching))
 
     async def refresh(self) -> None:
         """Hear again who is alive (a player coming back asks: their old server may have just died)."""
+        if not self.store.SHARED:
+            await self.beat()
+            return
         with contextlib.suppress(StorageError):
             self._note_live(await self.store.servers())
 

@@ -1,7 +1,9 @@
 """Runs in the server process.
 
 What the store remembers of finished matches, as players ask for it: the leaderboard a page at a
-time, a player's own record (rating, rank, recent matches) and one finished match to replay.
+time (only players with at least ``minimum`` rated matches are listed and ranked, so a key that won
+a match or two cannot top it), a player's own record (rating, rank, recent matches) and one
+finished match to replay.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from ...link.messages import (
     Standing,
 )
 from ...rules import Match, SolunaError
+from ..ratings import RANKED_AFTER
 from ..storage import FinishedMatch as FiledMatch
 from ..storage import Storage
 from .visitors import Asker
@@ -43,37 +46,42 @@ def recent_line(finished: FiledMatch, fingerprint: str) -> RecentMatch:
         stars = [0, 0]
     if finished.result == EndReason.ABANDONED:
         result = SideResult.ABANDONED
+    elif finished.result == EndReason.ABORTED:
+        result = SideResult.ABORTED
     else:
         result = SideResult.WON if finished.winner == mine else SideResult.LOST
     return RecentMatch(finished.id, finished.seats[theirs].name if len(finished.seats) > 1 else "?", result,
-                       finished.result == EndReason.FORFEIT, (stars[mine], stars[theirs]), finished.finished_at)
+                       finished.result == EndReason.FORFEIT, (stars[mine], stars[theirs]), finished.finished_at,
+                       finished.result == EndReason.TIME)
 
 
 class Records:
-    """Answers questions about finished matches and ratings."""
+    """Answers questions about finished matches and ratings; ``minimum`` is how many rated matches put a player
+    on the leaderboard."""
 
-    def __init__(self, store: Storage) -> None:
+    def __init__(self, store: Storage, minimum: int = RANKED_AFTER) -> None:
         self.store = store
+        self.minimum = minimum
 
     async def leaderboard(self, asker: Asker, request: AskLeaderboard) -> None:
         offset = request.offset
         if offset < 0 or offset > LAST_OFFSET:
             raise ProtocolError("an offset out of range")
-        rows = await self.store.leaderboard(LEADERBOARD_PAGE, offset)
-        total = await self.store.rated_players()
+        rows = await self.store.leaderboard(LEADERBOARD_PAGE, offset, self.minimum)
+        total = await self.store.rated_players(self.minimum)
         you = None
         fingerprint = asker.guest.fingerprint
         if fingerprint is not None:
-            standing = (await self.store.player_summary(fingerprint, recent=0)).standing
+            standing = (await self.store.player_summary(fingerprint, recent=0, minimum=self.minimum)).standing
             you = Standing(standing.rank if standing else None, standing.rating.shown if standing else None)
-        page = tuple(LeaderboardRow(row.rank, row.name, row.rating.shown, row.played, row.won) for row in rows)
-        asker.answer(LeaderboardPage(offset, total, page, you))
+        page = tuple(LeaderboardRow(row.rank or 0, row.name, row.rating.shown, row.played, row.won) for row in rows)
+        asker.answer(LeaderboardPage(offset, total, page, you, self.minimum))
 
     async def record(self, asker: Asker, request: AskRecord) -> None:
         visitor, fingerprint = asker.visitor, asker.guest.fingerprint
         reply = PlayerRecord(visitor.name, visitor.rated, None, None, 0, 0, 0)
         if fingerprint is not None:
-            summary = await self.store.player_summary(fingerprint)
+            summary = await self.store.player_summary(fingerprint, minimum=self.minimum)
             standing = summary.standing
             if standing is not None:
                 reply = replace(reply, rating=standing.rating.shown, rank=standing.rank, played=standing.played,

@@ -19,9 +19,11 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
-from ...link.messages import MatchState, Moved, Notice
+from ...link.clock import ClockReading
+from ...link.end_reason import EndReason
+from ...link.messages import MatchGone, MatchState, Moved
 from ..storage import MatchNotFound, Storage, StoredMatch, VersionConflict
-from .decisions import ABANDONED, MatchRead, Moment
+from .decisions import ABANDONED, ABORTED, MatchRead, Moment
 from .news import News
 from .visitors import CODE_LETTERS, Guest, Visitor
 
@@ -101,7 +103,12 @@ class MatchCache:
         away = [moment.away(each) for each in table.seats]
         secret = self._visitors[guest].secret if seat is not None else None
         return MatchState(table.code, table.version, 0 if seat == 0 else 1 if seat == 1 else None,
-                          table.match.to_dict(), table.hints, (away[0], away[1]), secret, notice)
+                          table.match.to_dict(), table.hints, (away[0], away[1]), secret, notice,
+                          self._clock(table, moment.now), table.ended)
+
+    @staticmethod
+    def _clock(table: Table, now: float) -> ClockReading | None:
+        return table.clock.reading(now) if table.clock is not None else None
 
     # ---- taking changes in ------------------------------------------------------------------------
 
@@ -128,7 +135,8 @@ class MatchCache:
         return table
 
     def vanish(self, code: str, notice: str = "") -> None:
-        """A match is gone from play (abandoned, or a waiting match cancelled): its guests go back to the lobby."""
+        """A match is gone from play (abandoned, aborted, or a waiting match cancelled): its guests go back to the
+        lobby, told ``notice``."""
         table = self.tables.pop(code, None)
         if table is None:
             return
@@ -138,7 +146,7 @@ class MatchCache:
             if visitor is not None and visitor.code == code:
                 visitor.code = None
             if notice:
-                guest.send(Notice(notice))
+                guest.send(MatchGone(code, notice))
         self._listener.match_gone(code)
 
     async def table_for(self, code: str) -> Table | None:
@@ -155,7 +163,7 @@ class MatchCache:
         if stored is None:
             table = self.tables.get(code)
             if table is not None:
-                self.vanish(code, "" if table.finished else ABANDONED)
+                self.vanish(code, await self._last_word(table))
             return
         if self._gone.get(code) == stored.created_at:
             return
@@ -166,9 +174,19 @@ class MatchCache:
         matches = await self.store.active_matches()
         codes = {stored.code for stored in matches}
         for code in [code for code in self.tables if code not in codes]:
-            self.vanish(code, "" if self.tables[code].finished else ABANDONED)
+            self.vanish(code, await self._last_word(self.tables[code]))
         for stored in matches:
             self.install(stored)
+
+    async def _last_word(self, table: Table) -> str:
+        """What the guests of a match another server let go are told: nothing for a finished match (they saw
+        it end), else whether it was aborted or abandoned, as filed."""
+        if table.finished or table.match is None:
+            return ""
+        filed = await self.store.latest_finished(table.code)
+        if filed is not None and filed.started_at == table.stored.created_at and filed.result == EndReason.ABORTED:
+            return ABORTED
+        return ABANDONED
 
     async def drop_if_deserted(self, code: str) -> None:
         """A finished match nobody is at any more goes from play (it is filed already)."""
@@ -190,9 +208,10 @@ class MatchCache:
         stored = table.stored
         news = News.from_document(stored.news)
         moved = news.moved
+        clock = self._clock(table, self._moment().now)
         for guest in table.guests:
             notice = news.for_seat(table.seat_of(guest))
             if moved is not None and old_version == stored.version - 1:
-                guest.send(Moved(stored.code, stored.version, moved.round, moved.ply, moved.move, notice))
+                guest.send(Moved(stored.code, stored.version, moved.round, moved.ply, moved.move, notice, clock))
             else:
                 guest.send(self.state(table, guest, notice))

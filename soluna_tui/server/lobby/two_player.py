@@ -6,6 +6,8 @@ the moves, rounds and rematches played there.
 
 Each request finds the asker's match and seat, then has the ``Referee`` decide on the match as
 stored and the ``Writer`` store the change; everyone at the match hears it as the store has it.
+A match may be created with one of the clocks the referee offers; each seat keeps the addresses
+its player sat down from, for the store to tell whether the match may be rated.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from ...link.messages import (
     Waiting,
     WatchMatch,
 )
+from ..gate import client_key
 from ..storage import SeatRecord, StorageError, StorageUnavailable
 from ..storage.secrets import clean_secret, secret_matches
 from .decisions import Decision, Newcomer, Referee, match_options
@@ -70,13 +73,16 @@ class TwoPlayerMatches:
         if self._busy(asker):
             return
         options = match_options(request.options)
+        clock = self.referee.clock_for(request.clock)
         visitor = asker.visitor
         seat = SeatRecord(visitor.name, visitor.name, asker.guest.fingerprint, request.hints,
-                          await visitor.hashed_secret(), server=self.presence.server_id)
+                          await visitor.hashed_secret(), server=self.presence.server_id,
+                          addresses=(client_key(asker.guest.address),))
         for _ in range(RETRIES):
             code = self._new_code()
             try:
-                stored = await self.store.create_match(code, options.to_dict(), (seat,))
+                stored = await self.store.create_match(code, options.to_dict(), (seat,),
+                                                       clock=clock.to_document() if clock is not None else None)
             except StorageUnavailable:
                 raise
             except StorageError:
@@ -118,7 +124,8 @@ class TwoPlayerMatches:
         if table.seat_of(asker.guest) is not None:
             asker.refuse("That is your own match: wait for your opponent to join it.")
             return
-        newcomer = Newcomer(asker.visitor.name, asker.guest.fingerprint, hints, await asker.visitor.hashed_secret())
+        newcomer = Newcomer(asker.visitor.name, asker.guest.fingerprint, hints, await asker.visitor.hashed_secret(),
+                            client_key(asker.guest.address))
         joined = await self.writer.apply(
             table.code, lambda table: self.referee.seat_opponent(table, self.presence.moment(), newcomer),
             asker, seat_at=1)
@@ -130,15 +137,16 @@ class TwoPlayerMatches:
         await self.presence.refresh()
         candidates = self.referee.seats_to_take_back(table, self.presence.moment(), asker.visitor.name)
         if not candidates:
-            asker.refuse(f"Match {table.code} has two players already: choose Watch to see it.")
+            asker.refuse("That match has two players already: choose Watch to see it.")
             return
         index = await self._proven_seat(asker, table, candidates, secret)
         if index is None:
             return
         secret_hash = await asker.visitor.hashed_secret()
+        address = client_key(asker.guest.address)
         await self.writer.apply(
             table.code, lambda table: self.referee.take_back_seat(table, self.presence.moment(), index,
-                                                                  secret_hash),
+                                                                  secret_hash, address),
             asker, seat_at=index)
 
     async def _proven_seat(self, asker: Asker, table: Table, candidates: list[int], secret: str | None) -> int | None:
@@ -194,11 +202,14 @@ class TwoPlayerMatches:
         if index is None:
             return
         del table.seated[index]
+        left_at = self.store.clock()
         try:
             await self.writer.apply(code, lambda table: self.referee.leave(table, self.presence.moment(), index))
         except StorageUnavailable:
-            # Not written: the seat stays this server's until the heartbeat stops; then it is held like any.
-            log.warning("a player left match %s but the database could not be told", label(table))
+            # Not written: remembered, and told to the store by the heartbeat's sweep once it can be written.
+            self.presence.departures[(code, index)] = left_at
+            log.warning("a player left match %s but the database could not be told: it will be once it can",
+                        label(table))
         await self.cache.drop_if_deserted(code)
 
     async def reclaim(self, code: str, index: int, guest: Guest) -> None:
@@ -224,17 +235,20 @@ class TwoPlayerMatches:
         seated = self._seated(asker)
         if seated is not None:
             table, seat = seated
-            await self.writer.apply(table.code, lambda table: self.referee.play_move(table, seat, request), asker)
+            await self.writer.apply(
+                table.code, lambda table: self.referee.play_move(table, seat, request, self.presence.moment()), asker)
 
     async def next_round(self, asker: Asker, request: StartNextRound) -> None:
         seated = self._seated(asker)
         if seated is not None:
             table, seat = seated
-            await self.writer.apply(table.code, lambda table: self.referee.start_next_round(table, seat, request),
-                                    asker)
+            await self.writer.apply(
+                table.code, lambda table: self.referee.start_next_round(table, seat, request, self.presence.moment()),
+                asker)
 
     async def rematch(self, asker: Asker, request: AskRematch) -> None:
         seated = self._seated(asker, in_play=False)
         if seated is not None:
             table, seat = seated
-            await self.writer.apply(table.code, lambda table: self.referee.ask_rematch(table, seat), asker)
+            await self.writer.apply(
+                table.code, lambda table: self.referee.ask_rematch(table, seat, self.presence.moment()), asker)

@@ -1,11 +1,17 @@
 """Runs in the server process.
 
-The heartbeat and its sweep, and the forfeit timers: what keeps the shared lobby true when
-nobody asks anything.
+The heartbeat and its sweep, and the timers of what comes due: what keeps the shared lobby true
+when nobody asks anything.
 
 A seat whose server fell silent is held like a seat whose player left: they may come back on any
-server with the same name and proof, else the opponent wins by forfeit, applied by whichever
-living server gets there first: at the moment the seat runs out (a timer), or at the next sweep.
+server with the same name and proof, else the opponent wins by forfeit; a clock that runs out
+loses on time. Either is applied by whichever living server gets there first: at the moment it
+comes due (a timer per match), or at the next sweep.
+
+A seat that names this server while none of its guests sits there was left while the store could
+not be written (a full disk, the database down): the sweep tells the store now, as of when the
+player left (``Presence.departures``), so the opponent is told, the seat is held or forfeited in
+its turn, and the result is never turned round.
 """
 
 from __future__ import annotations
@@ -16,10 +22,9 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...link.messages import Notice
 from ..storage import Storage, StorageError, StorageUnavailable
 from .computer import ComputerGames
-from .decisions import ABANDONED, Referee
+from .decisions import Decision, Referee
 from .presence import Presence
 from .tables import MatchCache, Table
 from .writes import Writer
@@ -60,8 +65,9 @@ class Background:
 
 @dataclass(eq=False)
 class Upkeep:
-    """The heartbeat and its sweep: seats of servers gone silent are held, held seats that ran out are
-    forfeited, finished matches nobody is at go, and so do held computer matches past their time."""
+    """The heartbeat and its sweep: seats of servers gone silent are held, seats this server's players left
+    unwritten are told to the store, clocks run out and held seats that ran out are applied, finished matches
+    nobody is at go, and so do held computer matches past their time."""
 
     presence: Presence
     cache: MatchCache
@@ -69,7 +75,7 @@ class Upkeep:
     referee: Referee
     games: ComputerGames
     background: Background
-    #: The forfeit timer of each match with a held seat.
+    #: The timer of each match with something to come due (a held seat, a running clock).
     _expiries: dict[str, asyncio.TimerHandle] = field(default_factory=dict)
     _storage_down: bool = False
 
@@ -84,8 +90,6 @@ class Upkeep:
             try:
                 await self.presence.beat()
                 if self._storage_down:
-                    self._storage_down = False
-                    log.warning("the database is back: every match is re-read")
                     await reread()
                 await self.sweep()
             except StorageUnavailable as error:
@@ -94,52 +98,75 @@ class Upkeep:
                     log.warning("the database is unavailable: %s", error)
             except Exception:  # noqa: BLE001 - the heartbeat must go on
                 log.exception("the lobby's heartbeat failed")
+            else:
+                if self._storage_down:
+                    self._storage_down = False
+                    log.warning("the database is back: every match was re-read")
 
     async def sweep(self) -> None:
         moment = self.presence.moment()
         for table in list(self.cache.tables.values()):
             gone = [index for index, seat in enumerate(table.seats)
                     if seat.server is not None and seat.server not in moment.live]
-            expired = [index for index, seat in enumerate(table.seats)
-                       if seat.server is None and seat.held_until is not None and seat.held_until <= moment.now]
-            if gone:
+            unwritten = [index for index, seat in enumerate(table.seats)
+                         if seat.server == moment.server and index not in table.seated]
+            due = self.referee.next_due(table)
+            if unwritten:
+                await self.leave_unwritten(table.code, unwritten[0])
+            elif gone:
                 await self.hold_gone(table.code, gone)
-            elif expired and table.in_play:
-                await self.expire(table.code, expired[0])
+            elif due is not None and due <= moment.now:
+                await self.settle(table.code)
             else:
                 await self.cache.drop_if_deserted(table.code)
+        self._forget_departures()
         await self.games.tidy()
-        await self.store.forget_servers(seen_before=moment.now - FORGET_SERVERS_AFTER)
+        if self.store.SHARED:
+            await self.store.forget_servers(seen_before=moment.now - FORGET_SERVERS_AFTER)
         await self.games.refresh()
+
+    async def leave_unwritten(self, code: str, index: int) -> None:
+        """The player at seat ``index`` of ``code`` left this server while the store could not be told: it is
+        told now, as of when they left (or now, when this server has forgotten)."""
+        left_at = self.presence.departures.get((code, index))
+
+        def decide(table: Table) -> Decision:
+            if index in table.seated:
+                return None  # seated again meanwhile (a join written just now)
+            return self.referee.leave(table, self.presence.moment(), index, at=left_at)
+
+        await self.writer.apply(code, decide)
+        table = self.cache.tables.get(code)
+        if table is None or table.seats[index].server != self.presence.server_id:
+            self.presence.departures.pop((code, index), None)
+            log.info("a departure the database missed is written")
+
+    def _forget_departures(self) -> None:
+        """Departures of matches gone from play, or told since, need no keeping."""
+        for code, index in list(self.presence.departures):
+            table = self.cache.tables.get(code)
+            if table is None or table.seats[index].server != self.presence.server_id:
+                del self.presence.departures[(code, index)]
 
     async def hold_gone(self, code: str, indexes: list[int]) -> None:
         """The sessions at these seats were on a server that has stopped answering (see ``Referee.hold_gone``)."""
         await self.writer.apply(code, lambda table: self.referee.hold_gone(table, self.presence.moment(), indexes))
 
-    async def expire(self, code: str, index: int) -> None:
-        """A held seat's time is up (see ``Referee.expire``); the spectators of a match abandoned are told."""
-        table = self.cache.tables.get(code)
-        spectators = list(table.spectators) if table is not None else []
-        result = await self.writer.apply(code, lambda table: self.referee.expire(table, self.presence.moment(),
-                                                                                 index))
-        if result is None and code not in self.cache.tables:
-            for guest in spectators:
-                guest.send(Notice(ABANDONED))
+    async def settle(self, code: str) -> None:
+        """Whatever has come due in the match (see ``Referee.due``: a clock run out, a held seat's time up)."""
+        await self.writer.apply(code, lambda table: self.referee.due(table, self.presence.moment()))
 
     def schedule_expiry(self, table: Table) -> None:
-        """A forfeit on time: at the moment the first held seat runs out (any living server may apply it)."""
+        """A timer for the moment something next comes due in the match (``Referee.next_due``): a held seat runs
+        out, a clock runs out. Any living server may apply it; the first to write it wins."""
         self.cancel_expiry(table.code)
-        if not table.in_play:
+        due = self.referee.next_due(table)
+        if due is None:
             return
-        held = [(seat.held_until, index) for index, seat in enumerate(table.seats)
-                if seat.server is None and seat.held_until is not None]
-        if not held:
-            return
-        until, index = min(held)
-        delay = max(0.0, until - self.store.clock()) + 0.01
+        delay = max(0.0, due - self.store.clock()) + 0.01
         code = table.code
         self._expiries[code] = asyncio.get_running_loop().call_later(
-            delay, lambda: self.background.run(self.expire(code, index)))
+            delay, lambda: self.background.run(self.settle(code)))
 
     def cancel_expiry(self, code: str) -> None:
         timer = self._expiries.pop(code, None)

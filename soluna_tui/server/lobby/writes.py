@@ -12,10 +12,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from ...link.end_reason import EndReason
 from ..storage import MatchNotFound, Storage, StoredMatch, VersionConflict
-from .decisions import Change, Decision, Refused, Resync
+from .decisions import Change, Decision, Keep, Refused, Resync
 from .tables import MatchCache, Table, label
 from .visitors import Asker
 
@@ -56,7 +57,7 @@ class Writer:
                 if decision.finish is not None:
                     log.info("match %s ends: %s", label(table), _ending(table, decision))
                 if stored is None:
-                    self.cache.vanish(code)
+                    self.cache.vanish(code, _last_word(decision))
                     return None
                 if asker is not None and seat_at is not None:
                     table.seated[seat_at] = asker.guest
@@ -78,28 +79,45 @@ class Writer:
         """Store ``change`` on top of ``stored``; the match as it now is (``None`` when it is gone from play)."""
         document = change.match.to_dict() if change.match is not None else None
         news = change.news.to_document()
+        clock = _clock_document(stored, change)
         if change.drop:
             await self.store.drop_match(stored.code, stored.version)
             return None
         if change.finish is not None:
             if document is None:
                 raise ValueError("a match that has not begun cannot end")
-            keep = change.finish is not EndReason.ABANDONED
             await self.store.finish_match(stored.code, stored.version, document, change.finish, change.seats,
-                                          keep=keep, news=news)
-            if not keep:
+                                          keep=not change.goes, news=news, clock=clock)
+            if change.goes:
                 return None
         else:
-            await self.store.update_match(stored.code, stored.version, document, change.seats, news=news)
+            await self.store.update_match(stored.code, stored.version, document, change.seats, news=news, clock=clock)
         return replace(stored, version=stored.version + 1, seats=change.seats, document=document,
-                       updated_at=self.store.clock(), news=news)
+                       updated_at=self.store.clock(), news=news, clock=clock)
+
+
+def _clock_document(stored: StoredMatch, change: Change) -> dict[str, Any] | None:
+    """The clock to store with ``change``: its own, or the one read when it keeps it."""
+    if change.clock is Keep.CLOCK:
+        return stored.clock
+    return change.clock.to_document() if change.clock is not None else None
+
+
+def _last_word(change: Change) -> str:
+    """What the guests of a match that goes from play with ``change`` are told (nothing for a waiting match
+    its creator left)."""
+    return "" if change.drop else change.news.watchers or "The match has ended."
 
 
 def _ending(table: Table, change: Change) -> str:
     """How the log says a match ended (by the names at it, never its code)."""
     if change.finish is EndReason.ABANDONED:
         return "abandoned by both players"
+    if change.finish is EndReason.ABORTED:
+        return "aborted before both players had moved"
     loser = change.match.forfeited_by if change.match is not None else None
     if change.finish is EndReason.FORFEIT and loser is not None:
         return f"{table.seats[loser].name} forfeits"
+    if change.finish is EndReason.TIME and loser is not None:
+        return f"{table.seats[loser].name} loses on time"
     return str(change.finish)

@@ -51,9 +51,11 @@ __all__ = [
 ]
 
 
-def storage_for(location: str | Path | None, data_dir: Path | None = None, read_only: bool = False) -> Storage:
+def storage_for(location: str | Path | None, data_dir: Path | None = None, read_only: bool = False,
+                sole_server: bool = False) -> Storage:
     """The (unopened) store at ``location``: a ``postgresql://`` URL, a SQLite file, or ``None`` for
-    ``DATA_DIR/soluna.sqlite3``; ``read_only``, a store that can only read what is there."""
+    ``DATA_DIR/soluna.sqlite3``; ``read_only``, a store that can only read what is there; ``sole_server``,
+    a server's own SQLite file, refused while another server has it open (PostgreSQL is shared)."""
     text = str(location) if location is not None else None
     if text is not None and text.startswith(URL_SCHEMES):
         from .postgres import PostgresStorage  # psycopg is imported only by servers that use it
@@ -64,16 +66,17 @@ def storage_for(location: str | Path | None, data_dir: Path | None = None, read_
     if text is None:
         if data_dir is None:
             raise StorageError("no database given and no data directory to keep one in")
-        return SQLiteStorage(Path(data_dir) / DEFAULT_FILE, read_only=read_only)
+        return SQLiteStorage(Path(data_dir) / DEFAULT_FILE, read_only=read_only, sole_server=sole_server)
     if "://" in text:
         raise StorageError(f"unknown database {describe_location(text)!r}: give postgresql://... or a file path")
-    return SQLiteStorage(Path(text).expanduser(), read_only=read_only)
+    return SQLiteStorage(Path(text).expanduser(), read_only=read_only, sole_server=sole_server)
 
 
-async def open_storage(location: str | Path | None, data_dir: Path | None = None, read_only: bool = False) -> Storage:
+async def open_storage(location: str | Path | None, data_dir: Path | None = None, read_only: bool = False,
+                       sole_server: bool = False) -> Storage:
     """The store at ``location`` (see ``storage_for``), connected and migrated; ``read_only``: connected
     to read only, never created or migrated (``StorageError`` unless the schema is this program's)."""
-    store = storage_for(location, data_dir, read_only)
+    store = storage_for(location, data_dir, read_only, sole_server)
     await store.open()
     return store
 

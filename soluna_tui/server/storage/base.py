@@ -14,6 +14,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from ...link.end_reason import EndReason
@@ -52,9 +53,9 @@ RESULTS = tuple(EndReason)
 #: Changes a subscriber may fall behind by before it is told to re-read everything instead.
 SUBSCRIBER_BACKLOG = 1000
 
-_MATCH_COLUMNS = "code, version, options, seats, document, created_at, updated_at, news"
+_MATCH_COLUMNS = "code, version, options, seats, document, created_at, updated_at, news, clock"
 _FINISHED_COLUMNS = ("id, code, result, winner, options, seats, document, started_at, finished_at, "
-                     "rating_changes")
+                     "rating_changes, clock")
 _PLAYER_COLUMNS = "fingerprint, name, first_seen, last_seen"
 
 
@@ -126,6 +127,8 @@ class Storage(ABC):
     FOR_UPDATE: str
     #: A query with a row when the table named by its one parameter exists.
     TABLE_EXISTS: str
+    #: Whether several servers may share this database (PostgreSQL); SQLite serves one server alone.
+    SHARED: bool
 
     def __init__(self, read_only: bool = False) -> None:
         #: Opened only to read (``soluna export``): the database refuses every write, nothing is created or migrated.
@@ -315,18 +318,18 @@ class Storage(ABC):
     # ---- matches in play -----------------------------------------------------------------
 
     async def create_match(self, code: str, options: dict[str, Any], seats: Sequence[SeatRecord],
-                           document: dict[str, Any] | None = None,
-                           news: dict[str, Any] | None = None) -> StoredMatch:
-        """A new match at version 1 (``CodeTaken`` if a match in play has ``code``)."""
+                           document: dict[str, Any] | None = None, news: dict[str, Any] | None = None,
+                           clock: dict[str, Any] | None = None) -> StoredMatch:
+        """A new match at version 1 (``CodeTaken`` if a match in play has ``code``), with its clock if it has one."""
         now = self.clock()
-        stored = StoredMatch(code, 1, dict(options), tuple(seats), document, now, now, news)
+        stored = StoredMatch(code, 1, dict(options), tuple(seats), document, now, now, news, clock)
 
         async def work(tx: Transaction) -> StoredMatch:
             if await tx.fetch("SELECT 1 FROM matches WHERE code = ?", (code,)):
                 raise CodeTaken(code)
-            await tx.execute(f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            await tx.execute(f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                              (code, 1, json.dumps(stored.options), seats_text(stored.seats),
-                              _json_or_none(document), now, now, _json_or_none(news)))
+                              _json_or_none(document), now, now, _json_or_none(news), _json_or_none(clock)))
             await tx.announce(Change(code, 1))
             return stored
 
@@ -344,25 +347,28 @@ class Storage(ABC):
         return [_stored_match(row) for row in rows]
 
     async def update_match(self, code: str, expected_version: int, document: dict[str, Any] | None,
-                           seats: Sequence[SeatRecord] | None = None, news: dict[str, Any] | None = None) -> int:
+                           seats: Sequence[SeatRecord] | None = None, news: dict[str, Any] | None = None,
+                           clock: dict[str, Any] | None = None) -> int:
         """Store the match's new state if it is still at ``expected_version``; return the new version.
 
-        ``news`` is what the change tells the players (kept until the next change, for other servers).
+        ``news`` is what the change tells the players (kept until the next change, for other servers);
+        ``clock`` the match's clock now (``None``: it has none).
         ``VersionConflict`` when another change came first, ``MatchNotFound`` when it is gone.
         """
         now = self.clock()
         async with self._transaction() as tx:
             if seats is None:
                 changed = await tx.execute(
-                    "UPDATE matches SET version = version + 1, document = ?, news = ?, updated_at = ? "
+                    "UPDATE matches SET version = version + 1, document = ?, news = ?, clock = ?, updated_at = ? "
                     "WHERE code = ? AND version = ?",
-                    (_json_or_none(document), _json_or_none(news), now, code, expected_version))
+                    (_json_or_none(document), _json_or_none(news), _json_or_none(clock), now, code,
+                     expected_version))
             else:
                 changed = await tx.execute(
-                    "UPDATE matches SET version = version + 1, document = ?, seats = ?, news = ?, updated_at = ? "
-                    "WHERE code = ? AND version = ?",
-                    (_json_or_none(document), seats_text(tuple(seats)), _json_or_none(news), now, code,
-                     expected_version))
+                    "UPDATE matches SET version = version + 1, document = ?, seats = ?, news = ?, clock = ?, "
+                    "updated_at = ? WHERE code = ? AND version = ?",
+                    (_json_or_none(document), seats_text(tuple(seats)), _json_or_none(news), _json_or_none(clock),
+                     now, code, expected_version))
             if not changed:
                 await self._refuse(tx, code, expected_version)
             await tx.announce(Change(code, expected_version + 1))
@@ -377,12 +383,13 @@ class Storage(ABC):
 
     async def finish_match(self, code: str, expected_version: int, document: dict[str, Any], result: str,
                            seats: Sequence[SeatRecord] | None = None, keep: bool = False,
-                           news: dict[str, Any] | None = None) -> FinishedMatch:
+                           news: dict[str, Any] | None = None, clock: dict[str, Any] | None = None) -> FinishedMatch:
         """File the match as finished and rate it, in one transaction with removing it from play.
 
-        ``result`` is ``won``, ``forfeit`` or ``abandoned``; the winner is read from ``document``.
-        ``keep`` leaves the ended match in place at the next version instead (its players still look at
-        it and may ask for a rematch), with ``news``. Same refusals as ``update_match``.
+        ``result`` is an ``EndReason`` value; the winner is read from ``document`` (none when abandoned or
+        aborted). ``keep`` leaves the ended match in place at the next version instead (its players still look
+        at it and may ask for a rematch), with ``news``; ``clock`` is its clock as it ended. Same refusals as
+        ``update_match``.
         """
         async with self._transaction() as tx:
             rows = await tx.fetch(f"SELECT version, seats, created_at FROM matches WHERE code = ?{self.FOR_UPDATE}",
@@ -393,12 +400,12 @@ class Storage(ABC):
             if version != expected_version:
                 raise VersionConflict(code, expected_version, version)
             chosen = tuple(seats) if seats is not None else seats_from_text(stored_seats)
-            finished = await self._file_finished(tx, code, result, chosen, document, created_at, self.clock())
+            finished = await self._file_finished(tx, code, result, chosen, document, created_at, self.clock(), clock)
             if keep:
                 await tx.execute("UPDATE matches SET version = version + 1, document = ?, seats = ?, news = ?, "
-                                 "updated_at = ? WHERE code = ?",
-                                 (_json_or_none(document), seats_text(chosen), _json_or_none(news), self.clock(),
-                                  code))
+                                 "clock = ?, updated_at = ? WHERE code = ?",
+                                 (_json_or_none(document), seats_text(chosen), _json_or_none(news),
+                                  _json_or_none(clock), self.clock(), code))
             else:
                 await tx.execute("DELETE FROM matches WHERE code = ?", (code,))
             await tx.announce(Change(code, expected_version + 1))
@@ -412,32 +419,37 @@ class Storage(ABC):
         raise VersionConflict(code, expected_version, rows[0][0])
 
     async def _file_finished(self, tx: Transaction, code: str, result: str, seats: tuple[SeatRecord, ...],
-                             document: dict[str, Any], started_at: float, finished_at: float) -> FinishedMatch:
-        """Write a finished match (and its rating changes) inside ``tx``."""
+                             document: dict[str, Any], started_at: float, finished_at: float,
+                             clock: dict[str, Any] | None = None) -> FinishedMatch:
+        """Write a finished match (and its rating changes) inside ``tx``: rated only between two keys that never
+        sat down from one address (``ratings.is_rated``), and filed without those addresses."""
         if result not in RESULTS:
             raise StorageError(f"a finished match's result is one of {', '.join(RESULTS)}, not {result!r}")
-        result = EndReason(result).value  # the plain text the database has always held
+        reason = EndReason(result)
+        result = reason.value  # the plain text the database has always held
         match = _match_of(document)
-        winner = None if result == EndReason.ABANDONED else match.winner
-        if result != EndReason.ABANDONED and winner is None:
+        winner = match.winner if reason.has_winner else None
+        if reason.has_winner and winner is None:
             raise StorageError(f"match {code} has no winner yet: it cannot be filed as {result}")
         fingerprints = tuple(seat.fingerprint for seat in seats)
+        shared = bool(len(seats) == 2 and set(seats[0].addresses) & set(seats[1].addresses))
         changes: tuple[RatingChange, ...] = ()
-        if is_rated(fingerprints, winner):
+        if winner is not None and is_rated(fingerprints, winner, shared_address=shared):
             changes = await self._rate(tx, seats, winner, finished_at)
+        seats = tuple(replace(seat, addresses=()) for seat in seats)
         options = match.options.to_dict()
         rows = await tx.fetch(
             f"INSERT INTO finished_matches ({_FINISHED_COLUMNS.removeprefix('id, ')}, fingerprint0, fingerprint1) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (code, result, winner, json.dumps(options), seats_text(seats), json.dumps(document, ensure_ascii=False),
-             started_at, finished_at, json.dumps([change.to_dict() for change in changes]),
+             started_at, finished_at, json.dumps([change.to_dict() for change in changes]), _json_or_none(clock),
              *(fingerprints + (None, None))[:2]))
         return FinishedMatch(rows[0][0], code, result, winner, options, seats, document, started_at, finished_at,
-                             changes)
+                             changes, clock)
 
     async def _rate(self, tx: Transaction, seats: tuple[SeatRecord, ...], winner: int,
                     now: float) -> tuple[RatingChange, ...]:
-        fingerprints = [seat.fingerprint for seat in seats]
+        fingerprints = [seat.fingerprint or "" for seat in seats]  # keyed: ``is_rated`` said so
         for fingerprint in sorted(fingerprints):  # always in the same order: two servers cannot deadlock
             await self._lock(tx, f"soluna-rating:{fingerprint}")
         before = []
@@ -573,14 +585,16 @@ class Storage(ABC):
 
     # ---- ratings -------------------------------------------------------------------------
 
-    async def leaderboard(self, limit: int = 20, offset: int = 0) -> list[Standing]:
-        """Rated players best first (by the conservative estimate); equal ratings share a rank."""
+    async def leaderboard(self, limit: int = 20, offset: int = 0, minimum: int = 0) -> list[Standing]:
+        """Rated players with at least ``minimum`` rated matches, best first (by the conservative estimate);
+        equal ratings share a rank."""
         async with self._transaction(write=False) as tx:
             rows = await tx.fetch(
                 "SELECT r.fingerprint, COALESCE(p.name, r.name), r.mu, r.sigma, r.played, r.won, r.lost, "
                 "r.conservative FROM ratings r LEFT JOIN players p ON p.fingerprint = r.fingerprint "
-                "ORDER BY r.conservative DESC, r.played DESC, r.fingerprint LIMIT ? OFFSET ?", (limit, offset))
-            first_rank = await self._rank(tx, rows[0][7]) if rows else 0
+                "WHERE r.played >= ? ORDER BY r.conservative DESC, r.played DESC, r.fingerprint LIMIT ? OFFSET ?",
+                (minimum, limit, offset))
+            first_rank = await self._rank(tx, rows[0][7], minimum) if rows else 0
         standings, rank, previous = [], first_rank, None
         for position, (fingerprint, name, mu, sigma, played, won, lost, conservative) in enumerate(rows):
             if previous is not None and conservative != previous:
@@ -589,17 +603,19 @@ class Storage(ABC):
             standings.append(Standing(rank, fingerprint, name, Rating(mu, sigma), played, won, lost))
         return standings
 
-    async def rated_players(self) -> int:
-        """How many players are on the leaderboard."""
+    async def rated_players(self, minimum: int = 0) -> int:
+        """How many players are on the leaderboard (those with at least ``minimum`` rated matches)."""
         async with self._transaction(write=False) as tx:
-            return (await tx.fetch("SELECT COUNT(*) FROM ratings"))[0][0]
+            return int((await tx.fetch("SELECT COUNT(*) FROM ratings WHERE played >= ?", (minimum,)))[0][0])
 
-    async def _rank(self, tx: Transaction, conservative: float) -> int:
-        rows = await tx.fetch("SELECT COUNT(*) FROM ratings WHERE conservative > ?", (conservative,))
-        return rows[0][0] + 1
+    async def _rank(self, tx: Transaction, conservative: float, minimum: int) -> int:
+        rows = await tx.fetch("SELECT COUNT(*) FROM ratings WHERE conservative > ? AND played >= ?",
+                              (conservative, minimum))
+        return int(rows[0][0]) + 1
 
-    async def player_summary(self, fingerprint: str, recent: int = 10) -> PlayerSummary:
-        """A player's own record: name, rank and rating (if rated), and their latest finished matches."""
+    async def player_summary(self, fingerprint: str, recent: int = 10, minimum: int = 0) -> PlayerSummary:
+        """A player's own record: name, rank (with at least ``minimum`` rated matches) and rating (if rated),
+        and their latest finished matches."""
         async with self._transaction(write=False) as tx:
             player = await self._player(tx, fingerprint)
             rows = await tx.fetch("SELECT name, mu, sigma, played, won, lost, conservative FROM ratings "
@@ -607,7 +623,8 @@ class Storage(ABC):
             standing = None
             if rows:
                 name, mu, sigma, played, won, lost, conservative = rows[0]
-                standing = Standing(await self._rank(tx, conservative), fingerprint,
+                rank = await self._rank(tx, conservative, minimum) if played >= minimum else None
+                standing = Standing(rank, fingerprint,
                                     player.name if player is not None else name, Rating(mu, sigma), played, won, lost)
             matches = await self._recent(tx, fingerprint, recent)
         return PlayerSummary(player, standing, tuple(matches))
@@ -625,14 +642,15 @@ def _match_of(document: dict[str, Any]) -> Match:
 
 
 def _stored_match(row: tuple[Any, ...]) -> StoredMatch:
-    code, version, options, seats, document, created_at, updated_at, news = row
+    code, version, options, seats, document, created_at, updated_at, news, clock = row
     return StoredMatch(code, version, json.loads(options), seats_from_text(seats),
                        None if document is None else json.loads(document), created_at, updated_at,
-                       None if news is None else json.loads(news))
+                       None if news is None else json.loads(news), None if clock is None else json.loads(clock))
 
 
 def _finished_match(row: tuple[Any, ...]) -> FinishedMatch:
-    match_id, code, result, winner, options, seats, document, started_at, finished_at, changes = row
+    match_id, code, result, winner, options, seats, document, started_at, finished_at, changes, clock = row
     return FinishedMatch(match_id, code, result, winner, json.loads(options), seats_from_text(seats),
                          json.loads(document), started_at, finished_at,
-                         tuple(RatingChange.from_dict(item) for item in json.loads(changes)))
+                         tuple(RatingChange.from_dict(item) for item in json.loads(changes)),
+                         None if clock is None else json.loads(clock))

@@ -39,6 +39,7 @@ class PostgresStorage(Storage):
     FOR_UPDATE = " FOR UPDATE"
     TABLE_EXISTS = ("SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() "
                     "AND table_name = ?")
+    SHARED = True
 
     def __init__(self, url: str, pool_size: int = 8, connect_timeout: float = CONNECT_TIMEOUT,
                  listener_check: float = LISTENER_CHECK, read_only: bool = False) -> None:
@@ -49,7 +50,7 @@ class PostgresStorage(Storage):
         self._pool = AsyncConnectionPool(url, min_size=1, max_size=pool_size, open=False, timeout=connect_timeout,
                                          kwargs={"autocommit": True}, check=AsyncConnectionPool.check_connection,
                                          configure=_read_only if read_only else None, name="soluna")
-        self._listener: asyncio.Task | None = None
+        self._listener: asyncio.Task[None] | None = None
         self._listening = asyncio.Event()
         #: How many times the listener has had to reconnect (a lost connection each).
         self.reconnections = 0
@@ -195,5 +196,5 @@ def _without_password(url: str) -> str:
         return "the configured database"
     if "password" in parts:
         parts["password"] = "***"
-        return make_conninfo(**parts)
+        return make_conninfo("", **parts)
     return url

@@ -69,7 +69,11 @@ class SeatRecord:
     ``secret_hash`` is a hash of the secret a returning player shows (never the secret itself);
     ``held_until`` is when a held seat is forfeited (seconds since the epoch), ``None`` when not held;
     ``server`` names the server whose session sits there (``None``: the player is away);
-    ``rematch`` is set when this player asked for a rematch of the finished match.
+    ``rematch`` is set when this player asked for a rematch of the finished match;
+    ``away_used`` is the time this player has spent away from the match before, in seconds, and
+    ``away_since`` when they left this time (``None`` while here): time away adds up over a match;
+    ``addresses`` are where the player sat down from (``gate.client_key``: an IPv4 address or an IPv6
+    /64), kept while the match is in play and never filed: two seats with one in common are not rated.
     """
 
     name: str
@@ -80,16 +84,22 @@ class SeatRecord:
     held_until: float | None = None
     server: str | None = None
     rematch: bool = False
+    away_used: float = 0.0
+    away_since: float | None = None
+    addresses: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
     def from_dict(cls, document: dict[str, Any]) -> SeatRecord:
+        addresses = document.get("addresses")
         return cls(str(document["name"]), str(document.get("identity", document["name"])),
                    document.get("fingerprint"), bool(document.get("hints", False)),
                    document.get("secret_hash"), document.get("held_until"), document.get("server"),
-                   bool(document.get("rematch", False)))
+                   bool(document.get("rematch", False)), float(document.get("away_used") or 0.0),
+                   document.get("away_since"),
+                   tuple(str(each) for each in addresses) if isinstance(addresses, list) else ())
 
 
 def seats_text(seats: tuple[SeatRecord, ...]) -> str:
@@ -105,7 +115,8 @@ class StoredMatch:
     """A match in play (or waiting for its second player) as the store has it at ``version``.
 
     ``document`` is the match itself (``Match.to_dict()``), ``None`` while waiting for an opponent;
-    ``news`` is what its last change told the players (for servers that learn of it from a notice).
+    ``news`` is what its last change told the players (for servers that learn of it from a notice);
+    ``clock`` the match's clock (``lobby.clocks.MatchClock.to_document``), ``None`` when it has none.
     """
 
     code: str
@@ -116,6 +127,7 @@ class StoredMatch:
     created_at: float
     updated_at: float
     news: dict[str, Any] | None = None
+    clock: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,10 +172,11 @@ class RatingChange:
 
 @dataclass(frozen=True, slots=True)
 class FinishedMatch:
-    """A match that has ended (won, forfeited or abandoned) with every move, kept for good.
+    """A match that has ended (won, forfeited, on time, abandoned or aborted) with every move, kept for good.
 
-    ``result`` is ``won``, ``forfeit`` or ``abandoned``; ``winner`` the seat that won (``None`` when
-    abandoned); ``rating_changes`` one per seat in seat order when the match was rated, else empty.
+    ``result`` is an ``EndReason`` value; ``winner`` the seat that won (``None`` when abandoned or
+    aborted); ``rating_changes`` one per seat in seat order when the match was rated, else empty;
+    ``clock`` the match's clock as it ended, if it had one.
     """
 
     id: int
@@ -176,6 +189,7 @@ class FinishedMatch:
     started_at: float
     finished_at: float
     rating_changes: tuple[RatingChange, ...]
+    clock: dict[str, Any] | None = None
 
     @property
     def rated(self) -> bool:
@@ -198,9 +212,9 @@ class PlayerRecord:
 
 @dataclass(frozen=True, slots=True)
 class Standing:
-    """A rated player's line on the leaderboard."""
+    """A rated player's line on the leaderboard (``rank`` ``None``: too few rated matches to be ranked yet)."""
 
-    rank: int
+    rank: int | None
     fingerprint: str
     name: str
     rating: Rating

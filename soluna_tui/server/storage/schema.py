@@ -85,6 +85,13 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 3: names compared by what they look like (their Unicode skeleton), not by letters: each player's
     # name_key is computed again, in Python (``Storage.migrate``), for the same result on both databases.
     (),
+    # 4: clocks: a match's clock (its setting, each player's time left, whose runs and since when), in play
+    # and as it ended; the leaderboard reads players by their count of rated matches.
+    (
+        "ALTER TABLE matches ADD COLUMN clock TEXT",
+        "ALTER TABLE finished_matches ADD COLUMN clock TEXT",
+        "CREATE INDEX ratings_by_played ON ratings (played, conservative)",
+    ),
 )
 
 #: The migration that computes every player's ``name_key`` again.

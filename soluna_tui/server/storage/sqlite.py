@@ -4,12 +4,22 @@ One connection lives on one thread of its own; every statement goes there, so th
 waits on the disk. Transactions begin IMMEDIATE (the write lock at once, so two writers queue
 instead of failing half-way), the journal is WAL (readers never wait for the writer) and a busy
 database is waited for. Changes are told to this process's subscribers after each commit: SQLite
-serves one server; several servers share PostgreSQL.
+serves one server; several servers share PostgreSQL. A server opens its file ``sole_server``: it
+holds an exclusive lock on ``FILE.lock`` beside it for as long as it runs, and a second server on
+the same file is refused at start, with one line pointing to PostgreSQL.
+
+The write-ahead log is emptied (``wal_checkpoint(TRUNCATE)``) a few seconds after writes, and at
+once after a burst of them, so it never grows past what a few seconds of play write; an idle
+server writes nothing at all.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import fcntl
+import logging
+import os
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -19,26 +29,47 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .base import Storage, Transaction
-from .records import Change, StorageUnavailable
+from .records import Change, StorageError, StorageUnavailable
+
+log = logging.getLogger("soluna.storage")
 
 T = TypeVar("T")
 
 #: Seconds a writer waits for another (another process on the same file) before giving up.
 BUSY_TIMEOUT = 10.0
+#: Seconds after a write before the write-ahead log is emptied, and the writes that empty it at once.
+CHECKPOINT_DELAY = 5.0
+CHECKPOINT_BURST = 200
+
+
+class DatabaseInUse(StorageError):
+    """Another server has this SQLite file open: SQLite serves one server."""
 
 
 class SQLiteStorage(Storage):
     SERIAL_ID = "INTEGER PRIMARY KEY AUTOINCREMENT"
     FOR_UPDATE = ""
     TABLE_EXISTS = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
+    SHARED = False
 
-    def __init__(self, path: Path, busy_timeout: float = BUSY_TIMEOUT, read_only: bool = False) -> None:
+    def __init__(self, path: Path, busy_timeout: float = BUSY_TIMEOUT, read_only: bool = False,
+                 sole_server: bool = False, checkpoint_delay: float = CHECKPOINT_DELAY) -> None:
+        """``sole_server``: this process is the server of this file, and no other may be (see the module)."""
         super().__init__(read_only)
         self.path = Path(path)
         self.busy_timeout = busy_timeout
+        self.sole_server = sole_server
+        self.checkpoint_delay = checkpoint_delay
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="soluna-sqlite")
         self._connection: sqlite3.Connection | None = None
         self._turn = asyncio.Lock()
+        self._lock_file: int | None = None
+        #: Write transactions since the write-ahead log was last emptied, and the timer that will empty it.
+        self._writes = 0
+        self._checkpoint_timer: asyncio.TimerHandle | None = None
+        self._checkpoint_task: asyncio.Task[None] | None = None
+        #: How many times the write-ahead log has been emptied (for tests and figures).
+        self.checkpoints = 0
 
     def __repr__(self) -> str:
         return f"SQLiteStorage({str(self.path)!r})"
@@ -56,8 +87,46 @@ class SQLiteStorage(Storage):
         except sqlite3.DatabaseError as error:  # locked too long, disk full, not a database, damaged
             raise StorageUnavailable(f"the database {self.path} cannot be used: {error}") from None
 
+    @property
+    def lock_path(self) -> Path:
+        """The file a server holds locked for as long as it serves this database."""
+        return self.path.with_name(self.path.name + ".lock")
+
     async def _open(self) -> None:
-        await self._call(self._connect)
+        if self.sole_server and not self.read_only:
+            self._claim()
+        try:
+            await self._call(self._connect)
+        except BaseException:
+            self._release()
+            raise
+
+    def _claim(self) -> None:
+        """Hold ``lock_path`` for this server's life; ``DatabaseInUse`` when another server holds it."""
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            descriptor = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        except OSError as error:
+            raise StorageUnavailable(f"the database {self.path} cannot be used: "
+                                     f"{error.strerror or error}") from None
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.pread(descriptor, 32, 0).decode(errors="replace").strip()
+            os.close(descriptor)
+            who = f" (process {holder})" if holder.isdigit() else ""
+            raise DatabaseInUse(f"another soluna serve{who} is using the database {self.path}: SQLite serves one "
+                                "server; to run several, share one PostgreSQL database "
+                                "(--database postgresql://...)") from None
+        with contextlib.suppress(OSError):  # only for the message a second server prints
+            os.ftruncate(descriptor, 0)
+            os.pwrite(descriptor, f"{os.getpid()}\n".encode(), 0)
+        self._lock_file = descriptor
+
+    def _release(self) -> None:
+        if self._lock_file is not None:
+            descriptor, self._lock_file = self._lock_file, None
+            os.close(descriptor)  # the lock goes with it; the file stays (removing it would race a newcomer)
 
     def _connect(self) -> None:
         if self.read_only:  # SQLite itself refuses every write, and creates no file that is not there
@@ -81,10 +150,18 @@ class SQLiteStorage(Storage):
         self._connection = connection
 
     async def _close(self) -> None:
-        if self._connection is not None:
-            connection, self._connection = self._connection, None
-            await asyncio.get_running_loop().run_in_executor(self._thread, connection.close)
+        if self._checkpoint_timer is not None:
+            self._checkpoint_timer.cancel()
+            self._checkpoint_timer = None
+        if self._checkpoint_task is not None:
+            await asyncio.gather(self._checkpoint_task, return_exceptions=True)
+        async with self._turn:
+            if self._connection is not None:
+                connection, self._connection = self._connection, None
+                # Closing the last connection empties the write-ahead log and removes it.
+                await asyncio.get_running_loop().run_in_executor(self._thread, connection.close)
         self._thread.shutdown(wait=False)
+        self._release()
 
     @asynccontextmanager
     async def _transaction(self, write: bool = True) -> AsyncIterator[Transaction]:
@@ -96,13 +173,54 @@ class SQLiteStorage(Storage):
             try:
                 # Inside the try: a caller cancelled while BEGIN runs on the thread still rolls it back.
                 await self._call(connection.execute, "BEGIN IMMEDIATE" if write else "BEGIN")
+                changes_before = connection.total_changes
                 yield tx
                 await self._call(connection.commit)
             except BaseException:
                 await asyncio.shield(self._call(_roll_back, connection))
                 raise
+            wrote = connection.total_changes != changes_before
+        if wrote:
+            self._written()
         for change in tx.changes:
             self._publish(change)
+
+    # ---- keeping the write-ahead log small -----------------------------------------------
+
+    def _written(self) -> None:
+        """A transaction that changed rows committed: the log is emptied soon, or now after a burst."""
+        self._writes += 1
+        if self._writes >= CHECKPOINT_BURST:
+            self._checkpoint_soon()
+        elif self._checkpoint_timer is None:
+            self._checkpoint_timer = asyncio.get_running_loop().call_later(self.checkpoint_delay,
+                                                                           self._checkpoint_soon)
+
+    def _checkpoint_soon(self) -> None:
+        if self._checkpoint_timer is not None:
+            self._checkpoint_timer.cancel()
+            self._checkpoint_timer = None
+        if self._checkpoint_task is None or self._checkpoint_task.done():
+            self._checkpoint_task = asyncio.get_running_loop().create_task(self._checkpoint_quietly(),
+                                                                           name="soluna-sqlite-checkpoint")
+
+    async def _checkpoint_quietly(self) -> None:
+        await self.checkpoint()
+
+    async def checkpoint(self) -> bool:
+        """Copy the write-ahead log into the database and empty it; whether it could be emptied (a reader of
+        another process, ``soluna export``, may hold it a while: it is tried again after the next write)."""
+        async with self._turn:
+            if self._connection is None:
+                return False
+            self._writes = 0
+            try:
+                busy, _, _ = await self._call(_fetch_one, self._connection, "PRAGMA wal_checkpoint(TRUNCATE)")
+            except StorageError as error:
+                log.warning("cannot empty the write-ahead log of %s: %s", self.path, error)
+                return False
+        self.checkpoints += 1
+        return not busy
 
     async def _lock(self, tx: Transaction, name: str) -> None:
         """Nothing to take: an IMMEDIATE transaction already holds the only write lock."""
@@ -135,6 +253,11 @@ def _roll_back(connection: sqlite3.Connection) -> None:
 
 def _fetch(connection: sqlite3.Connection, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
     return connection.execute(sql, params).fetchall()
+
+
+def _fetch_one(connection: sqlite3.Connection, sql: str) -> tuple[Any, ...]:
+    row: tuple[Any, ...] = connection.execute(sql).fetchone()
+    return row
 
 
 def _execute(connection: sqlite3.Connection, sql: str, params: Sequence[Any]) -> int:

@@ -1,0 +1,97 @@
+"""Shared by the server process and the child: a two-player match's clock, as both ends speak of it.
+
+A clock is a ``ClockSetting`` (time per player for the whole match, plus seconds added after each
+of their moves: ``3+2`` is three minutes and two seconds a move); the server offers a few presets
+and keeps each match's clock itself. What it tells the terminals is a ``ClockReading``: each
+player's time left when the message was sent, and whose clock is running.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+#: ``MINUTES+SECONDS``: minutes may have a fraction (``0.5+1`` is thirty seconds, one more a move).
+SETTING_PATTERN = re.compile(r"(\d+(?:\.\d+)?)\+(\d+)")
+#: The longest clock a server offers: a day a player.
+LONGEST_CLOCK = 24 * 3600.0
+LONGEST_INCREMENT = 600.0
+
+
+class ClockSettingError(ValueError):
+    """Not a clock setting (``3+2``: minutes per player, plus seconds a move)."""
+
+
+@dataclass(frozen=True)
+class ClockSetting:
+    """Seconds each player has for the whole match, and seconds added to a player's time after each move."""
+
+    seconds: float
+    increment: float
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.seconds) and math.isfinite(self.increment)):
+            raise ClockSettingError("a clock's times are finite")
+        if not (1 <= self.seconds <= LONGEST_CLOCK and 0 <= self.increment <= LONGEST_INCREMENT):
+            raise ClockSettingError(f"a clock gives 1 second to {LONGEST_CLOCK / 3600:g} hours a player, "
+                                    f"and 0 to {LONGEST_INCREMENT:g} seconds a move")
+
+    @classmethod
+    def parse(cls, text: str) -> ClockSetting:
+        """``3+2``: three minutes a player and two seconds a move (``ClockSettingError`` if it is not one)."""
+        found = SETTING_PATTERN.fullmatch(text.strip())
+        if found is None:
+            raise ClockSettingError(f"{text.strip()[:20]!r} is not a clock: write MINUTES+SECONDS, such as 3+2")
+        return cls(float(found.group(1)) * 60, float(found.group(2)))
+
+    @property
+    def label(self) -> str:
+        """``3+2`` (``0:30+1`` for less than a whole minute)."""
+        minutes, seconds = divmod(round(self.seconds), 60)
+        head = str(minutes) if seconds == 0 else f"{minutes}:{seconds:02}"
+        return f"{head}+{self.increment:g}"
+
+    @property
+    def brief(self) -> str:
+        """``3 min + 2 s a move``, as the lobby's form offers it."""
+        head = f"{self.seconds / 60:g} min" if self.seconds >= 60 else f"{self.seconds:g} s"
+        return f"{head} + {self.increment:g} s a move"
+
+    @property
+    def words(self) -> str:
+        """``3 minutes each, 2 seconds a move``, as the help and the lobby say it."""
+        each = _duration(self.seconds)
+        return f"{each} each" + (f", {self.increment:g} s added a move" if self.increment else ", nothing added")
+
+
+#: The clocks a server offers unless told otherwise (``soluna serve --clocks``).
+PRESETS = (ClockSetting(180.0, 2.0), ClockSetting(600.0, 5.0))
+
+
+@dataclass(frozen=True)
+class ClockReading:
+    """A match's clock as the server read it when it sent this: each player's time left (the running one's
+    as of that moment) and whose clock runs (``None``: stopped, as between matches)."""
+
+    setting: ClockSetting
+    left: tuple[float, float]
+    running: int | None = None
+
+
+def clock_face(seconds: float) -> str:
+    """Time left as a clock shows it: ``2:05``, ``0:09.4`` under ten seconds, never below ``0:00``."""
+    if seconds < 10:
+        tenths = max(0, math.floor(seconds * 10))
+        return f"0:{tenths // 10:02}.{tenths % 10}"
+    whole = math.ceil(seconds)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:g} seconds"
+    minutes = seconds / 60
+    return f"{minutes:g} minutes"
