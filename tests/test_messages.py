@@ -62,10 +62,12 @@ EXAMPLES: list[messages.Message] = [
                  ComputerOffer("hard", 3, (2, 1), needs_secret=True)),
     LobbyListing(()), messages.Waiting("ABCD"),
     MatchState("ABCD", 7, 1, MATCH, hints=True, away=(None, 12.5), secret="KQXPMR", notice="bob is back."),
-    MatchState("ABCD", 0, None, MATCH),
+    MatchState("ABCD", 0, None, MATCH, ratings=(messages.RatingShift("ann", 1000, 1023),
+                                                messages.RatingShift("bob", 1010, 991))),
     messages.Moved("ABCD", 8, 1, 4, "a1b2", notice="ann played."), messages.SecretNeeded("ABCD"),
     messages.SecretNeeded(None), messages.ComputerGameKept("KQXPMR", SAVE), Notice("Saved.", "warning"),
     Notice("Hello."), messages.ErrorReply("No match has the code ZZZZ."), messages.Exit(),
+    messages.ClosingSoon(840.0, 59.5),
     LeaderboardPage(0, 1, (LeaderboardRow(1, "ann", 1532, 12, 7),), Standing(1, 1532)),
     LeaderboardPage(20, 0, ()),
     PlayerRecord("ann", True, 1532, 5, 12, 7, 5, (

@@ -154,6 +154,15 @@ class RecentMatch:
     finished_at: float
 
 
+@dataclass(frozen=True)
+class RatingShift:
+    """One player's rating before and after a rated match, as players see ratings."""
+
+    name: str
+    before: int
+    after: int
+
+
 # ---- child to server ----------------------------------------------------------------------------
 
 
@@ -335,6 +344,8 @@ class MatchState(Reply):
     away: tuple[float | None, float | None] = (None, None)
     secret: Secret | None = None
     notice: Text | None = None
+    #: A rated match over: what it did to each player's rating (by seat).
+    ratings: tuple[RatingShift, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -383,6 +394,15 @@ class ErrorReply(Answer):
     TYPE: ClassVar[str] = "error"
     text: Text
     answer_to: int | None = None
+
+
+@dataclass(frozen=True)
+class ClosingSoon(Reply):
+    """No key pressed for a while: the session closes in ``seconds`` unless the player presses one."""
+
+    TYPE: ClassVar[str] = "closing_soon"
+    idle: float
+    seconds: float
 
 
 @dataclass(frozen=True)
@@ -439,7 +459,7 @@ REQUESTS: Final = _registry(CreateMatch, JoinMatch, WatchMatch, CancelMatch, Lea
                             AskRematch, SyncMatch, ComputerSaved, ComputerDropped, ComputerResume, AskLeaderboard,
                             AskRecord, AskFinishedMatch, ChooseName, CrashReport, Activity)
 REPLIES: Final = _registry(Welcome, LobbyListing, Waiting, MatchState, Moved, SecretNeeded, ComputerGameKept, Notice,
-                           ErrorReply, Exit, LeaderboardPage, PlayerRecord, FinishedMatch)
+                           ErrorReply, ClosingSoon, Exit, LeaderboardPage, PlayerRecord, FinishedMatch)
 
 
 # ---- to and from the wire -----------------------------------------------------------------------

@@ -522,22 +522,53 @@ async def test_a_match_against_the_computer_is_held_and_resumed_with_proof(make_
     assert other_guest.last("lobby")["computer"] is None  # resumed: no longer held
 
 
-async def test_a_held_computer_match_is_let_go_after_the_hold_and_a_finished_one_is_not_kept(make_lobby) -> None:
-    lobby = await make_lobby(hold_time=0.1)
+async def test_a_held_computer_match_is_kept_for_days_with_a_key_the_day_without_and_a_finished_one_not(
+        make_lobby) -> None:
+    lobby = await make_lobby(hold_time=0.1)  # a seat's hold has nothing to do with it
+    later = {"by": 0.0}
+    real_clock = lobby.store.clock
+    lobby.store.clock = lambda: real_clock() + later["by"]
+    ann, bob = FakeGuest("ann", fingerprint="SHA256:ann"), FakeGuest("bob")
+    for guest in (ann, bob):
+        await lobby.arrive(guest)
+        await lobby.handle(guest, {"type": "computer_saved", "save": computer_save(guest.name)})
+        await lobby.depart(guest)
+
+    async def offered(guest: FakeGuest) -> dict | None:
+        await lobby.games.tidy()
+        await lobby.games.refresh()
+        await lobby.arrive(guest)
+        return guest.last("lobby")["computer"]
+
+    later["by"] = 11 * 3600.0  # the same day
+    assert (await offered(FakeGuest("ann", fingerprint="SHA256:ann")))["needs_secret"] is False  # the key: proof
+    assert (await offered(FakeGuest("bob")))["needs_secret"] is True  # a guest: the secret
+    later["by"] = 13 * 3600.0  # the next day: a guest's is gone, a keyed player's is not
+    assert await offered(FakeGuest("bob")) is None
+    assert await offered(FakeGuest("ann", fingerprint="SHA256:ann")) is not None
+    later["by"] = 29 * 24 * 3600.0
+    back = FakeGuest("ann", fingerprint="SHA256:ann")
+    assert await offered(back) is not None
+    later["by"] = 31 * 24 * 3600.0
+    assert await offered(FakeGuest("ann", fingerprint="SHA256:ann")) is None
+    await lobby.handle(back, {"type": "computer_saved", "save": computer_save()})
+    await lobby.handle(back, {"type": "computer_dropped"})
+    await lobby.depart(back)
+    assert lobby.held_games == [] and await lobby.store.held_computer_games() == []
+
+
+async def test_a_resumed_computer_match_keeps_analysis_mode_and_the_hints_used(make_lobby) -> None:
+    lobby = await make_lobby()
     ann = FakeGuest("ann", fingerprint="SHA256:ann")
     await lobby.arrive(ann)
-    await lobby.handle(ann, {"type": "computer_saved", "save": computer_save()})
+    save = {**computer_save(moves=2), "analysis": True, "hints_used": [3, 0]}
+    await lobby.handle(ann, {"type": "computer_saved", "save": save})
     await lobby.depart(ann)
     back = FakeGuest("ann", fingerprint="SHA256:ann")
     await lobby.arrive(back)
-    assert back.last("lobby")["computer"]["needs_secret"] is False  # the same key is proof enough
-    await asyncio.sleep(0.3)
-    await lobby.arrive(later := FakeGuest("ann", fingerprint="SHA256:ann"))
-    assert later.last("lobby")["computer"] is None
-    await lobby.handle(later, {"type": "computer_saved", "save": computer_save()})
-    await lobby.handle(later, {"type": "computer_dropped"})
-    await lobby.depart(later)
-    assert lobby.held_games == [] and await lobby.store.held_computer_games() == []
+    await lobby.handle(back, {"type": "computer_resume"})
+    kept = back.last("computer_game")["save"]
+    assert kept["analysis"] is True and kept["hints_used"] == [3, 0]
 
 
 async def test_a_computer_save_that_is_not_one_is_refused(make_lobby) -> None:

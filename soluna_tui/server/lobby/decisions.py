@@ -17,6 +17,7 @@ a check in the decisions they concern, each tested in ``tests/server/test_decisi
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -175,18 +176,22 @@ class Referee:
         match = Match(match_options(read.stored.options), (creator.name, name))
         return Change(match, (creator, seat), News.to_seat(0, f"{name} has joined: the match begins."))
 
-    def seats_to_take_back(self, read: MatchRead, moment: Moment, identity: str) -> list[int]:
-        """The free seats of a match in play that a player known as ``identity`` may prove are theirs."""
-        return [index for index, seat in enumerate(read.seats) if moment.seat_free(seat) and seat.identity == identity]
+    def seats_to_take_back(self, read: MatchRead, identities: Collection[str]) -> list[int]:
+        """The seats of a match in play that a player known by one of ``identities`` may prove are theirs:
+        free ones (they left), and taken ones too (a connection half dead that the server has not noticed yet,
+        or the same player on another terminal): proof takes a seat back at once."""
+        if not read.in_play:
+            return []
+        return [index for index, seat in enumerate(read.seats) if seat.identity in identities]
 
     def take_back_seat(self, read: MatchRead, moment: Moment, index: int, secret_hash: str) -> Decision:
-        """A player who proved the seat theirs (key or secret) sits there again; ``secret_hash`` is the
-        secret that lets them back in from now on."""
+        """A player who proved the seat theirs (key or secret) sits there again, whoever sat there (the session
+        there is theirs, and is closed); ``secret_hash`` is the secret that lets them back in from now on."""
         seat = read.seats[index]
-        if not moment.seat_free(seat) or not read.in_play:
-            return Refused(f"Match {read.code} has two players already.")
+        if not read.in_play:
+            return Refused(f"Match {read.code} is over.")
         seats = with_seat(read.seats, index, server=moment.server, held_until=None, secret_hash=secret_hash)
-        back = f"{seat.name} is back."
+        back = f"{seat.name} is back." if moment.seat_free(seat) else f"{seat.name} reconnected."
         lines = [back, back]
         lines[index] = "Welcome back."
         return Change(read.fresh_match(), seats, News((lines[0], lines[1]), back))
@@ -211,8 +216,9 @@ class Referee:
                                    watchers=f"{seat.name} has left: the seat is held for {held}."))
 
     def reclaim(self, read: MatchRead, moment: Moment, index: int) -> Decision:
-        """This server's guest still sits at a seat another server gave up for it (thinking it dead)."""
-        if read.seats[index].server == moment.server:
+        """This server's guest still sits at a seat another server held for it (thinking this one dead); a seat
+        its player has taken back on another server since is theirs there."""
+        if read.seats[index].server is not None:  # still this server's, or taken back elsewhere with proof
             return None
         seats = with_seat(read.seats, index, server=moment.server, held_until=None)
         return Change(read.fresh_match(), seats)
@@ -291,21 +297,27 @@ class Referee:
         return Change(match, read.seats, News.to_seat(other(seat), line, watchers=line))
 
     def ask_rematch(self, read: MatchRead, seat: int) -> Decision:
-        """A rematch starts once both players have asked; the first to ask waits for the other."""
+        """A rematch starts once both players have asked; the first to ask is told it waits for the other, the
+        second that the other had asked already."""
         if read.match is None or not read.finished:
             return Refused("The match is not over.")
-        opponent = read.seats[other(seat)]
+        if read.match.forfeited_by is not None:
+            return Refused("No rematch after a forfeit.")
+        asker, opponent = read.seats[seat].name, read.seats[other(seat)]
         if opponent.server is None:
             return Refused(f"{opponent.name} has left: no rematch this time.")
         if opponent.rematch:
             match = read.match.rematch()
-            line = f"Rematch: {match.players[match.to_move]} opens."
+            begins = f"the rematch begins: {match.players[match.to_move]} opens."
+            lines = [f"{asker} agreed: {begins}"] * 2
+            lines[seat] = f"{opponent.name} had asked already: {begins}"
             seats = tuple(replace(each, rematch=False) for each in read.seats)
-            return Change(match, seats, News.to_all(line))
+            return Change(match, seats, News((lines[0], lines[1]), f"Rematch: {match.players[match.to_move]} opens."))
         if read.seats[seat].rematch:
             return None
-        line = f"{read.seats[seat].name} asks for a rematch: choose Rematch to play again."
-        return Change(read.fresh_match(), with_seat(read.seats, seat, rematch=True), News.to_seat(other(seat), line))
+        lines = [f"{asker} asks for a rematch: choose Rematch to play again."] * 2
+        lines[seat] = f"Rematch asked: it starts when {opponent.name} asks too."
+        return Change(read.fresh_match(), with_seat(read.seats, seat, rematch=True), News((lines[0], lines[1])))
 
 
 #: What everyone at a match both players left (and did not come back to) is told.
