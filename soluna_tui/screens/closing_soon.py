@@ -17,7 +17,6 @@ from textual.widgets import Static
 
 from ..play.wording import minutes
 
-
 #: Keys a player presses that print nothing (any that prints counts too).
 PRESSED_KEYS = frozenset({"enter", "escape", "space", "tab", "shift+tab", "backspace", "delete", "up", "down", "left",
                           "right", "home", "end", "pageup", "pagedown"})
