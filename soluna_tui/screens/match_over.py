@@ -65,11 +65,14 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
         winner = match.winner
         names = match.players
         stars = match.stars
-        lines = [f"{verb(names[winner], 'wins', 'win', you=winner == self.you)} the match "
-                 f"{stars[winner]}-{stars[1 - winner]}"]
-        if match.forfeited_by is not None:
-            quitter = match.forfeited_by
-            lines.append(f"{verb(names[quitter], 'has', 'have', you=quitter == self.you)} left the match.")
+        quitter = match.forfeited_by
+        if quitter is None:
+            lines = [f"{verb(names[winner], 'wins', 'win', you=winner == self.you)} the match "
+                     f"{stars[winner]}-{stars[1 - winner]}"]
+        else:  # not won on the board: say what happened
+            left = "You left" if quitter == self.you else f"{names[quitter]} left"
+            wins = "you win" if winner == self.you else f"{names[winner]} wins"
+            lines = [f"{left}: {wins} by forfeit"]
         lines.append("")
         for number, played in enumerate(match.rounds, start=1):
             if played.outcome is not None:
@@ -103,4 +106,6 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
         self.dismiss(MatchOverChoice(value))
 
     def choices(self) -> list[tuple[str, MatchOverChoice]]:
-        return [(text, key) for key, text in CHOICES]
+        """A rematch only for players at this terminal, and never after a forfeit (one of them has gone)."""
+        rematch = bool(self.humans) and self.match.forfeited_by is None
+        return [(text, key) for key, text in CHOICES if rematch or key is not MatchOverChoice.REMATCH]

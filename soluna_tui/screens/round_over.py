@@ -133,6 +133,8 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
         match = self.match
         loser = match.round.outcome.loser
         next_round = match.round_number + 1
+        if not self.local_players:  # a spectator: the players start the next round
+            return []
         if match.options.next_opener is NextOpener.LOSER_OPENS:
             return [(f"Start round {next_round} ({self._verb(loser, 'opens', 'open')})", RoundOverChoice(loser))]
         if self.computer_opens is not None:
@@ -150,6 +152,10 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
     def explanation(self) -> str:
         match = self.match
         loser = match.players[match.round.outcome.loser]
+        if not self.local_players:
+            if match.options.next_opener is NextOpener.LOSER_OPENS:
+                return f"Waiting for the players to start round {match.round_number + 1} ({loser} opens)."
+            return f"Waiting for {loser} to choose who opens the next round."
         if match.options.next_opener is NextOpener.LOSER_OPENS:
             return "Under these rules the loser opens the next round."
         if self.computer_opens is not None:
@@ -164,7 +170,7 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
     def keys_line(self) -> str:
         keys = ["u takes back the last move"] if self.can_take_back else []
         if self.count_hint is not None and self.loser_chooses_here:
-            keys.append("H says which choice wins (a hint)")
+            keys.append("H says which choice wins, as a hint")
         return f"({'; '.join(keys)})" if keys else ""
 
     def still_true(self, match: Match) -> bool:

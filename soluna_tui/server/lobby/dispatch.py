@@ -83,6 +83,7 @@ class Lobby:
         self.presence = Presence(store, self.server_id, heartbeat)
         self.background = Background()
         self.listing = Listing(self.visitors, self._listing_for)
+        self.presence.on_watchers_changed = self.listing.changed  # "2 watching" as the heartbeats say
         self.cache = MatchCache(store, self.visitors, self.presence.moment, self)
         self.writer = Writer(store, self.cache)
         code_tries = CodeTries()

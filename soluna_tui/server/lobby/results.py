@@ -52,16 +52,18 @@ def how_it_ended(finished: FinishedMatch, index: int, hold_time: float) -> str:
 
 
 async def ended_while_away(store: Storage, guest: Guest, visitor: Visitor, hold_time: float) -> str | None:
-    """A keyed player's latest match, if it ended by forfeit since their last visit: one line saying so."""
+    """A keyed player's latest match, if it ended by forfeit since their last visit (or lately, for a key that never
+    chose its name, whose visits are not kept): one line saying so."""
     fingerprint = guest.fingerprint
-    if fingerprint is None or visitor.last_seen is None:
+    if fingerprint is None:
         return None
+    since = visitor.last_seen if visitor.last_seen is not None else store.clock() - TOLD_FOR
     recent = await store.recent_matches(fingerprint, 1)
     if not recent:
         return None
     finished = recent[0]
     index = seat_in(finished, guest, visitor)
-    if finished.result != EndReason.FORFEIT or index is None or finished.finished_at <= visitor.last_seen:
+    if finished.result != EndReason.FORFEIT or index is None or finished.finished_at <= since:
         return None
     return f"While you were away, your match against {finished.seats[1 - index].name} ended: " \
            f"{how_it_ended(finished, index, hold_time)}"
