@@ -16,7 +16,6 @@ from soluna_tui.link.protocol import decode, encode
 from soluna_tui.match_setup import MatchSetup
 from soluna_tui.rules import Match, MatchOptions, Move
 from soluna_tui.server.lobby import CODE_PATTERN, Lobby, player_name
-from soluna_tui.server.storage import open_storage
 
 
 class FakeGuest:
@@ -74,24 +73,6 @@ class SettledLobby:
     async def depart(self, guest) -> None:
         self.lobby.depart(guest)
         await self.lobby.settled()
-
-
-@pytest.fixture
-async def make_lobby(database):
-    """Lobbies on one fresh store each (several: several servers sharing it), closed after the test."""
-    opened = []
-
-    async def maker(hold_time: float = 60.0) -> SettledLobby:
-        store = await open_storage(database)
-        lobby = Lobby(store, hold_time, heartbeat=0.1)
-        await lobby.start()
-        opened.append(lobby)
-        return SettledLobby(lobby)
-
-    yield maker
-    for lobby in opened:
-        await lobby.close()
-        await lobby.store.close()
 
 
 async def wait_for(condition, timeout: float = 10.0, step: float = 0.02) -> None:

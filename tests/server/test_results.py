@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from .test_lobby import FakeGuest, create, finish_round, make_lobby, pair, wait_for  # noqa: F401 - make_lobby: a fixture
+from .test_lobby import FakeGuest, create, finish_round, pair, wait_for
 
 
 async def test_everyone_at_a_rated_match_hears_each_rating_change(make_lobby) -> None:

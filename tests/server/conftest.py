@@ -1,0 +1,28 @@
+"""Fixtures of the server's tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from soluna_tui.server.lobby import Lobby
+from soluna_tui.server.storage import open_storage
+
+from .test_lobby import SettledLobby
+
+
+@pytest.fixture
+async def make_lobby(database):
+    """Lobbies on one fresh store each (several: several servers sharing it), closed after the test."""
+    opened = []
+
+    async def maker(hold_time: float = 60.0) -> SettledLobby:
+        store = await open_storage(database)
+        lobby = Lobby(store, hold_time, heartbeat=0.1)
+        await lobby.start()
+        opened.append(lobby)
+        return SettledLobby(lobby)
+
+    yield maker
+    for lobby in opened:
+        await lobby.close()
+        await lobby.store.close()
