@@ -29,6 +29,10 @@ class FakeGuest:
         self.inbox.append(json.loads(encode(message)))  # as it travels, and as the child reads it
         decode(encode(message), REPLIES)
 
+    def send_away(self, farewell: str) -> None:
+        """The session ends (its player took the seat back elsewhere): kept as the last thing it was told."""
+        self.inbox.append({"type": "sent_away", "text": farewell})
+
     def last(self, kind: str) -> dict:
         return next(message for message in reversed(self.inbox) if message["type"] == kind)
 
@@ -454,10 +458,34 @@ async def test_two_lobbies_racing_for_one_move_apply_it_once(make_lobby, backend
     stored = await first.store.get_match(code)
     (played,) = stored.document["rounds"][0]["moves"]  # one of them, never both
     loser = twin if played == str(moves[0]) else ann
-    # Any of the loser's states, not only its last: the rigged twin holds a seat its server's store row
-    # gives to the other server, so that server may reclaim it afterwards and send one more state.
-    notices = [message["notice"] for message in loser.inbox if message["type"] == "match"]
-    assert "That move came too late: the match had moved on." in notices
+    # The loser is told its move came too late; or, the rigged twin holding a seat the store gives to the other
+    # server, its server may hear first that the seat is taken there, and send the twin away before its move.
+    told = [message.get("notice") or message.get("text") for message in loser.inbox
+            if message["type"] in ("match", "sent_away")]
+    assert ("That move came too late: the match had moved on." in told
+            or (loser is twin and "You took your seat back on another terminal: this one is closed." in told))
+
+
+async def test_a_seat_taken_back_with_proof_on_another_server_sends_the_old_session_away(make_lobby, backend) -> None:
+    if backend == "sqlite":
+        pytest.skip("SQLite serves one server: its changes are heard in its own process only")
+    first, second = await make_lobby(), await make_lobby()
+    ann, bob = FakeGuest("ann"), FakeGuest("bob")
+    code = await pair(first, ann, bob)
+    secret = bob.last("welcome")["secret"]
+    back = FakeGuest("bob", address="10.0.0.9")  # bob's first session looks alive: its connection is half dead
+    await second.arrive(back)
+    await second.handle(back, {"type": "join", "code": code, "hints": False})
+    assert back.inbox[-1]["type"] == "secret_needed", back.inbox[-1]
+    await second.handle(back, {"type": "join", "code": code, "hints": False, "secret": secret})
+    assert back.last("match")["notice"] == "Welcome back."
+    await wait_for(lambda: any(message["type"] == "sent_away" for message in bob.inbox))
+    await wait_for(lambda: ann.last("match")["notice"] == "bob reconnected.")
+    await first.settled()
+    await asyncio.sleep(0.3)  # a few heartbeats: the first server does not take the seat back for its old session
+    stored = await first.store.get_match(code)
+    assert stored.seats[1].server == second.server_id
+    assert 1 not in first.tables[code].seated and bob not in first.visitors or first.visitors[bob].code is None
 
 
 @pytest.mark.parametrize(("username", "shown"), [
