@@ -60,6 +60,9 @@ class Table:
     #: What this terminal's player needs to come back to the match after losing the connection
     #: ("code ABCD, secret KQXPMR"), shown beside the board; empty where there is no coming back.
     comeback = ""
+    #: Lines about a finished match beyond its board, for its summary: what a rated match did to each
+    #: player's rating (over SSH).
+    result_notes: tuple[str, ...] = ()
 
     def __init__(self) -> None:
         self.notices: list[str] = []

@@ -48,10 +48,13 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
 
     def __init__(self, match: Match, glyphs: Glyphs, hints_used: tuple[int, int] = (0, 0),
                  accuracy: tuple[float | None, float | None] = (None, None),
-                 humans: tuple[int, ...] = (0, 1), can_take_back: bool = True, you: int | None = None) -> None:
+                 humans: tuple[int, ...] = (0, 1), can_take_back: bool = True, you: int | None = None,
+                 notes: tuple[str, ...] = ()) -> None:
         """``can_take_back`` is False where undo is not offered (a remote match); ``you`` is the player
-        spoken to as "you" (the one player here against the computer), if any."""
+        spoken to as "you" (the one player here against the computer), if any; ``notes`` are lines the
+        board does not tell (a rated match's rating changes)."""
         super().__init__()
+        self.notes = notes
         self.can_take_back = can_take_back
         self.you = you
         self.humans = humans
@@ -87,7 +90,16 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
                 facts.append(f"{plural(self.hints_used[player], 'hint')} used")
             if facts:
                 lines.append(f"{name}: {', '.join(facts)}")
+        if self.notes:
+            lines += ["", *self.notes]
         return "\n".join(lines)
+
+    def show_notes(self, notes: tuple[str, ...]) -> None:
+        """Lines that came after the dialog opened (the ratings, once the server has filed the match)."""
+        if notes != self.notes:
+            self.notes = notes
+            if self.is_mounted:
+                self.query_one("#match-summary", Static).update(self.summary())
 
     def still_true(self, match: Match) -> bool:
         """Whether this dialog still describes the match (a take-back elsewhere reopens it)."""
