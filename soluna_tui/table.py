@@ -69,6 +69,9 @@ class Table:
     clock_read_at = 0.0
     #: How a match between players over SSH ended, once it is over (``None`` elsewhere).
     ended: EndReason | None = None
+    #: Lines about a finished match beyond its board, for its summary: what a rated match did to each
+    #: player's rating (over SSH).
+    result_notes: tuple[str, ...] = ()
 
     def __init__(self) -> None:
         self.notices: list[str] = []

@@ -159,6 +159,15 @@ class RecentMatch:
     on_time: bool = False
 
 
+@dataclass(frozen=True)
+class RatingShift:
+    """One player's rating before and after a rated match, as players see ratings."""
+
+    name: str
+    before: int
+    after: int
+
+
 # ---- child to server ----------------------------------------------------------------------------
 
 
@@ -349,6 +358,8 @@ class MatchState(Reply):
     clock: ClockReading | None = None
     #: How the match ended, once it is over (played out, by forfeit, on time).
     ended: EndReason | None = None
+    #: A rated match over: what it did to each player's rating (by seat).
+    ratings: tuple[RatingShift, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -412,6 +423,15 @@ class ErrorReply(Answer):
 
 
 @dataclass(frozen=True)
+class ClosingSoon(Reply):
+    """No key pressed for a while: the session closes in ``seconds`` unless the player presses one."""
+
+    TYPE: ClassVar[str] = "closing_soon"
+    idle: float
+    seconds: float
+
+
+@dataclass(frozen=True)
 class Exit(Reply):
     """The session is ending: the child leaves by itself (which restores the player's terminal)."""
 
@@ -467,7 +487,7 @@ REQUESTS: Final = _registry(CreateMatch, JoinMatch, WatchMatch, CancelMatch, Lea
                             AskRematch, SyncMatch, ComputerSaved, ComputerDropped, ComputerResume, AskLeaderboard,
                             AskRecord, AskFinishedMatch, ChooseName, CrashReport, Activity)
 REPLIES: Final = _registry(Welcome, LobbyListing, Waiting, MatchState, Moved, SecretNeeded, ComputerGameKept, Notice,
-                           MatchGone, ErrorReply, Exit, LeaderboardPage, PlayerRecord, FinishedMatch)
+                           MatchGone, ErrorReply, ClosingSoon, Exit, LeaderboardPage, PlayerRecord, FinishedMatch)
 
 
 # ---- to and from the wire -----------------------------------------------------------------------

@@ -212,6 +212,10 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen[None]):
         if isinstance(dialog, ModalScreen) and still_true is not None and not still_true(self.match):
             dialog.dismiss(None)
             self._announced = None
+            return
+        show_notes = getattr(dialog, "show_notes", None)
+        if show_notes is not None:  # the match-over summary: lines that came after it opened (ratings)
+            show_notes(self.table.result_notes)
 
     async def load(self, table: Table) -> None:
         """Play another match on this screen (a rematch, a new match)."""
@@ -400,7 +404,8 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen[None]):
         humans = self.table.local_players
         hints = self.table.hints_used
         screen = MatchOverScreen(self.match, self.glyphs, (hints[0], hints[1]), message.accuracy, humans,
-                                 can_take_back=self.table.can_undo, you=self.you, ended=self.table.ended)
+                                 can_take_back=self.table.can_undo, you=self.you, ended=self.table.ended,
+                                 notes=self.table.result_notes)
         self.app.push_screen(screen, self._match_over_chosen)
 
     def _record_stats(self, accuracy: tuple[float | None, float | None]) -> None:

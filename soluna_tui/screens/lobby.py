@@ -36,6 +36,8 @@ from ..widgets.menu import Menu
 CODE_PATTERN = re.compile(r"[A-Z]{4}")
 RESUME = ("resume", "Resume computer match")
 RETURN = ("return", "Return to your match")
+#: Offered to a player with a key (rated), whose name is kept with it.
+NAME = ("name", "Choose your name")
 MENU = (
     ("computer", "Play the computer"),
     ("create", "Create a match"),
@@ -83,6 +85,9 @@ class LobbyScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("tab", "app.focus_next", "Next field"),
         Binding("shift+tab", "app.focus_previous", "Previous field", show=False),
+        # Up and Down move between the settings and fields as Tab does (the lists keep them for their rows).
+        Binding("down", "app.focus_next", "Next field", show=False),
+        Binding("up", "app.focus_previous", "Previous field", show=False),
         Binding("escape", "menu", "Menu"),
     ]
 
@@ -123,6 +128,9 @@ class LobbyScreen(Screen[None]):
     class ShowRecord(Message):
         """The player asked for their record."""
 
+    class ChooseName(Message):
+        """A player with a key asked to choose the name kept with it."""
+
     def __init__(self, player_name: str, *, ascii_mode: bool = False) -> None:
         super().__init__()
         self.player_name = player_name
@@ -157,14 +165,15 @@ class LobbyScreen(Screen[None]):
                     yield self._choice("Hints", [("off (both must allow)", False), ("allowed", True)], False,
                                        "hints")
                     yield self._choice("Clock", clock_values(self.clocks), None, "clock")
-            with Horizontal(classes="form-row", id="lobby-code-row"):
-                yield Label("Match code", classes="form-label")
-                yield Input(placeholder="four letters, then Enter", max_length=4, restrict=r"[A-Za-z]*",
-                            compact=True, id="code")
-            with Horizontal(classes="form-row", id="lobby-secret-row"):
-                yield Label("Your secret", classes="form-label")
-                yield Input(placeholder="six letters, then Enter", max_length=9, restrict=r"[A-Za-z -]*",
-                            compact=True, id="secret")
+                    # Beside the menu, not under it: the tallest menu still leaves the matches in view at 80x24.
+                    with Horizontal(classes="form-row", id="lobby-code-row"):
+                        yield Label("Match code", classes="form-label")
+                        yield Input(placeholder="four letters, then Enter", max_length=4, restrict=r"[A-Za-z]*",
+                                    compact=True, id="code")
+                    with Horizontal(classes="form-row", id="lobby-secret-row"):
+                        yield Label("Your secret", classes="form-label")
+                        yield Input(placeholder="six letters, then Enter", max_length=9, restrict=r"[A-Za-z -]*",
+                                    compact=True, id="secret")
             # Under the fields it answers (a code's hint, a refusal), where an 80x24 terminal
             # still shows it with the matches list full below.
             yield Static("", id="lobby-status", markup=False)
@@ -189,6 +198,8 @@ class LobbyScreen(Screen[None]):
         if self.rated is False:
             # One line: with a held seat to return to, the lobby must still fit 80x24 with its status line.
             text += "\nYou play as a guest, unrated: an SSH key keeps your name and rating."
+        elif self.rated:
+            text += f"\nYou play rated, as {self.player_name}: your SSH key keeps this name and your rating."
         return text
 
     def show_player(self, name: str, rated: bool | None) -> None:
@@ -197,6 +208,7 @@ class LobbyScreen(Screen[None]):
         self.player_name, self.rated = name, rated
         if self.composed:
             self.query_one("#lobby-welcome", Static).update(self._welcome_text())
+            self._update_menu()
 
     def show_clocks(self, clocks: tuple[ClockSetting, ...]) -> None:
         """The clocks this server offers a two-player match (none: the setting offers no clock only)."""
@@ -247,7 +259,8 @@ class LobbyScreen(Screen[None]):
         if not self.composed:
             return
         entries = (((RETURN,) if self.held_seat is not None else ())
-                   + ((RESUME,) if self.computer_offer is not None else ()) + MENU)
+                   + ((RESUME,) if self.computer_offer is not None else ()) + MENU[:-1]
+                   + ((NAME,) if self.rated else ()) + MENU[-1:])
         menu = self.query_one("#lobby-menu", Menu)
         keys = [key for key, _ in entries]
         shown = [menu.get_option_at_index(index).id for index in range(menu.option_count)]
@@ -333,6 +346,8 @@ class LobbyScreen(Screen[None]):
             self.post_message(self.ShowLeaderboard())
         elif choice == "record":
             self.post_message(self.ShowRecord())
+        elif choice == "name":
+            self.post_message(self.ChooseName())
         elif choice == "quit":
             await self.run_action("app.quit")
 

@@ -57,12 +57,14 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
     def __init__(self, match: Match, glyphs: Glyphs, hints_used: tuple[int, int] = (0, 0),
                  accuracy: tuple[float | None, float | None] = (None, None),
                  humans: tuple[int, ...] = (0, 1), can_take_back: bool = True, you: int | None = None,
-                 ended: EndReason | None = None) -> None:
+                 ended: EndReason | None = None, notes: tuple[str, ...] = ()) -> None:
         """``can_take_back`` is False where undo is not offered (a remote match); ``you`` is the player
         spoken to as "you" (the one player here against the computer), if any; ``ended``, how a match
-        over SSH ended (a forfeit on time is no player leaving)."""
+        over SSH ended (a forfeit on time is no player leaving); ``notes`` are lines the board does
+        not tell (a rated match's rating changes)."""
         super().__init__()
         self.ended = ended
+        self.notes = notes
         self.can_take_back = can_take_back
         self.you = you
         self.humans = humans
@@ -78,14 +80,17 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
             raise ValueError("the match-over dialog needs a match that is over")
         names = match.players
         stars = match.stars
-        lines = [f"{verb(names[winner], 'wins', 'win', you=winner == self.you)} the match "
-                 f"{stars[winner]}-{stars[1 - winner]}"]
-        if match.forfeited_by is not None:
-            quitter = match.forfeited_by
-            if self.ended is EndReason.TIME:
-                lines.append(f"{verb(names[quitter], 'ran', 'ran', you=quitter == self.you)} out of time.")
-            else:
-                lines.append(f"{verb(names[quitter], 'has', 'have', you=quitter == self.you)} left the match.")
+        quitter = match.forfeited_by
+        wins = "you win" if winner == self.you else f"{names[winner]} wins"
+        if quitter is None:
+            lines = [f"{verb(names[winner], 'wins', 'win', you=winner == self.you)} the match "
+                     f"{stars[winner]}-{stars[1 - winner]}"]
+        elif self.ended is EndReason.TIME:  # not won on the board: say what happened
+            ran = "You ran" if quitter == self.you else f"{names[quitter]} ran"
+            lines = [f"{ran} out of time: {wins} on time"]
+        else:
+            left = "You left" if quitter == self.you else f"{names[quitter]} left"
+            lines = [f"{left}: {wins} by forfeit"]
         lines.append("")
         for number, played in enumerate(match.rounds, start=1):
             if played.outcome is not None:
@@ -100,7 +105,16 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
                 facts.append(f"{plural(self.hints_used[player], 'hint')} used")
             if facts:
                 lines.append(f"{name}: {', '.join(facts)}")
+        if self.notes:
+            lines += ["", *self.notes]
         return "\n".join(lines)
+
+    def show_notes(self, notes: tuple[str, ...]) -> None:
+        """Lines that came after the dialog opened (the ratings, once the server has filed the match)."""
+        if notes != self.notes:
+            self.notes = notes
+            if self.is_mounted:
+                self.query_one("#match-summary", Static).update(self.summary())
 
     def still_true(self, match: Match) -> bool:
         """Whether this dialog still describes the match (a take-back elsewhere reopens it)."""
@@ -131,4 +145,6 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
         self.action_choose(self._values[event.option_index])
 
     def choices(self) -> list[tuple[str, MatchOverChoice]]:
-        return [(text, key) for key, text in CHOICES]
+        """A rematch only for players at this terminal, and never after a forfeit (one of them has gone)."""
+        rematch = bool(self.humans) and self.match.forfeited_by is None
+        return [(text, key) for key, text in CHOICES if rematch or key is not MatchOverChoice.REMATCH]

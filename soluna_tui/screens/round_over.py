@@ -151,6 +151,8 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
         match = self.match
         loser = self.outcome.loser
         next_round = match.round_number + 1
+        if not self.local_players:  # a spectator: the players start the next round
+            return []
         if match.options.next_opener is NextOpener.LOSER_OPENS:
             return [(f"Start round {next_round}: {self._verb(loser, 'opens', 'open', first=False)}",
                      RoundOverChoice(loser))]
@@ -169,6 +171,10 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
     def explanation(self) -> str:
         match = self.match
         loser = match.players[self.outcome.loser]
+        if not self.local_players:
+            if match.options.next_opener is NextOpener.LOSER_OPENS:
+                return f"Waiting for the players to start round {match.round_number + 1} ({loser} opens)."
+            return f"Waiting for {loser} to choose who opens the next round."
         if match.options.next_opener is NextOpener.LOSER_OPENS:
             return "Under these rules the loser opens the next round."
         if self.computer_opens is not None:

@@ -32,6 +32,7 @@ child.py             child             the child's set-up: session leader, limit
 child_app.py         child             the app a session runs: the lobby, then matches
 remote_table.py      child             a seat at a match the server holds
 activity.py          child             what counts as the player there (a key that acts), told the server
+keeping.py           shared            how long a match against the computer is kept for a player gone
 ===================  ================  ===============================================================
 
 This package imports nothing heavy on its own: the child imports the app from it,

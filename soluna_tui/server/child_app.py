@@ -48,6 +48,7 @@ from ..link.messages import (
     AskRecord,
     CancelMatch,
     ChooseName,
+    ClosingSoon,
     ComputerDropped,
     ComputerGameKept,
     ComputerResume,
@@ -81,6 +82,7 @@ from ..play.wording import minutes
 from ..rules import Match, SolunaError
 from ..saves import SavedMatch
 from ..screens.choose_name import ChooseNameScreen
+from ..screens.closing_soon import ClosingSoonScreen
 from ..screens.confirm import ConfirmScreen
 from ..screens.help import HelpScreen, server_rules_text
 from ..screens.leaderboard import LeaderboardScreen
@@ -91,6 +93,7 @@ from ..screens.waiting import WaitingScreen
 from ..stats import Stats, StatsStore
 from ..table import LocalTable
 from .activity import ReportsActivity
+from .keeping import computer_keep, duration
 from .remote_table import RemoteTable
 
 LOBBY_STYLESHEET = "lobby.tcss"
@@ -191,6 +194,7 @@ class ChildApp(ReportsActivity, SolunaApp):
             Welcome: self._welcome, LobbyListing: self._heard_listing, Waiting: self._heard_waiting,
             MatchState: self._match_news, Moved: self._match_news, SecretNeeded: self._heard_secret_needed,
             ComputerGameKept: self._resume_computer_game, Notice: self._heard_notice, MatchGone: self._heard_match_gone,
+            ClosingSoon: self._closing_soon,
             LeaderboardPage: self._heard_leaderboard_page, PlayerRecord: self._heard_record,
             FinishedMatch: self._replay_finished, ErrorReply: self._heard_error, Exit: self._heard_exit,
         }
@@ -287,7 +291,24 @@ class ChildApp(ReportsActivity, SolunaApp):
         self.lobby.ask_secret(message.code)
 
     def _heard_notice(self, message: Notice) -> None:
-        self.notify(message.text, severity=message.severity, timeout=NOTICE_SECONDS)
+        """News from the server: in the lobby's status line when the lobby is what the player sees (it stays
+        there), else a notice."""
+        if self.screen is self.lobby:
+            self.lobby.say(message.text, "error" if message.severity == "error" else "info")
+        else:
+            self.notify(message.text, severity=message.severity, timeout=NOTICE_SECONDS)
+
+    def _closing_soon(self, message: ClosingSoon) -> None:
+        """No key for a long while: on top of everything, counting down, until a key says the player is here."""
+        for screen in self.screen_stack:
+            if isinstance(screen, ClosingSoonScreen):  # shown already (perhaps under a dialog since): set anew
+                screen.count_down(message.idle, message.seconds)
+                return
+        self.push_screen(ClosingSoonScreen(message.idle, message.seconds), self._still_here)
+
+    def _still_here(self, _: None) -> None:
+        self._activity_reported_at = float("-inf")  # told at once, however recently the last report went
+        self.player_active()
 
     def _heard_match_gone(self, message: MatchGone) -> None:
         """The match shown went from play without a result (aborted, abandoned): back to the lobby, told why."""
@@ -447,6 +468,10 @@ class ChildApp(ReportsActivity, SolunaApp):
     def _replay_wanted(self, event: RecordScreen.ReplayWanted) -> None:
         self.ask(AskFinishedMatch(event.match_id), event.control, event.control.refused)
 
+    @on(LobbyScreen.ChooseName)
+    def _offer_name_choice(self) -> None:
+        self.push_screen(ChooseNameScreen(self.player_name))
+
     @on(ChooseNameScreen.Chosen)
     def _name_chosen(self, event: ChooseNameScreen.Chosen) -> None:
         screen = next(each for each in reversed(self.screen_stack) if isinstance(each, ChooseNameScreen))
@@ -462,8 +487,22 @@ class ChildApp(ReportsActivity, SolunaApp):
 
     def action_new_match(self, previous: MatchSetup | None = None, notice: str = "") -> None:
         """Over SSH a new match starts from the lobby: leave this one (the server holds a seat left,
-        and keeps a match against the computer for the lobby to offer back)."""
-        self.call_after_refresh(self._back_to_lobby, notice)
+        and keeps a match against the computer for the lobby to offer back). A player's seat in a match
+        in play is left only once they said so."""
+        remote = self.remote
+        if remote is None or remote.watching or remote.match.is_over:
+            self.call_after_refresh(self._back_to_lobby, notice)
+            return
+        if isinstance(self.screen, ConfirmScreen) and self.screen.DIALOG_TITLE == "Leave the match?":
+            return
+        question = (f"Back to the lobby? Your seat is held for {minutes(self.hold_seconds)}, then your opponent "
+                    "wins by forfeit. \"Return to your match\" in the lobby takes it back.")
+
+        def answered(leave: bool | None) -> None:
+            if leave:
+                self.call_after_refresh(self._back_to_lobby, notice)
+
+        self.push_screen(ConfirmScreen(question, "Leave", "Stay", "Leave the match?"), answered)
 
     def _leave_remote(self) -> None:
         if self.remote is not None:
@@ -481,6 +520,7 @@ class ChildApp(ReportsActivity, SolunaApp):
             self.pop_screen()
         self.lobby.show_matches(self.matches_in_play)
         self.lobby.say(notice)
+        self.lobby.action_menu()  # not the field last typed in: the menu, a match to come back to first
         self.check_size()
 
     def action_help(self) -> None:
@@ -510,19 +550,19 @@ class ChildApp(ReportsActivity, SolunaApp):
                 return "Stop watching and leave Soluna?"
             return (f"Leave Soluna? Your seat is held for what is left of your {held} away from this match, then "
                     f"your opponent wins by forfeit. To come back, join with the {table.comeback}.")
-        return (f"Leave Soluna? Your match against the computer is kept for {held}: the lobby offers it "
-                f"when you connect again (with your secret {self.secret} if you have no key).")
+        kept = duration(computer_keep(self.rated))
+        proof = "with the same key, or your secret" if self.rated else "with your secret"
+        return (f"Leave Soluna? Your match against the computer is kept for {kept}: the lobby offers it "
+                f"when you connect again ({proof} {self.secret}).")
 
     def start_match(self, setup: MatchSetup, rematch_of: Match | None = None) -> None:
         """A rematch of a remote match needs both players: ask the server; anything else is local."""
         game = self.game
         if rematch_of is not None and game is not None and isinstance(game.table, RemoteTable):
             try:
-                game.table.ask_for_rematch()
+                game.table.ask_for_rematch()  # the server says what came of it: asked, or the rematch begins
             except SolunaError as error:
                 self.notify(str(error), timeout=NOTICE_SECONDS)
-                return
-            self.notify("Rematch asked: it starts when your opponent asks too.", timeout=NOTICE_SECONDS)
             return
         self._leave_remote()
         match = rematch_of.rematch(setup.seed) if rematch_of is not None else setup.new_match()

@@ -324,8 +324,7 @@ class SolunaServer:
             self._listener.close()
         sessions = self.sessions
         for session in sessions:
-            session.request_end("server shutdown", "The server is shutting down: your match is kept; "
-                                                   "come back later with its code.")
+            session.request_end("server shutdown", "The server is shutting down.")  # and the way back, if any
         tasks = [session.task for session in sessions if session.task is not None]
         if tasks:
             await asyncio.wait(tasks, timeout=SHUTDOWN_GRACE)

@@ -29,9 +29,8 @@ from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
-from ..link.messages import Activity, CrashReport, Exit, Notice, Reply, Request
+from ..link.messages import Activity, ClosingSoon, CrashReport, Exit, Reply, Request
 from ..link.protocol import Link, ProtocolError
-from ..play.wording import minutes
 from .channel_guard import RequestBudget, Verdict
 from .child import ACTIVITY_EVERY, ChildConfig
 from .client_env import ascii_wanted, child_environment, clamp_size, term_refusal
@@ -229,6 +228,10 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         """End the session (the first reason given is the one logged); ``farewell`` is shown to the player."""
         self.ending.request(reason, farewell)
 
+    def send_away(self, farewell: str) -> None:
+        """Its player took their seat back on another terminal: this session ends, ``farewell`` its last line."""
+        self.request_end("the player came back on another terminal", farewell)
+
     async def _run(self) -> None:
         counted = False
         try:
@@ -323,14 +326,15 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             if isinstance(due, TimeUp):
                 self.request_end(due.reason, due.farewell)
                 return
-            if isinstance(due, IdleWarning):
-                self.send(Notice(f"No key pressed for {minutes(due.idle)}: this session closes in "
-                                 f"{minutes(due.left)} unless you press a key.", "warning"))
+            if isinstance(due, IdleWarning):  # shown until a key, counting down
+                self.send(ClosingSoon(due.idle, due.left))
             await asyncio.sleep(self.clock.wait())
 
     async def _close(self, counted: bool) -> None:
         """Leave the lobby, end and reap the child, say goodbye, and log one line."""
         ending = self.ending
+        # Asked before leaving the lobby, which lets the seat go: the code and secret that find the match again.
+        way_back = self.services.lobby.way_back(self) if self.link is not None else None
         self.services.lobby.depart(self)
         if self.child is not None:
             if self.channel_open and self.child.running and ending.reason != QUIT:
@@ -349,8 +353,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             self.link.close()
         if self.crash_report:
             log.warning("session %d: the child crashed:\n%s", self.number, self.crash_report)
-        if ending.farewell:
-            self._say(ending.farewell)
+        last_line = " ".join(part for part in (ending.farewell, way_back) if part)
+        if last_line:
+            self._say(last_line, 1 if ending.farewell else ending.exit_status)
         else:
             self._exit(ending.exit_status)
         if counted:
@@ -387,15 +392,15 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             with contextlib.suppress(BrokenPipeError, OSError):
                 self.channel.write(data)
 
-    def _say(self, line: str) -> None:
-        """One line to the player (on the terminal, or on standard error without one), then the end."""
+    def _say(self, line: str, status: int = 1) -> None:
+        """One line to the player (on the terminal, or on standard error without one), then the end (``status``)."""
         if self.channel_open and not self.exited:
             # On a terminal the line starts afresh below whatever was drawn; without one it is plain stderr.
             text = f"\r\n{line}\r\n" if self.term is not None else f"{line}\n"
             write = self.channel.write if self.term is not None else self.channel.write_stderr
             with contextlib.suppress(BrokenPipeError, OSError):
                 write(text.encode())
-        self._exit(1)
+        self._exit(status)
 
     def _exit(self, status: int) -> None:
         """Close the channel with an exit status, once."""

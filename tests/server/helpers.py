@@ -156,6 +156,31 @@ class SshTerminal:
             await asyncio.wait_for(self.connection.wait_closed(), TIMEOUT)
 
 
+class Terminals:
+    """Every terminal a test opens on one server, each closed at the end (``terminals``)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.opened: list[SshTerminal] = []
+
+    async def open(self, username: str, key: asyncssh.SSHKey | None = None, **options) -> SshTerminal:
+        """A player's terminal: ``key`` is their SSH key, if they come with one."""
+        terminal = await SshTerminal.open(self.port, username=username,
+                                          **({"client_keys": [key]} if key is not None else {}), **options)
+        self.opened.append(terminal)
+        return terminal
+
+
+@contextlib.asynccontextmanager
+async def terminals(port: int) -> AsyncIterator[Terminals]:
+    opened = Terminals(port)
+    try:
+        yield opened
+    finally:
+        for terminal in opened.opened:
+            await terminal.close()
+
+
 KEYS = {"enter": "\r", "down": "\x1b[B", "up": "\x1b[A", "right": "\x1b[C", "left": "\x1b[D", "tab": "\t",
         "escape": "\x1b", "space": " "}
 

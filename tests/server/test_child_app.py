@@ -169,7 +169,10 @@ async def test_a_rematch_over_the_network_is_asked_of_the_server() -> None:
         await pilot.press("enter")  # the first choice: rematch
         await server.expect("rematch")
         await settle(pilot)
-        assert "Rematch asked" in screen_text(app)
+        assert "Rematch asked" not in screen_text(app)  # the server says what came of it, not this terminal
+        server.send(match_message(match, 0, version=1, notice="Rematch asked: it starts when bob asks too."))
+        await settle(pilot)
+        assert "Rematch asked: it starts when bob asks too." in screen_text(app)
 
 
 async def wait_for_screen(pilot, app, kind: type, what: str = "") -> None:
@@ -298,7 +301,7 @@ async def test_q_asks_before_quitting_in_the_lobby_and_in_a_match() -> None:
         await pilot.press("up", "enter")  # Up on the first choice stays there: not round to Quit
         await wait_for_screen(pilot, app, GameScreen, "Your move")
         await pilot.press("q")
-        await wait_for_screen(pilot, app, ConfirmScreen, "against the computer is kept for 5")
+        await wait_for_screen(pilot, app, ConfirmScreen, "against the computer is kept for 12")
         assert "secret KQXPMR" in screen_text(app)
         await pilot.press("n")
         await wait_for_screen(pilot, app, GameScreen)

@@ -99,7 +99,7 @@ async def test_a_match_is_lost_on_time_on_both_screens_and_a_spectator_s(tmp_pat
             later = await cyd.wait_for(lambda text: (clock_shown(text, "ann") or 99) < seen[0] - 1)
             assert clock_shown(later, "bob") == seen[1]  # only the running clock moves
             flagged_at = server_clock(server, code).runs_out_at()
-            await bob.wait_for_text("Match over", "bob wins the match", "ann ran out of time")
+            await bob.wait_for_text("Match over", "ann ran out of time: bob wins on time")
             lost = time.time() - (flagged_at or 0)
             await ann.wait_for_text("Match over", "ann ran out of time")
             await cyd.wait_for_text("Match over", "ann ran out of time")

@@ -88,19 +88,27 @@ def test_leaving_holds_a_seat_in_play_lets_a_finished_one_go_and_drops_a_waiting
     assert REFEREE.leave(elsewhere, MOMENT, 1) is None  # not this server's session: nothing to do
 
 
-def test_a_held_seat_is_taken_back_only_while_free_and_in_play() -> None:
+def test_a_seat_is_taken_back_with_proof_whether_held_or_taken_by_a_half_dead_session() -> None:
     held = read(new_match(), seat("ann"), seat("bob", server=None, held_until=NOW + 60))
-    assert REFEREE.seats_to_take_back(held, MOMENT, "bob") == [1]
-    assert REFEREE.seats_to_take_back(held, MOMENT, "ann") == []
+    assert REFEREE.seats_to_take_back(held, {"bob"}) == [1]
+    assert REFEREE.seats_to_take_back(held, {"bob (guest)", "bob"}) == [1]  # a keyed bob back without his key
+    assert REFEREE.seats_to_take_back(held, {"cyd"}) == []
     change = REFEREE.take_back_seat(held, MOMENT, 1, "scrypt$new")
     assert isinstance(change, Change)
     assert (change.seats[1].server, change.seats[1].held_until, change.seats[1].secret_hash) == (
         HERE, None, "scrypt$new")
     assert change.news == News(("bob is back.", "Welcome back."), "bob is back.")
+    # Still taken, as far as the server knows (a frozen connection, another terminal): proof takes it at once.
     taken = read(new_match(), seat("ann"), seat("bob", server=THERE))
-    assert REFEREE.take_back_seat(taken, MOMENT, 1, "h") == Refused("That match has two players already.")
+    assert REFEREE.seats_to_take_back(taken, {"bob"}) == [1]
+    change = REFEREE.take_back_seat(taken, MOMENT, 1, "h")
+    assert isinstance(change, Change) and change.seats[1].server == HERE
+    assert change.news == News(("bob reconnected.", "Welcome back."), "bob reconnected.")
     on_a_dead_server = read(new_match(), seat("ann"), seat("bob", server=DEAD))
-    assert REFEREE.seats_to_take_back(on_a_dead_server, MOMENT, "bob") == [1]
+    assert REFEREE.seats_to_take_back(on_a_dead_server, {"bob"}) == [1]
+    over = read(match_over(), seat("ann"), seat("bob", server=None))
+    assert REFEREE.seats_to_take_back(over, {"bob"}) == []
+    assert REFEREE.take_back_seat(over, MOMENT, 1, "h") == Refused("Match ABCD is over.")
 
 
 def test_a_seat_given_up_for_a_living_guest_is_reclaimed_once() -> None:
@@ -108,6 +116,8 @@ def test_a_seat_given_up_for_a_living_guest_is_reclaimed_once() -> None:
     change = REFEREE.reclaim(given_up, MOMENT, 1)
     assert isinstance(change, Change) and change.seats[1].server == HERE and change.news == NO_NEWS
     assert REFEREE.reclaim(read(new_match(), seat("ann"), seat("bob")), MOMENT, 1) is None
+    # Taken back with proof on another server meanwhile: the player is there now, not here.
+    assert REFEREE.reclaim(read(new_match(), seat("ann"), seat("bob", server=THERE)), MOMENT, 1) is None
 
 
 # ---- presence ------------------------------------------------------------------------------------
@@ -208,21 +218,33 @@ def test_the_loser_chooses_who_opens_and_a_late_duplicate_says_nothing() -> None
         "The round had already moved on.")
 
 
-def test_a_rematch_starts_when_both_have_asked() -> None:
+def test_a_rematch_starts_when_both_have_asked_and_each_is_told_what_came_of_asking() -> None:
     over = match_over()
     first = REFEREE.ask_rematch(read(over, seat("ann"), seat("bob")), 0, MOMENT)
     assert isinstance(first, Change) and first.seats[0].rematch and first.match is not None and first.match.is_over
-    assert first.news == News((None, "ann asks for a rematch: choose Rematch to play again."))
+    assert first.news == News(("Rematch asked: it starts when bob asks too.",
+                               "ann asks for a rematch: choose Rematch to play again."))
     asked = read(over, seat("ann", rematch=True), seat("bob"))
     assert REFEREE.ask_rematch(asked, 0, MOMENT) is None  # asked already: nothing new
     second = REFEREE.ask_rematch(asked, 1, MOMENT)
     assert isinstance(second, Change) and second.match is not None and not second.match.is_over
+    opener = over.players[over.round.outcome.loser]
     assert second.match.round.opener == over.round.outcome.loser
+    assert second.news == News((f"bob agreed: the rematch begins: {opener} opens.",
+                                f"ann had asked already: the rematch begins: {opener} opens."),
+                               f"Rematch: {opener} opens.")
     assert not any(each.rematch for each in second.seats)
     assert REFEREE.ask_rematch(read(over, seat("ann"), seat("bob", None)), 0, MOMENT) == Refused(
         "bob has left: no rematch this time.")
     assert REFEREE.ask_rematch(read(new_match(), seat("ann"), seat("bob")), 0, MOMENT) == Refused(
         "The match is not over.")
+
+
+def test_no_rematch_after_a_forfeit() -> None:
+    forfeited = new_match()
+    forfeited.forfeit(1)
+    assert REFEREE.ask_rematch(read(forfeited, seat("ann"), seat("bob", rematch=True)), 0) == Refused(
+        "No rematch after a forfeit.")
 
 
 # ---- news and options ----------------------------------------------------------------------------

@@ -67,7 +67,7 @@ async def test_idle_sessions_are_warned_then_closed(tmp_path) -> None:
         terminal = await SshTerminal.open(server.port)
         await terminal.wait_for_text("Welcome, ann.")
         pid = session_named(server, "ann").child.pid
-        await terminal.wait_for_text("No key pressed for 1 second:")
+        await terminal.wait_for_text("No key pressed for 1 second.", "This session closes in")
         output = await terminal.wait_closed()
         assert b"Closed after 3 seconds without a key press." in output
         assert output.rfind(b"\x1b[?1049l") < output.rfind(b"Closed after")  # the line is on the main screen

@@ -16,7 +16,6 @@ from soluna_tui.link.protocol import decode, encode
 from soluna_tui.match_setup import MatchSetup
 from soluna_tui.rules import Match, MatchOptions, Move
 from soluna_tui.server.lobby import CODE_PATTERN, Lobby, player_name
-from soluna_tui.server.storage import open_storage
 
 
 class FakeGuest:
@@ -29,6 +28,10 @@ class FakeGuest:
     def send(self, message: Reply) -> None:
         self.inbox.append(json.loads(encode(message)))  # as it travels, and as the child reads it
         decode(encode(message), REPLIES)
+
+    def send_away(self, farewell: str) -> None:
+        """The session ends (its player took the seat back elsewhere): kept as the last thing it was told."""
+        self.inbox.append({"type": "sent_away", "text": farewell})
 
     def last(self, kind: str) -> dict:
         return next(message for message in reversed(self.inbox) if message["type"] == kind)
@@ -74,24 +77,6 @@ class SettledLobby:
     async def depart(self, guest) -> None:
         self.lobby.depart(guest)
         await self.lobby.settled()
-
-
-@pytest.fixture
-async def make_lobby(database):
-    """Lobbies on one fresh store each (several: several servers sharing it), closed after the test."""
-    opened = []
-
-    async def maker(hold_time: float = 60.0, ranked_after: int = 5) -> SettledLobby:
-        store = await open_storage(database)
-        lobby = Lobby(store, hold_time, heartbeat=0.1, ranked_after=ranked_after)
-        await lobby.start()
-        opened.append(lobby)
-        return SettledLobby(lobby)
-
-    yield maker
-    for lobby in opened:
-        await lobby.close()
-        await lobby.store.close()
 
 
 async def wait_for(condition, timeout: float = 10.0, step: float = 0.02) -> None:
@@ -482,10 +467,34 @@ async def test_two_lobbies_racing_for_one_move_apply_it_once(make_lobby, backend
     stored = await first.store.get_match(code)
     (played,) = stored.document["rounds"][0]["moves"]  # one of them, never both
     loser = twin if played == str(moves[0]) else ann
-    # Any of the loser's states, not only its last: the rigged twin holds a seat its server's store row
-    # gives to the other server, so that server may reclaim it afterwards and send one more state.
-    notices = [message["notice"] for message in loser.inbox if message["type"] == "match"]
-    assert "That move came too late: the match had moved on." in notices
+    # The loser is told its move came too late; or, the rigged twin holding a seat the store gives to the other
+    # server, its server may hear first that the seat is taken there, and send the twin away before its move.
+    told = [message.get("notice") or message.get("text") for message in loser.inbox
+            if message["type"] in ("match", "sent_away")]
+    assert ("That move came too late: the match had moved on." in told
+            or (loser is twin and "You took your seat back on another terminal: this one is closed." in told))
+
+
+async def test_a_seat_taken_back_with_proof_on_another_server_sends_the_old_session_away(make_lobby, backend) -> None:
+    if backend == "sqlite":
+        pytest.skip("SQLite serves one server: its changes are heard in its own process only")
+    first, second = await make_lobby(), await make_lobby()
+    ann, bob = FakeGuest("ann"), FakeGuest("bob")
+    code = await pair(first, ann, bob)
+    secret = bob.last("welcome")["secret"]
+    back = FakeGuest("bob", address="10.0.0.9")  # bob's first session looks alive: its connection is half dead
+    await second.arrive(back)
+    await second.handle(back, {"type": "join", "code": code, "hints": False})
+    assert back.inbox[-1]["type"] == "secret_needed", back.inbox[-1]
+    await second.handle(back, {"type": "join", "code": code, "hints": False, "secret": secret})
+    assert back.last("match")["notice"] == "Welcome back."
+    await wait_for(lambda: any(message["type"] == "sent_away" for message in bob.inbox))
+    await wait_for(lambda: ann.last("match")["notice"] == "bob reconnected.")
+    await first.settled()
+    await asyncio.sleep(0.3)  # a few heartbeats: the first server does not take the seat back for its old session
+    stored = await first.store.get_match(code)
+    assert stored.seats[1].server == second.server_id
+    assert 1 not in first.tables[code].seated and bob not in first.visitors or first.visitors[bob].code is None
 
 
 @pytest.mark.parametrize(("username", "shown"), [
@@ -531,22 +540,53 @@ async def test_a_match_against_the_computer_is_held_and_resumed_with_proof(make_
     assert other_guest.last("lobby")["computer"] is None  # resumed: no longer held
 
 
-async def test_a_held_computer_match_is_let_go_after_the_hold_and_a_finished_one_is_not_kept(make_lobby) -> None:
-    lobby = await make_lobby(hold_time=0.1)
+async def test_a_held_computer_match_is_kept_for_days_with_a_key_the_day_without_and_a_finished_one_not(
+        make_lobby) -> None:
+    lobby = await make_lobby(hold_time=0.1)  # a seat's hold has nothing to do with it
+    later = {"by": 0.0}
+    real_clock = lobby.store.clock
+    lobby.store.clock = lambda: real_clock() + later["by"]
+    ann, bob = FakeGuest("ann", fingerprint="SHA256:ann"), FakeGuest("bob")
+    for guest in (ann, bob):
+        await lobby.arrive(guest)
+        await lobby.handle(guest, {"type": "computer_saved", "save": computer_save(guest.name)})
+        await lobby.depart(guest)
+
+    async def offered(guest: FakeGuest) -> dict | None:
+        await lobby.games.tidy()
+        await lobby.games.refresh()
+        await lobby.arrive(guest)
+        return guest.last("lobby")["computer"]
+
+    later["by"] = 11 * 3600.0  # the same day
+    assert (await offered(FakeGuest("ann", fingerprint="SHA256:ann")))["needs_secret"] is False  # the key: proof
+    assert (await offered(FakeGuest("bob")))["needs_secret"] is True  # a guest: the secret
+    later["by"] = 13 * 3600.0  # the next day: a guest's is gone, a keyed player's is not
+    assert await offered(FakeGuest("bob")) is None
+    assert await offered(FakeGuest("ann", fingerprint="SHA256:ann")) is not None
+    later["by"] = 29 * 24 * 3600.0
+    back = FakeGuest("ann", fingerprint="SHA256:ann")
+    assert await offered(back) is not None
+    later["by"] = 31 * 24 * 3600.0
+    assert await offered(FakeGuest("ann", fingerprint="SHA256:ann")) is None
+    await lobby.handle(back, {"type": "computer_saved", "save": computer_save()})
+    await lobby.handle(back, {"type": "computer_dropped"})
+    await lobby.depart(back)
+    assert lobby.held_games == [] and await lobby.store.held_computer_games() == []
+
+
+async def test_a_resumed_computer_match_keeps_analysis_mode_and_the_hints_used(make_lobby) -> None:
+    lobby = await make_lobby()
     ann = FakeGuest("ann", fingerprint="SHA256:ann")
     await lobby.arrive(ann)
-    await lobby.handle(ann, {"type": "computer_saved", "save": computer_save()})
+    save = {**computer_save(moves=2), "analysis": True, "hints_used": [3, 0]}
+    await lobby.handle(ann, {"type": "computer_saved", "save": save})
     await lobby.depart(ann)
     back = FakeGuest("ann", fingerprint="SHA256:ann")
     await lobby.arrive(back)
-    assert back.last("lobby")["computer"]["needs_secret"] is False  # the same key is proof enough
-    await asyncio.sleep(0.3)
-    await lobby.arrive(later := FakeGuest("ann", fingerprint="SHA256:ann"))
-    assert later.last("lobby")["computer"] is None
-    await lobby.handle(later, {"type": "computer_saved", "save": computer_save()})
-    await lobby.handle(later, {"type": "computer_dropped"})
-    await lobby.depart(later)
-    assert lobby.held_games == [] and await lobby.store.held_computer_games() == []
+    await lobby.handle(back, {"type": "computer_resume"})
+    kept = back.last("computer_game")["save"]
+    assert kept["analysis"] is True and kept["hints_used"] == [3, 0]
 
 
 async def test_a_computer_save_that_is_not_one_is_refused(make_lobby) -> None:

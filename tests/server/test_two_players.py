@@ -97,7 +97,7 @@ async def test_a_disconnect_tells_the_opponent_and_the_child_is_reaped(tmp_path)
             await ann.close()
 
 
-async def test_leaving_a_match_goes_back_to_the_lobby(tmp_path) -> None:
+async def test_leaving_a_match_asks_first_and_the_same_connection_comes_back_without_the_secret(tmp_path) -> None:
     async with running_server(tmp_path, hold_time=120) as server:
         ann = await SshTerminal.open(server.port, username="ann")
         bob = await SshTerminal.open(server.port, username="bob")
@@ -105,9 +105,18 @@ async def test_leaving_a_match_goes_back_to_the_lobby(tmp_path) -> None:
             await join_match(bob, await create_match(ann))
             await bob.wait_for_text("Waiting for ann.")
             await bob.press("n")
+            await bob.wait_for_text("Leave the match?", "Your seat is held for 2 minutes")
+            await bob.press("n")  # no: still at the match
+            await bob.wait_for(lambda text: "Leave the match?" not in text and "Waiting for ann." in text)
+            assert "bob has left" not in ann.text
+            await bob.press("n", "y")
             await bob.wait_for_text("Welcome, bob.", "Your seat: ann vs bob, round 1, stars 0-0",
                                     "Return to your match")
             await ann.wait_for_text("bob has left")
+            await bob.press("enter")  # the same connection: its own secret is proof, nothing to type
+            await bob.wait_for_text("Welcome back.", "Waiting for ann.")
+            assert "type the secret" not in bob.text
+            await ann.wait_for_text("bob is back.")
         finally:
             await ann.close()
             await bob.close()

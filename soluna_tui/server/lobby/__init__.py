@@ -26,6 +26,7 @@ upkeep.py       the sweep and timers: silent servers' seats held, clocks and hel
 listing.py      the matches in play a guest in the lobby sees
 names.py        the names players are shown by, and a keyed player's chosen name
 records.py      the leaderboard, a player's record, a finished match to replay
+results.py      a finished match told later: its ratings, and to a player who was away when it ended
 computer.py     matches against the computer, kept in the store and held for players gone
 visitors.py     who is at this server's lobby, and the guest asking (its answers carry its number)
 ==============  ===================================================================================

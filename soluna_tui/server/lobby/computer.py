@@ -3,8 +3,10 @@
 Matches against the computer: played in the session's own process, kept in the store as they change.
 
 So a match against the computer outlives its session (and the server): held for its player after
-a disconnect, offered back in the lobby to the same name, and resumed with the same key or the
-secret the game showed. At most ``MAX_HELD_GAMES`` are held (the oldest goes first beyond it).
+a disconnect (weeks for a keyed player, the rest of the day for a guest: ``keeping.py``), offered
+back in the lobby to the same name, and resumed with the same key or the secret the game showed,
+analysis mode and hints used as they were. At most ``MAX_HELD_GAMES`` are held (the oldest goes
+first beyond it).
 """
 
 from __future__ import annotations
@@ -26,15 +28,16 @@ from ...link.messages import (
     SecretNeeded,
 )
 from ...saves import SavedMatch
+from ..keeping import GUEST_KEEP, KEYED_KEEP, computer_keep, duration
 from ..storage import ComputerGameRecord, Storage
 from ..storage.secrets import clean_secret, secret_matches
-from .visitors import Asker, CodeTries, Guest, Visitor
+from .visitors import Asker, CodeTries, Guest, Visitor, identities
 
 if TYPE_CHECKING:
     from .presence import Presence
 
 #: Matches against the computer held for players gone at most (the oldest goes first beyond it).
-MAX_HELD_GAMES = 256
+MAX_HELD_GAMES = 1024
 
 
 @dataclass(eq=False)
@@ -58,7 +61,10 @@ class ComputerGame:
 
 
 def saved_document(saved: SavedMatch) -> dict[str, Any]:
-    return {"setup": saved.setup.to_dict(), "match": saved.match.to_dict(), "hints_used": list(saved.hints_used)}
+    """The match as kept and sent back: everything a save keeps (analysis mode, hints used) but when it was saved."""
+    document = saved.to_document()
+    del document["saved_at"]
+    return document
 
 
 def computer_offer(record: ComputerGameRecord, needs_secret: bool) -> ComputerOffer | None:
@@ -78,11 +84,9 @@ def offer_of(saved: SavedMatch, needs_secret: bool) -> ComputerOffer:
 class ComputerGames:
     """The matches against the computer of this server's guests, and those held in the store for players gone."""
 
-    def __init__(self, store: Storage, servers: Presence, hold_time: float, code_tries: CodeTries,
-                 changed: Callable[[], None]) -> None:
+    def __init__(self, store: Storage, servers: Presence, code_tries: CodeTries, changed: Callable[[], None]) -> None:
         self.store = store
         self.servers = servers
-        self.hold_time = hold_time
         self.code_tries = code_tries
         self._changed = changed
         #: The match each of this server's guests plays against the computer.
@@ -124,7 +128,7 @@ class ComputerGames:
             asker.answer(playing.to_message())
             return
         await self.refresh()
-        held = self._held_for(visitor)
+        held = self._held_for(guest, visitor)
         if held is None:
             asker.refuse("No match against the computer is kept for you any more.")
             return
@@ -150,27 +154,53 @@ class ComputerGames:
         self._changed()
 
     async def depart(self, guest: Guest) -> None:
-        """The session has gone: its match, unless over, is held for the player."""
+        """The session has gone: its match, unless over, is held for the player (weeks with a key, the rest of the
+        day without)."""
         game = self.playing.pop(guest, None)
         if game is not None and not game.saved.match.is_over:
-            await self.store.hold_computer_game(game.id, self.store.clock() + self.hold_time)
+            keep = computer_keep(game.fingerprint is not None)
+            await self.store.hold_computer_game(game.id, self.store.clock() + keep)
             await self.tidy()
             await self.refresh()
 
     async def tidy(self) -> None:
-        """Games of servers gone are held; those held past their time, or beyond the most kept, go."""
-        await self.store.tidy_computer_games(sorted(self.servers.live), self.store.clock() + self.hold_time,
+        """Games of servers gone are held (as long as a keyed player's: ``refresh`` shortens a guest's), those held
+        past their time go, and so do the oldest beyond the most kept."""
+        await self.store.tidy_computer_games(sorted(self.servers.live), self.store.clock() + KEYED_KEEP,
                                              MAX_HELD_GAMES)
 
     async def refresh(self) -> None:
         """Read the held games again; the lobby's guests hear of any change (one may be theirs)."""
         held = await self.store.held_computer_games()
-        if held != self.held:
-            self.held = held
-            self._changed()
+        if held == self.held:
+            return
+        longest = self.store.clock() + GUEST_KEEP
+        too_long = [game for game in held
+                    if game.fingerprint is None and game.held_until is not None and game.held_until > longest]
+        for game in too_long:  # a guest's game held by ``tidy``
+            await self.store.hold_computer_game(game.id, longest)
+        if too_long:
+            held = await self.store.held_computer_games()
+        self.held = held
+        self._changed()
 
-    def _held_for(self, visitor: Visitor) -> ComputerGameRecord | None:
-        held = [game for game in self.held if game.identity == visitor.name]
+    def way_back(self, guest: Guest, visitor: Visitor) -> str | None:
+        """How this guest's match against the computer is found again, if it plays one (a session's last line)."""
+        game = self.playing.get(guest)
+        if game is None or game.saved.match.is_over:
+            return None
+        if game.fingerprint is not None:
+            return (f"Your match against the computer is kept for {duration(KEYED_KEEP)}: connect again with the "
+                    f"same key to resume it (or without it, with your secret {visitor.secret}).")
+        return (f"Your match against the computer is kept for {duration(GUEST_KEEP)}: connect again and resume it "
+                f"with your secret {visitor.secret}.")
+
+    def _held_for(self, guest: Guest, visitor: Visitor) -> ComputerGameRecord | None:
+        """The newest game held for this player: under one of their names, or their key."""
+        names = identities(guest, visitor)
+        fingerprint = guest.fingerprint
+        held = [game for game in self.held
+                if game.identity in names or (fingerprint is not None and game.fingerprint == fingerprint)]
         return held[-1] if held else None
 
     def offer(self, guest: Guest, visitor: Visitor) -> ComputerOffer | None:
@@ -178,7 +208,7 @@ class ComputerGames:
         playing = self.playing.get(guest)
         if playing is not None:
             return offer_of(playing.saved, needs_secret=False)
-        held = self._held_for(visitor)
+        held = self._held_for(guest, visitor)
         if held is None:
             return None
         return computer_offer(held, needs_secret=held.fingerprint is None or held.fingerprint != guest.fingerprint)

@@ -25,6 +25,7 @@ check in the decisions it concerns, each tested in ``tests/server/test_decisions
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
@@ -252,21 +253,26 @@ class Referee:
         clock = read.clock.run(clock_turn(match), moment.now) if read.clock is not None else None
         return Change(match, (creator, seat), News.to_seat(0, f"{name} has joined: the match begins."), clock=clock)
 
-    def seats_to_take_back(self, read: MatchRead, moment: Moment, identity: str) -> list[int]:
-        """The free seats of a match in play that a player known as ``identity`` may prove are theirs."""
-        return [index for index, seat in enumerate(read.seats) if moment.seat_free(seat) and seat.identity == identity]
+    def seats_to_take_back(self, read: MatchRead, identities: Collection[str]) -> list[int]:
+        """The seats of a match in play that a player known by one of ``identities`` may prove are theirs:
+        free ones (they left), and taken ones too (a connection half dead that the server has not noticed yet,
+        or the same player on another terminal): proof takes a seat back at once."""
+        if not read.in_play:
+            return []
+        return [index for index, seat in enumerate(read.seats) if seat.identity in identities]
 
     def take_back_seat(self, read: MatchRead, moment: Moment, index: int, secret_hash: str,
                        address: str | None = None) -> Decision:
-        """A player who proved the seat theirs (key or secret) sits there again, from ``address``;
-        ``secret_hash`` is the secret that lets them back in from now on. Their time away is added up."""
+        """A player who proved the seat theirs (key or secret) sits there again, from ``address``, whoever sat
+        there (the session there is theirs, and is closed); ``secret_hash`` is the secret that lets them back in
+        from now on. Their time away is added up."""
         seat = read.seats[index]
-        if not moment.seat_free(seat) or not read.in_play:
-            return Refused("That match has two players already.")
+        if not read.in_play:
+            return Refused(f"Match {read.code} is over.")
         used = min(self.hold_time, away_used(seat, moment.now))
         seats = with_seat(read.seats, index, server=moment.server, held_until=None, secret_hash=secret_hash,
                           away_used=used, away_since=None, addresses=seen_from(seat, address))
-        back = f"{seat.name} is back."
+        back = f"{seat.name} is back." if moment.seat_free(seat) else f"{seat.name} reconnected."
         lines = [back, back]
         lines[index] = "Welcome back." + (f" Time away left in this match: {minutes(self.hold_time - used)}."
                                           if used >= 1 else "")
@@ -302,9 +308,10 @@ class Referee:
         return with_seat(seats, index, server=None, held_until=at + held, away_since=at, rematch=False), held
 
     def reclaim(self, read: MatchRead, moment: Moment, index: int) -> Decision:
-        """This server's guest still sits at a seat another server gave up for it (thinking it dead): the
-        player never left, so no time away is counted."""
-        if read.seats[index].server == moment.server:
+        """This server's guest still sits at a seat another server held for it (thinking this one dead): the
+        player never left, so no time away is counted; a seat its player has taken back on another server since
+        is theirs there."""
+        if read.seats[index].server is not None:  # still this server's, or taken back elsewhere with proof
             return None
         seats = with_seat(read.seats, index, server=moment.server, held_until=None, away_since=None)
         return Change(read.fresh_match(), seats)
@@ -455,24 +462,31 @@ class Referee:
         return Change(match, read.seats, News.to_seat(other(seat), line, watchers=line), clock=clock)
 
     def ask_rematch(self, read: MatchRead, seat: int, moment: Moment) -> Decision:
-        """A rematch starts once both players have asked; the first to ask waits for the other. The rematch
-        starts with a fresh clock and each player's whole time away."""
+        """A rematch starts once both players have asked; the first to ask is told it waits for the other, the
+        second that the other had asked already. The rematch starts with a fresh clock and each player's whole
+        time away."""
         if read.match is None or not read.finished:
             return Refused("The match is not over.")
-        opponent = read.seats[other(seat)]
+        if read.match.forfeited_by is not None:
+            return Refused("No rematch after a forfeit.")
+        asker, opponent = read.seats[seat].name, read.seats[other(seat)]
         if opponent.server is None:
             return Refused(f"{opponent.name} has left: no rematch this time.")
         if opponent.rematch:
             match = read.match.rematch()
-            line = f"Rematch: {match.players[match.to_move]} opens."
+            begins = f"the rematch begins: {match.players[match.to_move]} opens."
+            lines = [f"{asker} agreed: {begins}"] * 2
+            lines[seat] = f"{opponent.name} had asked already: {begins}"
             seats = tuple(replace(each, rematch=False, away_used=0.0, away_since=None) for each in read.seats)
             clock = (MatchClock.fresh(read.clock.setting).run(clock_turn(match), moment.now)
                      if read.clock is not None else None)
-            return Change(match, seats, News.to_all(line), clock=clock)
+            return Change(match, seats, News((lines[0], lines[1]), f"Rematch: {match.players[match.to_move]} opens."),
+                          clock=clock)
         if read.seats[seat].rematch:
             return None
-        line = f"{read.seats[seat].name} asks for a rematch: choose Rematch to play again."
-        return Change(read.fresh_match(), with_seat(read.seats, seat, rematch=True), News.to_seat(other(seat), line))
+        lines = [f"{asker} asks for a rematch: choose Rematch to play again."] * 2
+        lines[seat] = f"Rematch asked: it starts when {opponent.name} asks too."
+        return Change(read.fresh_match(), with_seat(read.seats, seat, rematch=True), News((lines[0], lines[1])))
 
 
 #: What everyone at a match both players left (and did not come back to) is told.

@@ -44,6 +44,7 @@ from ...link.messages import (
     WatchMatch,
     Welcome,
 )
+from ...play.wording import minutes
 from ...rules import SolunaError
 from ..ratings import RANKED_AFTER
 from ..storage import ComputerGameRecord, Storage, StorageError, StorageUnavailable, Subscription
@@ -53,10 +54,11 @@ from .listing import Listing, listing_for
 from .names import Names, welcome
 from .presence import HEARTBEAT, Presence
 from .records import Records
+from .results import ended_while_away, rating_shifts
 from .tables import MatchCache, Table
 from .two_player import TwoPlayerMatches
 from .upkeep import Background, Upkeep
-from .visitors import Arrive, Asker, CodeTries, Depart, Guest, Step, Visitor
+from .visitors import Arrive, Asker, CodeTries, Depart, Guest, Step, Visitor, identities
 from .writes import Writer
 
 log = logging.getLogger("soluna.server")
@@ -85,10 +87,11 @@ class Lobby:
         self.presence = Presence(store, self.server_id, heartbeat)
         self.background = Background()
         self.listing = Listing(self.visitors, self._listing_for)
+        self.presence.on_watchers_changed = self.listing.changed  # "2 watching" as the heartbeats say
         self.cache = MatchCache(store, self.visitors, self.presence.moment, self)
         self.writer = Writer(store, self.cache)
         code_tries = CodeTries()
-        self.games = ComputerGames(store, self.presence, hold_time, code_tries, self.listing.changed)
+        self.games = ComputerGames(store, self.presence, code_tries, self.listing.changed)
         self.matches = TwoPlayerMatches(self.writer, referee, self.presence, code_tries, self.listing)
         self.upkeep = Upkeep(self.presence, self.cache, self.writer, referee, self.games, self.background)
         self.names = Names(store)
@@ -178,6 +181,19 @@ class Lobby:
         if visitor is not None:
             visitor.queue.put_nowait(Depart())
 
+    def way_back(self, guest: Guest) -> str | None:
+        """How ``guest``'s player finds their match again once this session ends (its last line): the code and
+        the secret of a seat in play, the secret of a match against the computer; ``None`` when there is none."""
+        visitor = self.visitors.get(guest)
+        if visitor is None:
+            return None
+        table = self.cache.table_of(guest)
+        if table is not None and table.in_play and table.seat_of(guest) is not None:
+            keyed = "the same key, or " if guest.fingerprint is not None else ""
+            return (f"Your seat in match {table.code} is held for {minutes(self.hold_time)}: connect again and "
+                    f"join {table.code} with {keyed}your secret {visitor.secret}.")
+        return self.games.way_back(guest, visitor)
+
     def handle(self, guest: Guest, message: Request) -> None:
         """Queue one request from ``guest``; anything wrong is an ``error`` message back, never a raise."""
         visitor = self.visitors.get(guest)
@@ -236,6 +252,12 @@ class Lobby:
             log.warning("cannot look the player up: %s", error)
         asker.guest.send(self._welcome(asker.visitor))
         self.listing.send_to(asker.guest, force=True)
+        try:
+            ended = await ended_while_away(self.store, asker.guest, asker.visitor, self.hold_time)
+        except StorageUnavailable:
+            ended = None  # told another time: the store keeps the match
+        if ended is not None:
+            asker.guest.send(Notice(ended))
 
     async def _depart(self, asker: Asker, step: Depart) -> None:
         await self.matches.leave(asker)
@@ -256,6 +278,21 @@ class Lobby:
     def match_changed(self, table: Table) -> None:
         self.upkeep.schedule_expiry(table)
         self.listing.changed()
+        if table.finished and not table.ratings_asked:
+            table.ratings_asked = True
+            self.background.run(self._tell_ratings(table))
+
+    async def _tell_ratings(self, table: Table) -> None:
+        """A match just over: what it did to each player's rating, as filed, to everyone here at it."""
+        finished = await self.store.latest_finished(table.code)
+        if finished is None or finished.started_at != table.stored.created_at:
+            return
+        shifts = rating_shifts(finished)
+        if not shifts or self.tables.get(table.code) is not table or not table.finished:
+            return
+        table.ratings = shifts
+        for guest in table.guests:
+            guest.send(self.cache.state(table, guest))
 
     def match_gone(self, code: str) -> None:
         self.upkeep.cancel_expiry(code)
@@ -266,8 +303,8 @@ class Lobby:
         self.background.run(self.matches.reclaim(table.code, index, guest))
 
     def _listing_for(self, guest: Guest, visitor: Visitor) -> LobbyListing:
-        return listing_for(visitor.name, self.tables.values(), self.presence.watchers, self.presence.moment(),
-                           self.games.offer(guest, visitor))
+        return listing_for(identities(guest, visitor), guest.fingerprint, self.tables.values(),
+                           self.presence.watchers, self.presence.moment(), self.games.offer(guest, visitor))
 
 
 def _kind(step: Step) -> str:

@@ -8,7 +8,7 @@ much changed, and never twice the same to one guest.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 
 from ...link.messages import ComputerOffer, ListedMatch, LobbyListing
 from .decisions import Moment
@@ -16,16 +16,19 @@ from .tables import Table
 from .visitors import Guest, Visitor
 
 
-def listing_for(name: str, tables: Iterable[Table], watchers: Mapping[str, int], moment: Moment,
-                offer: ComputerOffer | None) -> LobbyListing:
-    """What the player known as ``name`` sees: matches in play (with this player's own held seat marked)."""
+def listing_for(names: Collection[str], fingerprint: str | None, tables: Iterable[Table],
+                watchers: Mapping[str, int], moment: Moment, offer: ComputerOffer | None) -> LobbyListing:
+    """What a player known by ``names`` (with the key ``fingerprint``, if any) sees: the matches in play, with
+    their own seat marked where it is held for them, or taken by a session of their key (a connection half
+    dead, another terminal: taking it back closes that one)."""
     matches = []
     for table in tables:
         match = table.match
         if match is None or match.is_over:
             continue
         away = [moment.seat_free(seat) for seat in table.seats]
-        yours = any(moment.seat_free(seat) and seat.identity == name for seat in table.seats)
+        yours = any((moment.seat_free(seat) and seat.identity in names)
+                    or (fingerprint is not None and seat.fingerprint == fingerprint) for seat in table.seats)
         matches.append(ListedMatch(table.code, match.players, match.round_number, match.stars,
                                    watchers.get(table.code, 0), (away[0], away[1]), yours))
     return LobbyListing(tuple(matches), offer)

@@ -47,6 +47,7 @@ class Names:
         if guest.fingerprint is not None:
             known = await self.store.player(guest.fingerprint)
             if known is not None:
+                visitor.last_seen = known.last_seen
                 await self.store.see_player(guest.fingerprint, known.name)
                 visitor.name, visitor.name_chosen = known.name, True
                 return

@@ -15,6 +15,7 @@ the moment they left, until the sweep has told the store.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 
 from ..storage import ServerRecord, Storage, StorageError
 from .decisions import Moment
@@ -38,6 +39,8 @@ class Presence:
         self.watchers: dict[str, int] = {}
         #: Seats this server's players left while the store could not be told: (code, seat) -> when they left.
         self.departures: dict[tuple[str, int], float] = {}
+        #: Called when the counts of every living server have changed (the lobby's listing shows them).
+        self.on_watchers_changed: Callable[[], None] | None = None
 
     def moment(self) -> Moment:
         """Now, for a decision: the store's time and the servers alive."""
@@ -63,11 +66,14 @@ class Presence:
     def _note_live(self, servers: list[ServerRecord]) -> None:
         now = self.store.clock()
         self.live = {server.id for server in servers if server.seen_at >= now - self.dead_after} | {self.server_id}
-        self.watchers = {}
+        watchers: dict[str, int] = {}
         for server in servers:
             if server.id in self.live:
                 for code, count in server.watching.items():
-                    self.watchers[code] = self.watchers.get(code, 0) + count
+                    watchers[code] = watchers.get(code, 0) + count
+        changed, self.watchers = watchers != self.watchers, watchers
+        if changed and self.on_watchers_changed is not None:
+            self.on_watchers_changed()
 
     def watch(self, code: str, step: int) -> None:
         """One more (``step`` 1) or one fewer (-1) watching ``code`` here."""

@@ -21,7 +21,7 @@ from typing import Protocol
 
 from ...link.clock import ClockReading
 from ...link.end_reason import EndReason
-from ...link.messages import MatchGone, MatchState, Moved
+from ...link.messages import MatchGone, MatchState, Moved, RatingShift
 from ..storage import MatchNotFound, Storage, StoredMatch, VersionConflict
 from .decisions import ABANDONED, ABORTED, MatchRead, Moment
 from .news import News
@@ -30,18 +30,29 @@ from .visitors import CODE_LETTERS, Guest, Visitor
 log = logging.getLogger("soluna.server")
 
 CODE_PATTERN = re.compile(f"[{CODE_LETTERS}]{{4}}")
+#: The last line of a session whose seat its player took back on another terminal.
+REPLACED = "You took your seat back on another terminal: this one is closed."
 
 
 class Table(MatchRead):
     """One match of the store as this server last read it, with this server's guests at it."""
 
     def __init__(self, stored: StoredMatch) -> None:
+        #: A rated match over: what it did to each player's rating (read from the match as filed), and whether
+        #: the filed match was read for it.
+        self.ratings: tuple[RatingShift, ...] = ()
+        self.ratings_asked = False
         super().__init__(stored)
         #: Seat index -> this server's guest sitting there.
         self.seated: dict[int, Guest] = {}
         self.spectators: set[Guest] = set()
         #: One change at a time from this server (others' changes are refused by the store's versions).
         self.lock = asyncio.Lock()
+
+    def take(self, stored: StoredMatch) -> None:
+        super().take(stored)
+        if not self.finished:  # a rematch, or still in play: no ratings to tell yet
+            self.ratings, self.ratings_asked = (), False
 
     @property
     def guests(self) -> list[Guest]:
@@ -104,7 +115,7 @@ class MatchCache:
         secret = self._visitors[guest].secret if seat is not None else None
         return MatchState(table.code, table.version, 0 if seat == 0 else 1 if seat == 1 else None,
                           table.match.to_dict(), table.hints, (away[0], away[1]), secret, notice,
-                          self._clock(table, moment.now), table.ended)
+                          self._clock(table, moment.now), table.ended, table.ratings)
 
     @staticmethod
     def _clock(table: Table, now: float) -> ClockReading | None:
@@ -195,14 +206,27 @@ class MatchCache:
             with contextlib.suppress(VersionConflict, MatchNotFound):
                 await self.store.drop_match(code, table.version)
 
+    def send_away(self, guest: Guest, code: str) -> None:
+        """``guest`` sat at match ``code`` until its player took the seat back on another terminal: its session
+        ends, saying so."""
+        visitor = self._visitors.get(guest)
+        if visitor is not None and visitor.code == code:
+            visitor.code = None
+        guest.send_away(REPLACED)
+
     # ---- telling this server's guests -------------------------------------------------------------
 
     def _tell_local(self, table: Table, old_version: int | None) -> None:
         """This server's guests at ``table`` hear of its new version: the move alone when it is the very next."""
         server = self._moment().server
         for index, guest in list(table.seated.items()):
-            if index < len(table.seats) and table.seats[index].server != server and table.in_play:
+            if index >= len(table.seats) or table.seats[index].server == server or not table.in_play:
+                continue
+            if table.seats[index].server is None:  # held by a server that thought this one dead
                 self._listener.seat_taken_over(table, index, guest)
+            else:  # its player proved it theirs on another server
+                del table.seated[index]
+                self.send_away(guest, table.code)
         if table.match is None:
             return
         stored = table.stored

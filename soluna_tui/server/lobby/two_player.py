@@ -34,8 +34,9 @@ from ..storage.secrets import clean_secret, secret_matches
 from .decisions import Decision, Newcomer, Referee, match_options
 from .listing import Listing
 from .presence import Presence
+from .results import ended_under_code
 from .tables import Table, label
-from .visitors import Asker, CodeTries, Guest, random_letters
+from .visitors import Asker, CodeTries, Guest, identities, random_letters
 from .writes import RETRIES, Writer
 
 log = logging.getLogger("soluna.server")
@@ -111,12 +112,12 @@ class TwoPlayerMatches:
         if self._busy(asker) or not self.code_tries.allow(asker):
             return
         table = await self.cache.table_for(code)
-        if table is None:
-            asker.refuse(f"No match has the code {code}.")
+        if table is None or table.finished:
+            # A player back at a match that ended without them is told how it ended.
+            ended = await ended_under_code(self.store, code, asker.guest, asker.visitor, self.referee.hold_time)
+            asker.refuse(ended or (f"Match {code} is over." if table is not None else f"No match has the code {code}."))
         elif table.waiting:
             await self._seat_opponent(asker, table, request.hints)
-        elif table.finished:
-            asker.refuse(f"Match {code} is over.")
         else:
             await self._take_back_seat(asker, table, request.secret)
 
@@ -133,32 +134,43 @@ class TwoPlayerMatches:
             log.info("match %s begins", label(joined))
 
     async def _take_back_seat(self, asker: Asker, table: Table, secret: str | None) -> None:
-        """A player back at their held seat: the same key is proof enough, else the seat's secret."""
+        """A player back at their seat: the same key is proof enough, else the seat's secret (or this very
+        session's, for a player who left with ``n`` and comes back). Whoever sat there (a connection half dead,
+        the player's other terminal) is sent away."""
         await self.presence.refresh()
-        candidates = self.referee.seats_to_take_back(table, self.presence.moment(), asker.visitor.name)
-        if not candidates:
-            asker.refuse("That match has two players already: choose Watch to see it.")
+        candidates = self.referee.seats_to_take_back(table, identities(asker.guest, asker.visitor))
+        if not candidates and secret is None:
+            asker.refuse(f"Match {table.code} has two players already: choose Watch to see it.")
             return
-        index = await self._proven_seat(asker, table, candidates, secret)
+        index = await self._proven_seat(asker, table, candidates or [0, 1], secret)
         if index is None:
             return
+        replaced = table.seated.get(index)
         secret_hash = await asker.visitor.hashed_secret()
         address = client_key(asker.guest.address)
-        await self.writer.apply(
+        taken = await self.writer.apply(
             table.code, lambda table: self.referee.take_back_seat(table, self.presence.moment(), index,
                                                                   secret_hash, address),
             asker, seat_at=index)
+        if taken is not None and replaced is not None and replaced is not asker.guest:
+            self.cache.send_away(replaced, table.code)
 
     async def _proven_seat(self, asker: Asker, table: Table, candidates: list[int], secret: str | None) -> int | None:
         """Which of the seats the asker proved theirs; ``None`` (and the asker told what to do) when none."""
+        visitor = asker.visitor
         for candidate in candidates:
             seat = table.seats[candidate]
             if seat.fingerprint is not None and seat.fingerprint == asker.guest.fingerprint:
                 return candidate
-            if secret is not None and await asyncio.to_thread(secret_matches, secret, seat.secret_hash):
-                # The player keeps the secret they know: this session's seats and games use it from now on.
-                asker.visitor.keep_secret(clean_secret(secret), seat.secret_hash)
-                return candidate
+            if visitor.secret_hash is not None and seat.secret_hash == visitor.secret_hash:
+                return candidate  # this very session sat there (it left with n): its own secret is proof
+        if secret is not None:
+            for candidate in candidates:
+                seat_hash = table.seats[candidate].secret_hash
+                if seat_hash is not None and await asyncio.to_thread(secret_matches, secret, seat_hash):
+                    # The player keeps the secret they know: this session's seats and games use it from now on.
+                    visitor.keep_secret(clean_secret(secret), seat_hash)
+                    return candidate
         if secret is None:
             asker.answer(SecretNeeded(table.code))
         else:

@@ -46,6 +46,9 @@ class Guest(Protocol):
 
     def send(self, message: Reply) -> None: ...
 
+    def send_away(self, farewell: str) -> None:
+        """End this terminal's session, ``farewell`` its last line (its player is back on another one)."""
+
 
 @dataclass(frozen=True)
 class Arrive:
@@ -74,6 +77,8 @@ class Visitor:
     queue: asyncio.Queue[Step] = data_field(default_factory=asyncio.Queue)
     worker: asyncio.Task[None] | None = None
     last_listing: LobbyListing | None = None
+    #: A keyed player's visit before this one (when the store last saw their key), ``None`` for a first or a guest.
+    last_seen: float | None = None
 
     @classmethod
     def of(cls, guest: Guest) -> Visitor:
@@ -90,6 +95,12 @@ class Visitor:
     def keep_secret(self, secret: str, secret_hash: str | None) -> None:
         """The player proved a seat or a game with the secret they know: it is theirs from now on."""
         self.secret, self.secret_hash = secret, secret_hash
+
+
+def identities(guest: Guest, visitor: Visitor) -> frozenset[str]:
+    """The names a seat or a kept game of this player's may be under: the name shown now, and the SSH name
+    (a keyed player back without their key is shown as a guest, but their seat keeps the name)."""
+    return frozenset((visitor.name, guest.name))
 
 
 @dataclass(frozen=True)
