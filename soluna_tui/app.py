@@ -235,6 +235,7 @@ class SolunaApp(InOrderInput, App[None]):
 
     def _resume_chosen(self, saved: SavedMatch, resume: bool | None) -> None:
         if resume:
+            assert self.store is not None  # only a store that read a save offers it
             self.store.resuming()  # cleared once the match is on the screen: if it stops the game, it is set aside
             self._show_game(LocalTable(saved.setup, saved.match, self.store, saved.hints_used, saved.analysis),
                             shown=self.store.resumed)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
@@ -26,7 +27,7 @@ class ConfirmScreen(ChoiceDialog[bool]):
         self.no = no
         self.DIALOG_TITLE = title
 
-    def body(self):
+    def body(self) -> ComposeResult:
         yield Static(self.question, markup=False)
 
     def choices(self) -> list[tuple[str, bool]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
@@ -38,13 +39,13 @@ class FinishedListScreen(ChoiceDialog[FinishedFile | None]):
         super().__init__()
         self.kept = [entry for entry in kept]
 
-    def body(self):
+    def body(self) -> ComposeResult:
         text = ("Newest first. Enter replays a match, every move judged by perfect play."
                 if self.kept else "No finished match is kept yet: the last 50 you finish on this computer "
                                   "are kept here.")
         yield Static(text, markup=False)
 
-    def choices(self):
+    def choices(self) -> list[tuple[str, FinishedFile | None]]:
         if not self.kept:
             return [("Close", None)]
         return [(describe_finished(entry), entry if entry.saved is not None else None) for entry in self.kept]

@@ -53,7 +53,7 @@ LIMIT_FLAGS = (
 )
 
 
-def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentParser],
+def add_serve_command(commands: argparse._SubParsersAction[Any],
                       whole_number: Callable[[int, int, str], Callable[[str], int]],
                       data_dir: Callable[[str], Path]) -> None:
     """The ``serve`` subcommand, with the CLI's own converters for whole numbers and the data directory."""

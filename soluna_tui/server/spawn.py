@@ -210,6 +210,8 @@ class ZygoteSpawner(Spawner):
         log.info("zygote %d ready", self._process.pid)
 
     def _readable(self) -> None:
+        if self._sock is None or self._ready is None:  # closed under a reading already queued
+            return
         try:
             data, fds, _, _ = socket.recv_fds(self._sock, 65536, 2)
         except BlockingIOError:
@@ -232,12 +234,12 @@ class ZygoteSpawner(Spawner):
         elif operation == "failed":
             self._resolve(message.get("ref"), SpawnError(message.get("error", "the zygote refused")))
         elif operation == "exited":
-            report = self._reports.pop(message["pid"], None)
+            report = self._reports.pop(int(message["pid"]), None)
             if report is not None and not report.done():
                 report.set_result(message["status"])
 
     def _resolve(self, ref: int | None, outcome: tuple[int, int] | Exception) -> None:
-        future = self._pending.pop(ref, None)
+        future = self._pending.pop(ref, None) if ref is not None else None
         if future is None or future.done():
             if isinstance(outcome, tuple):
                 os.close(outcome[1])
@@ -269,6 +271,8 @@ class ZygoteSpawner(Spawner):
         future: asyncio.Future[tuple[int, int]] = asyncio.get_running_loop().create_future()
         self._pending[ref] = future
         request = {"op": "spawn", "ref": ref, "config": json.loads(config.to_json())}
+        if self._sock is None:
+            raise SpawnError("the zygote is not running")
         try:
             socket.send_fds(self._sock, [json.dumps(request).encode()], [terminal_fd, link_fd])
         except OSError as error:

@@ -52,7 +52,7 @@ class Zygote:
         os.set_blocking(self.wake_read, False)
         os.set_blocking(self.wake_write, False)
 
-    def send(self, message: dict, fds: list[int] | tuple[int, ...] = ()) -> None:
+    def send(self, message: dict[str, object], fds: list[int] | tuple[int, ...] = ()) -> None:
         socket.send_fds(self.sock, [json.dumps(message).encode()], list(fds))
 
     def serve(self) -> None:

@@ -243,7 +243,7 @@ def test_a_rematch_starts_when_both_have_asked_and_each_is_told_what_came_of_ask
 def test_no_rematch_after_a_forfeit() -> None:
     forfeited = new_match()
     forfeited.forfeit(1)
-    assert REFEREE.ask_rematch(read(forfeited, seat("ann"), seat("bob", rematch=True)), 0) == Refused(
+    assert REFEREE.ask_rematch(read(forfeited, seat("ann"), seat("bob", rematch=True)), 0, MOMENT) == Refused(
         "No rematch after a forfeit.")
 
 
