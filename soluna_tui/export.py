@@ -88,14 +88,15 @@ def _rules_line(match: Match) -> str:
 
 
 def result_line(match: Match) -> str:
-    """Who won the match and how (or where it stands, unfinished)."""
+    """Who won the match and how (or where it stands, unfinished). In the past tense, which reads
+    right for every name, "You" (a match against the computer) too."""
     stars = f"{match.stars[0]}-{match.stars[1]}"
     winner = match.winner
     if match.forfeited_by is not None and winner is not None:
-        return (f"Result: {match.players[match.forfeited_by]} forfeited; {match.players[winner]} wins "
+        return (f"Result: {match.players[match.forfeited_by]} forfeited; {match.players[winner]} won "
                 f"the match (stars {stars}).")
     if winner is not None:
-        return f"Result: {match.players[winner]} wins the match, {stars}."
+        return f"Result: {match.players[winner]} won the match, {stars}."
     return f"Result: not over (round {match.round_number}, stars {stars})."
 
 

@@ -37,6 +37,10 @@ class Purpose(Enum):
     ANALYSIS = "analysis"
 
 
+#: What the marks under the towers mean, by example (the status line says it with the analysis).
+MARKS_EXAMPLE = "W3 wins in 3 plies, L5 loses in 5"
+
+
 def verdict_note(wins: bool, count: int) -> Note:
     """The mark under a tower: ``W3`` (a win in 3 plies) or ``L5``, and its kind."""
     return (f"W{count}", NoteKind.WIN) if wins else (f"L{count}", NoteKind.LOSS)
@@ -161,4 +165,4 @@ class Coach:
                  else f"lost, holding out {plies(verdict.plies)}")
         return (f"Analysis: {state}; {wins} of {plural(len(analysis.moves), 'move')} "
                 f"{'wins' if wins == 1 else 'win'}. "
-                "Marks: best move, W win / L loss in plies.", "info")
+                f"Under each tower, its best move: {MARKS_EXAMPLE}.", "info")

@@ -174,7 +174,14 @@ def last_move_words(match: Match, viewing: HistoryEntry | None) -> tuple[str, ..
 
 
 def tally_info(match: Match, facts: TableFacts, moment: Moment) -> TallyInfo:
+    """The star tally's lines; the turn's marker is on the side to move in the position shown (an
+    earlier one, while the history view shows it)."""
     to_move = None if match.round.is_over or match.is_over else match.to_move
+    if moment.viewing is not None:
+        played = match.rounds[moment.viewing.round_number - 1]
+        ply = moment.viewing.ply
+        over = ply == len(played.moves) and played.outcome is not None
+        to_move = None if over else played.mover_at(ply)
     status = ("thinking..." if moment.ascii else "thinking…") if moment.thinking else ""
     return TallyInfo(
         names=match.players,
@@ -233,10 +240,10 @@ def status_prompt(match: Match, facts: TableFacts, moment: Moment,
         return (f"Waiting for {name}.", "info")
     if moment.prompt_open:
         return (f"{name}: type a move, 2S>1S or by the towers' keys 3>6; Enter plays it, Esc closes.", "info")
-    if teaching is not None:
-        return teaching
-    if moment.picked is not None:
-        return (f"{name}: put {moment.picked} on a lit tower (Enter), or Esc to put it back.", "info")
     # "Your move" where this terminal has one player (a remote match, the computer): no doubt who.
     mover = "Your move" if facts.one_local_player else f"{name} to move"
+    if teaching is not None:  # a hint or the analysis: whose turn it is still said first
+        return (f"{mover}. {teaching[0]}", teaching[1])
+    if moment.picked is not None:
+        return (f"{name}: put {moment.picked} on a lit tower (Enter), or Esc to put it back.", "info")
     return (f"{mover}: pick a tower up (arrows, Enter).", "info")

@@ -539,9 +539,11 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen[None]):
         )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        in_history = isinstance(self.focused, History)
+        if in_history and action in ("press_focused", "put_back", "open_move_prompt", "hint"):
+            return False  # hidden: the history view is read-only (Esc returns to play)
         if action in ("press_focused", "put_back"):
-            may_play = self._human_may_move() and not isinstance(self.focused, History)
-            return self.picking_check(action, may_play)
+            return self.picking_check(action, self._human_may_move())
         if action == "open_move_prompt":
             return True if self._human_may_move() else None  # dimmed, as the picking keys are
         if action == "undo":

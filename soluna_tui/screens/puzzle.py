@@ -188,11 +188,9 @@ class PuzzleScreen(PickingMixin, Screen[None]):
         table = Arrangement.opening(puzzle.position)
         looks = tower_looks(table, mover_slot=self.picked_slot)
         placed = self.answered_places
-        if self.solved and placed is not None:  # the move played: the table after it, marked as in a game
+        if placed is not None:  # the answer played: the table after it, marked as in a game (r takes a wrong one back)
             looks = tower_looks(table.after(placed), last=placed)
             cursor = placed.target_slot
-        elif placed is not None:  # the wrong move, held over the table until r or n
-            looks = tower_looks(table, mover_slot=placed.mover_slot, target_slot=placed.target_slot)
         self.board.show(looks, cursor)
         stats = self.record
         self.query_one("#puzzle-info", Static).update(

@@ -196,7 +196,7 @@ class KeyFooter(CachedLines, Widget, can_focus=False):
         texts = [entry.width for entry in self._entries]
         palette_width = self._palette.width + PALETTE_EXTRA if self._palette is not None else 0
         roomy = sum(text + ROOMY_EXTRA for text in texts)
-        compact = sum(text + COMPACT_EXTRA for text in texts)
+        compact = sum(text + COMPACT_EXTRA for text in texts) - (COMPACT_EXTRA if texts else 0)  # none after the last
         if roomy + palette_width <= width:
             return False, self._palette is not None
         return True, self._palette is not None and compact + palette_width <= width
@@ -213,14 +213,16 @@ class KeyFooter(CachedLines, Widget, can_focus=False):
         segments: list[Segment] = []
         placed: list[Placed] = []
         column = 0
-        for entry in self._entries:
+        last = len(self._entries) - 1
+        for index, entry in enumerate(self._entries):
             key, description = (key_style, description_style) if entry.enabled else (
                 key_style + dim, description_style + dim)
             start = column
             if self.compact:  # the space after a key in its description's style, where that looks the same
                 gap_alike = description.bgcolor == base.bgcolor and not description.underline
-                pieces = ([(entry.display, key), (f" {entry.description} ", description)] if gap_alike
-                          else [(entry.display, key), (f" {entry.description}", description), (" ", base)])
+                gap = "" if index == last and not (self._palette is not None and self.show_command_palette) else " "
+                pieces = ([(entry.display, key), (f" {entry.description}{gap}", description)] if gap_alike
+                          else [(entry.display, key), (f" {entry.description}", description), (gap, base)])
             else:
                 pieces = [(f" {entry.display} ", key), (f"{entry.description} ", description)]
             for text, style in pieces:

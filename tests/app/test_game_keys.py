@@ -148,7 +148,7 @@ async def test_towers_reflow_and_nothing_is_cut_at_80x24(tmp_path) -> None:
         assert_towers_fit(app, 24)
         assert game(app).board.columns == 6  # four even rows of six
         text = screen_text(app)
-        assert "Soluna" in text and "Moves" in text and "Pick up/place" in text
+        assert "Soluna" in text and "Moves" in text and "Pick/place" in text
         await pilot.resize_terminal(120, 40)
         await pilot.pause()
         assert game(app).board.columns == 8  # larger towers, three even rows

@@ -170,7 +170,7 @@ async def test_input_is_refused_while_the_computer_thinks(tmp_path) -> None:
         assert screen.picked_slot is None and screen.match.round.ply == 0
         # Dimmed while it thinks (not hidden: the footer keeps its keys from turn to turn).
         shown = footer_keys(app)
-        assert shown["Pick up/place"] is False and shown["Type"] is False
+        assert shown["Pick/place"] is False and shown["Type"] is False
         for _ in range(150):  # the computer moves once its pause is over: waited for, at most 15 s
             if screen.match.round.ply == 1 and not screen.thinking:
                 break
@@ -195,14 +195,14 @@ async def test_the_footer_keeps_its_keys_while_the_computer_moves(tmp_path) -> N
         await play_by_keys(pilot, app, screen.match.position.legal_moves[0])
         await settle(pilot, app)  # the computer has answered: Undo is on offer from now on
         keys = list(footer_keys(app))
-        assert footer_keys(app)["Pick up/place"] is True
+        assert footer_keys(app)["Pick/place"] is True
         await play_by_keys(pilot, app, screen.match.position.legal_moves[0])
         await pilot.pause()
         assert screen.thinking
         shown = footer_keys(app)
-        assert shown["Pick up/place"] is False and shown["Put back"] is False
+        assert shown["Pick/place"] is False and shown["Cancel"] is False
         await settle(pilot, app)
-        assert screen.match.round.ply == 4 and footer_keys(app)["Pick up/place"] is True
+        assert screen.match.round.ply == 4 and footer_keys(app)["Pick/place"] is True
         assert list(footer_keys(app)) == keys  # the same keys, dimmed and lit again
 
 

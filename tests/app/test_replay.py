@@ -62,7 +62,7 @@ async def test_stepping_through_a_replay_shows_each_move_judged_and_the_end(tmp_
         winner = match.players[match.winner]
         assert replay.index == len(replay.entries) - 1
         text = screen_text(app)
-        assert f"{winner} won the round." in text and f"{winner} wins the match" in text
+        assert f"{winner} won the round." in text and f"{winner} won the match" in text
         assert f"{match.stars[match.winner]}/2" in text  # the tally counts the last star
         await pilot.press("home")
         assert replay.index == 0 and "0/2" in screen_text(app)

@@ -119,7 +119,8 @@ def test_the_prompt_tells_the_hint_step_then_the_analysis() -> None:
     coach = answered(POSITION)
     assert coach.prompt(TURN, POSITION, POSITION, False, "Ann") is None
     assert coach.prompt(TURN, POSITION, POSITION, True, "Ann") == (
-        "Analysis: lost, holding out 2 plies; 0 of 3 moves win. Marks: best move, W win / L loss in plies.", "info")
+        "Analysis: lost, holding out 2 plies; 0 of 3 moves win. Under each tower, its best move: W3 wins in 3 "
+        "plies, L5 loses in 5.", "info")
     coach.step_hint(TURN)
     text, kind = coach.prompt(TURN, POSITION, POSITION, True, "Ann")
     assert text.startswith("Hint: this position is lost") and kind == "info"

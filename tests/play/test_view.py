@@ -60,7 +60,9 @@ def test_the_tower_in_hand_the_typed_move_and_the_coachs_line() -> None:
     text, _ = status_prompt(match, HOT_SEAT, moment(match, prompt_open=True), None)
     assert text.startswith("Ann: type a move, 2S>1S")
     hint = ("Hint: move the 1S tower.", "info")
-    assert status_prompt(match, HOT_SEAT, moment(match), hint) == hint
+    assert status_prompt(match, HOT_SEAT, moment(match), hint) == ("Ann to move. Hint: move the 1S tower.", "info")
+    analysis = ("Analysis: a win in 5 plies; 2 of 9 moves win.", "info")
+    assert status_prompt(match, ONE_HERE, moment(match), analysis)[0].startswith("Your move. Analysis: a win")
     assert status_prompt(match, THEIRS, moment(match), hint) == ("Waiting for Ann.", "info")
 
 
@@ -146,3 +148,12 @@ def test_the_tally_from_the_match_and_the_table() -> None:
     info = tally_info(match, ONE_HERE, moment(match))
     assert info.names == ("Ann", "Bob") and info.to_move == 0 and info.seed == 3
     assert info.mode == f"{match.options.discs} discs, ann vs bob over SSH"
+
+
+def test_the_tallys_turn_marker_is_on_the_side_to_move_in_the_position_viewed() -> None:
+    match = new_match(moves=3)
+    assert tally_info(match, HOT_SEAT, moment(match)).to_move == match.to_move == 1
+    after_two = HistoryEntry(1, 2, " 2. Bob", heading=False)
+    assert tally_info(match, HOT_SEAT, moment(match, viewing=after_two)).to_move == 0
+    start = HistoryEntry(1, 0, "Round 1: Ann opened", heading=True)
+    assert tally_info(match, HOT_SEAT, moment(match, viewing=start)).to_move == match.round.opener

@@ -13,7 +13,7 @@ import pytest
 from soluna_tui.cli import main
 from soluna_tui.export import export_match, match_from_store
 from soluna_tui.match_setup import MatchSetup
-from soluna_tui.rules import Solver
+from soluna_tui.rules import Match, MatchOptions, Solver
 from soluna_tui.rules.teaching import Judgement, review_round
 from soluna_tui.saves import SavedMatch, SaveStore
 from soluna_tui.server.storage import DEFAULT_FILE, open_storage
@@ -41,7 +41,7 @@ def test_every_move_carries_the_solvers_outcome_and_judgement():
         assert line[6] == item.judgement.value
         assert (line[7] or "").strip() == {Judgement.THREW: "??", Judgement.GAVE_IN: "?"}.get(item.judgement, "")
     assert text.count("cannot move") == len(match.rounds)
-    assert f"Result: bob wins the match, {match.stars[0]}-{match.stars[1]}." in text
+    assert f"Result: bob won the match, {match.stars[0]}-{match.stars[1]}." in text
     first_blunder = reviews[0].first_blunder
     if first_blunder is not None:
         assert f"First blunder: move {first_blunder.ply + 1}, {match.players[first_blunder.player]}" in text
@@ -53,7 +53,7 @@ def test_a_match_in_play_and_a_forfeit_say_so():
     assert f"In play: {playing.players[playing.to_move]} to move." in export_match(playing)
     playing.forfeit(0)
     text = export_match(playing)
-    assert "Result: ann forfeited; bob wins the match (stars 0-0)." in text
+    assert "Result: ann forfeited; bob won the match (stars 0-0)." in text
     assert "ann forfeited during this round." in text
 
 
@@ -97,7 +97,7 @@ def test_soluna_export_reads_match_files_and_refuses_others_in_one_line(tmp_path
     document = tmp_path / "match.json"
     document.write_text(json.dumps(finished_match().to_dict()))
     status, out, _ = _run(capsys, str(document))
-    assert status == 0 and "wins the match" in out
+    assert status == 0 and "won the match" in out
     for name, content in (("broken.json", "{ nope"), ("other.json", '{"format": "something"}'),
                           ("bad-match.json", '{"format": "soluna-match", "version": 1}')):
         (tmp_path / name).write_text(content)
@@ -182,7 +182,7 @@ async def test_export_writes_nothing_into_the_store_it_reads(database, capsys):
     match_id = await file_a_match(database)
     before = everything_in(database)
     status, out, _ = await _in_thread(_run, capsys, "--database", database, "--id", str(match_id))
-    assert status == 0 and "wins the match" in out
+    assert status == 0 and "won the match" in out
     assert everything_in(database) == before
 
 
@@ -295,3 +295,15 @@ async def test_escape_codes_in_a_stored_match_never_reach_the_terminal(database,
     assert status == 0 and err == ""
     assert not any(not char.isprintable() for char in out.replace("\n", "")), repr(out[:300])
     assert "Soluna: ann[2J]0;owned[31m vs bob" in out and "Server match AB[2J]0;owned[31m" in out
+
+
+def test_a_match_you_won_against_the_computer_reads_right() -> None:
+    """Issue 19: the export said "You wins the match"."""
+    from soluna_tui.export import result_line
+
+    match = Match(MatchOptions(stars_to_win=1), ("You", "Computer"), seed=2)
+    while not match.is_over:
+        match.play(match.position.legal_moves[0], match.to_move)
+    assert result_line(match) in {f"Result: You won the match, {match.stars[0]}-{match.stars[1]}.",
+                                  f"Result: Computer won the match, {match.stars[0]}-{match.stars[1]}."}
+    assert "You wins" not in result_line(match)
