@@ -400,6 +400,8 @@ class SolunaApp(InOrderInput, App[None]):
         if game is not None:
             yield SystemCommand("Undo", "Take back the last move (u)", game.action_undo)
             yield SystemCommand("Redo", "Replay the move taken back (r)", game.action_redo)
+            if game.table.resigner() is not None:
+                yield SystemCommand("Resign", "Give the match to your opponent, asked first (R)", game.action_resign)
             yield SystemCommand("Rematch", "Start again with the same players and rules",
                                 lambda: self.start_match_unless_abandoning(game.table.setup.with_seed(None),
                                                                            game.match))

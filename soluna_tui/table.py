@@ -112,6 +112,14 @@ class Table:
     def can_redo(self) -> bool:
         raise NotImplementedError
 
+    def resigner(self) -> int | None:
+        """The player who may resign here now (asked first), if any: only at a local table (over SSH,
+        leaving is how a player gives up)."""
+        return None
+
+    def resign(self, player: int) -> None:
+        raise OutOfTurnError("resigning is for a match on this terminal")
+
     def play(self, move: Move, player: int) -> None:
         raise NotImplementedError
 
@@ -206,14 +214,32 @@ class LocalTable(Table):
         self.match.play(move, player)
         self.save()
 
+    def resigner(self) -> int | None:
+        """The human to move (two here), or the one human against the computer, whoever is to move."""
+        match = self.match
+        if match.is_over or match.round.is_over:
+            return None
+        humans = self.local_players
+        if len(humans) == 1:
+            return humans[0]
+        return match.to_move if match.to_move in humans else None
+
+    def resign(self, player: int) -> None:
+        """``player`` gives the match up: the opponent wins it, and it counts as played (a resignation
+        is not taken back)."""
+        if player != self.resigner():
+            raise OutOfTurnError("that player cannot resign now")
+        self.match.forfeit(player)
+        self.save()
+
     def _human_moves_in_round(self) -> int:
         round_ = self.match.round
         return sum(not self.setup.is_computer(round_.mover_at(ply)) for ply in range(round_.ply))
 
     @property
     def can_undo(self) -> bool:
-        if not self.match.can_undo:
-            return False
+        if not self.match.can_undo or self.match.forfeited_by is not None:
+            return False  # nothing to take back, or a resignation (final)
         # Against the computer, taking back only its opening move is pointless: it would play it again.
         return not self.setup.vs_computer or self._human_moves_in_round() > 0
 

@@ -40,6 +40,7 @@ from ..widgets.history import History
 from ..widgets.key_footer import KeyFooter
 from ..widgets.last_move import LastMoveLine
 from ..widgets.move_prompt import MovePrompt
+from ..widgets.notice_line import NoticeLine
 from ..widgets.status_line import StatusLine
 from ..widgets.tally import Tally
 from .picking import PICKING_BINDINGS, PickingMixin
@@ -55,6 +56,10 @@ PartT = TypeVar("PartT", bound=Widget)
 SOLVING_LEVELS = ("trap", "perfect")
 #: How long judging a whole finished match may take (only large discs counts come near it).
 MATCH_REVIEW_SECONDS = 20.0
+
+
+#: Keys of a player, hidden from a spectator's footer (they would do nothing there).
+SPECTATOR_HIDDEN = frozenset({"press_focused", "put_back", "open_move_prompt", "hint", "analysis", "resign"})
 
 
 class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen[None]):
@@ -74,6 +79,7 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen[None]):
         Binding("u", "undo", "Undo"),
         Binding("r", "redo", "Redo"),
         Binding("n", "app.new_match", "New match", show=False),
+        Binding("R", "resign", "Resign", show=False),
         Binding("tab,shift+tab", "toggle_history", "Moves", show=False),
     ]
 
@@ -152,6 +158,7 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen[None]):
                 yield Tally(self.glyphs, id="tally")
                 yield ClockPanel(self.glyphs, id="clock-panel")  # a match with a clock, over SSH
                 yield History(id="history")
+                yield NoticeLine(id="notice")
         yield KeyFooter()
 
     @property
@@ -315,6 +322,14 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen[None]):
     def say(self, text: str, kind: str = "warning") -> None:
         self._part(StatusLine).say(text, kind)
 
+    def show_notice(self, text: str) -> None:
+        """News at the match, in its own lines under the moves (the newest replaces the last); a notice
+        over a dialog on top (round or match over), where those lines may be hidden."""
+        if self.app.screen is self:
+            self._part(NoticeLine).show(text)
+        else:
+            self.notify(text, timeout=8)
+
     # ---- the flow of a match -------------------------------------------------------------
 
     def after_change(self, cursor: int | None = None) -> None:
@@ -325,7 +340,7 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen[None]):
         self.seek_help()
         self.refresh_view(cursor)
         for notice in self.table.take_notices():
-            self.notify(notice, timeout=8)
+            self.show_notice(notice)
         problem = self.table.save_problem
         if problem and problem != self._save_warned:
             # After a refresh, so the toast lands even when this runs while the screen mounts.
@@ -542,6 +557,8 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen[None]):
         in_history = isinstance(self.focused, History)
         if in_history and action in ("press_focused", "put_back", "open_move_prompt", "hint"):
             return False  # hidden: the history view is read-only (Esc returns to play)
+        if not self.table.local_players and action in SPECTATOR_HIDDEN:
+            return False  # a spectator (over SSH) is offered only what a spectator can do
         if action in ("press_focused", "put_back"):
             return self.picking_check(action, self._human_may_move())
         if action == "open_move_prompt":
@@ -556,6 +573,8 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen[None]):
             return True if self._helping_live_player() else None
         if action == "analysis":
             return self.hints_allowed
+        if action == "resign":
+            return self.table.resigner() is not None
         return True
 
     @property
@@ -599,6 +618,30 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen[None]):
             self._announced = None
             self.after_change()
             self.say(f"Took back {', '.join(str(move) for move in reversed(undone))}.", "info")
+
+    def action_resign(self) -> None:
+        """``R``: give the match up, asked first."""
+        from .confirm import ConfirmScreen
+
+        player = self.table.resigner()
+        if player is None:
+            self.say("There is no match in play to resign.")
+            return
+        names = self.match.players
+        who = "You give" if player == self.you else f"{names[player]} gives"
+        question = f"{who} the match to {names[1 - player]}. It counts as a loss."
+        self.app.push_screen(ConfirmScreen(question, "Resign the match", "Keep playing", "Resign?"),
+                             lambda yes: self._resign_answered(player, yes))
+
+    def _resign_answered(self, player: int, yes: bool | None) -> None:
+        if not yes or self.table.resigner() != player:
+            return  # kept playing, or the match moved on while asking (the computer's move ended the round)
+        with self.app.batch_update():
+            self.stop_thinking()
+            self._close_prompt()
+            self.picker.drop()
+            self.table.resign(player)
+            self.after_change()
 
     def action_redo(self) -> None:
         if not self.table.can_redo:

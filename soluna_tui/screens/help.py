@@ -52,6 +52,7 @@ KEYS = (
                     "hint used, and turning analysis on counts as one"),
     ("Tab", "the move history; arrows there show earlier positions (read-only); Escape returns"),
     ("n", "new match"),
+    ("R (shift+r)", "resign: give the match to your opponent (asked first; it counts as a loss)"),
     ("?", "this help"),
     ("Ctrl+P", "command palette: rematch, puzzles, statistics, themes..."),
     ("q", "quit (the match is saved after every move)"),

@@ -85,6 +85,9 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
         if quitter is None:
             lines = [f"{verb(names[winner], 'wins', 'win', you=winner == self.you)} the match "
                      f"{stars[winner]}-{stars[1 - winner]}"]
+        elif self.ended is None:  # on this terminal: a player resigned
+            resigned = "You resigned" if quitter == self.you else f"{names[quitter]} resigned"
+            lines = [f"{resigned}: {wins} the match"]
         elif self.ended is EndReason.TIME:  # not won on the board: say what happened
             ran = "You ran" if quitter == self.you else f"{names[quitter]} ran"
             lines = [f"{ran} out of time: {wins} on time"]
@@ -127,6 +130,9 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "choose" and parameters == (MatchOverChoice.UNDO.value,):
             return self.can_take_back
+        if action == "choose" and parameters == (MatchOverChoice.REMATCH.value,):
+            # Hidden where the list offers none (a spectator; after a forfeit or a resignation).
+            return any(value is MatchOverChoice.REMATCH for _, value in self.choices())
         return True
 
     def action_choose(self, value: str) -> None:

@@ -295,6 +295,8 @@ class ChildApp(ReportsActivity, SolunaApp):
         there), else a notice."""
         if self.screen is self.lobby:
             self.lobby.say(message.text, "error" if message.severity == "error" else "info")
+        elif self.game is not None and self.screen is self.game:
+            self.game.show_notice(message.text)
         else:
             self.notify(message.text, severity=message.severity, timeout=NOTICE_SECONDS)
 

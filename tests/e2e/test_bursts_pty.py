@@ -58,7 +58,7 @@ def test_a_command_then_escape_in_one_write_runs_the_command_and_plays_on(tmp_pa
         terminal.send("\x10help\r\x1b")  # the help opens, and Escape closes it
         terminal.pump(1.0)
         terminal.send("\x10analysis\rl")  # analysis on, then a step right on the board
-        text = terminal.wait_for(lambda text: "analysis on" in text and "┏━2━┓" in text)
+        text = terminal.wait_for(lambda text: "analysis on" in text and "┍━2━┑" in text)
         assert "Discs lie on the table" not in text and terminal.process.poll() is None
 
 
@@ -68,11 +68,11 @@ def test_escape_and_a_key_in_one_write_put_the_tower_back_then_do_the_key(tmp_pa
         terminal.send("\r")
         terminal.wait_for(lambda text: "put 1S on a lit tower" in text)
         terminal.send("\x1b3")  # put back, then jump to tower 3
-        terminal.wait_for(lambda text: "Player 1 to move" in text and "┏━3━┓" in text)
+        terminal.wait_for(lambda text: "Player 1 to move" in text and "┍━3━┑" in text)
         terminal.send("\r")
         terminal.wait_for(lambda text: "put 1S on a lit tower" in text)
         terminal.send("\x1bl")  # put back, then a step right
-        terminal.wait_for(lambda text: "Player 1 to move" in text and "┏━4━┓" in text)
+        terminal.wait_for(lambda text: "Player 1 to move" in text and "┍━4━┑" in text)
         terminal.send("\r\x1b :2>3\r")  # lift, put back, lift again, put back by ':', type a move
         text = terminal.wait_for(lambda text: "1. Player 1" in text and "Player 2 to move" in text)
         assert "1S>1S" in text

@@ -11,8 +11,8 @@ from soluna_tui.rules import Position
 from ..server.helpers import SshTerminal, running_server
 from ..server.test_two_players import create_match, join_match
 
-#: The bottom of a drawn tower, with its notation: ``╰─1S╯`` (``┗━1S┛`` when it has the focus).
-TOWER_BOTTOM = re.compile(r"[╰┗]([^╯┛]{3})[╯┛]")
+#: The bottom of a drawn tower, with its notation: ``╰─1S╯`` (``┕━1S┙`` under the cursor).
+TOWER_BOTTOM = re.compile(r"[╰┗┕]([^╯┛┙]{3})[╯┛┙]")
 
 
 def towers_shown(text: str) -> Position:
@@ -58,6 +58,6 @@ async def test_escape_and_a_key_in_one_packet_put_the_tower_back_then_do_the_key
         ann.send("\r")
         await ann.wait_for_text("on a lit tower")
         ann.send("\x1b3")  # one packet: put back, then jump to tower 3
-        await ann.wait_for(lambda text: "on a lit tower" not in text and "┏━3━┓" in text)
+        await ann.wait_for(lambda text: "on a lit tower" not in text and "┍━3━┑" in text)
         ann.send("\r\x1bl")  # lift tower 3, put it back, a step right
-        await ann.wait_for(lambda text: "on a lit tower" not in text and "┏━4━┓" in text)
+        await ann.wait_for(lambda text: "on a lit tower" not in text and "┍━4━┑" in text)

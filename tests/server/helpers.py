@@ -17,6 +17,8 @@ import asyncssh
 import pyte
 
 from soluna_tui.link.clock import PRESETS
+from soluna_tui.play.looks import JUMP_KEYS
+from soluna_tui.play.slots import arrange
 from soluna_tui.server.config import Limits, ServerConfig
 from soluna_tui.server.ratings import RANKED_AFTER
 from soluna_tui.server.server import SolunaServer
@@ -359,3 +361,22 @@ async def refill_attack(port: int, connections: int, addresses: list[str], secon
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     return counts
+
+
+def move_keys(match, move) -> tuple[str, str]:
+    """The keys of the places ``move`` goes from and onto: towers keep their places (and keys) all round."""
+    placed = arrange(match.round.start, match.round.moves).resolve(move)
+    return JUMP_KEYS[placed.mover_slot], JUMP_KEYS[placed.target_slot]
+
+
+async def play_a_move(server, code: str, players: list[SshTerminal]) -> None:
+    """The player to move plays the first legal move, by the towers' keys; once the server has it."""
+    await wait_until(lambda: server.lobby.tables[code].match is not None, what="the match beginning")
+    table = server.lobby.tables[code]
+    match, version = table.match, table.version
+    move = match.position.legal_moves[0]
+    mover, target = move_keys(match, move)
+    terminal = players[match.to_move]
+    await terminal.wait_for_text("Your move")
+    await terminal.press(mover, "enter", target, "enter", pause=0.05)
+    await wait_until(lambda: server.lobby.tables[code].version == version + 1, what=f"the server taking {move}")

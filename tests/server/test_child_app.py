@@ -172,7 +172,11 @@ async def test_a_rematch_over_the_network_is_asked_of_the_server() -> None:
         assert "Rematch asked" not in screen_text(app)  # the server says what came of it, not this terminal
         server.send(match_message(match, 0, version=1, notice="Rematch asked: it starts when bob asks too."))
         await settle(pilot)
-        assert "Rematch asked: it starts when bob asks too." in screen_text(app)
+        # In the notice lines under the moves (wrapped to the sidebar), over nothing else.
+        from soluna_tui.widgets.notice_line import NoticeLine
+
+        assert app.game.query_one(NoticeLine).text == "Rematch asked: it starts when bob asks too."
+        assert "Rematch asked: it starts" in screen_text(app)
 
 
 async def wait_for_screen(pilot, app, kind: type, what: str = "") -> None:

@@ -18,8 +18,7 @@ import asyncssh
 from soluna_tui.link.clock import ClockSetting
 from soluna_tui.server.lobby.clocks import MatchClock
 
-from .helpers import TIMEOUT, SshTerminal, keep_the_name, running_server, wait_until
-from .test_fair_play import play_a_move
+from .helpers import TIMEOUT, SshTerminal, keep_the_name, play_a_move, running_server, wait_until
 from .test_lobby_e2e import JOIN_KEYS, TOP
 
 #: From anywhere in the lobby: the menu, then the clock setting (the seventh), its first clock, the menu again.

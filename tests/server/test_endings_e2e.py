@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import asyncssh
 
-from soluna_tui.widgets.board import JUMP_KEYS
-
-from .helpers import SshTerminal, keep_the_name, running_server, terminals, wait_until
-from .test_lobby_e2e import JOIN_KEYS, create, short_match_settings
+from .helpers import SshTerminal, keep_the_name, play_a_move, running_server, terminals, wait_until
+from .test_lobby_e2e import JOIN_KEYS, create
 from .test_two_players import create_match, join_match
 
 
@@ -19,19 +17,6 @@ async def online_two_star_settings(terminal: SshTerminal) -> None:
     """From the menu: online rules (the loser opens), two stars, four discs, back to the menu."""
     await terminal.wait_for_text("Welcome,")
     await terminal.press("tab", "tab", "right", "tab", "left", "left", "tab", *["left"] * 8, "escape", pause=0.05)
-
-
-async def play_a_move(server, code: str, players: list[SshTerminal]) -> None:
-    """The player to move plays the first legal move; the server takes it."""
-    match = server.lobby.tables[code].match
-    move = match.position.legal_moves[0]
-    mover = match.position.towers.index(move.mover)
-    target = next(slot for slot, tower in enumerate(match.position.towers) if tower == move.target and slot != mover)
-    version = server.lobby.tables[code].version
-    terminal = players[match.to_move]
-    await terminal.wait_for_text("Your move")
-    await terminal.press(JUMP_KEYS[mover], "enter", JUMP_KEYS[target], "enter", pause=0.05)
-    await wait_until(lambda: server.lobby.tables[code].version == version + 1, what=f"the server taking {move}")
 
 
 async def watch_the_first_listed(terminal: SshTerminal) -> None:
@@ -48,6 +33,10 @@ async def test_a_spectator_is_offered_only_what_a_spectator_can_do_and_the_secon
         await join_match(bob, code)
         await eve.wait_for_text("ann vs bob: round 1")
         await watch_the_first_listed(eve)
+        # The spectator's footer offers no player's keys (picking, typing, hints, analysis); the players' do.
+        footer = (await eve.wait_for_text("You are watching", "Quit")).splitlines()[-1]
+        assert "Quit" in footer and not {"Pick/place", "Cancel", "Type", "Hint", "Analysis"} & set(footer.split())
+        assert "Pick/place" in (await ann.wait_for_text("Pick/place")).splitlines()[-1]
         players = [ann, bob]
         while not (match := server.lobby.tables[code].match).is_over:
             await play_a_move(server, code, players)
@@ -65,7 +54,7 @@ async def test_a_spectator_is_offered_only_what_a_spectator_can_do_and_the_secon
         text = await eve.wait_for_text(f"{winner} wins the match", "Look at the board")
         assert "Rematch" not in text  # only the players can have one
         for player in players:
-            await player.wait_for_text(f"{winner} wins the match", "Rematch (same players")
+            await player.wait_for_text(f"{winner} wins the match", "Rematch: same players")
         await ann.press("enter")  # Rematch
         await ann.wait_for_text("Rematch asked:")  # a notice: its words may wrap
         await bob.wait_for_text("ann asks for a rematch")
@@ -83,11 +72,14 @@ async def test_a_forfeit_says_what_happened_offers_no_rematch_and_the_player_who
         ann, bob = await opened.open("ann", keys[0]), await opened.open("bob", keys[1])
         await keep_the_name(ann)
         await keep_the_name(bob)
-        await short_match_settings(ann)
+        await ann.wait_for_text("Welcome,")
+        await ann.press("tab", "tab", "tab", *["left"] * 3, "escape", pause=0.05)  # one star, twelve discs
         code = await create(ann)
         await bob.press(*JOIN_KEYS, pause=0.05)
         await bob.wait_for_text("Type the four-letter code")
         await bob.press(code.lower(), "enter")
+        for _ in range(2):  # real play: leaving now forfeits (before both have moved, the match is aborted)
+            await play_a_move(server, code, [ann, bob])
         await ann.wait_for_text("Your move")
         await bob.close()
         text = await ann.wait_for_text("bob left: ann wins by forfeit", "Look at the board")

@@ -21,9 +21,8 @@ import pytest
 
 from soluna_tui.cli import main
 from soluna_tui.server.command import add_serve_command, config_from
-from soluna_tui.widgets.board import JUMP_KEYS
 
-from .helpers import TIMEOUT, SshTerminal, keep_the_name, running_server, served, wait_until
+from .helpers import TIMEOUT, SshTerminal, keep_the_name, play_a_move, running_server, served, wait_until
 from .test_hostile_clients import fill
 from .test_lobby import FakeGuest, create, move_message, pair, wait_for
 from .test_two_players import create_match, join_match, secret_shown
@@ -143,20 +142,6 @@ async def test_the_leaderboard_lists_players_with_enough_rated_matches(make_lobb
 # ---- a leave during a database outage -----------------------------------------------------------
 
 
-async def play_a_move(server, code: str, players: list[SshTerminal]) -> None:
-    """The player to move plays the first legal move, by the towers' keys; once the server has it."""
-    await wait_until(lambda: server.lobby.tables[code].match is not None, what="the match beginning")
-    table = server.lobby.tables[code]
-    position, version = table.match.position, table.version
-    move = position.legal_moves[0]
-    mover = position.towers.index(move.mover)
-    target = next(slot for slot, tower in enumerate(position.towers) if tower == move.target and slot != mover)
-    terminal = players[table.match.to_move]
-    await terminal.wait_for_text("Your move")
-    await terminal.press(JUMP_KEYS[mover], "enter", JUMP_KEYS[target], "enter", pause=0.05)
-    await wait_until(lambda: server.lobby.tables[code].version == version + 1, what=f"the server taking {move}")
-
-
 async def test_a_leave_while_the_disk_is_full_is_written_once_it_is_not(tiny_disk) -> None:
     """Issue 16: on a full disk bob left; once the database was back ann still saw "Waiting for bob", bob's seat
     still named the live server, and when ann left she forfeited to bob."""
@@ -183,7 +168,7 @@ async def test_a_leave_while_the_disk_is_full_is_written_once_it_is_not(tiny_dis
             told = time.monotonic() - left
             stored = await server.store.get_match(code)
             assert stored.seats[1].server is None and stored.seats[1].held_until is not None
-            await ann.wait_for_text("Match over", "ann wins the match", "bob has left", timeout=hold + TIMEOUT)
+            await ann.wait_for_text("Match over", "bob left: ann wins by forfeit", timeout=hold + TIMEOUT)
             forfeited = time.monotonic() - left
         finally:
             await ann.close()

@@ -16,9 +16,7 @@ from typing import Any
 import asyncssh
 import pytest
 
-from soluna_tui.widgets.board import JUMP_KEYS
-
-from .helpers import SshTerminal, keep_the_name, running_server, wait_until
+from .helpers import SshTerminal, keep_the_name, play_a_move, running_server, wait_until
 
 #: The lobby's menu when nothing is held for the player: the keys that reach each entry from wherever the
 #: menu's cursor was left (Up stops at the first entry).
@@ -44,16 +42,8 @@ async def create(terminal: SshTerminal) -> str:
 async def play_out(server, code: str, players: list[SshTerminal]) -> None:
     """The players play the first legal move in turn until the match is over (the server's copy says which)."""
     await wait_until(lambda: server.lobby.tables[code].match is not None, what="the match beginning")
-    while not (match := server.lobby.tables[code].match).is_over:
-        position, mover_seat = match.position, match.to_move
-        move = position.legal_moves[0]
-        mover = position.towers.index(move.mover)
-        target = next(slot for slot, tower in enumerate(position.towers) if tower == move.target and slot != mover)
-        version = server.lobby.tables[code].version
-        await players[mover_seat].wait_for_text("Your move")
-        await players[mover_seat].press(JUMP_KEYS[mover], "enter", JUMP_KEYS[target], "enter", pause=0.05)
-        await wait_until(lambda version=version: server.lobby.tables[code].version == version + 1,
-                         what=f"the server taking {move}")
+    while not server.lobby.tables[code].match.is_over:
+        await play_a_move(server, code, players)
 
 
 @asynccontextmanager
@@ -126,9 +116,11 @@ async def test_a_keyed_player_s_leaderboard_and_record_after_a_rated_match(tmp_p
                 release.set()
 
         await opened(LEADERBOARD_KEYS, "leaderboard")
-        text = await ann.wait_for_text("Players 1-2 of 2", f"ann: rank {ann_rank}, rating ")
+        row = rf"{ann_rank}\s+ann\s+\d+\s+1\s+{1 if winner == 'ann' else 0}"
+        # The row itself waited for: a frame reaches the terminal in several packets, top first.
+        text = await ann.wait_for(lambda text: "Players 1-2 of 2" in text and f"ann: rank {ann_rank}, rating " in text
+                                  and re.search(row, text) is not None)
         assert "could not read" not in text
-        assert re.search(rf"{ann_rank}\s+ann\s+\d+\s+1\s+{1 if winner == 'ann' else 0}", text)
         await ann.press("escape")
         await ann.wait_for_text("Welcome, ann.")
         await opened(RECORD_KEYS, "player_summary")
@@ -137,7 +129,7 @@ async def test_a_keyed_player_s_leaderboard_and_record_after_a_rated_match(tmp_p
                                        f"vs bob: {result}, stars ")
         assert "could not read" not in text
         await ann.press("enter")  # the recent match, replayed: the answer goes to the record that asked
-        await ann.wait_for_text("Replay", "Round 1: ann opened", f"ann vs bob. {winner} wins the match")
+        await ann.wait_for_text("Replay", "Round 1: ann opened", f"ann vs bob. {winner} won the match")
 
 
 async def test_a_second_match_is_joined_by_its_own_code_in_one_visit(tmp_path) -> None:

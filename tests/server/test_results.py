@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import asyncio
 
-from .test_lobby import FakeGuest, create, finish_round, pair, wait_for
+from .test_lobby import FakeGuest, both_move, create, finish_round, pair, wait_for
 
 
 async def test_everyone_at_a_rated_match_hears_each_rating_change(make_lobby) -> None:
     lobby = await make_lobby()
-    ann, bob = FakeGuest("ann", fingerprint="SHA256:ann"), FakeGuest("bob", fingerprint="SHA256:bob")
+    # Keys seen from two addresses: a match between one address's keys is unrated.
+    ann = FakeGuest("ann", fingerprint="SHA256:ann", address="10.0.0.1")
+    bob = FakeGuest("bob", fingerprint="SHA256:bob", address="10.0.0.2")
     code = await pair(lobby, ann, bob, discs=3, stars_to_win=1)
     eve = FakeGuest("eve")
     await lobby.arrive(eve)
@@ -44,6 +46,7 @@ async def test_a_keyed_player_who_forfeited_is_told_on_arrival_once(make_lobby) 
     await lobby.arrive(bob)
     await lobby.handle(bob, {"type": "choose_name", "name": "bob"})  # a key whose visits are kept
     await lobby.handle(bob, {"type": "join", "code": code, "hints": False})
+    await both_move(lobby, ann, bob)  # real play: leaving is a forfeit, not an aborted match
     await lobby.depart(bob)
     await wait_for(lambda: ann.match().is_over)
     back = FakeGuest("bob", fingerprint="SHA256:bob")
@@ -59,6 +62,7 @@ async def test_a_guest_who_forfeited_is_told_by_the_code(make_lobby) -> None:
     lobby = await make_lobby(hold_time=1)
     ann, bob = FakeGuest("ann"), FakeGuest("bob")
     code = await pair(lobby, ann, bob)
+    await both_move(lobby, ann, bob)  # real play: leaving is a forfeit, not an aborted match
     await lobby.depart(bob)
     await wait_for(lambda: ann.match().is_over)
     back = FakeGuest("bob", address="10.0.0.7")
