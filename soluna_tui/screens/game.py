@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from random import Random
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import TYPE_CHECKING, ClassVar, TypeVar, cast
 
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -542,6 +542,34 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen[None]):
         self.stop_thinking()
 
     # ---- the player's actions ------------------------------------------------------------
+
+    #: The keys that say why they do nothing, when they do nothing: each with the action it stands for.
+    SILENT_KEYS: ClassVar[dict[str, str]] = {"H": "hint", "enter": "press_focused", "space": "press_focused",
+                                             "colon": "open_move_prompt"}
+
+    def on_key(self, event: events.Key) -> None:
+        """A key whose action does nothing now (dimmed or hidden) says why in the status line; the
+        key itself goes on as before (to the bindings, which then do nothing)."""
+        action = self.SILENT_KEYS.get(event.key)
+        if action is None or self.check_action(action, ()) is True or isinstance(self.focused, History):
+            return
+        self.say(self._why_not(action))
+
+    def _why_not(self, action: str) -> str:
+        """Why ``action`` does nothing now, in a line."""
+        match = self.match
+        if action == "hint" and not self.hints_allowed:
+            return "Hints are off in this match."
+        if not self.table.local_players:
+            return "You are watching: only the players move here."
+        if match.is_over or match.round.is_over:
+            return "The round is over."
+        name = match.players[match.to_move]
+        if self.thinking:
+            return f"{name} is thinking: wait for the move."
+        if action == "hint":
+            return f"Hints are for your turn: it is {name}'s move."
+        return f"It is {name}'s move: wait for it."
 
     def _human_may_move(self) -> bool:
         match = self.match

@@ -151,6 +151,7 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
         self.action_choose(self._values[event.option_index])
 
     def choices(self) -> list[tuple[str, MatchOverChoice]]:
-        """A rematch only for players at this terminal, and never after a forfeit (one of them has gone)."""
-        rematch = bool(self.humans) and self.match.forfeited_by is None
+        """A rematch only for players at this terminal, and never after a forfeit over SSH (one of them has
+        gone); after a resignation here, both are still at the table."""
+        rematch = bool(self.humans) and (self.match.forfeited_by is None or self.ended is None)
         return [(text, key) for key, text in CHOICES if rematch or key is not MatchOverChoice.REMATCH]

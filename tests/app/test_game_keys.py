@@ -247,3 +247,29 @@ async def test_the_board_has_the_focus_and_draws_its_cursor(tmp_path) -> None:
         assert screen.focused is screen.board
         assert [widget.slot for widget in screen.board.tower_widgets if widget.cursor] == [2]
         assert "┍━━━3━━━┑" in screen_text(app)  # the cursor: heavy caps on the tower it is on
+
+
+async def test_keys_that_do_nothing_now_say_why_in_the_status(tmp_path) -> None:
+    """Issue 17: H with hints off, Enter or : while it is not the player's move said nothing at all."""
+    from dataclasses import replace
+
+    from soluna_tui.match_setup import MatchSetup
+    from soluna_tui.rules import MatchOptions
+    from soluna_tui.widgets.status_line import StatusLine
+
+    app = make_app(tmp_path, replace(hot_seat(seed=5), hints=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        status = game(app).query_one(StatusLine)
+        await pilot.press("H")
+        await pilot.pause()
+        assert status.text == "Hints are off in this match."
+    # The computer opens, and takes its time: Enter and : say whose move it is.
+    setup = MatchSetup.against_computer("random", MatchOptions(first_opener=1), seed=5)
+    app = make_app(tmp_path / "computer", setup, computer_pause=30)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        status = game(app).query_one(StatusLine)
+        for key in ("enter", "colon"):
+            await pilot.press(key)
+            await pilot.pause()
+            assert status.text == "Computer is thinking: wait for the move.", key

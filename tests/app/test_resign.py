@@ -45,6 +45,7 @@ async def test_resigning_against_the_computer_gives_it_the_match_and_counts_as_a
         match = screen.match
         assert match.forfeited_by == you and match.winner == 1 - you
         assert "You resigned: Computer wins the match" in screen_text(app)
+        assert "Rematch" in screen_text(app)  # both are still at the table
         assert not screen.table.can_undo  # a resignation is final
         for _ in range(50):  # the stats are written once the match is judged
             records = app.stats_store.load().matches
