@@ -516,7 +516,7 @@ async def test_on_a_full_disk_the_players_are_told_and_nothing_saved_is_lost(tin
             filler = fill(tiny_disk)
             await ann.press("enter", "right", "space")
             for terminal in (ann, bob):
-                await terminal.wait_for_text("The server cannot save right now")
+                await terminal.wait_for_text("The server cannot save right")  # in the notice lines: wrapped
             assert (await server.store.get_match(code)).version == before.version  # the move was not taken
             assert " 1. ann" not in bob.text
             filler.unlink()
