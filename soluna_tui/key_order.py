@@ -23,12 +23,13 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from textual import events
-from textual._context import active_message_pump
-from textual._xterm_parser import XTermParser
 from textual.message_pump import MessagePump
 from textual.timer import Timer
 
+from .compat import active_pump, handled_as, key_destination, parser_key_reader, set_parser_key_reader
+
 if TYPE_CHECKING:
+    from textual._xterm_parser import XTermParser
     from textual.app import App
 
     _AppBase = App[Any]
@@ -54,7 +55,7 @@ def read_escape_then_key() -> None:
     Escape, then the character's own key. ESC DEL stays Alt+Backspace (a word deleted in a text
     field), and sequences of more characters (arrows, function keys) are not affected.
     """
-    keys_of: Callable[..., Iterable[events.Key]] = XTermParser._sequence_to_key_events
+    keys_of: Callable[..., Iterable[events.Key]] = parser_key_reader()
     if getattr(keys_of, "escape_then_key", False):
         return
 
@@ -71,7 +72,7 @@ def read_escape_then_key() -> None:
             yield from keys
 
     escape_then_key.escape_then_key = True  # type: ignore[attr-defined]
-    XTermParser._sequence_to_key_events = escape_then_key  # type: ignore[method-assign,assignment]
+    set_parser_key_reader(escape_then_key)
 
 
 class _Sequenced(_EventBase):
@@ -100,7 +101,7 @@ class _Sequenced(_EventBase):
             # Through the stopping widget's queue, then the app's: the widget may still pass the
             # event on to the app (a screen does, to its parent), and the app must see it first.
             app = self.owner
-            stopper = active_message_pump.get(app)
+            stopper = active_pump(app)
             stopper.call_later(app.call_later, app.input_done, self)
         return result
 
@@ -118,8 +119,8 @@ class SequencedPaste(_Sequenced, events.Paste):
 
 
 # Handled as any key or paste is (``on_key``, ``on_paste``), not under names of their own.
-SequencedKey.handler_name = events.Key.handler_name
-SequencedPaste.handler_name = events.Paste.handler_name
+handled_as(SequencedKey, events.Key)
+handled_as(SequencedPaste, events.Paste)
 
 
 class InOrderInput(_AppBase):
@@ -157,7 +158,7 @@ class InOrderInput(_AppBase):
         waiting = self._waiting_input.popleft()
         sequenced = SequencedKey(waiting, self) if isinstance(waiting, events.Key) else SequencedPaste(waiting, self)
         self._input_in_flight = sequenced
-        target = self.focused or self.screen  # where Textual forwards it, unless a priority key takes it
+        target = key_destination(self)  # where Textual forwards it, unless a priority key takes it
         await super().on_event(sequenced)
         if sequenced.is_forwarded:
             sequenced.target = target
