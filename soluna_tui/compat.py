@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     _WidgetBase = Widget
     _PaletteBase = CommandPalette
     _ChannelBase = SSHServerChannel[bytes]
+    #: Textual's terminal parser (a private class), for annotations.
+    TerminalParser = XTermParser
     #: How Textual's terminal parser turns one sequence it read into keys.
     KeyReader = Callable[[XTermParser, str, bool], Iterable[events.Key]]
 else:
@@ -201,9 +203,14 @@ def report_app_error(app: App[Any], error: Exception) -> None:
     """Hand ``error`` to the app as Textual hands it an exception no handler caught: the app shows the
     traceback on its error console and exits with a failing return code.
 
-    Relies on ``App._handle_exception(error)`` (private). Tested with textual 8.2.x.
+    Relies on ``App._handle_exception(error)`` (private), which Textual calls only while the error is
+    being handled: it draws the traceback of the exception in hand, and raises instead of exiting when
+    there is none. So it is called here from an ``except`` block of ``error``. Tested with textual 8.2.x.
     """
-    app._handle_exception(error)
+    try:
+        raise error
+    except Exception:  # noqa: BLE001 - ``error`` itself, in hand for the traceback
+        app._handle_exception(error)
 
 
 def before_app_errors(app: App[Any], first: Callable[[Exception], None]) -> None:

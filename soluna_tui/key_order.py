@@ -29,8 +29,9 @@ from textual.timer import Timer
 from .compat import active_pump, handled_as, key_destination, parser_key_reader, set_parser_key_reader
 
 if TYPE_CHECKING:
-    from textual._xterm_parser import XTermParser
     from textual.app import App
+
+    from .compat import TerminalParser
 
     _AppBase = App[Any]
     _EventBase = events.Event
@@ -59,7 +60,7 @@ def read_escape_then_key() -> None:
     if getattr(keys_of, "escape_then_key", False):
         return
 
-    def escape_then_key(parser: XTermParser, sequence: str, alt: bool = False) -> Iterable[events.Key]:
+    def escape_then_key(parser: TerminalParser, sequence: str, alt: bool = False) -> Iterable[events.Key]:
         if alt:  # the character after an ESC that began no known sequence
             yield events.Key("escape", ESC)
             yield from keys_of(parser, sequence)
