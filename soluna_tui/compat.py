@@ -32,15 +32,15 @@ if TYPE_CHECKING:
 
     _WidgetBase = Widget
     _PaletteBase = CommandPalette
-    _ChannelBase = SSHServerChannel[bytes]
     #: Textual's terminal parser (a private class), for annotations.
     TerminalParser = XTermParser
     #: How Textual's terminal parser turns one sequence it read into keys.
     KeyReader = Callable[[XTermParser, str, bool], Iterable[events.Key]]
 else:
-    _WidgetBase = _PaletteBase = _ChannelBase = object
+    _WidgetBase = _PaletteBase = object
 
 T = TypeVar("T")
+ChannelT = TypeVar("ChannelT", bound="SSHServerChannel[bytes]")
 
 
 # ---- Textual: keys as they arrive ------------------------------------------------------------------
@@ -322,35 +322,36 @@ class PaletteSteps(_PaletteBase):
 
 # ---- asyncssh: channel requests --------------------------------------------------------------------
 
-class GuardsRequests(_ChannelBase):
-    """Mixed in before an asyncssh server channel class: ``request_allowed`` is asked before any
-    channel request (``env``, ``window-change``, ``signal``, ``break``, ``shell``...) is acted on;
-    one it refuses is answered "failure" and never reaches asyncssh's handler.
+def ask_before_requests(cls: type[ChannelT], allowed: Callable[[ChannelT, str, int], bool]) -> None:
+    """Make channels of ``cls`` (a subclass of an asyncssh channel class) ask ``allowed(channel, request,
+    size)`` before acting on any channel request (``env``, ``window-change``, ``signal``, ``break``,
+    ``shell``...): one it refuses is answered "failure" and never reaches asyncssh's handler.
 
     asyncssh has no public hook before it acts on a request. Relies on ``SSHChannel._service_next_request()``
     (private), through which every channel request goes, with ``SSHChannel._request_queue`` (private;
     the request in service first, as ``(name, packet, want_reply)``) and
-    ``SSHChannel._report_response(result)`` (private). Tested with asyncssh 2.24.x.
+    ``SSHChannel._report_response(result)`` (private). Set on the class itself rather than through a
+    mixin: a mixin base would change the instance layout, and ``adopt_class`` could no longer give the
+    class to a channel asyncssh made. Tested with asyncssh 2.24.x.
     """
+    act = cls._service_next_request
 
-    def request_allowed(self, request: str, size: int) -> bool:
-        """Whether to act on the channel request ``request`` of ``size`` bytes."""
-        raise NotImplementedError
-
-    def _service_next_request(self) -> None:
-        request, packet, _ = self._request_queue[0]
-        if self.request_allowed(request, len(packet.get_remaining_payload())):
-            super()._service_next_request()
+    def _service_next_request(channel: ChannelT) -> None:
+        request, packet, _ = channel._request_queue[0]
+        if allowed(channel, request, len(packet.get_remaining_payload())):
+            act(channel)
         else:
-            self._report_response(False)
+            channel._report_response(False)
+
+    cls._service_next_request = _service_next_request  # type: ignore[method-assign,assignment]
 
 
 def adopt_class(obj: object, cls: type[T]) -> T:
     """Make ``obj`` an instance of ``cls``, a subclass of its class that adds methods and no state an
-    ``__init__`` would set (a channel asyncssh made, given ``GuardsRequests``).
+    ``__init__`` would set (a channel asyncssh made, given a class ``ask_before_requests`` guards).
 
-    Relies on ``cls`` having the same instance layout as ``obj``'s class (no ``__slots__`` of either):
-    asyncssh 2.24.x's channels have none.
+    Relies on ``cls`` having the same instance layout as ``obj``'s class (Python refuses the change
+    otherwise): its bases add no ``__slots__`` and no ``__dict__`` the class had not.
     """
     if not issubclass(cls, type(obj)):
         raise TypeError(f"{cls.__name__} is not a subclass of {type(obj).__name__}")

@@ -17,6 +17,7 @@ lost). The game binds no Alt key, so there Escape is given back (``read_escape_t
 
 from __future__ import annotations
 
+import functools
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -60,6 +61,7 @@ def read_escape_then_key() -> None:
     if getattr(keys_of, "escape_then_key", False):
         return
 
+    @functools.wraps(keys_of)  # its signature still the parser's own (tests/test_compat.py reads it)
     def escape_then_key(parser: TerminalParser, sequence: str, alt: bool = False) -> Iterable[events.Key]:
         if alt:  # the character after an ESC that began no known sequence
             yield events.Key("escape", ESC)

@@ -50,6 +50,9 @@ def parameters(function: Any) -> list[str]:
 def test_the_parser_reads_every_sequence_through_the_key_reader() -> None:
     from textual._xterm_parser import XTermParser
 
+    from soluna_tui.key_order import read_escape_then_key
+
+    read_escape_then_key()  # as the game runs (once per process, so in any order of the tests)
     reader = compat.parser_key_reader()
     assert parameters(reader) == ["self", "sequence", "alt"]
     read: list[tuple[str, bool]] = []
@@ -214,15 +217,24 @@ class Counted(compat.NoticesRepaint, Widget):
         return Strip.blank(self.size.width)
 
 
-class CountedApp(App[None]):
-    CSS = "Counted { width: 20; height: 3; } Counted.-wide { width: 30; }"
+class Holding(App[None]):
+    """A bare app showing one widget, styled by ``css``."""
+
+    def __init__(self, widget: Widget, css: str) -> None:
+        self.CSS = css
+        super().__init__()
+        self.held = widget
 
     def compose(self) -> ComposeResult:
-        yield Counted()
+        yield self.held
+
+
+def counted_app() -> Holding:
+    return Holding(Counted(), "Counted { width: 20; height: 3; } Counted.-wide { width: 30; }")
 
 
 async def test_the_layout_sets_the_size_kept_and_every_repaint_is_noticed() -> None:
-    app = CountedApp()
+    app = counted_app()
     async with app.run_test(size=(60, 10)) as pilot:
         counted = app.query_one(Counted)
         await pilot.pause()
@@ -237,7 +249,7 @@ async def test_the_layout_sets_the_size_kept_and_every_repaint_is_noticed() -> N
 
 
 async def test_repaint_soon_draws_the_region_in_the_next_frame() -> None:
-    app = CountedApp()
+    app = counted_app()
     async with app.run_test(size=(60, 10)) as pilot:
         counted = app.query_one(Counted)
         await pilot.pause()
@@ -254,15 +266,8 @@ class Lines(ScrollView):
         return Strip.blank(self.size.width)
 
 
-class LinesApp(App[None]):
-    CSS = "Lines { height: 5; }"
-
-    def compose(self) -> ComposeResult:
-        yield Lines()
-
-
 async def test_a_quiet_virtual_size_shows_and_sizes_the_scroll_bar() -> None:
-    app = LinesApp()
+    app = Holding(Lines(), "Lines { height: 5; }")
     async with app.run_test(size=(40, 10)) as pilot:
         lines = app.query_one(Lines)
         await pilot.pause()
@@ -418,9 +423,10 @@ def test_every_channel_request_goes_through_the_method_the_guard_overrides() -> 
 def test_a_channel_can_be_given_the_guarded_class() -> None:
     from soluna_tui.server.channel_guard import GuardedChannel
 
-    assert GuardedChannel.__mro__[1:3] == (compat.GuardsRequests, asyncssh.SSHServerChannel)
-    assert all("__slots__" not in vars(cls) for cls in asyncssh.SSHServerChannel.__mro__
-               if cls.__module__.startswith("asyncssh"))
+    assert GuardedChannel.__mro__[1] is asyncssh.SSHServerChannel
+    assert vars(GuardedChannel)["_service_next_request"].__module__ == compat.__name__
+    made = asyncssh.SSHServerChannel.__new__(asyncssh.SSHServerChannel)  # the layout asyncssh's channels have
+    assert type(compat.adopt_class(made, GuardedChannel)) is GuardedChannel
 
     class Plain:
         pass
@@ -497,8 +503,8 @@ def test_no_class_but_compat_s_overrides_a_private_method_of_the_libraries() -> 
             if issubclass(cls, (Widget, App)):
                 library += [Widget, Screen, App]
             for attr, value in vars(cls).items():
-                if private(attr) and inspect.isfunction(value) and attr not in ALLOWED and any(
-                        attr in vars(base) for base in library):
+                if private(attr) and inspect.isfunction(value) and value.__module__ != compat.__name__ and (
+                        attr not in ALLOWED and any(attr in vars(base) for base in library)):
                     found.append(f"{module.__name__}.{name}.{attr}")
     assert found == []
 
@@ -510,3 +516,4 @@ def test_the_checks_above_would_see_a_private_use() -> None:
     assert any(isinstance(node, ast.Attribute) and private(node.attr) and node.attr not in names_defined_here()
                for node in ast.walk(tree))
     assert "_set_dirty" in vars(compat.NoticesRepaint) and "_set_dirty" in vars(Widget)
+    assert "_on_click" in vars(compat.PaletteSteps) and "_on_click" in vars(CommandPalette)

@@ -17,7 +17,7 @@ from typing import Protocol
 
 import asyncssh
 
-from ..compat import GuardsRequests, adopt_class
+from ..compat import adopt_class, ask_before_requests
 from .client_env import ENV_BYTES, ENV_VARIABLES
 from .config import Limits
 from .gate import TokenBucket
@@ -66,11 +66,11 @@ class RequestJudge(Protocol):
     def request_allowed(self, request: str, size: int) -> bool: ...
 
 
-class GuardedChannel(GuardsRequests, asyncssh.SSHServerChannel[bytes]):
+class GuardedChannel(asyncssh.SSHServerChannel[bytes]):
     """A session channel that asks its session before acting on any channel request.
 
     asyncssh keeps every ``env`` request a client sends and acts on every window change, signal or
-    break, however many come, and it has no public hook before it does (``compat.GuardsRequests``
+    break, however many come, and it has no public hook before it does (``compat.ask_before_requests``
     makes one): a request the session refuses is answered "failure" and never reaches asyncssh's
     handler. The channel itself is made by asyncssh's public ``create_server_channel``, then given
     this class, so asyncssh sets it up exactly as it would its own.
@@ -86,3 +86,6 @@ class GuardedChannel(GuardsRequests, asyncssh.SSHServerChannel[bytes]):
 
     def request_allowed(self, request: str, size: int) -> bool:
         return self.game_session.request_allowed(request, size)
+
+
+ask_before_requests(GuardedChannel, GuardedChannel.request_allowed)
