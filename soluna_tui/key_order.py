@@ -17,19 +17,22 @@ lost). The game binds no Alt key, so there Escape is given back (``read_escape_t
 
 from __future__ import annotations
 
+import functools
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from textual import events
-from textual._context import active_message_pump
-from textual._xterm_parser import XTermParser
 from textual.message_pump import MessagePump
 from textual.timer import Timer
 
+from .compat import active_pump, handled_as, key_destination, parser_key_reader, set_parser_key_reader
+
 if TYPE_CHECKING:
     from textual.app import App
+
+    from .compat import TerminalParser
 
     _AppBase = App[Any]
     _EventBase = events.Event
@@ -54,11 +57,12 @@ def read_escape_then_key() -> None:
     Escape, then the character's own key. ESC DEL stays Alt+Backspace (a word deleted in a text
     field), and sequences of more characters (arrows, function keys) are not affected.
     """
-    keys_of: Callable[..., Iterable[events.Key]] = XTermParser._sequence_to_key_events
+    keys_of: Callable[..., Iterable[events.Key]] = parser_key_reader()
     if getattr(keys_of, "escape_then_key", False):
         return
 
-    def escape_then_key(parser: XTermParser, sequence: str, alt: bool = False) -> Iterable[events.Key]:
+    @functools.wraps(keys_of)  # its signature still the parser's own (tests/test_compat.py reads it)
+    def escape_then_key(parser: TerminalParser, sequence: str, alt: bool = False) -> Iterable[events.Key]:
         if alt:  # the character after an ESC that began no known sequence
             yield events.Key("escape", ESC)
             yield from keys_of(parser, sequence)
@@ -71,7 +75,7 @@ def read_escape_then_key() -> None:
             yield from keys
 
     escape_then_key.escape_then_key = True  # type: ignore[attr-defined]
-    XTermParser._sequence_to_key_events = escape_then_key  # type: ignore[method-assign,assignment]
+    set_parser_key_reader(escape_then_key)
 
 
 class _Sequenced(_EventBase):
@@ -100,7 +104,7 @@ class _Sequenced(_EventBase):
             # Through the stopping widget's queue, then the app's: the widget may still pass the
             # event on to the app (a screen does, to its parent), and the app must see it first.
             app = self.owner
-            stopper = active_message_pump.get(app)
+            stopper = active_pump(app)
             stopper.call_later(app.call_later, app.input_done, self)
         return result
 
@@ -118,8 +122,8 @@ class SequencedPaste(_Sequenced, events.Paste):
 
 
 # Handled as any key or paste is (``on_key``, ``on_paste``), not under names of their own.
-SequencedKey.handler_name = events.Key.handler_name
-SequencedPaste.handler_name = events.Paste.handler_name
+handled_as(SequencedKey, events.Key)
+handled_as(SequencedPaste, events.Paste)
 
 
 class InOrderInput(_AppBase):
@@ -157,7 +161,7 @@ class InOrderInput(_AppBase):
         waiting = self._waiting_input.popleft()
         sequenced = SequencedKey(waiting, self) if isinstance(waiting, events.Key) else SequencedPaste(waiting, self)
         self._input_in_flight = sequenced
-        target = self.focused or self.screen  # where Textual forwards it, unless a priority key takes it
+        target = key_destination(self)  # where Textual forwards it, unless a priority key takes it
         await super().on_event(sequenced)
         if sequenced.is_forwarded:
             sequenced.target = target

@@ -22,15 +22,15 @@ import asyncio
 import time
 from typing import Any, ClassVar
 
-from textual import events, on
+from textual import on
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.command import Command, CommandInput, CommandList, CommandPalette
-from textual.css.query import NoMatches
 from textual.message import Message
 from textual.widgets import Button, Input, OptionList
 from textual.worker import Worker, WorkerError
 
+from ..compat import PaletteSteps
 from ..widgets.ascii_palette import AsciiCommandPalette
 
 #: The longest Enter waits for the search of what was typed (the game's commands take milliseconds).
@@ -41,7 +41,7 @@ async def _nothing() -> None:
     """What a second ``dismiss`` does."""
 
 
-class OrderlyCommandPalette(CommandPalette):
+class OrderlyCommandPalette(PaletteSteps, CommandPalette):
     """The command palette, answering each key before the next and closing once."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -63,8 +63,11 @@ class OrderlyCommandPalette(CommandPalette):
         if self.closed or not self.is_active:
             return AwaitComplete(_nothing())
         self.closed = True
-        self._cancel_gather_commands()
+        self.cancel_search()
         return super().dismiss(result)
+
+    def answering(self) -> bool:
+        return not self.closed
 
     @on(Input.Submitted)
     @on(Button.Pressed)
@@ -89,50 +92,16 @@ class OrderlyCommandPalette(CommandPalette):
     def _search_typed(self) -> None:
         typed = self.query_one(CommandInput).value.strip()
         if typed != self._searched_for:
-            self._cancel_gather_commands()
-            self._stop_no_matches_countdown()
-            self._gather_commands(typed)
-
-    def _on_click(self, event: events.Click) -> None:  # type: ignore[override]
-        if self.closed:
-            event.prevent_default()
-
-    def _action_escape(self) -> None:
-        if not self.closed:
-            super()._action_escape()
-
-    def _select_or_command(self, event: Input.Submitted | Button.Pressed | None = None) -> None:
-        if not self.closed:
-            super()._select_or_command(event)
-
-    def _action_command_list(self, action: str) -> None:
-        if not self.closed:
-            super()._action_command_list(action)
-
-    def _action_cursor_down(self) -> None:
-        if not self.closed:
-            super()._action_cursor_down()
-
-    def _watch__list_visible(self) -> None:
-        try:
-            super()._watch__list_visible()
-        except NoMatches:  # closing: the list is already gone
-            pass
-
-    async def _watch__show_busy(self) -> None:
-        try:
-            await super()._watch__show_busy()
-        except NoMatches:
-            pass
+            self.cancel_search()
+            self.stop_no_matches_countdown()
+            self.search(typed)
 
     # ---- Enter, in order -----------------------------------------------------------------
 
-    def _gather_commands(self, search_value: str) -> Worker[None]:
-        """Start a search, remembering it so Enter can wait for it."""
+    def search_started(self, search_value: str, search: Worker[None]) -> None:
+        """Remember each search, so Enter can wait for it."""
         self._searched_for = search_value
-        search: Worker[None] = super()._gather_commands(search_value)
         self._search = search
-        return search
 
     async def action_choose(self) -> None:
         """Enter: run the highlighted command (as the stock palette does) once the list shows what
@@ -144,17 +113,17 @@ class OrderlyCommandPalette(CommandPalette):
         if self.closed or not self.is_active:
             return
         command_list = self.query_one(CommandList)
-        if self._list_visible and command_list.highlighted is None:
-            self._action_cursor_down()  # the first command, as the stock palette's Enter
+        if self.list_visible and command_list.highlighted is None:
+            self.cursor_down()  # the first command, as the stock palette's Enter
             if command_list.option_count != 1:
                 return
-        option = command_list.highlighted_option if self._list_visible else None
+        option = command_list.highlighted_option if self.list_visible else None
         if isinstance(option, Command) and not option.disabled:
             assert command_list.highlighted is not None
             # What the list's own selection would do, here and now instead of a message later.
-            self._select_command(OptionList.OptionSelected(command_list, option, command_list.highlighted))
-        elif not self._list_visible:
-            super()._select_or_command()
+            self.select_command(OptionList.OptionSelected(command_list, option, command_list.highlighted))
+        elif not self.list_visible:
+            self.select_or_command()
 
     async def _search_finished(self) -> None:
         """Wait (a little at most) until the latest search has listed its commands."""

@@ -21,6 +21,8 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.worker import get_current_worker
 
+from ..app_view import SolunaView, app_view
+from ..compat import focus_without_repaint
 from ..files import SaveError
 from ..glyphs import Glyphs, glyphs_for
 from ..match_setup import computer_rng
@@ -47,7 +49,6 @@ from .picking import PICKING_BINDINGS, PickingMixin
 from .teaching import TEACHING_BINDINGS, TeachingMixin
 
 if TYPE_CHECKING:
-    from ..app import SolunaApp
     from .match_over import MatchOverChoice
     from .round_over import RoundOverChoice
 
@@ -67,7 +68,7 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen[None]):
 
     #: Screen's own, but not repainting the whole screen when it changes: the board, the prompt
     #: and the history redraw what a change of focus changes themselves.
-    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
+    focused: Reactive[Widget | None] = focus_without_repaint()
 
     #: The screen's own background, under everything: one blank line repeated (see ``CachedLines``).
     BLANK_LINES = True
@@ -143,7 +144,7 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen[None]):
 
     @property
     def glyphs(self) -> Glyphs:
-        return glyphs_for(getattr(self.app, "ascii_mode", False))
+        return glyphs_for(app_view(self).ascii_mode)
 
     def compose(self) -> ComposeResult:
         with Row(id="game-main"):
@@ -181,9 +182,9 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen[None]):
         return cast(PartT, found)
 
     @property
-    def soluna(self) -> SolunaApp:
+    def soluna(self) -> SolunaView:
         """The app, with the game's own settings and stores."""
-        return cast("SolunaApp", self.app)
+        return app_view(self)
 
     @property
     def match(self) -> Match:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, cast
 
 from textual import work
 from textual.app import ComposeResult
@@ -14,6 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
+from ..app_view import app_view
 from ..files import SaveError
 from ..glyphs import glyphs_for
 from ..play.picker import Picker
@@ -27,9 +27,6 @@ from ..widgets.key_footer import KeyFooter
 from ..widgets.status_line import StatusLine
 from .difficulty import DifficultyScreen
 from .picking import PICKING_BINDINGS, PickingMixin
-
-if TYPE_CHECKING:
-    from ..app import SolunaApp
 
 MAX_SEED = 10**9
 
@@ -78,7 +75,7 @@ class PuzzleScreen(PickingMixin, Screen[None]):
         self.first_answer_solved = False
 
     def compose(self) -> ComposeResult:
-        glyphs = glyphs_for(getattr(self.app, "ascii_mode", False))
+        glyphs = glyphs_for(app_view(self).ascii_mode)
         with Horizontal(id="puzzle-main"):
             with Vertical(id="play-area"):
                 yield Board(glyphs, id="board")
@@ -95,7 +92,7 @@ class PuzzleScreen(PickingMixin, Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#puzzle-info").border_title = "Puzzle"
         self.query_one("#puzzle-verdict").border_title = "Answer"
-        self.record = cast("SolunaApp", self.app).stats_store.load().puzzles
+        self.record = app_view(self).stats_store.load().puzzles
         self.load_puzzle()
 
     # ---- finding a puzzle --------------------------------------------------------------------
@@ -173,7 +170,7 @@ class PuzzleScreen(PickingMixin, Screen[None]):
     def _count(self, solved: bool) -> None:
         """Count the first answer to a puzzle in the streak (kept in the stats file)."""
         try:
-            self.record = cast("SolunaApp", self.app).stats_store.update(
+            self.record = app_view(self).stats_store.update(
                 lambda stats: stats.puzzles.count(solved)).puzzles
         except SaveError as error:
             self.record.count(solved)

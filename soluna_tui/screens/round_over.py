@@ -12,6 +12,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
+from ..app_view import app_view
 from ..glyphs import Glyphs
 from ..play.wording import verb
 from ..rules import Budget, Match, NextOpener, Position, SearchAborted, other
@@ -107,7 +108,7 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
 
     def on_screen_resume(self) -> None:
         """Back on top (after help, say) once the round has moved on elsewhere: nothing left to show."""
-        game = getattr(self.app, "game", None)
+        game = app_view(self).game
         if game is not None and not self.still_true(game.match):
             self.dismiss(None)
 

@@ -13,10 +13,11 @@ from __future__ import annotations
 import enum
 import time
 from collections.abc import Callable
-from typing import Protocol, cast
+from typing import Protocol
 
 import asyncssh
 
+from ..compat import adopt_class, ask_before_requests
 from .client_env import ENV_BYTES, ENV_VARIABLES
 from .config import Limits
 from .gate import TokenBucket
@@ -69,25 +70,22 @@ class GuardedChannel(asyncssh.SSHServerChannel[bytes]):
     """A session channel that asks its session before acting on any channel request.
 
     asyncssh keeps every ``env`` request a client sends and acts on every window change, signal or
-    break, however many come, and it has no public hook before it does. Every channel request goes
-    through ``SSHChannel._service_next_request`` (asyncssh 2.x), so this overrides that one private
-    method: a request the session refuses is answered "failure" and never reaches asyncssh's handler.
-    The channel itself is made by asyncssh's public ``create_server_channel``, then given this class,
-    so asyncssh sets it up exactly as it would its own.
+    break, however many come, and it has no public hook before it does (``compat.ask_before_requests``
+    makes one): a request the session refuses is answered "failure" and never reaches asyncssh's
+    handler. The channel itself is made by asyncssh's public ``create_server_channel``, then given
+    this class, so asyncssh sets it up exactly as it would its own.
     """
 
     game_session: RequestJudge
 
     @classmethod
     def guarding(cls, chan: asyncssh.SSHServerChannel[bytes], session: RequestJudge) -> GuardedChannel:
-        chan.__class__ = cls
-        guarded = cast(GuardedChannel, chan)
+        guarded = adopt_class(chan, cls)
         guarded.game_session = session
         return guarded
 
-    def _service_next_request(self) -> None:
-        request, packet, _ = self._request_queue[0]
-        if self.game_session.request_allowed(request, len(packet.get_remaining_payload())):
-            super()._service_next_request()
-        else:
-            self._report_response(False)
+    def request_allowed(self, request: str, size: int) -> bool:
+        return self.game_session.request_allowed(request, size)
+
+
+ask_before_requests(GuardedChannel, GuardedChannel.request_allowed)

@@ -123,6 +123,7 @@ def run(config: ChildConfig, link_fd: int) -> int:
 def _run_app(config: ChildConfig, link_fd: int) -> tuple[int, str]:
     from rich.console import Console
 
+    from ..compat import before_app_errors
     from .child_app import ChildApp
 
     app = ChildApp(name=config.name, link=socket.socket(fileno=link_fd), ascii_mode=config.ascii_mode,
@@ -130,18 +131,16 @@ def _run_app(config: ChildConfig, link_fd: int) -> tuple[int, str]:
     app.activity_every = config.activity_every
     errors = io.StringIO()
     app.error_console = Console(file=errors, width=100, color_system=None, markup=False, highlight=False)
-    handle_exception = app._handle_exception
     memory_ran_out = False
 
     def on_error(error: Exception) -> None:
-        """The app's own handling of an error it did not expect, the reserve released first if memory ran out."""
+        """Before the app's own handling of an error it did not expect: the reserve released if memory ran out."""
         nonlocal memory_ran_out
         if out_of_memory(error):
             release_reserve()
             memory_ran_out = True
-        handle_exception(error)
 
-    app._handle_exception = on_error  # type: ignore[method-assign]  # Textual's one way in for such errors
+    before_app_errors(app, on_error)
     app.run()
     status = app.return_code or 0
     return (OUT_OF_MEMORY if status and memory_ran_out else status), errors.getvalue()

@@ -38,6 +38,7 @@ from textual.app import SystemCommand
 from textual.screen import Screen
 
 from ..app import STYLESHEETS, SolunaApp, styles_dir
+from ..compat import report_app_error
 from ..files import SaveError
 from ..glyphs import glyphs_for
 from ..link.clock import ClockSetting
@@ -231,7 +232,7 @@ class ChildApp(ReportsActivity, SolunaApp):
             return
         error = task.exception()
         if isinstance(error, Exception):
-            self._handle_exception(error)
+            report_app_error(self, error)
 
     def remember(self, **choices: object) -> None:
         """Nothing is remembered on the server's disk."""

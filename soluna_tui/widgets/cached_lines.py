@@ -9,22 +9,18 @@ size, a change of style), so the unchanged ones cost a lookup.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rich.cells import cell_len
 from rich.style import Style
 from textual.color import Color
 from textual.containers import Horizontal, Vertical
 from textual.geometry import Region
 from textual.strip import Strip
-from textual.widget import Widget
 
-# A plain mixin at run time: Textual takes a widget's CSS from the chain of its *first* base
-# classes, so a mixin that were a widget itself would hide the styles of the class it is mixed into.
-if TYPE_CHECKING:
-    _Base = Widget
-else:
-    _Base = object
+from ..compat import NoticesRepaint, laid_out_size, repaint_soon
+
+# ``NoticesRepaint`` is a plain mixin at run time (a Widget to the type checker): Textual takes a
+# widget's CSS from the chain of its *first* base classes, so a mixin that were a widget itself
+# would hide the styles of the class it is mixed into.
 
 
 def changed_cells(before: Strip, after: Strip) -> tuple[int, int] | None:
@@ -67,7 +63,7 @@ def _alike(old: str, new: str) -> int:
     return same
 
 
-class CachedLines(_Base):
+class CachedLines(NoticesRepaint):
     """Mixed in before a widget class: ``render_lines`` kept until the widget is next made dirty.
 
     A widget that draws every cell of its lines itself, with no border, padding, tint or
@@ -86,7 +82,7 @@ class CachedLines(_Base):
 
     def render_lines(self, crop: Region) -> list[Strip]:
         kept = self._kept_lines
-        size = self._size
+        size = laid_out_size(self)
         if kept is not None and kept[0] == crop and kept[1] == size:
             return kept[2]
         if self.BLANK_LINES:
@@ -112,7 +108,7 @@ class CachedLines(_Base):
         render_line = self.render_line
         lines = [filtered(render_line(y)) for y in crop.line_range]
         x1, x2 = crop.column_span
-        if (x1, x2) != (0, self._size.width):
+        if (x1, x2) != (0, laid_out_size(self).width):
             lines = [strip.crop(x1, x2) for strip in lines]
         return lines
 
@@ -161,16 +157,10 @@ class CachedLines(_Base):
         if not self.is_mounted:
             self.refresh(*regions)
             return
-        self._set_dirty(*regions)
-        screen = self.screen
-        if screen in screen._compositor:
-            screen._dirty_widgets.add(self)
-            screen.check_idle()
+        repaint_soon(self, *regions)
 
-    def _set_dirty(self, *regions: Region) -> None:
-        # Every way Textual marks a widget for repainting goes through here.
+    def made_dirty(self) -> None:
         self._kept_lines = None
-        super()._set_dirty(*regions)
 
     def notify_style_update(self) -> None:
         self._kept_lines = None

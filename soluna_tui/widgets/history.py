@@ -19,6 +19,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from ..compat import set_virtual_size_quietly
 from ..play.looks import HistoryEntry
 from .cached_lines import CachedLines
 
@@ -178,8 +179,7 @@ class History(CachedLines, ScrollView, can_focus=True):
         the scroll bar needs to know (and it lays the screen out again itself when it appears)."""
         size = Size(self.scrollable_content_region.width, len(self._entries))
         if size != self.virtual_size:
-            self.set_reactive(History.virtual_size, size)
-            self._scroll_update(size)
+            set_virtual_size_quietly(self, size)
 
     # ---- keys and the mouse ------------------------------------------------------------------
 

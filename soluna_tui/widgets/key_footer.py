@@ -22,6 +22,8 @@ from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 
+from ..app_view import app_view
+from ..compat import action_state, bindings_of
 from .cached_lines import CachedLines
 
 #: Columns around a key in the roomy look (a space either side), and after it in the compact one.
@@ -73,7 +75,7 @@ def offered_keys(screen: Screen[object]) -> tuple[tuple[FooterEntry, ...], Foote
     candidates: dict[str, list[tuple[DOMNode, Binding]]] = {}
     consumers: list[DOMNode] = []
     for node in chain:
-        for key, binding in node._bindings:
+        for key, binding in bindings_of(node):
             if consumers and any(consumer.check_consume_key(key, key_to_character(key)) for consumer in consumers):
                 continue  # typed into the focused input (a letter), not a key of the screen's
             candidates.setdefault(key, []).append((node, binding))
@@ -88,7 +90,7 @@ def offered_keys(screen: Screen[object]) -> tuple[tuple[FooterEntry, ...], Foote
         # As Textual runs them: priority bindings first, then the nearest; one that does not apply
         # here at all (its check says False) passes the key on to the next.
         for node, binding in sorted(bindings, key=lambda found: not found[1].priority):
-            state = app._check_action_state(binding.action, node)
+            state = action_state(app, binding.action, node)
             if state is False:
                 continue
             if (binding.show or is_palette) and (is_palette or binding.action not in shown):
@@ -231,7 +233,7 @@ class KeyFooter(CachedLines, Widget, can_focus=False):
             placed.append(Placed(entry, start, column))
         if self._palette is not None and self.show_command_palette:
             entry = self._palette
-            rule = " " if getattr(self.app, "ascii_mode", False) else "▏"
+            rule = " " if app_view(self).ascii_mode else "▏"
             tail = f"{rule}{entry.display} {entry.description}" + ("" if self.compact else " ")
             start = max(column, width - cell_len(tail))
             if start > column:

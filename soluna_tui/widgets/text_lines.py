@@ -16,6 +16,7 @@ from textual.cache import LRUCache
 from textual.strip import Strip
 from textual.widget import Widget
 
+from ..app_view import app_view
 from .cached_lines import CachedLines
 
 #: What rich needs to wrap text (only its measuring of cells is used).
@@ -87,7 +88,7 @@ class TextLines(CachedLines, Widget):
         room = max(0, width - 2 * margin)
         base = self.base_style()
         style = self.part_style(self._part) if self._part else base
-        ellipsis = "..." if getattr(self.app, "ascii_mode", False) else "…"
+        ellipsis = "..." if app_view(self).ascii_mode else "…"
         lines = wrap(self.text_for(room), room, min(self.lines, height), ellipsis)
         lines += [""] * (height - len(lines))
         return [Strip([Segment(" " * margin + set_cell_size(line, room) + " " * (width - margin - room),

@@ -20,6 +20,7 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
+from ..compat import laid_out_size
 from ..glyphs import UNICODE, Frame, Glyphs
 from ..play.looks import TowerLook
 from ..rules import Tower
@@ -371,7 +372,8 @@ class TowerWidget(CachedLines, Widget):
     def cell_size(self) -> tuple[int, int]:
         """The place's size as last laid out (kept by Textual as the layout sets it; ``size`` would
         look the widget up on the screen's map, for every line drawn)."""
-        return self._size.width, self._size.height
+        size = laid_out_size(self)
+        return size.width, size.height
 
     def redraw(self) -> None:
         old = self._drawing

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import socket
 
@@ -484,3 +485,27 @@ async def test_the_waiting_dialog_closes_with_escape_and_goes_by_itself_behind_h
         await pilot.press("escape")  # help closes; the round-over dialog beneath has gone by itself
         await wait_for_screen(pilot, app, GameScreen, "Round 3 ")
         assert app.game.match.round_number == 3
+
+
+async def test_a_bug_in_reading_the_server_ends_the_app_as_a_crash() -> None:
+    """The listener's task ends with an error no handler expected: the app reports it and exits failing
+    (reported from the task's done callback, outside any ``except`` block, which Textual cannot draw)."""
+    app, ours = await start()
+
+    def broken(message: LobbyListing) -> None:
+        raise RuntimeError("a bug in the listing's handler")
+
+    stopped = False
+    with contextlib.suppress(RuntimeError):  # the pilot raises the app's error as it closes
+        async with app.run_test(size=(100, 32)):
+            server = FakeServer(await Link.over(ours))
+            app._handlers[LobbyListing] = broken
+            server.send({"type": "lobby", "matches": []})
+            for _ in range(100):
+                if not app.is_running:
+                    break
+                await asyncio.sleep(0.05)
+            stopped = not app.is_running
+    assert stopped  # the app stopped, not just marked failed
+    assert app.return_code == 1
+    assert isinstance(app._exception, RuntimeError)

@@ -1,0 +1,519 @@
+"""What ``soluna_tui/compat.py`` relies on inside Textual and asyncssh is still there and still behaves so.
+
+Each test fails if the library changes under one of compat's functions: the private member is gone or
+takes other arguments, or no longer does what the game relies on. The last tests keep every other
+module of the package off the libraries' private names.
+
+The channel guard's behaviour on a real loopback server (an ``env`` refused after the start, a flood
+of window changes cut off) is proved by ``tests/server/test_hostile_clients.py``
+(``test_env_is_capped_before_the_start_and_refused_after``,
+``test_a_window_change_flood_is_cut_off_and_a_bystander_keeps_typing``); here, what it relies on.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import time
+from pathlib import Path
+from typing import Any, ClassVar
+
+import asyncssh
+import pytest
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.command import CommandPalette, Hit, Hits, Provider
+from textual.geometry import Region, Size
+from textual.reactive import Reactive
+from textual.screen import Screen
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.widget import Widget
+from textual.widgets import Input, Static
+from textual.worker import Worker
+
+import soluna_tui
+from soluna_tui import compat
+
+PACKAGE = Path(soluna_tui.__file__).parent
+COMPAT = PACKAGE / "compat.py"
+
+
+def parameters(function: Any) -> list[str]:
+    return list(inspect.signature(function).parameters)
+
+
+# ---- keys as they arrive -------------------------------------------------------------------------
+
+def test_the_parser_reads_every_sequence_through_the_key_reader() -> None:
+    from textual._xterm_parser import XTermParser
+
+    from soluna_tui.key_order import read_escape_then_key
+
+    read_escape_then_key()  # as the game runs (once per process, so in any order of the tests)
+    reader = compat.parser_key_reader()
+    assert parameters(reader) == ["self", "sequence", "alt"]
+    read: list[tuple[str, bool]] = []
+
+    def recording(parser: XTermParser, sequence: str, alt: bool = False) -> Any:
+        read.append((sequence, alt))
+        return reader(parser, sequence, alt)
+
+    compat.set_parser_key_reader(recording)
+    try:
+        keys = [event.key for event in XTermParser().feed("a\x1b[A") if isinstance(event, events.Key)]
+        assert keys == ["a", "up"]
+        assert read[0] == ("a", False) and read[-1] == ("\x1b[A", False)
+        # ESC and a character that begin no sequence: the character alone, with alt, once the delay is over.
+        parser = XTermParser()
+        list(parser.feed("\x1bz"))
+        deadline = time.monotonic() + 5
+        while ("z", True) not in read and time.monotonic() < deadline:
+            list(parser.tick())
+            time.sleep(0.01)
+        assert ("z", True) in read
+    finally:
+        compat.set_parser_key_reader(reader)
+
+
+class Taker(Static, can_focus=True):
+    """Stops the keys it is sent (as a field stops the characters typed into it) when ``takes`` is set."""
+
+    takes = False
+
+    def __init__(self) -> None:
+        super().__init__("taker")
+        self.seen: list[str] = []
+
+    def on_key(self, event: events.Key) -> None:
+        self.seen.append(event.key)
+        if self.takes:
+            event.stop()
+
+
+class Recorded(events.Key):
+    """A key that notes which message pump stopped it."""
+
+    stopped_in: Any = None
+
+    def stop(self, stop: bool = True) -> Any:
+        self.stopped_in = compat.active_pump(None)  # type: ignore[arg-type]
+        return super().stop(stop)
+
+
+class KeyWatcher(App[None]):
+    BINDINGS: ClassVar = [Binding("x", "note('binding')", "")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.log_of_keys: list[tuple[str, bool]] = []
+        self.destinations: list[Any] = []
+
+    def compose(self) -> ComposeResult:
+        yield Taker()
+
+    def action_note(self, what: str) -> None:
+        self.log_of_keys.append((what, True))
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key):
+            self.log_of_keys.append((f"app {event.key}", event.is_forwarded))
+            if not event.is_forwarded:
+                self.destinations.append(compat.key_destination(self))
+        await super().on_event(event)
+
+
+async def test_a_key_goes_to_the_focused_widget_and_comes_back_to_the_app_forwarded() -> None:
+    app = KeyWatcher()
+    async with app.run_test() as pilot:
+        taker = app.query_one(Taker)
+        taker.focus()
+        await pilot.pause()
+        await pilot.press("x")
+        assert app.destinations == [taker]
+        assert taker.seen == ["x"]
+        # In at the app fresh, to the widget, back to the app forwarded, and then the binding runs.
+        assert app.log_of_keys == [("app x", False), ("app x", True), ("binding", True)]
+
+
+async def test_a_key_a_widget_stops_is_stopped_in_that_widget_and_never_comes_back() -> None:
+    app = KeyWatcher()
+    async with app.run_test() as pilot:
+        taker = app.query_one(Taker)
+        taker.takes = True
+        taker.focus()
+        await pilot.pause()
+        key = compat.handled_as(type("RecordedKey", (Recorded,), {}), events.Key)("x", "x")
+        app.post_message(key)
+        await pilot.pause()
+        assert taker.seen == ["x"]
+        assert key.stopped_in is taker
+        assert app.log_of_keys == [("app x", False)]  # no binding: it never came back
+
+
+def test_an_event_subclass_is_handled_as_its_base_only_when_told() -> None:
+    class Plain(events.Key):
+        pass
+
+    class Told(events.Key):
+        pass
+
+    assert Plain.handler_name == "on_plain"
+    assert compat.handled_as(Told, events.Key) is Told and Told.handler_name == "on_key"
+    assert events.Paste.handler_name == "on_paste"
+
+
+# ---- bindings ------------------------------------------------------------------------------------
+
+class Offering(Screen[None]):
+    BINDINGS: ClassVar = [Binding("a", "on_offer", "On"), Binding("b", "dimmed", "Dim"),
+                          Binding("c", "elsewhere", "No"), Binding("d", "app.bell", "Bell")]
+
+    def compose(self) -> ComposeResult:
+        yield Static("offering")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return {"dimmed": None, "elsewhere": False}.get(action, True)
+
+
+class OfferingApp(App[None]):
+    def get_default_screen(self) -> Screen[Any]:
+        return Offering()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return None if action == "bell" else True
+
+
+async def test_the_bindings_and_their_states_are_as_the_footer_reads_them() -> None:
+    app = OfferingApp()
+    async with app.run_test():
+        screen = app.screen
+        keys = {key: binding.action for key, binding in compat.bindings_of(screen)}
+        assert {"a": "on_offer", "b": "dimmed", "c": "elsewhere", "d": "app.bell"}.items() <= keys.items()
+        assert any(binding.action == "command_palette" for _, binding in compat.bindings_of(app))  # inherited
+        assert [compat.action_state(app, action, screen) for action in ("on_offer", "dimmed", "elsewhere")] == [
+            True, None, False]
+        assert compat.action_state(app, "app.bell", screen) is None  # the namespace is resolved: the app asked
+        assert parameters(App._check_action_state) == ["self", "action", "default_namespace"]
+
+
+# ---- widgets that draw their own lines -----------------------------------------------------------
+
+class Counted(compat.NoticesRepaint, Widget):
+    """Counts its lines drawn and the times Textual marks it for repainting."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.drawn = 0
+        self.dirtied = 0
+
+    def made_dirty(self) -> None:
+        self.dirtied += 1
+
+    def render_line(self, y: int) -> Strip:
+        self.drawn += 1
+        return Strip.blank(self.size.width)
+
+
+class Holding(App[None]):
+    """A bare app showing one widget, styled by ``css``."""
+
+    def __init__(self, widget: Widget, css: str) -> None:
+        self.CSS = css
+        super().__init__()
+        self.held = widget
+
+    def compose(self) -> ComposeResult:
+        yield self.held
+
+
+def counted_app() -> Holding:
+    return Holding(Counted(), "Counted { width: 20; height: 3; } Counted.-wide { width: 30; }")
+
+
+async def test_the_layout_sets_the_size_kept_and_every_repaint_is_noticed() -> None:
+    app = counted_app()
+    async with app.run_test(size=(60, 10)) as pilot:
+        counted = app.query_one(Counted)
+        await pilot.pause()
+        assert compat.laid_out_size(counted) == counted.size == Size(20, 3)
+        dirtied = counted.dirtied
+        counted.refresh()
+        assert counted.dirtied == dirtied + 1
+        counted.add_class("-wide")
+        await pilot.pause()
+        assert compat.laid_out_size(counted) == Size(30, 3)
+        assert counted.dirtied > dirtied + 1  # the new style and the new size
+
+
+async def test_repaint_soon_draws_the_region_in_the_next_frame() -> None:
+    app = counted_app()
+    async with app.run_test(size=(60, 10)) as pilot:
+        counted = app.query_one(Counted)
+        await pilot.pause()
+        drawn, dirtied = counted.drawn, counted.dirtied
+        compat.repaint_soon(counted, Region(0, 1, 5, 1))
+        assert counted.dirtied == dirtied + 1 and counted in app.screen._dirty_widgets
+        await pilot.pause()
+        assert counted.drawn > drawn
+    assert parameters(Widget._set_dirty) == ["self", "regions"]
+
+
+class Lines(ScrollView):
+    def render_line(self, y: int) -> Strip:
+        return Strip.blank(self.size.width)
+
+
+async def test_a_quiet_virtual_size_shows_and_sizes_the_scroll_bar() -> None:
+    app = Holding(Lines(), "Lines { height: 5; }")
+    async with app.run_test(size=(40, 10)) as pilot:
+        lines = app.query_one(Lines)
+        await pilot.pause()
+        assert not lines.show_vertical_scrollbar
+        compat.set_virtual_size_quietly(lines, Size(lines.size.width, 100))
+        assert lines.virtual_size.height == 100
+        assert lines.show_vertical_scrollbar and lines.vertical_scrollbar.window_virtual_size == 100
+        lines.scroll_to(y=200, animate=False, immediate=True)
+        await pilot.pause()
+        assert lines.scroll_y == lines.max_scroll_y == 100 - lines.scrollable_content_region.height
+
+
+class QuietFocus(Screen[None]):
+    focused: Reactive[Widget | None] = compat.focus_without_repaint()
+
+    def compose(self) -> ComposeResult:
+        yield Input(id="one")
+        yield Input(id="two")
+
+
+class QuietFocusApp(App[None]):
+    def get_default_screen(self) -> Screen[Any]:
+        return QuietFocus()
+
+
+async def test_a_screen_s_focus_redefined_still_refreshes_its_bindings_and_repaints_nothing_itself() -> None:
+    assert isinstance(vars(Screen)["focused"], Reactive) and Screen._watch_focused
+    app = QuietFocusApp()
+    async with app.run_test() as pilot:
+        screen = app.screen
+        await pilot.pause()
+        told: list[Screen[Any]] = []
+        screen.bindings_updated_signal.subscribe(screen, told.append, immediate=True)
+        repaints: list[dict[str, Any]] = []
+        refresh = screen.refresh
+        screen.refresh = lambda *regions, **how: repaints.append(how) or refresh(*regions, **how)  # type: ignore[method-assign]
+        second = screen.query_one("#two", Input)
+        second.focus()
+        await pilot.pause()
+        assert screen.focused is second and told
+        assert not [how for how in repaints if how.get("repaint", True) and not how.get("layout")]
+
+
+# ---- the app's errors ----------------------------------------------------------------------------
+
+class Failing(App[None]):
+    """Reports an error from outside any ``except`` block (as a task's done callback does)."""
+
+    def __init__(self, report: Any) -> None:
+        super().__init__()
+        self.report = report
+
+    def on_mount(self) -> None:
+        self.report(self, ValueError("reported"))
+
+
+async def test_an_error_reported_goes_first_to_the_hook_then_ends_the_app() -> None:
+    app = Failing(compat.report_app_error)
+    seen: list[Exception] = []
+    compat.before_app_errors(app, seen.append)
+    with pytest.raises(ValueError, match="reported"):
+        async with app.run_test() as pilot:
+            await pilot.pause()
+    assert [str(error) for error in seen] == ["reported"]
+    assert app.return_code == 1
+    assert parameters(App._handle_exception) == ["self", "error"]
+
+
+async def test_textual_s_own_handling_needs_the_error_in_hand() -> None:
+    """Why ``report_app_error`` raises the error first: called bare, Textual fails to draw it."""
+    app = Failing(lambda app, error: app._handle_exception(error))
+    seen: list[Exception] = []
+    compat.before_app_errors(app, seen.append)
+    with pytest.raises(ValueError, match="reported"):
+        async with app.run_test() as pilot:
+            await pilot.pause()
+    assert [str(error) for error in seen][:1] == ["reported"]
+    assert len(seen) == 2 and "trace" in str(seen[1])  # drawing it failed: a second error, from rich
+
+
+# ---- the command palette -------------------------------------------------------------------------
+
+class Things(Provider):
+    async def search(self, query: str) -> Hits:
+        for name in ("alpha", "beta"):
+            if query in name:
+                yield Hit(1, name, lambda: None)
+
+
+class StepsPalette(compat.PaletteSteps, CommandPalette):
+    def __init__(self) -> None:
+        super().__init__(providers=[Things])
+        self.searched: list[str] = []
+        self.open = True
+
+    def answering(self) -> bool:
+        return self.open
+
+    def search_started(self, search_value: str, search: Worker[None]) -> None:
+        assert isinstance(search, Worker)
+        self.searched.append(search_value)
+
+
+class PaletteApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield Static("under the palette")
+
+
+async def test_the_palette_s_steps_under_names_of_our_own() -> None:
+    for name, expected in {"_gather_commands": ["self", "search_value"], "_cancel_gather_commands": ["self"],
+                           "_stop_no_matches_countdown": ["self"], "_select_command": ["self", "event"],
+                           "_select_or_command": ["self", "event"], "_action_escape": ["self"],
+                           "_action_command_list": ["self", "action"], "_action_cursor_down": ["self"],
+                           "_on_click": ["self", "event"], "_watch__list_visible": ["self"],
+                           "_watch__show_busy": ["self"]}.items():
+        assert parameters(getattr(CommandPalette, name)) == expected, name
+    assert isinstance(vars(CommandPalette)["_list_visible"], Reactive)
+    app = PaletteApp()
+    async with app.run_test() as pilot:
+        palette = StepsPalette()
+        await app.push_screen(palette)
+        await pilot.pause()
+        assert palette.searched == [""]  # the palette's own first search comes through the hook
+        search = palette.search("alp")
+        await search.wait()
+        await pilot.pause()
+        assert palette.searched == ["", "alp"] and palette.list_visible
+        palette.cursor_down()
+        palette.open = False
+        palette._action_escape()  # not answering: stays open
+        await pilot.pause()
+        assert app.screen is palette
+        palette.open = True
+        palette.cancel_search()
+        palette.stop_no_matches_countdown()
+        palette._action_escape()
+        await pilot.pause()
+        assert app.screen is not palette
+
+
+# ---- asyncssh: channel requests ------------------------------------------------------------------
+
+def test_every_channel_request_goes_through_the_method_the_guard_overrides() -> None:
+    from asyncssh.channel import SSHChannel as channel
+    assert parameters(channel._service_next_request) == ["self"]
+    assert parameters(channel._report_response) == ["self", "result"]
+    # The request in service is the first of the queue, a (name, packet, want_reply) triple.
+    assert "self._request_queue[0]" in inspect.getsource(channel._service_next_request)
+    assert "self._request_queue.append((request, packet, want_reply))" in inspect.getsource(channel)
+    assert "self._service_next_request()" in inspect.getsource(channel._process_request)
+
+
+def test_a_channel_can_be_given_the_guarded_class() -> None:
+    from soluna_tui.server.channel_guard import GuardedChannel
+
+    assert GuardedChannel.__mro__[1] is asyncssh.SSHServerChannel
+    assert vars(GuardedChannel)["_service_next_request"].__module__ == compat.__name__
+    made = asyncssh.SSHServerChannel.__new__(asyncssh.SSHServerChannel)  # the layout asyncssh's channels have
+    assert type(compat.adopt_class(made, GuardedChannel)) is GuardedChannel
+
+    class Plain:
+        pass
+
+    class More(Plain):
+        def extra(self) -> str:
+            return "more"
+
+    assert compat.adopt_class(Plain(), More).extra() == "more"
+    with pytest.raises(TypeError):
+        compat.adopt_class(More(), Plain)
+
+
+# ---- nobody else touches the libraries' private names --------------------------------------------
+
+#: The libraries whose internals only compat.py may touch.
+LIBRARIES = ("textual", "asyncssh")
+#: Private names used outside compat.py that are not the libraries' (each, why).
+ALLOWED: dict[str, str] = {
+    "_SubParsersAction": "argparse's, the type its add_subparsers returns (no public name in the standard library)",
+}
+
+
+def package_modules() -> list[Path]:
+    return sorted(path for path in PACKAGE.rglob("*.py") if path != COMPAT)
+
+
+def private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def names_defined_here() -> set[str]:
+    """Every name the package (compat.py aside) defines: functions, classes, attributes, variables."""
+    defined = set()
+    for path in package_modules():
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                defined.add(node.name)
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                defined.add(node.attr)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                defined.add(node.id)
+            elif isinstance(node, ast.arg):
+                defined.add(node.arg)
+    return defined
+
+
+def test_no_module_but_compat_reads_a_private_attribute_of_the_libraries() -> None:
+    defined = names_defined_here()
+    found = []
+    for path in package_modules():
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Attribute) and private(node.attr) and node.attr not in defined | set(ALLOWED):
+                found.append(f"{path.relative_to(PACKAGE)}:{node.lineno} .{node.attr}")
+            elif (isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in LIBRARIES
+                  and any(private(part) for part in node.module.split("."))):
+                found.append(f"{path.relative_to(PACKAGE)}:{node.lineno} from {node.module}")
+    assert found == []
+
+
+def test_no_class_but_compat_s_overrides_a_private_method_of_the_libraries() -> None:
+    from textual.app import App
+    from textual.screen import Screen
+
+    found = []
+    for path in package_modules():
+        if path.name == "__main__.py":
+            continue
+        module = importlib.import_module(".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts))
+        for name, cls in vars(module).items():
+            if not inspect.isclass(cls) or cls.__module__ != module.__name__:
+                continue
+            library = [base for base in cls.__mro__[1:] if base.__module__.split(".")[0] in LIBRARIES]
+            if issubclass(cls, (Widget, App)):
+                library += [Widget, Screen, App]
+            for attr, value in vars(cls).items():
+                if private(attr) and inspect.isfunction(value) and value.__module__ != compat.__name__ and (
+                        attr not in ALLOWED and any(attr in vars(base) for base in library)):
+                    found.append(f"{module.__name__}.{name}.{attr}")
+    assert found == []
+
+
+def test_the_checks_above_would_see_a_private_use() -> None:
+    """They would pass vacuously if they missed what they look for."""
+    code = "def f(node):\n    return node._bindings\n"
+    tree = ast.parse(code)
+    assert any(isinstance(node, ast.Attribute) and private(node.attr) and node.attr not in names_defined_here()
+               for node in ast.walk(tree))
+    assert "_set_dirty" in vars(compat.NoticesRepaint) and "_set_dirty" in vars(Widget)
+    assert "_on_click" in vars(compat.PaletteSteps) and "_on_click" in vars(CommandPalette)
