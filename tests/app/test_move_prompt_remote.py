@@ -24,7 +24,7 @@ async def test_a_typed_move_goes_to_the_server_on_your_turn_only() -> None:
         assert isinstance(game, GameScreen) and isinstance(game.table, RemoteTable)
         await burst(pilot, ":", *"1>2", "enter")  # bob's turn: no prompt, nothing sent
         assert not game.move_prompt.display and game.match.round.ply == 0
-        assert "Waiting for bob." in screen_text(app)
+        assert "It is bob's move: wait for it." in screen_text(app)  # the key said why it did nothing
 
         theirs = match.position.legal_moves[0]
         match.play(theirs, 0)
