@@ -377,7 +377,7 @@ def cold_start(size: tuple[int, int], runs: int, scratch: Path) -> tuple[Figures
         for argv, markers, figures, walls in (
             ([sys.executable, "-c", bare_app], ("bare app ready", "Quit"), bare_figures, bare_walls),
             ([str(soluna()), "play", "--seed", "1", "--data-dir", str(scratch / f"cold-{size[0]}-{run}")],
-             ("to move", "Pick up", "Quit"), game_figures, game_walls),
+             ("to move", "Pick", "Quit"), game_figures, game_walls),
         ):
             term = Terminal(argv, *size)
             try:

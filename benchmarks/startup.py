@@ -97,7 +97,7 @@ def main() -> int:
 
         bare = [sys.executable, "-c", BARE_APP]
         bare_markers = (b"bare app ready", b"Quit")
-        game_markers = (b"to move", b"Pick up/place", b"Quit", "─1S".encode())  # a tower: the board is drawn
+        game_markers = (b"to move", b"Pick", b"Quit", "─1S".encode())  # a tower: the board is drawn
         time_to_text(bare, bare_markers)  # warm the disk cache for both
         time_to_text(game(), game_markers)
         bare_times, game_times = [], []
