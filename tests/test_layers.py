@@ -8,14 +8,13 @@ from ``soluna_tui/server``, and the link imports neither side nor Textual.
 from __future__ import annotations
 
 import ast
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import soluna_tui
+
+from .fresh import modules_after
 
 PACKAGE = Path(soluna_tui.__file__).parent
 #: The packages a terminal draws with, which must not know the server.
@@ -76,15 +75,12 @@ def test_the_link_stands_below_the_server_and_the_screens() -> None:
 
 def test_importing_every_drawn_module_loads_nothing_of_the_server() -> None:
     """Not even through another module: each imported in a fresh interpreter, then ``sys.modules`` read."""
-    script = f"""
-import importlib, json, pkgutil, sys
+    loaded = modules_after(f"""
+import importlib, pkgutil
 for package in {DRAWN!r}:
     root = importlib.import_module("soluna_tui." + package)
     for info in pkgutil.walk_packages(root.__path__, root.__name__ + "."):
         importlib.import_module(info.name)
-print(json.dumps(sorted(name for name in sys.modules if name.startswith("soluna_tui"))))
-"""
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
-    loaded = json.loads(done.stdout)
+""")
     assert "soluna_tui.screens.leaderboard" in loaded and "soluna_tui.link.messages" in loaded
     assert [name for name in loaded if name.startswith("soluna_tui.server")] == []

@@ -619,7 +619,7 @@ class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen[None]):
             self.say("This is an earlier position (read-only): Esc returns to play.")
             return False
         if self.thinking:
-            self.say(f"{self.match.players[self.match.to_move]} is thinking: wait for the move.")
+            self.say(self._why_not("press_focused"))
         return self._human_may_move()
 
     def commit(self, placed: Placed) -> None:

@@ -8,18 +8,13 @@ from contextlib import asynccontextmanager
 
 from soluna_tui.rules import Position
 
-from ..server.helpers import SshTerminal, running_server
+from ..server.helpers import SshTerminal, running_server, towers_on_board
 from ..server.test_two_players import create_match, join_match
-
-#: The bottom of a drawn tower, with its notation: ``╰─1S╯`` (``┕━1S┙`` under the cursor).
-TOWER_BOTTOM = re.compile(r"[╰┗┕]([^╯┛┙]{3})[╯┛┙]")
 
 
 def towers_shown(text: str) -> Position:
-    """The towers on the board, read off the screen in their order (the board is left of the sidebar)."""
-    board = [line[:50] for line in text.splitlines()]
-    notations = [match.group(1).strip("─━") for line in board for match in TOWER_BOTTOM.finditer(line)]
-    return Position.parse(" ".join(notations))
+    """The towers on the board, read off the screen in their order."""
+    return Position.parse(" ".join(towers_on_board(text.splitlines())))
 
 
 @asynccontextmanager

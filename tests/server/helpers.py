@@ -380,3 +380,14 @@ async def play_a_move(server, code: str, players: list[SshTerminal]) -> None:
     await terminal.wait_for_text("Your move")
     await terminal.press(mover, "enter", target, "enter", pause=0.05)
     await wait_until(lambda: server.lobby.tables[code].version == version + 1, what=f"the server taking {move}")
+
+
+#: A tower's bottom border with its notation, at any size (``╰─1S╯`` up to ``╰────1S─────╯``), the
+#: cursor's (``┕━1S┙``) too.
+TOWER_BOTTOM = re.compile(r"[┗╰┕][━─]*(\d{1,2}[SM*C])[━─]*[┛╯┙]")
+
+
+def towers_on_board(lines: list[str]) -> list[str]:
+    """The towers drawn on the board (left of the side panel), as notation, in the order they are read."""
+    sidebar = next((line.find("╭─ Soluna") for line in lines if "╭─ Soluna" in line), -1)
+    return [tower for line in lines for tower in TOWER_BOTTOM.findall(line[:sidebar] if sidebar > 0 else line)]

@@ -17,26 +17,17 @@ import time
 import asyncssh
 import pytest
 
-from soluna_tui.play.looks import JUMP_KEYS
-from soluna_tui.play.slots import arrange
 from soluna_tui.rules import Match
 
-from .helpers import SshTerminal, keep_the_name, running_server, wait_until
+from .helpers import SshTerminal, keep_the_name, move_keys, running_server, towers_on_board, wait_until
 from .test_two_players import secret_shown
 
 DISCS = 6
 #: The whole match must be over in this long (it takes some 60-90 s on a loaded 2-core machine).
 MATCH_SECONDS = 240
-#: A tower's bottom border with its notation, at any size (``╰─1S╯`` up to ``╰────1S─────╯``), the
-#: cursor's (``┕━1S┙``) too.
-TOWER_BOTTOM = re.compile(r"[┗╰┕][━─]*(\d{1,2}[SM*C])[━─]*[┛╯┙]")
-
-
 def towers_shown(terminal: SshTerminal) -> list[str]:
-    """The towers drawn on the board (left of the side panel), as notation, sorted."""
-    lines = terminal.screen.display
-    sidebar = next((line.find("╭─ Soluna") for line in lines if "╭─ Soluna" in line), -1)
-    return sorted(tower for line in lines for tower in TOWER_BOTTOM.findall(line[:sidebar] if sidebar > 0 else line))
+    """The towers drawn on the board, as notation, sorted."""
+    return sorted(towers_on_board(terminal.screen.display))
 
 
 def server_towers(match: Match) -> list[str]:
@@ -77,11 +68,9 @@ class Table:
         match = self.match
         position, seat = match.position, match.to_move
         move = rng.choice(position.legal_moves)
-        # The keys of the towers' places: kept all round, the first of identical towers taken.
-        placed = arrange(match.round.start, match.round.moves).resolve(move)
+        mover, target = move_keys(match, move)
         version = self.server.lobby.tables[self.code].version
-        await self.players[seat].press(JUMP_KEYS[placed.mover_slot], "enter", JUMP_KEYS[placed.target_slot], "enter",
-                                       pause=0.05)
+        await self.players[seat].press(mover, "enter", target, "enter", pause=0.05)
         await wait_until(lambda: self.server.lobby.tables[self.code].version == version + 1,
                          what=f"the server taking {move}")
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +16,7 @@ from soluna_tui.rules.teaching import Judgement, review_round
 from soluna_tui.saves import SavedMatch, SaveStore
 from soluna_tui.server.storage import DEFAULT_FILE, open_storage
 
+from ..fresh import modules_after
 from .conftest import finished_match, match_in_play, seats
 
 MOVE_LINE = re.compile(r"^\s+(\d+)\. (\S+)\s+(\S+)\s+(win|loss) in (\d+)\s+(.+?)( \?\??)?$")
@@ -134,9 +133,7 @@ async def _in_thread(function, *args):
 
 @pytest.mark.parametrize("module", ["soluna_tui.export", "soluna_tui.server.storage"])
 def test_export_and_storage_import_no_textual(module):
-    code = f"import sys, {module}; print('textual' in sys.modules)"
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert result.stdout.strip() == "False"
+    assert "textual" not in modules_after(f"import {module}")
 
 
 
