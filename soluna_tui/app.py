@@ -130,6 +130,7 @@ class SolunaApp(InOrderInput, App[None]):
         self.start_setup = setup
         self.start_puzzle = puzzle
         self._unfinished: SavedMatch | None = None
+        self._first_table: LocalTable | None = None  # the match ``soluna play`` starts with, kept once drawn
         self._save_notice = ""
         self.ascii_mode = ascii_mode
         self.store: SaveStore | None = store if store is not None else SaveStore(data_dir)
@@ -173,7 +174,10 @@ class SolunaApp(InOrderInput, App[None]):
         if self.start_setup is not None:
             self._unfinished, self._save_notice = self._read_save()
             if self._unfinished is None:
-                return GameScreen(self._new_table(self.start_setup))
+                # Written once it is on the screen (``on_mount``): a new match has nothing to lose
+                # yet, and its first frame does not wait for the disk (a first write takes 5-20 ms).
+                self._first_table = self._new_table(self.start_setup, keep=False)
+                return GameScreen(self._first_table)
         return super().get_default_screen()
 
     def _read_save(self) -> tuple[SavedMatch | None, str]:
@@ -197,7 +201,9 @@ class SolunaApp(InOrderInput, App[None]):
         # What exists once the first frame is drawn (the imported modules, the screen's widgets)
         # lives as long as the app: kept out of the garbage collector's sight, so no key pays for
         # a collection that walks it all again (as the SSH server's zygote does for its sessions).
-        self.call_after_refresh(gc.freeze)
+        self.call_after_refresh(self._freeze_what_lasts)
+        if self._first_table is not None:
+            self.call_after_refresh(self._keep_new_table, self._first_table)
         theme = self.requested_theme or self.preferences.theme
         if theme in self.available_themes:
             self.theme = theme
@@ -218,6 +224,16 @@ class SolunaApp(InOrderInput, App[None]):
         new_label = "Start the new match instead" if self.start_setup is not None else "Start a new match"
         self.push_screen(ResumeScreen(saved, new_label, notice=self._save_notice),
                          lambda resume: self._resume_chosen(saved, resume))
+
+    def _freeze_what_lasts(self) -> None:
+        """Once the first frame is drawn: keep what was loaded out of the collector's sight, and
+        switch the collector back on (``soluna`` starts with it off: see ``launch``).
+
+        A Python function, not ``gc.freeze`` itself: Textual reads a callback's signature, and a
+        builtin's costs about 30 ms (its text signature is parsed by a regex compiled on first use).
+        """
+        gc.freeze()
+        gc.enable()
 
     def on_unmount(self) -> None:
         if isinstance(self.store, SaveStore):  # a host's own store (the SSH child's) holds no slot
@@ -254,12 +270,17 @@ class SolunaApp(InOrderInput, App[None]):
                 return screen
         return None
 
-    def _new_table(self, setup: MatchSetup, rematch_of: Match | None = None) -> LocalTable:
-        self.remember(setup=setup)
+    def _new_table(self, setup: MatchSetup, rematch_of: Match | None = None, keep: bool = True) -> LocalTable:
+        """A new match at a table; written at once unless ``keep`` is False (the caller does it)."""
         match = rematch_of.rematch(setup.seed) if rematch_of is not None else setup.new_match()
         table = LocalTable(setup, match, self.store)
-        table.save()
+        if keep:
+            self._keep_new_table(table)
         return table
+
+    def _keep_new_table(self, table: LocalTable) -> None:
+        self.remember(setup=table.setup)
+        table.save()
 
     def start_match(self, setup: MatchSetup, rematch_of: Match | None = None) -> None:
         """Begin a fresh match (a rematch keeps the players and lets the loser open)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import io
 import json
 import os
@@ -337,6 +338,8 @@ def build_parser(every_command: bool = True) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
+    if not starts_the_app(arguments):
+        gc.enable()  # off while the program loads (see ``launch``); the app turns it on once drawn
     parser = build_parser(every_command=not starts_the_app(arguments))
     try:
         args = parser.parse_args(arguments)

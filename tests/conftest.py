@@ -27,6 +27,13 @@ SLOW_FOLDERS = {"server", "e2e", "storage", "fleet"}
 BACKENDS = ("sqlite", "postgresql")
 
 
+def pytest_xdist_auto_num_workers(config) -> int:
+    """``-n auto``: three workers a core. Most tests spend most of their time waiting (on a server,
+    a child process, a timer, a pseudo-terminal), so one worker a core leaves the cores half idle:
+    on a 2-core machine the suite took 7 min with 2 workers, 5 min with 4 and 4 min with 6."""
+    return 3 * len(os.sched_getaffinity(0))
+
+
 def pytest_collection_modifyitems(config, items):
     """Mark every test in a slow folder, so the rules and app tests run on their own in seconds."""
     for item in items:

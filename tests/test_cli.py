@@ -168,6 +168,47 @@ def test_play_exits_non_zero_when_the_app_crashes(monkeypatch, tmp_path, capsys)
     reports = list(tmp_path.glob("crash-*.log"))
     assert said.count("\n") == 1 and "internal error" in said and "Traceback" not in said
     assert len(reports) == 1 and str(reports[0]) in said and "Crash" in reports[0].read_text()
-    monkeypatch.setattr(app_module.SolunaApp, "on_mount", lambda self: self.exit())
+    monkeypatch.setattr(app_module.SolunaApp, "on_mount", lambda self: self.call_after_refresh(self.exit))
     assert main(["play", "--seed", "1", "--data-dir", str(tmp_path)]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_the_collector_rests_while_soluna_loads_then_works_for_every_command(monkeypatch, capsys) -> None:
+    """``soluna`` (the installed entry point, ``launch``) loads with the garbage collector off; a command
+    other than the game turns it on at once, the game once its first frame is drawn."""
+    import gc
+
+    from soluna_tui import cli, launch
+
+    build_parser = cli.build_parser
+    enabled_when_parsing: list[bool] = []
+
+    def watched_build_parser(**kwargs):
+        enabled_when_parsing.append(gc.isenabled())
+        return build_parser(**kwargs)
+
+    monkeypatch.setattr(sys, "argv", ["soluna", "analyze", "2sun", "1moon"])
+    monkeypatch.setattr(cli, "build_parser", watched_build_parser)
+    try:
+        assert launch.main() == 0
+        assert enabled_when_parsing == [True] and gc.isenabled()  # on again before the command did anything
+        assert "2S" in capsys.readouterr().out
+    finally:
+        gc.enable()
+
+
+async def test_the_game_turns_the_collector_on_once_drawn(tmp_path) -> None:
+    import gc
+
+    from soluna_tui.app import SolunaApp
+    from soluna_tui.match_setup import MatchSetup
+
+    gc.disable()  # as ``launch`` leaves it
+    try:
+        app = SolunaApp(setup=MatchSetup(seed=1), data_dir=tmp_path)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            assert gc.isenabled()
+            assert (tmp_path / "current-match.json").exists()  # the new match, written once drawn
+    finally:
+        gc.enable()

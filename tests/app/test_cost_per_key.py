@@ -3,6 +3,7 @@ repainted, drawings shared between the towers, nothing that moves or changes siz
 
 from __future__ import annotations
 
+import inspect
 from collections import Counter
 from contextlib import contextmanager
 
@@ -120,6 +121,31 @@ async def test_towers_share_their_drawings(tmp_path) -> None:
         lines = [y for y in range(fifth.size.height) if "5" not in fifth.render_line(y).text]
         assert len(lines) == fifth.size.height - 1  # all but the line with its key...
         assert all(fifth.render_line(y) is sixth.render_line(y) for y in lines)  # ...drawn once for both
+
+
+async def test_the_board_s_focus_restyles_nothing_as_no_style_depends_on_it(tmp_path, monkeypatch) -> None:
+    """The board skips Textual's restyle on a change of its focus: no ``:focus`` rule may apply to it or
+    its places, or that rule would never show. Its cursor still shows and goes with the focus."""
+    assert "update_node_styles" in inspect.getsource(Widget.watch_has_focus)  # what the board skips
+    app = make_app(tmp_path, hot_seat(seed=1))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        for rule in app.stylesheet.rules:
+            for selector_set in rule.selector_set:
+                last = selector_set.selectors[-1]
+                assert not ("focus" in last.pseudo_classes and last.name in ("Board", "TowerWidget", "board")), rule.css
+        board = game(app).board
+        restyled: list[DOMNode] = []
+        update_styles = type(app).update_styles
+        monkeypatch.setattr(type(app), "update_styles", lambda self, node, animate=True: (
+            restyled.append(node), update_styles(self, node, animate=animate))[1])
+        await pilot.press("tab")  # the focus goes to the moves list...
+        await pilot.pause()
+        assert not board.has_focus and not any(widget.cursor for widget in board.tower_widgets)
+        await pilot.press("shift+tab")  # ...and back
+        await pilot.pause()
+        assert board.has_focus and sum(widget.cursor for widget in board.tower_widgets) == 1
+        assert board not in restyled
 
 
 async def test_the_prompt_and_the_messages_never_move_the_board(tmp_path) -> None:
