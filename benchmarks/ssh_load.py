@@ -93,18 +93,21 @@ class Player:
         return "\n".join(self.screen.display)
 
     async def until(self, predicate, timeout: float) -> float:
-        """Seconds until ``predicate(screen)`` holds; ``TimeoutError`` after ``timeout``."""
-        started = time.perf_counter()
+        """Seconds until ``predicate(screen)`` holds: until the bytes that made it hold arrived (a
+        player's terminal draws them then; the time this script's pyte takes to read them is its own,
+        not the server's); ``TimeoutError`` after ``timeout``."""
+        started = arrived = time.perf_counter()
         deadline = started + timeout
         while not predicate(self.text):
             left = deadline - time.perf_counter()
             if left <= 0:
                 raise TimeoutError
             data = await asyncio.wait_for(self.process.stdout.read(65536), left)
+            arrived = time.perf_counter()
             if not data:
                 raise ConnectionError("the session ended")
             self.stream.feed(data)
-        return time.perf_counter() - started
+        return arrived - started
 
     async def settle(self, quiet: float = 0.3) -> None:
         """Read what the session still draws (the rest of its first frames) until it has been quiet
@@ -207,7 +210,9 @@ async def play_match(players: tuple[Player, Player], names: tuple[str, str], cod
         placed = arrange(match.round.start, match.round.moves).resolve(move)
         mover, target = placed.mover_slot, placed.target_slot
         number = len(match.round.moves) + 1
-        shown = re.compile(rf"\b{number}\. {names[seat]}\b")
+        # The move in the opponent's list of moves; a move that ends the round shows as the round's end
+        # (its dialog covers the list).
+        shown = re.compile(rf"\b{number}\. {names[seat]}\b|cannot move \(after {number} move")
         await keys(players[seat], JUMP_KEYS[mover], "\r", JUMP_KEYS[target], pause=0.1)
         players[seat].press("\r")
         try:
