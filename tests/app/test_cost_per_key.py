@@ -173,10 +173,13 @@ async def test_the_prompt_and_the_messages_never_move_the_board(tmp_path) -> Non
 
 async def test_the_tally_keeps_its_size_while_the_computer_thinks(tmp_path) -> None:
     setup = MatchSetup.against_computer("random", MatchOptions(first_opener=1), seed=3)
-    app = make_app(tmp_path, setup, computer_pause=0.5)
+    app = make_app(tmp_path, setup, computer_pause=1.0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
         screen = game(app)
+        for _ in range(40):  # its turn begins once the first frame is drawn (later on a loaded machine)
+            if screen.thinking:
+                break
+            await pilot.pause(0.025)
         assert screen.thinking
         thinking = screen.query_one(Tally).region
         await settle(pilot, app)
