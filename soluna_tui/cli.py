@@ -338,9 +338,10 @@ def build_parser(every_command: bool = True) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
-    if not starts_the_app(arguments):
+    game = starts_the_app(arguments)
+    if not game:
         gc.enable()  # off while the program loads (see ``launch``); the app turns it on once drawn
-    parser = build_parser(every_command=not starts_the_app(arguments))
+    parser = build_parser(every_command=not game)
     try:
         args = parser.parse_args(arguments)
         status: int = args.run(args)
