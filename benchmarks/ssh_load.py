@@ -210,8 +210,8 @@ async def play_match(players: tuple[Player, Player], names: tuple[str, str], cod
         placed = arrange(match.round.start, match.round.moves).resolve(move)
         mover, target = placed.mover_slot, placed.target_slot
         number = len(match.round.moves) + 1
-        # The move in the opponent's list of moves; a move that ends the round shows as the round's end
-        # (its dialog covers the list).
+        # The move in the opponent's list of moves, or in the round's review that a round's last move
+        # opens over it (or the round's summary, once the review is closed).
         shown = re.compile(rf"\b{number}\. {names[seat]}\b|cannot move \(after {number} move")
         await keys(players[seat], JUMP_KEYS[mover], "\r", JUMP_KEYS[target], pause=0.1)
         players[seat].press("\r")
