@@ -13,7 +13,7 @@ from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from ..play.wording import possessive
-from ..rules import Budget, Match, Round, SearchAborted
+from ..rules import Budget, Match, Move, Round, SearchAborted
 from ..rules.teaching import ACCURACY_MEANING, RESULT_CONVENTION, Judgement, RoundReview, review_round
 from ..rules.wording import plies
 from ..widgets.key_footer import KeyFooter
@@ -29,6 +29,16 @@ JUDGEMENT_STYLES = {
 }
 
 
+def move_line(ply: int, name: str, move: Move) -> str:
+    """A move's line of the review, up to its verdict: number, player, move."""
+    return f"{ply + 1:>2}. {name[:9]:<9} {str(move):<8}"
+
+
+def describe_moves(played: Round, names: tuple[str, str]) -> str:
+    """The round's moves as the review lists them while their verdicts are being found."""
+    return "\n".join(move_line(ply, names[played.mover_at(ply)], move) for ply, move in enumerate(played.moves))
+
+
 def describe_review(review: RoundReview, played: Round, names: tuple[str, str],
                     you: int | None = None) -> list[tuple[str, str]]:
     """The review as lines of text, each with the component class to draw it in (``you``: the
@@ -36,7 +46,7 @@ def describe_review(review: RoundReview, played: Round, names: tuple[str, str],
     lines: list[tuple[str, str]] = []
     for item in review.moves:
         mark = item.judgement.mark
-        lines.append((f"{item.ply + 1:>2}. {names[item.player][:9]:<9} {str(item.move):<8} "
+        lines.append((f"{move_line(item.ply, names[item.player], item.move)} "
                       f"{str(item.after):<11} {item.judgement.value}{f' {mark}' if mark else ''}",
                       JUDGEMENT_STYLES[item.judgement]))
     lines.append(("", ""))
@@ -86,7 +96,8 @@ class ReviewScreen(ModalScreen[None]):
         with Vertical(id="review", classes="dialog"):
             yield Static("Reviewing the round with perfect play...", id="review-intro", markup=False)
             with VerticalScroll(id="review-body"):
-                yield Static("", id="review-lines")
+                # The moves at once (the last one is news over SSH); their verdicts once found.
+                yield Static(describe_moves(self.played, self.match.players), id="review-lines", markup=False)
         yield KeyFooter()
 
     def on_mount(self) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import threading
 from contextlib import asynccontextmanager
 
 from soluna_tui.match_setup import MatchSetup
@@ -28,6 +29,10 @@ from .helpers import (
     settle,
     skip_review,
 )
+
+
+#: The longest a test lets the solver wait.
+TIMEOUT = 15.0
 
 
 async def wait(pilot, app) -> None:
@@ -174,6 +179,37 @@ async def test_the_review_finds_a_known_blunder(tmp_path) -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, RoundOverScreen)
+
+
+async def test_the_review_lists_the_moves_at_once_and_their_verdicts_once_found(tmp_path, monkeypatch) -> None:
+    """The last move of a round is news (over SSH, the opponent's): the review shows every move as it
+    opens, while the solver is still judging them."""
+    from soluna_tui.screens import review as review_module
+
+    judged = threading.Event()
+    judge = review_module.review_round
+
+    def slow_judge(*args, **kwargs):
+        judged.wait(TIMEOUT)
+        return judge(*args, **kwargs)
+
+    monkeypatch.setattr(review_module, "review_round", slow_judge)
+    app = make_app(tmp_path, hot_seat(seed=3))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        while not isinstance(app.screen, ReviewScreen):
+            await play_by_keys(pilot, app, game(app).match.position.legal_moves[0])
+            await pilot.pause()
+        match = game(app).match
+        played, names = match.round, match.players
+        text = screen_text(app)
+        assert "Reviewing the round" in text and "loss in" not in text and "win in" not in text
+        for ply, move in enumerate(played.moves):
+            assert re.search(rf"{ply + 1}\. {names[played.mover_at(ply)]} +{re.escape(str(move))}", text), text
+        judged.set()
+        await wait(pilot, app)
+        assert f"{played.ply}. {names[played.mover_at(played.ply - 1)]}" in screen_text(app)
+        assert "win in 1" in screen_text(app)  # the last move won
 
 
 async def test_a_puzzle_solved_then_one_failed(tmp_path) -> None:
