@@ -30,7 +30,6 @@ from .helpers import (
     skip_review,
 )
 
-
 #: The longest a test lets the solver wait.
 TIMEOUT = 15.0
 
