@@ -31,7 +31,8 @@ def pytest_xdist_auto_num_workers(config) -> int:
     """``-n auto``: three workers a core. Most tests spend most of their time waiting (on a server,
     a child process, a timer, a pseudo-terminal), so one worker a core leaves the cores half idle:
     on a 2-core machine the suite took 7 min with 2 workers, 5 min with 4 and 4 min with 6."""
-    return 3 * len(os.sched_getaffinity(0))
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return 3 * cores
 
 
 def pytest_collection_modifyitems(config, items):
