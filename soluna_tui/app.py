@@ -11,7 +11,7 @@ import gc
 import importlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual import events, work
 from textual.app import App, SystemCommand
@@ -39,7 +39,11 @@ if TYPE_CHECKING:
     from .stats import StatsStore
     from .table import Table
 
-STYLESHEETS = ("app.tcss", "game.tcss", "dialogs.tcss", "replay.tcss")
+STYLESHEETS = ("app.tcss", "game.tcss")
+#: The other screens' styles (the dialogs, the replay): read when the first of those screens shows,
+#: so the game's first frame does without them (about 4% of the time to it). Read at once in ASCII
+#: mode, whose own sheet must come after them, and by an app with ``STYLES_AT_ONCE``.
+LATER_STYLESHEETS = ("dialogs.tcss", "replay.tcss")
 ASCII_STYLESHEET = "ascii.tcss"
 #: The id of the notice that covers the layout while the terminal is too small.
 TOO_SMALL_ID = "too-small-screen"
@@ -100,6 +104,10 @@ class SolunaApp(InOrderInput, App[None]):
     """
 
     TITLE = "Soluna"
+    #: Read every stylesheet at start-up (an app whose first screen is not the game's).
+    STYLES_AT_ONCE: ClassVar[bool] = False
+    #: A subclass's own stylesheets, read at start-up after the app's (before ASCII mode's).
+    EXTRA_STYLESHEETS: ClassVar[tuple[str, ...]] = ()
     BINDINGS = [
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit", "Quit"),
@@ -124,6 +132,11 @@ class SolunaApp(InOrderInput, App[None]):
         The computer's pauses default to the player's preference (``pause_parts``); a host may set them."""
         folder = styles_dir()
         sheets = [folder / name for name in STYLESHEETS]
+        self._later_sheets = [folder / name for name in LATER_STYLESHEETS]
+        if ascii_mode or self.STYLES_AT_ONCE:
+            sheets += self._later_sheets
+            self._later_sheets = []
+        sheets += [folder / name for name in self.EXTRA_STYLESHEETS]
         if ascii_mode:
             sheets.append(folder / ASCII_STYLESHEET)
         super().__init__(css_path=sheets)
@@ -202,6 +215,9 @@ class SolunaApp(InOrderInput, App[None]):
         # lives as long as the app: kept out of the garbage collector's sight, so no key pays for
         # a collection that walks it all again (as the SSH server's zygote does for its sessions).
         self.call_after_refresh(self._freeze_what_lasts)
+        if self._later_sheets:
+            self.screen_change_signal.subscribe(self, self._read_later_styles)
+            self._read_later_styles(self.screen)  # a first screen other than the game's (a puzzle)
         if self._first_table is not None:
             self.call_after_refresh(self._keep_new_table, self._first_table)
         theme = self.requested_theme or self.preferences.theme
@@ -224,6 +240,17 @@ class SolunaApp(InOrderInput, App[None]):
         new_label = "Start the new match instead" if self.start_setup is not None else "Start a new match"
         self.push_screen(ResumeScreen(saved, new_label, notice=self._save_notice),
                          lambda resume: self._resume_chosen(saved, resume))
+
+    def _read_later_styles(self, screen: Screen[Any]) -> None:
+        """The first time a screen other than the game's shows: read the other screens' styles."""
+        if isinstance(screen, GameScreen) or not self._later_sheets:
+            return
+        sheets, self._later_sheets = self._later_sheets, []
+        for path in sheets:
+            self.stylesheet.read(path)
+        self.stylesheet.reparse()
+        self.stylesheet.update(self)
+        self.stylesheet.update(screen)  # styled as it was pushed, before this (its component classes too)
 
     def _freeze_what_lasts(self) -> None:
         """Once the first frame is drawn: keep what was loaded out of the collector's sight, and

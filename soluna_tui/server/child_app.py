@@ -37,7 +37,7 @@ from textual import events, on
 from textual.app import SystemCommand
 from textual.screen import Screen
 
-from ..app import STYLESHEETS, SolunaApp, styles_dir
+from ..app import SolunaApp
 from ..compat import report_app_error
 from ..files import SaveError
 from ..glyphs import glyphs_for
@@ -156,13 +156,13 @@ class Asked:
 class ChildApp(ReportsActivity, SolunaApp):
     """One SSH player's terminal. ``link`` is this child's end of the socketpair to the server."""
 
+    STYLES_AT_ONCE = True  # the lobby comes first, itself a dialog
+    EXTRA_STYLESHEETS = (LOBBY_STYLESHEET,)
+
     def __init__(self, *, name: str, link: socket.socket, ascii_mode: bool = False,
                  computer_pause: float = 0.6, reveal_pause: float = 0.5) -> None:
         super().__init__(ascii_mode=ascii_mode, data_dir=NO_DATA_DIR, computer_pause=computer_pause,
                          reveal_pause=reveal_pause)
-        sheets: list[Path] = [Path(each) for each in self.css_path]
-        sheets.insert(len(STYLESHEETS), styles_dir() / LOBBY_STYLESHEET)
-        self.css_path = sheets
         #: No save file here (``store``): a match against the computer is kept by the server.
         self.store = None
         self.server_store = ServerStore(self)

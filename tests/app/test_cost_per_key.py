@@ -6,6 +6,7 @@ from __future__ import annotations
 import inspect
 from collections import Counter
 from contextlib import contextmanager
+from pathlib import Path
 
 from rich.segment import Segment
 from rich.style import Style
@@ -198,6 +199,25 @@ def test_the_game_starts_without_the_other_screens() -> None:
              "soluna_tui.screens.stats", "soluna_tui.stats", "soluna_tui.screens.review",
              "soluna_tui.screens.new_match", "textual.widgets._text_area")
     assert [name for name in loaded if name.startswith(later)] == []
+
+
+def stylesheets_read(app) -> set[str]:
+    return {Path(path).name for path, _ in app.stylesheet.source if path.endswith(".tcss")}
+
+
+async def test_the_game_starts_with_its_own_styles_and_the_first_dialog_brings_the_rest(tmp_path) -> None:
+    app = make_app(tmp_path, hot_seat(seed=1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert stylesheets_read(app) == {"app.tcss", "game.tcss"}
+        await pilot.press("question_mark")  # the help, a dialog
+        await pilot.pause()
+        assert stylesheets_read(app) == {"app.tcss", "game.tcss", "dialogs.tcss", "replay.tcss"}
+        assert app.screen.query_one(".dialog").styles.border.top[0] == "round"  # styled as it opened
+    ascii_app = make_app(tmp_path / "ascii", hot_seat(seed=1), ascii_mode=True)
+    async with ascii_app.run_test(size=(80, 24)) as pilot:  # its own sheet comes after all the others
+        await pilot.pause()
+        assert stylesheets_read(ascii_app) == {"app.tcss", "game.tcss", "dialogs.tcss", "replay.tcss", "ascii.tcss"}
 
 
 async def test_a_tower_says_what_it_is_when_the_mouse_rests_on_it(tmp_path) -> None:
