@@ -250,7 +250,6 @@ class SolunaApp(InOrderInput, App[None]):
             self.stylesheet.read(path)
         self.stylesheet.reparse()
         self.stylesheet.update(self)
-        self.stylesheet.update(screen)  # styled as it was pushed, before this (its component classes too)
 
     def _freeze_what_lasts(self) -> None:
         """Once the first frame is drawn: keep what was loaded out of the collector's sight, and
