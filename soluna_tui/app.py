@@ -246,6 +246,7 @@ class SolunaApp(InOrderInput, App[None]):
         if isinstance(screen, GameScreen) or not self._later_sheets:
             return
         sheets, self._later_sheets = self._later_sheets, []
+        self.screen_change_signal.unsubscribe(self)  # read once: later screens need not be watched
         for path in sheets:
             self.stylesheet.read(path)
         self.stylesheet.reparse()
