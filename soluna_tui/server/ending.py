@@ -25,10 +25,12 @@ log = logging.getLogger("soluna.server")
 
 #: Time a child has to leave by itself (restoring the player's terminal) when the server ends a session.
 LEAVE_GRACE = 3.0
-#: What a terminal needs after a program that could not restore it: no mouse reports (any kind), no bracketed
-#: paste, focus or resize reports, the keyboard protocol popped, line wrap on, the main screen, the cursor shown,
-#: plain text.
-TERMINAL_RESET = (b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1015l\x1b[?1006l\x1b[?1016l\x1b[?2004l\x1b[?1004l"
+#: What a terminal needs after a program that could not restore it: first CAN and ST, which end whatever escape
+#: sequence a child killed in mid-frame left open (else the next sequence is read as its tail and lost), then no
+#: mouse reports (any kind), no bracketed paste, focus or resize reports, the keyboard protocol popped, line wrap
+#: on, the main screen, the cursor shown, plain text.
+TERMINAL_RESET = (b"\x18\x1b\\"
+                  b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1015l\x1b[?1006l\x1b[?1016l\x1b[?2004l\x1b[?1004l"
                   b"\x1b[?2048l\x1b[<u\x1b[?7h\x1b[?1049l\x1b[?25h\x1b[0m")
 #: Why a game stopped, as its player is told, for the signals a player may see end it.
 KILLED_BY: dict[int, str] = {signal.SIGXCPU: "it used up its CPU time", signal.SIGKILL: "it was killed"}

@@ -6,13 +6,14 @@ import asyncio
 import signal
 import sys
 
+import pyte
 import pytest
 
 from soluna_tui.server.channel_guard import RequestBudget, Verdict
 from soluna_tui.server.child import FAILED, OUT_OF_MEMORY
 from soluna_tui.server.client_env import ENV_BYTES, ENV_VARIABLES
 from soluna_tui.server.config import Limits
-from soluna_tui.server.ending import Ending, retire_child
+from soluna_tui.server.ending import TERMINAL_RESET, Ending, retire_child
 from soluna_tui.server.session_clock import LEAST_WAIT, IdleWarning, SessionClock, TimeUp
 from soluna_tui.server.spawn import STOP_GRACE, ExecChild
 
@@ -210,3 +211,19 @@ async def test_a_child_deaf_to_terminate_is_killed_and_reaped() -> None:
     assert (status, left) == (-signal.SIGKILL, False)
     assert asyncio.get_running_loop().time() - started >= STOP_GRACE
     assert process_gone(child.pid)
+
+
+#: A frame cut anywhere, as a child killed while it writes leaves it: in a colour, after a lone escape, in a
+#: title or clipboard string, inside a character.
+CUT_FRAMES = [b"", b"\x1b", b"\x1b[", b"\x1b[38;2;1", b"\x1b[?100", b"\x1b]0;Solu", b"\x1b]52;c;YWJj", b"\xe2\x94"]
+
+
+@pytest.mark.parametrize("cut", CUT_FRAMES)
+def test_the_terminal_reset_works_after_a_frame_cut_anywhere(cut: bytes) -> None:
+    screen = pyte.Screen(80, 24)
+    stream = pyte.ByteStream(screen)
+    stream.feed(b"\x1b[?1049h\x1b[?1000h\x1b[?1003h\x1b[?1006h\x1b[?2004h\x1b[?25l\x1b[?7l" + cut)
+    stream.feed(TERMINAL_RESET + b"Sorry")
+    private_modes = {mode >> 5 for mode in screen.mode if mode >> 5}
+    assert private_modes == {7, 25}  # line wrap and the cursor on; no mouse, paste or alternate screen
+    assert "Sorry" in screen.display[0]
