@@ -14,11 +14,12 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from ..widgets.key_footer import KeyFooter
+from .quiet_focus import QuietFocus
 
 T = TypeVar("T")
 
 
-class ChoiceDialog(ModalScreen[T], Generic[T]):
+class ChoiceDialog(QuietFocus, ModalScreen[T], Generic[T]):
     """Subclasses give ``body()`` (the widgets above the list) and ``choices()`` (label, value)
     pairs; choosing one, with Enter or a click, dismisses the dialog with its value."""
 

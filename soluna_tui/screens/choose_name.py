@@ -13,6 +13,7 @@ from textual.widgets import Input, Static
 from ..link.names import visible_text
 from ..match_setup import NAME_LIMIT, clean_name
 from ..widgets.key_footer import KeyFooter
+from .quiet_focus import QuietFocus
 
 
 def typed_name(text: str) -> str:
@@ -20,7 +21,7 @@ def typed_name(text: str) -> str:
     return clean_name(visible_text(text), "")
 
 
-class ChooseNameScreen(ModalScreen[None]):
+class ChooseNameScreen(QuietFocus, ModalScreen[None]):
     """Enter asks the server (``Chosen`` goes up); the app closes the dialog once the server agrees, or
     shows its refusal here (``show_error``) for another try. Escape keeps the name for now."""
 

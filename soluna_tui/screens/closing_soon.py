@@ -16,13 +16,14 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from ..play.wording import minutes
+from .quiet_focus import QuietFocus
 
 #: Keys a player presses that print nothing (any that prints counts too).
 PRESSED_KEYS = frozenset({"enter", "escape", "space", "tab", "shift+tab", "backspace", "delete", "up", "down", "left",
                           "right", "home", "end", "pageup", "pagedown"})
 
 
-class ClosingSoonScreen(ModalScreen[None]):
+class ClosingSoonScreen(QuietFocus, ModalScreen[None]):
     """Any key or click closes it (the key does nothing else); the countdown goes down every second."""
 
     def __init__(self, idle: float, seconds: float) -> None:

@@ -15,14 +15,12 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
-from textual.reactive import Reactive
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.worker import get_current_worker
 
 from ..app_view import SolunaView, app_view
-from ..compat import focus_without_repaint
 from ..files import SaveError
 from ..glyphs import Glyphs, glyphs_for
 from ..match_setup import computer_rng
@@ -46,6 +44,7 @@ from ..widgets.notice_line import NoticeLine
 from ..widgets.status_line import StatusLine
 from ..widgets.tally import Tally
 from .picking import PICKING_BINDINGS, PickingMixin
+from .quiet_focus import QuietFocus
 from .teaching import TEACHING_BINDINGS, TeachingMixin
 
 if TYPE_CHECKING:
@@ -63,12 +62,8 @@ MATCH_REVIEW_SECONDS = 20.0
 SPECTATOR_HIDDEN = frozenset({"press_focused", "put_back", "open_move_prompt", "hint", "analysis", "resign"})
 
 
-class GameScreen(TeachingMixin, PickingMixin, CachedLines, Screen[None]):
+class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[None]):
     """A match in play on this terminal."""
-
-    #: Screen's own, but not repainting the whole screen when it changes: the board, the prompt
-    #: and the history redraw what a change of focus changes themselves.
-    focused: Reactive[Widget | None] = focus_without_repaint()
 
     #: The screen's own background, under everything: one blank line repeated (see ``CachedLines``).
     BLANK_LINES = True

@@ -16,6 +16,7 @@ from ..play.looks import JUMP_KEYS
 from ..play.wording import minutes
 from ..rules import Symbol
 from ..widgets.key_footer import KeyFooter
+from .quiet_focus import QuietFocus
 
 #: Width of the key table, so its descriptions wrap inside their column, never twice.
 TEXT_WIDTH = 66
@@ -99,7 +100,7 @@ def server_rules_text(hold_seconds: float, clocks: tuple[ClockSetting, ...], ran
 HELP_BINDING = Binding("question_mark", "app.help", "Help", show=False)
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(QuietFocus, ModalScreen[None]):
     BINDINGS = [
         Binding("escape,q,question_mark", "close", "Close"),
     ]

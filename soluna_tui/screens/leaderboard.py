@@ -19,13 +19,14 @@ from ..link.messages import LeaderboardPage, LeaderboardRow
 from ..rules.wording import plural
 from ..widgets.key_footer import KeyFooter
 from .help import HELP_BINDING
+from .quiet_focus import QuietFocus
 
 PAGE = 20
 COLUMNS = ("Rank", "Name", "Rating", "Played", "Won")
 ASKING = "Asking the server..."
 
 
-class LeaderboardScreen(ModalScreen[None]):
+class LeaderboardScreen(QuietFocus, ModalScreen[None]):
     """Attributes down: the app gives each page the server sends (``show_page``), or its refusal
     (``refused``), whenever it comes: before the screen has drawn its table, it is kept and shown
     once the table is ready. ``PageWanted`` goes up."""

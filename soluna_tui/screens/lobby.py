@@ -32,6 +32,7 @@ from ..rules.match import DEFAULT_STARS, MAX_STARS, MIN_STARS
 from ..widgets.choice import Choice
 from ..widgets.key_footer import KeyFooter
 from ..widgets.menu import Menu
+from .quiet_focus import QuietFocus
 
 CODE_PATTERN = re.compile(r"[A-Z]{4}")
 RESUME = ("resume", "Resume computer match")
@@ -79,7 +80,7 @@ def describe_computer_match(offer: ComputerOffer) -> str:
            f"stars {stars[0]}-{stars[1]})"
 
 
-class LobbyScreen(Screen[None]):
+class LobbyScreen(QuietFocus, Screen[None]):
     """Where an SSH player starts, and comes back to after each match."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

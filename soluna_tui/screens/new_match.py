@@ -21,11 +21,12 @@ from ..rules.players import LEVEL_DESCRIPTIONS
 from ..widgets.choice import Choice
 from ..widgets.key_footer import KeyFooter
 from .help import HELP_BINDING
+from .quiet_focus import QuietFocus
 
 MODES = [("Two players on this terminal", "two"), ("Against the computer", "computer")]
 ON_OFF = [("on", True), ("off", False)]
 RULES = [("Box rules (same layout, loser chooses)", "box"), ("Online rules (new layout, loser opens)", "online")]
-class NewMatchScreen(ModalScreen[MatchSetup | None]):
+class NewMatchScreen(QuietFocus, ModalScreen[MatchSetup | None]):
     """Returns the chosen ``MatchSetup``, or ``None`` when cancelled; a new pause for the computer
     (given ``pause``, the one now) goes up as ``PauseChosen`` as the match starts."""
 

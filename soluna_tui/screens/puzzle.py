@@ -27,11 +27,12 @@ from ..widgets.key_footer import KeyFooter
 from ..widgets.status_line import StatusLine
 from .difficulty import DifficultyScreen
 from .picking import PICKING_BINDINGS, PickingMixin
+from .quiet_focus import QuietFocus
 
 MAX_SEED = 10**9
 
 
-class PuzzleScreen(PickingMixin, Screen[None]):
+class PuzzleScreen(QuietFocus, PickingMixin, Screen[None]):
     """One puzzle at a time; ``n`` for the next, ``r`` to try again, ``D`` to change the difficulty."""
 
     BINDINGS = [

@@ -18,6 +18,7 @@ from ..link.messages import PlayerRecord, RecentMatch
 from ..rules.wording import plural
 from ..widgets.key_footer import KeyFooter
 from .help import HELP_BINDING
+from .quiet_focus import QuietFocus
 
 
 def describe_recent(entry: RecentMatch) -> str:
@@ -38,7 +39,7 @@ def summary_of(record: PlayerRecord) -> str:
     return f"{head}\n{plural(record.played, 'match', 'matches')} played: {record.won} won, {record.lost} lost."
 
 
-class RecordScreen(ModalScreen[None]):
+class RecordScreen(QuietFocus, ModalScreen[None]):
     """Attributes down: the app gives the server's answer (``show_record``), or a refusal (``refused``),
     whenever it comes: before the screen has drawn itself, it is kept and shown once ready.
     ``ReplayWanted`` goes up."""

@@ -31,10 +31,11 @@ from ..widgets.history import History
 from ..widgets.key_footer import KeyFooter
 from ..widgets.tally import Tally
 from .annotated_text import AnnotatedTextScreen
+from .quiet_focus import QuietFocus
 
 #: Seconds the solver may spend judging one round of a replay (large rounds give up, and say so).
 REPLAY_SECONDS_PER_ROUND = 20.0
-class ReplayScreen(Screen[None]):
+class ReplayScreen(QuietFocus, Screen[None]):
     """Escape goes back to where the replay was opened from."""
 
     BINDINGS = [

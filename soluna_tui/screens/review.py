@@ -18,6 +18,7 @@ from ..rules.teaching import ACCURACY_MEANING, RESULT_CONVENTION, Judgement, Rou
 from ..rules.wording import plies
 from ..widgets.key_footer import KeyFooter
 from .help import HELP_BINDING
+from .quiet_focus import QuietFocus
 
 #: How long a review may search before giving up (only large rounds come near it).
 REVIEW_SECONDS = 15.0
@@ -66,7 +67,7 @@ def describe_review(review: RoundReview, played: Round, names: tuple[str, str],
     return lines
 
 
-class ReviewScreen(ModalScreen[None]):
+class ReviewScreen(QuietFocus, ModalScreen[None]):
     """Skippable: Enter or Escape goes on to the next dialog."""
 
     BINDINGS = [

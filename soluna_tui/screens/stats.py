@@ -11,9 +11,10 @@ from textual.widgets import Static
 from ..stats import Stats, describe
 from ..widgets.key_footer import KeyFooter
 from .help import HELP_BINDING
+from .quiet_focus import QuietFocus
 
 
-class StatsScreen(ModalScreen[None]):
+class StatsScreen(QuietFocus, ModalScreen[None]):
     BINDINGS = [Binding("escape,q,enter", "close", "Close"), HELP_BINDING]
 
     def __init__(self, stats: Stats, problem: str | None = None, *, ascii_mode: bool = False) -> None:

@@ -9,9 +9,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from .help import HELP_BINDING
+from .quiet_focus import QuietFocus
 
 
-class WaitingScreen(ModalScreen[bool]):
+class WaitingScreen(QuietFocus, ModalScreen[bool]):
     """Goes when the opponent joins (the game replaces it); Escape cancels the match (returns True)."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel the match"), HELP_BINDING]

@@ -1,7 +1,8 @@
 """A setting with a few values, changed with left/right (or a click): ``Rules  < box >``.
 
 One line drawn with the line API from kept styles: a key that changes the value repaints that
-line and nothing else (the dialogs' most frequent key, over SSH too).
+line and nothing else (the dialogs' most frequent key, over SSH too). Its focus look is drawn
+too, from the ``choice--focused*`` parts: the focus moving to the next field restyles nothing.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ class Choice(CachedLines, Widget, can_focus=True):
         Binding("left,h", "cycle(-1)", "Previous", show=False),
         Binding("right,l,space", "cycle(1)", "Next", show=False),
     ]
-    COMPONENT_CLASSES = {"choice--label", "choice--value", "choice--arrow"}
+    COMPONENT_CLASSES = {"choice--label", "choice--value", "choice--arrow", "choice--focused",
+                         "choice--focused-label", "choice--focused-value", "choice--focused-arrow"}
     DEFAULT_CSS = """
     Choice {
         height: 1;
@@ -81,6 +83,11 @@ class Choice(CachedLines, Widget, can_focus=True):
         self.index = self._index_of(current)
         self.repaint()
 
+    def watch_has_focus(self, has_focus: bool) -> None:
+        """Textual restyles a widget when its focus changes; a Choice has no ``:focus`` rule (its
+        focus look is drawn), so the line is repainted instead."""
+        self.repaint()
+
     def watch_index(self) -> None:
         self.repaint()
         self.post_message(self.Changed(self, self.value))
@@ -94,12 +101,14 @@ class Choice(CachedLines, Widget, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
-        base = self.base_style()
+        focused = self.has_focus
+        base = self.part_style("choice--focused") if focused else self.base_style()
         if y:
             return Strip.blank(width, base)
         left, right = ("<", ">") if self.ascii_mode else ("◂", "▸")
-        pieces = [(f"{self.label:<{self.label_width}}", "choice--label"), (f"{left} ", "choice--arrow"),
-                  (self.values[self.index][0], "choice--value"), (f" {right}", "choice--arrow")]
+        prefix = "choice--focused-" if focused else "choice--"
+        pieces = [(f"{self.label:<{self.label_width}}", f"{prefix}label"), (f"{left} ", f"{prefix}arrow"),
+                  (self.values[self.index][0], f"{prefix}value"), (f" {right}", f"{prefix}arrow")]
         segments = []
         used = 0
         for text, part in pieces:

@@ -241,3 +241,39 @@ def test_only_the_segments_that_changed_are_repainted() -> None:
     assert changed_cells(line, Strip([Segment("┃ ", plain), Segment("3 ┃", lit)])) == (2, 5)
     assert changed_cells(line, Strip([Segment("┃ ", plain), Segment("3", plain), Segment("▸┃", plain)])) == (3, 4)
     assert changed_cells(Strip([Segment("  3  ", plain)]), Strip([Segment(" ▸3◂ ", plain)])) == (1, 4)
+
+
+async def test_the_next_field_of_a_dialog_repaints_two_fields_not_the_screen(tmp_path, monkeypatch) -> None:
+    """Down in the new-match dialog: the field left and the field entered draw their own focus look
+    (no ``:focus`` rule, no restyle), and nothing else is repainted (the screen's focus does not
+    repaint it). Before, it wrote the whole screen and then the two lines again: 4.7 KB in two frames."""
+    from soluna_tui.screens.new_match import NewMatchScreen
+    from soluna_tui.widgets.choice import Choice
+
+    app = make_app(tmp_path, None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, NewMatchScreen)
+        for rule in app.stylesheet.rules:
+            for selector_set in rule.selector_set:
+                last = selector_set.selectors[-1]
+                assert not ("focus" in last.pseudo_classes and last.name == "Choice"), rule.css
+        stars, discs = app.screen.query_one("#stars", Choice), app.screen.query_one("#discs", Choice)
+        stars.focus()
+        await pilot.pause()
+        unfocused_look = discs.render_line(0)
+        restyled: list[DOMNode] = []
+        update_styles = type(app).update_styles
+        monkeypatch.setattr(type(app), "update_styles", lambda self, node, animate=True: (
+            restyled.append(node), update_styles(self, node, animate=animate))[1])
+        with watching(monkeypatch) as (seen, dirty):
+            await pilot.press("down")
+            await pilot.pause()
+        assert discs.has_focus
+        assert {widget for widget, _ in dirty} == {stars, discs}
+        assert seen["frame"] == 1 and not restyled
+        focused_look = discs.render_line(0)
+        assert focused_look.text == unfocused_look.text
+        assert focused_look != unfocused_look  # drawn in the focused parts' colours
+        left_look = [segment.style for segment in stars.render_line(0)]
+        assert left_look == [segment.style for segment in app.screen.query_one("#opener", Choice).render_line(0)]
