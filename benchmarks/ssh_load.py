@@ -26,7 +26,8 @@ processes, plus the server's and the zygote's growth, divided by the sessions.
 Everything is bounded: at most 200 sessions and 500 keys each, 20 s to open a
 session, 5 s for any key, 15 minutes in all. The client runs on the same
 machine, so it takes its share of the CPU too. Target on a 2-core machine:
-p95 under 100 ms with 50 sessions, and with 100 (``--sessions 100``). The
+p95 under 100 ms with 50 sessions, and with 100 (``--sessions 100``); in the
+match scene, 25 matches (the default 50 sessions), p95 under 300 ms. The
 server gets limits that admit every session from this one address (and raises
 its own open-file limit); this script raises its own too, so 200 sessions fit.
 Typing goes through the session's input budget, never its channel-request
@@ -58,6 +59,8 @@ import pyte
 MAX_SESSIONS, MAX_KEYS = 200, 500
 OPEN_TIMEOUT, KEY_TIMEOUT, TOTAL_TIMEOUT = 20.0, 5.0, 900.0
 OPEN_AT_ONCE = 4
+#: The p95 asked for: a key to its screen (game and lobby scenes), a move to the opponent's screen (match).
+KEY_TARGET, MATCH_TARGET = 0.100, 0.300
 STARS = re.compile(r"Stars to win\s+\S\s(\d)\s")
 
 
@@ -407,8 +410,9 @@ async def measure(args: argparse.Namespace, servers: list[tuple[subprocess.Popen
             print(f"  {name}: {describe(values)}")
     print(f"keystroke to screen: {describe(every)}"
           + (f"; {len(failures)} keys never showed ({', '.join(sorted(set(failures)))})" if failures else ""))
-    met = percentile(every, 0.95) < 0.100 and not failures
-    print(f"target (p95 < 100 ms): {'met' if met else 'NOT met'}")
+    target = MATCH_TARGET if args.scene == "match" else KEY_TARGET
+    met = percentile(every, 0.95) < target and not failures
+    print(f"target (p95 < {target * 1000:.0f} ms): {'met' if met else 'NOT met'}")
     return 0 if met else 1
 
 

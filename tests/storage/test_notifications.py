@@ -9,7 +9,9 @@ import psycopg
 import pytest
 
 from soluna_tui.server.storage import RESYNC, Change, VersionConflict
+from soluna_tui.server.storage.base import Subscription
 
+from ..server.helpers import wait_until
 from .conftest import finished_match, match_in_play, seats
 
 #: Delivery across two servers on loopback must be quicker than this.
@@ -51,11 +53,15 @@ async def test_closing_ends_a_subscription(store):
 
 async def test_a_subscriber_far_behind_is_told_to_re_read_everything(store, monkeypatch):
     monkeypatch.setattr("soluna_tui.server.storage.base.SUBSCRIBER_BACKLOG", 3)
+    delivered: list[Change] = []
+    put = Subscription.put
+    monkeypatch.setattr(Subscription, "put", lambda self, change: (delivered.append(change), put(self, change))[1])
     with store.subscribe() as changes:
         await _create(store)
         for version in range(1, 6):
             await store.update_match("ABCD", version, match_in_play().to_dict())
-        await asyncio.sleep(0)  # PostgreSQL: let the listener deliver
+        # PostgreSQL: the listener delivers as the notices come; the subscriber reads only after all six.
+        await wait_until(lambda: len(delivered) == 6, what="six changes delivered")
         received = [await _next(changes)]
         while received[-1] != Change("ABCD", 6):
             received.append(await _next(changes))
