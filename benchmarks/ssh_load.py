@@ -376,7 +376,8 @@ async def measure(args: argparse.Namespace, servers: list[tuple[subprocess.Popen
     times: dict[str, list[float]] = {}
     failures: list[str] = []
     started = time.perf_counter()
-    serving_cpu, client_cpu = cpu_seconds(tree), own_cpu_seconds()
+    relays = [server.pid for server, _ in servers]  # the servers' own processes: every session's bytes
+    serving_cpu, relay_cpu, client_cpu = cpu_seconds(tree), cpu_seconds(relays), own_cpu_seconds()
     if args.scene == "match":
         await play_matches(args, servers, players, rng, times, failures)
     else:
@@ -384,6 +385,7 @@ async def measure(args: argparse.Namespace, servers: list[tuple[subprocess.Popen
                                     times, failures) for player in players))
     elapsed = time.perf_counter() - started
     serving_cpu, client_cpu = cpu_seconds(tree) - serving_cpu, own_cpu_seconds() - client_cpu
+    relay_cpu = cpu_seconds(relays) - relay_cpu
     for player in players:
         player.close()
 
@@ -400,7 +402,8 @@ async def measure(args: argparse.Namespace, servers: list[tuple[subprocess.Popen
           f"a session's RSS {statistics.median(memory[pid]['Rss'] for pid in sessions) / 1024:.0f} MiB, "
           f"private {statistics.median(memory[pid]['Uss'] for pid in sessions) / 1024:.1f} MiB")
     print(f"CPU while typing: the server side (server, zygote, sessions) {serving_cpu / elapsed:.2f} cores, "
-          f"{serving_cpu / max(len(every), 1) * 1000:.0f} ms a key; "
+          f"{serving_cpu / max(len(every), 1) * 1000:.0f} ms a key (the server's own process"
+          f"{'es' if len(relays) > 1 else ''} {relay_cpu / elapsed:.2f} cores of it); "
           f"this load generator {client_cpu / elapsed:.2f} cores")
     if not every:
         print("no keystroke was timed")
