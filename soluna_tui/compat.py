@@ -170,6 +170,17 @@ class NoticesRepaint(_WidgetBase):
         super()._set_dirty(*regions)
 
 
+def option_lines(option_list: OptionList, index: int) -> tuple[int, int] | None:
+    """The first line and the number of lines of option ``index`` in an ``OptionList`` (before
+    scrolling), or ``None`` for no such option.
+
+    Relies on ``OptionList._index_to_line`` and ``OptionList._heights`` (private), the list's own
+    record of where each option is drawn. Tested with textual 8.2.x.
+    """
+    first = option_list._index_to_line.get(index)
+    return None if first is None else (first, option_list._heights.get(index, 1))
+
+
 def set_virtual_size_quietly(widget: Widget, size: Size) -> None:
     """Give a scrolling widget a new ``virtual_size`` without the new layout a change of it asks for:
     only its scroll bars are brought up to date.

@@ -31,7 +31,7 @@ from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import Input, Static
+from textual.widgets import Input, OptionList, Static
 from textual.worker import Worker
 
 import soluna_tui
@@ -278,6 +278,20 @@ async def test_a_quiet_virtual_size_shows_and_sizes_the_scroll_bar() -> None:
         lines.scroll_to(y=200, animate=False, immediate=True)
         await pilot.pause()
         assert lines.scroll_y == lines.max_scroll_y == 100 - lines.scrollable_content_region.height
+
+
+class Options(App[None]):
+    def compose(self) -> ComposeResult:
+        yield OptionList("one line", "two\nlines", "one again")
+
+
+async def test_an_option_s_lines_are_where_the_list_draws_it() -> None:
+    app = Options()
+    async with app.run_test(size=(30, 10)) as pilot:
+        await pilot.pause()
+        options = app.query_one(OptionList)
+        assert [compat.option_lines(options, index) for index in range(4)] == [(0, 1), (1, 2), (3, 1), None]
+        assert "two" in options.render_line(1).text and "one again" in options.render_line(3).text
 
 
 class QuietFocus(Screen[None]):

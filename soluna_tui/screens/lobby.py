@@ -18,7 +18,6 @@ from typing import Any, ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Input, Label, OptionList, Static
@@ -29,6 +28,7 @@ from ..link.messages import ComputerOffer, ListedMatch
 from ..match_setup import MatchSetup
 from ..rules import LEVELS, MAX_DISCS, MIN_DISCS, MatchOptions
 from ..rules.match import DEFAULT_STARS, MAX_STARS, MIN_STARS
+from ..widgets.cached_lines import Column, Panel, Row, Words
 from ..widgets.choice import Choice
 from ..widgets.key_footer import KeyFooter
 from ..widgets.menu import Menu
@@ -152,11 +152,11 @@ class LobbyScreen(QuietFocus, Screen[None]):
         return Choice(label, values, value, ascii_mode=self.ascii_mode, label_width=16, id=id)
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="lobby", classes="dialog"):
-            yield Static(self._welcome_text(), id="lobby-welcome", markup=False)
-            with Horizontal(id="lobby-top"):
+        with Panel(id="lobby", classes="dialog"):
+            yield Words(self._welcome_text(), id="lobby-welcome", markup=False)
+            with Row(id="lobby-top"):
                 yield Menu(*(Option(text, id=key) for key, text in MENU), id="lobby-menu")
-                with Vertical(id="lobby-settings"):
+                with Column(id="lobby-settings"):
                     yield self._choice("Computer level", [(level, level) for level in LEVELS], "perfect", "level")
                     yield self._choice("Rules", RULES, "box", "rules")
                     yield self._choice("Stars to win", [(str(n), n) for n in range(MIN_STARS, MAX_STARS + 1)],
@@ -167,20 +167,20 @@ class LobbyScreen(QuietFocus, Screen[None]):
                                        "hints")
                     yield self._choice("Clock", clock_values(self.clocks), None, "clock")
                     # Beside the menu, not under it: the tallest menu still leaves the matches in view at 80x24.
-                    with Horizontal(classes="form-row", id="lobby-code-row"):
+                    with Row(classes="form-row", id="lobby-code-row"):
                         yield Label("Match code", classes="form-label")
                         yield Input(placeholder="four letters, then Enter", max_length=4, restrict=r"[A-Za-z]*",
                                     compact=True, id="code")
-                    with Horizontal(classes="form-row", id="lobby-secret-row"):
+                    with Row(classes="form-row", id="lobby-secret-row"):
                         yield Label("Your secret", classes="form-label")
                         yield Input(placeholder="six letters, then Enter", max_length=9, restrict=r"[A-Za-z -]*",
                                     compact=True, id="secret")
             # Under the fields it answers (a code's hint, a refusal), where an 80x24 terminal
             # still shows it with the matches list full below.
-            yield Static("", id="lobby-status", markup=False)
-            yield Static("Matches in play", id="lobby-matches-title")
+            yield Words("", id="lobby-status", markup=False)
+            yield Words("Matches in play", id="lobby-matches-title")
             yield Menu(id="lobby-matches")
-            yield Static("", id="lobby-none", markup=False)
+            yield Words("", id="lobby-none", markup=False)
         yield KeyFooter()
 
     def on_mount(self) -> None:

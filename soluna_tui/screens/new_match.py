@@ -8,7 +8,6 @@ from typing import Any
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
@@ -18,6 +17,7 @@ from ..preferences import pause_choices
 from ..rules import LEVELS, MAX_DISCS, MIN_DISCS, MatchOptions, OptionError
 from ..rules.match import MAX_STARS, MIN_STARS
 from ..rules.players import LEVEL_DESCRIPTIONS
+from ..widgets.cached_lines import Panel, Row, Words
 from ..widgets.choice import Choice
 from ..widgets.key_footer import KeyFooter
 from .help import HELP_BINDING
@@ -64,18 +64,18 @@ class NewMatchScreen(QuietFocus, ModalScreen[MatchSetup | None]):
         previous = self.previous
         options = previous.options
         human_name = previous.names[0]
-        with Vertical(id="new-match", classes="dialog"):
+        with Panel(id="new-match", classes="dialog"):
             if self.notice:
-                yield Static(self.notice, id="new-match-notice", markup=False)
+                yield Words(self.notice, id="new-match-notice", markup=False)
             yield self._choice("Mode", MODES, "computer" if previous.vs_computer else "two", "mode")
             yield self._choice("Computer level", [(f"{level}: {LEVEL_DESCRIPTIONS[level]}", level) for level in LEVELS],
                                previous.computer_level or "perfect", "level")
             if self.pause is not None:
                 yield self._choice("Computer's pause", pause_choices(self.pause), self.pause, "pause")
-            with Horizontal(classes="form-row"):
+            with Row(classes="form-row"):
                 yield Label("Player 1 name", classes="form-label", id="name-1-label")
                 yield Input(human_name, max_length=NAME_LIMIT, compact=True, id="name-1")
-            with Horizontal(classes="form-row", id="name-2-row"):
+            with Row(classes="form-row", id="name-2-row"):
                 yield Label("Player 2 name", classes="form-label")
                 yield Input(previous.names[1] if not previous.vs_computer else "Player 2",
                             max_length=NAME_LIMIT, compact=True, id="name-2")
@@ -88,12 +88,12 @@ class NewMatchScreen(QuietFocus, ModalScreen[MatchSetup | None]):
             yield self._choice("Opens round 1", [("Player 1", 0), ("Player 2", 1)], options.first_opener, "opener")
             yield self._choice("Hints", ON_OFF, previous.hints, "hints")
             yield self._choice("Round review", ON_OFF, previous.review, "review")
-            with Horizontal(classes="form-row"):
+            with Row(classes="form-row"):
                 yield Label("Seed (optional)", classes="form-label")
                 yield Input("" if previous.seed is None else str(previous.seed), placeholder="random",
                             restrict=r"[0-9]*", max_length=9, compact=True, id="seed")
-            yield Static("", id="new-match-error", markup=False)
-            with Horizontal(id="new-match-buttons"):
+            yield Words("", id="new-match-error", markup=False)
+            with Row(id="new-match-buttons"):
                 yield Button("Start match", id="start", variant="primary", compact=True)
                 yield Button(self.cancel_label, id="cancel", compact=True)
         yield KeyFooter()

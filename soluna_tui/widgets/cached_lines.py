@@ -15,6 +15,7 @@ from textual.color import Color
 from textual.containers import Horizontal, Vertical
 from textual.geometry import Region
 from textual.strip import Strip
+from textual.widgets import Static
 
 from ..compat import NoticesRepaint, laid_out_size, repaint_soon
 
@@ -179,3 +180,11 @@ class Row(CachedLines, Horizontal):
     """A horizontal container with a plain background, drawn as one blank line repeated."""
 
     BLANK_LINES = True
+
+
+class Panel(CachedLines, Vertical):
+    """A vertical container drawn with its border and padding (a dialog's frame), its lines kept."""
+
+
+class Words(CachedLines, Static):
+    """A ``Static`` whose lines are kept until its text or style changes."""

@@ -1,12 +1,35 @@
-"""A list of choices whose highlight stops at either end (no wrapping round to "Quit" by accident)."""
+"""A list of choices whose highlight stops at either end (no wrapping round to "Quit" by accident).
+
+Moving the highlight repaints the two options it leaves and reaches, not the whole list (Textual's
+``OptionList`` repaints every option on each key).
+"""
 
 from __future__ import annotations
 
+from textual.geometry import Region
+from textual.reactive import reactive
 from textual.widgets import OptionList
+
+from ..compat import option_lines
 
 
 class Menu(OptionList):
     """An ``OptionList`` where Up on the first choice and Down on the last do nothing."""
+
+    #: ``OptionList.highlighted``, repainted by ``_watch_highlighted`` (the two options concerned).
+    highlighted: reactive[int | None] = reactive(None, repaint=False)
+
+    def _watch_highlighted(self, before: int | None, after: int | None) -> None:
+        self._repaint_option(before)
+        self._repaint_option(after)
+
+    def _repaint_option(self, index: int | None) -> None:
+        lines = option_lines(self, index) if index is not None and self.is_mounted else None
+        if lines is None:
+            self.refresh()
+            return
+        first, height = lines
+        self.refresh(Region(0, first - self.scroll_offset.y, self.size.width, height))
 
     def action_cursor_up(self) -> None:
         if self.highlighted is None or self.highlighted > 0:

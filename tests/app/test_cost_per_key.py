@@ -277,3 +277,33 @@ async def test_the_next_field_of_a_dialog_repaints_two_fields_not_the_screen(tmp
         assert focused_look != unfocused_look  # drawn in the focused parts' colours
         left_look = [segment.style for segment in stars.render_line(0)]
         assert left_look == [segment.style for segment in app.screen.query_one("#opener", Choice).render_line(0)]
+
+
+async def test_a_menu_repaints_the_two_options_its_highlight_moves_between(monkeypatch) -> None:
+    """Textual's OptionList repaints all its options on every key; the lobby's menu repaints the
+    option left and the option reached, and still shows the highlight where it is."""
+    from textual.app import App, ComposeResult
+    from textual.widgets.option_list import Option
+
+    from soluna_tui.widgets.menu import Menu
+
+    class MenuApp(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Menu(*(Option(f"entry {number}") for number in range(7)))
+
+    app = MenuApp()
+    async with app.run_test(size=(40, 12)) as pilot:
+        menu = app.query_one(Menu)
+        menu.focus()
+        await pilot.press("down", "down")
+        await pilot.pause()
+        with watching(monkeypatch) as (_, dirty):
+            await pilot.press("down")
+            await pilot.pause()
+        marked = [region for widget, regions in dirty if widget is menu for region in regions]
+        assert sorted(region.y for region in marked) == [2, 3] and all(region.height == 1 for region in marked)
+        assert not any(widget is menu and not regions for widget, regions in dirty)  # never the whole menu
+        first_styles = [next(iter(menu.render_line(y))).style for y in range(7)]
+        styles = [(style.color, style.bgcolor) for style in first_styles]
+        drawn_highlighted = [y for y in range(7) if styles.count(styles[y]) == 1]  # the one option unlike the rest
+        assert menu.highlighted == 3 and drawn_highlighted == [3]
