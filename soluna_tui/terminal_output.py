@@ -11,7 +11,7 @@ writes through it.
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -25,7 +25,7 @@ ATTRIBUTES = frozenset({"1", "2", "3", "4", "5", "6", "7", "8", "9", "21", "51",
 #: What turns each attribute off (some turn off two: 22 both bold and dim).
 TURNED_OFF_BY = {"1": "22", "2": "22", "3": "23", "4": "24", "21": "24", "5": "25", "6": "25", "7": "27", "8": "28",
                  "9": "29", "51": "54", "52": "54", "53": "55"}
-#: The most style changes kept worked out (the app's themes use a few hundred).
+#: The most pairs of styles whose change is kept worked out (the app's themes use a few hundred).
 TRANSITIONS_KEPT = 4096
 
 #: Attributes that show on a blank cell: lines through or under it, colours swapped, a frame.
@@ -33,13 +33,12 @@ SHOWN_ON_BLANKS = frozenset({"4", "7", "9", "21", "51", "52", "53"})
 #: The style of a terminal after a reset: no attributes, default colours.
 NO_STYLE: tuple[frozenset[str], str, str] = (frozenset(), "", "")
 
-_transitions: dict[tuple[str, str], str] = {}
-_blank_alike: dict[tuple[str, str], bool] = {}
-
 
 def _parts(sgr: str) -> tuple[frozenset[str], str, str] | None:
-    """An SGR's parameters (as written after a reset) as its attributes, colour and background;
-    ``None`` for anything but attributes switched on and colours set."""
+    """An SGR's parameters (as written after a reset; ``""`` for the reset itself) as its attributes,
+    colour and background; ``None`` for anything but attributes switched on and colours set."""
+    if not sgr:
+        return NO_STYLE
     codes = sgr.split(";")
     attributes: set[str] = set()
     colour = background = ""
@@ -69,15 +68,12 @@ def _parts(sgr: str) -> tuple[frozenset[str], str, str] | None:
     return frozenset(attributes), colour, background
 
 
+@lru_cache(maxsize=TRANSITIONS_KEPT)
 def transition(before: str, after: str) -> str:
     """The shortest SGR that takes a terminal from the style ``before`` to ``after`` (both as the
     parameters written after a reset; ``""`` is the reset itself)."""
-    kept = _transitions.get((before, after))
-    if kept is not None:
-        return kept
     whole = f"\x1b[0;{after}m" if after else "\x1b[0m"
-    old, new = _parts(before) if before else NO_STYLE, _parts(after) if after else NO_STYLE
-    shortest = whole
+    old, new = _parts(before), _parts(after)
     if old is not None and new is not None:
         offs = sorted({TURNED_OFF_BY[attribute] for attribute in old[0] - new[0]})
         still_on = {attribute for attribute in old[0] if TURNED_OFF_BY[attribute] not in offs}
@@ -88,25 +84,16 @@ def transition(before: str, after: str) -> str:
             changes.append(new[2] or "49")
         change = f"\x1b[{';'.join(changes)}m"
         if len(change) < len(whole):
-            shortest = change
-    if len(_transitions) >= TRANSITIONS_KEPT:
-        _transitions.clear()
-    _transitions[(before, after)] = shortest
-    return shortest
+            return change
+    return whole
 
 
+@lru_cache(maxsize=TRANSITIONS_KEPT)
 def blank_alike(before: str, after: str) -> bool:
     """Whether spaces look the same in both styles: the same background, and nothing drawn over a
     blank cell (a line, a reversal) in either; their colour and weight do not show."""
-    kept = _blank_alike.get((before, after))
-    if kept is None:
-        old, new = _parts(before) if before else NO_STYLE, _parts(after) if after else NO_STYLE
-        kept = (old is not None and new is not None and old[2] == new[2]
-                and not (old[0] | new[0]) & SHOWN_ON_BLANKS)
-        if len(_blank_alike) >= TRANSITIONS_KEPT:
-            _blank_alike.clear()
-        _blank_alike[(before, after)] = kept
-    return kept
+    old, new = _parts(before), _parts(after)
+    return old is not None and new is not None and old[2] == new[2] and not (old[0] | new[0]) & SHOWN_ON_BLANKS
 
 
 def compact(data: str) -> str:
@@ -143,11 +130,16 @@ def compact(data: str) -> str:
             if not known:
                 append("\x1b[" + sequence)
                 if parameters in ("", "0"):
-                    known, shown = True, ""
+                    known, shown, wanted = True, "", ""
             elif parameters in ("", "0"):
                 wanted = ""
-            else:
-                wanted = f"{wanted};{parameters}" if wanted else parameters
+            elif not wanted:
+                wanted = parameters
+            else:  # one style on another (Textual resets between them): as it came, known again at a reset
+                if wanted != shown:
+                    append(transition(shown, wanted))
+                append("\x1b[" + sequence)
+                known = False
         elif final == "H":
             parameters = sequence[:-1]
             next_row = int(parameters.partition(";")[0] or 1) if parameters.replace(";", "").isdigit() else -1

@@ -114,6 +114,10 @@ def test_what_it_cannot_follow_passes_as_it_is() -> None:
     unknown_start = "\x1b[31mred\x1b[0m\x1b[1;31mbold\x1b[0m"
     assert compact(unknown_start).startswith("\x1b[31mred\x1b[0m")  # the style before the first reset is not known
     assert compact("no escapes at all") == "no escapes at all"
+    stacked = "\x1b[0m\x1b[1;1H\x1b[31m\x1b[1mred\x1b[0m\x1b[32mgreen\x1b[0m"  # one style on another
+    assert compact(stacked) == stacked
+    assert screen_after(compact(stacked * 50)).buffer == screen_after(stacked * 50).buffer
+    assert len(compact(stacked * 50)) <= len(stacked * 50)  # never grows, however many are stacked
 
 
 async def test_the_app_writes_through_the_compacting_driver() -> None:
