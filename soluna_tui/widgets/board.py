@@ -204,25 +204,20 @@ class Board(CachedLines, Container, can_focus=True):
         for widget, look in zip(self.tower_widgets, self._looks, strict=False):
             widget.show(look, shown and widget.slot == self._cursor)
 
-    def _paint_places(self, *slots: int, shown: bool | None = None) -> None:
-        """Repaint ``slots``; the cursor is shown while the board has the focus (``shown`` says so
-        where Textual has not set ``has_focus`` yet: in the focus and blur handlers)."""
+    def _paint_places(self, *slots: int) -> None:
+        """Repaint ``slots``; the cursor is shown while the board has the focus."""
         widgets = self.tower_widgets
-        shown = self.has_focus if shown is None else shown
+        shown = self.has_focus
         for slot in slots:
             if slot < len(self._looks):
                 widgets[slot].show(self._looks[slot], shown and slot == self._cursor)
 
     def watch_has_focus(self, has_focus: bool) -> None:
         """Textual restyles a widget and everything in it when its focus changes; nothing of the
-        board's look depends on its focus (no ``:focus`` rule, the cursor is drawn), so that is
-        skipped: twelve places restyled for nothing cost about 10 ms when the game starts."""
-
-    def on_focus(self) -> None:
-        self._paint_places(self._cursor, shown=True)
-
-    def on_blur(self) -> None:
-        self._paint_places(self._cursor, shown=False)
+        board's look depends on its focus (no ``:focus`` rule, the cursor is drawn), so only the
+        cursor's place is repainted: twelve places restyled for nothing cost about 10 ms when the
+        game starts."""
+        self._paint_places(self._cursor)
 
     # ---- the grid --------------------------------------------------------------------------
 
