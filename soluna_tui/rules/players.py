@@ -36,10 +36,14 @@ def check_level(level: str) -> str:
     return level
 
 
-def default_budget(position: Position, cancelled: Callable[[], bool] | None = None) -> Budget:
+def think_seconds(position: Position) -> float | None:
     """No time limit for positions solved in a blink; a few seconds for larger ones."""
-    seconds = None if position.disc_count <= SOLVE_FREELY_UP_TO else DEFAULT_THINK_SECONDS
-    return Budget(seconds=seconds, cancelled=cancelled)
+    return None if position.disc_count <= SOLVE_FREELY_UP_TO else DEFAULT_THINK_SECONDS
+
+
+def default_budget(position: Position) -> Budget:
+    """The time a computer player takes over ``position`` (``think_seconds``)."""
+    return Budget(seconds=think_seconds(position))
 
 
 def _best(items: Sequence[T], key: Callable[[T], Any], rng: random.Random) -> T:

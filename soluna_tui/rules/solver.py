@@ -117,6 +117,11 @@ class Budget:
         self._deadline = None if self.seconds is None else time.monotonic() + self.seconds
         self.positions = 0
 
+    @property
+    def is_cancelled(self) -> bool:
+        """The cancel check says stop."""
+        return self.cancelled is not None and self.cancelled()
+
     def spend(self, positions: int) -> None:
         """Count ``positions`` newly solved; ``SearchAborted`` once a limit is passed."""
         self.positions += positions
@@ -124,7 +129,7 @@ class Budget:
             raise SearchAborted(f"gave up after {self.positions} new positions")
         if self._deadline is not None and time.monotonic() > self._deadline:
             raise SearchAborted(f"gave up after {self.seconds:g} seconds")
-        if self.cancelled is not None and self.cancelled():
+        if self.is_cancelled:
             raise SearchAborted("cancelled")
 
 

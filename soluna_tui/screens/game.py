@@ -8,17 +8,15 @@ workers, handles the widgets' messages and opens the dialogs.
 from __future__ import annotations
 
 import time
-from random import Random
 from typing import TYPE_CHECKING, ClassVar, TypeVar, cast
 
-from textual import events, on, work
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.worker import get_current_worker
 
 from ..app_view import SolunaView, app_view
 from ..files import SaveError
@@ -30,8 +28,8 @@ from ..play.looks import HistoryEntry
 from ..play.picker import Picker
 from ..play.slots import Arrangement, Placed, PlacesKept
 from ..play.view import Moment, Phase, TableFacts
-from ..rules import Budget, Match, Move, Position, SearchAborted, SolunaError, shared_solver
-from ..rules.players import choose_move, choose_to_open, default_budget
+from ..rules import Budget, Match, Move, Position, SolunaError, shared_solver
+from ..rules.players import choose_move, choose_to_open, think_seconds
 from ..table import Seat, Table
 from ..widgets.board import Board
 from ..widgets.cached_lines import CachedLines, Column, Row
@@ -45,6 +43,7 @@ from ..widgets.status_line import StatusLine
 from ..widgets.tally import Tally
 from .picking import PICKING_BINDINGS, PickingMixin
 from .quiet_focus import QuietFocus
+from .solver_work import pause_until, solve_in_worker
 from .teaching import TEACHING_BINDINGS, TeachingMixin
 
 if TYPE_CHECKING:
@@ -389,20 +388,18 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
                                  can_take_back=self.table.can_undo, you=self.you)
         self.app.push_screen(screen, self._round_over_chosen)
 
-    @work(thread=True, exclusive=True, group="computer")
     def _finish_match(self, turn: Turn) -> None:
         """Judge every move of the match (for the summary and the stats) off the event loop."""
         from ..rules.teaching import accuracy_over_rounds, review_round
 
-        worker = get_current_worker()
-        budget = Budget(MATCH_REVIEW_SECONDS, cancelled=lambda: worker.is_cancelled)
-        try:
-            reviews = [review_round(played, budget=budget) for played in self.match.rounds if played.moves]
-            accuracy = (accuracy_over_rounds(reviews, 0), accuracy_over_rounds(reviews, 1))
-        except SearchAborted:
-            accuracy = (None, None)
-        if not worker.is_cancelled:
-            self.post_message(self.MatchFinished(turn, accuracy))
+        match = self.match
+
+        def judge(budget: Budget) -> GameScreen.MatchFinished:
+            reviews = [review_round(played, budget=budget) for played in match.rounds if played.moves]
+            return self.MatchFinished(turn, (accuracy_over_rounds(reviews, 0), accuracy_over_rounds(reviews, 1)))
+
+        solve_in_worker(self, judge, seconds=MATCH_REVIEW_SECONDS, aborted=self.MatchFinished(turn, (None, None)),
+                        group="computer")
 
     def on_game_screen_match_finished(self, message: MatchFinished) -> None:
         if message.turn != self.turn or not self.thinking:
@@ -469,31 +466,30 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
     def _start_thinking(self) -> None:
         self.picker.drop()
         self._set_phase(Phase.THINKING)
-        self._think(self.turn, self.table.setup.computer_level, self.match.position, computer_rng(self.match))
-
-    @work(thread=True, exclusive=True, group="computer")
-    def _think(self, turn: Turn, level: str, position: Position, rng: Random) -> None:
-        """Choose the computer's move off the event loop; never touches widgets."""
-        worker = get_current_worker()
-        started = time.monotonic()
-        move = choose_move(level, position, rng, budget=default_budget(position, lambda: worker.is_cancelled))
-        guessed = level in SOLVING_LEVELS and not shared_solver.is_solved(position)
-        while time.monotonic() - started < self.soluna.computer_pause and not worker.is_cancelled:
-            time.sleep(0.02)
-        if not worker.is_cancelled:
-            self.post_message(self.ComputerMoved(turn, move, guessed))
-
-    @work(thread=True, exclusive=True, group="computer")
-    def _computer_chooses_opener(self, turn: Turn) -> None:
-        """Decide, off the event loop, whether the computer opens the next round."""
-        worker = get_current_worker()
         level = self.table.setup.computer_level
         assert level is not None  # only asked of a table where the computer plays
-        start = self.match.layout_for(self.match.round_number + 1)
-        opens = choose_to_open(level, start, computer_rng(self.match),
-                               budget=default_budget(start, lambda: worker.is_cancelled))
-        if not worker.is_cancelled:
-            self.post_message(self.ComputerChoseOpener(turn, opens))
+        turn, position, rng = self.turn, self.match.position, computer_rng(self.match)
+        shown_at = time.monotonic() + self.soluna.computer_pause
+
+        def think(budget: Budget) -> GameScreen.ComputerMoved:
+            """Choose the computer's move off the event loop (a level gives up in time on its own)."""
+            move = choose_move(level, position, rng, budget=budget)
+            guessed = level in SOLVING_LEVELS and not shared_solver.is_solved(position)
+            pause_until(shown_at, budget)
+            return self.ComputerMoved(turn, move, guessed)
+
+        solve_in_worker(self, think, seconds=think_seconds(position), group="computer")
+
+    def _computer_chooses_opener(self, turn: Turn) -> None:
+        """Decide, off the event loop, whether the computer opens the next round."""
+        level = self.table.setup.computer_level
+        assert level is not None  # only asked of a table where the computer plays
+        start, rng = self.match.layout_for(self.match.round_number + 1), computer_rng(self.match)
+
+        def choose(budget: Budget) -> GameScreen.ComputerChoseOpener:
+            return self.ComputerChoseOpener(turn, choose_to_open(level, start, rng, budget=budget))
+
+        solve_in_worker(self, choose, seconds=think_seconds(start), group="computer")
 
     @on(ComputerChoseOpener)
     def _opener_chosen(self, message: ComputerChoseOpener) -> None:

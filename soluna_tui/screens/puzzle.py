@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import random
 
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
-from textual.worker import get_current_worker
 
 from ..app_view import app_view
 from ..files import SaveError
@@ -19,7 +17,7 @@ from ..glyphs import glyphs_for
 from ..play.picker import Picker
 from ..play.slots import Arrangement, Placed
 from ..play.view import tower_looks
-from ..rules import DEFAULT_DISCS, Move, OptionError
+from ..rules import DEFAULT_DISCS, Budget, Move, OptionError
 from ..rules.puzzles import ANY, Puzzle, make_puzzle, refutation
 from ..rules.wording import plies
 from ..widgets.board import Board
@@ -28,6 +26,7 @@ from ..widgets.status_line import StatusLine
 from .difficulty import DifficultyScreen
 from .picking import PICKING_BINDINGS, PickingMixin
 from .quiet_focus import QuietFocus
+from .solver_work import solve_in_worker
 
 MAX_SEED = 10**9
 
@@ -108,15 +107,14 @@ class PuzzleScreen(QuietFocus, PickingMixin, Screen[None]):
         self.say(f"Finding a puzzle (seed {self.seed})...", "thinking")
         self._make(self.seed, self.difficulty, self.discs)
 
-    @work(thread=True, exclusive=True, group="puzzle")
     def _make(self, seed: int, difficulty: str, discs: int) -> None:
-        try:
-            puzzle = make_puzzle(seed, difficulty, discs)
-        except OptionError as error:
-            self.post_message(self.Ready(None, str(error)))
-            return
-        if not get_current_worker().is_cancelled:
-            self.post_message(self.Ready(puzzle))
+        def make(budget: Budget) -> PuzzleScreen.Ready:
+            try:
+                return self.Ready(make_puzzle(seed, difficulty, discs, budget=budget))
+            except OptionError as error:
+                return self.Ready(None, str(error))
+
+        solve_in_worker(self, make, group="puzzle")
 
     def on_puzzle_screen_ready(self, message: Ready) -> None:
         if message.puzzle is None:
@@ -157,11 +155,9 @@ class PuzzleScreen(QuietFocus, PickingMixin, Screen[None]):
         self.say("Not this one: perfect play shows why...", "thinking")
         self._refute(puzzle, move)
 
-    @work(thread=True, exclusive=True, group="puzzle")
     def _refute(self, puzzle: Puzzle, move: Move) -> None:
-        line = refutation(puzzle.position, move)
-        if not get_current_worker().is_cancelled:
-            self.post_message(self.Refuted(puzzle, move, line))
+        solve_in_worker(self, lambda budget: self.Refuted(puzzle, move, refutation(puzzle.position, move)),
+                        group="puzzle")
 
     def on_puzzle_screen_refuted(self, message: Refuted) -> None:
         if message.puzzle is self.puzzle and message.move == self.answered:

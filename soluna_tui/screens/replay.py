@@ -10,20 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from textual import events, on, work
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
-from textual.worker import get_current_worker
 
 from ..export import export_match, result_line, review_or_none
 from ..glyphs import glyphs_for
 from ..play.looks import HistoryEntry, TallyInfo
 from ..play.slots import arrange, move_slots
 from ..play.view import history_entries, tower_looks
-from ..rules import Match
+from ..rules import Budget, Match
 from ..rules.teaching import RoundReview
 from ..rules.wording import plural
 from ..widgets.board import Board
@@ -32,6 +32,7 @@ from ..widgets.key_footer import KeyFooter
 from ..widgets.tally import Tally
 from .annotated_text import AnnotatedTextScreen
 from .quiet_focus import QuietFocus
+from .solver_work import solve_in_worker
 
 #: Seconds the solver may spend judging one round of a replay (large rounds give up, and say so).
 REPLAY_SECONDS_PER_ROUND = 20.0
@@ -46,6 +47,21 @@ class ReplayScreen(QuietFocus, Screen[None]):
         Binding("end", "jump(-1)", "End", show=False),
         Binding("t", "text", "Annotated text"),
     ]
+
+    class Judged(Message):
+        """Round ``number`` judged (``review`` is ``None`` when judging it gave up)."""
+
+        def __init__(self, number: int, review: RoundReview | None) -> None:
+            super().__init__()
+            self.number = number
+            self.review = review
+
+    class Written(Message):
+        """The annotated text, once every round is judged."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
 
     def __init__(self, match: Match, details: Sequence[str] = (), *, ascii_mode: bool = False,
                  seconds_per_round: float = REPLAY_SECONDS_PER_ROUND) -> None:
@@ -171,28 +187,28 @@ class ReplayScreen(QuietFocus, Screen[None]):
 
     # ---- judging -------------------------------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="replay-judging")
     def _judge(self) -> None:
-        worker = get_current_worker()
-        reviews = []
-        for number, played in enumerate(self.match.rounds):
-            review = review_or_none(played, seconds=self.seconds_per_round,
-                                    cancelled=lambda: worker.is_cancelled)
-            if worker.is_cancelled:
-                return
-            reviews.append(review)
-            self.app.call_from_thread(self._judged, number, review)
-        text = export_match(self.match, self.details, reviews=reviews)
-        if not worker.is_cancelled:
-            self.app.call_from_thread(self._written, text)
+        match, details, seconds = self.match, self.details, self.seconds_per_round
 
-    def _judged(self, number: int, review: RoundReview | None) -> None:
-        self.reviews[number] = review
-        if self.is_mounted:
-            self.query_one("#replay-move", Static).update(self._move_text())
+        def judge(budget: Budget) -> ReplayScreen.Written | None:
+            """Each round with a budget of its own (a round too large gives up alone), then the text."""
+            reviews = []
+            for number, played in enumerate(match.rounds):
+                review = review_or_none(played, seconds=seconds, cancelled=lambda: budget.is_cancelled)
+                if budget.is_cancelled:
+                    return None
+                reviews.append(review)
+                self.post_message(self.Judged(number, review))
+            return self.Written(export_match(match, details, reviews=reviews))
 
-    def _written(self, text: str) -> None:
-        self.text = text
+        solve_in_worker(self, judge, group="replay-judging")
+
+    def on_replay_screen_judged(self, message: Judged) -> None:
+        self.reviews[message.number] = message.review
+        self.query_one("#replay-move", Static).update(self._move_text())
+
+    def on_replay_screen_written(self, message: Written) -> None:
+        self.text = message.text
 
     def action_text(self) -> None:
         if self.text is None:

@@ -3,22 +3,21 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Static
-from textual.worker import get_current_worker
 
 from ..play.wording import possessive
-from ..rules import Budget, Match, Move, Round, SearchAborted
+from ..rules import Match, Move, Round
 from ..rules.teaching import ACCURACY_MEANING, RESULT_CONVENTION, Judgement, RoundReview, review_round
 from ..rules.wording import plies
 from ..widgets.key_footer import KeyFooter
 from .help import HELP_BINDING
 from .quiet_focus import QuietFocus
+from .solver_work import solve_in_worker
 
 #: How long a review may search before giving up (only large rounds come near it).
 REVIEW_SECONDS = 15.0
@@ -105,15 +104,9 @@ class ReviewScreen(QuietFocus, ModalScreen[None]):
         self.query_one("#review").border_title = f"Round {self.round_number} review"
         self._review(self.played)
 
-    @work(thread=True, exclusive=True)
     def _review(self, played: Round) -> None:
-        worker = get_current_worker()
-        try:
-            review = review_round(played, budget=Budget(REVIEW_SECONDS, cancelled=lambda: worker.is_cancelled))
-        except SearchAborted:
-            self.post_message(self.Reviewed(None, "This round has too many discs to review in time."))
-            return
-        self.post_message(self.Reviewed(review))
+        solve_in_worker(self, lambda budget: self.Reviewed(review_round(played, budget=budget)), seconds=REVIEW_SECONDS,
+                        aborted=self.Reviewed(None, "This round has too many discs to review in time."))
 
     def on_review_screen_reviewed(self, message: Reviewed) -> None:
         intro = self.query_one("#review-intro", Static)

@@ -5,20 +5,19 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from textual import work
 from textual.binding import Binding
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
-from textual.worker import get_current_worker
 
 from ..app_view import app_view
 from ..glyphs import Glyphs
 from ..play.wording import verb
-from ..rules import Budget, Match, NextOpener, Position, SearchAborted, other
+from ..rules import Match, NextOpener, Position, other
 from ..rules.teaching import opener_advice
 from ..rules.wording import plural
 from .choice_dialog import ChoiceDialog
+from .solver_work import solve_in_worker
 
 #: How long opener advice may search (only large layouts come near it).
 ADVICE_SECONDS = 10.0
@@ -121,14 +120,9 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
         self.query_one("#round-explanation", Static).update("Working out which choice wins...")
         self._advise(self.match.layout_for(self.round_number + 1))
 
-    @work(thread=True, exclusive=True)
     def _advise(self, start: Position) -> None:
-        worker = get_current_worker()
-        try:
-            text = opener_advice(start, budget=Budget(ADVICE_SECONDS, cancelled=lambda: worker.is_cancelled))
-        except SearchAborted:
-            text = "That layout is too large to solve in time; trust your instinct."
-        self.post_message(self.Advised(text))
+        solve_in_worker(self, lambda budget: self.Advised(opener_advice(start, budget=budget)), seconds=ADVICE_SECONDS,
+                        aborted=self.Advised("That layout is too large to solve in time; trust your instinct."))
 
     def on_round_over_screen_advised(self, message: Advised) -> None:
         self.query_one("#round-explanation", Static).update(f"{self.explanation()}\n{message.text}")

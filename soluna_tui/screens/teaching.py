@@ -8,15 +8,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from textual import work
 from textual.binding import Binding
+from textual.dom import DOMNode
 from textual.message import Message
-from textual.worker import get_current_worker
 
 from ..play.coach import Coach, Purpose, Turn
 from ..play.looks import HistoryEntry
-from ..rules import Analysis, Budget, Match, Position, SearchAborted, shared_solver
+from ..rules import Analysis, Budget, Match, Position, shared_solver
 from ..table import Seat, Table
+from .solver_work import solve_in_worker
 
 #: How long one question to the solver may take (only positions above 18 discs come near it).
 CONSULT_SECONDS = 8.0
@@ -100,18 +100,16 @@ class TeachingMixin:
 
     def consult(self, position: Position, purpose: Purpose) -> None:
         """Ask the solver about ``position`` in a worker, unless that question is already out."""
-        if self.coach.ask(position, purpose):
-            self._consult(position, purpose, self.turn)
+        if not self.coach.ask(position, purpose):
+            return
+        assert isinstance(self, DOMNode)  # the mixin's screen runs the worker
+        turn = self.turn
 
-    @work(thread=True, group="oracle")
-    def _consult(self, position: Position, purpose: Purpose, turn: Turn) -> None:
-        worker = get_current_worker()
-        try:
-            analysis = shared_solver.analyse(position, Budget(CONSULT_SECONDS, cancelled=lambda: worker.is_cancelled))
-        except SearchAborted:
-            analysis = None
-        if not worker.is_cancelled:
-            self.post_message(self.Consulted(position, analysis, purpose, turn))
+        def consult(budget: Budget) -> TeachingMixin.Consulted:
+            return self.Consulted(position, shared_solver.analyse(position, budget), purpose, turn)
+
+        solve_in_worker(self, consult, seconds=CONSULT_SECONDS, aborted=self.Consulted(position, None, purpose, turn),
+                        group="oracle", exclusive=False)
 
     def on_teaching_mixin_consulted(self, message: Consulted) -> None:
         self.coach.answered(message.position, message.analysis, message.purpose)

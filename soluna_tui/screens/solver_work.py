@@ -1,0 +1,47 @@
+"""Slow rules work (the solver, the computer's choices, puzzles) off the event loop, in one pattern.
+
+A screen hands ``solve_in_worker`` a job that takes a ``Budget`` and returns the message to post
+with its answer. The job runs in a thread worker; its budget gives up after ``seconds`` and as soon
+as the worker is cancelled (the screen closed, a newer question in the same exclusive group), so
+a search never outlives the question. A search that gives up posts ``aborted`` instead, and a
+cancelled worker posts nothing: a screen only ever hears answers to questions still open.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from textual.dom import DOMNode
+from textual.message import Message
+from textual.worker import Worker, get_current_worker
+
+from ..rules import Budget, SearchAborted
+
+
+def solve_in_worker(node: DOMNode, job: Callable[[Budget], Message | None], *, seconds: float | None = None,
+                    aborted: Message | None = None, group: str = "default", exclusive: bool = True) -> Worker[None]:
+    """Run ``job`` in a thread worker of ``node`` and post the message it returns to ``node``.
+
+    ``job`` gets a budget of ``seconds`` (no limit when ``None``) that also ends when the worker is
+    cancelled; if the search gives up, ``aborted`` is posted (nothing when it is ``None``). A job
+    returning ``None`` posts nothing, and nothing is posted once the worker is cancelled.
+    """
+
+    def run() -> None:
+        worker = get_current_worker()
+        budget = Budget(seconds, cancelled=lambda: worker.is_cancelled)
+        try:
+            answer = job(budget)
+        except SearchAborted:
+            answer = aborted
+        if answer is not None and not worker.is_cancelled:
+            node.post_message(answer)
+
+    return node.run_worker(run, name=getattr(job, "__name__", ""), group=group, exclusive=exclusive, thread=True)
+
+
+def pause_until(deadline: float, budget: Budget) -> None:
+    """Wait (in a worker) until ``time.monotonic()`` reaches ``deadline``, or the budget's worker is cancelled."""
+    while time.monotonic() < deadline and not budget.is_cancelled:
+        time.sleep(0.02)

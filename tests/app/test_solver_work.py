@@ -1,0 +1,108 @@
+"""Slow rules work in one pattern: answers posted, a search out of time says so, a cancelled question is silent."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+import time
+
+from textual.app import App
+from textual.message import Message
+from textual.pilot import Pilot
+from textual.screen import Screen
+
+from soluna_tui.rules import DEFAULT_DISCS, Budget, Solver, drop
+from soluna_tui.screens.solver_work import pause_until, solve_in_worker
+
+
+async def until_set(event: threading.Event) -> None:
+    """Wait, on the event loop (which starts the worker), until a worker thread sets ``event``."""
+    for _ in range(500):
+        if event.is_set():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the worker never started")
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    """Time for a worker that has returned to post (it would at once) and for the message to arrive."""
+    await asyncio.sleep(0.1)
+    await pilot.pause()
+
+
+class Answer(Message):
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+
+class Asking(Screen[None]):
+    def __init__(self) -> None:
+        super().__init__()
+        self.heard: list[str] = []
+
+    def on_answer(self, message: Answer) -> None:
+        self.heard.append(message.text)
+
+
+async def test_the_answer_is_posted_and_a_search_out_of_time_posts_what_was_given_for_it() -> None:
+    app = App[None]()
+    async with app.run_test() as pilot:
+        screen = Asking()
+        await app.push_screen(screen)
+        start = drop(DEFAULT_DISCS, random.Random(1))  # the full set: seconds of solving for a fresh solver
+        solve_in_worker(screen, lambda budget: Answer(str(Solver().verdict(start, budget))),
+                        seconds=0.0, aborted=Answer("gave up"), group="a")
+        solve_in_worker(screen, lambda budget: Answer(f"seconds {budget.seconds}"), seconds=2.5, group="b")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert sorted(screen.heard) == ["gave up", "seconds 2.5"]
+
+
+async def test_a_question_cancelled_by_a_newer_one_in_its_group_is_never_answered() -> None:
+    app = App[None]()
+    async with app.run_test() as pilot:
+        screen = Asking()
+        await app.push_screen(screen)
+        started = threading.Event()
+        stopped_by_cancel = threading.Event()
+
+        def first(budget: Budget) -> Answer:
+            started.set()
+            pause_until(time.monotonic() + 10, budget)  # returns early only when cancelled
+            if budget.is_cancelled:
+                stopped_by_cancel.set()
+            return Answer("first")  # what a cancelled worker must not post
+
+        began = time.monotonic()
+        solve_in_worker(screen, first, group="same")
+        await until_set(started)
+        solve_in_worker(screen, lambda budget: Answer("second"), group="same")  # exclusive: cancels the first
+        await until_set(stopped_by_cancel)
+        await settle(pilot)
+        assert time.monotonic() - began < 5
+        assert screen.heard == ["second"]
+
+
+async def test_a_question_whose_screen_closed_is_never_answered() -> None:
+    app = App[None]()
+    async with app.run_test() as pilot:
+        screen = Asking()
+        await app.push_screen(screen)
+        started = threading.Event()
+
+        returned = threading.Event()
+
+        def slow(budget: Budget) -> Answer:
+            started.set()
+            pause_until(time.monotonic() + 10, budget)
+            returned.set()
+            return Answer("too late")
+
+        solve_in_worker(screen, slow)
+        await until_set(started)
+        app.pop_screen()  # the screen's workers are cancelled with it
+        await until_set(returned)
+        await settle(pilot)
+        assert screen.heard == []
