@@ -142,11 +142,27 @@ class SshTerminal:
     def send(self, data: str | bytes) -> None:
         self.process.stdin.write(data.encode() if isinstance(data, str) else data)
 
-    async def press(self, *keys: str, pause: float = 0.15) -> None:
-        """Send keys one at a time, letting the app take each in."""
+    async def press(self, *keys: str, pause: float | None = None) -> None:
+        """Send keys one at a time: each once the app has answered the one before (``answered``), or
+        ``pause`` seconds apart where a test needs its keys that far apart."""
         for key in keys:
             self.send(KEYS.get(key, key))
-            await self.pump(pause)
+            await (self.answered() if pause is None else self.pump(pause))
+
+    async def answered(self, quiet: float = 0.02, limit: float = 0.15) -> None:
+        """Read until the app has drawn what the last key changed: output came, then none for ``quiet``
+        seconds; at most ``limit`` seconds (a key that changes nothing draws nothing)."""
+        deadline = time.monotonic() + limit
+        drawn = False
+        while not self.closed and (left := deadline - time.monotonic()) > 0:
+            try:
+                data = await asyncio.wait_for(self.process.stdout.read(65536), min(left, quiet) if drawn else left)
+            except TimeoutError:
+                if drawn:
+                    return
+                continue
+            self._feed(data)
+            drawn = True
 
     def resize(self, columns: int, lines: int) -> None:
         self.screen.resize(lines, columns)

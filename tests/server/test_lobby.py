@@ -6,6 +6,7 @@ Every test runs on SQLite and on a real PostgreSQL (the ``database`` fixture).
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import time
 
@@ -80,12 +81,17 @@ class SettledLobby:
 
 
 async def wait_for(condition, timeout: float = 10.0, step: float = 0.02) -> None:
-    """Another lobby hears of a change through the store's notifications: a moment later."""
+    """Until ``condition()`` (a value, or an awaitable of one: a store's answer) is true: another lobby hears
+    of a change through the store's notifications a moment later, a held seat's timer fires a moment later."""
     for _ in range(int(timeout / step)):
-        if condition():
+        if await _value(condition()):
             return
         await asyncio.sleep(step)
-    assert condition()
+    assert await _value(condition())
+
+
+async def _value(value):
+    return await value if inspect.isawaitable(value) else value
 
 
 async def create(lobby: Lobby, guest: FakeGuest, hints: bool = False, **options) -> str:
@@ -308,8 +314,8 @@ async def test_codes_and_secrets_never_reach_the_log(make_lobby, caplog) -> None
     await lobby.handle(bob, {"type": "join", "code": "QQQQ", "hints": False})
     await both_move(lobby, ann, bob)
     await lobby.depart(bob)
-    await asyncio.sleep(0.3)  # bob forfeits
-    assert "match (ann vs bob" in caplog.text and "forfeits" in caplog.text
+    await wait_for(lambda: "forfeits" in caplog.text)  # bob's seat was held 0.1 s
+    assert "match (ann vs bob" in caplog.text
     for secret in (code, *secrets):
         assert secret not in caplog.text
 
@@ -327,9 +333,10 @@ async def test_a_seat_not_taken_back_in_time_loses_by_forfeit(make_lobby) -> Non
     await pair(lobby, ann, bob)
     await both_move(lobby, ann, bob)
     await lobby.depart(bob)
-    await asyncio.sleep(0.3)
+    await wait_for(lambda: ann.match().is_over)  # bob's seat was held 0.1 s
+    await wait_for(lobby.store.finished_matches)
     match = ann.match()
-    assert match.is_over and match.winner == 0 and match.forfeited_by == 1
+    assert match.winner == 0 and match.forfeited_by == 1
     assert ann.last("match")["notice"] == "bob did not come back: ann wins by forfeit."
     (finished,) = await lobby.store.finished_matches()
     assert (finished.result, finished.winner, finished.rated) == ("forfeit", 0, False)  # guests: unrated
@@ -343,8 +350,9 @@ async def test_a_match_both_players_left_is_abandoned_and_kept(make_lobby) -> No
     code = await pair(lobby, ann, bob)
     await lobby.depart(ann)
     await lobby.depart(bob)
-    await asyncio.sleep(0.3)
-    assert code not in lobby.tables and await lobby.store.get_match(code) is None
+    await wait_for(lambda: code not in lobby.tables)  # the seats were held 0.1 s
+    await wait_for(lobby.store.finished_matches)
+    assert await lobby.store.get_match(code) is None
     assert [finished.result for finished in await lobby.store.finished_matches()] == ["abandoned"]
 
 
