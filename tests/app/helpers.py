@@ -77,6 +77,19 @@ async def settle(pilot, app: SolunaApp) -> None:
     raise AssertionError("the computer never finished thinking")
 
 
+async def wait_for(pilot, app: SolunaApp, condition, what: str) -> None:
+    """Until ``condition()`` holds (a worker's answer, a palette's search), at most 10 s."""
+    for _ in range(500):
+        if condition():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError(f"{what} never came; the screen shows:\n{screen_text(app)}")
+
+
+async def wait_for_text(pilot, app: SolunaApp, text: str) -> None:
+    await wait_for(pilot, app, lambda: text in screen_text(app), repr(text))
+
+
 def slot_keys(table, move) -> tuple[str, str]:
     """The keys of the places ``move`` goes from and onto on ``table`` (an ``Arrangement``)."""
     from soluna_tui.play.looks import JUMP_KEYS

@@ -10,7 +10,7 @@ from soluna_tui.screens.game import GameScreen
 from soluna_tui.widgets.choice import Choice
 
 from .burst import burst
-from .helpers import screen_text
+from .helpers import screen_text, wait_for_text
 
 
 def app_with_preferences(data_dir) -> SolunaApp:
@@ -56,8 +56,7 @@ async def test_the_palette_sets_the_pause(tmp_path) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await burst(pilot, "ctrl+p", *"computer's pause", "enter")
-        await pilot.pause(0.3)
-        assert "1 s (now)" in screen_text(app)
+        await wait_for_text(pilot, app, "1 s (now)")
         await burst(pilot, *"2 s", "enter")
         await pilot.pause()
         assert app.pause == 2.0 and (app.computer_pause, app.reveal_pause) == (1.5, 0.5)

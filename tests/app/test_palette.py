@@ -11,7 +11,7 @@ from soluna_tui.screens.game import GameScreen
 from soluna_tui.screens.stats import StatsScreen
 
 from .burst import burst
-from .helpers import game, hot_seat, make_app, screen_text
+from .helpers import game, hot_seat, make_app, screen_text, wait_for_text
 
 
 async def test_enter_twice_after_a_theme_changes_the_theme_and_then_picks_up_a_tower(tmp_path) -> None:
@@ -55,8 +55,8 @@ async def test_a_search_with_no_match_runs_nothing_on_enter(tmp_path) -> None:
     app = make_app(tmp_path, hot_seat(seed=1))
     async with app.run_test(size=(100, 30)) as pilot:
         await burst(pilot, "ctrl+p", *"zzz", "enter")
-        await pilot.pause(0.7)
-        assert isinstance(app.screen, OrderlyCommandPalette) and "No matches found" in screen_text(app)
+        await wait_for_text(pilot, app, "No matches found")
+        assert isinstance(app.screen, OrderlyCommandPalette)
         assert not game(app).table.analysis_on
         await burst(pilot, "escape")
         assert isinstance(app.screen, GameScreen)
@@ -77,10 +77,10 @@ async def test_in_ascii_mode_both_palettes_are_plain_ascii(tmp_path) -> None:
     app = make_app(tmp_path, hot_seat(seed=1), ascii_mode=True)
     async with app.run_test(size=(100, 30)) as pilot:
         await burst(pilot, "ctrl+p")
-        await pilot.pause(0.3)
+        await wait_for_text(pilot, app, "Search for commands")
         text = screen_text(app)
         assert re.search(r"> +Search for commands\.\.\.", text) and text.isascii()
         await burst(pilot, *"theme", "enter")
-        await pilot.pause(0.3)
+        await wait_for_text(pilot, app, "Search for themes")
         text = screen_text(app)
         assert re.search(r"> +Search for themes\.\.\.", text) and text.isascii()

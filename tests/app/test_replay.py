@@ -15,7 +15,7 @@ from soluna_tui.screens.match_over import MatchOverScreen
 from soluna_tui.screens.replay import ReplayScreen
 from soluna_tui.screens.review import describe_review
 
-from .helpers import hot_seat, make_app, play_by_keys, screen_text, skip_review
+from .helpers import hot_seat, make_app, play_by_keys, screen_text, skip_review, wait_for, wait_for_text
 
 
 def finished(seed: int = 3, discs: int = 6, stars: int = 2) -> Match:
@@ -26,14 +26,6 @@ def finished(seed: int = 3, discs: int = 6, stars: int = 2) -> Match:
             match.start_next_round(match.round.outcome.loser, match.round.outcome.loser)
         match.play(match.position.legal_moves[0], match.to_move)
     return match
-
-
-async def wait_for(pilot, app, condition, what: str) -> None:
-    for _ in range(200):
-        await pilot.pause(0.05)
-        if condition():
-            return
-    raise AssertionError(f"{what} never came; the screen shows:\n{screen_text(app)}")
 
 
 async def test_stepping_through_a_replay_shows_each_move_judged_and_the_end(tmp_path) -> None:
@@ -93,7 +85,7 @@ async def test_a_hot_seat_match_played_to_the_end_is_kept_and_replayed_from_the_
         await pilot.press("escape")
         await pilot.press("ctrl+p")
         await pilot.press(*"Replay a fin")
-        await pilot.pause(0.3)
+        await wait_for_text(pilot, app, "Replay a finished match")
         await pilot.press("enter")
         await wait_for(pilot, app, lambda: isinstance(app.screen, FinishedListScreen), "the list")
         assert f"Ann vs Bob: {played.players[played.winner]} won, " in screen_text(app)

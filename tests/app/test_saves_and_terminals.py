@@ -17,7 +17,7 @@ from soluna_tui.screens.new_match import NewMatchScreen
 from soluna_tui.screens.resume import ResumeScreen
 from soluna_tui.screens.too_small import TooSmallScreen
 
-from .helpers import game, hot_seat, make_app, play_by_keys, screen_text, settle
+from .helpers import game, hot_seat, make_app, play_by_keys, screen_text, settle, wait_for_text
 
 
 async def text_showing(pilot, app, *words: str) -> str:
@@ -230,10 +230,10 @@ async def test_ascii_mode_draws_only_7_bit_characters(tmp_path) -> None:
         await pilot.press("escape", "n")
         texts["new match"] = screen_text(app)
         await pilot.press("escape", "ctrl+p")
-        await pilot.pause(0.3)
+        await wait_for_text(pilot, app, "Search for commands")
         texts["palette"] = screen_text(app)
         await pilot.press(*"puz")
-        await pilot.pause(0.3)
+        await wait_for_text(pilot, app, "Puzzles (easy)")
         texts["palette search"] = screen_text(app)
         assert "Player 2 name     Bob" in texts["new match"]  # the name field shows its value
         for name, text in texts.items():
@@ -305,7 +305,7 @@ async def test_the_command_palette_holds_the_rarer_actions(tmp_path) -> None:
         await play_some_moves(pilot, app, 1)
         await pilot.press("ctrl+p")
         await pilot.press(*"undo")
-        await pilot.pause(0.3)
+        await wait_for_text(pilot, app, "Take back the last move")
         await pilot.press("enter")
         await pilot.pause()
         assert game(app).match.round.ply == 0
