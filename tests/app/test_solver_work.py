@@ -60,28 +60,36 @@ async def test_the_answer_is_posted_and_a_search_out_of_time_posts_what_was_give
         assert sorted(screen.heard) == ["gave up", "seconds 2.5"]
 
 
+class SlowJob:
+    """A job that waits up to 10 s for its worker to be cancelled, then returns ``Answer(text)``."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.started = threading.Event()
+        self.returned = threading.Event()
+        self.stopped_by_cancel = False
+
+    def __call__(self, budget: Budget) -> Answer:
+        self.started.set()
+        pause_until(time.monotonic() + 10, budget)
+        self.stopped_by_cancel = budget.is_cancelled
+        self.returned.set()
+        return Answer(self.text)  # what a cancelled worker must not post
+
+
 async def test_a_question_cancelled_by_a_newer_one_in_its_group_is_never_answered() -> None:
     app = App[None]()
     async with app.run_test() as pilot:
         screen = Asking()
         await app.push_screen(screen)
-        started = threading.Event()
-        stopped_by_cancel = threading.Event()
-
-        def first(budget: Budget) -> Answer:
-            started.set()
-            pause_until(time.monotonic() + 10, budget)  # returns early only when cancelled
-            if budget.is_cancelled:
-                stopped_by_cancel.set()
-            return Answer("first")  # what a cancelled worker must not post
-
+        first = SlowJob("first")
         began = time.monotonic()
         solve_in_worker(screen, first, group="same")
-        await until_set(started)
+        await until_set(first.started)
         solve_in_worker(screen, lambda budget: Answer("second"), group="same")  # exclusive: cancels the first
-        await until_set(stopped_by_cancel)
+        await until_set(first.returned)
         await settle(pilot)
-        assert time.monotonic() - began < 5
+        assert first.stopped_by_cancel and time.monotonic() - began < 5
         assert screen.heard == ["second"]
 
 
@@ -90,19 +98,10 @@ async def test_a_question_whose_screen_closed_is_never_answered() -> None:
     async with app.run_test() as pilot:
         screen = Asking()
         await app.push_screen(screen)
-        started = threading.Event()
-
-        returned = threading.Event()
-
-        def slow(budget: Budget) -> Answer:
-            started.set()
-            pause_until(time.monotonic() + 10, budget)
-            returned.set()
-            return Answer("too late")
-
+        slow = SlowJob("too late")
         solve_in_worker(screen, slow)
-        await until_set(started)
+        await until_set(slow.started)
         app.pop_screen()  # the screen's workers are cancelled with it
-        await until_set(returned)
+        await until_set(slow.returned)
         await settle(pilot)
-        assert screen.heard == []
+        assert slow.stopped_by_cancel and screen.heard == []
