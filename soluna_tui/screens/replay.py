@@ -194,7 +194,7 @@ class ReplayScreen(QuietFocus, Screen[None]):
             """Each round with a budget of its own (a round too large gives up alone), then the text."""
             reviews = []
             for number, played in enumerate(match.rounds):
-                review = review_or_none(played, seconds=seconds, cancelled=lambda: budget.is_cancelled)
+                review = review_or_none(played, seconds=seconds, cancelled=budget.cancelled)
                 if budget.is_cancelled:
                     return None
                 reviews.append(review)

@@ -17,12 +17,8 @@ from soluna_tui.screens.solver_work import pause_until, solve_in_worker
 
 
 async def until_set(event: threading.Event) -> None:
-    """Wait, on the event loop (which starts the worker), until a worker thread sets ``event``."""
-    for _ in range(500):
-        if event.is_set():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("the worker never started")
+    """Wait until a worker thread sets ``event``, the event loop (which starts workers) running meanwhile."""
+    assert await asyncio.to_thread(event.wait, 5), "the worker never got there"
 
 
 async def settle(pilot: Pilot[None]) -> None:

@@ -90,15 +90,19 @@ class SshTerminal:
         """The screen's lines that hold something, for failure messages."""
         return "\n".join(line.rstrip() for line in self.screen.display if line.strip())
 
-    async def pump(self, seconds: float) -> None:
-        """Read whatever arrives for ``seconds``."""
+    async def pump(self, seconds: float, quiet: float | None = None) -> None:
+        """Read whatever arrives for ``seconds``; with ``quiet``, stop sooner once output has come and
+        then none for ``quiet`` seconds."""
         deadline = time.monotonic() + seconds
+        came = False
         while not self.closed and (left := deadline - time.monotonic()) > 0:
+            wait = min(left, quiet) if came and quiet is not None else left
             try:
-                data = await asyncio.wait_for(self.process.stdout.read(65536), left)
+                data = await asyncio.wait_for(self.process.stdout.read(65536), wait)
             except TimeoutError:
-                return
+                return  # the time is up, or the output has been quiet long enough
             self._feed(data)
+            came = True
 
     def _feed(self, data: bytes) -> None:
         if not data:
@@ -149,20 +153,10 @@ class SshTerminal:
             self.send(KEYS.get(key, key))
             await (self.answered() if pause is None else self.pump(pause))
 
-    async def answered(self, quiet: float = 0.02, limit: float = 0.15) -> None:
-        """Read until the app has drawn what the last key changed: output came, then none for ``quiet``
-        seconds; at most ``limit`` seconds (a key that changes nothing draws nothing)."""
-        deadline = time.monotonic() + limit
-        drawn = False
-        while not self.closed and (left := deadline - time.monotonic()) > 0:
-            try:
-                data = await asyncio.wait_for(self.process.stdout.read(65536), min(left, quiet) if drawn else left)
-            except TimeoutError:
-                if drawn:
-                    return
-                continue
-            self._feed(data)
-            drawn = True
+    async def answered(self) -> None:
+        """Read until the app has drawn what the last key changed: output came, then none for 20 ms;
+        at most 0.15 s (a key that changes nothing draws nothing)."""
+        await self.pump(0.15, quiet=0.02)
 
     def resize(self, columns: int, lines: int) -> None:
         self.screen.resize(lines, columns)
