@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from soluna_tui.server.storage import NameTaken, StorageError
+from soluna_tui.server.storage import NameTaken, StorageError, open_storage
 
 
 async def test_the_first_visit_claims_the_name_and_later_visits_keep_it(store):
@@ -56,3 +56,27 @@ async def test_one_key_arriving_on_two_servers_at_once_is_one_player(open_store)
     records = await asyncio.gather(first.see_player("SHA256:ann", "ann"), second.see_player("SHA256:ann", "ann"))
     assert {record.name for record in records} == {"ann"}
     assert (await first.name_holder("ann")).fingerprint == "SHA256:ann"
+
+
+async def test_a_key_another_server_records_in_the_middle_of_a_visit_is_still_one_player(
+        postgres_database, monkeypatch):
+    """The race the test above meets now and then, made certain: the other server's row is committed after
+    this visit found no row for the key and before it checks the name. (SQLite writes one transaction at a
+    time, so only PostgreSQL can meet it.)"""
+    first, second = await open_storage(postgres_database), await open_storage(postgres_database)
+    look_up = second._player
+
+    async def look_up_while_another_server_arrives(tx, fingerprint, lock=False):
+        found = await look_up(tx, fingerprint, lock)
+        if found is None:
+            await first.see_player(fingerprint, "ann")
+        return found
+
+    monkeypatch.setattr(second, "_player", look_up_while_another_server_arrives)
+    try:
+        record = await second.see_player("SHA256:ann", "ann")
+        assert (record.fingerprint, record.name) == ("SHA256:ann", "ann")
+        assert (await first.player("SHA256:ann")).name == "ann"
+    finally:
+        await first.close()
+        await second.close()

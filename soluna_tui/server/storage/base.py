@@ -273,14 +273,19 @@ class Storage(ABC):
 
         async def work(tx: Transaction) -> PlayerRecord:
             known = await self._player(tx, fingerprint, lock=True)
-            if known is not None:
-                await tx.execute("UPDATE players SET last_seen = ? WHERE fingerprint = ?", (now, fingerprint))
-                return PlayerRecord(known.fingerprint, known.name, known.first_seen, now)
-            if await tx.fetch("SELECT 1 FROM players WHERE name_key = ?", (name_key(name),)):
-                raise NameTaken(name)
-            await tx.execute(f"INSERT INTO players ({_PLAYER_COLUMNS}, name_key) VALUES (?, ?, ?, ?, ?)",
-                             (fingerprint, name, now, now, name_key(name)))
-            return PlayerRecord(fingerprint, name, now, now)
+            if known is None:
+                holder = await tx.fetch("SELECT fingerprint FROM players WHERE name_key = ?", (name_key(name),))
+                if not holder:
+                    await tx.execute(f"INSERT INTO players ({_PLAYER_COLUMNS}, name_key) VALUES (?, ?, ?, ?, ?)",
+                                     (fingerprint, name, now, now, name_key(name)))
+                    return PlayerRecord(fingerprint, name, now, now)
+                if holder[0][0] != fingerprint:
+                    raise NameTaken(name)
+                # Another server recorded this key's first visit since it was looked up: a visit like later ones.
+                known = await self._player(tx, fingerprint, lock=True)
+                assert known is not None
+            await tx.execute("UPDATE players SET last_seen = ? WHERE fingerprint = ?", (now, fingerprint))
+            return PlayerRecord(known.fingerprint, known.name, known.first_seen, now)
 
         return await self._first_wins(work, NameTaken(name))
 
