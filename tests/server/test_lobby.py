@@ -505,6 +505,37 @@ async def test_a_seat_taken_back_with_proof_on_another_server_sends_the_old_sess
     assert 1 not in first.tables[code].seated and bob not in first.visitors or first.visitors[bob].code is None
 
 
+async def test_a_player_back_on_a_server_that_has_not_heard_the_match_begin_takes_the_seat_back(
+        make_lobby, backend, monkeypatch) -> None:
+    """The test above met this now and then: the second server still saw the match waiting (the news of bob's
+    join had not reached it) and told bob, back at his own seat, that someone else had joined first."""
+    if backend == "sqlite":
+        pytest.skip("SQLite serves one server: its changes are heard in its own process only")
+    first, second = await make_lobby(), await make_lobby()
+    ann, bob = FakeGuest("ann"), FakeGuest("bob")
+    code = await create(first, ann)
+    await wait_for(lambda: code in second.tables and second.tables[code].waiting)
+    unheard: list[str] = []
+
+    async def deaf(changed_code: str) -> None:
+        unheard.append(changed_code)
+
+    monkeypatch.setattr(second.cache, "reload", deaf)
+    await first.arrive(bob)
+    await first.handle(bob, {"type": "join", "code": code, "hints": False})
+    await wait_for(lambda: code in unheard)  # the news reached the second server, which did not read it
+    monkeypatch.undo()
+    assert second.tables[code].waiting
+    back = FakeGuest("bob", address="10.0.0.9")
+    await second.arrive(back)
+    await second.handle(back, {"type": "join", "code": code, "hints": False})
+    assert [message["type"] for message in back.inbox if message["type"] != "lobby"][-1] == "secret_needed", \
+        back.inbox
+    await second.handle(back, {"type": "join", "code": code, "hints": False,
+                               "secret": bob.last("welcome")["secret"]})
+    assert back.last("match")["notice"] == "Welcome back."
+
+
 @pytest.mark.parametrize(("username", "shown"), [
     ("ann", "ann"), ("\x1b[31mred\x1b[0m", "31mred0m"), ("", "guest"), ("You", "You (guest)"),
     ("a" * 40, "a" * 16), ("\u202eevil", "evil"),

@@ -160,10 +160,12 @@ class MatchCache:
                 guest.send(MatchGone(code, notice))
         self._listener.match_gone(code)
 
-    async def table_for(self, code: str) -> Table | None:
-        """The match with ``code``, read from the store if this server has not heard of it yet."""
+    async def table_for(self, code: str, fresh: bool = False) -> Table | None:
+        """The match with ``code``, read from the store if this server has not heard of it yet; ``fresh``: read
+        again from a store other servers share, for a decision that news not heard yet could turn (a waiting
+        match another server has just seen begin)."""
         table = self.tables.get(code)
-        if table is None and CODE_PATTERN.fullmatch(code):
+        if (table is None or (fresh and self.store.SHARED)) and CODE_PATTERN.fullmatch(code):
             await self.reload(code)
             table = self.tables.get(code)
         return table

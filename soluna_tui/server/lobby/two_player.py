@@ -111,7 +111,7 @@ class TwoPlayerMatches:
         code = request.code.upper()
         if self._busy(asker) or not self.code_tries.allow(asker):
             return
-        table = await self.cache.table_for(code)
+        table = await self.cache.table_for(code, fresh=True)
         if table is None or table.finished:
             # A player back at a match that ended without them is told how it ended.
             ended = await ended_under_code(self.store, code, asker.guest, asker.visitor, self.referee.hold_time)
@@ -182,7 +182,7 @@ class TwoPlayerMatches:
         code = request.code.upper()
         if self._busy(asker) or not self.code_tries.allow(asker):
             return
-        table = await self.cache.table_for(code)
+        table = await self.cache.table_for(code, fresh=True)
         if table is None or table.waiting:
             asker.refuse(f"No match in play has the code {code}.")
             return
