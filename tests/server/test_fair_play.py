@@ -234,7 +234,7 @@ async def test_an_idle_sqlite_server_writes_nothing_and_empties_its_log_after_pl
         after = files_of(tmp_path)
         written = after.get("soluna.sqlite3-wal", (0, 0))[0] - before.get("soluna.sqlite3-wal", (0, 0))[0]
         print(f"\nan idle server on SQLite, {idle_seconds:g} s: {written} bytes written to the write-ahead log")
-        assert after == before
+        assert after == before, f"an idle server changed its files: {before} then {after}"
         key = asyncssh.generate_private_key("ssh-ed25519")
         ann = await SshTerminal.open(server.port, username="ann", client_keys=[key])
         try:
