@@ -35,7 +35,9 @@ class FakeGuest:
         self.inbox.append({"type": "sent_away", "text": farewell})
 
     def last(self, kind: str) -> dict:
-        return next(message for message in reversed(self.inbox) if message["type"] == kind)
+        found = [message for message in self.inbox if message["type"] == kind]
+        assert found, f"{self.name} was never sent a {kind!r} message; it was sent {self.inbox}"
+        return found[-1]
 
     def match(self) -> Match:
         """The last whole state, with the moves sent since applied in order (versions without gaps)."""
@@ -122,6 +124,28 @@ async def test_a_created_match_has_a_code_and_starts_when_someone_joins(make_lob
     assert ann.match().players == ("ann", "bob")
     assert ann.last("match")["notice"] == "bob has joined: the match begins."
     assert ann.last("match")["hints"] is False
+
+
+async def test_a_joiner_is_shown_the_match_when_the_server_hears_of_the_join_before_seating_them(
+        make_lobby, monkeypatch) -> None:
+    """The news of a write can reach the server (its listener re-reads the match and tells its guests there)
+    before the write itself returns: the joiner, not seated yet then, was never shown the match."""
+    lobby = await make_lobby()
+    ann, bob = FakeGuest("ann"), FakeGuest("bob")
+    code = await create(lobby, ann)
+    write = lobby.store.update_match
+
+    async def write_and_hear_of_it_first(*args, **kwargs) -> int:
+        version = await write(*args, **kwargs)
+        await wait_for(lambda: lobby.tables[code].version >= version)
+        return version
+
+    monkeypatch.setattr(lobby.store, "update_match", write_and_hear_of_it_first)
+    await lobby.arrive(bob)
+    await lobby.handle(bob, {"type": "join", "code": code, "hints": False})
+    assert [message["seat"] for message in bob.inbox if message["type"] == "match"] == [1]  # once
+    assert bob.match().players == ("ann", "bob") and bob.version() == lobby.tables[code].version
+    assert ann.last("match")["notice"] == "bob has joined: the match begins."
 
 
 async def test_hints_need_both_players(make_lobby) -> None:

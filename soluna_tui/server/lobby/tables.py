@@ -218,6 +218,10 @@ class MatchCache:
 
     # ---- telling this server's guests -------------------------------------------------------------
 
+    def show(self, table: Table, guest: Guest) -> None:
+        """``guest`` is shown the whole match as it is now, with what its last change told their seat."""
+        guest.send(self.state(table, guest, News.from_document(table.stored.news).for_seat(table.seat_of(guest))))
+
     def _tell_local(self, table: Table, old_version: int | None) -> None:
         """This server's guests at ``table`` hear of its new version: the move alone when it is the very next."""
         server = self._moment().server

@@ -62,6 +62,10 @@ class Writer:
                 if asker is not None and seat_at is not None:
                     table.seated[seat_at] = asker.guest
                     asker.visitor.code = code
+                    if table.version >= stored.version:
+                        # The news of this very write came first (the guests here were told then, before the
+                        # asker sat down): the asker is shown the match now.
+                        self.cache.show(table, asker.guest)
                 self.cache.install(stored)
                 return table
         log.warning("a change to a match kept losing the race to other servers; given up")
