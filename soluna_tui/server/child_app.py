@@ -284,6 +284,7 @@ class ChildApp(ReportsActivity, SolunaApp):
     def _heard_waiting(self, message: Waiting) -> None:
         if self._asker(message) is not None:  # the lobby's "Create a match", still wanted
             self.following = message.code
+            self.lobby.say(f"Match {message.code} created: waiting for an opponent.")
             self.push_screen(WaitingScreen(message.code), self._waiting_closed)
 
     def _heard_secret_needed(self, message: SecretNeeded) -> None:

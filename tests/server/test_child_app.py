@@ -7,6 +7,8 @@ import contextlib
 import re
 import socket
 
+from textual.widgets import Static
+
 from soluna_tui.link.messages import REPLIES, LobbyListing, from_wire, to_wire
 from soluna_tui.link.protocol import Link, encode
 from soluna_tui.rules import Match, MatchOptions
@@ -81,10 +83,13 @@ async def test_creating_shows_the_code_and_escape_cancels() -> None:
         server.answer(request, {"type": "waiting", "code": "KQXP"})
         await settle(pilot)
         assert isinstance(app.screen, WaitingScreen) and "K Q X P" in screen_text(app)
+        behind = app.lobby.query_one("#lobby-status", Static)  # the lobby's status, mostly under the dialog
+        assert str(behind.content) == "Match KQXP created: waiting for an opponent."
         await pilot.press("escape")
         await server.expect("cancel")
         await settle(pilot)
         assert isinstance(app.screen, LobbyScreen) and app.following is None
+        assert "Match cancelled." in screen_text(app)
 
 
 async def test_a_joined_match_plays_through_the_server() -> None:
