@@ -26,6 +26,7 @@ from .files import SaveError
 from .glyphs import glyphs_for
 from .key_order import InOrderInput
 from .match_setup import MatchSetup
+from .play.where import Where
 from .preferences import Preferences, pause_choices, pause_label
 from .rules import Match
 from .saves import ResumeFailed, SavedMatch, SaveStore
@@ -66,6 +67,14 @@ LATER_MODULES = (
     "soluna_tui.stats", "soluna_tui.export", "soluna_tui.rules.puzzles",
 )
 #: Plain names for keys whose usual display is a Unicode symbol.
+#: The palette's "New match" where it means another thing: over SSH, a match is left for the lobby.
+NEW_MATCH_COMMAND = ("New match", "Set up a new match")
+NEW_MATCH_COMMANDS = {
+    Where.COMPUTER_OVER_SSH: ("Back to the lobby", "Leave this match; the server keeps it for you to resume (n)"),
+    Where.MATCH_OVER_SSH: ("Back to the lobby", "Leave this match, asked first while it is in play (n)"),
+    Where.WATCHING: ("Back to the lobby", "Stop watching (n)"),
+}
+QUIT_COMMANDS = {Where.TERMINAL: "Leave the game; a match in play is saved for next time (q)"}
 ASCII_KEY_NAMES = {"up": "up", "down": "down", "left": "left", "right": "right", "enter": "enter",
                    "backspace": "bksp", "question_mark": "?"}
 
@@ -411,11 +420,22 @@ class SolunaApp(InOrderInput, App[None]):
             lambda yes: self.start_match(setup, rematch_of) if yes else None,
         )
 
+    @property
+    def where(self) -> Where:
+        """Where the player is, for the keys the help lists and the commands the palette offers."""
+        return Where.TERMINAL
+
+    def server_rules(self) -> str:
+        """What the help says about this server's rules for matches between players (none here)."""
+        return ""
+
     def action_help(self) -> None:
         from .screens.help import HelpScreen
 
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen(glyphs_for(self.ascii_mode)))
+            game = self.game
+            hints = game is None or game.hints_allowed
+            self.push_screen(HelpScreen(glyphs_for(self.ascii_mode), self.server_rules(), self.where, hints))
 
     def action_puzzles(self, difficulty: str = "any") -> None:
         from .screens.puzzle import PuzzleScreen
@@ -450,34 +470,45 @@ class SolunaApp(InOrderInput, App[None]):
                                           ascii_mode=self.ascii_mode))
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        game = self.game
-        yield SystemCommand("New match", "Set up a new match", self.action_new_match)
-        if game is not None:
+        """What works where the player is (``where``): nothing that would do nothing there."""
+        game, where = self.game, self.where
+        if where is not Where.LOBBY:
+            yield SystemCommand(*NEW_MATCH_COMMANDS.get(where, NEW_MATCH_COMMAND), self.action_new_match)
+        if game is not None and where is not Where.WATCHING:
+            yield from self._match_commands(game, where)
+        if where.plays_alone:
+            for difficulty in ("any", "easy", "medium", "hard"):
+                yield SystemCommand(f"Puzzles ({difficulty})", "Find the only move that wins",
+                                    lambda difficulty=difficulty: self.action_puzzles(difficulty))
+            yield SystemCommand("Statistics", "Matches, rounds, accuracy over time, puzzle streaks",
+                                self.action_stats)
+            yield SystemCommand("Replay a finished match", "Step through one of your last 50, every move judged",
+                                self.action_replay_finished)
+        yield SystemCommand("Help", "The rules in brief and every key (?)", self.action_help)
+        if where.plays_alone:
+            yield SystemCommand("Computer's pause", f"How long the computer waits before its move lands "
+                                f"(now {pause_label(self.pause)})", self.action_choose_pause)
+        # Textual's own commands are not offered: "Keys" and "Maximize" show widgets' internals,
+        # "Screenshot" writes a file where the game runs (the server's disk, over SSH).
+        yield SystemCommand("Theme", "Change the colours (remembered for next time)", self.action_change_theme)
+        yield SystemCommand("Quit", QUIT_COMMANDS.get(where, "Leave Soluna, asked first (q)"), self.action_quit)
+
+    def _match_commands(self, game: GameScreen, where: Where) -> Iterable[SystemCommand]:
+        """The palette's commands for the match a player plays."""
+        if where.takes_back:
             yield SystemCommand("Undo", "Take back the last move (u)", game.action_undo)
             yield SystemCommand("Redo", "Replay the move taken back (r)", game.action_redo)
-            if game.table.resigner() is not None:
-                yield SystemCommand("Resign", "Give the match to your opponent, asked first (R)", game.action_resign)
+        if game.table.resigner() is not None:
+            yield SystemCommand("Resign", "Give the match to your opponent, asked first (R)", game.action_resign)
+        if where.takes_back or game.match.is_over:
             yield SystemCommand("Rematch", "Start again with the same players and rules",
                                 lambda: self.start_match_unless_abandoning(game.table.setup.with_seed(None),
                                                                            game.match))
+        if game.hints_allowed:
             yield SystemCommand("Hint", "One more step of help: the verdict, the tower, the move (H)",
                                 game.action_hint)
             yield SystemCommand("Analysis mode", "Mark every move as a win or a loss, with plies (A)",
                                 game.action_analysis)
-        for difficulty in ("any", "easy", "medium", "hard"):
-            yield SystemCommand(f"Puzzles ({difficulty})", "Find the only move that wins",
-                                lambda difficulty=difficulty: self.action_puzzles(difficulty))
-        yield SystemCommand("Statistics", "Matches, rounds, accuracy over time, puzzle streaks",
-                            self.action_stats)
-        yield SystemCommand("Replay a finished match", "Step through one of your last 50, every move judged",
-                            self.action_replay_finished)
-        yield SystemCommand("Help", "The rules in brief and every key (?)", self.action_help)
-        yield SystemCommand("Computer's pause", f"How long the computer waits before its move lands "
-                            f"(now {pause_label(self.pause)})", self.action_choose_pause)
-        # Textual's own commands are not offered: "Keys" and "Maximize" show widgets' internals,
-        # "Screenshot" writes a file where the game runs (the server's disk, over SSH).
-        yield SystemCommand("Theme", "Change the colours (remembered for next time)", self.action_change_theme)
-        yield SystemCommand("Quit", "Leave the game; a match in play is saved for next time (q)", self.action_quit)
 
     # ---- the terminal --------------------------------------------------------------------
 

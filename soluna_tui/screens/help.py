@@ -12,7 +12,7 @@ from textual.widgets import Static
 
 from ..glyphs import Glyphs
 from ..link.clock import ClockSetting
-from ..play.looks import JUMP_KEYS
+from ..play.where import Keys, Where, help_keys
 from ..play.wording import minutes
 from ..rules import Symbol
 from ..widgets.key_footer import KeyFooter
@@ -36,39 +36,15 @@ RULES = (
     "as possible."
 )
 
-KEYS = (
-    ("Arrows, hjkl, wasd", "move between towers (up and down move a row)"),
-    (f"{JUMP_KEYS[:10]}, {JUMP_KEYS[10:]}", "jump to tower 1, 2, 3... (its key is on its top)"),
-    ("Enter or Space", "pick the tower up: the towers it may go on are lit; Enter or Space on a lit "
-                       "tower plays the move"),
-    ("Escape", "put the tower back"),
-    (":", "type a move instead: 2S>1S in notation, or 3>6 by the keys on the towers; Enter plays "
-          "it, Escape closes"),
-    ("Mouse", "click a tower to pick it up, click a lit tower to place it"),
-    ("u / r", "undo / redo (against the computer: your move and its reply together)"),
-    ("H (shift+h)", "a hint, one step more per press: won or lost and in how many plies, then the "
-                    "tower to move, then the whole move"),
-    ("A (shift+a)", "analysis mode: under each tower its best move's outcome, W (win) or L (loss) "
-                    "and the plies; pick a tower up to see each target's. Each hint step counts as a "
-                    "hint used, and turning analysis on counts as one"),
-    ("Tab", "the move history; arrows there show earlier positions (read-only); Escape returns"),
-    ("n", "new match"),
-    ("R (shift+r)", "resign: give the match to your opponent (asked first; it counts as a loss)"),
-    ("?", "this help"),
-    ("Ctrl+P", "command palette: rematch, puzzles, statistics, themes..."),
-    ("q", "quit (the match is saved after every move)"),
-)
-
-
 def symbols_line(glyphs: Glyphs) -> str:
     return "Symbols: " + ", ".join(f"{symbol.word} {glyphs.symbol(symbol)} ({symbol.letter})" for symbol in Symbol)
 
 
-def keys_text() -> str:
+def keys_text(keys_listed: Keys) -> str:
     """The keys as two columns, each description wrapped inside its own column."""
     lines = []
     indent = " " * (KEY_WIDTH + 2)
-    for keys, description in KEYS:
+    for keys, description in keys_listed:
         wrapped = textwrap.wrap(description, TEXT_WIDTH - KEY_WIDTH - 2)
         if len(keys) < KEY_WIDTH:
             lines.append(f"  {keys:<{KEY_WIDTH}}{wrapped[0]}")
@@ -105,11 +81,14 @@ class HelpScreen(QuietFocus, ModalScreen[None]):
         Binding("escape,q,question_mark", "close", "Close"),
     ]
 
-    def __init__(self, glyphs: Glyphs, server_rules: str = "") -> None:
-        """``server_rules``: over SSH, the server's rules for matches between players (``server_rules_text``)."""
+    def __init__(self, glyphs: Glyphs, server_rules: str = "", where: Where = Where.TERMINAL,
+                 hints: bool = True) -> None:
+        """``server_rules``: over SSH, the server's rules for matches between players (``server_rules_text``);
+        ``where`` and ``hints`` (the match allows them): which keys work where the player is."""
         super().__init__()
         self.glyphs = glyphs
         self.server_rules = server_rules
+        self.keys = help_keys(where, hints)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help", classes="dialog"):
@@ -119,7 +98,7 @@ class HelpScreen(QuietFocus, ModalScreen[None]):
                 yield Static("ON THIS SERVER", classes="help-heading", markup=False)
                 yield Static(self.server_rules, markup=False)
             yield Static("KEYS", classes="help-heading", markup=False)
-            yield Static(keys_text(), markup=False)
+            yield Static(keys_text(self.keys), id="help-keys", markup=False)
         yield KeyFooter()
 
     def on_mount(self) -> None:

@@ -40,7 +40,6 @@ from textual.screen import Screen
 from ..app import SolunaApp
 from ..compat import report_app_error
 from ..files import SaveError
-from ..glyphs import glyphs_for
 from ..link.clock import ClockSetting
 from ..link.messages import (
     Answer,
@@ -79,13 +78,14 @@ from ..link.messages import (
 )
 from ..link.protocol import End, Link, ProtocolError
 from ..match_setup import MatchSetup
+from ..play.where import Where
 from ..play.wording import minutes
 from ..rules import Match, SolunaError
 from ..saves import SavedMatch
 from ..screens.choose_name import ChooseNameScreen
 from ..screens.closing_soon import ClosingSoonScreen
 from ..screens.confirm import ConfirmScreen
-from ..screens.help import HelpScreen, server_rules_text
+from ..screens.help import server_rules_text
 from ..screens.leaderboard import LeaderboardScreen
 from ..screens.lobby import LobbyScreen
 from ..screens.record import RecordScreen
@@ -527,11 +527,21 @@ class ChildApp(ReportsActivity, SolunaApp):
         self.lobby.action_menu()  # not the field last typed in: the menu, a match to come back to first
         self.check_size()
 
-    def action_help(self) -> None:
-        """The help, with this server's rules for matches between players (time away, clocks, what is rated)."""
-        if not isinstance(self.screen, HelpScreen):
-            rules = server_rules_text(self.hold_seconds, self.clocks, self.ranked_after)
-            self.push_screen(HelpScreen(glyphs_for(self.ascii_mode), rules))
+    @property
+    def where(self) -> Where:
+        """The lobby (and its dialogs), a match against the computer, a seat at a match between players, or
+        watching one."""
+        game = self.game
+        if game is None:
+            return Where.LOBBY
+        table = game.table
+        if isinstance(table, RemoteTable):
+            return Where.WATCHING if table.watching else Where.MATCH_OVER_SSH
+        return Where.COMPUTER_OVER_SSH
+
+    def server_rules(self) -> str:
+        """For the help: this server's rules for matches between players (time away, clocks, what is rated)."""
+        return server_rules_text(self.hold_seconds, self.clocks, self.ranked_after)
 
     async def action_quit(self) -> None:
         """Ask first: what quitting means here (a seat held, a match kept) and how to come back."""

@@ -132,3 +132,19 @@ async def play_randomly_until(pilot, app: SolunaApp, rng, *screens: type) -> Non
             await app.workers.wait_for_complete()
             await pilot.pause()
     raise AssertionError(f"never reached {screens}")
+
+
+async def help_and_palette(pilot, app: SolunaApp) -> tuple[str, list[str]]:
+    """The keys ``?`` lists where the player is now (its lines joined, single-spaced; the help closed again),
+    and the palette's commands there."""
+    from textual.widgets import Static
+
+    from soluna_tui.screens.help import HelpScreen
+
+    titles = [command.title for command in app.get_system_commands(app.screen)]
+    await pilot.press("question_mark")
+    await wait_for(pilot, app, lambda: isinstance(app.screen, HelpScreen), "the help")
+    keys = " ".join(str(app.screen.query_one("#help-keys", Static).content).split())
+    await pilot.press("escape")
+    await wait_for(pilot, app, lambda: not isinstance(app.screen, HelpScreen), "the help closed")
+    return keys, titles

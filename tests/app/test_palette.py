@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -11,7 +12,7 @@ from soluna_tui.screens.game import GameScreen
 from soluna_tui.screens.stats import StatsScreen
 
 from .burst import burst
-from .helpers import game, hot_seat, make_app, screen_text, wait_for_text
+from .helpers import game, help_and_palette, hot_seat, make_app, screen_text, wait_for_text
 
 
 async def test_enter_twice_after_a_theme_changes_the_theme_and_then_picks_up_a_tower(tmp_path) -> None:
@@ -84,3 +85,22 @@ async def test_in_ascii_mode_both_palettes_are_plain_ascii(tmp_path) -> None:
         await wait_for_text(pilot, app, "Search for themes")
         text = screen_text(app)
         assert re.search(r"> +Search for themes\.\.\.", text) and text.isascii()
+
+
+@pytest.mark.parametrize("hints", [True, False])
+async def test_on_this_terminal_help_and_palette_list_take_backs_puzzles_and_hints_where_allowed(tmp_path,
+                                                                                                  hints) -> None:
+    app = make_app(tmp_path, replace(hot_seat(seed=1), hints=hints))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        keys, titles = await help_and_palette(pilot, app)
+        for listed in ("u / r", "r is a rematch", "R (shift+r)", "new match", "puzzles, statistics",
+                       "the match is saved"):
+            assert listed in keys
+        assert ("H (shift+h)" in keys) is hints and ("A (shift+a)" in keys) is hints
+        assert "Tab, Shift+Tab" not in keys and "back to the lobby" not in keys  # the lobby's keys, SSH's
+        for offered in ("New match", "Undo", "Redo", "Resign", "Rematch", "Puzzles (any)", "Statistics",
+                        "Replay a finished match", "Computer's pause", "Help", "Theme", "Quit"):
+            assert offered in titles
+        assert ("Hint" in titles) is hints and ("Analysis mode" in titles) is hints
+        assert "Back to the lobby" not in titles

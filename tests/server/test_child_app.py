@@ -7,6 +7,7 @@ import contextlib
 import re
 import socket
 
+import pytest
 from textual.widgets import Static
 
 from soluna_tui.link.messages import REPLIES, LobbyListing, from_wire, to_wire
@@ -22,7 +23,7 @@ from soluna_tui.screens.waiting import WaitingScreen
 from soluna_tui.server.child_app import ChildApp
 from soluna_tui.server.remote_table import RemoteTable
 
-from ..app.helpers import play_by_keys, screen_text
+from ..app.helpers import help_and_palette, play_by_keys, screen_text, wait_for
 
 
 class FakeServer:
@@ -514,3 +515,74 @@ async def test_a_bug_in_reading_the_server_ends_the_app_as_a_crash() -> None:
     assert stopped  # the app stopped, not just marked failed
     assert app.return_code == 1
     assert isinstance(app._exception, RuntimeError)
+
+
+#: What a match against the computer offers, and a match between players over SSH does not.
+SOLO_COMMANDS = ("Undo", "Redo", "Puzzles (any)", "Statistics", "Computer's pause")
+
+
+@pytest.mark.parametrize("hints", [False, True])
+async def test_in_a_match_over_ssh_help_and_palette_list_what_works_there(hints: bool) -> None:
+    app, ours = await start()
+    async with app.run_test(size=(100, 32)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        app.following = "ABCD"
+        match = Match(MatchOptions(discs=4, stars_to_win=1), ("ann", "bob"), seed=won_by_first_player())
+        server.send(match_message(match, 0, hints=hints))
+        await wait_for_screen(pilot, app, GameScreen, "Your move")
+        keys, titles = await help_and_palette(pilot, app)
+        for listed in ("Enter or Space", "R (shift+r)", "a loss, rated as one", "a rematch", "back to the lobby",
+                       "resign, rematch, themes"):
+            assert listed in keys
+        for not_here in ("u / r", "undo", "puzzles", "statistics", "computer's pause", "Tab, Shift+Tab"):
+            assert not_here not in keys
+        assert ("H (shift+h)" in keys) is hints and ("Hint" in titles) is hints
+        for offered in ("Back to the lobby", "Help", "Theme", "Quit"):
+            assert offered in titles
+        for not_offered in (*SOLO_COMMANDS, "New match", "Rematch", "Replay a finished match"):
+            assert not_offered not in titles
+        while not match.is_over:
+            match.play(match.position.legal_moves[0], match.to_move)
+        server.send(match_message(match, 0, version=1, hints=hints))
+        await wait_for(pilot, app, lambda: app.game.match.is_over, "the match's end")
+        titles = [command.title for command in app.get_system_commands(app.screen)]
+        assert "Rematch" in titles  # once the match is over
+        assert not any(command in titles for command in SOLO_COMMANDS)
+
+
+async def test_a_spectator_s_help_and_palette_offer_no_move_take_back_or_rematch() -> None:
+    app, ours = await start()
+    async with app.run_test(size=(100, 32)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        app.following = "WXYZ"
+        server.send(match_message(Match(seed=2), None, code="WXYZ", hints=True, notice="You are watching."))
+        await wait_for_screen(pilot, app, GameScreen)
+        keys, titles = await help_and_palette(pilot, app)
+        for listed in ("only the players move them", "Tab", "back to the lobby", "quit (asked first)"):
+            assert listed in keys
+        for not_here in ("Enter or Space", "Mouse", "u / r", "rematch", "R (shift+r)", "H (shift+h)", "puzzles"):
+            assert not_here not in keys
+        assert set(titles) == {"Back to the lobby", "Help", "Theme", "Quit"}
+
+
+async def test_the_lobby_s_help_lists_its_own_keys_and_its_palette_no_match_commands() -> None:
+    app, ours = await start()
+    async with app.run_test(size=(100, 32)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        server.send({"type": "welcome", "secret": "KQXPMR", "hold_seconds": 300})
+        await wait_for_screen(pilot, app, LobbyScreen, "Welcome, ann.")
+        keys, titles = await help_and_palette(pilot, app)
+        for listed in ("Tab, Shift+Tab", "Left / Right", "on a setting", "PgUp / PgDn", "back to the menu",
+                       "puzzles, statistics", "quit (asked first)"):
+            assert listed in keys
+        for not_here in ("Enter or Space pick the tower up", "u / r", "R (shift+r)", "H (shift+h)", "Mouse"):
+            assert not_here not in keys
+        for offered in ("Puzzles (any)", "Statistics", "Computer's pause", "Help", "Theme", "Quit"):
+            assert offered in titles
+        for not_offered in ("New match", "Back to the lobby", "Undo", "Rematch", "Resign", "Hint"):
+            assert not_offered not in titles
+        await pilot.press("enter")  # against the computer: its own match, taken back and all
+        await wait_for_screen(pilot, app, GameScreen, "Your move")
+        keys, titles = await help_and_palette(pilot, app)
+        assert "u / r" in keys and "the server keeps the match" in keys and "Tab, Shift+Tab" not in keys
+        assert all(command in titles for command in SOLO_COMMANDS) and "Back to the lobby" in titles

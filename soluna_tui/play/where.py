@@ -1,0 +1,109 @@
+"""Where the player is (this terminal, a match over SSH, watching one, the SSH lobby), and the keys
+that work there: the help lists those and nothing else, and the palette offers what works there."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from .looks import JUMP_KEYS
+
+
+class Where(StrEnum):
+    """Where the player is, as the help and the command palette see it."""
+
+    TERMINAL = "terminal"  # a match on this terminal: two players at one keyboard, or the computer
+    COMPUTER_OVER_SSH = "computer over SSH"  # against the computer over SSH (the server keeps the match)
+    MATCH_OVER_SSH = "match over SSH"  # a seat in a match between two players over SSH
+    WATCHING = "watching"  # a spectator of a match over SSH
+    LOBBY = "lobby"  # the SSH lobby, and its dialogs
+
+    @property
+    def takes_back(self) -> bool:
+        """Whether moves may be taken back (undo, redo): only where the match is this terminal's own."""
+        return self in (Where.TERMINAL, Where.COMPUTER_OVER_SSH)
+
+    @property
+    def plays_alone(self) -> bool:
+        """Whether nobody is waiting on the player: puzzles, statistics and the computer's pause are offered."""
+        return self in (Where.TERMINAL, Where.COMPUTER_OVER_SSH, Where.LOBBY)
+
+
+Keys = tuple[tuple[str, str], ...]
+
+PICKING: Keys = (
+    ("Arrows, hjkl, wasd", "move between towers (up and down move a row)"),
+    (f"{JUMP_KEYS[:10]}, {JUMP_KEYS[10:]}", "jump to tower 1, 2, 3... (its key is on its top)"),
+    ("Enter or Space", "pick the tower up: the towers it may go on are lit; Enter or Space on a lit "
+                       "tower plays the move"),
+    ("Escape", "put the tower back"),
+    (":", "type a move instead: 2S>1S in notation, or 3>6 by the keys on the towers; Enter plays "
+          "it, Escape closes"),
+    ("Mouse", "click a tower to pick it up, click a lit tower to place it"),
+)
+LOOKING: Keys = (
+    ("Arrows, hjkl, wasd", "move between towers (only the players move them)"),
+    (f"{JUMP_KEYS[:10]}, {JUMP_KEYS[10:]}", "jump to tower 1, 2, 3... (its key is on its top)"),
+)
+TAKING_BACK = ("u / r", "undo / redo (against the computer: your move and its reply together); once the "
+                        "match is over, r is a rematch")
+REMATCH_OVER_SSH = ("r", "once the match is over: a rematch (it begins when your opponent asks too)")
+HINTS: Keys = (
+    ("H (shift+h)", "a hint, one step more per press: won or lost and in how many plies, then the "
+                    "tower to move, then the whole move"),
+    ("A (shift+a)", "analysis mode: under each tower its best move's outcome, W (win) or L (loss) "
+                    "and the plies; pick a tower up to see each target's. Each hint step counts as a "
+                    "hint used, and turning analysis on counts as one"),
+)
+HISTORY = ("Tab", "the move history; arrows there show earlier positions (read-only); Escape returns")
+LEAVING = {
+    Where.TERMINAL: ("n", "new match"),
+    Where.COMPUTER_OVER_SSH: ("n", "back to the lobby (the server keeps this match for you to resume)"),
+    Where.MATCH_OVER_SSH: ("n", "back to the lobby (asked first while the match is in play: your seat is held)"),
+    Where.WATCHING: ("n", "back to the lobby"),
+}
+RESIGN = ("R (shift+r)", "resign: give the match to your opponent (asked first; it counts as a loss)")
+RESIGN_OVER_SSH = ("R (shift+r)", "resign: give the match to your opponent (asked first; a loss, rated as one)")
+HELP = ("?", "this help")
+PALETTE = {
+    Where.TERMINAL: "rematch, puzzles, statistics, finished matches replayed, the computer's pause, themes...",
+    Where.COMPUTER_OVER_SSH: "rematch, puzzles, statistics, the computer's pause, themes...",
+    Where.MATCH_OVER_SSH: "resign, rematch, themes...",
+    Where.WATCHING: "themes, back to the lobby, quit",
+    Where.LOBBY: "puzzles, statistics, the computer's pause, themes...",
+}
+QUIT = {
+    Where.TERMINAL: "quit (the match is saved after every move)",
+    Where.COMPUTER_OVER_SSH: "quit (asked first; the server keeps the match for you to resume)",
+    Where.MATCH_OVER_SSH: "quit (asked first; your seat is held for your time away)",
+    Where.WATCHING: "quit (asked first)",
+    Where.LOBBY: "quit (asked first)",
+}
+LOBBY: Keys = (
+    ("Up / Down", "the option above or below in the menu and the lists; elsewhere the setting or field "
+                  "above or below"),
+    ("Tab, Shift+Tab", "the next or previous part: the menu, each setting, the code field, the matches in play"),
+    ("Left / Right", "on a setting: its previous or next value (h / l and Space too)"),
+    ("Enter", "choose the highlighted option; in the code field, join that match; in the matches in play, "
+              "watch it (or take your own seat back)"),
+    ("PgUp / PgDn", "a page up or down in the menu and the lists; the leaderboard's pages"),
+    ("Escape", "back to the menu; in a dialog, close it"),
+)
+
+
+def help_keys(where: Where, hints: bool = True) -> Keys:
+    """The keys that work ``where`` the player is, as the help lists them; ``hints``: the match allows hints."""
+    if where is Where.LOBBY:
+        rows = list(LOBBY)
+    else:
+        rows = list(LOOKING if where is Where.WATCHING else PICKING)
+        if where.takes_back:
+            rows.append(TAKING_BACK)
+        elif where is Where.MATCH_OVER_SSH:
+            rows.append(REMATCH_OVER_SSH)
+        if hints and where is not Where.WATCHING:
+            rows.extend(HINTS)
+        rows += [HISTORY, LEAVING[where]]
+        if where is not Where.WATCHING:
+            rows.append(RESIGN_OVER_SSH if where is Where.MATCH_OVER_SSH else RESIGN)
+    rows += [HELP, ("Ctrl+P", f"command palette: {PALETTE[where]}"), ("q", QUIT[where])]
+    return tuple(rows)
