@@ -35,13 +35,13 @@ def visible_text(text: str) -> str:
 
 
 def skeleton(text: str) -> str:
-    """What ``text`` looks like (UTS #39's skeleton, without case or accents): two names with one skeleton
-    pass for each other. Look-alikes become the letters they mimic ("ɑnn", "аnn" and "ánn" read "ann"),
-    runs of letters too ("computer" reads "cornputer", as "cornputer" does)."""
+    """What ``text`` looks like (UTS #39's skeleton, without case, accents or spaces): two names with one
+    skeleton pass for each other. Look-alikes become the letters they mimic ("ɑnn", "аnn", "ánn", "ＡＮＮ"
+    and "a n n" read "ann"), runs of letters too ("computer" reads "cornputer", as "cornputer" does)."""
     prototypes = _prototypes()
     shown = _bare(visible_text(text)).translate(prototypes)
     # Capitals first (Greek capital upsilon looks like Y, its small letter like u), then the small letters.
-    return " ".join(_bare(shown.casefold()).translate(prototypes).split())
+    return "".join(_bare(shown.casefold()).translate(prototypes).split())
 
 
 def mixed_scripts(text: str) -> bool:

@@ -18,6 +18,8 @@ from soluna_tui.match_setup import MatchSetup
 from soluna_tui.rules import Match, MatchOptions, Move
 from soluna_tui.server.lobby import CODE_PATTERN, Lobby, player_name
 
+from ..storage.test_players import ANN_LOOK_ALIKES
+
 
 class FakeGuest:
     def __init__(self, name: str, address: str = "10.0.0.1", fingerprint: str | None = None) -> None:
@@ -693,7 +695,7 @@ async def test_a_keyed_player_chooses_a_name_once_and_keeps_it_on_every_server(m
     rival = FakeGuest("bob", fingerprint="SHA256:bob")
     await second.arrive(rival)
     await second.handle(rival, {"type": "choose_name", "name": "ANNABEL"})
-    assert "belongs to another player" in rival.last("error")["text"]
+    assert rival.last("error")["text"] == "That name looks like Annabel, another player's name: choose another."
     await second.handle(rival, {"type": "choose_name", "name": "you"})
     assert rival.last("error")["text"].startswith("A name is")
     guest = FakeGuest("annabel")  # no key: a guest may not pass for the player who holds the name
@@ -702,6 +704,18 @@ async def test_a_keyed_player_chooses_a_name_once_and_keeps_it_on_every_server(m
                                      "name_chosen": True}
     await second.handle(guest, {"type": "choose_name", "name": "zed"})
     assert "SSH key" in guest.last("error")["text"]
+
+
+@pytest.mark.parametrize("form", ANN_LOOK_ALIKES.values(), ids=ANN_LOOK_ALIKES.keys())
+async def test_a_name_that_looks_like_a_keyed_player_s_is_refused_saying_whose(make_lobby, form) -> None:
+    lobby = await make_lobby()
+    ann, bob = FakeGuest("ann", fingerprint="SHA256:ann"), FakeGuest("bob", fingerprint="SHA256:bob")
+    for player in (ann, bob):
+        await lobby.arrive(player)
+        await lobby.handle(player, {"type": "choose_name", "name": player.name})
+    await lobby.handle(bob, {"type": "choose_name", "name": form})
+    assert bob.last("error")["text"] == "That name looks like ann, another player's name: choose another."
+    assert bob.last("welcome")["name"] == "bob"
 
 
 async def test_a_rated_match_shows_on_the_leaderboard_and_in_each_record(make_lobby) -> None:

@@ -80,3 +80,43 @@ async def test_a_key_another_server_records_in_the_middle_of_a_visit_is_still_on
     finally:
         await first.close()
         await second.close()
+
+
+#: "ann" written otherwise: with spaces, invisible characters (zero-width and format characters), full-width
+#: letters, other capitals, and all of these at once.
+ANN_LOOK_ALIKES = {
+    "spaces": "a n n", "a space": "an n", "zero-width space": "an\u200bn", "zero-width joiner": "a\u200dnn",
+    "soft hyphen": "an\u00adn", "word joiner": "\u2060ann", "right-to-left mark": "ann\u200f",
+    "full-width": "\uff41\uff4e\uff4e", "capitals": "ANN", "all at once": "\uff21 n\u200bN",
+}
+
+
+@pytest.mark.parametrize("form", ANN_LOOK_ALIKES.values(), ids=ANN_LOOK_ALIKES.keys())
+async def test_a_name_that_differs_only_by_spaces_invisibles_full_width_or_case_is_the_holder_s(store, form):
+    await store.see_player("SHA256:ann", "ann")
+    await store.see_player("SHA256:bob", "bob")
+    with pytest.raises(NameTaken) as first_visit:
+        await store.see_player("SHA256:mallory", form)
+    with pytest.raises(NameTaken) as renamed:
+        await store.rename_player("SHA256:bob", form)
+    assert first_visit.value.holder == renamed.value.holder == "ann"  # the name it looks like, to say so
+    assert (await store.name_holder(form)).fingerprint == "SHA256:ann"
+    assert await store.player("SHA256:mallory") is None and (await store.player("SHA256:bob")).name == "bob"
+
+
+async def test_names_kept_with_spaces_are_compared_without_them_once_migrated(store):
+    """Before version 5 a name's key kept its spaces: "a n n" and "ann" were two names. The migration keys them
+    again; of two that now look alike the first seen keeps the look, the other keeps its name."""
+    async with store._transaction() as tx:  # as version 4 keyed them
+        for fingerprint, name, key, seen in (("SHA256:ann", "ann", "ann", 1.0),
+                                             ("SHA256:spaced", "a n n", "a n n", 2.0),
+                                             ("SHA256:lee", "Ann Lee", "ann lee", 3.0)):
+            await tx.execute("INSERT INTO players (fingerprint, name, name_key, first_seen, last_seen) "
+                             "VALUES (?, ?, ?, ?, ?)", (fingerprint, name, key, seen, seen))
+        await tx.execute("DELETE FROM schema_version WHERE version >= 5")
+    await store.migrate()
+    assert (await store.name_holder("a n n")).fingerprint == "SHA256:ann"
+    assert (await store.player("SHA256:spaced")).name == "a n n"
+    assert (await store.name_holder("annlee")).fingerprint == "SHA256:lee"
+    with pytest.raises(NameTaken):
+        await store.see_player("SHA256:mallory", "ANNLEE")

@@ -31,6 +31,14 @@ def guest_variant(name: str) -> str:
     return f"{name[:NAME_LIMIT - 8]} (guest)"
 
 
+def taken_words(wanted: str, holder: str) -> str:
+    """Why ``wanted`` may not be had: it is ``holder``'s name, or looks like it (by case, spaces, invisible or
+    full-width characters, or letters of another alphabet)."""
+    if wanted == holder:
+        return f"The name {holder} belongs to another player: choose another."
+    return f"That name looks like {holder}, another player's name: choose another."
+
+
 def welcome(visitor: Visitor, hold_time: float) -> Welcome:
     """Who the server says this player is, with their secret and how long seats are held."""
     return Welcome(visitor.secret, hold_time, visitor.name, visitor.rated, visitor.name_chosen)
@@ -63,6 +71,10 @@ class Names:
             asker.refuse("Only players who connect with an SSH key can keep a name: connect with ssh -i KEY to "
                          "have one.")
             return False
+        holder = await self.store.name_holder(wanted) if wanted else None
+        if holder is not None and holder.fingerprint != fingerprint:  # before the letters: say whose it looks like
+            asker.refuse(taken_words(wanted, holder.name))
+            return False
         name = player_name(wanted)
         if not wanted or name != " ".join(wanted.split()) or "(guest)" in name.casefold():
             asker.refuse(f"A name is 1 to {NAME_LIMIT} letters, digits or signs of one alphabet, and not a word the "
@@ -76,8 +88,8 @@ class Names:
                 await self.store.see_player(fingerprint, name)
             else:
                 await self.store.rename_player(fingerprint, name)
-        except NameTaken:
-            asker.refuse(f"The name {name} belongs to another player: choose another.")
+        except NameTaken as taken:  # claimed on another server since
+            asker.refuse(taken_words(name, taken.holder))
             return False
         asker.visitor.name, asker.visitor.name_chosen = name, True
         return True

@@ -223,7 +223,7 @@ class Storage(ABC):
             for number in range(current + 1, LATEST + 1):
                 for statement in MIGRATIONS[number - 1]:
                     await tx.execute(statement.replace("{id}", self.SERIAL_ID))
-                if number == REKEY_PLAYERS:
+                if number in REKEY_PLAYERS:
                     await self._rekey_players(tx)
                 await tx.execute("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)",
                                  (number, self.clock()))
@@ -274,13 +274,14 @@ class Storage(ABC):
         async def work(tx: Transaction) -> PlayerRecord:
             known = await self._player(tx, fingerprint, lock=True)
             if known is None:
-                holder = await tx.fetch("SELECT fingerprint FROM players WHERE name_key = ?", (name_key(name),))
+                holder = await tx.fetch("SELECT fingerprint, name FROM players WHERE name_key = ?",
+                                        (name_key(name),))
                 if not holder:
                     await tx.execute(f"INSERT INTO players ({_PLAYER_COLUMNS}, name_key) VALUES (?, ?, ?, ?, ?)",
                                      (fingerprint, name, now, now, name_key(name)))
                     return PlayerRecord(fingerprint, name, now, now)
                 if holder[0][0] != fingerprint:
-                    raise NameTaken(name)
+                    raise NameTaken(name, holder[0][1])
                 # Another server recorded this key's first visit since it was looked up: a visit like later ones.
                 known = await self._player(tx, fingerprint, lock=True)
                 assert known is not None
@@ -290,15 +291,15 @@ class Storage(ABC):
         return await self._first_wins(work, NameTaken(name))
 
     async def rename_player(self, fingerprint: str, name: str) -> PlayerRecord:
-        """Give a known player another name (``NameTaken`` if another key holds it)."""
+        """Give a known player another name (``NameTaken`` if another key holds it, or one that looks like it)."""
 
         async def work(tx: Transaction) -> PlayerRecord:
             known = await self._player(tx, fingerprint, lock=True)
             if known is None:
                 raise StorageError("no player has that key")
-            holder = await tx.fetch("SELECT fingerprint FROM players WHERE name_key = ?", (name_key(name),))
+            holder = await tx.fetch("SELECT fingerprint, name FROM players WHERE name_key = ?", (name_key(name),))
             if holder and holder[0][0] != fingerprint:
-                raise NameTaken(name)
+                raise NameTaken(name, holder[0][1])
             await tx.execute("UPDATE players SET name = ?, name_key = ? WHERE fingerprint = ?",
                              (name, name_key(name), fingerprint))
             return PlayerRecord(fingerprint, name, known.first_seen, known.last_seen)
@@ -310,7 +311,8 @@ class Storage(ABC):
             return await self._player(tx, fingerprint)
 
     async def name_holder(self, name: str) -> PlayerRecord | None:
-        """The player whose key holds ``name`` (any case), if any: a guest may not take it."""
+        """The player whose key holds ``name`` or one that looks like it (``name_key``), if any: a guest may
+        not take it."""
         async with self._transaction(write=False) as tx:
             rows = await tx.fetch(f"SELECT {_PLAYER_COLUMNS} FROM players WHERE name_key = ?", (name_key(name),))
         return PlayerRecord(*rows[0]) if rows else None

@@ -49,16 +49,18 @@ class CodeTaken(StorageError):
 
 
 class NameTaken(StorageError):
-    """Another player's key holds this name, or one that looks like it (``name_key``)."""
+    """Another player's key holds this name, or ``holder``, one that looks like it (``name_key``)."""
 
-    def __init__(self, name: str) -> None:
-        super().__init__(f"the name {name!r} belongs to another player")
+    def __init__(self, name: str, holder: str | None = None) -> None:
         self.name = name
+        self.holder = name if holder is None else holder
+        super().__init__(f"the name {name!r} belongs to another player" if self.holder == name
+                         else f"the name {name!r} looks like {self.holder!r}, another player's")
 
 
 def name_key(name: str) -> str:
-    """How names are compared: by what they look like, so ``Ann``, ``ANN``, ``ánn`` and ``аnn`` (a Cyrillic a)
-    are one name (``link.names.skeleton``)."""
+    """How names are compared: by what they look like, so ``Ann``, ``ANN``, ``ＡＮＮ``, ``a n n``, ``ánn`` and
+    ``аnn`` (a Cyrillic a) are one name (``link.names.skeleton``)."""
     return skeleton(name)
 
 

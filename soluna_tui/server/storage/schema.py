@@ -92,9 +92,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE finished_matches ADD COLUMN clock TEXT",
         "CREATE INDEX ratings_by_played ON ratings (played, conservative)",
     ),
+    # 5: names that differ only by spaces look alike ("a n n" is "ann"): every name_key is computed again.
+    (),
 )
 
-#: The migration that computes every player's ``name_key`` again.
-REKEY_PLAYERS = 3
+#: The migrations that compute every player's ``name_key`` again.
+REKEY_PLAYERS = frozenset({3, 5})
 #: The version a fully migrated database is at.
 LATEST = len(MIGRATIONS)
