@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -192,6 +197,56 @@ async def test_a_store_opened_to_read_refuses_every_write(database):
             await store.create_match("WXYZ", {}, seats())
     finally:
         await store.close()
+
+
+async def test_export_reads_a_server_s_latest_writes_and_leaves_no_file_beside_its_database(tmp_path, capsys):
+    """While the server has it open, through its write-ahead log; once the server has closed it, as it is:
+    SQLite makes -wal and -shm files beside a WAL database for any other reader, and leaves them."""
+    path = tmp_path / DEFAULT_FILE
+    store = await open_storage(str(path))
+    try:
+        match = match_in_play()
+        await store.create_match("ABCD", match.options.to_dict(), seats(), match.to_dict())
+        status, out, _ = await _in_thread(_run, capsys, "--database", str(path), "--code", "ABCD")
+        assert status == 0 and "Server match ABCD, in play" in out  # still only in the log
+    finally:
+        await store.close()
+    assert os.listdir(tmp_path) == [DEFAULT_FILE]  # closed cleanly: the server's log is gone
+    status, out, _ = await _in_thread(_run, capsys, "--database", str(path), "--code", "ABCD")
+    assert status == 0 and "Server match ABCD, in play" in out
+    assert os.listdir(tmp_path) == [DEFAULT_FILE]
+
+
+@contextmanager
+def read_only_folder(folder: Path) -> Iterator[None]:
+    """``folder`` made read-only for this process: its mode, and for root (whom modes do not stop) the
+    immutable attribute (``chattr +i``); the test is skipped where nothing stops this user writing there."""
+    folder.chmod(0o555)
+    immutable = os.geteuid() == 0 and shutil.which("chattr") is not None and subprocess.run(
+        ["chattr", "+i", str(folder)], capture_output=True, check=False).returncode == 0
+    try:
+        try:
+            (folder / "probe").touch()
+        except OSError:
+            yield
+        else:
+            (folder / "probe").unlink()
+            pytest.skip("nothing keeps this user from writing in a folder here (root without chattr)")
+    finally:
+        if immutable:
+            subprocess.run(["chattr", "-i", str(folder)], check=True)
+        folder.chmod(0o755)
+
+
+async def test_export_reads_a_database_in_a_read_only_folder(tmp_path, capsys):
+    folder = tmp_path / "server"
+    folder.mkdir()
+    match_id = await file_a_match(str(folder / DEFAULT_FILE))
+    with read_only_folder(folder):
+        status, out, err = await _in_thread(_run, capsys, "--database", str(folder / DEFAULT_FILE),
+                                            "--id", str(match_id))
+    assert (status, err) == (0, "") and "won the match" in out
+    assert os.listdir(folder) == [DEFAULT_FILE]
 
 
 async def test_an_empty_database_is_refused_and_left_empty(database, capsys):

@@ -129,8 +129,8 @@ class SQLiteStorage(Storage):
             os.close(descriptor)  # the lock goes with it; the file stays (removing it would race a newcomer)
 
     def _connect(self) -> None:
-        if self.read_only:  # SQLite itself refuses every write, and creates no file that is not there
-            where: str | Path = f"{self.path.absolute().as_uri()}?mode=ro"
+        if self.read_only:  # SQLite itself refuses every write
+            where: str | Path = f"{self.path.absolute().as_uri()}?mode={self._read_mode()}"
         else:
             where = self.path
             try:
@@ -148,6 +148,14 @@ class SQLiteStorage(Storage):
             connection.close()
             raise
         self._connection = connection
+
+    def _read_mode(self) -> str:
+        """How a reader opens the file: a database no server has open (no write-ahead log beside it) as it is
+        (``immutable``), for SQLite creates its ``-wal`` and ``-shm`` files beside a database in WAL mode for
+        any other reader, and leaves them there (in a read-only folder it cannot open the file at all); a
+        server's database, whose latest writes may still be in its log, through the log (the server made
+        both files already)."""
+        return "ro" if self.path.with_name(self.path.name + "-wal").exists() else "ro&immutable=1"
 
     async def _close(self) -> None:
         if self._checkpoint_timer is not None:
