@@ -1,7 +1,8 @@
 """The files of ours in the data directory, read and written carefully; shared by every store.
 
 Writes are atomic (a temporary file in the same directory, then a rename), so a
-crash mid-write leaves the previous file intact. A file that cannot be read is
+crash mid-write leaves the previous file intact (and its temporary file, removed by
+the next copy of the game to write that file). A file that cannot be read is
 moved aside, never deleted. Every file of ours is read by one careful reader:
 only a regular file of sane size, only plain finite numbers.
 """
@@ -15,7 +16,7 @@ import stat
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,15 @@ def write_atomically(path: Path, text: str) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def remove_leftovers(path: Path) -> None:
+    """Remove what writes of ``path`` killed half-way left (``write_atomically``'s temporary files; a kill -9
+    or a power cut skips its clean-up). Only for a caller that alone writes ``path`` now (it holds its lock):
+    another copy's write in progress has a temporary file too."""
+    for leftover in path.parent.glob(f".{path.name}.*.tmp"):
+        with suppress(OSError):
+            leftover.unlink()
 
 
 def move_aside(path: Path) -> Path:

@@ -20,6 +20,7 @@ from .files import (
     file_lock,
     move_aside,
     read_json_document,
+    remove_leftovers,
     shorten,
     write_atomically,
 )
@@ -113,6 +114,7 @@ class Preferences:
             changed["computer_pause"] = float(computer_pause)
         try:
             with file_lock(self.lock_path, PREFERENCES_FILE, wait=1.0):
+                remove_leftovers(self.path)  # of a write killed half-way: nobody else writes it now
                 self._adopt({**self._read(), **changed})
                 write_atomically(self.path, document_text(PREFERENCES_FORMAT, PREFERENCES_VERSION, {
                     "theme": self.theme,

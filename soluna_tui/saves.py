@@ -30,6 +30,7 @@ from .files import (
     document_text,
     move_aside,
     read_json_document,
+    remove_leftovers,
     try_lock,
     write_atomically,
 )
@@ -147,6 +148,9 @@ class SaveStore:
             if handle is not None:
                 # Released with the store, at the latest: a store dropped without release() frees its slot.
                 self._lock = weakref.finalize(self, os.close, handle)
+                # Nobody else writes this slot while its lock is held: what a killed write left goes.
+                remove_leftovers(self.current_path)
+                remove_leftovers(self._resuming_path)
         return self._slot
 
     def _free_slot(self) -> tuple[int, int | None]:

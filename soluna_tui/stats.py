@@ -22,6 +22,7 @@ from .files import (
     file_lock,
     move_aside,
     read_json_document,
+    remove_leftovers,
     write_atomically,
 )
 from .match_setup import clean_name
@@ -255,6 +256,7 @@ class StatsStore:
         """Load, apply ``change(stats)``, save: one read-modify-write, under the stats lock so that
         another copy of the game updating at the same moment is counted too (not written over)."""
         with file_lock(self.data_dir / STATS_LOCK, STATS_FILE):
+            remove_leftovers(self.path)  # of a write killed half-way: nobody else writes it now
             stats = self.load()
             change(stats)
             self.save(stats)

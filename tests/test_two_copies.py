@@ -8,10 +8,13 @@ export`` beside a real game on a PTY reads the match it plays and writes nothing
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
+
+import pytest
 
 from soluna_tui.match_setup import MatchSetup
 from soluna_tui.preferences import Preferences
@@ -136,6 +139,46 @@ def test_a_stale_copy_writes_only_what_it_changed(tmp_path: Path) -> None:
     first.remember(theme="gruvbox")
     assert Preferences(tmp_path).last_setup.names == ("Zoe", "Yan")
     assert stale.theme == "nord"  # the stale copy caught up with the file as it wrote
+
+
+# ---- a write killed half-way -----------------------------------------------------------------------------
+
+#: A copy of the game killed (SIGKILL, as kill -9 or a power cut) as it renames its temporary file into place.
+KILLED_MID_WRITE = """
+    import os, signal
+    from soluna_tui.match_setup import MatchSetup
+    from soluna_tui.preferences import Preferences
+    from soluna_tui.saves import SavedMatch, SaveStore
+    from soluna_tui.stats import StatsStore
+    folder = {folder!r}
+    setup = MatchSetup(seed=1)
+    os.replace = lambda *names: os.kill(os.getpid(), signal.SIGKILL)
+    {write}
+"""
+KILLED_WRITES = {
+    "the save": ("SaveStore(folder).save(SavedMatch(setup, setup.new_match()))",
+                 lambda folder: SaveStore(folder).load()),  # the next start
+    "the stats": ("StatsStore(folder).update(lambda stats: stats.puzzles.count(True))",
+                  lambda folder: StatsStore(folder).update(lambda stats: stats.puzzles.count(False))),
+    "the preferences": ("Preferences(folder).remember(theme='nord')",
+                        lambda folder: Preferences(folder).remember(theme='gruvbox')),
+}
+
+
+@pytest.mark.parametrize("kind", KILLED_WRITES, ids=KILLED_WRITES.keys())
+def test_what_a_write_killed_half_way_leaves_goes_with_the_next_copy_that_writes_there(tmp_path: Path,
+                                                                                        kind: str) -> None:
+    write, next_copy = KILLED_WRITES[kind]
+    code = textwrap.dedent(KILLED_MID_WRITE.format(folder=str(tmp_path), write=write))
+    killed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    assert len(list(tmp_path.glob(".*.tmp"))) == 1  # the temporary file the write left
+    other = SaveStore(tmp_path)  # another copy, playing meanwhile: its write in progress is its own
+    other.save(saved(2))
+    in_progress = tmp_path / f".{other.current_path.name}.k9x2q1.tmp"
+    in_progress.write_text("{")
+    next_copy(tmp_path)
+    assert [path.name for path in tmp_path.glob(".*.tmp")] == [in_progress.name]
 
 
 # ---- soluna export while the game plays ---------------------------------------------------------------
