@@ -514,12 +514,18 @@ class Session:
 
 def slot_keys(start, moves, move) -> tuple[str, str]:
     """The keys of the mover's and the target's towers as the screens show them: places kept for the
-    round where the board keeps still (``soluna_tui.play.slots``), else the canonical order."""
+    round where the board keeps still (``soluna_tui.rules.places``, earlier ``soluna_tui.play.slots``), else the
+    canonical order."""
     from soluna_tui.play.looks import JUMP_KEYS
 
     try:
-        from soluna_tui.play.slots import arrange
-    except ImportError:  # a board that re-sorts its towers after every move
+        from soluna_tui.rules.places import arrange
+    except ImportError:
+        try:
+            from soluna_tui.play.slots import arrange
+        except ImportError:
+            arrange = None
+    if arrange is None:  # a board that re-sorts its towers after every move
         position = start
         for played in moves:
             position = position.play(played)

@@ -199,7 +199,6 @@ async def play_match(players: tuple[Player, Player], names: tuple[str, str], cod
                      failures: list[str]) -> None:
     """Legal moves in turn until the first round is over (or ``moves``), each timed to the opponent's screen."""
     from soluna_tui.play.looks import JUMP_KEYS
-    from soluna_tui.play.slots import arrange
     from soluna_tui.rules import Match
 
     await asyncio.sleep(rng.uniform(0, interval))
@@ -210,7 +209,7 @@ async def play_match(players: tuple[Player, Player], names: tuple[str, str], cod
         position, seat = match.position, match.to_move
         move = rng.choice(position.legal_moves)
         # The towers keep their places (and keys) all round: the first of identical towers is taken.
-        placed = arrange(match.round.start, match.round.moves).resolve(move)
+        placed = match.round.table.resolve(move)
         mover, target = placed.mover_slot, placed.target_slot
         number = len(match.round.moves) + 1
         # The move in the opponent's list of moves, or in the round's review that a round's last move

@@ -27,6 +27,7 @@ from typing import Any
 
 from .files import shorten
 from .judgements import RoundVerdicts, review_from_verdicts
+from .play.looks import move_words
 from .rules import Budget, Match, MatchFormatError, SearchAborted, SolunaError, Verdict, shared_solver
 from .rules.round import Round
 from .rules.solver import Solver
@@ -106,9 +107,10 @@ def _round_lines(number: int, played: Round, match: Match, review: RoundReview |
     if review is None:
         lines.append("  (not judged: perfect play took too long to find for this many discs)")
     width = max((len(name) for name in names), default=0)
-    move_width = max((len(str(move)) for move in played.moves), default=0)
-    for ply, move in enumerate(played.moves):
-        line = f"  {ply + 1:>2}. {names[played.mover_at(ply)]:<{width}}  {move!s:<{move_width}}"
+    written = [move_words(played, ply) for ply in range(played.ply)]
+    move_width = max((len(text) for text in written), default=0)
+    for ply, move in enumerate(written):
+        line = f"  {ply + 1:>2}. {names[played.mover_at(ply)]:<{width}}  {move:<{move_width}}"
         if review is not None:
             line += f"  {move_annotation(review.moves[ply])}"
         lines.append(line.rstrip())

@@ -18,7 +18,7 @@ from .judgements import RoundVerdicts, known_verdicts
 from .link.clock import ClockReading
 from .link.end_reason import EndReason
 from .match_setup import MatchSetup
-from .rules import Match, Move, OutOfTurnError, Solver, shared_solver
+from .rules import Match, Move, OutOfTurnError, PlacedMove, Solver, shared_solver
 from .saves import SavedMatch
 
 if TYPE_CHECKING:
@@ -120,7 +120,8 @@ class Table:
     def resign(self, player: int) -> None:
         raise OutOfTurnError("resigning is for a match on this terminal")
 
-    def play(self, move: Move, player: int) -> None:
+    def play(self, placed: PlacedMove, player: int) -> None:
+        """Play a move from and onto its places (every screen at the table shows those places)."""
         raise NotImplementedError
 
     def undo(self) -> list[Move]:
@@ -210,8 +211,8 @@ class LocalTable(Table):
         self.kept_finished, self._kept_path = False, None
         self.stats_recorded, self.stats_counted = False, None
 
-    def play(self, move: Move, player: int) -> None:
-        self.match.play(move, player)
+    def play(self, placed: PlacedMove, player: int) -> None:
+        self.match.play(placed, player)
         self.save()
 
     def resigner(self) -> int | None:
@@ -252,7 +253,7 @@ class LocalTable(Table):
         while True:
             round_ = self.match.round
             mover = round_.mover_at(round_.ply - 1)
-            undone.append(self.match.undo())
+            undone.append(self.match.undo().move)
             if not self.setup.is_computer(mover):
                 break
         self.save()
@@ -268,9 +269,9 @@ class LocalTable(Table):
         """Replay the last undone move; against the computer, its reply too, up to your next turn."""
         if not self.can_redo:
             raise OutOfTurnError("nothing to redo")
-        redone = [self.match.redo()]
+        redone = [self.match.redo().move]
         while self.match.can_redo and self.setup.is_computer(self.match.to_move):
-            redone.append(self.match.redo())
+            redone.append(self.match.redo().move)
         self.save()
         return redone
 

@@ -11,11 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from ..rules import Analysis, Position
+from ..rules import Analysis, Arrangement, Position
 from ..rules.teaching import Hint
 from ..rules.wording import plies, plural
 from .looks import NO_NOTE, Note, NoteKind
-from .slots import Arrangement
 
 #: Hint steps per turn: the verdict, the tower to move, the whole move.
 HINT_STEPS = 3

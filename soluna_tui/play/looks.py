@@ -5,10 +5,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from ..rules import Tower
+from ..rules import PlacedMove, Round, Tower
 
 #: The keys that jump to towers 1, 2, 3...: digits, then letters no other key uses.
 JUMP_KEYS = "1234567890bcefgimoptvxyz"
+
+
+def place_keys(placed: PlacedMove) -> str:
+    """The keys of the places a move went from and onto, as the board labels them: ``2>1``."""
+    return f"{JUMP_KEYS[placed.mover_slot]}>{JUMP_KEYS[placed.target_slot]}"
+
+
+def move_words(played: Round, ply: int) -> str:
+    """Move ``ply`` (0-based) of a round as players read it: its notation, and the keys of its places
+    where alike towers leave the notation in doubt (``1S>1S 2>1``)."""
+    placed = played.placed_moves[ply]
+    if played.table_at(ply).is_ambiguous(placed.move):
+        return f"{placed.move} {place_keys(placed)}"
+    return str(placed.move)
 
 
 class NoteKind(StrEnum):

@@ -2,7 +2,7 @@
 
 The game and the puzzle screens hold a ``Picker`` and act on what each press comes to
 (redraw, play the move, say why not); the picker itself only remembers the place in hand.
-Places are the table's (``slots.Arrangement``): a tower keeps its place and its key for the
+Places are the table's (``rules.Arrangement``): a tower keeps its place and its key for the
 whole round, and a place whose tower was moved away is empty.
 """
 
@@ -11,9 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from ..rules import Move, NotationError, Position, Tower
+from ..rules import Arrangement, Move, NotationError, PlacedMove, Position, Tower
 from .looks import JUMP_KEYS
-from .slots import Arrangement, Placed
 
 
 class Pressed(Enum):
@@ -32,7 +31,7 @@ class Outcome:
     ``error``: a wrong move)."""
 
     pressed: Pressed
-    placed: Placed | None = None
+    placed: PlacedMove | None = None
     slot: int | None = None
     reason: str = ""
     kind: str = "warning"

@@ -6,13 +6,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 
-from rich.cells import set_cell_size
+from rich.cells import cell_len, set_cell_size
 
-from ..rules import Match, Move, Position, Round, Tower
+from ..rules import Arrangement, Match, Move, PlacedMove, Position, Round, Tower
 from ..rules.wording import plural
 from .coach import Coach, Turn
-from .looks import JUMP_KEYS, HistoryEntry, Note, TallyInfo, TowerLook
-from .slots import Arrangement, Placed, PlacesKept
+from .looks import JUMP_KEYS, HistoryEntry, Note, TallyInfo, TowerLook, move_words
 
 HISTORY_NAME_WIDTH = 9
 
@@ -70,7 +69,7 @@ def tower_looks(
     *,
     mover_slot: int | None = None,
     target_slot: int | None = None,
-    last: Placed | None = None,
+    last: PlacedMove | None = None,
     hinted: frozenset[int] = frozenset(),
     notes: Mapping[int, Note] | None = None,
 ) -> list[TowerLook]:
@@ -123,26 +122,14 @@ def shown_position(match: Match, viewing: HistoryEntry | None) -> Position:
     return played.position_at(ply)
 
 
-def shown_table(match: Match, viewing: HistoryEntry | None, places: PlacesKept) -> tuple[Arrangement, Placed | None]:
+def shown_table(match: Match, viewing: HistoryEntry | None) -> tuple[Arrangement, PlacedMove | None]:
     """The table shown (live or earlier) with every tower in its place, and the latest move shown
     with the places it went from and onto."""
-    number, played, ply = shown_round(match, viewing)
-    moves = played.moves[:ply]
-    table = places.arrangement(number, played.start, moves)
-    if not ply:
-        return table, None
-    before = places.arrangement(number, played.start, moves[:-1])
-    return table, before.resolve(moves[-1], *_kept_slots(places, number, ply - 1, moves[-1]))
+    _number, played, ply = shown_round(match, viewing)
+    return played.table_at(ply), played.placed_moves[ply - 1] if ply else None
 
 
-def _kept_slots(places: PlacesKept, round_number: int, ply: int, move: Move) -> tuple[int | None, int | None]:
-    placed = places.placed_in(round_number).get(ply)
-    if placed is None or placed.move != move:
-        return None, None
-    return placed.mover_slot, placed.target_slot
-
-
-def board_looks(table: Arrangement, last: Placed | None, moment: Moment, coach: Coach,
+def board_looks(table: Arrangement, last: PlacedMove | None, moment: Moment, coach: Coach,
                 analysis_on: bool) -> list[TowerLook]:
     """The places as shown now: the computer's move landing, the tower in hand, hints and analysis marks."""
     live = moment.viewing is None
@@ -163,14 +150,14 @@ def last_move_words(match: Match, viewing: HistoryEntry | None) -> tuple[str, ..
     number, played, ply = shown_round(match, viewing)
     if not ply:
         return (f"No move yet in round {number}.", "No move yet.")
-    move = played.moves[ply - 1]
+    move, written = played.moves[ply - 1], move_words(played, ply - 1)
     name = match.players[played.mover_at(ply - 1)]
     heading = "Last move" if viewing is None else f"Move {ply}"
     mover, target = move.mover.symbol.word, move.target.symbol.word
-    return (f"{heading}: {name} {move}, the {mover} tower onto the {target} tower",
-            f"{heading}: {name} {move}, {mover} onto {target}",
-            f"{heading}: {name} {move}",
-            f"{name} {move}")
+    return (f"{heading}: {name} {written}, the {mover} tower onto the {target} tower",
+            f"{heading}: {name} {written}, {mover} onto {target}",
+            f"{heading}: {name} {written}",
+            f"{name} {written}")
 
 
 def tally_info(match: Match, facts: TableFacts, moment: Moment) -> TallyInfo:
@@ -201,19 +188,36 @@ def tally_info(match: Match, facts: TableFacts, moment: Moment) -> TallyInfo:
     )
 
 
+GUEST_MARK = " (guest)"
+
+
+def short_names(players: tuple[str, str], width: int = HISTORY_NAME_WIDTH) -> tuple[str, str]:
+    """The players' names for a narrow panel: without " (guest)" where the two still differ, and
+    longer names cut to ``width`` cells with an ellipsis, so each line reads whole."""
+    bare = tuple(name.removesuffix(GUEST_MARK) for name in players)
+    names = bare if bare[0].casefold() != bare[1].casefold() else players
+    return (_fit(names[0], width), _fit(names[1], width))
+
+
+def _fit(name: str, width: int) -> str:
+    return name if cell_len(name) <= width else set_cell_size(name, width - 1) + "…"
+
+
 def history_entries(match: Match) -> list[HistoryEntry]:
-    """Every round's heading and every move, numbered within its round."""
+    """Every round's heading and every move, numbered within its round (with the keys of its places
+    where alike towers leave the notation in doubt)."""
     entries = []
+    names = short_names(match.players)
     for number, played in enumerate(match.rounds, start=1):
         outcome = played.outcome
         if outcome is not None:
-            heading = f"Round {number}: {match.players[outcome.winner]} won"
+            heading = f"Round {number}: {names[outcome.winner]} won"
         else:
-            heading = f"Round {number}: {match.players[played.opener]} opened"
+            heading = f"Round {number}: {names[played.opener]} opened"
         entries.append(HistoryEntry(number, 0, heading, heading=True))
-        for ply, move in enumerate(played.moves, start=1):
-            name = set_cell_size(match.players[played.mover_at(ply - 1)], HISTORY_NAME_WIDTH)
-            entries.append(HistoryEntry(number, ply, f"{ply:>2}. {name} {move}"))
+        for ply in range(played.ply):
+            name = set_cell_size(names[played.mover_at(ply)], HISTORY_NAME_WIDTH)
+            entries.append(HistoryEntry(number, ply + 1, f"{ply + 1:>2}. {name} {move_words(played, ply)}"))
     return entries
 
 

@@ -18,6 +18,7 @@ from .errors import (
 )
 from .layout import DEFAULT_DISCS, MIN_DISCS, disc_set, drop, every_drop, layout_from_faces
 from .match import Match, MatchOptions, NextLayout, NextOpener
+from .places import Arrangement, PlacedMove, arrange, parse_move_record
 from .players import LEVELS, choose_move, choose_to_open
 from .position import MAX_DISCS, Move, Position, Tower
 from .round import Round, RoundOutcome, other
@@ -25,10 +26,10 @@ from .solver import Analysis, Budget, MoveVerdict, Solver, Verdict, shared_solve
 from .symbols import Symbol
 
 __all__ = [
-    "Analysis", "Budget", "DEFAULT_DISCS", "IllegalMoveError", "LEVELS", "MAX_DISCS", "MIN_DISCS",
+    "Analysis", "Arrangement", "Budget", "DEFAULT_DISCS", "IllegalMoveError", "LEVELS", "MAX_DISCS", "MIN_DISCS",
     "Match", "MatchFormatError", "MatchOptions", "MatchOverError", "Move", "MoveVerdict", "NextLayout",
-    "NextOpener", "NotationError", "OptionError", "OutOfTurnError", "Position", "PositionError", "Round",
+    "NextOpener", "NotationError", "OptionError", "OutOfTurnError", "PlacedMove", "Position", "PositionError", "Round",
     "RoundOutcome", "RoundOverError", "SearchAborted", "SolunaError", "Solver", "Symbol", "Tower", "Verdict",
-    "choose_move", "choose_to_open", "disc_set", "drop", "every_drop", "layout_from_faces", "other",
-    "shared_solver",
+    "arrange", "choose_move", "choose_to_open", "disc_set", "drop", "every_drop", "layout_from_faces", "other",
+    "parse_move_record", "shared_solver",
 ]

@@ -11,12 +11,15 @@ from typing import Any
 from .errors import MatchFormatError, MatchOverError, OptionError, OutOfTurnError, SolunaError
 from .fields import is_one_of, read_field
 from .layout import DEFAULT_DISCS, check_disc_count, drop
+from .places import PlacedMove, parse_move_record
 from .position import Move, Position
 from .round import PLAYERS, Round, RoundOutcome, other
 
 MIN_STARS, MAX_STARS, DEFAULT_STARS = 1, 7, 4
 FORMAT_NAME = "soluna-match"
-FORMAT_VERSION = 1
+#: Version 2 keeps each move with its places (``2:1S>1:1S``); version 1 (moves without places) still reads.
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)
 #: No list or string in a match document is longer (a match has a few dozen rounds of a few dozen moves).
 MAX_DOCUMENT_ITEMS = 10_000
 
@@ -192,18 +195,19 @@ class Match:
         if self.is_over:
             raise MatchOverError(f"cannot {action}: the match is over")
 
-    def play(self, move: Move, player: int | None = None) -> Position:
-        """Play a move in the current round (checked against ``player`` when given)."""
+    def play(self, move: Move | PlacedMove, player: int | None = None) -> Position:
+        """Play a move in the current round (checked against ``player`` when given), from and onto its
+        places when it names them."""
         self._check_not_over(f"play {move}")
         return self.round.play(move, player)
 
-    def undo(self) -> Move:
+    def undo(self) -> PlacedMove:
         """Take back the last move of the current round (even a round- or match-winning one)."""
         if self.forfeited_by is not None:
             raise MatchOverError("cannot undo: the match was forfeited")
         return self.round.undo()
 
-    def redo(self) -> Move:
+    def redo(self) -> PlacedMove:
         self._check_not_over("redo")
         return self.round.redo()
 
@@ -256,8 +260,8 @@ class Match:
                 {
                     "start": str(played.start),
                     "opener": played.opener,
-                    "moves": [str(move) for move in played.moves],
-                    "redo": [str(move) for move in played.redo_moves],
+                    "moves": [str(placed) for placed in played.placed_moves],
+                    "redo": [str(placed) for placed in played.redo_moves],
                 }
                 for played in self.rounds
             ],
@@ -299,7 +303,7 @@ def _read_match(document: Any) -> Match:
     if not isinstance(document, dict) or document.get("format") != FORMAT_NAME:
         raise MatchFormatError("not a Soluna match document")
     version = _field(document, "version", int)
-    if version != FORMAT_VERSION:
+    if version not in READABLE_VERSIONS:
         raise MatchFormatError(f"match document version {version} is not supported (expected {FORMAT_VERSION})")
     players = _field(document, "players", list)
     options = MatchOptions(**_field(document, "options", dict))
@@ -316,8 +320,8 @@ def _read_match(document: Any) -> Match:
         if _field(saved, "start", str, where=where) != str(played.start) or opener != played.opener:
             raise MatchFormatError(f"{where} does not start as this match's seed and options say")
         for text in _field(saved, "moves", list, where=where):
-            played.play(Move.parse(text))
-        redo = [Move.parse(text) for text in _field(saved, "redo", list, where=where)]
+            played.play(parse_move_record(text))
+        redo = [parse_move_record(text) for text in _field(saved, "redo", list, where=where)]
         for move in redo:
             played.play(move)
         for _ in redo:

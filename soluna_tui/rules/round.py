@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from .errors import OutOfTurnError, RoundOverError
 from .fields import is_one_of
+from .places import Arrangement, PlacedMove
 from .position import Move, Position
 
 PLAYERS = (0, 1)
@@ -30,8 +31,9 @@ class RoundOutcome:
 class Round:
     """One round of play from a layout; the opener moves first.
 
-    Keeps every position reached, so undo is a pop and any earlier position can be
-    shown. Undone moves wait on a redo stack until a different move is played.
+    Keeps every position reached, and every table (each tower in its place), so undo is a
+    pop and any earlier moment can be shown. Each move is kept with its places
+    (``PlacedMove``). Undone moves wait on a redo stack until a different move is played.
     """
 
     def __init__(self, start: Position, opener: int = 0) -> None:
@@ -40,8 +42,9 @@ class Round:
         self.start = start
         self.opener = opener
         self._positions: list[Position] = [start]
-        self._moves: list[Move] = []
-        self._redo: list[Move] = []
+        self._tables: list[Arrangement] = [Arrangement.opening(start)]
+        self._moves: list[PlacedMove] = []
+        self._redo: list[PlacedMove] = []
 
     @property
     def position(self) -> Position:
@@ -49,12 +52,26 @@ class Round:
         return self._positions[-1]
 
     @property
+    def table(self) -> Arrangement:
+        """The table now: every tower in the place it has kept since the opening."""
+        return self._tables[-1]
+
+    def table_at(self, ply: int) -> Arrangement:
+        """The table after ``ply`` moves (0 is the opening)."""
+        return self._tables[ply]
+
+    @property
     def moves(self) -> tuple[Move, ...]:
+        return tuple(placed.move for placed in self._moves)
+
+    @property
+    def placed_moves(self) -> tuple[PlacedMove, ...]:
+        """Every move with the places it was played from and onto."""
         return tuple(self._moves)
 
     @property
-    def redo_moves(self) -> tuple[Move, ...]:
-        """Undone moves, the next one to redo first."""
+    def redo_moves(self) -> tuple[PlacedMove, ...]:
+        """Undone moves with their places, the next one to redo first."""
         return tuple(reversed(self._redo))
 
     @property
@@ -92,13 +109,17 @@ class Round:
         if player is not None and player != self.to_move:
             raise OutOfTurnError(f"cannot {action}: it is player {self.to_move + 1}'s turn")
 
-    def play(self, move: Move, player: int | None = None) -> Position:
-        """Play ``move`` for the player to move (checked against ``player`` when given)."""
-        self._check_can_act(player, f"play {move}")
-        after = self.position.play(move)
+    def play(self, move: Move | PlacedMove, player: int | None = None) -> Position:
+        """Play ``move`` for the player to move (checked against ``player`` when given): a placed move
+        from and onto its places, a bare one from and onto the first places holding its towers."""
+        bare = move if isinstance(move, Move) else move.move
+        self._check_can_act(player, f"play {bare}")
+        after = self.position.play(bare)
+        placed = self.table.place(move)
         self._positions.append(after)
-        self._moves.append(move)
-        if self._redo and self._redo[-1] == move:
+        self._tables.append(self.table.after(placed))
+        self._moves.append(placed)
+        if self._redo and self._redo[-1] == placed:
             self._redo.pop()
         else:
             self._redo.clear()
@@ -112,19 +133,20 @@ class Round:
     def can_redo(self) -> bool:
         return bool(self._redo) and not self.is_over
 
-    def undo(self) -> Move:
+    def undo(self) -> PlacedMove:
         """Take back the last move; it can be redone until another move is played."""
         if not self._moves:
             raise OutOfTurnError("nothing to undo in this round")
-        move = self._moves.pop()
+        placed = self._moves.pop()
         self._positions.pop()
-        self._redo.append(move)
-        return move
+        self._tables.pop()
+        self._redo.append(placed)
+        return placed
 
-    def redo(self) -> Move:
-        """Play again the last undone move."""
+    def redo(self) -> PlacedMove:
+        """Play again the last undone move, from and onto the same places."""
         if not self._redo:
             raise OutOfTurnError("nothing to redo")
-        move = self._redo[-1]
-        self.play(move)
-        return move
+        placed = self._redo[-1]
+        self.play(placed)
+        return placed

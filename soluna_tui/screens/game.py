@@ -26,9 +26,8 @@ from ..play import view
 from ..play.coach import Coach, Turn
 from ..play.looks import HistoryEntry
 from ..play.picker import Picker
-from ..play.slots import Arrangement, Placed, PlacesKept
 from ..play.view import Moment, Phase, TableFacts
-from ..rules import Budget, Match, Move, Position, SolunaError, shared_solver
+from ..rules import Arrangement, Budget, Match, Move, PlacedMove, Position, SolunaError, shared_solver
 from ..rules.players import choose_move, choose_to_open, think_seconds
 from ..table import Seat, Table
 from ..widgets.board import Board
@@ -120,8 +119,6 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
         self._serial += 1
         self.picker = Picker()
         self.coach = Coach()
-        #: Where each tower stands: the places players chose, so the table keeps still all round.
-        self.places = PlacesKept()
         self.viewing: HistoryEntry | None = None
         self.phase = Phase.IDLE
         #: The computer's move held over its target (``Phase.REVEALING``).
@@ -261,8 +258,7 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
     @property
     def arrangement(self) -> Arrangement:
         """The live table, every tower in the place it has kept since the round's opening."""
-        played = self.match.round
-        return self.places.arrangement(self.match.round_number, played.start, played.moves)
+        return self.match.round.table
 
     @property
     def picking_arrangement(self) -> Arrangement:
@@ -298,7 +294,7 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
             board = self.board
             board.reserve_notes = facts.hints
             board.discs = self.match.options.discs
-            table, last = view.shown_table(self.match, self.viewing, self.places)
+            table, last = view.shown_table(self.match, self.viewing)
             board.show(view.board_looks(table, last, moment, self.coach, facts.analysis_on), cursor)
             self._part(LastMoveLine).show(view.last_move_words(self.match, self.viewing))
             tally = self._part(Tally)
@@ -613,18 +609,15 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
             self.say(self._why_not("press_focused"))
         return self._human_may_move()
 
-    def commit(self, placed: Placed) -> None:
+    def commit(self, placed: PlacedMove) -> None:
         if self.move_prompt.is_open:
             self._close_prompt()  # the move is played, however it was chosen
         self._play(placed)
 
-    def _play(self, placed: Placed) -> None:
+    def _play(self, placed: PlacedMove) -> None:
         """Play a move from and onto its places; the cursor lands on the new tower."""
         with self.app.batch_update():
-            match = self.match
-            number, ply = match.round_number, match.round.ply
-            self.table.play(placed.move, match.to_move)
-            self.places.remember(number, ply, placed)
+            self.table.play(placed, self.match.to_move)
             self.after_change(cursor=placed.target_slot)
 
     def action_undo(self) -> None:
@@ -670,7 +663,7 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
         with self.app.batch_update():
             self.table.redo()
             self.picker.drop()
-            _, last = view.shown_table(self.match, None, self.places)
+            _, last = view.shown_table(self.match, None)
             self.after_change(cursor=last.target_slot if last is not None else None)
 
     # ---- typing a move (see MovePrompt) ----------------------------------------------------

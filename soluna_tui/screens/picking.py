@@ -9,8 +9,7 @@ from textual.binding import Binding
 
 from ..play.looks import JUMP_KEYS
 from ..play.picker import Outcome, Picker, Pressed
-from ..play.slots import Arrangement, Placed
-from ..rules import Tower
+from ..rules import Arrangement, PlacedMove, Tower
 from ..widgets.board import Board
 
 #: The keys of picking, for a screen's ``BINDINGS``. One binding serves picking up and placing,
@@ -44,7 +43,7 @@ class PickingMixin:
     def picking_arrangement(self) -> Arrangement:
         raise NotImplementedError
 
-    def commit(self, placed: Placed) -> None:
+    def commit(self, placed: PlacedMove) -> None:
         raise NotImplementedError
 
     def redraw(self, cursor: int | None = None) -> None:

@@ -15,9 +15,8 @@ from ..app_view import app_view
 from ..files import SaveError
 from ..glyphs import glyphs_for
 from ..play.picker import Picker
-from ..play.slots import Arrangement, Placed
 from ..play.view import tower_looks
-from ..rules import DEFAULT_DISCS, Budget, Move, OptionError
+from ..rules import DEFAULT_DISCS, Arrangement, Budget, Move, OptionError, PlacedMove
 from ..rules.puzzles import ANY, Puzzle, make_puzzle, refutation
 from ..rules.wording import plies
 from ..widgets.board import Board
@@ -66,7 +65,7 @@ class PuzzleScreen(QuietFocus, PickingMixin, Screen[None]):
         self.puzzle: Puzzle | None = None
         self.answered: Move | None = None
         #: The places the answer was played from and onto.
-        self.answered_places: Placed | None = None
+        self.answered_places: PlacedMove | None = None
         self.solved = False
         #: The perfect continuation after a wrong answer.
         self.line: list[Move] | None = None
@@ -138,7 +137,7 @@ class PuzzleScreen(QuietFocus, PickingMixin, Screen[None]):
             return False
         return True
 
-    def commit(self, placed: Placed) -> None:
+    def commit(self, placed: PlacedMove) -> None:
         puzzle = self.puzzle
         assert puzzle is not None  # a move is chosen only on a puzzle shown
         first_try = not self.tried

@@ -20,9 +20,8 @@ from textual.widgets import Static
 
 from ..export import export_match, result_line, review_or_none
 from ..glyphs import glyphs_for
-from ..play.looks import HistoryEntry, TallyInfo
-from ..play.slots import arrange, move_slots
-from ..play.view import history_entries, tower_looks
+from ..play.looks import HistoryEntry, TallyInfo, move_words
+from ..play.view import history_entries, shown_table, tower_looks
 from ..rules import Budget, Match
 from ..rules.teaching import RoundReview
 from ..rules.wording import plural
@@ -119,11 +118,8 @@ class ReplayScreen(QuietFocus, Screen[None]):
         if history.highlighted != self.index:
             with history.prevent(History.Highlighted):
                 history.highlighted = self.index
-        entry = self.entry
-        played = self.match.rounds[entry.round_number - 1]
-        moves = played.moves[: entry.ply]
-        last = move_slots(played.start, moves)[-1] if moves else None
-        self.query_one(Board).show(tower_looks(arrange(played.start, moves), last=last))
+        table, last = shown_table(self.match, self.entry)
+        self.query_one(Board).show(tower_looks(table, last=last))
         self.query_one(Tally).info = self._tally_info()
         self.query_one("#replay-move", Static).update(self._move_text())
 
@@ -148,7 +144,7 @@ class ReplayScreen(QuietFocus, Screen[None]):
                     f"through the moves, each with its result for the player who made it (with perfect "
                     f"play after it, in plies from that move).")
         else:
-            move = played.moves[entry.ply - 1]
+            move = move_words(played, entry.ply - 1)
             mover = names[played.mover_at(entry.ply - 1)]
             text = f"Move {entry.ply}: {mover} played {move}. For {mover}: "
             if entry.round_number - 1 not in self.reviews:

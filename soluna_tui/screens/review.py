@@ -10,8 +10,9 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ..play.looks import move_words
 from ..play.wording import possessive
-from ..rules import Match, Move, Round
+from ..rules import Match, Round
 from ..rules.teaching import ACCURACY_MEANING, RESULT_CONVENTION, Judgement, RoundReview, review_round
 from ..rules.wording import plies
 from ..widgets.key_footer import KeyFooter
@@ -29,14 +30,17 @@ JUDGEMENT_STYLES = {
 }
 
 
-def move_line(ply: int, name: str, move: Move) -> str:
-    """A move's line of the review, up to its verdict: number, player, move."""
-    return f"{ply + 1:>2}. {name[:9]:<9} {str(move):<8}"
+def move_lines(played: Round, names: tuple[str, str]) -> list[str]:
+    """Each move's line of the review, up to its verdict: number, player, move (with the keys of its
+    places where alike towers leave the notation in doubt), in one column."""
+    written = [move_words(played, ply) for ply in range(played.ply)]
+    width = max((8, *(len(text) for text in written)))
+    return [f"{ply + 1:>2}. {names[played.mover_at(ply)][:9]:<9} {text:<{width}}" for ply, text in enumerate(written)]
 
 
 def describe_moves(played: Round, names: tuple[str, str]) -> str:
     """The round's moves as the review lists them while their verdicts are being found."""
-    return "\n".join(move_line(ply, names[played.mover_at(ply)], move) for ply, move in enumerate(played.moves))
+    return "\n".join(move_lines(played, names))
 
 
 def describe_review(review: RoundReview, played: Round, names: tuple[str, str],
@@ -44,9 +48,10 @@ def describe_review(review: RoundReview, played: Round, names: tuple[str, str],
     """The review as lines of text, each with the component class to draw it in (``you``: the
     player spoken to as "you", if any)."""
     lines: list[tuple[str, str]] = []
+    moves = move_lines(played, names)
     for item in review.moves:
         mark = item.judgement.mark
-        lines.append((f"{move_line(item.ply, names[item.player], item.move)} "
+        lines.append((f"{moves[item.ply]} "
                       f"{str(item.after):<11} {item.judgement.value}{f' {mark}' if mark else ''}",
                       JUDGEMENT_STYLES[item.judgement]))
     lines.append(("", ""))

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from ..link.messages import AskRematch, MatchState, Moved, PlayMove, ProtocolError, Request, StartNextRound, SyncMatch
 from ..match_setup import MatchSetup
-from ..rules import Match, Move, OutOfTurnError, SolunaError
+from ..rules import Match, Move, OutOfTurnError, PlacedMove, SolunaError, parse_move_record
 from ..table import HUMAN, REMOTE, Seat, Table
 
 NO_TAKE_BACKS = "No take-backs in a match over the network."
@@ -39,7 +39,7 @@ class RemoteTable(Table):
         self._send = send
         self.hints_used = [0, 0]
         #: Our own move, played here and sent, until the server's update for it arrives.
-        self._pending: tuple[int, int, Move] | None = None
+        self._pending: tuple[int, int, PlacedMove] | None = None
         #: Asked the server for the whole state and not had it yet (no need to ask again).
         self.syncing = False
         self._read(message)
@@ -91,11 +91,12 @@ class RemoteTable(Table):
         """The next version's move on top of this one; ``False`` when it does not fit what is shown."""
         moment = (message.round, message.ply)
         try:
-            move = Move.parse(message.move)
+            move = parse_move_record(message.move)
         except SolunaError:
             return False
         pending, self._pending = self._pending, None
         if pending is not None:
+            # Ours, already on the board: the server must have taken it from and onto the same places.
             if pending != (*moment, move):
                 return False
         elif moment != (self.match.round_number, self.match.round.ply):
@@ -143,13 +144,13 @@ class RemoteTable(Table):
     def redo(self) -> list[Move]:
         raise OutOfTurnError(NO_TAKE_BACKS)
 
-    def play(self, move: Move, player: int) -> None:
+    def play(self, placed: PlacedMove, player: int) -> None:
         if player != self.my_seat:
             raise OutOfTurnError("You are watching this match." if self.watching else "It is not your turn.")
         round_number, ply = self.match.round_number, self.match.round.ply
-        self.match.play(move, player)
-        self._pending = (round_number, ply, move)
-        self._send(PlayMove(str(move), round_number, ply))
+        self.match.play(placed, player)
+        self._pending = (round_number, ply, placed)
+        self._send(PlayMove(str(placed), round_number, ply))
 
     def start_next_round(self, opener: int | None, chooser: int | None) -> None:
         if self.watching:

@@ -91,10 +91,11 @@ async def wait_for_text(pilot, app: SolunaApp, text: str) -> None:
 
 
 def slot_keys(table, move) -> tuple[str, str]:
-    """The keys of the places ``move`` goes from and onto on ``table`` (an ``Arrangement``)."""
+    """The keys of the places ``move`` goes from and onto on ``table`` (an ``Arrangement``): its own
+    places for a ``PlacedMove``, the first holding its towers for a bare move."""
     from soluna_tui.play.looks import JUMP_KEYS
 
-    placed = table.resolve(move)
+    placed = table.place(move)
     return JUMP_KEYS[placed.mover_slot], JUMP_KEYS[placed.target_slot]
 
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from soluna_tui.play.slots import arrange
-from soluna_tui.rules import Move, Position
+from soluna_tui.rules import Move, Position, arrange
 from soluna_tui.widgets.board import Board
 from soluna_tui.widgets.tower import TowerWidget
 

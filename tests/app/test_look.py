@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from soluna_tui.play.slots import Arrangement
-from soluna_tui.rules import Move
+from soluna_tui.rules import Arrangement, Move
 from soluna_tui.rules.puzzles import make_puzzle
 from soluna_tui.screens.game import GameScreen
 from soluna_tui.screens.puzzle import PuzzleScreen

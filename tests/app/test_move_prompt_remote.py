@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from soluna_tui.link.protocol import Link
-from soluna_tui.rules import Match, MatchOptions
+from soluna_tui.play.looks import move_words, place_keys
+from soluna_tui.rules import Match, MatchOptions, Move
 from soluna_tui.screens.game import GameScreen
 from soluna_tui.server.remote_table import RemoteTable
 
@@ -33,10 +34,11 @@ async def test_a_typed_move_goes_to_the_server_on_your_turn_only() -> None:
         mine = game.match.position.legal_moves[-1]
         await burst(pilot, ":", *str(mine).lower(), "enter")
         sent = await server.expect("move")
-        assert sent["move"] == str(mine) and (sent["round"], sent["ply"]) == (1, 1)
+        placed = game.match.round.placed_moves[1]  # the move with its places: what the server is told
+        assert sent["move"] == str(placed) and (sent["round"], sent["ply"]) == (1, 1)
         assert game.match.round.moves == (theirs, mine)  # played at once, before the server answers
         assert not game.move_prompt.display
-        assert f"2. ann       {mine}" in screen_text(app)
+        assert f"2. ann       {move_words(game.match.round, 1)}" in screen_text(app)
 
 
 async def test_the_prompt_closes_when_the_server_moves_the_match_on() -> None:
@@ -60,10 +62,10 @@ async def test_the_prompt_closes_when_the_server_moves_the_match_on() -> None:
 
 
 async def test_a_move_from_the_server_keeps_the_table_still_and_is_said_in_words() -> None:
-    """The opponent's move arrives as notation only: it is played from the first place holding its
-    tower onto the first holding the target (as every screen of the match arranges it), every
-    other tower stays where it was, and the line under the board says it."""
-    from soluna_tui.play.slots import Arrangement
+    """An opponent's move that arrives as notation only (an older server) is played from the first
+    place holding its tower onto the first holding the target, every other tower stays where it
+    was, and the line under the board says it."""
+    from soluna_tui.rules import Arrangement
 
     from ..server.test_child_app import moved_message
 
@@ -86,4 +88,32 @@ async def test_a_move_from_the_server_keeps_the_table_still_and_is_said_in_words
         assert placed.target_slot == placed.mover_slot + 1  # the first such tower onto the next
         assert all(after[slot] == before[slot] for slot in range(len(before))
                    if slot not in (placed.mover_slot, placed.target_slot))
-        assert f"Last move: bob {theirs}" in screen_text(app)
+        assert f"Last move: bob {theirs} {place_keys(placed)}" in screen_text(app)
+
+
+async def test_a_move_from_the_server_lands_on_the_places_it_names() -> None:
+    """The opponent moved the last of three alike towers onto the first: this screen shows the same
+    places as the mover's (the server sends the move with its places), not the first that fit."""
+    from soluna_tui.rules import PlacedMove
+
+    from ..server.test_child_app import moved_message
+
+    app, ours = await start()
+    async with app.run_test(size=(100, 32)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        app.following = "KQXP"
+        match = Match(MatchOptions(), ("bob", "ann"), seed=3)
+        server.send(match_message(match, 1, code="KQXP", version=1))
+        await settle(pilot)
+        game = app.screen
+        table = match.round.table
+        tower = next(tower for tower in table if tower is not None and table.towers.count(tower) >= 3)
+        alike = [slot for slot, standing in enumerate(table) if standing == tower]
+        theirs = PlacedMove(Move(tower, tower), alike[-1], alike[0])
+        server.send(moved_message(match, theirs, version=2, code="KQXP"))
+        await settle(pilot)
+        assert game.match.round.placed_moves == (theirs,)
+        assert game.arrangement == match.round.table
+        assert game.arrangement[alike[-1]] is None and game.arrangement[alike[0]] == theirs.move.result
+        assert game.arrangement[alike[1]] == tower  # the middle one, which a notation-only move would have taken
+        assert f"Last move: bob {tower}>{tower} {place_keys(theirs)}" in screen_text(app)

@@ -13,7 +13,6 @@ import time
 import asyncssh
 
 from soluna_tui.play.looks import JUMP_KEYS
-from soluna_tui.play.slots import arrange
 from soluna_tui.rules import Match
 from soluna_tui.server.host_key import load_or_create_host_key
 from soluna_tui.server.storage import open_storage
@@ -104,7 +103,7 @@ async def test_a_server_killed_mid_match_loses_nothing_and_its_player_continues_
             assert [seat.server is not None for seat in stored.seats] == [True, True]
             match = Match.from_dict(stored.document)
             move = match.position.legal_moves[0]
-            placed = arrange(match.round.start, match.round.moves).resolve(move)  # the places the towers kept
+            placed = match.round.table.resolve(move)  # the places the towers kept
             await bob.press(JUMP_KEYS[placed.mover_slot], "enter", JUMP_KEYS[placed.target_slot], "enter", pause=0.05)
             await ann.wait_for_text("Your move")
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from soluna_tui.play.coach import HINT_STEPS, Coach, Purpose, Turn
 from soluna_tui.play.looks import NoteKind
-from soluna_tui.play.slots import Arrangement
-from soluna_tui.rules import Move, Position, Solver
+from soluna_tui.rules import Arrangement, Move, Position, Solver
 from soluna_tui.rules.teaching import Hint
 
 POSITION = Position.parse("1S 1S 1M 2C")  # lost for the player to move: every move loses in 2

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from soluna_tui.play.picker import Outcome, Picker, Pressed
-from soluna_tui.play.slots import Arrangement, Placed
-from soluna_tui.rules import Move, Position
+from soluna_tui.rules import Arrangement, Move, Position
+from soluna_tui.rules import PlacedMove as Placed
 
 # Sorted as the notation sorts: 2S (no move: no other tower is 2 high or a sun), 1M, 1C.
 STUCK = Arrangement.opening(Position.parse("2S 1M 1C"))

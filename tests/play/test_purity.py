@@ -8,6 +8,6 @@ from ..fresh import modules_after
 def test_play_imports_without_textual() -> None:
     loaded = modules_after(
         "import soluna_tui.play.picker, soluna_tui.play.coach, soluna_tui.play.view, soluna_tui.play.looks\n"
-        "import soluna_tui.play.slots"
+        "import soluna_tui.play.where"
     )
     assert [name for name in loaded if name.split(".")[0] in {"textual", "asyncssh"}] == []

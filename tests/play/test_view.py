@@ -6,7 +6,6 @@ from dataclasses import replace
 
 from soluna_tui.play.coach import Coach, Turn
 from soluna_tui.play.looks import HistoryEntry
-from soluna_tui.play.slots import Arrangement, Placed, PlacesKept
 from soluna_tui.play.view import (
     Moment,
     Phase,
@@ -19,7 +18,7 @@ from soluna_tui.play.view import (
     status_prompt,
     tally_info,
 )
-from soluna_tui.rules import Match, MatchOptions, Move
+from soluna_tui.rules import Arrangement, Match, MatchOptions, Move, PlacedMove
 
 HOT_SEAT = TableFacts(local_to_move=True, one_local_player=False)
 ONE_HERE = TableFacts(local_to_move=True, one_local_player=True, mode_label="ann vs bob over SSH")
@@ -105,7 +104,7 @@ def test_an_earlier_position_from_the_history() -> None:
     assert shown_position(match, start) == match.rounds[0].position_at(0)
     # The earlier position is drawn without the tower in hand, and with its own last move marked:
     # the place it left (empty now) and the place it went to.
-    table, last = shown_table(match, viewing, PlacesKept())
+    table, last = shown_table(match, viewing)
     looks = board_looks(table, last, moment(match, viewing=viewing, picked_slot=0), Coach(), False)
     assert not any(look.picked for look in looks)
     assert [look.tower for look in looks if look.last] == [None, match.round.moves[0].result]
@@ -114,33 +113,55 @@ def test_an_earlier_position_from_the_history() -> None:
 
 def test_the_table_keeps_the_places_players_chose() -> None:
     match = new_match()
-    places = PlacesKept()
     move = Move.parse("1M>1M")  # four moons, in places 2 to 5 (slots 1 to 4)
-    places.remember(1, 0, Placed(move, 4, 1))
-    match.play(move, 0)
-    table, last = shown_table(match, None, places)
-    assert last == Placed(move, 4, 1) and table.places[4] is None and str(table.places[1]) == "2M"
-    # A screen that knows only the moves (an opponent's) puts the first moon on the second.
-    elsewhere, _ = shown_table(match, None, PlacesKept())
-    assert elsewhere.places[1] is None and str(elsewhere.places[2]) == "2M"
+    match.play(PlacedMove(move, 4, 1), 0)
+    table, last = shown_table(match, None)
+    assert last == PlacedMove(move, 4, 1) and table.places[4] is None and str(table.places[1]) == "2M"
+    # The history and the last-move line name the places, since the notation alone does not.
+    assert history_entries(match)[-1].text.endswith("1M>1M 5>2")
+    assert last_move_words(match, None)[2] == "Last move: Ann 1M>1M 5>2"
+    # The same match read back from its document (another screen, a save, a replay) has the same table.
+    again, _ = shown_table(Match.from_dict(match.to_dict()), None)
+    assert again == table
 
 
 def test_the_last_move_in_words_from_longest_to_shortest() -> None:
     match = new_match()
     assert last_move_words(match, None) == ("No move yet in round 1.", "No move yet.")
-    match.play(match.position.legal_moves[0], 0)
-    assert last_move_words(match, None) == ("Last move: Ann 1S>1M, the sun tower onto the moon tower",
-                                            "Last move: Ann 1S>1M, sun onto moon", "Last move: Ann 1S>1M",
-                                            "Ann 1S>1M")
-    assert last_move_words(match, HistoryEntry(1, 1, ""))[0].startswith("Move 1: Ann 1S>1M")
+    match.play(match.position.legal_moves[0], 0)  # one of several suns onto one of several moons: keys too
+    assert last_move_words(match, None) == ("Last move: Ann 1S>1M 1>2, the sun tower onto the moon tower",
+                                            "Last move: Ann 1S>1M 1>2, sun onto moon", "Last move: Ann 1S>1M 1>2",
+                                            "Ann 1S>1M 1>2")
+    assert last_move_words(match, HistoryEntry(1, 1, ""))[0].startswith("Move 1: Ann 1S>1M 1>2")
 
 
 def test_the_history_lists_rounds_and_moves() -> None:
     match = new_match(moves=2)
     entries = history_entries(match)
     assert entries[0] == HistoryEntry(1, 0, "Round 1: Ann opened", heading=True)
-    first, second = match.round.moves
-    assert [entry.text for entry in entries[1:]] == [f" 1. Ann       {first}", f" 2. Bob       {second}"]
+    first, second = match.round.placed_moves
+    assert [entry.text for entry in entries[1:]] == [
+        f" 1. Ann       {first.move} {first.mover_slot + 1}>{first.target_slot + 1}",
+        f" 2. Bob       {second.move} {second.mover_slot + 1}>{second.target_slot + 1}"]
+
+
+def test_the_history_names_places_only_where_the_notation_leaves_a_choice() -> None:
+    match = Match(MatchOptions(discs=3), ("Ann", "Bob"), seed=2)
+    assert len(set(match.round.start)) == 3  # three different towers: every move says where it goes
+    match.play(match.position.legal_moves[0], 0)
+    assert history_entries(match)[-1].text == f" 1. Ann       {match.round.moves[0]}"
+
+
+def test_the_history_shortens_names_to_read_whole() -> None:
+    match = Match(MatchOptions(), ("ann (guest)", "Bartholomew the Great"), seed=3)
+    match.play(match.position.legal_moves[0], 0)
+    match.play(match.position.legal_moves[0], 1)
+    entries = [entry.text for entry in history_entries(match)]
+    assert entries[0] == "Round 1: ann opened"
+    assert entries[1].startswith(" 1. ann       ") and entries[2].startswith(" 2. Bartholo… ")
+    # Two guests whose names are alike but for the mark keep it.
+    twins = Match(MatchOptions(), ("ann (guest)", "ann"), seed=3)
+    assert history_entries(twins)[0].text == "Round 1: ann (gue… opened"
 
 
 def test_the_tally_from_the_match_and_the_table() -> None:

@@ -18,7 +18,6 @@ import pyte
 
 from soluna_tui.link.clock import PRESETS
 from soluna_tui.play.looks import JUMP_KEYS
-from soluna_tui.play.slots import arrange
 from soluna_tui.server.config import Limits, ServerConfig
 from soluna_tui.server.ratings import RANKED_AFTER
 from soluna_tui.server.server import SolunaServer
@@ -375,7 +374,7 @@ async def refill_attack(port: int, connections: int, addresses: list[str], secon
 
 def move_keys(match, move) -> tuple[str, str]:
     """The keys of the places ``move`` goes from and onto: towers keep their places (and keys) all round."""
-    placed = arrange(match.round.start, match.round.moves).resolve(move)
+    placed = match.round.table.resolve(move)
     return JUMP_KEYS[placed.mover_slot], JUMP_KEYS[placed.target_slot]
 
 

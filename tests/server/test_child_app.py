@@ -219,7 +219,7 @@ async def test_the_round_winner_follows_the_opener_choice_after_closing_the_revi
         server.send(match_message(match, 0, hints=True))
         await wait_for_screen(pilot, app, GameScreen, "Your move")
         while not match.round.is_over:
-            move = match.position.legal_moves[0]
+            move = match.round.table.resolve(match.position.legal_moves[0])  # as the server sends it: placed
             if match.to_move == 0:
                 await play_by_keys(pilot, app, move)
                 await server.expect("move")
@@ -235,13 +235,13 @@ async def test_the_round_winner_follows_the_opener_choice_after_closing_the_revi
                                   notice="bob chose to move second: ann opens round 2."))
         await wait_for_screen(pilot, app, GameScreen, "bob chose to move second")
         assert app.game.match.round_number == 2 and "Your move" in screen_text(app)
-        move = match.position.legal_moves[0]
-        await play_by_keys(pilot, app, move)
+        move = match.round.table.resolve(match.position.legal_moves[0])
+        await play_by_keys(pilot, app, move.move)
         sent = await server.expect("move")
         assert (sent["round"], sent["ply"], sent["move"]) == (2, 0, str(move))
         version += 1
         server.send(moved_message(match, move, version))
-        reply = match.position.legal_moves[0]
+        reply = match.round.table.resolve(match.position.legal_moves[0])
         version += 1
         server.send(moved_message(match, reply, version))  # bob's reply still reaches this screen
         await wait_for_screen(pilot, app, GameScreen, "Your move")

@@ -6,7 +6,7 @@ import pytest
 
 from soluna_tui.link.end_reason import EndReason
 from soluna_tui.link.messages import PlayMove, StartNextRound
-from soluna_tui.rules import Match, MatchOptions
+from soluna_tui.rules import Match, MatchOptions, Move, PlacedMove
 from soluna_tui.server.lobby.decisions import (
     ABANDONED,
     BadOptions,
@@ -56,7 +56,9 @@ def match_over() -> Match:
 
 
 def move_request(match: Match, index: int = 0) -> PlayMove:
-    return PlayMove(str(match.position.legal_moves[index]), match.round_number, match.round.ply)
+    """The move as a child sends it: with the places it is played from and onto."""
+    placed = match.round.table.resolve(match.position.legal_moves[index])
+    return PlayMove(str(placed), match.round_number, match.round.ply)
 
 
 # ---- seats ---------------------------------------------------------------------------------------
@@ -181,11 +183,32 @@ def test_a_move_is_news_as_a_move_alone_and_a_late_or_illegal_one_puts_the_scree
     assert isinstance(out_of_turn, Resync) and out_of_turn.notice.startswith("Move not accepted: ")
     nonsense = REFEREE.play_move(read(match, seat("ann"), seat("bob")), 0, PlayMove("9S>9M", 1, 0), MOMENT)
     assert isinstance(nonsense, Resync) and nonsense.notice.startswith("Move not accepted: ")
+    placed = PlacedMove.parse(request.move)
+    elsewhere = next(slot for slot, tower in enumerate(match.round.table)
+                     if tower != placed.move.mover and slot != placed.target_slot)
+    wrong_place = PlayMove(str(PlacedMove(placed.move, elsewhere, placed.target_slot)), 1, 0)
+    refused = REFEREE.play_move(read(match, seat("ann"), seat("bob")), 0, wrong_place, MOMENT)
+    assert isinstance(refused, Resync) and f"place {elsewhere + 1} holds" in refused.notice
     late = PlayMove(request.move, 1, 7)
     assert REFEREE.play_move(read(match, seat("ann"), seat("bob")), 0, late, MOMENT) == Resync(
         "That move came too late: the match had moved on.")
     assert REFEREE.play_move(read(match_over(), seat("ann"), seat("bob")), 0, request, MOMENT) == Resync(
         "The match is over.")
+
+
+def test_a_move_between_alike_towers_is_told_to_everyone_with_its_places() -> None:
+    """The mover put the second of two alike towers on the first: the news names those places, and a
+    move without places (an older child) is placed on the first places holding its towers."""
+    match = new_match()
+    table = match.round.table
+    alike = next((first, second) for first in range(len(table)) for second in range(first + 1, len(table))
+                 if table[first] == table[second])
+    placed = PlacedMove(Move(table[alike[1]], table[alike[0]]), alike[1], alike[0])
+    change = REFEREE.play_move(read(match, seat("ann"), seat("bob")), 0, PlayMove(str(placed), 1, 0), MOMENT)
+    assert isinstance(change, Change) and change.news.moved == MovePlayed(1, 0, str(placed))
+    assert change.match.round.table[alike[1]] is None and change.match.round.table[alike[0]] == placed.move.result
+    bare = REFEREE.play_move(read(match, seat("ann"), seat("bob")), 0, PlayMove(str(placed.move), 1, 0), MOMENT)
+    assert isinstance(bare, Change) and bare.news.moved == MovePlayed(1, 0, str(table.resolve(placed.move)))
 
 
 def test_the_move_that_wins_the_match_finishes_it() -> None:

@@ -24,7 +24,7 @@ from soluna_tui.server.storage import DEFAULT_FILE, open_storage
 from ..fresh import modules_after
 from .conftest import finished_match, match_in_play, seats
 
-MOVE_LINE = re.compile(r"^\s+(\d+)\. (\S+)\s+(\S+)\s+(win|loss) in (\d+)\s+(.+?)( \?\??)?$")
+MOVE_LINE = re.compile(r"^\s+(\d+)\. (\S+)\s+(\S+)(?: \S>\S)?\s+(win|loss) in (\d+)\s+(.+?)( \?\??)?$")
 
 
 def _judged_lines(text: str) -> list[re.Match]:

@@ -36,7 +36,7 @@ from ...link.messages import PlayMove, StartNextRound
 from ...link.names import skeleton
 from ...match_setup import NAME_LIMIT
 from ...play.wording import minutes
-from ...rules import Match, MatchOptions, Move, NextOpener, SolunaError
+from ...rules import Match, MatchOptions, NextOpener, SolunaError, parse_move_record
 from ...rules.round import other
 from ..ratings import REAL_PLAY_MOVES
 from ..storage import SeatRecord, StoredMatch
@@ -425,13 +425,14 @@ class Referee:
         if (request.round, request.ply) != (match.round_number, match.round.ply):
             return Resync("That move came too late: the match had moved on.")
         try:
-            move = Move.parse(request.move)
-            match.play(move, seat)
+            match.play(parse_move_record(request.move), seat)
         except SolunaError as error:
             return Resync(f"Move not accepted: {error}.")
+        # The move as the match keeps it, with its places: every screen puts the towers where the mover did.
+        placed = match.round.placed_moves[-1]
         seats = tuple(replace(each, rematch=False) for each in read.seats)
         clock = read.clock.after_move(seat, moment.now, clock_turn(match)) if read.clock is not None else None
-        return Change(match, seats, News(moved=MovePlayed(request.round, request.ply, str(move))),
+        return Change(match, seats, News(moved=MovePlayed(request.round, request.ply, str(placed))),
                       finish=EndReason.WON if match.is_over else None, clock=clock)
 
     def start_next_round(self, read: MatchRead, seat: int, request: StartNextRound, moment: Moment) -> Decision:
