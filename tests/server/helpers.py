@@ -396,6 +396,23 @@ async def play_a_move(server, code: str, players: list[SshTerminal]) -> None:
 TOWER_BOTTOM = re.compile(r"[┗╰┕][━─]*(\d{1,2}[SM*C])[━─]*[┛╯┙]")
 
 
+#: A place's base line: a tower's bottom border (as ``TOWER_BOTTOM``), or the footprint an emptied place leaves.
+PLACE_BASE = re.compile(r"[┗╰┕][━─]*(\d{1,2}[SM*C])[━─]*[┛╯┙]|(┈{3,})")
+
+
+def places_on_board(lines: list[str]) -> list[str | None]:
+    """Every place on the board in the order the board lays them out (row by row, left to right): its
+    tower as notation, or ``None`` where the place is empty (no tower may be in hand)."""
+    sidebar = next((line.find("╭─ Soluna") for line in lines if "╭─ Soluna" in line), -1)
+    return [tower or None for line in lines
+            for tower, _empty in PLACE_BASE.findall(line[:sidebar] if sidebar > 0 else line)]
+
+
+def server_places(table) -> list[str | None]:
+    """The places of a table (an ``Arrangement``) as ``places_on_board`` reads them from a screen."""
+    return [str(tower) if tower is not None else None for tower in table]
+
+
 def towers_on_board(lines: list[str]) -> list[str]:
     """The towers drawn on the board (left of the side panel), as notation, in the order they are read."""
     sidebar = next((line.find("╭─ Soluna") for line in lines if "╭─ Soluna" in line), -1)
