@@ -40,7 +40,7 @@ class NextOpener(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class MatchOptions:
-    """Every option of RULES.md; the defaults are the box (physical) rules."""
+    """Every option of the rules (docs/rules.md); the defaults are the box (physical) rules."""
 
     stars_to_win: int = DEFAULT_STARS
     discs: int = DEFAULT_DISCS

@@ -1,4 +1,4 @@
-"""Reading the notation of RULES.md: symbols, towers, positions and moves.
+"""Reading the notation (docs/rules.md): symbols, towers, positions and moves.
 
 Printing lives on the value types themselves (``str(tower)``); this module turns
 text back into values, accepting the aliases a person might type: lower case,
