@@ -323,7 +323,8 @@ def build_parser(every_command: bool = True) -> argparse.ArgumentParser:
         ),
     )
     analyze.add_argument("position", nargs="+", metavar="POSITION", help="the towers, e.g. '3M 2S 1S 1*'")
-    analyze.add_argument("--json", action="store_true", help="print the JSON object described in docs/rules.md instead of a table")
+    analyze.add_argument("--json", action="store_true",
+                         help="print the JSON object described in docs/rules.md instead of a table")
     analyze.set_defaults(run=run_analyze, parser=analyze)
 
     if every_command:
