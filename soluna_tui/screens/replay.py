@@ -35,6 +35,8 @@ from .solver_work import solve_in_worker
 
 #: Seconds the solver may spend judging one round of a replay (large rounds give up, and say so).
 REPLAY_SECONDS_PER_ROUND = 20.0
+#: The lines under the board: the move's four, the result's and the footer's (``styles/replay.tcss``).
+REPLAY_LINES_UNDER = 6
 class ReplayScreen(QuietFocus, Screen[None]):
     """Escape goes back to where the replay was opened from."""
 
@@ -78,7 +80,9 @@ class ReplayScreen(QuietFocus, Screen[None]):
     def compose(self) -> ComposeResult:
         with Horizontal(id="replay-main"):
             with Vertical(id="play-area"):
-                yield Board(self.glyphs, self.match.options.discs, id="board")
+                board = Board(self.glyphs, self.match.options.discs, id="board")
+                board.margins = (board.margins[0], REPLAY_LINES_UNDER)
+                yield board
                 yield Static("", id="replay-move", markup=False)
                 yield Static("", id="replay-result", markup=False)
             with Vertical(id="sidebar"):

@@ -127,6 +127,7 @@ class Board(CachedLines, Container, can_focus=True):
         #: The discs of the round: a larger scale must draw a tower of ``WANTED_DISCS`` of them whole.
         self.discs = capacity
         self.plan: BoardPlan | None = None
+        self._planned_size = (0, 0)
         #: The columns and lines the rest of its screen takes beside and under the board (a guess
         #: at its size before the first layout; a wrong one costs a second layout, nothing else).
         self.margins = (30, 5)
@@ -238,9 +239,10 @@ class Board(CachedLines, Container, can_focus=True):
             return
         note_line = self.reserve_notes or any(look.note for look in self._looks)
         plan = plan_board(width, height, len(self._looks), self.discs, note_line)
-        if plan == self.plan:
+        if (plan, width, height) == (self.plan, *self._planned_size):
             return
-        self.plan = plan
+        # The same plan for another size still moves the rows down or up (the padding above them).
+        self.plan, self._planned_size = plan, (width, height)
         styles = self.styles
         styles.grid_size_columns = plan.columns
         styles.grid_size_rows = plan.rows

@@ -14,6 +14,7 @@ from soluna_tui.screens.finished import FinishedListScreen
 from soluna_tui.screens.match_over import MatchOverScreen
 from soluna_tui.screens.replay import ReplayScreen
 from soluna_tui.screens.review import describe_review
+from soluna_tui.widgets.board import Board
 
 from .helpers import hot_seat, make_app, play_by_keys, screen_text, skip_review, wait_for, wait_for_text
 
@@ -155,3 +156,21 @@ async def test_the_annotated_text_wraps_at_80_columns(tmp_path) -> None:
         text = screen_text(app)
         assert "seed 3" in text  # the end of the rules line, past the 80th column
         assert "counted from that" in text
+
+
+async def test_at_80x24_the_replay_s_text_never_covers_the_towers_nor_moves_them(tmp_path) -> None:
+    match = finished(discs=12, stars=1)
+    app = make_app(tmp_path, hot_seat())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(ReplayScreen(match))
+        replay = app.screen
+        board, text = replay.query_one(Board), replay.query_one("#replay-move")
+        regions = set()
+        for key in ("home", "right", "right", "end"):  # the start's text is the longest, then moves, the end
+            await pilot.press(key)
+            await pilot.pause()
+            assert board.region.bottom <= text.region.y
+            for tower in board.tower_widgets:
+                assert board.region.contains_region(tower.region), f"{tower.region} is not all on {board.region}"
+            regions.add(tuple(tower.region for tower in board.tower_widgets))
+        assert len(regions) == 1  # every tower where it was
