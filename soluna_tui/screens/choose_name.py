@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -25,7 +24,11 @@ class ChooseNameScreen(QuietFocus, ModalScreen[None]):
     """Enter asks the server (``Chosen`` goes up); the app closes the dialog once the server agrees, or
     shows its refusal here (``show_error``) for another try. Escape keeps the name for now."""
 
-    BINDINGS = [Binding("escape", "later", "Not now")]
+    BINDINGS = [
+        # Before the field's own Enter (which the footer would not show): the footer says Enter chooses.
+        Binding("enter", "choose", "Choose", priority=True),
+        Binding("escape", "later", "Not now"),
+    ]
 
     class Chosen(Message):
         def __init__(self, name: str) -> None:
@@ -39,7 +42,8 @@ class ChooseNameScreen(QuietFocus, ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="choose-name", classes="dialog"):
             yield Static("You came with an SSH key: choose the name others will know you by. It is kept "
-                         "with your key, with your rating, for every visit.", markup=False)
+                         "with your key, with your rating, for every visit. Enter chooses it; Escape keeps "
+                         "this one for now.", markup=False)
             yield Input(self.suggested, max_length=NAME_LIMIT, compact=True, id="choose-name-input")
             yield Static("", id="choose-name-status", markup=False)
         yield KeyFooter()
@@ -48,10 +52,9 @@ class ChooseNameScreen(QuietFocus, ModalScreen[None]):
         self.query_one("#choose-name").border_title = "Your name"
         self.query_one(Input).focus()
 
-    @on(Input.Submitted)
-    def _submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        name = typed_name(event.value)
+    def action_choose(self) -> None:
+        """Ask the server for the name typed (cleaned as it will take it)."""
+        name = typed_name(self.query_one(Input).value)
         if not name:
             self.show_error("Type a name (at most 16 letters, digits or spaces), then Enter.")
             return

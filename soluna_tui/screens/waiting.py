@@ -8,6 +8,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ..widgets.key_footer import KeyFooter
 from .help import HELP_BINDING
 from .quiet_focus import QuietFocus
 
@@ -27,6 +28,7 @@ class WaitingScreen(QuietFocus, ModalScreen[bool]):
             yield Static("Tell it to your opponent: they connect to this server, choose "
                          "\"Join a match by code\" and type it. The match starts as soon as they join.\n\n"
                          "Escape cancels the match.", id="waiting-text", markup=False)
+        yield KeyFooter()  # its own keys: not the lobby's underneath, whose Escape is another thing
 
     def on_mount(self) -> None:
         self.query_one("#waiting").border_title = "Waiting for an opponent"

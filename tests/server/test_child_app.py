@@ -23,7 +23,7 @@ from soluna_tui.screens.waiting import WaitingScreen
 from soluna_tui.server.child_app import ChildApp
 from soluna_tui.server.remote_table import RemoteTable
 
-from ..app.helpers import help_and_palette, play_by_keys, screen_text, wait_for
+from ..app.helpers import footer_keys, help_and_palette, play_by_keys, screen_text, wait_for
 
 
 class FakeServer:
@@ -91,6 +91,18 @@ async def test_creating_shows_the_code_and_escape_cancels() -> None:
         await settle(pilot)
         assert isinstance(app.screen, LobbyScreen) and app.following is None
         assert "Match cancelled." in screen_text(app)
+
+
+async def test_the_waiting_dialog_s_footer_says_what_its_text_says_of_escape() -> None:
+    app, ours = await start()
+    async with app.run_test(size=(80, 24)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        await pilot.press("down", "enter")
+        server.answer(await server.expect("create"), {"type": "waiting", "code": "KQXP"})
+        await wait_for_screen(pilot, app, WaitingScreen, "K Q X P")
+        assert footer_keys(app) == {"Cancel the match": True}  # not the lobby's "esc Menu" underneath
+        text = screen_text(app)
+        assert "Escape cancels the match." in text and "esc Cancel the match" in text and "Menu" not in text
 
 
 async def test_a_joined_match_plays_through_the_server() -> None:

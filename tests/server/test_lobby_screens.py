@@ -13,7 +13,7 @@ from soluna_tui.screens.lobby import LobbyScreen
 from soluna_tui.screens.record import RecordScreen
 from soluna_tui.screens.replay import ReplayScreen
 
-from ..app.helpers import screen_text
+from ..app.helpers import footer_keys, screen_text
 from .test_child_app import FakeServer, settle, start, wait_for_screen
 
 LEADERBOARD_KEY = "down", "down", "down", "down", "enter"   # the fifth entry of the menu
@@ -224,3 +224,16 @@ async def test_an_answer_reaches_the_screen_that_asked_whatever_is_on_top_and_no
         await settle(pilot)
         assert isinstance(app.screen, LobbyScreen) and "Too late" not in screen_text(app)
         assert "could not read" not in screen_text(app)
+
+
+async def test_the_name_dialog_says_that_enter_chooses_in_its_text_and_its_footer() -> None:
+    app, ours = await start()
+    async with app.run_test(size=(80, 24)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        server.send(welcome("ann", chosen=False))
+        await wait_for_screen(pilot, app, ChooseNameScreen, "choose the name")
+        assert footer_keys(app) == {"Choose": True, "Not now": True}
+        assert "Enter chooses it; Escape keeps this" in " ".join(screen_text(app).split())
+        await pilot.press(*["backspace"] * 3, *"zed", "enter")
+        assert (await server.expect("choose_name"))["name"] == "zed"
+
