@@ -7,20 +7,23 @@ sessions (the SSH server's zygote) imports them all first with ``preload``.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import importlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar, cast, overload
 
 from textual import events, work
 from textual.app import App, SystemCommand
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.command import CommandListItem, CommandPalette, ProviderSource, SimpleCommand, SimpleProvider
 from textual.geometry import Size
-from textual.screen import Screen
+from textual.screen import Screen, ScreenResultCallbackType
 from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.theme import ThemeProvider
+from textual.widget import AwaitMount
 
 from .files import SaveError
 from .glyphs import glyphs_for
@@ -49,8 +52,9 @@ STYLESHEETS = ("app.tcss", "game.tcss")
 #: mode, whose own sheet must come after them, and by an app with ``STYLES_AT_ONCE``.
 LATER_STYLESHEETS = ("dialogs.tcss", "replay.tcss")
 ASCII_STYLESHEET = "ascii.tcss"
-#: The id of the notice that covers the layout while the terminal is too small.
-TOO_SMALL_ID = "too-small-screen"
+ResultT = TypeVar("ResultT")
+#: Marks the notice that covers the layout while the terminal is below the minimum size.
+TOO_SMALL_CLASS = "too-small-notice"
 #: One line on the screen of a second copy of the game started on the same data directory.
 ELSEWHERE_NOTICE = "Another copy of Soluna has the saved match; this one saves apart."
 #: The computer's pause before its move lands, in seconds, unless the player chose another.
@@ -517,16 +521,51 @@ class SolunaApp(InOrderInput, App[None]):
         self.check_size(event.size)
 
     def check_size(self, size: Size | None = None) -> None:
-        """Cover the layout with a notice while the terminal is below the minimum size."""
+        """Cover whatever is on top with a notice while the terminal is below the minimum size; take
+        the notice away once it is large enough."""
         width, height = size or self.size
         too_small = width < MIN_WIDTH or height < MIN_HEIGHT
-        showing = self.screen.id == TOO_SMALL_ID
+        showing = self.screen.has_class(TOO_SMALL_CLASS)
         if too_small and not showing:
             from .screens.too_small import TooSmallScreen
 
-            self.push_screen(TooSmallScreen(id=TOO_SMALL_ID))
+            self.push_screen(TooSmallScreen(classes=TOO_SMALL_CLASS))
         elif showing and not too_small:
-            self.pop_screen()
+            super().pop_screen()
+
+    # The too-small notice stays on top of the stack: a screen opened or closed while it shows goes
+    # under it (a dialog the app opens, one that closes itself), so it never buries a notice.
+
+    @overload
+    def push_screen(self, screen: Screen[ResultT] | str, callback: ScreenResultCallbackType[ResultT] | None = None,
+                    wait_for_dismiss: Literal[False] = False, *, mode: str | None = None) -> AwaitMount: ...
+
+    @overload
+    def push_screen(self, screen: Screen[ResultT] | str, callback: ScreenResultCallbackType[ResultT] | None = None,
+                    wait_for_dismiss: Literal[True] = True, *,
+                    mode: str | None = None) -> asyncio.Future[ResultT]: ...
+
+    def push_screen(self, screen: Screen[ResultT] | str, callback: ScreenResultCallbackType[ResultT] | None = None,
+                    wait_for_dismiss: bool = False, *,
+                    mode: str | None = None) -> AwaitMount | asyncio.Future[ResultT]:
+        """Push ``screen``; under the too-small notice when it shows."""
+        covered = self.screen.has_class(TOO_SMALL_CLASS) and not (
+            isinstance(screen, Screen) and screen.has_class(TOO_SMALL_CLASS))
+        if covered:
+            super().pop_screen()
+        pushed = super().push_screen(screen, callback, wait_for_dismiss, mode=mode)  # type: ignore[call-overload]
+        if covered:
+            self.check_size()
+        return cast("AwaitMount | asyncio.Future[ResultT]", pushed)
+
+    def pop_screen(self) -> AwaitComplete:
+        """Pop the top screen; under the too-small notice when it shows (the notice stays)."""
+        if self.screen.has_class(TOO_SMALL_CLASS) and len(self.screen_stack) > 2:
+            super().pop_screen()  # the notice
+            done = super().pop_screen()
+            self.check_size()  # covered again
+            return done
+        return super().pop_screen()
 
     def _palette(self, providers: ProviderSource | None = None, searching: str = "commands") -> CommandPalette:
         """Textual's palette, answering keys that arrive together in order (with a plain search

@@ -162,20 +162,27 @@ def _run_app(args: argparse.Namespace, **start: Any) -> int:
     app.run()
     status = app.return_code or 0  # 1 when the app stopped on an unexpected error
     if status and details.getvalue():
-        print(f"soluna: {_file_crash_report(kwargs['data_dir'], details.getvalue())}", file=sys.stderr)
+        from .table import LocalTable
+
+        table = app.game.table if app.game is not None else None
+        saved = (isinstance(table, LocalTable) and table.store is not None and table.save_problem is None
+                 and not table.match.is_over)
+        print(f"soluna: {_file_crash_report(kwargs['data_dir'], details.getvalue(), saved)}", file=sys.stderr)
     return status
 
 
-def _file_crash_report(data_dir: Path | None, details: str) -> str:
-    """Keep the traceback of a crash in the data directory; the one line that tells the player."""
+def _file_crash_report(data_dir: Path | None, details: str, saved: bool) -> str:
+    """Keep the traceback of a crash in the data directory; the one line that tells the player (that
+    their match was saved only where there was one, saved)."""
     folder = data_dir or default_data_dir()
     path = folder / time.strftime("crash-%Y%m%d-%H%M%S.log")
+    what = "a bug; the match was saved after its last move" if saved else "a bug"
     try:
         folder.mkdir(parents=True, exist_ok=True)
         write_atomically(path, details)
     except OSError:
-        return "the game stopped on an internal error (a bug; the match was saved after its last move)"
-    return f"the game stopped on an internal error (a bug; the match was saved after its last move); details in {path}"
+        return f"the game stopped on an internal error ({what})"
+    return f"the game stopped on an internal error ({what}); details in {path}"
 
 
 def run_start(args: argparse.Namespace) -> int:

@@ -168,6 +168,7 @@ def test_play_exits_non_zero_when_the_app_crashes(monkeypatch, tmp_path, capsys)
     reports = list(tmp_path.glob("crash-*.log"))
     assert said.count("\n") == 1 and "internal error" in said and "Traceback" not in said
     assert len(reports) == 1 and str(reports[0]) in said and "Crash" in reports[0].read_text()
+    assert "saved" not in said  # it stopped before the match was ever saved: no promise of a save
     monkeypatch.setattr(app_module.SolunaApp, "on_mount", lambda self: self.call_after_refresh(self.exit))
     assert main(["play", "--seed", "1", "--data-dir", str(tmp_path)]) == 0
     assert capsys.readouterr().err == ""

@@ -10,7 +10,8 @@ from ..terminal import MIN_HEIGHT, MIN_WIDTH
 
 
 class TooSmallScreen(ModalScreen[None]):
-    """Goes away by itself when the terminal is large enough again (the app watches resizes)."""
+    """Goes away by itself when the terminal is large enough again (the app watches resizes and keeps
+    the notice on top of whatever opens or closes under it)."""
 
     BINDINGS = [("q,ctrl+q", "app.quit", "Quit")]
 

@@ -17,7 +17,17 @@ from soluna_tui.screens.new_match import NewMatchScreen
 from soluna_tui.screens.resume import ResumeScreen
 from soluna_tui.screens.too_small import TooSmallScreen
 
-from .helpers import game, hot_seat, make_app, play_by_keys, screen_text, settle, wait_for_text
+from .helpers import (
+    game,
+    hot_seat,
+    make_app,
+    play_by_keys,
+    play_randomly_until,
+    screen_text,
+    settle,
+    wait_for,
+    wait_for_text,
+)
 
 
 async def text_showing(pilot, app, *words: str) -> str:
@@ -546,3 +556,66 @@ async def test_a_finished_match_is_kept_with_the_verdicts_its_review_found(tmp_p
     fresh = Solver()
     assert judge_match(saved.match, saved.verdicts, fresh) == [review_round(played) for played in saved.match.rounds]
     assert fresh.positions_solved == 0  # soluna export --last solves nothing again
+
+
+@pytest.mark.parametrize("size", [(60, 20), (70, 22), (79, 24)])
+async def test_the_too_small_notice_covers_the_first_dialog_and_the_offer_to_resume(tmp_path, size) -> None:
+    """The first command in a small terminal crashed (two notices with one id): the new-match form, then
+    "Welcome back" with a match saved; each is covered, and shown once the terminal is large enough."""
+    from soluna_tui.screens.new_match import NewMatchScreen
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=size) as pilot:
+        await wait_for(pilot, app, lambda: isinstance(app.screen, TooSmallScreen), "the notice")
+        await pilot.pause()
+        assert isinstance(app.screen, TooSmallScreen) and any(
+            isinstance(screen, NewMatchScreen) for screen in app.screen_stack)
+        assert f"Terminal too small: {size[0]}x{size[1]}" in screen_text(app)
+        await pilot.resize_terminal(100, 30)
+        await wait_for(pilot, app, lambda: isinstance(app.screen, NewMatchScreen), "the form")
+        assert not any(isinstance(screen, TooSmallScreen) for screen in app.screen_stack)
+    saved = make_app(tmp_path, hot_seat(seed=7))
+    async with saved.run_test(size=(100, 30)) as pilot:
+        await play_some_moves(pilot, saved, 1)
+    resumed = make_app(tmp_path)
+    async with resumed.run_test(size=size) as pilot:
+        await wait_for(pilot, resumed, lambda: any(isinstance(screen, ResumeScreen)
+                                                   for screen in resumed.screen_stack), "the offer")
+        await pilot.pause()
+        assert isinstance(resumed.screen, TooSmallScreen)
+        await pilot.resize_terminal(100, 30)
+        await wait_for(pilot, resumed, lambda: isinstance(resumed.screen, ResumeScreen), "the offer")
+        await pilot.press("enter")
+        await wait_for(pilot, resumed, lambda: isinstance(resumed.screen, GameScreen), "the match")
+
+
+@pytest.mark.parametrize("size", [(60, 20), (70, 22), (79, 24)])
+async def test_the_too_small_notice_covers_every_dialog_and_keeps_them_working(tmp_path, size) -> None:
+    """Shrunk under the round-over dialog, the help and a confirmation: a notice over each, no crash; a
+    dialog that closes itself under the notice takes itself away, not the notice; grown again, the
+    dialog is back as it was."""
+    from soluna_tui.screens.confirm import ConfirmScreen
+    from soluna_tui.screens.round_over import RoundOverScreen
+
+    app = make_app(tmp_path, hot_seat(seed=2, discs=4))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await play_randomly_until(pilot, app, random.Random(1), RoundOverScreen)
+        await pilot.resize_terminal(*size)
+        await wait_for(pilot, app, lambda: isinstance(app.screen, TooSmallScreen), "the notice")
+        await pilot.press("question_mark", "enter")  # keys go to the notice alone: nothing opens, nothing is chosen
+        assert [type(screen) for screen in app.screen_stack][-2:] == [RoundOverScreen, TooSmallScreen]
+        question = ConfirmScreen("Really?", "Yes", "No", "Ask")
+        app.push_screen(question)  # opened by the app meanwhile: under the notice
+        await pilot.pause()
+        assert [type(screen) for screen in app.screen_stack][-3:] == [RoundOverScreen, ConfirmScreen, TooSmallScreen]
+        question.dismiss(None)  # it closes itself (as a dialog the match moved past does): itself, not the notice
+        await pilot.pause()
+        assert [type(screen) for screen in app.screen_stack][-2:] == [RoundOverScreen, TooSmallScreen]
+        await pilot.resize_terminal(100, 30)
+        await wait_for(pilot, app, lambda: isinstance(app.screen, RoundOverScreen), "the round-over dialog")
+        assert not any(isinstance(screen, TooSmallScreen) for screen in app.screen_stack)
+        app.push_screen(ConfirmScreen("Really?", "Yes", "No", "Ask"))
+        await pilot.resize_terminal(*size)
+        await wait_for(pilot, app, lambda: isinstance(app.screen, TooSmallScreen), "the notice")
+        await pilot.resize_terminal(100, 30)
+        await wait_for(pilot, app, lambda: isinstance(app.screen, ConfirmScreen), "the question")
