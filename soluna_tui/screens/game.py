@@ -40,7 +40,7 @@ from ..widgets.move_prompt import MovePrompt
 from ..widgets.notice_line import NoticeLine
 from ..widgets.status_line import StatusLine
 from ..widgets.tally import Tally
-from .picking import PICKING_BINDINGS, PickingMixin
+from .picking import PICKING_BINDINGS, TYPING_BINDING, PickingMixin
 from .quiet_focus import QuietFocus
 from .solver_work import pause_until, solve_in_worker
 from .teaching import TEACHING_BINDINGS, TeachingMixin
@@ -68,7 +68,7 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
 
     BINDINGS = [
         *PICKING_BINDINGS,
-        Binding("colon", "open_move_prompt", "Type"),
+        TYPING_BINDING,
         *TEACHING_BINDINGS,
         Binding("u", "undo", "Undo"),
         Binding("r", "redo", "Redo"),
@@ -108,7 +108,6 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
         super().__init__()
         self.table = table
         self._board: Board | None = None
-        self._prompt: MovePrompt | None = None
         self._parts: dict[type[Widget], Widget] = {}
         self._reset_state()
 
@@ -129,7 +128,6 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
         #: The saving trouble already told, so it is told once.
         self._save_warned: str | None = None
         self._guess_told = False
-        self._cursor_before_prompt = 0
 
     # ---- composition ---------------------------------------------------------------------
 
@@ -159,11 +157,6 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
             self._board = self.query_one(Board)
         return self._board
 
-    @property
-    def move_prompt(self) -> MovePrompt:
-        if self._prompt is None:
-            self._prompt = self.query_one(MovePrompt)
-        return self._prompt
 
     def _part(self, kind: type[PartT]) -> PartT:
         """The screen's one widget of ``kind``, looked up once (every key asks for a few)."""
@@ -665,43 +658,6 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
             self.picker.drop()
             _, last = view.shown_table(self.match, None)
             self.after_change(cursor=last.target_slot if last is not None else None)
-
-    # ---- typing a move (see MovePrompt) ----------------------------------------------------
-
-    def action_open_move_prompt(self) -> None:
-        """``:``: a line to type a move on, in the status's place; the tower in hand, if any, is put back."""
-        with self.app.batch_update():
-            self._cursor_before_prompt = self.board.cursor or 0
-            self.picker.drop()
-            self.move_prompt.open()
-            self.set_focus(self.move_prompt, scroll_visible=False)
-            self.refresh_view()
-
-    def _close_prompt(self) -> None:
-        """Close the prompt; the board takes the keys again (if the prompt had them)."""
-        had_focus = self.focused is self.move_prompt
-        self.move_prompt.close()
-        if had_focus:
-            self.set_focus(self.board, scroll_visible=False)
-
-    def on_paste(self, event: events.Paste) -> None:
-        """A move pasted on the board (``2S>1S``, ``:3>6``) lands in the prompt, ready to play."""
-        lines = event.text.strip().splitlines()
-        if lines and self.check_action("open_move_prompt", ()):
-            event.stop()
-            self.action_open_move_prompt()
-            self.move_prompt.insert_text_at_cursor(lines[0].strip().removeprefix(":").strip())
-
-    def action_close_move_prompt(self) -> None:
-        """Escape in the prompt: close it, back to the towers."""
-        with self.app.batch_update():
-            self._close_prompt()
-            self.refresh_view(cursor=self._cursor_before_prompt)
-
-    def action_play_typed_move(self) -> None:
-        """Enter in the prompt: play the move typed, or say why not and keep the text to mend."""
-        if self.move_prompt.is_open:
-            self.play_typed(self.move_prompt.value)
 
     # ---- browsing the history ------------------------------------------------------------
 

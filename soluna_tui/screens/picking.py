@@ -1,16 +1,22 @@
-"""Picking a tower up and putting it down on a screen: the keys and the board's clicks, wired
-to a ``Picker`` (the decisions live there); shared by the game and the puzzle screens."""
+"""Picking a tower up and putting it down on a screen: the keys, the board's clicks and the prompt
+to type a move on, wired to a ``Picker`` (the decisions live there); shared by the game and the
+puzzle screens."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
+from textual import events
 from textual.binding import Binding
 
 from ..play.looks import JUMP_KEYS
 from ..play.picker import Outcome, Picker, Pressed
 from ..rules import Arrangement, PlacedMove, Tower
 from ..widgets.board import Board
+from ..widgets.move_prompt import MovePrompt
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
 
 #: The keys of picking, for a screen's ``BINDINGS``. One binding serves picking up and placing,
 #: and "Cancel" (put the tower in hand back) stays in the footer (dimmed when nothing is in hand),
@@ -20,6 +26,8 @@ PICKING_BINDINGS = [
     Binding("enter,space", "press_focused", "Pick/place"),
     Binding("escape", "put_back", "Cancel"),
 ]
+#: ``:`` opens a line to type a move on (``MovePrompt``, which the screen composes).
+TYPING_BINDING = Binding("colon", "open_move_prompt", "Type")
 
 
 class PickingMixin:
@@ -30,11 +38,15 @@ class PickingMixin:
     """
 
     picker: Picker
+    #: Where the cursor was when the prompt opened (it comes back there when the prompt closes).
+    _cursor_before_prompt = 0
+    _prompt: MovePrompt | None = None
 
     if TYPE_CHECKING:  # provided by the screen (declared here only for the type checker)
 
         @property
         def board(self) -> Board: ...
+
 
     def may_pick(self) -> bool:
         raise NotImplementedError
@@ -100,6 +112,56 @@ class PickingMixin:
         outcome = self.picker.typed(self.picking_arrangement, text)
         self.act_on(outcome)
         return outcome.pressed is Pressed.MOVE
+
+    # ---- typing a move (see MovePrompt) ----------------------------------------------------
+
+    @property
+    def _screen(self) -> Screen[Any]:
+        """This mixin as the screen it is mixed into."""
+        return cast("Screen[Any]", self)
+
+    @property
+    def move_prompt(self) -> MovePrompt:
+        if self._prompt is None:
+            self._prompt = self._screen.query_one(MovePrompt)
+        return self._prompt
+
+    def action_open_move_prompt(self) -> None:
+        """``:``: a line to type a move on, in the status's place; the tower in hand, if any, is put back."""
+        screen = self._screen
+        with screen.app.batch_update():
+            self._cursor_before_prompt = self.board.cursor or 0
+            self.picker.drop()
+            self.move_prompt.open()
+            screen.set_focus(self.move_prompt, scroll_visible=False)
+            self.redraw()
+
+    def _close_prompt(self) -> None:
+        """Close the prompt; the board takes the keys again (if the prompt had them)."""
+        screen = self._screen
+        had_focus = screen.focused is self.move_prompt
+        self.move_prompt.close()
+        if had_focus:
+            screen.set_focus(self.board, scroll_visible=False)
+
+    def on_paste(self, event: events.Paste) -> None:
+        """A move pasted on the board (``2S>1S``, ``:3>6``) lands in the prompt, ready to play."""
+        lines = event.text.strip().splitlines()
+        if lines and self._screen.check_action("open_move_prompt", ()):
+            event.stop()
+            self.action_open_move_prompt()
+            self.move_prompt.insert_text_at_cursor(lines[0].strip().removeprefix(":").strip())
+
+    def action_close_move_prompt(self) -> None:
+        """Escape in the prompt: close it, back to the towers."""
+        with self._screen.app.batch_update():
+            self._close_prompt()
+            self.redraw(cursor=self._cursor_before_prompt)
+
+    def action_play_typed_move(self) -> None:
+        """Enter in the prompt: play the move typed, or say why not and keep the text to mend."""
+        if self.move_prompt.is_open:
+            self.play_typed(self.move_prompt.value)
 
     def act_on(self, outcome: Outcome) -> None:
         """Show what a press came to: the tower lifted or put back, the move played, or why not."""

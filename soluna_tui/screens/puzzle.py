@@ -21,9 +21,10 @@ from ..rules.puzzles import ANY, Puzzle, make_puzzle, refutation
 from ..rules.wording import plies
 from ..widgets.board import Board
 from ..widgets.key_footer import KeyFooter
+from ..widgets.move_prompt import MovePrompt
 from ..widgets.status_line import StatusLine
 from .difficulty import DifficultyScreen
-from .picking import PICKING_BINDINGS, PickingMixin
+from .picking import PICKING_BINDINGS, TYPING_BINDING, PickingMixin
 from .quiet_focus import QuietFocus
 from .solver_work import solve_in_worker
 
@@ -35,6 +36,7 @@ class PuzzleScreen(QuietFocus, PickingMixin, Screen[None]):
 
     BINDINGS = [
         *PICKING_BINDINGS,
+        TYPING_BINDING,
         Binding("n", "next_puzzle", "Next puzzle"),
         Binding("r", "retry", "Try again"),
         Binding("D", "difficulty", "Difficulty"),
@@ -78,7 +80,10 @@ class PuzzleScreen(QuietFocus, PickingMixin, Screen[None]):
         with Horizontal(id="puzzle-main"):
             with Vertical(id="play-area"):
                 yield Board(glyphs, id="board")
-                yield StatusLine(id="status")
+                # A box of fixed height: the prompt opens in the status's place, never moving the board.
+                with Vertical(id="under-board"):
+                    yield MovePrompt(id="move-prompt")
+                    yield StatusLine(id="status")
             with Vertical(id="sidebar"):
                 yield Static("", id="puzzle-info", markup=False)
                 yield Static("", id="puzzle-verdict", markup=False)
@@ -97,6 +102,8 @@ class PuzzleScreen(QuietFocus, PickingMixin, Screen[None]):
     # ---- finding a puzzle --------------------------------------------------------------------
 
     def load_puzzle(self) -> None:
+        if self.is_mounted and self.move_prompt.is_open:
+            self._close_prompt()
         self.puzzle = None
         self.answered = self.answered_places = None
         self.solved = False
@@ -140,6 +147,8 @@ class PuzzleScreen(QuietFocus, PickingMixin, Screen[None]):
     def commit(self, placed: PlacedMove) -> None:
         puzzle = self.puzzle
         assert puzzle is not None  # a move is chosen only on a puzzle shown
+        if self.move_prompt.is_open:
+            self._close_prompt()  # the answer is played, however it was chosen
         first_try = not self.tried
         self.tried = True
         move = placed.move
@@ -209,6 +218,8 @@ class PuzzleScreen(QuietFocus, PickingMixin, Screen[None]):
 
     def prompt(self) -> tuple[str, str]:
         if self.answered is None:
+            if self.move_prompt.is_open:
+                return ("Type the move, 2S>1S or by the towers' keys 3>6; Enter plays it, Esc closes.", "info")
             if self.picked_slot is not None:
                 return (f"Put {self.picked_tower} on a lit tower (Enter), or Esc to put it back.", "info")
             return ("Your move: pick a tower up (arrows, Enter).", "info")
@@ -221,8 +232,11 @@ class PuzzleScreen(QuietFocus, PickingMixin, Screen[None]):
         self.query_one(StatusLine).say(text, kind)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        answering = self.puzzle is not None and self.answered is None
         if action in ("press_focused", "put_back"):
-            return self.picking_check(action, self.puzzle is not None and self.answered is None)
+            return self.picking_check(action, answering)
+        if action == "open_move_prompt":
+            return True if answering else None
         if action == "retry":
             return self.answered is not None and not self.solved
         return True

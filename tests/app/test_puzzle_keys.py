@@ -43,3 +43,24 @@ async def test_difficulty_after_a_solved_puzzle_does_not_warn(tmp_path) -> None:
         await pilot.press("down", "enter")
         await wait(pilot, app)
         assert screen.difficulty == "easy" and screen.puzzle == make_puzzle(7, "easy")
+
+
+async def test_a_puzzle_answered_by_typing_it(tmp_path) -> None:
+    """``:`` opened nothing on the puzzle screen, and the digits typed next picked towers up: it opens the
+    prompt there as in a game; a wrong spelling says why and keeps the text, the answer typed is judged."""
+    app = make_app(tmp_path, puzzle=(7, "any", 12))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, PuzzleScreen)
+        puzzle = make_puzzle(7)
+        await pilot.press("colon", *"9x>1", "enter")
+        await pilot.pause()
+        assert screen.move_prompt.is_open and screen.answered is None and screen.picked_slot is None
+        assert "Cannot read" in screen_text(app)
+        await pilot.press("escape")
+        assert not screen.move_prompt.is_open
+        await pilot.press("colon", *str(puzzle.solution), "enter")
+        await wait(pilot, app)
+        assert screen.answered == puzzle.solution and screen.solved and not screen.move_prompt.is_open
+        assert "Solved" in screen_text(app)
