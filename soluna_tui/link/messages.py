@@ -95,6 +95,19 @@ class Answer(Reply):
 
 
 @dataclass(frozen=True)
+class LobbyChoices:
+    """The lobby's settings as a player left them: kept with their key, set again on their next visit."""
+
+    level: Annotated[str, Longest(16)]
+    rules: Annotated[str, Longest(16)]
+    stars: int
+    discs: int
+    opener: Literal[0, 1]
+    hints: bool
+    clock: ClockSetting | None = None
+
+
+@dataclass(frozen=True)
 class ListedMatch:
     """A match in play in the lobby's listing (the screen shows its code only where the seat is this player's)."""
 
@@ -291,6 +304,14 @@ class ChooseName(Question):
 
 
 @dataclass(frozen=True)
+class KeepChoices(Request):
+    """The lobby's settings changed (and then stayed a moment): a player with a key finds them so next time."""
+
+    TYPE: ClassVar[str] = "keep_choices"
+    choices: LobbyChoices
+
+
+@dataclass(frozen=True)
 class CrashReport(Request):
     """The end of a child's traceback, for the server's log (never the player's screen)."""
 
@@ -311,7 +332,8 @@ class Activity(Request):
 @dataclass(frozen=True)
 class Welcome(Answer):
     """This session's secret, how long seats are held (in all, over a match), who the server says this player
-    is, the clocks a match may be created with, and how many rated matches put a player on the leaderboard."""
+    is, the clocks a match may be created with, how many rated matches put a player on the leaderboard, and
+    the lobby's settings as this player's key last left them."""
 
     TYPE: ClassVar[str] = "welcome"
     secret: Secret
@@ -321,6 +343,7 @@ class Welcome(Answer):
     name_chosen: bool = True
     clocks: Annotated[tuple[ClockSetting, ...], Longest(8)] = ()
     ranked_after: int = 0
+    choices: LobbyChoices | None = None
     answer_to: int | None = None
 
 
@@ -485,7 +508,7 @@ def _registry(*kinds: type[Message]) -> Mapping[str, type[Message]]:
 
 REQUESTS: Final = _registry(CreateMatch, JoinMatch, WatchMatch, CancelMatch, LeaveMatch, PlayMove, StartNextRound,
                             AskRematch, SyncMatch, ComputerSaved, ComputerDropped, ComputerResume, AskLeaderboard,
-                            AskRecord, AskFinishedMatch, ChooseName, CrashReport, Activity)
+                            AskRecord, AskFinishedMatch, ChooseName, KeepChoices, CrashReport, Activity)
 REPLIES: Final = _registry(Welcome, LobbyListing, Waiting, MatchState, Moved, SecretNeeded, ComputerGameKept, Notice,
                            MatchGone, ErrorReply, ClosingSoon, Exit, LeaderboardPage, PlayerRecord, FinishedMatch)
 

@@ -20,11 +20,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..link.clock import ClockSetting
-from ..link.messages import ComputerOffer, ListedMatch
+from ..link.messages import ComputerOffer, ListedMatch, LobbyChoices
 from ..match_setup import MatchSetup
 from ..rules import LEVELS, MAX_DISCS, MIN_DISCS, MatchOptions
 from ..rules.match import DEFAULT_STARS, MAX_STARS, MIN_STARS
@@ -50,6 +51,10 @@ MENU = (
 )
 RULES = [("box (loser chooses)", "box"), ("online (loser opens)", "online")]
 NO_CLOCK: tuple[str, ClockSetting | None] = ("none", None)
+#: The settings, as their widgets' ids and ``LobbyChoices``' fields both say them.
+SETTINGS = ("level", "rules", "stars", "discs", "opener", "hints", "clock")
+#: Seconds the settings stay as they are before they are told (holding a key down sends nothing).
+CHOICES_SETTLE_SECONDS = 1.0
 
 
 def clock_values(clocks: Sequence[ClockSetting]) -> list[tuple[str, ClockSetting | None]]:
@@ -132,6 +137,13 @@ class LobbyScreen(QuietFocus, Screen[None]):
     class ChooseName(Message):
         """A player with a key asked to choose the name kept with it."""
 
+    class ChoicesChanged(Message):
+        """The settings changed and then stayed so a moment (or a menu item was chosen with them)."""
+
+        def __init__(self, choices: LobbyChoices) -> None:
+            super().__init__()
+            self.choices = choices
+
     def __init__(self, player_name: str, *, ascii_mode: bool = False) -> None:
         super().__init__()
         self.player_name = player_name
@@ -147,6 +159,12 @@ class LobbyScreen(QuietFocus, Screen[None]):
         self._secret_for: str | None = None
         #: The code typed in the code field was just asked for (a join or a watch): a refusal goes back to it.
         self._code_asked = False
+        #: The settings as last told (``ChoicesChanged``) or set from the server, and those waiting to be set.
+        self._choices_told: LobbyChoices | None = None
+        self._choices_to_show: LobbyChoices | None = None
+        #: Whether ``on_mount`` has run: every widget is there.
+        self._ready = False
+        self._settle: Timer | None = None
 
     def _choice(self, label: str, values: Sequence[tuple[str, Any]], value: Any, id: str) -> Choice:
         return Choice(label, values, value, ascii_mode=self.ascii_mode, label_width=16, id=id)
@@ -184,11 +202,14 @@ class LobbyScreen(QuietFocus, Screen[None]):
         yield KeyFooter()
 
     def on_mount(self) -> None:
+        self._ready = True
         self.query_one("#lobby").border_title = "Soluna"
         self.query_one("#lobby-secret-row").display = False
         self.show_matches(self.matches)
         self.show_computer_offer(self.computer_offer)
         self._offer_clocks()
+        if self._choices_to_show is not None:
+            self.show_choices(self._choices_to_show)
         self.action_menu()
 
     # ---- attributes down -----------------------------------------------------------------
@@ -221,6 +242,40 @@ class LobbyScreen(QuietFocus, Screen[None]):
         for choice in self.query("#clock").results(Choice):
             if choice.values != clock_values(self.clocks):
                 choice.relabel(clock_values(self.clocks))
+
+    def show_choices(self, choices: LobbyChoices) -> None:
+        """The settings as this player last left them (the server keeps them with a key): each one this
+        lobby still offers (a clock this server no longer offers stays as it is)."""
+        if not self._ready:  # not ``composed``: the settings, deeper down, may still be on their way
+            self._choices_to_show = choices
+            return
+        self._choices_to_show = None
+        for setting in SETTINGS:
+            choice = self.query_one(f"#{setting}", Choice)
+            value = getattr(choices, setting)
+            if any(offered == value for _, offered in choice.values):
+                choice.value = value
+        self._choices_told = self.choices()
+
+    def choices(self) -> LobbyChoices:
+        """The settings as they stand."""
+        return LobbyChoices(**{setting: self._value(setting) for setting in SETTINGS})
+
+    @on(Choice.Changed)
+    def _choice_changed(self) -> None:
+        """Told once they stay as they are a moment: a key held down sends nothing meanwhile."""
+        if self._settle is not None:
+            self._settle.stop()
+        self._settle = self.set_timer(CHOICES_SETTLE_SECONDS, self._tell_choices)
+
+    def _tell_choices(self) -> None:
+        if self._settle is not None:
+            self._settle.stop()
+            self._settle = None
+        choices = self.choices()
+        if choices != self._choices_told:
+            self._choices_told = choices
+            self.post_message(self.ChoicesChanged(choices))
 
     @property
     def composed(self) -> bool:
@@ -328,6 +383,7 @@ class LobbyScreen(QuietFocus, Screen[None]):
 
     @on(OptionList.OptionSelected, "#lobby-menu")
     async def _menu_chosen(self, event: OptionList.OptionSelected) -> None:
+        self._tell_choices()  # the settings just chosen with, before the time to settle is up
         choice = event.option.id
         if choice == "return":
             self._return_to_seat()

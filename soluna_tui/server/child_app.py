@@ -58,6 +58,7 @@ from ..link.messages import (
     Exit,
     FinishedMatch,
     JoinMatch,
+    KeepChoices,
     LeaderboardPage,
     LeaveMatch,
     ListedMatch,
@@ -363,6 +364,8 @@ class ChildApp(ReportsActivity, SolunaApp):
         self.hold_seconds = message.hold_seconds
         self.clocks, self.ranked_after = message.clocks, message.ranked_after
         self.lobby.show_clocks(message.clocks)
+        if message.choices is not None:  # after the clocks: the clock kept is one of them
+            self.lobby.show_choices(message.choices)
         if message.name:
             self.player_name = message.name
         self.rated = message.rated is True
@@ -471,6 +474,12 @@ class ChildApp(ReportsActivity, SolunaApp):
     @on(RecordScreen.ReplayWanted)
     def _replay_wanted(self, event: RecordScreen.ReplayWanted) -> None:
         self.ask(AskFinishedMatch(event.match_id), event.control, event.control.refused)
+
+    @on(LobbyScreen.ChoicesChanged)
+    def _keep_choices(self, event: LobbyScreen.ChoicesChanged) -> None:
+        """A player with a key finds the lobby's settings so on their next visit (a guest's last the visit)."""
+        if self.rated:
+            self.send(KeepChoices(event.choices))
 
     @on(LobbyScreen.ChooseName)
     def _offer_name_choice(self) -> None:

@@ -25,6 +25,7 @@ presence.py     the servers alive (their heartbeats), who watches, departures no
 upkeep.py       the sweep and timers: silent servers' seats held, clocks and held seats come due
 listing.py      the matches in play a guest in the lobby sees
 names.py        the names players are shown by, and a keyed player's chosen name
+choices.py      the lobby's settings a keyed player left, set again on their next visit
 records.py      the leaderboard, a player's record, a finished match to replay
 results.py      a finished match told later: its ratings, and to a player who was away when it ended
 computer.py     matches against the computer, kept in the store and held for players gone

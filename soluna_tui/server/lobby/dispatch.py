@@ -32,7 +32,9 @@ from ...link.messages import (
     ComputerSaved,
     CreateMatch,
     JoinMatch,
+    KeepChoices,
     LeaveMatch,
+    LobbyChoices,
     LobbyListing,
     Notice,
     PlayMove,
@@ -48,6 +50,7 @@ from ...play.wording import minutes
 from ...rules import SolunaError
 from ..ratings import RANKED_AFTER
 from ..storage import ComputerGameRecord, Storage, StorageError, StorageUnavailable, Subscription
+from .choices import Choices
 from .computer import ComputerGames
 from .decisions import Referee
 from .listing import Listing, listing_for
@@ -95,6 +98,7 @@ class Lobby:
         self.matches = TwoPlayerMatches(self.writer, referee, self.presence, code_tries, self.listing)
         self.upkeep = Upkeep(self.presence, self.cache, self.writer, referee, self.games, self.background)
         self.names = Names(store)
+        self.choices = Choices(store)
         self.records = Records(store, ranked_after)
         self._subscription: Subscription | None = None
         #: What each step does: one handler per kind of request (and the lobby's own arrive and depart).
@@ -106,6 +110,7 @@ class Lobby:
             WatchMatch: self.matches.watch, LeaveMatch: self.matches.leave_by_choice, SyncMatch: self.matches.sync,
             PlayMove: self.matches.move, StartNextRound: self.matches.next_round, AskRematch: self.matches.rematch,
             ComputerSaved: self.games.saved, ComputerDropped: self.games.dropped, ComputerResume: self.games.resume,
+            KeepChoices: self.choices.keep,
         }
 
     @property
@@ -245,12 +250,14 @@ class Lobby:
     # ---- arriving, departing, names ------------------------------------------------------
 
     async def _arrive(self, asker: Asker, step: Arrive) -> None:
+        choices = None
         try:
             await self.names.look_up(asker.guest, asker.visitor)
+            choices = await self.choices.of(asker.guest)
             await self.games.refresh()
         except StorageUnavailable as error:  # the lobby still works as far as it can: known by the SSH name
             log.warning("cannot look the player up: %s", error)
-        asker.guest.send(self._welcome(asker.visitor))
+        asker.guest.send(self._welcome(asker.visitor, choices))
         self.listing.send_to(asker.guest, force=True)
         try:
             ended = await ended_while_away(self.store, asker.guest, asker.visitor, self.hold_time)
@@ -268,10 +275,11 @@ class Lobby:
             asker.answer(self._welcome(asker.visitor))
             self.listing.send_to(asker.guest, force=True)
 
-    def _welcome(self, visitor: Visitor) -> Welcome:
-        """Who this player is, and this server's rules: time away, the clocks offered, the leaderboard's minimum."""
+    def _welcome(self, visitor: Visitor, choices: LobbyChoices | None = None) -> Welcome:
+        """Who this player is, and this server's rules: time away, the clocks offered, the leaderboard's minimum;
+        on arrival, the lobby's settings the player's key left."""
         return replace(welcome(visitor, self.hold_time), clocks=self.referee.clocks,
-                       ranked_after=self.records.minimum)
+                       ranked_after=self.records.minimum, choices=choices)
 
     # ---- what the cache's changes mean for the rest (tables.Listener) ---------------------
 

@@ -310,6 +310,19 @@ class Storage(ABC):
         async with self._transaction(write=False) as tx:
             return await self._player(tx, fingerprint)
 
+    async def lobby_choices(self, fingerprint: str) -> str | None:
+        """The lobby's settings the key ``fingerprint`` last left, as ``keep_lobby_choices`` kept them."""
+        async with self._transaction(write=False) as tx:
+            rows = await tx.fetch("SELECT choices FROM lobby_choices WHERE fingerprint = ?", (fingerprint,))
+        return str(rows[0][0]) if rows else None
+
+    async def keep_lobby_choices(self, fingerprint: str, choices: str) -> None:
+        """Keep the lobby's settings (a JSON text, read by the lobby) with the key ``fingerprint``."""
+        async with self._transaction() as tx:
+            await tx.execute("INSERT INTO lobby_choices (fingerprint, choices, updated_at) VALUES (?, ?, ?) "
+                             "ON CONFLICT (fingerprint) DO UPDATE SET choices = excluded.choices, "
+                             "updated_at = excluded.updated_at", (fingerprint, choices, self.clock()))
+
     async def name_holder(self, name: str) -> PlayerRecord | None:
         """The player whose key holds ``name`` or one that looks like it (``name_key``), if any: a guest may
         not take it."""

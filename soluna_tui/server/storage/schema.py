@@ -94,6 +94,13 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
     # 5: names that differ only by spaces look alike ("a n n" is "ann"): every name_key is computed again.
     (),
+    # 6: the lobby's settings a keyed player left (rules, stars, clock...), set again on their next visit.
+    (
+        """CREATE TABLE lobby_choices (
+            fingerprint TEXT PRIMARY KEY,
+            choices TEXT NOT NULL,
+            updated_at DOUBLE PRECISION NOT NULL)""",
+    ),
 )
 
 #: The migrations that compute every player's ``name_key`` again.
