@@ -139,11 +139,6 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
-    logging.getLogger("asyncssh").setLevel(logging.WARNING)  # its info lines would log commands clients send
-    config = config_from(args)
-    raise_file_limit(config.limits)
-    try:
     from .privileges import UserRefused, drop_root, run_as
 
     try:
@@ -151,15 +146,20 @@ def run_serve(args: argparse.Namespace) -> int:
     except UserRefused as error:
         print(f"{args.parser.prog}: error: {error}", file=sys.stderr)
         return 2
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
+    logging.getLogger("asyncssh").setLevel(logging.WARNING)  # its info lines would log commands clients send
+    config = config_from(args)
+    raise_file_limit(config.limits)
+    try:
+        if account is not None:
+            config = drop_root(config, account)  # before the store, the zygote, any thread and the listener
+        elif os.geteuid() == 0:
+            logging.getLogger("soluna.server").warning("running as root (--allow-root): so does every session")
         asyncio.run(_serve_until_stopped(config))
     except (OSError, ValueError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         print(f"soluna serve: cannot serve: {reason}", file=sys.stderr)
         return 1
-        if account is not None:
-            config = drop_root(config, account)  # before the store, the zygote, any thread and the listener
-        elif os.geteuid() == 0:
-            logging.getLogger("soluna.server").warning("running as root (--allow-root): so does every session")
     return 0
 
 
