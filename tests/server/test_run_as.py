@@ -1,5 +1,5 @@
 """Who ``soluna serve`` runs as: a server started as root becomes ``--user`` (or refuses to start), its
-sessions run as that user and the store stays theirs."""
+sessions run as that user and the store stays theirs; the shipped systemd unit verifies."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import functools
 import os
 import pwd
 import re
+import shlex
 import shutil
 import signal
 import site
@@ -23,12 +24,14 @@ from pathlib import Path
 import pytest
 
 import soluna_tui
+from soluna_tui.cli import build_parser
 
 from .helpers import TIMEOUT, SshTerminal
 from .test_child_process import children_of
 from .test_two_players import create_match, join_match
 
 ROOT = Path(soluna_tui.__file__).resolve().parents[1]
+UNIT = ROOT / "docs" / "soluna.service"
 USER = "nobody"
 as_root = pytest.mark.skipif(os.geteuid() != 0, reason="only a server started as root changes user")
 
@@ -218,3 +221,33 @@ def test_a_data_directory_the_user_cannot_write_is_one_line_and_exit_1() -> None
             f"soluna serve: cannot serve: user {USER} cannot write {data}: give --data-dir a folder it may write "
             f"(or chown {USER} {data})"]), result.stderr
         assert "Traceback" not in result.stderr
+
+
+def exec_start(unit: str) -> list[str]:
+    return shlex.split(re.search(r"^ExecStart=(.+)$", unit, re.MULTILINE).group(1))
+
+
+def test_the_systemd_unit_is_sandboxed_and_runs_a_true_soluna_serve() -> None:
+    unit = UNIT.read_text()
+    settings = set(re.findall(r"^(\w+=.*)$", unit, re.MULTILINE))
+    assert {"DynamicUser=yes", "NoNewPrivileges=yes", "ProtectSystem=strict", "ProtectHome=yes", "PrivateTmp=yes",
+            "StateDirectory=soluna", "KillMode=mixed", "CapabilityBoundingSet="} <= settings
+    assert {"MemoryMax", "TasksMax"} <= {setting.split("=")[0] for setting in settings}
+    program, *arguments = exec_start(unit)
+    assert Path(program).name == "soluna" and arguments[0] == "serve" and "--user" not in arguments
+    args = build_parser().parse_args(arguments)  # every flag of the unit is one soluna serve has
+    assert args.data_dir == Path("/var/lib/soluna") and args.port == 2222
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed")
+def test_the_systemd_unit_verifies(tmp_path) -> None:
+    """``systemd-analyze verify`` says nothing of the unit, its program put where this soluna is installed."""
+    program = exec_start(UNIT.read_text())[0]
+    here = Path(sys.executable).parent / "soluna"
+    if not here.exists():
+        pytest.skip("no soluna command installed beside this Python")
+    unit = tmp_path / "soluna.service"
+    unit.write_text(UNIT.read_text().replace(f"ExecStart={program} ", f"ExecStart={here} "))
+    result = subprocess.run(["systemd-analyze", "verify", "--man=no", str(unit)], capture_output=True, text=True,
+                            timeout=60)
+    assert (result.returncode, result.stderr, result.stdout) == (0, "", "")
