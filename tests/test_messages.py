@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from soluna_tui.link import messages
+from soluna_tui.link.clock import ClockSetting
 from soluna_tui.link.end_reason import EndReason
 from soluna_tui.link.messages import (
     REPLIES,
@@ -47,6 +48,8 @@ from soluna_tui.server.storage import RESULTS
 MATCH = Match(MatchOptions(discs=4), ("ann", "bob"), seed=3).to_dict()
 SAVE = {"setup": {"names": ["ann", "Computer"]}, "match": MATCH, "hints_used": [0, 0]}
 
+CHOICES = messages.LobbyChoices("perfect", "online", 3, 16, 1, True, ClockSetting(180.0, 2.0))
+
 #: One of each kind, every field set (nested records included).
 EXAMPLES: list[messages.Message] = [
     messages.CreateMatch(MatchOptions(discs=4).to_dict(), hints=True),
@@ -56,8 +59,9 @@ EXAMPLES: list[messages.Message] = [
     messages.SyncMatch("ABCD"), messages.ComputerSaved(SAVE), messages.ComputerDropped(),
     messages.ComputerResume("KQXPMR"), messages.ComputerResume(), messages.AskLeaderboard(20), messages.AskRecord(),
     messages.AskFinishedMatch(17), messages.ChooseName("Ann the Bold"), messages.CrashReport("Traceback...\n" * 50),
-    messages.Activity(),
+    messages.Activity(), messages.KeepChoices(CHOICES),
     Welcome("KQXPMR", 300.0, "ann", True, name_chosen=False), Welcome("KQXPMR", 45.5),
+    Welcome("KQXPMR", 300.0, "ann", True, choices=messages.LobbyChoices("easy", "box", 2, 12, 0, False)),
     LobbyListing((ListedMatch("ABCD", ("ann", "bob"), 2, (1, 0), 3, (False, True), True),),
                  ComputerOffer("hard", 3, (2, 1), needs_secret=True)),
     LobbyListing(()), messages.Waiting("ABCD"),

@@ -547,7 +547,7 @@ def test_a_host_key_others_can_read_is_refused(tmp_path, capsys, mode) -> None:
     path.chmod(mode)
     with pytest.raises(HostKeyError, match=rf"open to other users \(mode 0{mode:o}\): run 'chmod 600"):
         load_or_create_host_key(path)
-    assert main(["serve", "--allow-root", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(tmp_path),
+    assert main(["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(tmp_path),
                  "--host-key", str(path)]) == 1
     error = capsys.readouterr().err.strip().splitlines()
     assert error[-1].startswith("soluna serve: cannot serve: the host key") and "chmod 600" in error[-1]
@@ -648,7 +648,8 @@ async def test_names_kept_before_are_compared_by_their_look_once_migrated(databa
                                  "VALUES (?, ?, ?, ?, ?)", (fingerprint, name, name.casefold(), seen, seen))
             await tx.execute("DELETE FROM schema_version WHERE version >= 3")
             for undone in ("ALTER TABLE matches DROP COLUMN clock", "ALTER TABLE finished_matches DROP COLUMN clock",
-                           "DROP INDEX ratings_by_played"):  # migration 4, which came later
+                           "DROP INDEX ratings_by_played",  # migration 4, which came later
+                           "DROP TABLE lobby_choices"):  # and 6
                 await tx.execute(undone)
         assert await store.migrate() == LATEST
         assert (await store.name_holder("torn")).fingerprint == "SHA256:tom"

@@ -718,6 +718,29 @@ async def test_a_name_that_looks_like_a_keyed_player_s_is_refused_saying_whose(m
     assert bob.last("welcome")["name"] == "bob"
 
 
+LOBBY_CHOICES = {"level": "greedy", "rules": "online", "stars": 2, "discs": 16, "opener": 1, "hints": True,
+                 "clock": {"seconds": 180.0, "increment": 2.0}}
+
+
+async def test_a_keyed_player_s_lobby_settings_are_set_again_on_the_next_visit_on_any_server(make_lobby) -> None:
+    first, second = await make_lobby(), await make_lobby()
+    ann, cyd = FakeGuest("ann", fingerprint="SHA256:ann"), FakeGuest("cyd")  # cyd: a guest, without a key
+    for player in (ann, cyd):
+        await first.arrive(player)
+        assert player.last("welcome")["choices"] is None
+        await first.handle(player, {"type": "keep_choices", "choices": LOBBY_CHOICES})
+        await first.depart(player)
+    ann_again, cyd_again = FakeGuest("whoever", fingerprint="SHA256:ann"), FakeGuest("cyd")
+    for player in (ann_again, cyd_again):
+        await second.arrive(player)
+    assert ann_again.last("welcome")["choices"] == LOBBY_CHOICES
+    assert cyd_again.last("welcome")["choices"] is None  # a guest's last for the visit, on their own screen
+    await first.store.keep_lobby_choices("SHA256:dan", '{"type": "keep_choices", "choices": {"stars": "many"}}')
+    dan = FakeGuest("dan", fingerprint="SHA256:dan")
+    await second.arrive(dan)  # a row no server wrote: the defaults, and the visit goes on
+    assert dan.last("welcome")["choices"] is None and dan.last("welcome")["name"] == "dan"
+
+
 async def test_a_rated_match_shows_on_the_leaderboard_and_in_each_record(make_lobby) -> None:
     lobby = await make_lobby(ranked_after=1)
     ann = FakeGuest("ann", address="10.0.0.1", fingerprint="SHA256:ann")

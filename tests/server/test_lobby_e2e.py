@@ -153,3 +153,33 @@ async def test_a_name_that_differs_from_a_keyed_player_s_only_by_spaces_is_refus
         await bob.wait_for_text("That name looks like ann, another player's name")
         await bob.press("escape")
         await bob.wait_for_text("Welcome, bob.")
+
+
+#: From the menu: the rules online, three stars, the first clock; then the menu again (its first item).
+CHANGE_SETTINGS = ("tab", "tab", "right", "tab", "left", "tab", "tab", "tab", "tab", "right", *TOP)
+
+
+async def test_the_lobby_s_settings_come_back_with_the_key_and_last_a_guest_s_visit(tmp_path) -> None:
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    async with running_server(tmp_path) as server:
+        for visit in (1, 2):
+            ann = await SshTerminal.open(server.port, username="ann", client_keys=[key])
+            cyd = await SshTerminal.open(server.port, username="cyd")  # a guest
+            try:
+                if visit == 1:
+                    await keep_the_name(ann)
+                    for player in (ann, cyd):
+                        await player.wait_for_text("Welcome,")
+                        await player.press(*CHANGE_SETTINGS, pause=0.05)
+                        await player.wait_for_text("online (loser opens)", "◂ 3 ▸", "3 min + 2 s a move")
+                        await player.press("enter")  # the computer, with these settings (and they are kept)
+                        await player.wait_for_text("Your move")
+                        await player.press("n")  # back to the lobby: as they were left in this visit
+                        await player.wait_for_text("Welcome,", "online (loser opens)", "◂ 3 ▸", "3 min + 2 s")
+                else:
+                    await ann.wait_for_text("Welcome, ann.", "online (loser opens)", "◂ 3 ▸", "3 min + 2 s a move")
+                    text = await cyd.wait_for_text("Welcome, cyd.", "box (loser chooses)")
+                    assert "◂ 4 ▸" in text and "3 min + 2 s" not in text  # a guest's visit has ended
+            finally:
+                await ann.close()
+                await cyd.close()

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from soluna_tui.link.messages import REPLIES, from_wire
+from soluna_tui.link.clock import ClockSetting
+from soluna_tui.link.messages import REPLIES, LobbyChoices, from_wire
 from soluna_tui.link.protocol import Link
 from soluna_tui.rules import Match, MatchOptions
 from soluna_tui.screens.choose_name import ChooseNameScreen
@@ -237,3 +238,18 @@ async def test_the_name_dialog_says_that_enter_chooses_in_its_text_and_its_foote
         await pilot.press(*["backspace"] * 3, *"zed", "enter")
         assert (await server.expect("choose_name"))["name"] == "zed"
 
+
+async def test_the_lobby_s_settings_are_set_as_the_key_left_them_and_told_once_they_settle() -> None:
+    app, ours = await start()
+    async with app.run_test(size=(80, 24)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        kept = {"level": "greedy", "rules": "online", "stars": 2, "discs": 16, "opener": 1, "hints": True,
+                "clock": {"seconds": 180.0, "increment": 2.0}}
+        server.send({**welcome(), "clocks": [{"seconds": 180.0, "increment": 2.0}], "choices": kept})
+        await wait_for_screen(pilot, app, LobbyScreen, "3 min + 2 s a move")
+        assert app.lobby.choices() == LobbyChoices("greedy", "online", 2, 16, 1, True, ClockSetting(180.0, 2.0))
+        text = screen_text(app)
+        assert "online (loser opens)" in text and "the other player" in text and "◂ 16 ▸" in text
+        await pilot.press("tab", "tab", "tab", "right", "right")  # stars: 2, then 3, then 4
+        told = await server.expect("keep_choices")  # once, as they settled (not the server's own back)
+        assert told["choices"] == {**kept, "stars": 4}

@@ -7,6 +7,7 @@ import asyncio
 import pytest
 
 from soluna_tui.server.storage import NameTaken, StorageError, open_storage
+from soluna_tui.server.storage.schema import REKEY_PLAYERS
 
 
 async def test_the_first_visit_claims_the_name_and_later_visits_keep_it(store):
@@ -104,8 +105,8 @@ async def test_a_name_that_differs_only_by_spaces_invisibles_full_width_or_case_
     assert await store.player("SHA256:mallory") is None and (await store.player("SHA256:bob")).name == "bob"
 
 
-async def test_names_kept_with_spaces_are_compared_without_them_once_migrated(store):
-    """Before version 5 a name's key kept its spaces: "a n n" and "ann" were two names. The migration keys them
+async def test_names_kept_with_spaces_are_compared_without_them_once_keyed_again(store):
+    """Before version 5 a name's key kept its spaces: "a n n" and "ann" were two names. Migration 5 keys them
     again; of two that now look alike the first seen keeps the look, the other keeps its name."""
     async with store._transaction() as tx:  # as version 4 keyed them
         for fingerprint, name, key, seen in (("SHA256:ann", "ann", "ann", 1.0),
@@ -113,10 +114,20 @@ async def test_names_kept_with_spaces_are_compared_without_them_once_migrated(st
                                              ("SHA256:lee", "Ann Lee", "ann lee", 3.0)):
             await tx.execute("INSERT INTO players (fingerprint, name, name_key, first_seen, last_seen) "
                              "VALUES (?, ?, ?, ?, ?)", (fingerprint, name, key, seen, seen))
-        await tx.execute("DELETE FROM schema_version WHERE version >= 5")
-    await store.migrate()
+    assert REKEY_PLAYERS >= {5}
+    async with store._transaction() as tx:
+        await store._rekey_players(tx)  # what migration 5 does
     assert (await store.name_holder("a n n")).fingerprint == "SHA256:ann"
     assert (await store.player("SHA256:spaced")).name == "a n n"
     assert (await store.name_holder("annlee")).fingerprint == "SHA256:lee"
     with pytest.raises(NameTaken):
         await store.see_player("SHA256:mallory", "ANNLEE")
+
+
+async def test_the_lobby_s_settings_are_kept_per_key_the_last_ones_only(store):
+    assert await store.lobby_choices("SHA256:ann") is None
+    await store.keep_lobby_choices("SHA256:ann", '{"stars": 2}')
+    await store.keep_lobby_choices("SHA256:bob", '{"stars": 5}')
+    await store.keep_lobby_choices("SHA256:ann", '{"stars": 3}')
+    assert await store.lobby_choices("SHA256:ann") == '{"stars": 3}'
+    assert await store.lobby_choices("SHA256:bob") == '{"stars": 5}'
