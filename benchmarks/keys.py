@@ -543,7 +543,7 @@ async def serving(data: Path):
     from soluna_tui.server.storage import open_storage
 
     data.mkdir()
-    argv = [sys.executable, "-m", "soluna_tui.cli", "serve", "--host", "127.0.0.1", "--port", "0",
+    argv = [sys.executable, "-m", "soluna_tui.cli", "serve", "--allow-root", "--host", "127.0.0.1", "--port", "0",
             "--data-dir", str(data), "--max-per-ip", "20", "--max-new-per-minute", "100"]
     server = subprocess.Popen(argv, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
     try:

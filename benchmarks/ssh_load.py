@@ -281,7 +281,7 @@ def raise_open_files(sessions: int) -> None:
 
 
 def start_server(data_dir: str, sessions: int, spawn: str, *flags: str) -> tuple[subprocess.Popen, int]:
-    argv = [sys.executable, "-m", "soluna_tui.cli", "serve", "--host", "127.0.0.1", "--port", "0",
+    argv = [sys.executable, "-m", "soluna_tui.cli", "serve", "--allow-root", "--host", "127.0.0.1", "--port", "0",
             "--data-dir", data_dir, "--spawn", spawn, "--max-sessions", str(sessions),
             "--max-per-ip", str(sessions + 2), "--max-new-per-minute", str(2 * sessions + 10), *flags]
     server = subprocess.Popen(argv, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)

@@ -13,6 +13,7 @@ Module               Runs in           What it does there
 ===================  ================  ===============================================================
 command.py           server process    ``soluna serve``'s options; runs the server until stopped
 config.py            server process    where to listen, where the files go, the limits
+privileges.py        server process    started as root: the host key read, then ``--user`` for good
 server.py            server process    the asyncssh listener; one ``SolunaConnection`` per client
 gate.py              server process    connections and sessions admitted, token buckets, throttled log
 proxy_protocol.py    server process    the real client's address from a trusted load balancer

@@ -4,7 +4,8 @@
 
 Bad values are argparse errors (one line, exit 2, like every ``soluna``
 command); a server that cannot start (a port in use, an unreadable host key)
-says why in one line and exits with status 1.
+says why in one line and exits with status 1. Started as root, it runs as ``--user`` once the host key
+is read, or refuses to start (``privileges.py``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import resource
 import signal
 import sys
@@ -86,6 +88,12 @@ def add_serve_command(commands: argparse._SubParsersAction[Any],
     serve.add_argument("--clocks", type=_clocks, default=PRESETS, metavar="LIST",
                        help="the clocks a two-player match may be created with, as MINUTES+SECONDS a move, "
                             f"comma-separated, or 'none' (default {','.join(each.label for each in PRESETS)})")
+    serve.add_argument("--user", metavar="NAME",
+                       help="started as root: the unprivileged user to run as once the host key is read (the "
+                            "server, the store and every session); required then")
+    serve.add_argument("--allow-root", action="store_true",
+                       help="started as root without --user: run as root all the same, sessions included "
+                            "(a throwaway container; never a public server)")
     serve.add_argument("--ranked-after", type=whole_number(0, 1_000, "--ranked-after"), default=RANKED_AFTER,
                        metavar="N", help=f"rated matches a player has played before the leaderboard lists them "
                                          f"(default {RANKED_AFTER})")
@@ -131,11 +139,22 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
 
 
 def run_serve(args: argparse.Namespace) -> int:
+    from .privileges import UserRefused, drop_root, run_as
+
+    try:
+        account = run_as(args.user, args.allow_root)
+    except UserRefused as error:
+        print(f"{args.parser.prog}: error: {error}", file=sys.stderr)
+        return 2
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
     logging.getLogger("asyncssh").setLevel(logging.WARNING)  # its info lines would log commands clients send
     config = config_from(args)
     raise_file_limit(config.limits)
     try:
+        if account is not None:
+            config = drop_root(config, account)  # before the store, the zygote, any thread and the listener
+        elif os.geteuid() == 0:
+            logging.getLogger("soluna.server").warning("running as root (--allow-root): so does every session")
         asyncio.run(_serve_until_stopped(config))
     except (OSError, ValueError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)

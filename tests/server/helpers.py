@@ -279,7 +279,7 @@ async def served(tmp_path: Path, *flags: str) -> AsyncIterator[ServedProcess]:
     """``soluna serve`` in a process of its own on 127.0.0.1 (for figures about the server alone)."""
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join(path for path in sys.path if path)}
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "soluna_tui.cli", "serve", "--host", "127.0.0.1", "--port", "0",
+        sys.executable, "-m", "soluna_tui.cli", "serve", "--allow-root", "--host", "127.0.0.1", "--port", "0",
         "--data-dir", str(tmp_path), *flags, stderr=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.DEVNULL,
         env=environment)
     server = ServedProcess(process)

@@ -162,8 +162,9 @@ def children_of(pid: int) -> list[int]:
 
 async def test_when_the_server_is_killed_its_zygote_and_sessions_go_too(tmp_path) -> None:
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    process = subprocess.Popen([sys.executable, "-m", "soluna_tui.cli", "serve", "--host", "127.0.0.1", "--port",
-                                "0", "--data-dir", str(tmp_path)], stderr=subprocess.PIPE, text=True, env=environment)
+    process = subprocess.Popen([sys.executable, "-m", "soluna_tui.cli", "serve", "--allow-root", "--host", "127.0.0.1",
+                                "--port", "0", "--data-dir", str(tmp_path)], stderr=subprocess.PIPE, text=True,
+                               env=environment)
     try:
         port = None
         while port is None:

@@ -66,7 +66,7 @@ def test_an_unreadable_host_key_is_never_replaced(tmp_path) -> None:
 def start_serving(tmp_path, *extra: str) -> tuple[subprocess.Popen, int]:
     """``soluna serve`` on a free loopback port; the process and its port (read from its log)."""
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    process = subprocess.Popen([sys.executable, "-m", "soluna_tui.cli", "serve", "--host", "127.0.0.1",
+    process = subprocess.Popen([sys.executable, "-m", "soluna_tui.cli", "serve", "--allow-root", "--host", "127.0.0.1",
                                 "--port", "0", "--data-dir", str(tmp_path), *extra],
                                stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=environment)
     deadline = time.monotonic() + TIMEOUT
@@ -115,8 +115,8 @@ async def test_soluna_serve_plays_and_stops_cleanly_on_sigterm(tmp_path) -> None
 def test_a_port_in_use_is_one_line_and_exit_1(tmp_path) -> None:
     process, port = start_serving(tmp_path)
     try:
-        result = subprocess.run([sys.executable, "-m", "soluna_tui.cli", "serve", "--host", "127.0.0.1", "--port",
-                                 str(port), "--data-dir", str(tmp_path)], capture_output=True, text=True,
+        result = subprocess.run([sys.executable, "-m", "soluna_tui.cli", "serve", "--allow-root", "--host", "127.0.0.1",
+                                 "--port", str(port), "--data-dir", str(tmp_path)], capture_output=True, text=True,
                                 timeout=TIMEOUT, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
         assert result.returncode == 1
         errors = [line for line in result.stderr.splitlines() if "soluna serve:" in line]
@@ -131,9 +131,9 @@ def test_a_port_in_use_is_one_line_and_exit_1(tmp_path) -> None:
     ("postgresql://nobody@/soluna?host=/nonexistent-socket-dir&connect_timeout=2", "cannot reach the database"),
 ])
 def test_a_database_that_cannot_be_used_is_one_line_and_exit_1(tmp_path, database, said) -> None:
-    result = subprocess.run([sys.executable, "-m", "soluna_tui.cli", "serve", "--host", "127.0.0.1", "--port", "0",
-                             "--data-dir", str(tmp_path), "--database", database], capture_output=True, text=True,
-                            timeout=60, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    result = subprocess.run([sys.executable, "-m", "soluna_tui.cli", "serve", "--allow-root", "--host", "127.0.0.1",
+                             "--port", "0", "--data-dir", str(tmp_path), "--database", database], capture_output=True,
+                            text=True, timeout=60, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
     assert result.returncode == 1 and "Traceback" not in result.stderr
     errors = [line for line in result.stderr.splitlines() if "soluna serve:" in line]
     assert len(errors) == 1 and said in errors[0], result.stderr

@@ -547,7 +547,7 @@ def test_a_host_key_others_can_read_is_refused(tmp_path, capsys, mode) -> None:
     path.chmod(mode)
     with pytest.raises(HostKeyError, match=rf"open to other users \(mode 0{mode:o}\): run 'chmod 600"):
         load_or_create_host_key(path)
-    assert main(["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(tmp_path),
+    assert main(["serve", "--allow-root", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(tmp_path),
                  "--host-key", str(path)]) == 1
     error = capsys.readouterr().err.strip().splitlines()
     assert error[-1].startswith("soluna serve: cannot serve: the host key") and "chmod 600" in error[-1]
