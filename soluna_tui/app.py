@@ -399,7 +399,8 @@ class SolunaApp(InOrderInput, App[None]):
 
     def _pause_chosen(self, pause: float) -> None:
         self.set_pause(pause)
-        self.notify(f"The computer now pauses {pause_label(pause)} before its move lands.", timeout=4)
+        said = "no longer pauses" if pause == 0 else f"now pauses {pause_label(pause)}"
+        self.notify(f"The computer {said} before its move lands.", timeout=4)
 
     def _new_match_chosen(self, setup: MatchSetup | None) -> None:
         if setup is not None:

@@ -90,15 +90,16 @@ def _rules_line(match: Match) -> str:
 
 def result_line(match: Match) -> str:
     """Who won the match and how (or where it stands, unfinished). In the past tense, which reads
-    right for every name, "You" (a match against the computer) too."""
-    stars = f"{match.stars[0]}-{match.stars[1]}"
+    right for every name, "You" (a match against the computer) too; the winner's stars first, as the
+    match-over dialog says it ("Computer won the match 4-2")."""
     winner = match.winner
-    if match.forfeited_by is not None and winner is not None:
+    if winner is None:
+        return f"Result: not over (round {match.round_number}, stars {match.stars[0]}-{match.stars[1]})."
+    stars = f"{match.stars[winner]}-{match.stars[1 - winner]}"
+    if match.forfeited_by is not None:
         return (f"Result: {match.players[match.forfeited_by]} forfeited; {match.players[winner]} won "
                 f"the match (stars {stars}).")
-    if winner is not None:
-        return f"Result: {match.players[winner]} won the match, {stars}."
-    return f"Result: not over (round {match.round_number}, stars {stars})."
+    return f"Result: {match.players[winner]} won the match {stars}."
 
 
 def _round_lines(number: int, played: Round, match: Match, review: RoundReview | None) -> list[str]:
@@ -357,8 +358,8 @@ def unfinished_match(data_dir: Path | None) -> Found:
     except SaveError as error:
         raise ExportError(str(error)) from None
     if found is None:
-        raise ExportError(f"no unfinished match in {folder} (no {CURRENT_SAVE}): give a match file, "
-                          "or --code for a server's match")
+        raise ExportError(f"no unfinished match in {folder} (no {CURRENT_SAVE}): --last exports the match that "
+                          "ended last, or give a match file, or --code for a server's match")
     _, saved = found
     return Found(saved.match, [f"Unfinished game: {saved.setup.mode_label}"], saved.verdicts)
 

@@ -98,6 +98,7 @@ def test_a_typed_key_of_an_empty_place_says_so() -> None:
 @pytest.mark.parametrize(("text", "reason"), [
     ("1M", "Cannot read '1M': a move is A>B"),
     ("9>1", "Cannot read '9>1': no tower has the key 9: the keys are 1 to 4."),
+    ("99>1", "Cannot read '99>1': no tower has the key 99: the keys are 1 to 4."),  # short enough for 80 columns
     ("2>2", "Cannot read '2>2': 2>2 puts a tower on itself"),
     ("3M>1S", "There is no 3M tower to move."),
     ("1M>2C", "Not there: "),

@@ -45,7 +45,7 @@ def test_every_move_carries_the_solvers_outcome_and_judgement():
         assert line[6] == item.judgement.value
         assert (line[7] or "").strip() == {Judgement.THREW: "??", Judgement.GAVE_IN: "?"}.get(item.judgement, "")
     assert text.count("cannot move") == len(match.rounds)
-    assert f"Result: bob won the match, {match.stars[0]}-{match.stars[1]}." in text
+    assert f"Result: bob won the match {match.stars[1]}-{match.stars[0]}." in text  # the winner's stars first
     first_blunder = reviews[0].first_blunder
     if first_blunder is not None:
         assert f"First blunder: move {first_blunder.ply + 1}, {match.players[first_blunder.player]}" in text
@@ -89,7 +89,7 @@ def _run(capsys, *argv: str) -> tuple[int, str, str]:
 def test_soluna_export_reads_the_unfinished_match_of_the_data_directory(tmp_path, capsys):
     status, out, err = _run(capsys, "--data-dir", str(tmp_path))
     assert status == 1 and out == ""
-    assert err.count("\n") == 1 and "no unfinished match" in err
+    assert err.count("\n") == 1 and "no unfinished match" in err and "--last" in err
     setup = MatchSetup(names=("Ann", "Bob"))
     SaveStore(tmp_path).save(SavedMatch(setup, match_in_play()))
     status, out, err = _run(capsys, "--data-dir", str(tmp_path))
@@ -356,6 +356,7 @@ def test_a_match_you_won_against_the_computer_reads_right() -> None:
     match = Match(MatchOptions(stars_to_win=1), ("You", "Computer"), seed=2)
     while not match.is_over:
         match.play(match.position.legal_moves[0], match.to_move)
-    assert result_line(match) in {f"Result: You won the match, {match.stars[0]}-{match.stars[1]}.",
-                                  f"Result: Computer won the match, {match.stars[0]}-{match.stars[1]}."}
+    winner = match.winner
+    assert result_line(match) == (f"Result: {match.players[winner]} won the match "
+                                  f"{match.stars[winner]}-{match.stars[1 - winner]}.")
     assert "You wins" not in result_line(match)
