@@ -62,7 +62,6 @@ LEAVING = {
     Where.WATCHING: ("n", "back to the lobby"),
 }
 RESIGN = ("R (shift+r)", "resign: give the match to your opponent (asked first; it counts as a loss)")
-RESIGN_OVER_SSH = ("R (shift+r)", "resign: give the match to your opponent (asked first; a loss, rated as one)")
 HELP = ("?", "this help")
 PALETTE = {
     Where.TERMINAL: "rematch, puzzles, statistics, finished matches replayed, the computer's pause, themes...",
@@ -104,6 +103,6 @@ def help_keys(where: Where, hints: bool = True) -> Keys:
             rows.extend(HINTS)
         rows += [HISTORY, LEAVING[where]]
         if where is not Where.WATCHING:
-            rows.append(RESIGN_OVER_SSH if where is Where.MATCH_OVER_SSH else RESIGN)
+            rows.append(RESIGN)
     rows += [HELP, ("Ctrl+P", f"command palette: {PALETTE[where]}"), ("q", QUIT[where])]
     return tuple(rows)

@@ -543,7 +543,7 @@ async def test_in_a_match_over_ssh_help_and_palette_list_what_works_there(hints:
         server.send(match_message(match, 0, hints=hints))
         await wait_for_screen(pilot, app, GameScreen, "Your move")
         keys, titles = await help_and_palette(pilot, app)
-        for listed in ("Enter or Space", "R (shift+r)", "a loss, rated as one", "a rematch", "back to the lobby",
+        for listed in ("Enter or Space", "R (shift+r)", "it counts as a loss", "a rematch", "back to the lobby",
                        "resign, rematch, themes"):
             assert listed in keys
         for not_here in ("u / r", "undo", "puzzles", "statistics", "computer's pause", "Tab, Shift+Tab"):
