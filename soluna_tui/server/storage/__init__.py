@@ -41,6 +41,8 @@ from .records import (
 #: The SQLite file's name in the data directory.
 DEFAULT_FILE = "soluna.sqlite3"
 URL_SCHEMES = ("postgresql://", "postgres://")
+#: How to install what a PostgreSQL database needs (an extra: a player who plays only here does without it).
+POSTGRES_INSTALL = "pip install 'soluna-tui[postgres]'"
 
 __all__ = [
     "DEFAULT_FILE", "RESULTS", "RESYNC", "Change", "CodeTaken", "ComputerGameRecord", "FinishedMatch",
@@ -58,8 +60,10 @@ def storage_for(location: str | Path | None, data_dir: Path | None = None, read_
     a server's own SQLite file, refused while another server has it open (PostgreSQL is shared)."""
     text = str(location) if location is not None else None
     if text is not None and text.startswith(URL_SCHEMES):
-        from .postgres import PostgresStorage  # psycopg is imported only by servers that use it
-
+        try:
+            from .postgres import PostgresStorage  # psycopg: only for servers that use it, and an extra
+        except ImportError:
+            raise StorageError(f"a PostgreSQL database needs the PostgreSQL driver: {POSTGRES_INSTALL}") from None
         return PostgresStorage(text, read_only=read_only)
     from .sqlite import SQLiteStorage
 
@@ -84,7 +88,9 @@ async def open_storage(location: str | Path | None, data_dir: Path | None = None
 def describe_location(location: str) -> str:
     """A database location as it may be printed (no password)."""
     if location.startswith(URL_SCHEMES):
-        from .postgres import _without_password
-
+        try:
+            from .postgres import _without_password
+        except ImportError:  # no driver to read the URL with: nothing of it is shown
+            return location.split("://", 1)[0] + "://..."
         return _without_password(location)
     return location.split("://", 1)[0] + "://..." if "://" in location else location
