@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -150,6 +150,7 @@ class Solver:
         self._masks: list[int] = [0]
         self._merges: list[tuple[int, ...] | None] = [()]
         self._crossings: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
+        self._merge_lists: dict[int, tuple[int, ...]] = {}
         self._values: dict[Key, int] = {}
 
     @property
@@ -175,6 +176,22 @@ class Solver:
                 moves.append(MoveVerdict(move, result, Verdict.from_value(child).after_move()))
         moves.sort(key=lambda item: item.sort_key)
         return Analysis(position, Verdict.from_value(value), tuple(moves))
+
+    def key(self, position: Position) -> Hashable:
+        """``position`` up to renaming its symbols: positions with one key have alike trees and verdicts."""
+        with self._lock:
+            return self._key(position)
+
+    def outcomes(self, key: Hashable) -> tuple[tuple[Hashable, Verdict], ...]:
+        """Each legal move of a solved position, by ``key``: the key after it and its verdict for the mover.
+
+        One entry a move, as ``Position.legal_moves`` counts them (two moves may lead to one key),
+        found on the keys alone: a walk over a large tree builds no positions.
+        """
+        with self._lock:
+            values = self._values
+            return tuple((child, Verdict.from_value(values[child]).after_move())
+                         for child in self._moves_of(key))  # type: ignore[arg-type]
 
     def is_solved(self, position: Position) -> bool:
         """Whether the answer for ``position`` is already in the table (so it is instant)."""
@@ -241,6 +258,39 @@ class Solver:
                 height += 1
             found = self._crossings[pair] = tuple(results)
         return found
+
+    def _merge_moves(self, group_id: int) -> tuple[int, ...]:
+        """The group after each move within it: two towers of different heights make two moves (either on the other)."""
+        found = self._merge_lists.get(group_id)
+        if found is not None:
+            return found
+        group = self._groups[group_id]
+        moves = []
+        heights = sorted(set(group))
+        for index, first in enumerate(heights):
+            for second in heights[index + (group.count(first) < 2):]:
+                rest = list(group)
+                rest.remove(first)
+                rest.remove(second)
+                merged = self._group_id(tuple(sorted([*rest, first + second])))
+                moves.extend([merged] * (1 if first == second else 2))
+        found = self._merge_lists[group_id] = tuple(moves)
+        return found
+
+    def _moves_of(self, key: Key) -> list[Key]:
+        """The key after each legal move, repeats kept (``outcomes``)."""
+        moves: list[Key] = []
+        for index, group in enumerate(key):
+            for merged in self._merge_moves(group):
+                moves.append(tuple(sorted((*key[:index], merged, *key[index + 1:]))))  # type: ignore[arg-type]
+        masks = self._masks
+        for first in range(4):
+            for second in range(first + 1, 4):
+                if masks[key[first]] & masks[key[second]]:
+                    rest = [group for index, group in enumerate(key) if index not in (first, second)]
+                    for x, y in self._crossings_of(key[first], key[second]):
+                        moves.append(tuple(sorted((x, y, *rest))))  # type: ignore[arg-type]
+        return moves
 
     def _children(self, key: Key) -> set[Key]:
         """Every distinct position one move away, as keys."""
