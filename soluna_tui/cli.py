@@ -17,10 +17,11 @@ from typing import Any, NoReturn
 
 from . import __version__
 from .files import default_data_dir, shorten, write_atomically
-from .rules import DEFAULT_DISCS, LEVELS, MAX_DISCS, MIN_DISCS, Position, SolunaError, shared_solver
+from .rules import DEFAULT_DISCS, MAX_DISCS, MIN_DISCS, OptionError, Position, SolunaError, shared_solver
 from .rules.match import DEFAULT_STARS, MAX_STARS, MIN_STARS
 from .rules.puzzles import DIFFICULTIES, MIN_CHOICES, PUZZLE_MIN_DISCS
 from .rules.solver import Analysis
+from .rules.strengths import STRENGTHS, check_level
 from .rules.wording import plies, plural
 
 USAGE_ERROR = 2
@@ -104,6 +105,14 @@ def _int_in(low: int, high: int, what: str) -> Callable[[str], int]:
         return value
 
     return convert
+
+
+def _level(text: str) -> str:
+    """An argparse type: a computer level, by its number or its name."""
+    try:
+        return check_level(text)
+    except OptionError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _theme(name: str) -> str:
@@ -266,11 +275,15 @@ def build_parser(every_command: bool = True) -> argparse.ArgumentParser:
 
     play = commands.add_parser(
         "play",
-        help="start a match at once (two players here, or --vs LEVEL against the computer)",
+        help="start a match at once (two players here, or --vs LEVEL against the computer, 1 to 10)",
         description="Start a match at once: two players on this terminal, or you against the computer.",
+        epilog="computer levels, each rated on the SSH server's scale:\n"
+               + "\n".join(f"  {strength.summary}" for strength in STRENGTHS),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    play.add_argument("--vs", choices=LEVELS, metavar="LEVEL",
-                      help=f"play against the computer at LEVEL: {', '.join(LEVELS)}")
+    play.add_argument("--vs", "--level", type=_level, metavar="LEVEL",
+                      help="play against the computer at LEVEL, 1 to 10 (or random, greedy, perfect: 1, 2, 10), "
+                           "listed below")
     play.add_argument("--seed", type=_int_in(0, 10**9 - 1, "the seed"), help="the seed of the layouts (reproducible)")
     play.add_argument("--discs", type=_int_in(MIN_DISCS, MAX_DISCS, "the number of discs"), default=DEFAULT_DISCS,
                       help=f"discs on the table, {MIN_DISCS} to {MAX_DISCS} (default {DEFAULT_DISCS})")

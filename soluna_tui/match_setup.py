@@ -6,9 +6,9 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .rules import LEVELS, Match, MatchOptions, OptionError
+from .rules import Match, MatchOptions, OptionError
 from .rules.fields import read_field, read_items
-from .rules.players import check_level
+from .rules.strengths import check_level
 
 NAME_LIMIT = 16
 #: Against the computer you sit in seat 1 (index 0) and the computer in seat 2.
@@ -35,8 +35,8 @@ class MatchSetup:
     review: bool = True
 
     def __post_init__(self) -> None:
-        if self.computer_level is not None:
-            check_level(self.computer_level)
+        if self.computer_level is not None:  # as matches name it: "10" and the old "trap" are "perfect"
+            object.__setattr__(self, "computer_level", check_level(self.computer_level))
         if len(self.names) != 2:
             raise OptionError("a match has two players")
         cleaned = tuple(clean_name(name, f"Player {seat + 1}") for seat, name in enumerate(self.names))
@@ -74,8 +74,6 @@ class MatchSetup:
     def from_dict(cls, document: Any) -> MatchSetup:
         where, error = "match setup", OptionError
         level = read_field(document, "computer_level", str, type(None), where=where, error=error, default=None)
-        if level is not None and level not in LEVELS:
-            raise OptionError(f"unknown computer level {level!r}")
         names = read_items(document, "names", str, where=where, error=error, count=2)
         seed = read_field(document, "seed", int, type(None), where=where, error=error, default=None)
         options = read_field(document, "options", dict, where=where, error=error)

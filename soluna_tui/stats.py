@@ -26,8 +26,8 @@ from .files import (
     write_atomically,
 )
 from .match_setup import clean_name
-from .rules import LEVELS
 from .rules.fields import read_field, read_items
+from .rules.strengths import check_level
 
 if TYPE_CHECKING:
     from .table import Table
@@ -70,6 +70,8 @@ class MatchRecord:
         accuracy = read_items(document, "accuracy", float, type(None), where=where, count=2)
         finished = read_field(document, "finished", str, where=where)
         level = read_field(document, "level", str, type(None), where=where, default=None)
+        if level is not None:
+            level = check_level(level)  # an OptionError (a ValueError) when unknown; the old "trap" is "perfect"
         record = cls(
             finished="".join(char for char in finished[:32] if char.isprintable()),
             mode=read_field(document, "mode", str, where=where),
@@ -83,8 +85,8 @@ class MatchRecord:
         )
         if record.winner not in (0, 1) or any(winner not in (0, 1) for winner in record.round_winners):
             raise ValueError("a winner is not player 0 or 1")
-        if record.mode not in MODES or (record.level is not None and record.level not in LEVELS):
-            raise ValueError(f"unknown mode {record.mode!r} or level {record.level!r}"[:80])
+        if record.mode not in MODES:
+            raise ValueError(f"unknown mode {record.mode!r}"[:80])
         if min(*record.stars, *record.hints) < 0:
             raise ValueError("a negative count of stars or hints")
         if any(value is not None and not 0 <= value <= 1 for value in record.accuracy):

@@ -1,39 +1,34 @@
 """The computer players: pure functions of a position and a seeded random generator.
 
-Ties are broken with the generator over moves in canonical order, so a seed
-replays the same game. Levels that need the solver fall back to ``greedy`` when
-their budget runs out (large positions), so the computer always answers.
+Each level gives every legal move a chance (``move_chances``) and ``choose_move`` draws one with
+the generator, so a seed replays the same game. The levels are the strengths of ``strengths.py``;
+beyond what a strength sees of the solver's verdicts, the top one swindles when lost
+(``swindle.py``). The ways of choosing work on a position's ``Outcomes``, so a measure
+(``swindle.chances_to_win``) weighs them exactly as they play. Levels that need the solver fall
+back to ``greedy`` when their budget runs out (large positions), so the computer always answers.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Hashable, Sequence
 
-from .errors import OptionError, RoundOverError, SearchAborted
+from .errors import RoundOverError, SearchAborted
 from .position import Move, Position
-from .solver import Analysis, Budget, MoveVerdict, Solver, shared_solver
+from .solver import Analysis, Budget, Solver, Verdict, shared_solver
+from .strengths import GREEDY, LEVELS, PERFECT, RANDOM, TYPICAL_OPPONENT, Model, check_level, strength_of
+from .swindle import EXACT_UP_TO, Outcomes, swindler_for
 
-LEVELS = ("random", "greedy", "trap", "perfect")
-LEVEL_DESCRIPTIONS = {
-    "random": "any legal move",
-    "greedy": "looks one move ahead",
-    "trap": "perfect, and sets traps when losing",
-    "perfect": "never misses a win",
-}
+__all__ = ["LEVELS", "check_level", "choose_move", "choose_to_open", "move_chances"]
+
 #: Positions with more discs than this may take seconds to solve, so levels give up in time.
 SOLVE_FREELY_UP_TO = 18
 DEFAULT_THINK_SECONDS = 3.0
+#: Swindle chances this close are equal (they are sums of products of float chances).
+_SAME_CHANCE = 1e-12
 
-T = TypeVar("T")
-
-
-def check_level(level: str) -> str:
-    """``level`` itself when it names a computer level, else ``OptionError``."""
-    if level not in LEVELS:
-        raise OptionError(f"unknown computer level {level!r}: use one of {', '.join(LEVELS)}")
-    return level
+#: Each legal move and the chance a player plays it.
+Chances = tuple[tuple[Move, float], ...]
 
 
 def think_seconds(position: Position) -> float | None:
@@ -46,12 +41,6 @@ def default_budget(position: Position) -> Budget:
     return Budget(seconds=think_seconds(position))
 
 
-def _best(items: Sequence[T], key: Callable[[T], Any], rng: random.Random) -> T:
-    """One of the items with the smallest key, chosen by ``rng``."""
-    smallest = min(key(item) for item in items)
-    return rng.choice([item for item in items if key(item) == smallest])
-
-
 def _legal(position: Position) -> tuple[Move, ...]:
     moves = position.legal_moves
     if not moves:
@@ -59,49 +48,135 @@ def _legal(position: Position) -> tuple[Move, ...]:
     return moves
 
 
-def random_move(position: Position, rng: random.Random) -> Move:
-    """Any legal move, uniformly."""
-    return rng.choice(_legal(position))
+def uniform(moves: Sequence[Move]) -> Chances:
+    """Each of ``moves`` as likely."""
+    return tuple((move, 1 / len(moves)) for move in moves)
 
 
-def greedy_move(position: Position, rng: random.Random) -> Move:
-    """Win at once if possible; else avoid moves that let the opponent win at once."""
+def draw(chances: Chances, rng: random.Random) -> Move:
+    """One move, drawn by its chance (one ``rng.choice`` when all are alike, as the levels always did)."""
+    moves = [move for move, chance in chances if chance > 0]
+    weights = [chance for _, chance in chances if chance > 0]
+    if len(set(weights)) == 1:
+        return rng.choice(moves)
+    return rng.choices(moves, weights)[0]
+
+
+def greedy_chances(position: Position) -> Chances:
+    """Win at once if possible; else avoid moves that let the opponent win at once. Needs no solver."""
     moves = _legal(position)
 
     def danger(move: Move) -> int:
-        after = position.after(move)
-        if after.is_blocked:
+        if _leaves_blocked(position, move):
             return 0  # the opponent cannot move: we win
-        gives_away = any(after.after(reply).is_blocked for reply in after.legal_moves)
+        after = position.after(move)
+        gives_away = any(_leaves_blocked(after, reply) for reply in after.legal_moves)
         return 2 if gives_away else 1
 
-    return _best(moves, danger, rng)
+    dangers = [danger(move) for move in moves]
+    return uniform([move for move, each in zip(moves, dangers, strict=True) if each == min(dangers)])
+
+
+def _leaves_blocked(position: Position, move: Move) -> bool:
+    """Whether ``move`` leaves no move. Only four towers or fewer can (any two differ in symbol), so
+    larger tables are not looked at."""
+    return len(position) <= 5 and position.after(move).is_blocked
+
+
+def _evenly(picked: Sequence[bool]) -> tuple[float, ...]:
+    """The picked moves, each as likely."""
+    count = sum(picked)
+    return tuple(1 / count if each else 0.0 for each in picked)
+
+
+def _longest_among(verdicts: Sequence[Verdict], picked: Sequence[bool]) -> tuple[float, ...]:
+    """Of the picked losing moves, those holding out longest, each as likely."""
+    longest = max(verdict.plies for verdict, each in zip(verdicts, picked, strict=True) if each)
+    return _evenly([each and verdict.plies == longest for verdict, each in zip(verdicts, picked, strict=True)])
+
+
+def trap_chances(outcomes: Outcomes, solver: Solver) -> tuple[float, ...]:
+    """Perfect when winning; when lost, the moves leaving the opponent the most wrong replies, one move
+    deep (the old "trap" level; the top level's way beyond ``EXACT_UP_TO`` discs)."""
+    verdicts = outcomes.verdicts
+    if any(verdict.wins for verdict in verdicts):
+        return PERFECT.chances(verdicts)
+
+    def traps(child: Hashable) -> tuple[int, float]:
+        replies = swindler_for(solver).node(child).verdicts
+        wrong = sum(not verdict.wins for verdict in replies)
+        return (wrong, wrong / len(replies))
+
+    scores = [traps(child) for child in outcomes.children]
+    return _longest_among(verdicts, [score == max(scores) for score in scores])
+
+
+def top_chances(outcomes: Outcomes, discs: int, opponent: Model, solver: Solver,
+                budget: Budget | None = None) -> tuple[float, ...]:
+    """The top level: perfect when winning; when lost, the moves likeliest to win against ``opponent`` over
+    the rest of the round, weighed exactly up to ``EXACT_UP_TO`` discs (else, or out of budget, as
+    ``trap_chances``). Among equal chances: the longest resistance."""
+    verdicts = outcomes.verdicts
+    if any(verdict.wins for verdict in verdicts) or discs > EXACT_UP_TO:
+        return trap_chances(outcomes, solver)
+    try:
+        weights = swindler_for(solver).chances(outcomes.children, opponent, budget)
+    except SearchAborted:
+        return trap_chances(outcomes, solver)
+    return _longest_among(verdicts, [weight >= max(weights) - _SAME_CHANCE for weight in weights])
+
+
+def move_chances(level: str, position: Position, *, solver: Solver = shared_solver, budget: Budget | None = None,
+                 opponent: Model = TYPICAL_OPPONENT) -> Chances:
+    """Each legal move with the chance the computer at ``level`` plays it (``opponent``: whom it swindles)."""
+    strength = strength_of(level)
+    if strength is RANDOM:
+        return uniform(_legal(position))
+    if strength is GREEDY:
+        return greedy_chances(position)
+    analysis = _analyse_or_none(position, solver, budget)
+    if analysis is None:
+        return greedy_chances(position)
+    if strength.is_perfect:
+        shares = top_chances(Outcomes.of(analysis, solver), position.disc_count, opponent, solver, budget)
+    else:
+        shares = strength.chances([item.verdict for item in analysis.moves])
+    return tuple((item.move, share) for item, share in zip(analysis.moves, shares, strict=True))
+
+
+def choose_move(level: str, position: Position, rng: random.Random, *, solver: Solver = shared_solver,
+                budget: Budget | None = None, opponent: Model = TYPICAL_OPPONENT) -> Move:
+    """The move the computer at ``level`` plays in ``position``."""
+    return draw(move_chances(level, position, solver=solver, budget=budget, opponent=opponent), rng)
+
+
+def random_move(position: Position, rng: random.Random) -> Move:
+    """Any legal move, uniformly."""
+    return draw(uniform(_legal(position)), rng)
+
+
+def greedy_move(position: Position, rng: random.Random) -> Move:
+    return draw(greedy_chances(position), rng)
 
 
 def perfect_move(position: Position, rng: random.Random, *, solver: Solver = shared_solver,
                  budget: Budget | None = None) -> Move:
-    """The fastest win when there is one, else the longest resistance."""
+    """The fastest win when there is one, else the longest resistance (``greedy`` out of budget)."""
     analysis = _analyse_or_none(position, solver, budget)
     if analysis is None:
         return greedy_move(position, rng)
-    return _best(analysis.moves, lambda item: item.sort_key, rng).move
+    shares = PERFECT.chances([item.verdict for item in analysis.moves])
+    return draw(tuple((item.move, share) for item, share in zip(analysis.moves, shares, strict=True)), rng)
 
 
 def trap_move(position: Position, rng: random.Random, *, solver: Solver = shared_solver,
               budget: Budget | None = None) -> Move:
-    """Perfect when winning; when lost, the move leaving the opponent the most ways to go wrong."""
+    """The old "trap" level: ``trap_chances`` (``greedy`` out of budget)."""
     analysis = _analyse_or_none(position, solver, budget)
     if analysis is None:
         return greedy_move(position, rng)
-    if analysis.verdict.wins:
-        return _best(analysis.moves, lambda item: item.sort_key, rng).move
-
-    def traps(item: MoveVerdict) -> tuple[int, float, int]:
-        replies = solver.analyse(item.result).moves
-        wrong = sum(not reply.verdict.wins for reply in replies)
-        return (-wrong, -wrong / len(replies), -item.verdict.plies)
-
-    return _best(analysis.moves, traps, rng).move
+    shares = trap_chances(Outcomes.of(analysis, solver), solver)
+    return draw(tuple((item.move, share) for item, share in zip(analysis.moves, shares, strict=True)), rng)
 
 
 def _analyse_or_none(position: Position, solver: Solver, budget: Budget | None) -> Analysis | None:
@@ -113,32 +188,20 @@ def _analyse_or_none(position: Position, solver: Solver, budget: Budget | None) 
         return None
 
 
-def choose_move(level: str, position: Position, rng: random.Random, *, solver: Solver = shared_solver,
-                budget: Budget | None = None) -> Move:
-    """The move the computer at ``level`` plays in ``position``."""
-    check_level(level)
-    if level == "random":
-        return random_move(position, rng)
-    if level == "greedy":
-        return greedy_move(position, rng)
-    chooser = perfect_move if level == "perfect" else trap_move
-    return chooser(position, rng, solver=solver, budget=budget)
-
-
 def choose_to_open(level: str, start: Position, rng: random.Random, *, solver: Solver = shared_solver,
                    budget: Budget | None = None) -> bool:
     """Whether the computer, having lost a round, chooses to open the next one.
 
-    ``trap`` and ``perfect`` open exactly when the layout is won for the opener;
-    ``greedy`` likes to open; ``random`` flips a coin.
+    It opens exactly when the layout is won for the opener, if it sees the end of the round that
+    far ahead (``Strength.sees``); else it likes to open. ``random`` flips a coin.
     """
-    check_level(level)
-    if level == "random":
+    strength = strength_of(level)
+    if strength is RANDOM:
         return rng.random() < 0.5
-    if level == "greedy":
+    if not strength.uses_solver:
         return True
     try:
-        return solver.verdict(start, budget if budget is not None else default_budget(start)).wins
+        verdict = solver.verdict(start, budget if budget is not None else default_budget(start))
     except SearchAborted:
         return True
-
+    return verdict.wins if strength.is_perfect or rng.random() < strength.sees(verdict.plies) else True

@@ -29,6 +29,7 @@ from ..play.picker import Picker
 from ..play.view import Moment, Phase, TableFacts
 from ..rules import Arrangement, Budget, Match, Move, PlacedMove, Position, SolunaError, shared_solver
 from ..rules.players import choose_move, choose_to_open, think_seconds
+from ..rules.strengths import strength_of
 from ..table import Seat, Table
 from ..widgets.board import Board
 from ..widgets.cached_lines import CachedLines, Column, Row
@@ -50,8 +51,6 @@ if TYPE_CHECKING:
     from .round_over import RoundOverChoice
 
 PartT = TypeVar("PartT", bound=Widget)
-#: Levels that play from the solver (and fall back to a heuristic when it runs out of time).
-SOLVING_LEVELS = ("trap", "perfect")
 #: How long judging a whole finished match may take (only large discs counts come near it).
 MATCH_REVIEW_SECONDS = 20.0
 
@@ -463,7 +462,7 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
         def think(budget: Budget) -> GameScreen.ComputerMoved:
             """Choose the computer's move off the event loop (a level gives up in time on its own)."""
             move = choose_move(level, position, rng, budget=budget)
-            guessed = level in SOLVING_LEVELS and not shared_solver.is_solved(position)
+            guessed = strength_of(level).uses_solver and not shared_solver.is_solved(position)
             pause_until(shown_at, budget)
             return self.ComputerMoved(turn, move, guessed)
 

@@ -27,8 +27,9 @@ from textual.widgets.option_list import Option
 from ..link.clock import ClockSetting
 from ..link.messages import ComputerOffer, ListedMatch, LobbyChoices
 from ..match_setup import MatchSetup
-from ..rules import LEVELS, MAX_DISCS, MIN_DISCS, MatchOptions
+from ..rules import MAX_DISCS, MIN_DISCS, MatchOptions, OptionError
 from ..rules.match import DEFAULT_STARS, MAX_STARS, MIN_STARS
+from ..rules.strengths import PERFECT, STRENGTHS, strength_of
 from ..widgets.cached_lines import Column, Panel, Row, Words
 from ..widgets.choice import Choice
 from ..widgets.key_footer import KeyFooter
@@ -81,7 +82,11 @@ def describe(entry: ListedMatch) -> str:
 
 def describe_computer_match(offer: ComputerOffer) -> str:
     stars = offer.stars
-    return f"your match against the computer ({offer.level}, round {offer.round}, " \
+    try:
+        level = f"level {strength_of(offer.level).label}"
+    except OptionError:
+        level = offer.level
+    return f"your match against the computer ({level}, round {offer.round}, " \
            f"stars {stars[0]}-{stars[1]})"
 
 
@@ -175,7 +180,8 @@ class LobbyScreen(QuietFocus, Screen[None]):
             with Row(id="lobby-top"):
                 yield Menu(*(Option(text, id=key) for key, text in MENU), id="lobby-menu")
                 with Column(id="lobby-settings"):
-                    yield self._choice("Computer level", [(level, level) for level in LEVELS], "perfect", "level")
+                    yield self._choice("Computer level", [(strength.rated, strength.level) for strength in STRENGTHS],
+                                       PERFECT.level, "level")
                     yield self._choice("Rules", RULES, "box", "rules")
                     yield self._choice("Stars to win", [(str(n), n) for n in range(MIN_STARS, MAX_STARS + 1)],
                                        DEFAULT_STARS, "stars")

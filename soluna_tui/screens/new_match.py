@@ -14,9 +14,9 @@ from textual.widgets import Button, Input, Label, Static
 
 from ..match_setup import NAME_LIMIT, MatchSetup
 from ..preferences import pause_choices
-from ..rules import LEVELS, MAX_DISCS, MIN_DISCS, MatchOptions, OptionError
+from ..rules import MAX_DISCS, MIN_DISCS, MatchOptions, OptionError
 from ..rules.match import MAX_STARS, MIN_STARS
-from ..rules.players import LEVEL_DESCRIPTIONS
+from ..rules.strengths import PERFECT, STRENGTHS
 from ..widgets.cached_lines import Panel, Row, Words
 from ..widgets.choice import Choice
 from ..widgets.key_footer import KeyFooter
@@ -68,8 +68,8 @@ class NewMatchScreen(QuietFocus, ModalScreen[MatchSetup | None]):
             if self.notice:
                 yield Words(self.notice, id="new-match-notice", markup=False)
             yield self._choice("Mode", MODES, "computer" if previous.vs_computer else "two", "mode")
-            yield self._choice("Computer level", [(f"{level}: {LEVEL_DESCRIPTIONS[level]}", level) for level in LEVELS],
-                               previous.computer_level or "perfect", "level")
+            yield self._choice("Computer level", [(strength.summary, strength.level) for strength in STRENGTHS],
+                               previous.computer_level or PERFECT.level, "level")
             if self.pause is not None:
                 yield self._choice("Computer's pause", pause_choices(self.pause), self.pause, "pause")
             with Row(classes="form-row"):

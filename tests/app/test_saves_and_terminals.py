@@ -204,7 +204,7 @@ async def test_new_match_screen_builds_the_chosen_setup(tmp_path) -> None:
         await pilot.pause()
         assert isinstance(app.screen, NewMatchScreen)
         await pilot.press("right")  # mode: against the computer
-        await pilot.press("down", "left")  # level: trap
+        await pilot.press("down", "left")  # level: 9, below perfect
         await pilot.press("down")  # the computer's pause stays as it is
         await pilot.press("down")
         app.screen.query_one("#name-1").value = "Zoe"
@@ -219,7 +219,7 @@ async def test_new_match_screen_builds_the_chosen_setup(tmp_path) -> None:
         await settle(pilot, app)
         screen = game(app)
         setup = screen.table.setup
-        assert setup.computer_level == "trap" and setup.names == ("Zoe", "Computer")
+        assert setup.computer_level == "9" and setup.names == ("Zoe", "Computer")
         assert setup.options.preset_name == "online" and setup.options.stars_to_win == 2
         assert setup.options.discs == 11 and setup.options.first_opener == 1 and setup.seed == 1234
         assert setup.hints is False and setup.review is True

@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from soluna_tui.rules import LEVELS, Budget, OptionError, Position, Round, Solver, choose_move, choose_to_open, drop
-from soluna_tui.rules.players import greedy_move, trap_move
+from soluna_tui.rules.players import greedy_move, move_chances, perfect_move, trap_move
+from soluna_tui.rules.strengths import strength_of
 
 from .strategies import positions
 
@@ -20,6 +21,7 @@ def test_every_level_plays_a_legal_move_reproducibly(position: Position, level: 
     move = choose_move(level, position, random.Random(seed))
     assert move in position.legal_moves
     assert choose_move(level, position, random.Random(seed)) == move
+    assert dict(move_chances(level, position))[move] > 0
 
 
 def test_unknown_level_is_refused() -> None:
@@ -60,17 +62,17 @@ def test_perfect_wins_every_won_start_against_random(seed: int) -> None:
     assert game.outcome.winner == 0
 
 
-def test_perfect_takes_the_fastest_win_and_the_longest_resistance() -> None:
+def test_perfect_play_takes_the_fastest_win_and_the_longest_resistance() -> None:
     solver = Solver()
     for seed in range(30):
         position = drop(10, random.Random(seed))
         analysis = solver.analyse(position)
-        move = choose_move("perfect", position, random.Random(seed), solver=solver)
+        move = perfect_move(position, random.Random(seed), solver=solver)
         chosen = next(item for item in analysis.moves if item.move == move)
         assert chosen.verdict == analysis.verdict
 
 
-def test_trap_is_perfect_when_winning_and_sets_the_most_traps_when_losing() -> None:
+def test_the_old_trap_is_perfect_when_winning_and_sets_the_most_traps_when_losing() -> None:
     solver = Solver()
     checked_lost = 0
     for seed in range(40):
@@ -90,10 +92,11 @@ def test_trap_is_perfect_when_winning_and_sets_the_most_traps_when_losing() -> N
     assert checked_lost > 10
 
 
-def test_an_exhausted_budget_falls_back_to_a_legal_move() -> None:
+@pytest.mark.parametrize("level", ["5", "perfect"])
+def test_an_exhausted_budget_falls_back_to_a_legal_move(level: str) -> None:
     position = drop(22, random.Random(1))
     solver = Solver()
-    move = choose_move("perfect", position, random.Random(1), solver=solver, budget=Budget(max_positions=200))
+    move = choose_move(level, position, random.Random(1), solver=solver, budget=Budget(max_positions=200))
     assert move in position.legal_moves
     assert not solver.is_solved(position)
 
@@ -105,3 +108,15 @@ def test_choosing_to_open_follows_the_verdict() -> None:
         assert choose_to_open("perfect", start, random.Random(0), solver=solver) == solver.verdict(start).wins
         assert choose_to_open("trap", start, random.Random(0), solver=solver) == solver.verdict(start).wins
     assert choose_to_open("greedy", drop(12, random.Random(0)), random.Random(0)) is True
+
+
+def test_a_fallible_level_moves_second_only_when_it_sees_the_round_lost_for_the_opener() -> None:
+    solver = Solver()
+    starts = [drop(12, random.Random(seed)) for seed in range(40)]
+    won = next(start for start in starts if solver.verdict(start).wins)
+    lost = next(start for start in starts if not solver.verdict(start).wins)
+    nine = strength_of("9")
+    assert all(choose_to_open("9", won, random.Random(dice), solver=solver) for dice in range(50))
+    second = sum(not choose_to_open("9", lost, random.Random(dice), solver=solver) for dice in range(400)) / 400
+    assert second == pytest.approx(nine.sees(solver.verdict(lost).plies), abs=0.08)
+    assert 0.05 < second < 0.95  # a round of 12 discs is at the edge of what strength 9 sees
