@@ -1,22 +1,42 @@
-"""Win rates of each computer level against ``random`` and against ``perfect``.
+"""The computer's strength ladder: win rates against the neighbours, ratings, and the swindler's gain.
 
-Usage: python benchmarks/players.py [--rounds N] [--discs N]
+Usage: nice python benchmarks/players.py [--rounds N] [--jobs N] [--discs N]
 
-Each pairing plays N seeded rounds on fresh drops, the level opening every other
-round, and prints the level's share of rounds won.
+1. Every level, as the app plays it, plays each level one and two steps away N seeded rounds
+   (each on a fresh drop, as round 1 of the box rules; openers alternating) and the table prints
+   each level's share of rounds won against the next one up and the next one down (and, weighed
+   exactly over every drop, against the next one up).
+2. Each level gets a rating on the SSH server's openskill scale (``server/ratings.py``): the
+   ``mu`` under which the model's ``win_chance`` explains the rounds best (maximum likelihood),
+   the ladder centred on a newcomer's 25, ``sigma`` its standard error, and the number players see.
+   The table ends with the constants ``rules/strengths.py`` keeps.
+3. Swindling, weighed exactly (no dice): over every lost start of the table, the share the top
+   level wins against each strength when it swindles with the right model, with the typical
+   opponent's, and when it plays as plain "perfect" or as the old "trap" instead.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 import time
+from collections import Counter
+from collections.abc import Callable, Hashable
+from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from soluna_tui.rules import LEVELS, Round, choose_move, drop  # noqa: E402
+from soluna_tui.rules import Position, Round, drop, every_drop, shared_solver  # noqa: E402
+from soluna_tui.rules.players import choose_move, top_chances, trap_chances  # noqa: E402
+from soluna_tui.rules.strengths import PERFECT, STRENGTHS, TYPICAL_OPPONENT, Model, Strength  # noqa: E402
+from soluna_tui.rules.swindle import Policy, chances_to_win  # noqa: E402
+from soluna_tui.server.ratings import START_MU, Rating, win_chance  # noqa: E402
+
+Pairing = tuple[int, int]
 
 
 def play_round(levels: tuple[str, str], discs: int, opener: int, rng: random.Random) -> int:
@@ -27,25 +47,142 @@ def play_round(levels: tuple[str, str], discs: int, opener: int, rng: random.Ran
     return game.outcome.winner
 
 
-def win_rate(level: str, opponent: str, rounds: int, discs: int) -> float:
-    rng = random.Random(f"{level}-{opponent}")
-    won = sum(play_round((level, opponent), discs, index % 2, rng) == 0 for index in range(rounds))
-    return won / rounds
+def rounds_won(pairing: Pairing, rounds: int, discs: int) -> int:
+    """How many of ``rounds`` the first level of ``pairing`` (indices into STRENGTHS) wins."""
+    first, second = (STRENGTHS[index].level for index in pairing)
+    rng = random.Random(f"{first}-{second}-{discs}")
+    return sum(play_round((first, second), discs, index % 2, rng) == 0 for index in range(rounds))
+
+
+def fit(results: dict[Pairing, tuple[int, int]]) -> list[Rating]:
+    """The ratings explaining ``results`` (wins, rounds per pairing) best, centred on START_MU."""
+    count = len(STRENGTHS)
+    mus, sigmas = [START_MU] * count, [1.0] * count
+
+    def log_likelihood(values: list[float]) -> float:
+        total = 0.0
+        for (first, second), (won, played) in results.items():
+            chance = win_chance(Rating(values[first], sigmas[first]), Rating(values[second], sigmas[second]))
+            chance = min(max(chance, 1e-12), 1 - 1e-12)
+            total += won * math.log(chance) + (played - won) * math.log(1 - chance)
+        return total
+
+    for _ in range(3):  # the sigmas enter the model's chances: fit, weigh the errors, fit again
+        step = 8.0
+        while step > 1e-4:
+            moved = False
+            for index in range(count):
+                for delta in (step, -step):
+                    trial = mus.copy()
+                    trial[index] += delta
+                    if log_likelihood(trial) > log_likelihood(mus):
+                        mus, moved = trial, True
+                        break
+            if not moved:
+                step /= 2
+        shift = START_MU - sum(mus) / count
+        mus = [mu + shift for mu in mus]
+        sigmas = standard_errors(mus, sigmas, results)
+    return [Rating(mu, sigma) for mu, sigma in zip(mus, sigmas, strict=True)]
+
+
+def standard_errors(mus: list[float], sigmas: list[float], results: dict[Pairing, tuple[int, int]]) -> list[float]:
+    """Each mu's standard error from the likelihood's curvature along it (the others held)."""
+    information = [0.0] * len(mus)
+    width = 1e-3
+    for (first, second), (_, played) in results.items():
+        def chance(shift: float, first: int = first, second: int = second) -> float:
+            return win_chance(Rating(mus[first] + shift, sigmas[first]), Rating(mus[second], sigmas[second]))
+
+        middle, slope = chance(0.0), (chance(width) - chance(-width)) / (2 * width)
+        for index in (first, second):  # the chance moves as much, either way, with either mu
+            information[index] += played * slope * slope / (middle * (1 - middle))
+    return [1 / math.sqrt(value) for value in information]
+
+
+def policy(strength: Strength, opponent: Model = TYPICAL_OPPONENT, discs: int = 12) -> Policy:
+    """How a level plays, move by move, as ``chances_to_win`` weighs it."""
+    if strength.is_perfect:
+        return partial(top_chances, discs=discs, opponent=opponent, solver=shared_solver)
+    return lambda outcomes: strength.chances(outcomes.verdicts)
+
+
+def drops(discs: int, lost: bool = False) -> tuple[list[Position], list[int]]:
+    """Every drop of ``discs`` up to renaming symbols (only those lost for the opener, if ``lost``), and how
+    many of the ``2**discs`` drops each stands for."""
+    found: dict[Hashable, Position] = {}
+    counts: Counter[Hashable] = Counter()
+    for start in every_drop(discs):
+        if not lost or not shared_solver.verdict(start).wins:
+            key = shared_solver.key(start)
+            found.setdefault(key, start)
+            counts[key] += 1
+    return list(found.values()), [counts[key] for key in found]
+
+
+def weighed(shares: list[float], counts: list[int]) -> float:
+    return sum(share * count for share, count in zip(shares, counts, strict=True)) / sum(counts)
+
+
+def exact_rate(low: Strength, high: Strength, discs: int) -> float:
+    """``low``'s share of rounds against ``high`` over every drop, openers alternating, weighed exactly."""
+    starts, counts = drops(discs)
+    first = chances_to_win(starts, policy(low, discs=discs), policy(high, discs=discs), shared_solver)
+    second = chances_to_win(starts, policy(high, discs=discs), policy(low, discs=discs), shared_solver)
+    return (weighed(first, counts) + 1 - weighed(second, counts)) / 2
+
+
+def swindles(discs: int) -> list[tuple[str, list[float]]]:
+    """Against each strength: the share of lost starts won by each way of playing the top level."""
+    starts, counts = drops(discs, lost=True)
+    ways: list[tuple[str, Callable[[Strength], Policy]]] = [
+        ("perfect", lambda _: lambda outcomes: PERFECT.chances(outcomes.verdicts)),
+        ("old trap", lambda _: partial(trap_chances, solver=shared_solver)),
+        ("swindle, typical", lambda _: policy(PERFECT, discs=discs)),
+        ("swindle, known", lambda strength: policy(PERFECT, strength, discs)),
+    ]
+    rows = []
+    for name, way in ways:
+        shares = []
+        for strength in STRENGTHS[:-1]:
+            won = chances_to_win(starts, way(strength), policy(strength, discs=discs), shared_solver)
+            shares.append(weighed(won, counts))
+        rows.append((name, shares))
+    return rows
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=400)
+    parser.add_argument("--rounds", type=int, default=2000, help="rounds per pairing (default 2000)")
+    parser.add_argument("--jobs", type=int, default=2, help="processes playing at once (default 2)")
     parser.add_argument("--discs", type=int, default=12)
     args = parser.parse_args()
     started = time.perf_counter()
-    print(f"{args.rounds} rounds per pairing, {args.discs} discs, openers alternating")
-    print(f"{'level':>8} {'vs random':>10} {'vs perfect':>11}")
-    for level in LEVELS:
-        against_random = win_rate(level, "random", args.rounds, args.discs)
-        against_perfect = win_rate(level, "perfect", args.rounds, args.discs)
-        print(f"{level:>8} {against_random:>10.1%} {against_perfect:>11.1%}")
-    print(f"({time.perf_counter() - started:.1f} s)")
+    pairings = [(low, low + gap) for gap in (1, 2) for low in range(len(STRENGTHS) - gap)]
+    with ProcessPoolExecutor(args.jobs) as pool:
+        wins = list(pool.map(partial(rounds_won, rounds=args.rounds, discs=args.discs), pairings))
+    results = {pairing: (won, args.rounds) for pairing, won in zip(pairings, wins, strict=True)}
+    ratings = fit(results)
+    print(f"{args.rounds} rounds per pairing, {args.discs} discs, openers alternating, "
+          f"{len(pairings) * args.rounds} rounds in {time.perf_counter() - started:.0f} s")
+    exact = [exact_rate(low, high, args.discs) for low, high in zip(STRENGTHS, STRENGTHS[1:], strict=False)]
+    print(f"{'level':>10} {'vs next up':>10} {'(exact)':>8} {'vs next down':>12} {'mu':>6} {'sigma':>5} "
+          f"{'rating':>6}")
+    for index, (strength, rating) in enumerate(zip(STRENGTHS, ratings, strict=True)):
+        last = index + 1 == len(STRENGTHS)
+        up = "-" if last else f"{results[(index, index + 1)][0] / args.rounds:.1%}"
+        exactly = "-" if last else f"{exact[index]:.1%}"
+        down = f"{1 - results[(index - 1, index)][0] / args.rounds:.1%}" if index else "-"
+        print(f"{strength.label:>10} {up:>10} {exactly:>8} {down:>12} {rating.mu:6.2f} {rating.sigma:5.2f} "
+              f"{rating.shown:6d}")
+    print("\nFor rules/strengths.py (mu, sigma, rating):")
+    for strength, rating in zip(STRENGTHS, ratings, strict=True):
+        print(f"    {strength.number}: {rating.mu:.2f}, {rating.sigma:.2f}, {rating.shown}")
+    print(f"\nLost starts of {args.discs} discs won by the top level against each strength (exact):")
+    print(f"{'':>17}" + "".join(f"{strength.label:>10}" for strength in STRENGTHS[:-1]))
+    for name, shares in swindles(args.discs):
+        print(f"{name:>17}" + "".join(f"{share:>10.2%}" for share in shares))
+    print(f"({time.perf_counter() - started:.0f} s)")
     return 0
 
 
