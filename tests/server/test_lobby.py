@@ -15,7 +15,7 @@ import pytest
 from soluna_tui.link.messages import REPLIES, REQUESTS, PlayMove, Reply, from_wire
 from soluna_tui.link.protocol import decode, encode
 from soluna_tui.match_setup import MatchSetup
-from soluna_tui.rules import Match, MatchOptions, Move
+from soluna_tui.rules import Match, MatchOptions, parse_move_record
 from soluna_tui.server.lobby import CODE_PATTERN, Lobby, player_name
 
 from ..storage.test_players import ANN_LOOK_ALIKES
@@ -50,7 +50,7 @@ class FakeGuest:
             if message["type"] == "moved":
                 assert message["version"] == version + 1, "a gap in the versions"
                 assert (message["round"], message["ply"]) == (match.round_number, match.round.ply)
-                match.play(Move.parse(message["move"]), match.to_move)
+                match.play(parse_move_record(message["move"]), match.to_move)
                 version += 1
         return match
 
