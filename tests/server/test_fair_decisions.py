@@ -24,7 +24,19 @@ from soluna_tui.server.lobby.decisions import (
 )
 from soluna_tui.server.storage import SeatRecord, StoredMatch
 
-from .test_decisions import HERE, MOMENT, NOW, THERE, move_request, new_match, played, read, round_over, seat
+from .test_decisions import (
+    HERE,
+    MOMENT,
+    NOW,
+    THERE,
+    match_over,
+    move_request,
+    new_match,
+    played,
+    read,
+    round_over,
+    seat,
+)
 
 BLITZ = ClockSetting(180.0, 2.0)
 REFEREE = Referee(hold_time=300, clocks=(BLITZ,))
@@ -231,3 +243,15 @@ def test_the_next_round_moves_the_clock_to_its_opener_and_a_rematch_starts_a_fre
     assert isinstance(rematch, Change) and rematch.match is not None
     assert rematch.clock == MatchClock(BLITZ, (180.0, 180.0), rematch.match.to_move, NOW)
     assert [each.away_used for each in rematch.seats] == [0.0, 0.0]
+
+
+# ---- issue 29: a seat guessed at -----------------------------------------------------------------
+
+
+def test_a_seat_guessed_at_warns_its_player_alone_while_they_sit_there() -> None:
+    line = "Someone tried a wrong secret for your seat (1 so far): keep yours to yourself."
+    change = REFEREE.warn(read(played(), seat("ann"), seat("bob", server=THERE)), 1, line)
+    assert isinstance(change, Change) and change.finish is None and change.clock is Keep.CLOCK
+    assert (change.news.seats, change.news.watchers) == ((None, line), None)
+    assert REFEREE.warn(read(played(), seat("ann"), seat("bob", server=None)), 1, line) is None  # nobody there
+    assert REFEREE.warn(read(match_over(), seat("ann"), seat("bob")), 1, line) is None  # over: nothing to guard

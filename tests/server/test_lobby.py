@@ -432,7 +432,7 @@ async def test_matches_in_play_outlive_their_server_and_are_held(make_lobby) -> 
     stored = await lobby.store.get_match(code)
     assert len(stored.document["rounds"][0]["moves"]) == 1
     assert [seat.server for seat in stored.seats] == [lobby.server_id] * 2
-    assert all(seat.secret_hash.startswith("scrypt$") for seat in stored.seats)
+    assert all(seat.secret_hash.startswith("hmac-sha256$") for seat in stored.seats)
     secrets = [ann.last("match")["secret"], bob.last("match")["secret"]]
     assert not any(secret in repr(stored) for secret in secrets)  # never kept plain
     await lobby.close()  # the server stops without a word (no departures): as good as dead to the others

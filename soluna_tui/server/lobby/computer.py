@@ -11,7 +11,7 @@ first beyond it).
 
 from __future__ import annotations
 
-import asyncio
+import logging
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,11 +30,14 @@ from ...link.messages import (
 from ...saves import SavedMatch
 from ..keeping import GUEST_KEEP, KEYED_KEEP, computer_keep, duration
 from ..storage import ComputerGameRecord, Storage
-from ..storage.secrets import clean_secret, secret_matches
+from ..storage.secrets import GAME_GUESSES, clean_secret
+from .guesses import Guesses, address_scope, game_scope
 from .visitors import Asker, CodeTries, Guest, Visitor, identities
 
 if TYPE_CHECKING:
     from .presence import Presence
+
+log = logging.getLogger("soluna.server")
 
 #: Matches against the computer held for players gone at most (the oldest goes first beyond it).
 MAX_HELD_GAMES = 1024
@@ -84,10 +87,12 @@ def offer_of(saved: SavedMatch, needs_secret: bool) -> ComputerOffer:
 class ComputerGames:
     """The matches against the computer of this server's guests, and those held in the store for players gone."""
 
-    def __init__(self, store: Storage, servers: Presence, code_tries: CodeTries, changed: Callable[[], None]) -> None:
+    def __init__(self, store: Storage, servers: Presence, code_tries: CodeTries, changed: Callable[[], None],
+                 guesses: Guesses) -> None:
         self.store = store
         self.servers = servers
         self.code_tries = code_tries
+        self.guesses = guesses
         self._changed = changed
         #: The match each of this server's guests plays against the computer.
         self.playing: dict[Guest, ComputerGame] = {}
@@ -138,9 +143,16 @@ class ComputerGames:
                 return
             if not self.code_tries.allow(asker):
                 return
-            if not await asyncio.to_thread(secret_matches, request.secret, held.secret_hash):
+            tried = await self.guesses.allow(asker, {game_scope(held.id): GAME_GUESSES})
+            if tried is None:
+                return
+            if not await self.guesses.matches(request.secret, held.secret_hash):
+                log.warning("a wrong secret for a match against the computer held for its player, from %s: %d tried "
+                            "at that match lately", address_scope(asker).partition(":")[2],
+                            tried.tries.get(game_scope(held.id), 0))
                 asker.refuse("That is not the secret of that match.")
                 return
+            await self.guesses.right(tried)
             visitor.keep_secret(clean_secret(request.secret), held.secret_hash)
         if not await self.store.claim_computer_game(held.id, self.servers.server_id):
             asker.refuse("That match was taken up on another terminal.")

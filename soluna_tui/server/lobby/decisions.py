@@ -316,6 +316,13 @@ class Referee:
         seats = with_seat(read.seats, index, server=moment.server, held_until=None, away_since=None)
         return Change(read.fresh_match(), seats)
 
+    def warn(self, read: MatchRead, index: int, line: str) -> Decision:
+        """A line for the player at ``index`` alone, while they sit at a match in play (a stranger tried a
+        wrong secret for their seat); nothing when nobody sits there."""
+        if not read.in_play or read.seats[index].server is None:
+            return None
+        return Change(read.fresh_match(), read.seats, News.to_seat(index, line))
+
     # ---- presence: servers gone, held seats run out -------------------------------------------------
 
     def hold_gone(self, read: MatchRead, moment: Moment, indexes: list[int]) -> Decision:

@@ -53,6 +53,7 @@ from ..storage import ComputerGameRecord, Storage, StorageError, StorageUnavaila
 from .choices import Choices
 from .computer import ComputerGames
 from .decisions import Referee
+from .guesses import Guesses
 from .listing import Listing, listing_for
 from .names import Names, welcome
 from .presence import HEARTBEAT, Presence
@@ -93,9 +94,9 @@ class Lobby:
         self.presence.on_watchers_changed = self.listing.changed  # "2 watching" as the heartbeats say
         self.cache = MatchCache(store, self.visitors, self.presence.moment, self)
         self.writer = Writer(store, self.cache)
-        code_tries = CodeTries()
-        self.games = ComputerGames(store, self.presence, code_tries, self.listing.changed)
-        self.matches = TwoPlayerMatches(self.writer, referee, self.presence, code_tries, self.listing)
+        code_tries, guesses = CodeTries(), Guesses(store)
+        self.games = ComputerGames(store, self.presence, code_tries, self.listing.changed, guesses)
+        self.matches = TwoPlayerMatches(self.writer, referee, self.presence, code_tries, self.listing, guesses)
         self.upkeep = Upkeep(self.presence, self.cache, self.writer, referee, self.games, self.background)
         self.names = Names(store)
         self.choices = Choices(store)

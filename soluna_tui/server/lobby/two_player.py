@@ -12,8 +12,8 @@ its player sat down from, for the store to tell whether the match may be rated.
 
 from __future__ import annotations
 
-import asyncio
 import logging
+from functools import partial
 
 from ...link.messages import (
     AskRematch,
@@ -30,8 +30,9 @@ from ...link.messages import (
 )
 from ..gate import client_key
 from ..storage import SeatRecord, StorageError, StorageUnavailable
-from ..storage.secrets import clean_secret, secret_matches
+from ..storage.secrets import SecretTry, clean_secret
 from .decisions import Decision, Newcomer, Referee, match_options
+from .guesses import Guesses, seat_limits, seat_scope
 from .listing import Listing
 from .presence import Presence
 from .results import ended_under_code
@@ -47,9 +48,10 @@ class TwoPlayerMatches:
     and the ``Writer`` store what it decided; codes tried are counted, and the lobby's listing follows."""
 
     def __init__(self, writer: Writer, referee: Referee, presence: Presence, code_tries: CodeTries,
-                 listing: Listing) -> None:
+                 listing: Listing, guesses: Guesses) -> None:
         self.writer, self.cache, self.store = writer, writer.cache, writer.store
         self.referee, self.presence, self.code_tries, self.listing = referee, presence, code_tries, listing
+        self.guesses = guesses
 
     # ---- where the asker is ---------------------------------------------------------------------------
 
@@ -164,19 +166,39 @@ class TwoPlayerMatches:
                 return candidate
             if visitor.secret_hash is not None and seat.secret_hash == visitor.secret_hash:
                 return candidate  # this very session sat there (it left with n): its own secret is proof
-        if secret is not None:
-            for candidate in candidates:
-                seat_hash = table.seats[candidate].secret_hash
-                if seat_hash is not None and await asyncio.to_thread(secret_matches, secret, seat_hash):
-                    # The player keeps the secret they know: this session's seats and games use it from now on.
-                    visitor.keep_secret(clean_secret(secret), seat_hash)
-                    return candidate
         if secret is None:
             asker.answer(SecretNeeded(table.code))
-        else:
-            asker.refuse("That is not the secret of your seat: it was shown in the panel beside the board while "
-                         "you played.")
+            return None
+        # Limits first, hashes after: a guess the limits refuse costs no hashing at all.
+        targets = [candidate for candidate in candidates if table.seats[candidate].secret_hash is not None]
+        tried = await self.guesses.allow(asker, seat_limits(table, targets, asker))
+        if tried is None:
+            return None
+        for candidate in targets:
+            seat_hash = table.seats[candidate].secret_hash
+            if seat_hash is not None and await self.guesses.matches(secret, seat_hash):
+                await self.guesses.right(tried)
+                # The player keeps the secret they know: this session's seats and games use it from now on.
+                visitor.keep_secret(clean_secret(secret), seat_hash)
+                return candidate
+        await self._guessed_at(asker, table, targets, tried)
+        asker.refuse("That is not the secret of your seat: it was shown in the panel beside the board while "
+                     "you played.")
         return None
+
+    async def _guessed_at(self, asker: Asker, table: Table, seats: list[int], tried: SecretTry) -> None:
+        """A wrong secret was tried at ``seats``: the log says so, and the player sitting at a seat tried from an
+        address not theirs is told on their screen (on whichever server they are)."""
+        address = client_key(asker.guest.address)
+        for index in seats:
+            tries = tried.tries.get(seat_scope(table, index))
+            if tries is None:  # tried from its own player's address: a typing slip
+                log.info("a wrong secret for seat %d of match %s from its player's address", index + 1, label(table))
+                continue
+            log.warning("a wrong secret for seat %d of match %s from %s: %d tried at that seat lately",
+                        index + 1, label(table), address, tries)
+            line = f"Someone tried a wrong secret for your seat ({tries} so far): keep yours to yourself."
+            await self.writer.apply(table.code, partial(self.referee.warn, index=index, line=line))
 
     async def watch(self, asker: Asker, request: WatchMatch) -> None:
         code = request.code.upper()

@@ -15,13 +15,14 @@ from typing import Protocol
 
 from ...link.messages import Answer, ErrorReply, LobbyListing, Reply, Request
 from ..gate import RateWindow, client_key
-from ..storage.secrets import hash_secret
+from ..storage.secrets import hash_secret, is_current
 
 #: No I or O: codes and secrets are read out loud and typed.
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"
 #: A seat's secret: six letters, shown to its player, asked for when they come back without their key.
 SECRET_LENGTH = 6
-#: Joins and watches by code, and secrets tried, a minute from one address (a player needs one or two).
+#: Joins and watches by code, and secrets tried, a minute from one address (a player needs one or two); secrets
+#: are limited further, per seat, match and address, in the store (``guesses.py``).
 CODES_PER_MINUTE = 10
 
 _letters = random.SystemRandom()
@@ -87,14 +88,15 @@ class Visitor:
         return cls(guest.name, rated=keyed, name_chosen=not keyed, secret=random_letters(SECRET_LENGTH))
 
     async def hashed_secret(self) -> str:
-        """This visitor's secret, hashed once (slowly, off the event loop)."""
+        """This visitor's secret, hashed once."""
         if self.secret_hash is None:
-            self.secret_hash = await asyncio.to_thread(hash_secret, self.secret)
+            self.secret_hash = hash_secret(self.secret)
         return self.secret_hash
 
     def keep_secret(self, secret: str, secret_hash: str | None) -> None:
-        """The player proved a seat or a game with the secret they know: it is theirs from now on."""
-        self.secret, self.secret_hash = secret, secret_hash
+        """The player proved a seat or a game with the secret they know: it is theirs from now on (hashed again
+        when it was kept by an older version's scheme, and written so with the seat or game)."""
+        self.secret, self.secret_hash = secret, secret_hash if is_current(secret_hash) else None
 
 
 def identities(guest: Guest, visitor: Visitor) -> frozenset[str]:

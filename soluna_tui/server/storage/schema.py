@@ -101,6 +101,28 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             choices TEXT NOT NULL,
             updated_at DOUBLE PRECISION NOT NULL)""",
     ),
+    # 7: fair play. Secrets tried, per seat, match and address, kept where every server counts them; and
+    # each pair of rated players' rated matches (the leaderboard admits a player by their opponents),
+    # counted from the matches filed so far.
+    (
+        """CREATE TABLE secret_tries (
+            scope TEXT PRIMARY KEY,
+            tries INTEGER NOT NULL,
+            last_at DOUBLE PRECISION NOT NULL)""",
+        "CREATE INDEX secret_tries_by_time ON secret_tries (last_at)",
+        """CREATE TABLE rated_opponents (
+            fingerprint TEXT NOT NULL,
+            opponent TEXT NOT NULL,
+            matches INTEGER NOT NULL,
+            PRIMARY KEY (fingerprint, opponent))""",
+        """INSERT INTO rated_opponents (fingerprint, opponent, matches)
+            SELECT player, opponent, COUNT(*) FROM (
+                SELECT fingerprint0 AS player, fingerprint1 AS opponent FROM finished_matches
+                WHERE rating_changes <> '[]'
+                UNION ALL
+                SELECT fingerprint1, fingerprint0 FROM finished_matches WHERE rating_changes <> '[]') AS rated
+            GROUP BY player, opponent""",
+    ),
 )
 
 #: The migrations that compute every player's ``name_key`` again.
