@@ -26,6 +26,8 @@ from .quiet_focus import QuietFocus
 MODES = [("Two players on this terminal", "two"), ("Against the computer", "computer")]
 ON_OFF = [("on", True), ("off", False)]
 RULES = [("Box rules (same layout, loser chooses)", "box"), ("Online rules (new layout, loser opens)", "online")]
+#: How the form is filled in, said under it (the footer has room for Escape and Enter only).
+FORM_KEYS = "Left/Right change a value, Up/Down move between fields, Enter starts."
 class NewMatchScreen(QuietFocus, ModalScreen[MatchSetup | None]):
     """Returns the chosen ``MatchSetup``, or ``None`` when cancelled; a new pause for the computer
     (given ``pause``, the one now) goes up as ``PauseChosen`` as the match starts."""
@@ -93,6 +95,7 @@ class NewMatchScreen(QuietFocus, ModalScreen[MatchSetup | None]):
                 yield Input("" if previous.seed is None else str(previous.seed), placeholder="random",
                             restrict=r"[0-9]*", max_length=9, compact=True, id="seed")
             yield Words("", id="new-match-error", markup=False)
+            yield Words(FORM_KEYS, id="new-match-keys", markup=False)
             with Row(id="new-match-buttons"):
                 yield Button("Start match", id="start", variant="primary", compact=True)
                 yield Button(self.cancel_label, id="cancel", compact=True)
@@ -131,11 +134,21 @@ class NewMatchScreen(QuietFocus, ModalScreen[MatchSetup | None]):
         swaps = {"Player 1": "You", "You": "Player 1"}
         if name.value in swaps and (name.value == "You") != vs_computer:
             name.value = swaps[name.value]
+        self._name_openers()
+
+    @on(Input.Changed, "#name-1")
+    @on(Input.Changed, "#name-2")
+    def _name_openers(self) -> None:
+        """"Opens round 1" offers the names typed (the computer by its name against the computer)."""
+        if not self.is_mounted:
+            return
+        vs_computer = self.query_one("#mode", Choice).value == "computer"
+        first = self.query_one("#name-1", Input).value.strip() or ("You" if vs_computer else "Player 1")
+        second = "The computer" if vs_computer else self.query_one("#name-2", Input).value.strip() or "Player 2"
         opener = self.query_one("#opener", Choice)
-        if vs_computer:
-            opener.relabel([("You", 0), ("The computer", 1)])
-        else:
-            opener.relabel([("Player 1", 0), ("Player 2", 1)])
+        labels = [(first, 0), (second, 1)]
+        if opener.values != labels:
+            opener.relabel(labels)
 
     def build_setup(self) -> MatchSetup:
         """The setup the form describes; ``OptionError`` when a value is out of range."""

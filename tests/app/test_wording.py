@@ -40,3 +40,24 @@ async def test_the_latest_matches_name_the_opponent_or_the_computers_level(tmp_p
         await app.push_screen(StatsScreen(stats))
         await pilot.pause()
         assert "vs computer (perfect)" in screen_text(app)
+
+
+async def test_the_new_match_form_says_its_keys_and_offers_the_names_typed_to_open(tmp_path) -> None:
+    """"Opens round 1" offered "Player 1" whatever names were typed, and nothing said that Left/Right change a
+    value while Up/Down move between fields."""
+    from soluna_tui.screens.new_match import NewMatchScreen
+    from soluna_tui.widgets.choice import Choice
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, NewMatchScreen)
+        assert "Left/Right change a value, Up/Down move between fields" in screen_text(app)
+        await pilot.press("down", *"Zoe", "down", *"Max")
+        opener = app.screen.query_one("#opener", Choice)
+        first, second = app.screen.query_one("#name-1").value, app.screen.query_one("#name-2").value
+        assert "Zoe" in first and "Max" in second and opener.values == [(first, 0), (second, 1)]
+        assert f"◂ {first} ▸" in screen_text(app)
+        await pilot.press("up", "up", "right")  # against the computer
+        await pilot.pause()
+        assert [label for label, _ in app.screen.query_one("#opener", Choice).values][1] == "The computer"
