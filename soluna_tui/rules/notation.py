@@ -1,20 +1,20 @@
 """Reading the notation (docs/rules.md): symbols, towers, positions and moves.
 
-Printing lives on the value types themselves (``str(tower)``); this module turns
-text back into values, accepting the aliases a person might type: lower case,
-the words sun/moon/stars/comet and the glyphs the app draws.
+Printing lives on the value types themselves (``str(tower)``), and so does building them
+(``Tower.parse``); this module reads text into their parts, a (height, symbol) pair a tower,
+accepting the aliases a person might type: lower case, the words sun/moon/stars/comet and the
+glyphs the app draws. It knows nothing of the value types, which import it.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from .errors import NotationError
 from .symbols import SYMBOL_ALIASES, Symbol
 
-if TYPE_CHECKING:
-    from .position import Move, Position, Tower
+#: A tower as written: its height and its top symbol.
+TowerParts = tuple[int, Symbol]
 
 #: A tower inside longer text: a height, optional spaces, then a symbol spelling.
 _TOWER_TOKEN = re.compile(r"\s*(\d+)\s*([^\d\s,>]+)\s*,?")
@@ -37,9 +37,9 @@ def parse_symbol(text: str, *, within: str = "") -> Symbol:
     return symbol
 
 
-def _towers_in(text: str, what: str) -> list[tuple[int, Symbol]]:
+def _towers_in(text: str, what: str) -> list[TowerParts]:
     """Every (height, symbol) written in ``text``, or a ``NotationError`` saying where it went wrong."""
-    found: list[tuple[int, Symbol]] = []
+    found: list[TowerParts] = []
     at = 0
     stripped = text.rstrip()
     while at < len(stripped):
@@ -62,32 +62,25 @@ def _towers_in(text: str, what: str) -> list[tuple[int, Symbol]]:
     return found
 
 
-def parse_tower(text: str) -> Tower:
+def read_tower(text: str) -> TowerParts:
     """Read one tower such as ``3M``, ``3 moon`` or ``3☾``."""
-    from .position import Tower
-
     found = _towers_in(text, "tower")
     if len(found) != 1:
         raise NotationError(f"expected one tower like 3M, got {text.strip()!r}")
-    height, symbol = found[0]
-    return Tower(height, symbol)
+    return found[0]
 
 
-def parse_position(text: str) -> Position:
+def read_position(text: str) -> list[TowerParts]:
     """Read a position: towers separated by spaces, in any order (``1S 1S 2M``)."""
-    from .position import Position, Tower
-
     found = _towers_in(text, "position")
     if not found:
         raise NotationError("a position needs at least one tower, like 1S 1M")
-    return Position(Tower(height, symbol) for height, symbol in found)
+    return found
 
 
-def parse_move(text: str) -> Move:
+def read_move(text: str) -> tuple[TowerParts, TowerParts]:
     """Read a move ``A>B``: tower A is put on tower B (``2*>2M``)."""
-    from .position import Move
-
     sides = text.split(">")
     if len(sides) != 2 or not sides[0].strip() or not sides[1].strip():
         raise NotationError(f"a move is written A>B, like 2*>2M; got {text.strip()!r}")
-    return Move(parse_tower(sides[0]), parse_tower(sides[1]))
+    return read_tower(sides[0]), read_tower(sides[1])

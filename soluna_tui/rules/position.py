@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from .errors import IllegalMoveError, PositionError
+from .notation import read_move, read_position, read_tower
 from .symbols import Symbol
 
 #: The most discs a position may hold (twice the physical game's twelve).
@@ -30,9 +31,7 @@ class Tower:
     @classmethod
     def parse(cls, text: str) -> Tower:
         """Read ``3M``, ``3 moon``, ``3☾``..."""
-        from .notation import parse_tower
-
-        return parse_tower(text)
+        return cls(*read_tower(text))
 
     @property
     def sort_key(self) -> tuple[int, int]:
@@ -57,9 +56,8 @@ class Move:
     @classmethod
     def parse(cls, text: str) -> Move:
         """Read ``2*>2M`` (aliases allowed on either side)."""
-        from .notation import parse_move
-
-        return parse_move(text)
+        mover, target = read_move(text)
+        return cls(Tower(*mover), Tower(*target))
 
     @property
     def result(self) -> Tower:
@@ -96,9 +94,7 @@ class Position:
     @classmethod
     def parse(cls, text: str) -> Position:
         """Read towers separated by spaces, in any order: ``1S 1S 2M``."""
-        from .notation import parse_position
-
-        return parse_position(text)
+        return cls(Tower(*parts) for parts in read_position(text))
 
     @cached_property
     def counts(self) -> Counter[Tower]:
