@@ -8,7 +8,6 @@ import io
 import json
 import os
 import random
-import re
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -16,7 +15,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from . import __version__
-from .files import default_data_dir, shorten, write_atomically
+from .files import default_data_dir, one_line, write_atomically
 from .rules import DEFAULT_DISCS, MAX_DISCS, MIN_DISCS, OptionError, Position, SolunaError, shared_solver
 from .rules.match import DEFAULT_STARS, MAX_STARS, MIN_STARS
 from .rules.puzzles import DIFFICULTIES, MIN_CHOICES, PUZZLE_MIN_DISCS
@@ -27,24 +26,10 @@ from .rules.wording import plies, plural
 USAGE_ERROR = 2
 #: The status of a command whose reader went away (``soluna analyze ... | head``), as if killed by SIGPIPE.
 BROKEN_PIPE = 141
-#: An error message is one line of at most this many characters, whatever the input it quotes.
-MESSAGE_LIMIT = 300
-_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 
 
 class CliError(Exception):
     """A bad value on the command line: printed as one line, exit status 2."""
-
-
-def one_line(message: str) -> str:
-    """``message`` as one short line: long quoted input shortened, control characters dropped."""
-    shortened = _QUOTED.sub(lambda quoted: _shorten_quoted(quoted.group()), message)
-    flat = "".join(char if char.isprintable() else " " for char in shortened)
-    return flat if len(flat) <= MESSAGE_LIMIT else shorten(flat, MESSAGE_LIMIT)
-
-
-def _shorten_quoted(quoted: str) -> str:
-    return quoted if len(quoted) <= 42 else f"{quoted[0]}{shorten(quoted[1:-1])}{quoted[-1]}"
 
 
 def _fail(parser: argparse.ArgumentParser, message: str) -> NoReturn:

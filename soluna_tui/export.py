@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .files import shorten
+from .files import one_line, shorten
 from .judgements import RoundVerdicts, review_from_verdicts
 from .play.looks import move_words
 from .rules import Budget, Match, MatchFormatError, SearchAborted, SolunaError, Verdict, shared_solver
@@ -408,7 +408,6 @@ def printable(text: str) -> str:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from .cli import one_line
 
     try:
         found = find_match(args)

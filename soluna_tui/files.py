@@ -12,6 +12,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import re
 import stat
 import tempfile
 import time
@@ -88,6 +89,22 @@ def shorten(text: str, limit: int = 40) -> str:
         return text
     keep = (limit - 3) // 2
     return f"{text[:keep]}...{text[-keep:]}"
+
+
+#: An error message is one line of at most this many characters, whatever the input it quotes.
+MESSAGE_LIMIT = 300
+_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+
+
+def one_line(message: str) -> str:
+    """``message`` as one short line: long quoted input shortened, control characters dropped."""
+    shortened = _QUOTED.sub(lambda quoted: _shorten_quoted(quoted.group()), message)
+    flat = "".join(char if char.isprintable() else " " for char in shortened)
+    return flat if len(flat) <= MESSAGE_LIMIT else shorten(flat, MESSAGE_LIMIT)
+
+
+def _shorten_quoted(quoted: str) -> str:
+    return quoted if len(quoted) <= 42 else f"{quoted[0]}{shorten(quoted[1:-1])}{quoted[-1]}"
 
 
 def _kind_of(mode: int) -> str:
