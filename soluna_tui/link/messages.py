@@ -343,6 +343,9 @@ class Welcome(Answer):
     name_chosen: bool = True
     clocks: Annotated[tuple[ClockSetting, ...], Longest(8)] = ()
     ranked_after: int = 0
+    #: The leaderboard's other conditions: established opponents, and a pair's rated matches in 24 hours.
+    ranked_opponents: int = 0
+    pair_rated_per_day: int = 0
     choices: LobbyChoices | None = None
     answer_to: int | None = None
 
@@ -468,8 +471,9 @@ class LeaderboardPage(Answer):
     total: int
     rows: Annotated[tuple[LeaderboardRow, ...], Longest(LONGEST_LISTING)]
     you: Standing | None = None
-    #: The fewest rated matches a player on the board has played.
+    #: The fewest rated matches a player on the board has played, and different established opponents.
     minimum: int = 0
+    opponents: int = 0
     answer_to: int | None = None
 
 

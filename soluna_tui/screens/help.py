@@ -15,6 +15,7 @@ from ..link.clock import ClockSetting
 from ..play.where import Keys, Where, help_keys
 from ..play.wording import minutes
 from ..rules import Symbol
+from ..rules.wording import plural
 from ..widgets.key_footer import KeyFooter
 from .quiet_focus import QuietFocus
 
@@ -54,7 +55,8 @@ def keys_text(keys_listed: Keys) -> str:
     return "\n".join(lines)
 
 
-def server_rules_text(hold_seconds: float, clocks: tuple[ClockSetting, ...], ranked_after: int) -> str:
+def server_rules_text(hold_seconds: float, clocks: tuple[ClockSetting, ...], ranked_after: int,
+                      ranked_opponents: int = 0, pair_rated_per_day: int = 0) -> str:
     """This server's rules for matches between players, as its lobby's help says them."""
     if clocks:
         offered = "; ".join(f"{clock.label}: {clock.words}" for clock in clocks)
@@ -66,10 +68,22 @@ def server_rules_text(hold_seconds: float, clocks: tuple[ClockSetting, ...], ran
             f"the secret shown beside the board. Time away adds up over a match: {minutes(hold_seconds)} in all, "
             "then the opponent wins by forfeit.\n\n"
             f"{clock}\n\n"
-            "Rated: matches between two players who came with SSH keys, from different addresses. A forfeit or a "
-            "loss on time counts only once both players have moved; before that the match is aborted, unrated. "
-            f"The leaderboard lists players with at least {ranked_after} rated "
-            f"{'match' if ranked_after == 1 else 'matches'}.")
+            f"{rated_text(ranked_after, ranked_opponents, pair_rated_per_day)}")
+
+
+def rated_text(ranked_after: int, ranked_opponents: int, pair_rated_per_day: int) -> str:
+    """What is rated on this server, and whom its leaderboard lists."""
+    matches = plural(ranked_after, "rated match", "rated matches")
+    listed = f"The leaderboard lists a player after {matches}"
+    if ranked_opponents > 0:
+        opponents = plural(ranked_opponents, "established opponent", "different established opponents")
+        listed += f", against at least {opponents} (players with {matches} against others)"
+    pair = (f" The same two players' matches move their ratings at most {plural(pair_rated_per_day, 'time', 'times')}"
+            " in 24 hours." if pair_rated_per_day > 0 else "")
+    return ("Rated: matches between two players who came with SSH keys, from different addresses, once a round has "
+            "been decided on the board. A match that ends before that (a player leaves, resigns or runs out of time) "
+            "is not rated for either player; before both players have moved it is aborted."
+            f"{pair} {listed}.")
 
 
 #: ``?`` on a dialog: a modal screen keeps the app's own keys from reaching it.

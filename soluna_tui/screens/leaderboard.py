@@ -120,7 +120,13 @@ class LeaderboardScreen(QuietFocus, ModalScreen[None]):
     def _listed(self) -> str:
         """Who the board lists, when not every rated player: `` (with at least 5 rated matches)``."""
         minimum = self.page.minimum
-        return f" (with at least {plural(minimum, 'rated match', 'rated matches')})" if minimum > 1 else ""
+        return f" (with at least {self._condition()})" if minimum > 1 or self.page.opponents else ""
+
+    def _condition(self) -> str:
+        """``5 rated matches``, and ``against 3 established opponents`` where the server asks for them."""
+        matches = plural(self.page.minimum, "rated match", "rated matches")
+        opponents = self.page.opponents
+        return matches + (f" against {plural(opponents, 'established opponent')}" if opponents else "")
 
     def _you_line(self) -> str:
         you = self.page.you
@@ -128,8 +134,7 @@ class LeaderboardScreen(QuietFocus, ModalScreen[None]):
             return "You play as a guest: connect with an SSH key to be rated and ranked."
         if you.rank is None:
             if you.rating is not None:
-                return (f"{self.player_name}: rating {you.rating}, not ranked until "
-                        f"{plural(self.page.minimum, 'rated match', 'rated matches')}.")
+                return f"{self.player_name}: rating {you.rating}, not ranked until {self._condition()}."
             return f"{self.player_name}: not ranked yet (finish a rated match)."
         return f"{self.player_name}: rank {you.rank}, rating {you.rating}."
 

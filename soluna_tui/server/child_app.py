@@ -176,9 +176,10 @@ class ChildApp(ReportsActivity, SolunaApp):
         #: This session's secret (the proof for the seats it takes), and how long the server holds a seat.
         self.secret = ""
         self.hold_seconds = 300.0
-        #: The clocks the server offers, and the rated matches that put a player on its leaderboard.
+        #: The clocks the server offers, and the rated matches that put a player on its leaderboard (so many,
+        #: against so many established opponents; a pair's rated matches in 24 hours).
         self.clocks: tuple[ClockSetting, ...] = ()
-        self.ranked_after = 0
+        self.ranked_after = self.ranked_opponents = self.pair_rated_per_day = 0
         #: Whether this player came with a key (rated, a name of their own), as the server last said.
         self.rated = False
         #: A keyed player is offered to choose their name once a visit (Escape means not now).
@@ -363,6 +364,7 @@ class ChildApp(ReportsActivity, SolunaApp):
         self.secret = message.secret
         self.hold_seconds = message.hold_seconds
         self.clocks, self.ranked_after = message.clocks, message.ranked_after
+        self.ranked_opponents, self.pair_rated_per_day = message.ranked_opponents, message.pair_rated_per_day
         self.lobby.show_clocks(message.clocks)
         if message.choices is not None:  # after the clocks: the clock kept is one of them
             self.lobby.show_choices(message.choices)
@@ -550,7 +552,8 @@ class ChildApp(ReportsActivity, SolunaApp):
 
     def server_rules(self) -> str:
         """For the help: this server's rules for matches between players (time away, clocks, what is rated)."""
-        return server_rules_text(self.hold_seconds, self.clocks, self.ranked_after)
+        return server_rules_text(self.hold_seconds, self.clocks, self.ranked_after, self.ranked_opponents,
+                                 self.pair_rated_per_day)
 
     async def action_quit(self) -> None:
         """Ask first: what quitting means here (a seat held, a match kept) and how to come back."""

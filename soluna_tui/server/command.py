@@ -25,7 +25,7 @@ from typing import Any
 from ..link.clock import PRESETS, ClockSetting, ClockSettingError
 from .config import DEFAULT_PORT, SPAWN_MODES, Limits, ServerConfig
 from .gate import EXPLAINING_AT_ONCE
-from .ratings import RANKED_AFTER
+from .ratings import RANKED_AFTER, RANKED_OPPONENTS
 
 #: The most clocks a server offers.
 MOST_CLOCKS = 6
@@ -97,6 +97,11 @@ def add_serve_command(commands: argparse._SubParsersAction[Any],
     serve.add_argument("--ranked-after", type=whole_number(0, 1_000, "--ranked-after"), default=RANKED_AFTER,
                        metavar="N", help=f"rated matches a player has played before the leaderboard lists them "
                                          f"(default {RANKED_AFTER})")
+    serve.add_argument("--ranked-opponents", type=whole_number(0, 100, "--ranked-opponents"),
+                       default=RANKED_OPPONENTS, metavar="N",
+                       help="different established opponents (each with --ranked-after rated matches against "
+                            f"others) a player has had rated matches against before the leaderboard lists them "
+                            f"(default {RANKED_OPPONENTS})")
     limits = serve.add_argument_group("limits")
     for flag, name, low, high, what in LIMIT_FLAGS:
         default = getattr(defaults, name)
@@ -135,7 +140,7 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
     return ServerConfig(data_dir=args.data_dir or default_data_dir(), host=args.host, port=args.port,
                         host_key_path=args.host_key, limits=limits, spawn=args.spawn,
                         proxy_from=tuple(args.proxy_from), database=args.database, clocks=args.clocks,
-                        ranked_after=args.ranked_after)
+                        ranked_after=args.ranked_after, ranked_opponents=args.ranked_opponents)
 
 
 def run_serve(args: argparse.Namespace) -> int:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..link.clock import PRESETS, ClockSetting
-from .ratings import RANKED_AFTER
+from .ratings import RANKED_AFTER, RANKED_OPPONENTS
 
 DEFAULT_PORT = 2222
 HOST_KEY_NAME = "ssh_host_ed25519_key"
@@ -94,6 +94,8 @@ class ServerConfig:
     clocks: tuple[ClockSetting, ...] = PRESETS
     #: Rated matches a player has played before the leaderboard lists them.
     ranked_after: int = RANKED_AFTER
+    #: Different established opponents (``ranked_after`` rated matches against others) they must have played.
+    ranked_opponents: int = RANKED_OPPONENTS
 
     @property
     def resolved_host_key_path(self) -> Path:

@@ -15,7 +15,13 @@ What is rated, so that ratings cannot be farmed:
   only after real play, that is once both players have made a move (``REAL_PLAY_MOVES``); before,
   the match is aborted: nobody wins, nothing is rated (as on online game servers). Abandoned
   matches (both players gone) change nothing either;
-- the leaderboard lists only players with at least ``RANKED_AFTER`` rated matches.
+- only once a round has been decided on the board (``decided_on_board``): a match that ends by a
+  leave, a forfeit or a clock before that keeps its result, unrated for both players;
+- the same two players' matches move their ratings at most ``PAIR_RATED_PER_DAY`` times in any
+  24 hours (the store counts them); past that they are unrated;
+- the leaderboard lists a player with at least ``RANKED_AFTER`` rated matches, against at least
+  ``RANKED_OPPONENTS`` different established opponents: players with ``RANKED_AFTER`` rated
+  matches against others than this one. A throwaway key's opponents must have played elsewhere.
 """
 
 from __future__ import annotations
@@ -23,6 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
+
+from ..rules import Match
 
 #: openskill's defaults: every newcomer's estimate and its uncertainty.
 START_MU = 25.0
@@ -34,6 +42,12 @@ SHOWN_SCALE = 20
 REAL_PLAY_MOVES = 1
 #: Rated matches a player has played before the leaderboard lists them (``soluna serve --ranked-after``).
 RANKED_AFTER = 5
+#: Different established opponents a player has had rated matches against before the leaderboard lists them.
+RANKED_OPPONENTS = 3
+#: Rated matches between the same two players in any 24 hours; the pair's matches past it are unrated.
+PAIR_RATED_PER_DAY = 5
+#: The window ``PAIR_RATED_PER_DAY`` counts in, in seconds.
+PAIR_WINDOW = 24 * 3600.0
 
 
 @cache
@@ -68,10 +82,17 @@ class Rating:
         return cls(float(document["mu"]), float(document["sigma"]))
 
 
-def is_rated(fingerprints: tuple[str | None, ...], winner: int | None, shared_address: bool = False) -> bool:
-    """Two different keyed players, never from one address, and a winner: only such matches move ratings."""
+def is_rated(fingerprints: tuple[str | None, ...], winner: int | None, shared_address: bool = False,
+             decided: bool = True) -> bool:
+    """Two different keyed players, never from one address, a winner, and a round ``decided`` on the board:
+    only such matches move ratings (up to the pair's daily number, which the store counts)."""
     return (len(fingerprints) == 2 and None not in fingerprints and fingerprints[0] != fingerprints[1]
-            and winner is not None and not shared_address)
+            and winner is not None and not shared_address and decided)
+
+
+def decided_on_board(match: Match) -> bool:
+    """A round of ``match`` was won by play (its loser had no move), not only by a leave, forfeit or clock."""
+    return bool(match.outcomes)
 
 
 def rate(winner: Rating, loser: Rating) -> tuple[Rating, Rating]:

@@ -278,7 +278,7 @@ class SolunaServer:
                 log.warning("old match files not imported: %s", "; ".join(report.skipped))
             self.lobby = Lobby(self.store, config.limits.hold_time,
                                referee=Referee(config.limits.hold_time, config.clocks),
-                               ranked_after=config.ranked_after)
+                               ranked_after=config.ranked_after, ranked_opponents=config.ranked_opponents)
             in_play = await self.lobby.start()
             await asyncio.to_thread(skeleton, "")  # reads Unicode's confusables once, off the event loop
             await self.spawner.start()

@@ -18,9 +18,9 @@ async def make_lobby(database):
     """Lobbies on one fresh store each (several: several servers sharing it), closed after the test."""
     opened = []
 
-    async def maker(hold_time: float = 60.0, ranked_after: int = 5) -> SettledLobby:
+    async def maker(hold_time: float = 60.0, ranked_after: int = 5, ranked_opponents: int = 3) -> SettledLobby:
         store = await open_storage(database)
-        lobby = Lobby(store, hold_time, heartbeat=0.1, ranked_after=ranked_after)
+        lobby = Lobby(store, hold_time, heartbeat=0.1, ranked_after=ranked_after, ranked_opponents=ranked_opponents)
         await lobby.start()
         opened.append(lobby)
         return SettledLobby(lobby)

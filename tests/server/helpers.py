@@ -19,7 +19,7 @@ import pyte
 from soluna_tui.link.clock import PRESETS
 from soluna_tui.play.looks import JUMP_KEYS
 from soluna_tui.server.config import Limits, ServerConfig
-from soluna_tui.server.ratings import RANKED_AFTER
+from soluna_tui.server.ratings import RANKED_AFTER, RANKED_OPPONENTS
 from soluna_tui.server.server import SolunaServer
 
 #: Every wait in these tests gives up after this long.
@@ -47,11 +47,12 @@ def client_options(username: str = "ann", **options) -> dict:
 @contextlib.asynccontextmanager
 async def running_server(tmp_path: Path, spawn: str = "zygote", proxy_from: tuple = (), clocks: tuple = PRESETS,
                          ranked_after: int = RANKED_AFTER, database: str | None = None,
-                         **limits) -> AsyncIterator[SolunaServer]:
+                         ranked_opponents: int = RANKED_OPPONENTS, **limits) -> AsyncIterator[SolunaServer]:
     """A server on 127.0.0.1, any free port, an in-memory host key, a computer without pauses."""
     config = ServerConfig(data_dir=tmp_path, host="127.0.0.1", port=0, host_key=HOST_KEY, spawn=spawn,
                           limits=replace(Limits(), **limits), computer_pause=0, reveal_pause=0,
-                          proxy_from=proxy_from, clocks=clocks, ranked_after=ranked_after, database=database)
+                          proxy_from=proxy_from, clocks=clocks, ranked_after=ranked_after, database=database,
+                          ranked_opponents=ranked_opponents)
     server = SolunaServer(config)
     await server.start()
     try:

@@ -2,7 +2,8 @@
 players' screens and a spectator's, a match lost on time, a disconnect with the clock running, and a server
 restarted mid-match. The clocks are a few seconds long (``soluna serve --clocks``) so each test takes seconds.
 
-Keyed players from two addresses (127.0.0.2 and .3), so a loss on time is rated like a win.
+Keyed players from two addresses (127.0.0.2 and .3), so a loss on time is rated like a win once a round has
+been decided on the board (here, before: not rated).
 """
 
 from __future__ import annotations
@@ -107,7 +108,7 @@ async def test_a_match_is_lost_on_time_on_both_screens_and_a_spectator_s(tmp_pat
         (filed,) = await server.store.finished_matches()
     print(f"\na {clock.label} clock: ann lost on time {lost:.2f} s after her clock reached zero; filed "
           f"{filed.result}, rated {filed.rated}")
-    assert (filed.result, filed.winner, filed.rated) == ("time", 1, True)
+    assert (filed.result, filed.winner, filed.rated) == ("time", 1, False)  # no round decided yet: not rated
     assert MatchClock.from_document(filed.clock).left[0] == 0.0
 
 

@@ -24,7 +24,7 @@ from soluna_tui.server.command import add_serve_command, config_from
 
 from .helpers import TIMEOUT, SshTerminal, keep_the_name, play_a_move, running_server, served, wait_until
 from .test_hostile_clients import fill
-from .test_lobby import FakeGuest, create, move_message, pair, wait_for
+from .test_lobby import FakeGuest, create, finish_round, move_message, pair, wait_for
 from .test_two_players import create_match, join_match, secret_shown
 
 # ---- stalling: time away adds up over a match ---------------------------------------------------
@@ -98,13 +98,12 @@ async def test_forfeits_without_a_move_are_aborted_and_farm_no_rating(make_lobby
     assert board["total"] == 0 and board["rows"] == [] and board["you"] == {"rank": None, "rating": None}
 
 
-async def test_a_forfeit_after_real_play_is_rated_but_not_between_keys_from_one_address(make_lobby) -> None:
-    lobby = await make_lobby(hold_time=0.1, ranked_after=1)
+async def test_a_forfeit_after_a_decided_round_is_rated_but_not_between_keys_from_one_address(make_lobby) -> None:
+    lobby = await make_lobby(hold_time=0.1, ranked_after=1, ranked_opponents=0)
     for opponent in (keyed("bob", "10.0.0.2"), keyed("cyd", "10.0.0.1")):  # cyd sits where ann does
         ann = keyed("ann", "10.0.0.1")
-        await pair(lobby, ann, opponent)
-        await lobby.handle(ann, move_message(ann))
-        await lobby.handle(opponent, move_message(opponent))
+        await pair(lobby, ann, opponent, discs=6, stars_to_win=2)
+        await finish_round(lobby, {0: ann, 1: opponent})  # a round decided on the board: a forfeit is rated
         await lobby.depart(opponent)
         await wait_for(lambda ann=ann: ann.match().is_over, timeout=5)
         await lobby.depart(ann)
@@ -119,7 +118,7 @@ async def test_a_forfeit_after_real_play_is_rated_but_not_between_keys_from_one_
 
 
 async def test_the_leaderboard_lists_players_with_enough_rated_matches(make_lobby) -> None:
-    lobby = await make_lobby(ranked_after=2)
+    lobby = await make_lobby(ranked_after=2, ranked_opponents=0)
     ann, bob = keyed("ann", "10.0.0.1"), keyed("bob", "10.0.0.2")
     for round_played in (1, 2):
         await pair(lobby, ann, bob, discs=3, stars_to_win=1)
@@ -297,6 +296,7 @@ def test_serve_offers_the_clocks_it_is_given_and_lists_players_after_a_few_rated
     assert [clock.label for clock in default.clocks] == ["3+2", "10+5"] and default.ranked_after == 5
     chosen = serve_config("--clocks", "1+0,0.5+1,1+0", "--ranked-after", "3")
     assert [clock.label for clock in chosen.clocks] == ["1+0", "0:30+1"] and chosen.ranked_after == 3
+    assert default.ranked_opponents == 3 and serve_config("--ranked-opponents", "0").ranked_opponents == 0
     assert serve_config("--clocks", "none").clocks == ()
     for wrong, said in (("3", "'3' is not a clock"), ("0+0", "a clock gives 1 second"),
                         ("1+0,2+0,3+0,4+0,5+0,6+0,7+0", "at most 6 clocks")):

@@ -49,7 +49,7 @@ async def test_the_lobby_s_help_says_this_server_s_rules() -> None:
     app, ours = await start()
     async with app.run_test(size=(100, 40)) as pilot:
         server = FakeServer(await Link.over(ours))
-        server.send(welcome(hold_seconds=120))
+        server.send(welcome(hold_seconds=120, ranked_opponents=3, pair_rated_per_day=5))
         await wait_for_screen(pilot, app, LobbyScreen, "Welcome, ann.")
         await pilot.press("question_mark")
         await wait_for_screen(pilot, app, HelpScreen, "THE RULES IN BRIEF")
@@ -57,7 +57,9 @@ async def test_the_lobby_s_help_says_this_server_s_rules() -> None:
         assert "ON THIS SERVER" in help_text
         for said in ("Time away adds up over a match: 2 minutes in all", "3+2: 3 minutes each, 2 s added a move",
                      "10+5: 10 minutes each", "loses on time", "from different addresses",
-                     "before that the match is aborted, unrated", "at least 5 rated matches"):
+                     "once a round has been decided on the board", "is not rated for either player",
+                     "before both players have moved it is aborted", "at most 5 times in 24 hours",
+                     "after 5 rated matches, against at least 3 different established opponents"):
             assert said in help_text, said
 
 

@@ -742,7 +742,7 @@ async def test_a_keyed_player_s_lobby_settings_are_set_again_on_the_next_visit_o
 
 
 async def test_a_rated_match_shows_on_the_leaderboard_and_in_each_record(make_lobby) -> None:
-    lobby = await make_lobby(ranked_after=1)
+    lobby = await make_lobby(ranked_after=1, ranked_opponents=0)
     ann = FakeGuest("ann", address="10.0.0.1", fingerprint="SHA256:ann")
     bob = FakeGuest("bob", address="10.0.0.2", fingerprint="SHA256:bob")
     await pair(lobby, ann, bob, discs=3, stars_to_win=1)

@@ -49,7 +49,8 @@ async def play_out(server, code: str, players: list[SshTerminal]) -> None:
 @asynccontextmanager
 async def two_keyed_players(tmp_path) -> AsyncIterator[tuple[Any, SshTerminal, SshTerminal]]:
     keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(2)]
-    async with running_server(tmp_path, hold_time=120, ranked_after=1) as server:
+    # Listed after one rated match, whoever the opponent (the server's rule asks for established opponents too).
+    async with running_server(tmp_path, hold_time=120, ranked_after=1, ranked_opponents=0) as server:
         # From two addresses: keys that sit down from one address are not rated against each other.
         ann = await SshTerminal.open(server.port, username="ann", client_keys=[keys[0]], local_addr=("127.0.0.2", 0))
         bob = await SshTerminal.open(server.port, username="bob", client_keys=[keys[1]], local_addr=("127.0.0.3", 0))

@@ -57,8 +57,9 @@ async def test_the_archive_is_imported_once_and_left_untouched(store, tmp_path):
     finished = {item.code: item for item in await store.finished_matches()}
     assert (finished["WONA"].result, finished["WONA"].winner) == ("won", 0)
     assert (finished["FORF"].result, finished["FORF"].winner) == ("forfeit", 0)
-    assert finished["WONA"].rated and finished["FORF"].rated  # both players had keys
-    assert {row.fingerprint: row.played for row in await store.leaderboard()} == {"SHA256:ann": 2, "SHA256:bob": 2}
+    # Both players had keys; the forfeit came before a round was decided on the board: not rated.
+    assert finished["WONA"].rated and not finished["FORF"].rated
+    assert {row.fingerprint: row.played for row in await store.leaderboard()} == {"SHA256:ann": 1, "SHA256:bob": 1}
 
     again = await import_json_archive(store, folder)
     assert again.already_done and (again.active, again.finished) == (0, 0)

@@ -117,7 +117,7 @@ async def test_an_abandoned_match_has_no_winner_and_a_forfeit_has_one(store):
     forfeited = match_in_play()
     forfeited.forfeit(0)
     filed = await store.finish_match("FORF", 1, forfeited.to_dict(), "forfeit")
-    assert filed.winner == 1 and filed.rated
+    assert filed.winner == 1 and not filed.rated  # no round decided on the board yet: not rated
     assert [item.code for item in await store.finished_matches()] == ["FORF", "ABAN"]
     assert [item.code for item in await store.finished_matches(before_id=filed.id)] == ["ABAN"]
 

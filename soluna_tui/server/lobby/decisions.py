@@ -20,7 +20,8 @@ check in the decisions it concerns, each tested in ``tests/server/test_decisions
   (``clocks.MatchClock``); a player whose clock runs out loses on time;
 - a forfeit or a loss on time before real play (both players have moved, ``real_play``) aborts the
   match instead: nobody wins, nothing is rated. The store rates only keyed players who never sat
-  down from one address (each seat keeps its ``addresses`` while in play).
+  down from one address (each seat keeps its ``addresses`` while in play), once a round was decided
+  on the board (``ratings.py`` has every rule of what is rated).
 """
 
 from __future__ import annotations

@@ -48,7 +48,7 @@ from ...link.messages import (
 )
 from ...play.wording import minutes
 from ...rules import SolunaError
-from ..ratings import RANKED_AFTER
+from ..ratings import PAIR_RATED_PER_DAY, RANKED_AFTER, RANKED_OPPONENTS
 from ..storage import ComputerGameRecord, Storage, StorageError, StorageUnavailable, Subscription
 from .choices import Choices
 from .computer import ComputerGames
@@ -79,10 +79,11 @@ class Lobby:
     """This server's part of the shared lobby: its guests, and a cache of every match in the store."""
 
     def __init__(self, store: Storage, hold_time: float, server_id: str | None = None, heartbeat: float = HEARTBEAT,
-                 referee: Referee | None = None, ranked_after: int = RANKED_AFTER) -> None:
+                 referee: Referee | None = None, ranked_after: int = RANKED_AFTER,
+                 ranked_opponents: int = RANKED_OPPONENTS) -> None:
         """``referee``: the match policy (by default, ``hold_time`` seconds away a match and the preset clocks;
         a referee given holds seats for its own ``hold_time``); ``ranked_after``: the rated matches a player
-        has played before the leaderboard lists them."""
+        has played before the leaderboard lists them, against ``ranked_opponents`` established opponents."""
         self.store = store
         self.referee = referee = referee if referee is not None else Referee(hold_time)
         self.hold_time = hold_time = referee.hold_time
@@ -100,7 +101,7 @@ class Lobby:
         self.upkeep = Upkeep(self.presence, self.cache, self.writer, referee, self.games, self.background)
         self.names = Names(store)
         self.choices = Choices(store)
-        self.records = Records(store, ranked_after)
+        self.records = Records(store, ranked_after, ranked_opponents)
         self._subscription: Subscription | None = None
         #: What each step does: one handler per kind of request (and the lobby's own arrive and depart).
         self._handlers: dict[type[Step], Handler] = {
@@ -280,7 +281,8 @@ class Lobby:
         """Who this player is, and this server's rules: time away, the clocks offered, the leaderboard's minimum;
         on arrival, the lobby's settings the player's key left."""
         return replace(welcome(visitor, self.hold_time), clocks=self.referee.clocks,
-                       ranked_after=self.records.minimum, choices=choices)
+                       ranked_after=self.records.minimum, ranked_opponents=self.records.opponents,
+                       pair_rated_per_day=PAIR_RATED_PER_DAY, choices=choices)
 
     # ---- what the cache's changes mean for the rest (tables.Listener) ---------------------
 

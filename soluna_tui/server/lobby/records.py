@@ -25,7 +25,7 @@ from ...link.messages import (
     Standing,
 )
 from ...rules import Match, SolunaError
-from ..ratings import RANKED_AFTER
+from ..ratings import RANKED_AFTER, RANKED_OPPONENTS
 from ..storage import FinishedMatch as FiledMatch
 from ..storage import Storage
 from .visitors import Asker
@@ -57,31 +57,33 @@ def recent_line(finished: FiledMatch, fingerprint: str) -> RecentMatch:
 
 class Records:
     """Answers questions about finished matches and ratings; ``minimum`` is how many rated matches put a player
-    on the leaderboard."""
+    on the leaderboard, against at least ``opponents`` different established opponents."""
 
-    def __init__(self, store: Storage, minimum: int = RANKED_AFTER) -> None:
+    def __init__(self, store: Storage, minimum: int = RANKED_AFTER, opponents: int = RANKED_OPPONENTS) -> None:
         self.store = store
         self.minimum = minimum
+        self.opponents = opponents
 
     async def leaderboard(self, asker: Asker, request: AskLeaderboard) -> None:
         offset = request.offset
         if offset < 0 or offset > LAST_OFFSET:
             raise ProtocolError("an offset out of range")
-        rows = await self.store.leaderboard(LEADERBOARD_PAGE, offset, self.minimum)
-        total = await self.store.rated_players(self.minimum)
+        rows = await self.store.leaderboard(LEADERBOARD_PAGE, offset, self.minimum, self.opponents)
+        total = await self.store.rated_players(self.minimum, self.opponents)
         you = None
         fingerprint = asker.guest.fingerprint
         if fingerprint is not None:
-            standing = (await self.store.player_summary(fingerprint, recent=0, minimum=self.minimum)).standing
+            standing = (await self.store.player_summary(fingerprint, recent=0, minimum=self.minimum,
+                                                        opponents=self.opponents)).standing
             you = Standing(standing.rank if standing else None, standing.rating.shown if standing else None)
         page = tuple(LeaderboardRow(row.rank or 0, row.name, row.rating.shown, row.played, row.won) for row in rows)
-        asker.answer(LeaderboardPage(offset, total, page, you, self.minimum))
+        asker.answer(LeaderboardPage(offset, total, page, you, self.minimum, self.opponents))
 
     async def record(self, asker: Asker, request: AskRecord) -> None:
         visitor, fingerprint = asker.visitor, asker.guest.fingerprint
         reply = PlayerRecord(visitor.name, visitor.rated, None, None, 0, 0, 0)
         if fingerprint is not None:
-            summary = await self.store.player_summary(fingerprint, minimum=self.minimum)
+            summary = await self.store.player_summary(fingerprint, minimum=self.minimum, opponents=self.opponents)
             standing = summary.standing
             if standing is not None:
                 reply = replace(reply, rating=standing.rating.shown, rank=standing.rank, played=standing.played,

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from ...link.end_reason import EndReason
 from ...rules import Match, SolunaError
-from ..ratings import Rating, is_rated, rate
+from ..ratings import PAIR_RATED_PER_DAY, PAIR_WINDOW, Rating, decided_on_board, is_rated, rate
 from .records import (
     RESYNC,
     Change,
@@ -443,7 +443,8 @@ class Storage(ABC):
                              document: dict[str, Any], started_at: float, finished_at: float,
                              clock: dict[str, Any] | None = None) -> FinishedMatch:
         """Write a finished match (and its rating changes) inside ``tx``: rated only between two keys that never
-        sat down from one address (``ratings.is_rated``), and filed without those addresses."""
+        sat down from one address, once a round was decided on the board (``ratings.is_rated``), and no more than
+        the pair's daily number; filed without those addresses."""
         if result not in RESULTS:
             raise StorageError(f"a finished match's result is one of {', '.join(RESULTS)}, not {result!r}")
         reason = EndReason(result)
@@ -455,7 +456,8 @@ class Storage(ABC):
         fingerprints = tuple(seat.fingerprint for seat in seats)
         shared = bool(len(seats) == 2 and set(seats[0].addresses) & set(seats[1].addresses))
         changes: tuple[RatingChange, ...] = ()
-        if winner is not None and is_rated(fingerprints, winner, shared_address=shared):
+        if winner is not None and is_rated(fingerprints, winner, shared_address=shared,
+                                           decided=decided_on_board(match)):
             changes = await self._rate(tx, seats, winner, finished_at)
         seats = tuple(replace(seat, addresses=()) for seat in seats)
         options = match.options.to_dict()
@@ -470,9 +472,22 @@ class Storage(ABC):
 
     async def _rate(self, tx: Transaction, seats: tuple[SeatRecord, ...], winner: int,
                     now: float) -> tuple[RatingChange, ...]:
+        """Both players' ratings after the match, and each one's rated matches against the other; none when the
+        pair has had its rated matches of the day (``ratings.PAIR_RATED_PER_DAY``)."""
         fingerprints = [seat.fingerprint or "" for seat in seats]  # keyed: ``is_rated`` said so
         for fingerprint in sorted(fingerprints):  # always in the same order: two servers cannot deadlock
             await self._lock(tx, f"soluna-rating:{fingerprint}")
+        first, second = fingerprints
+        today = await tx.fetch(
+            "SELECT COUNT(*) FROM finished_matches WHERE ((fingerprint0 = ? AND fingerprint1 = ?) OR "
+            "(fingerprint0 = ? AND fingerprint1 = ?)) AND finished_at > ? AND rating_changes <> '[]'",
+            (first, second, second, first, now - PAIR_WINDOW))
+        if today[0][0] >= PAIR_RATED_PER_DAY:
+            return ()
+        for player, opponent in ((first, second), (second, first)):
+            await tx.execute("INSERT INTO rated_opponents (fingerprint, opponent, matches) VALUES (?, ?, 1) "
+                             "ON CONFLICT (fingerprint, opponent) DO UPDATE SET matches = rated_opponents.matches + 1",
+                             (player, opponent))
         before = []
         for fingerprint in fingerprints:
             rows = await tx.fetch("SELECT mu, sigma FROM ratings WHERE fingerprint = ?", (fingerprint,))
@@ -642,16 +657,18 @@ class Storage(ABC):
 
     # ---- ratings -------------------------------------------------------------------------
 
-    async def leaderboard(self, limit: int = 20, offset: int = 0, minimum: int = 0) -> list[Standing]:
-        """Rated players with at least ``minimum`` rated matches, best first (by the conservative estimate);
-        equal ratings share a rank."""
+    async def leaderboard(self, limit: int = 20, offset: int = 0, minimum: int = 0,
+                          opponents: int = 0) -> list[Standing]:
+        """Rated players listed (``_listed``: ``minimum`` rated matches, ``opponents`` established opponents),
+        best first (by the conservative estimate); equal ratings share a rank."""
+        listed, params = _listed(minimum, opponents)
         async with self._transaction(write=False) as tx:
             rows = await tx.fetch(
                 "SELECT r.fingerprint, COALESCE(p.name, r.name), r.mu, r.sigma, r.played, r.won, r.lost, "
                 "r.conservative FROM ratings r LEFT JOIN players p ON p.fingerprint = r.fingerprint "
-                "WHERE r.played >= ? ORDER BY r.conservative DESC, r.played DESC, r.fingerprint LIMIT ? OFFSET ?",
-                (minimum, limit, offset))
-            first_rank = await self._rank(tx, rows[0][7], minimum) if rows else 0
+                f"WHERE {listed} ORDER BY r.conservative DESC, r.played DESC, r.fingerprint LIMIT ? OFFSET ?",
+                (*params, limit, offset))
+            first_rank = await self._rank(tx, rows[0][7], minimum, opponents) if rows else 0
         standings, rank, previous = [], first_rank, None
         for position, (fingerprint, name, mu, sigma, played, won, lost, conservative) in enumerate(rows):
             if previous is not None and conservative != previous:
@@ -660,19 +677,23 @@ class Storage(ABC):
             standings.append(Standing(rank, fingerprint, name, Rating(mu, sigma), played, won, lost))
         return standings
 
-    async def rated_players(self, minimum: int = 0) -> int:
-        """How many players are on the leaderboard (those with at least ``minimum`` rated matches)."""
+    async def rated_players(self, minimum: int = 0, opponents: int = 0) -> int:
+        """How many players are on the leaderboard (as ``leaderboard`` lists them)."""
+        listed, params = _listed(minimum, opponents)
         async with self._transaction(write=False) as tx:
-            return int((await tx.fetch("SELECT COUNT(*) FROM ratings WHERE played >= ?", (minimum,)))[0][0])
+            return int((await tx.fetch(f"SELECT COUNT(*) FROM ratings r WHERE {listed}", params))[0][0])
 
-    async def _rank(self, tx: Transaction, conservative: float, minimum: int) -> int:
-        rows = await tx.fetch("SELECT COUNT(*) FROM ratings WHERE conservative > ? AND played >= ?",
-                              (conservative, minimum))
+    async def _rank(self, tx: Transaction, conservative: float, minimum: int, opponents: int) -> int:
+        listed, params = _listed(minimum, opponents)
+        rows = await tx.fetch(f"SELECT COUNT(*) FROM ratings r WHERE r.conservative > ? AND {listed}",
+                              (conservative, *params))
         return int(rows[0][0]) + 1
 
-    async def player_summary(self, fingerprint: str, recent: int = 10, minimum: int = 0) -> PlayerSummary:
-        """A player's own record: name, rank (with at least ``minimum`` rated matches) and rating (if rated),
+    async def player_summary(self, fingerprint: str, recent: int = 10, minimum: int = 0,
+                             opponents: int = 0) -> PlayerSummary:
+        """A player's own record: name, rank (once listed, as ``leaderboard`` lists) and rating (if rated),
         and their latest finished matches."""
+        listed, params = _listed(minimum, opponents)
         async with self._transaction(write=False) as tx:
             player = await self._player(tx, fingerprint)
             rows = await tx.fetch("SELECT name, mu, sigma, played, won, lost, conservative FROM ratings "
@@ -680,11 +701,23 @@ class Storage(ABC):
             standing = None
             if rows:
                 name, mu, sigma, played, won, lost, conservative = rows[0]
-                rank = await self._rank(tx, conservative, minimum) if played >= minimum else None
+                ranked = await tx.fetch(f"SELECT 1 FROM ratings r WHERE r.fingerprint = ? AND {listed}",
+                                        (fingerprint, *params))
+                rank = await self._rank(tx, conservative, minimum, opponents) if ranked else None
                 standing = Standing(rank, fingerprint,
                                     player.name if player is not None else name, Rating(mu, sigma), played, won, lost)
             matches = await self._recent(tx, fingerprint, recent)
         return PlayerSummary(player, standing, tuple(matches))
+
+
+def _listed(minimum: int, opponents: int) -> tuple[str, tuple[int, ...]]:
+    """The condition on a rating ``r`` for the leaderboard to list its player, and its parameters: ``minimum``
+    rated matches, against at least ``opponents`` different established opponents (players with ``minimum``
+    rated matches against others than this one)."""
+    if opponents <= 0:
+        return "r.played >= ?", (minimum,)
+    return ("r.played >= ? AND (SELECT COUNT(*) FROM rated_opponents o JOIN ratings q ON q.fingerprint = o.opponent "
+            "WHERE o.fingerprint = r.fingerprint AND q.played - o.matches >= ?) >= ?", (minimum, minimum, opponents))
 
 
 def _json_or_none(document: dict[str, Any] | None) -> str | None:
