@@ -18,6 +18,7 @@ from soluna_tui.rules import (
     NextOpener,
     OptionError,
     OutOfTurnError,
+    PlacedMove,
     RoundOverError,
 )
 
@@ -221,3 +222,57 @@ def test_any_mutation_of_a_document_loads_or_raises_a_format_error(data) -> None
 def test_deeply_nested_json_is_a_format_error_not_a_crash() -> None:
     with pytest.raises(MatchFormatError, match="nested too deeply"):
         Match.from_json("[" * 100_000 + "]" * 100_000)
+
+
+def played_with_places(seed: int, preset: str, discs: int, stars: int) -> Match:
+    """A match of random moves from random places among alike towers, some rounds in, perhaps a move
+    undone (so something waits to be redone) and perhaps forfeited."""
+    rng = random.Random(seed)
+    match = Match(MatchOptions.preset(preset, stars_to_win=stars, discs=discs), ("Ann", "Ben"), seed=seed)
+    for _ in range(rng.randrange(1, 4)):
+        while not match.round.is_over:
+            table, move = match.round.table, rng.choice(match.position.legal_moves)
+            movers = [slot for slot, tower in enumerate(table) if tower == move.mover]
+            mover = rng.choice(movers)
+            target = rng.choice([slot for slot, tower in enumerate(table) if tower == move.target and slot != mover])
+            match.play(PlacedMove(move, mover, target))
+        if not match.between_rounds:
+            break
+        chooser = match.opener_chooser
+        match.start_next_round(opener=rng.randrange(2) if chooser is not None else None, chooser=chooser)
+    if match.round.can_undo and rng.random() < 0.5:
+        match.undo()
+    if not match.is_over and rng.random() < 0.2:
+        match.forfeit(rng.randrange(2))
+    return match
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from(["box", "online"]), st.integers(2, 10), st.integers(1, 3), st.data())
+def test_a_branch_is_the_match_as_it_stood_then_and_leaves_the_match_alone(seed: int, preset: str, discs: int,
+                                                                          stars: int, data) -> None:
+    match = played_with_places(seed, preset, discs, stars)
+    before = match.to_json()
+    number = data.draw(st.integers(1, match.round_number))
+    played = match.rounds[number - 1]
+    ply = data.draw(st.integers(0, played.ply))
+    branch = match.branch(number, ply)
+    assert match.to_json() == before  # the match itself is untouched
+    assert branch.round_number == number and branch.round.ply == ply
+    assert branch.round.placed_moves == played.placed_moves[:ply]  # every move from and onto its places
+    assert branch.round.table == played.table_at(ply) and branch.position == played.position_at(ply)
+    earlier = [kept.placed_moves for kept in match.rounds[:number - 1]]
+    assert [kept.placed_moves for kept in branch.rounds[:-1]] == earlier
+    assert not branch.can_redo and branch.forfeited_by is None
+    assert (branch.players, branch.seed, branch.options) == (match.players, match.seed, match.options)
+    if not branch.round.is_over:  # and it plays on, the match still untouched
+        branch.play(branch.position.legal_moves[0], branch.to_move)
+        assert match.to_json() == before
+
+
+def test_a_branch_is_refused_outside_the_match() -> None:
+    match = Match(seed=3)
+    match.play(match.position.legal_moves[0])
+    for number, ply in ((0, 0), (2, 0), (1, 2), (1, -1)):
+        with pytest.raises(OutOfTurnError):
+            match.branch(number, ply)
