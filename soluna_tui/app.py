@@ -34,7 +34,7 @@ from .preferences import Preferences, pause_choices, pause_label
 from .rules import Match
 from .saves import ResumeFailed, SavedMatch, SaveStore
 from .screens.game import GameScreen
-from .table import LocalTable
+from .table import LocalTable, SideLineTable
 from .terminal import MIN_HEIGHT, MIN_WIDTH
 from .terminal_output import compact_driver
 
@@ -67,7 +67,8 @@ LATER_MODULES = (
     "soluna_tui.screens.new_match", "soluna_tui.screens.puzzle", "soluna_tui.screens.replay",
     "soluna_tui.screens.resume", "soluna_tui.screens.stats", "soluna_tui.screens.too_small",
     "soluna_tui.screens.round_over", "soluna_tui.screens.match_over", "soluna_tui.screens.review",
-    "soluna_tui.screens.command_palette", "soluna_tui.screens.difficulty",
+    "soluna_tui.screens.command_palette", "soluna_tui.screens.difficulty", "soluna_tui.screens.side_line",
+    "soluna_tui.screens.play_on",
     "soluna_tui.stats", "soluna_tui.export", "soluna_tui.rules.puzzles",
 )
 #: Plain names for keys whose usual display is a Unicode symbol.
@@ -311,10 +312,18 @@ class SolunaApp(InOrderInput, App[None]):
 
     @property
     def game(self) -> GameScreen | None:
-        """The match being played, if any (always the lowest screen but for modals over it)."""
+        """The match being played, if any (the lowest screen but for modals, replays and side lines over it)."""
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, GameScreen) and not isinstance(screen.table, SideLineTable):
+                return screen
+        return None
+
+    @property
+    def side_line(self) -> GameScreen | None:
+        """The side line being played, if it is the game screen nearest the top (``screens/side_line.py``)."""
         for screen in reversed(self.screen_stack):
             if isinstance(screen, GameScreen):
-                return screen
+                return screen if isinstance(screen.table, SideLineTable) else None
         return None
 
     def _new_table(self, setup: MatchSetup, rematch_of: Match | None = None, keep: bool = True) -> LocalTable:
@@ -438,9 +447,11 @@ class SolunaApp(InOrderInput, App[None]):
         from .screens.help import HelpScreen
 
         if not isinstance(self.screen, HelpScreen):
-            game = self.game
+            side_line = self.side_line
+            game = side_line or self.game
             hints = game is None or game.hints_allowed
-            self.push_screen(HelpScreen(glyphs_for(self.ascii_mode), self.server_rules(), self.where, hints))
+            self.push_screen(HelpScreen(glyphs_for(self.ascii_mode), self.server_rules(), self.where, hints,
+                                        side_line=side_line is not None))
 
     def action_puzzles(self, difficulty: str = "any") -> None:
         from .screens.puzzle import PuzzleScreen
@@ -476,10 +487,12 @@ class SolunaApp(InOrderInput, App[None]):
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """What works where the player is (``where``): nothing that would do nothing there."""
-        game, where = self.game, self.where
-        if where is not Where.LOBBY:
+        game, where, side_line = self.game, self.where, self.side_line
+        if side_line is not None:  # its own take-backs and help; the match's commands once back there
+            yield from self._side_line_commands(side_line)
+        elif where is not Where.LOBBY:
             yield SystemCommand(*NEW_MATCH_COMMANDS.get(where, NEW_MATCH_COMMAND), self.action_new_match)
-        if game is not None and where is not Where.WATCHING:
+        if game is not None and side_line is None and where is not Where.WATCHING:
             yield from self._match_commands(game, where)
         if where.plays_alone:
             for difficulty in ("any", "easy", "medium", "hard"):
@@ -498,6 +511,12 @@ class SolunaApp(InOrderInput, App[None]):
         yield SystemCommand("Theme", "Change the colours (remembered for next time)", self.action_change_theme)
         yield SystemCommand("Quit", QUIT_COMMANDS.get(where, "Leave Soluna, asked first (q)"), self.action_quit)
 
+    def _side_line_commands(self, side_line: GameScreen) -> Iterable[SystemCommand]:
+        """The palette's commands in a side line: they act on it, never on the match."""
+        yield SystemCommand("Undo", "Take back the last move of the side line (u)", side_line.action_undo)
+        yield SystemCommand("Redo", "Replay the move taken back (r)", side_line.action_redo)
+        yield from self._teaching_commands(side_line)
+
     def _match_commands(self, game: GameScreen, where: Where) -> Iterable[SystemCommand]:
         """The palette's commands for the match a player plays."""
         if where.takes_back:
@@ -509,6 +528,10 @@ class SolunaApp(InOrderInput, App[None]):
             yield SystemCommand("Rematch", "Start again with the same players and rules",
                                 lambda: self.start_match_unless_abandoning(game.table.setup.with_seed(None),
                                                                            game.match))
+        yield from self._teaching_commands(game)
+
+    def _teaching_commands(self, game: GameScreen) -> Iterable[SystemCommand]:
+        """Hints and analysis, where the match (or the side line) allows them."""
         if game.hints_allowed:
             yield SystemCommand("Hint", "One more step of help: the verdict, the tower, the move (H)",
                                 game.action_hint)

@@ -19,6 +19,7 @@ from .link.clock import ClockReading
 from .link.end_reason import EndReason
 from .match_setup import MatchSetup
 from .rules import Match, Move, OutOfTurnError, PlacedMove, Solver, shared_solver
+from .rules.strengths import PERFECT
 from .saves import SavedMatch
 
 if TYPE_CHECKING:
@@ -95,6 +96,17 @@ class Table:
     def seat(self, player: int) -> Seat:
         """Who plays ``player``'s seat: this keyboard, the computer or someone elsewhere."""
         raise NotImplementedError
+
+    @property
+    def mode_label(self) -> str:
+        """What the tally says of the table after the discs: "two players", "level 5", "side line"."""
+        return self.setup.mode_label
+
+    @property
+    def side_lines_allowed(self) -> bool:
+        """Whether a side line may start from this match: not from a match between players over SSH in
+        play, for its players or its spectators (it would be an analysis board beside the game)."""
+        return self.match.is_over or REMOTE not in (self.seat(0), self.seat(1))
 
     def away_until(self, player: int) -> float | None:
         """While ``player`` is disconnected, when (``time.monotonic()``) their held seat runs out; else ``None``."""
@@ -235,14 +247,14 @@ class LocalTable(Table):
 
     def _human_moves_in_round(self) -> int:
         round_ = self.match.round
-        return sum(not self.setup.is_computer(round_.mover_at(ply)) for ply in range(round_.ply))
+        return sum(self.seat(round_.mover_at(ply)) is not COMPUTER for ply in range(round_.ply))
 
     @property
     def can_undo(self) -> bool:
         if not self.match.can_undo or self.match.forfeited_by is not None:
             return False  # nothing to take back, or a resignation (final)
         # Against the computer, taking back only its opening move is pointless: it would play it again.
-        return not self.setup.vs_computer or self._human_moves_in_round() > 0
+        return COMPUTER not in (self.seat(0), self.seat(1)) or self._human_moves_in_round() > 0
 
     def undo(self) -> list[Move]:
         """Take back the last move; against the computer, its reply and your move together."""
@@ -254,7 +266,7 @@ class LocalTable(Table):
             round_ = self.match.round
             mover = round_.mover_at(round_.ply - 1)
             undone.append(self.match.undo().move)
-            if not self.setup.is_computer(mover):
+            if self.seat(mover) is not COMPUTER:
                 break
         self.save()
         if was_over and not self.match.is_over:
@@ -270,7 +282,7 @@ class LocalTable(Table):
         if not self.can_redo:
             raise OutOfTurnError("nothing to redo")
         redone = [self.match.redo().move]
-        while self.match.can_redo and self.setup.is_computer(self.match.to_move):
+        while self.match.can_redo and self.seat(self.match.to_move) is COMPUTER:
             redone.append(self.match.redo().move)
         self.save()
         return redone
@@ -278,3 +290,31 @@ class LocalTable(Table):
     def start_next_round(self, opener: int | None, chooser: int | None) -> None:
         self.match.start_next_round(opener, chooser)
         self.save()
+
+
+#: The level of the computer that answers in a side line: perfect play, the teacher's.
+SIDE_LINE_LEVEL = PERFECT.level
+
+
+class SideLineTable(LocalTable):
+    """Play on from an earlier position of a match, on its copy (``Match.branch``): never saved, kept or
+    counted. By hand, or against the computer on ``computer_seat`` (the player plays the other side)."""
+
+    records_stats = False
+
+    def __init__(self, branch: Match, *, computer_seat: int | None = None, hints: bool = True,
+                 analysis_on: bool = False) -> None:
+        level = SIDE_LINE_LEVEL if computer_seat is not None else None
+        setup = MatchSetup(branch.options, branch.players, level, branch.seed, hints=hints, review=False)
+        super().__init__(setup, branch, store=None, analysis_on=analysis_on)
+        self.computer_seat = computer_seat
+
+    def seat(self, player: int) -> Seat:
+        return COMPUTER if player == self.computer_seat else HUMAN
+
+    @property
+    def mode_label(self) -> str:
+        return "side line"
+
+    def resigner(self) -> int | None:
+        return None  # nothing to give up: Escape leaves a side line

@@ -55,6 +55,18 @@ HINTS: Keys = (
                     "hint used, and turning analysis on counts as one"),
 )
 HISTORY = ("Tab", "the move history; arrows there show earlier positions (read-only); Escape returns")
+PLAY_ON = ("p", "in the history, a replay or a round's review: play on from the position shown, against the "
+                "computer or by hand; the match is untouched (a side line)")
+PLAY_ON_ONCE_OVER = ("p", "once the match is over, in its history or a round's review: play on from the "
+                          "position shown, against the computer or by hand (a side line)")
+PLAY_ON_REPLAYED = ("p", "in the replay of a finished match (your record): play on from the position shown, "
+                         "against the computer or by hand (a side line)")
+#: In a side line, instead of the match's take-backs, leaving and resigning.
+SIDE_LINE_TAKING_BACK = ("u / r", "undo / redo (against the computer: your move and its reply together)")
+SIDE_LINE_LEAVING: Keys = (
+    ("p", "in the history: a new side line from the position shown, in place of this one"),
+    ("Escape", "with no tower in hand: back to where the side line started from; it is not kept"),
+)
 LEAVING = {
     Where.TERMINAL: ("n", "new match"),
     Where.COMPUTER_OVER_SSH: ("n", "back to the lobby (the server keeps this match for you to resume)"),
@@ -89,10 +101,15 @@ LOBBY: Keys = (
 )
 
 
-def help_keys(where: Where, hints: bool = True) -> Keys:
-    """The keys that work ``where`` the player is, as the help lists them; ``hints``: the match allows hints."""
+def help_keys(where: Where, hints: bool = True, *, side_line: bool = False) -> Keys:
+    """The keys that work ``where`` the player is, as the help lists them; ``hints``: the match (or the side
+    line) allows hints; ``side_line``: a side line is played (from a match there, or a replay)."""
+    if side_line:
+        rows = [*PICKING, SIDE_LINE_TAKING_BACK, *(HINTS if hints else ()), HISTORY, *SIDE_LINE_LEAVING]
+        palette = f"undo, redo{', hints' if hints else ''}{', puzzles' if where.plays_alone else ''}, themes..."
+        return (*rows, HELP, ("Ctrl+P", f"command palette: {palette}"), ("q", QUIT[where]))
     if where is Where.LOBBY:
-        rows = list(LOBBY)
+        rows = [*LOBBY, PLAY_ON_REPLAYED]
     else:
         rows = list(LOOKING if where is Where.WATCHING else PICKING)
         if where.takes_back:
@@ -101,7 +118,7 @@ def help_keys(where: Where, hints: bool = True) -> Keys:
             rows.append(REMATCH_OVER_SSH)
         if hints and where is not Where.WATCHING:
             rows.extend(HINTS)
-        rows += [HISTORY, LEAVING[where]]
+        rows += [HISTORY, PLAY_ON if where.takes_back else PLAY_ON_ONCE_OVER, LEAVING[where]]
         if where is not Where.WATCHING:
             rows.append(RESIGN)
     rows += [HELP, ("Ctrl+P", f"command palette: {PALETTE[where]}"), ("q", QUIT[where])]

@@ -64,6 +64,8 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
 
     #: The screen's own background, under everything: one blank line repeated (see ``CachedLines``).
     BLANK_LINES = True
+    #: The title of the star tally's panel.
+    TALLY_TITLE = "Soluna"
 
     BINDINGS = [
         *PICKING_BINDINGS,
@@ -74,6 +76,8 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
         Binding("n", "app.new_match", "New match", show=False),
         Binding("R", "resign", "Resign", show=False),
         Binding("tab,shift+tab", "toggle_history", "Moves", show=False),
+        # Only while the history has the focus (on the board, p is a tower's key).
+        Binding("p", "play_on", "Play on"),
     ]
 
     class ComputerMoved(Message):
@@ -174,7 +178,7 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
         return self.table.match
 
     def on_mount(self) -> None:
-        self.query_one("#tally").border_title = "Soluna"
+        self.query_one("#tally").border_title = self.TALLY_TITLE
         self.query_one("#history").border_title = "Moves"
         self._watch_table()
         self.after_change(cursor=0)
@@ -265,7 +269,7 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
         return TableFacts(
             local_to_move=table.seat(self.match.to_move) is Seat.HUMAN,
             one_local_player=len(table.local_players) == 1,
-            mode_label=table.setup.mode_label,
+            mode_label=table.mode_label,
             hints=self.hints_allowed,
             analysis_on=self.analysis_on,
             away=(table.away_until(0), table.away_until(1)),
@@ -274,9 +278,10 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
             you=next((seat for seat in table.local_players if table.seat(1 - seat) is Seat.REMOTE), None),
         )
 
-    def prompt(self) -> tuple[str, str]:
+    def prompt(self, facts: TableFacts | None = None, moment: Moment | None = None) -> tuple[str, str]:
         """The status line for the current moment, and its kind."""
-        return view.status_prompt(self.match, self.table_facts(), self.moment(), self.teaching_prompt())
+        return view.status_prompt(self.match, facts or self.table_facts(), moment or self.moment(),
+                                  self.teaching_prompt())
 
     def refresh_view(self, cursor: int | None = None) -> None:
         """Hand every widget what it should show now (drawing only: nothing is asked or saved).
@@ -296,7 +301,7 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
             if tally.border_subtitle != subtitle:  # setting it redraws the panel, even to the same text
                 tally.border_subtitle = subtitle
             self._part(History).show(view.history_entries(self.match))
-            self._part(StatusLine).say(*view.status_prompt(self.match, facts, moment, self.teaching_prompt()))
+            self._part(StatusLine).say(*self.prompt(facts, moment))
             self.refresh_bindings()
 
     def redraw(self, cursor: int | None = None) -> None:
@@ -344,7 +349,8 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
         if self.table.setup.review and self.match.forfeited_by is None:
             from .review import ReviewScreen
 
-            review = ReviewScreen(self.match, self.match.round_number, self.you)
+            review = ReviewScreen(self.match, self.match.round_number, self.you,
+                                  side_lines=self.table.side_lines_allowed, hints=self.side_line_hints)
             self.app.push_screen(review, lambda _: self._after_review(turn))
         else:
             self._after_review(turn)
@@ -525,19 +531,22 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
 
     #: The keys that say why they do nothing, when they do nothing: each with the action it stands for.
     SILENT_KEYS: ClassVar[dict[str, str]] = {"H": "hint", "enter": "press_focused", "space": "press_focused",
-                                             "colon": "open_move_prompt"}
+                                             "colon": "open_move_prompt", "p": "play_on"}
 
     def on_key(self, event: events.Key) -> None:
         """A key whose action does nothing now (dimmed or hidden) says why in the status line; the
         key itself goes on as before (to the bindings, which then do nothing)."""
         action = self.SILENT_KEYS.get(event.key)
-        if action is None or self.check_action(action, ()) is True or isinstance(self.focused, History):
+        in_history = isinstance(self.focused, History)  # there, only p is the screen's (the rest are read-only)
+        if action is None or self.check_action(action, ()) is True or in_history != (action == "play_on"):
             return
         self.say(self._why_not(action))
 
     def _why_not(self, action: str) -> str:
         """Why ``action`` does nothing now, in a line."""
         match = self.match
+        if action == "play_on":
+            return "No side lines until this match is over."
         if action == "hint" and not self.hints_allowed:
             return "Hints are off in this match."
         if not self.table.local_players:
@@ -583,6 +592,8 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
             return self.hints_allowed
         if action == "resign":
             return self.table.resigner() is not None
+        if action == "play_on":  # dimmed where a side line would be an analysis board beside the game
+            return (True if self.table.side_lines_allowed else None) if in_history else False
         return True
 
     @property
@@ -689,3 +700,27 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
             self.viewing = None
             self.seek_help()
             self.refresh_view()
+
+    # ---- side lines ------------------------------------------------------------------------
+
+    @property
+    def side_line_hints(self) -> bool:
+        """Whether a side line from this match has hints: as the match while it is in play (a match
+        without hints stays without them), always once it is over."""
+        return self.hints_allowed or self.match.is_over
+
+    def action_play_on(self) -> None:
+        """``p`` in the history: play on from the position shown (a side line), the match untouched."""
+        from .side_line import play_on
+
+        if self.thinking:  # its move would land in the match under the side line, and perhaps end the round
+            self.say(self._why_not("press_focused"))
+            return
+        number, played, ply = view.shown_round(self.match, self.viewing)
+        if self.viewing is None and not played.is_over:
+            self.say("This is where the match stands: play on the board (p plays on from an earlier move).")
+            return
+        refusal = play_on(self, self.match, number, ply, hints=self.side_line_hints, analysis_on=self.analysis_on,
+                          you=self.you)
+        if refusal:
+            self.say(refusal)

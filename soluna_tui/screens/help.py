@@ -96,13 +96,14 @@ class HelpScreen(QuietFocus, ModalScreen[None]):
     ]
 
     def __init__(self, glyphs: Glyphs, server_rules: str = "", where: Where = Where.TERMINAL,
-                 hints: bool = True) -> None:
+                 hints: bool = True, *, side_line: bool = False) -> None:
         """``server_rules``: over SSH, the server's rules for matches between players (``server_rules_text``);
-        ``where`` and ``hints`` (the match allows them): which keys work where the player is."""
+        ``where``, ``hints`` (the match allows them) and ``side_line`` (one is played): which keys work
+        where the player is."""
         super().__init__()
         self.glyphs = glyphs
         self.server_rules = server_rules
-        self.keys = help_keys(where, hints)
+        self.keys = help_keys(where, hints, side_line=side_line)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help", classes="dialog"):

@@ -47,6 +47,7 @@ class ReplayScreen(QuietFocus, Screen[None]):
         Binding("home", "jump(0)", "Start", show=False),
         Binding("end", "jump(-1)", "End", show=False),
         Binding("t", "text", "Annotated text"),
+        Binding("p", "play_on", "Play on"),
     ]
 
     class Judged(Message):
@@ -217,6 +218,15 @@ class ReplayScreen(QuietFocus, Screen[None]):
                         "the text comes when every round is judged.")
             return
         self.app.push_screen(AnnotatedTextScreen(self.text))
+
+    def action_play_on(self) -> None:
+        """``p``: play on from the position shown (a side line), against the computer or by hand."""
+        from .side_line import play_on
+
+        entry = self.entry
+        refusal = play_on(self, self.match, entry.round_number, entry.ply, hints=True, back_to="the replay")
+        if refusal:
+            self.notify(refusal, timeout=4)
 
     def action_close(self) -> None:
         # This screen's own judging only: ``cancel_all`` would stop every worker of the app.

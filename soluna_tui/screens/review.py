@@ -44,9 +44,9 @@ def describe_moves(played: Round, names: tuple[str, str]) -> str:
 
 
 def describe_review(review: RoundReview, played: Round, names: tuple[str, str],
-                    you: int | None = None) -> list[tuple[str, str]]:
+                    you: int | None = None, try_again: bool = False) -> list[tuple[str, str]]:
     """The review as lines of text, each with the component class to draw it in (``you``: the
-    player spoken to as "you", if any)."""
+    player spoken to as "you", if any; ``try_again``: ``p`` offers to try again from the turning point)."""
     lines: list[tuple[str, str]] = []
     moves = move_lines(played, names)
     for item in review.moves:
@@ -62,6 +62,8 @@ def describe_review(review: RoundReview, played: Round, names: tuple[str, str],
         whose = possessive(names[blunder.player], you=blunder.player == you)
         lines.append((f"The turning point: move {blunder.ply + 1}, {whose} {blunder.move}, "
                       f"threw away a win in {plies(blunder.before.plies)}.", "review--threw"))
+        if try_again:
+            lines.append((f"Press p to try again from just before it ({whose} move), perfect play answering.", ""))
     for player, name in enumerate(names):
         kept, made = review.kept_and_made(player)
         if made:
@@ -80,6 +82,7 @@ class ReviewScreen(QuietFocus, ModalScreen[None]):
         Binding("down", "scroll(1)", "Scroll", show=False),
         Binding("pageup", "scroll(-10)", "Scroll", show=False),
         Binding("pagedown", "scroll(10)", "Scroll", show=False),
+        Binding("p", "try_again", "Try again"),
         HELP_BINDING,
     ]
     COMPONENT_CLASSES = {"review--kept", "review--threw", "review--gave-in"}
@@ -90,12 +93,17 @@ class ReviewScreen(QuietFocus, ModalScreen[None]):
             self.review = review
             self.problem = problem
 
-    def __init__(self, match: Match, round_number: int, you: int | None = None) -> None:
+    def __init__(self, match: Match, round_number: int, you: int | None = None, *, side_lines: bool = False,
+                 hints: bool = True) -> None:
+        """``side_lines``: ``p`` may try again from the first mistake (a side line, with ``hints`` or not)."""
         super().__init__()
         self.you = you
         self.match = match
         self.played = match.rounds[round_number - 1]
         self.round_number = round_number
+        self.side_lines = side_lines
+        self.hints = hints
+        self.review: RoundReview | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="review", classes="dialog"):
@@ -121,12 +129,29 @@ class ReviewScreen(QuietFocus, ModalScreen[None]):
         self.review = message.review
         intro.update(RESULT_CONVENTION)
         text = Text()
-        lines = describe_review(message.review, self.played, self.match.players, self.you)
+        lines = describe_review(message.review, self.played, self.match.players, self.you, self.side_lines)
         for index, (line, style) in enumerate(lines):
             if index:
                 text.append("\n")
             text.append(line, self.get_component_rich_style(style) if style else "")
         self.query_one("#review-lines", Static).update(text)
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "try_again":  # dimmed until the mistake is found, hidden where there is none
+            if not self.side_lines or (self.review is not None and self.review.first_blunder is None):
+                return False
+            return True if self.review is not None else None
+        return True
+
+    def action_try_again(self) -> None:
+        """``p``: a side line from the position before the first mistake, its maker to move, the computer
+        (perfect play) answering."""
+        from .side_line import try_again
+
+        blunder = self.review.first_blunder if self.review is not None else None
+        if self.side_lines and blunder is not None:
+            try_again(self, self.match, self.round_number, blunder.ply, hints=self.hints)
 
     def action_scroll(self, lines: int) -> None:
         self.query_one("#review-body").scroll_relative(y=lines, animate=False)

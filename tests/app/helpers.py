@@ -99,9 +99,10 @@ def slot_keys(table, move) -> tuple[str, str]:
     return JUMP_KEYS[placed.mover_slot], JUMP_KEYS[placed.target_slot]
 
 
-async def play_by_keys(pilot, app: SolunaApp, move) -> None:
-    """Play ``move`` as a player would: jump to the mover, Enter, jump to the target, Enter."""
-    mover, target = slot_keys(game(app).arrangement, move)
+async def play_by_keys(pilot, app: SolunaApp, move, screen: GameScreen | None = None) -> None:
+    """Play ``move`` as a player would: jump to the mover, Enter, jump to the target, Enter (on ``screen``'s
+    board: the match's unless told, a side line's)."""
+    mover, target = slot_keys((screen or game(app)).arrangement, move)
     await pilot.press(mover, "enter", target, "enter")
 
 

@@ -295,7 +295,7 @@ async def test_question_mark_opens_help_over_any_dialog_and_closes_back_to_it(tm
 
 async def test_help_lists_the_rules_and_every_key(tmp_path) -> None:
     app = make_app(tmp_path, hot_seat())
-    async with app.run_test(size=(100, 40)) as pilot:
+    async with app.run_test(size=(100, 50)) as pilot:  # every key in view at the end
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         text = screen_text(app)
@@ -303,7 +303,8 @@ async def test_help_lists_the_rules_and_every_key(tmp_path) -> None:
             assert words in text
         await pilot.press("end")
         text = screen_text(app)
-        for words in ("undo / redo", "Ctrl+P", "hjkl, wasd", "a hint, one step more", "analysis mode"):
+        for words in ("undo / redo", "Ctrl+P", "hjkl, wasd", "a hint, one step more", "analysis mode",
+                      "play on from the position shown"):
             assert words in text
         await pilot.press("escape")
         assert isinstance(app.screen, GameScreen)

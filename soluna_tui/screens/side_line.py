@@ -1,0 +1,116 @@
+"""A side line: play on from an earlier position of a match (its history, a replay, a round's review)
+against the computer or by hand, on a copy of the match; Escape comes back to where it started from.
+
+The side line is a game screen over the screen it starts from, at a ``SideLineTable`` (never saved,
+kept or counted). It has no round-over or match-over dialogs, no new match, no resignation: the status
+line says who won, ``u`` takes back, Escape leaves. ``SolunaApp.game`` passes over it: the match is
+still the screen under it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.binding import Binding
+from textual.screen import Screen
+
+from ..play.view import Moment, TableFacts
+from ..rules import Match, other
+from ..table import SideLineTable, Table
+from .game import GameScreen
+
+
+def position_words(round_number: int, ply: int) -> str:
+    """``Round 2, after move 5`` (``Round 2, start``): a position of a match, as the history names it."""
+    return f"Round {round_number}, {'start' if ply == 0 else f'after move {ply}'}"
+
+
+class SideLineScreen(GameScreen):
+    """Play on from a copy of the match; Escape with nothing in hand comes back (``back_to`` says where)."""
+
+    TALLY_TITLE = "Side line"
+
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("n,R", "match_only", show=False),  # a new match, resigning
+    ]
+
+    def __init__(self, table: SideLineTable, back_to: str = "the match") -> None:
+        super().__init__(table)
+        self.back_to = back_to
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._tell)
+
+    async def load(self, table: Table) -> None:
+        """Another side line in place of this one (``p`` in its history)."""
+        await super().load(table)
+        self._tell()
+
+    def _tell(self) -> None:
+        self.show_notice(f"A side line: the match is untouched. Esc returns to {self.back_to}.")
+
+    def prompt(self, facts: TableFacts | None = None, moment: Moment | None = None) -> tuple[str, str]:
+        """Once the side line's round is decided, who won it and what now (there is no dialog)."""
+        outcome = self.match.round.outcome
+        if self.viewing is None and outcome is not None:
+            winner = "You" if outcome.winner == self.you else self.match.players[outcome.winner]
+            return (f"{winner} won the side line. Esc returns to {self.back_to}; u takes back.", "info")
+        return super().prompt(facts, moment)
+
+    def _announce_end(self) -> None:
+        """No review and no dialog: the status line says it (``prompt``)."""
+
+    def action_back(self) -> None:
+        """Escape: the tower in hand back; with nothing in hand, back to where the side line started."""
+        if self.picker.picked_slot is not None:
+            self.action_put_back()
+        else:
+            self.dismiss(None)
+
+    def action_match_only(self) -> None:
+        self.say(f"In a side line: Esc returns to {self.back_to} first.")
+
+
+def open_side_line(source: Screen[Any], table: SideLineTable, back_to: str) -> None:
+    """Show the side line over ``source``; a side line started from a side line takes its place."""
+    if isinstance(source, SideLineScreen):
+        source.call_later(source.load, table)
+        return
+    if isinstance(source, GameScreen):  # the match shows where it stands when the side line is left
+        source.set_focus(source.board, scroll_visible=False)
+    source.app.push_screen(SideLineScreen(table, back_to))
+
+
+def play_on(source: Screen[Any], match: Match, round_number: int, ply: int, *, hints: bool,
+            analysis_on: bool = False, back_to: str = "the match", you: int | None = None) -> str | None:
+    """Ask whether the computer answers, then play on from the position after ``ply`` moves of round
+    ``round_number`` (``you``: the player here, if one); or say why not (the round is over there)."""
+    from .play_on import PlayOnScreen
+
+    played = match.rounds[round_number - 1]
+    if not played.position_at(ply).legal_moves:
+        return "The round is over at this position: pick an earlier one to play on from."
+    branch = match.branch(round_number, ply)  # now: the match may move on while the player chooses
+    if isinstance(source, SideLineScreen):
+        back_to = source.back_to
+    mover = branch.to_move
+
+    def chosen(computer: bool | None) -> None:
+        if computer is not None:
+            table = SideLineTable(branch, computer_seat=other(mover) if computer else None, hints=hints,
+                                  analysis_on=analysis_on)
+            open_side_line(source, table, back_to)
+
+    dialog = PlayOnScreen(position_words(round_number, ply), branch.players[mover], back_to, hints,
+                          yours=mover == you)
+    source.app.push_screen(dialog, chosen)
+    return None
+
+
+def try_again(source: Screen[Any], match: Match, round_number: int, ply: int, *, hints: bool) -> None:
+    """From the position before a mistake (after ``ply`` moves), the player who made it to move and
+    the computer, perfect play, answering."""
+    branch = match.branch(round_number, ply)
+    table = SideLineTable(branch, computer_seat=other(branch.to_move), hints=hints)
+    open_side_line(source, table, "the review")

@@ -1,0 +1,167 @@
+"""Side lines: play on from an earlier position (the history, a replay, a round's review) without
+touching the match, and come back to it with Escape."""
+
+from __future__ import annotations
+
+import random
+
+from textual.widgets import Static
+
+from soluna_tui.match_setup import MatchSetup
+from soluna_tui.rules import Match, MatchOptions, choose_move, shared_solver
+from soluna_tui.screens.game import GameScreen
+from soluna_tui.screens.play_on import PlayOnScreen
+from soluna_tui.screens.replay import ReplayScreen
+from soluna_tui.screens.review import ReviewScreen
+from soluna_tui.screens.side_line import SideLineScreen
+from soluna_tui.table import COMPUTER, HUMAN
+
+from .helpers import (
+    footer_keys,
+    game,
+    help_and_palette,
+    make_app,
+    play_by_keys,
+    screen_text,
+    settle,
+    wait_for,
+    wait_for_text,
+)
+from .test_footers_fit import assert_fits
+
+
+async def side_line_opened(pilot, app) -> SideLineScreen:
+    await wait_for(pilot, app, lambda: isinstance(app.screen, SideLineScreen), "the side line")
+    side = app.screen
+    assert isinstance(side, SideLineScreen)
+    await wait_for(pilot, app, lambda: not side.thinking, "the side line's computer")
+    return side
+
+
+async def test_a_side_line_from_the_history_plays_on_and_leaves_the_match_exactly_as_it_was(tmp_path) -> None:
+    setup = MatchSetup.against_computer("perfect", MatchOptions(discs=8), seed=5)
+    app = make_app(tmp_path, setup)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = game(app)
+        rng = random.Random(5)
+        for _ in range(2):  # two moves of yours, two replies
+            await play_by_keys(pilot, app, choose_move("random", screen.match.position, rng))
+            await settle(pilot, app)
+        assert screen.match.round.ply == 4
+        saved = tmp_path / "current-match.json"
+        file_before, match_before = saved.read_bytes(), screen.match.to_json()
+        await pilot.press("tab", "up", "up")  # the position after move 2: yours to play
+        await wait_for(pilot, app, lambda: screen.viewing is not None and screen.viewing.ply == 2, "move 2")
+        assert footer_keys(app)["Play on"]
+        await pilot.press("p")
+        await wait_for(pilot, app, lambda: isinstance(app.screen, PlayOnScreen), "the question")
+        assert "Round 1, after move 2: your move." in screen_text(app)
+        await pilot.press("c")  # the computer answers
+        side = await side_line_opened(pilot, app)
+        assert app.game is screen and app.side_line is side  # the match is still the match
+        assert side.match is not screen.match and side.match.round.ply == 2
+        assert side.match.round.placed_moves == screen.match.round.placed_moves[:2]
+        assert (side.table.seat(0), side.table.seat(1)) == (HUMAN, COMPUTER)
+        text = screen_text(app)
+        assert "Side line" in text and "side line" in text and "Your move" in text
+        assert_fits(app, "a side line")
+        # Its own commands and keys: take-backs and hints act on it; no new match, rematch or resignation.
+        keys, titles = await help_and_palette(pilot, app)
+        assert {"Undo", "Redo", "Hint", "Analysis mode"} <= set(titles)
+        assert not {"New match", "Rematch", "Resign"} & set(titles)
+        assert "back to where the side line started from" in keys and "R (shift+r)" not in keys
+        await play_by_keys(pilot, app, shared_solver.analyse(side.match.position).moves[0].move, side)
+        await wait_for(pilot, app, lambda: side.match.round.ply == 4 and not side.thinking, "the computer's answer")
+        assert side.match.round.placed_moves[:2] == screen.match.round.placed_moves[:2]
+        await pilot.press("H")
+        await wait_for(pilot, app, lambda: side.table.hints_used[0] == 1, "a hint")
+        await pilot.press("n")
+        await wait_for_text(pilot, app, "In a side line: Esc returns to the match first.")
+        await pilot.press("u")
+        await wait_for(pilot, app, lambda: side.match.round.ply == 2, "the take-back")
+        assert saved.read_bytes() == file_before and screen.match.to_json() == match_before
+        await pilot.press("escape")
+        await wait_for(pilot, app, lambda: app.screen is screen, "the match again")
+        await pilot.pause()
+        assert screen.viewing is None and screen.match.round.ply == 4  # where the match stands
+        assert "Last move: Computer" in screen_text(app) and "side line" not in screen_text(app)
+        assert saved.read_bytes() == file_before and screen.match.to_json() == match_before
+        assert screen.table.hints_used == [0, 0]
+
+
+def finished(seed: int = 3, discs: int = 6) -> Match:
+    """A match played to its end, each player always taking the first legal move."""
+    match = Match(MatchOptions(discs=discs, stars_to_win=1), ("Ann", "Bob"), seed=seed)
+    while not match.is_over:
+        match.play(match.position.legal_moves[0], match.to_move)
+    return match
+
+
+async def test_a_side_line_from_a_replay_is_played_by_hand_and_escape_returns_to_the_replay(tmp_path) -> None:
+    match = finished()
+    kept = match.to_json()
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        replay = ReplayScreen(match)
+        await app.push_screen(replay)
+        await pilot.press("end", "p")  # the end of the round: nothing to play on
+        await wait_for_text(pilot, app, "The round is over")
+        assert app.screen is replay
+        await pilot.press("home", "right", "right", "p")
+        await wait_for(pilot, app, lambda: isinstance(app.screen, PlayOnScreen), "the question")
+        assert "Round 1, after move 2: Ann's move." in screen_text(app)
+        await pilot.press("b")  # by hand
+        side = await side_line_opened(pilot, app)
+        assert app.game is None and app.side_line is side
+        assert (side.table.seat(0), side.table.seat(1)) == (HUMAN, HUMAN) and side.match.to_move == 0
+        assert not side.match.is_over and side.match.round.ply == 2
+        for mover in (0, 1):  # both sides by hand, nobody answering
+            assert side.match.to_move == mover
+            await play_by_keys(pilot, app, side.match.position.legal_moves[-1], side)
+            await wait_for(pilot, app, lambda mover=mover: side.match.round.ply == 3 + mover, "the move")
+        await pilot.press("escape")
+        await wait_for(pilot, app, lambda: app.screen is replay, "the replay again")
+        assert replay.index == 2 and match.to_json() == kept
+
+
+async def test_try_again_from_the_review_puts_the_blunderer_to_move_before_the_blunder_against_perfect_play(
+        tmp_path) -> None:
+    setup = MatchSetup.against_computer("perfect", MatchOptions(discs=8, stars_to_win=1), seed=0)
+    app = make_app(tmp_path, setup)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = game(app)
+        match = screen.match
+        before_blunder = None
+        while not match.round.is_over:  # win moves until a loss can be chosen, then choose it
+            analysis = shared_solver.analyse(match.position)
+            losing = [item.move for item in analysis.moves if not item.verdict.wins]
+            if before_blunder is None and match.round.ply and analysis.moves[0].verdict.wins and losing:
+                before_blunder = (match.round.ply, match.position)
+                await play_by_keys(pilot, app, losing[0])
+            else:
+                await play_by_keys(pilot, app, analysis.moves[0].move)
+            await settle(pilot, app)
+        assert before_blunder is not None and match.round.outcome.winner == 1
+        ended = match.to_json()
+        await wait_for(pilot, app, lambda: isinstance(app.screen, ReviewScreen), "the review")
+        review = app.screen
+        await wait_for(pilot, app, lambda: review.review is not None, "the verdicts")
+        await pilot.pause()
+        assert review.review.first_blunder.ply == before_blunder[0]
+        assert footer_keys(app)["Try again"]
+        lines = str(review.query_one("#review-lines", Static).content)
+        assert "Press p to try again from just before it (your move)" in lines
+        await pilot.press("p")
+        side = await side_line_opened(pilot, app)
+        assert side.match.position == before_blunder[1] and side.match.round.ply == before_blunder[0]
+        assert side.match.to_move == 0 and (side.table.seat(0), side.table.seat(1)) == (HUMAN, COMPUTER)
+        assert side.table.setup.computer_level == "perfect"
+        await play_by_keys(pilot, app, shared_solver.analyse(side.match.position).moves[0].move, side)
+        ply = before_blunder[0]
+        await wait_for(pilot, app, lambda: side.match.round.ply == ply + 2 or side.match.round.is_over,
+                       "the computer's answer")
+        assert side.match.round.ply == ply + 2  # it answered
+        assert match.to_json() == ended  # the match is as it ended
+        await pilot.press("escape")
+        await wait_for(pilot, app, lambda: app.screen is review, "the review again")
+        assert isinstance(app.game, GameScreen) and app.game.match is match
