@@ -15,7 +15,7 @@ import pytest
 from soluna_tui.link.messages import REPLIES, REQUESTS, PlayMove, Reply, from_wire
 from soluna_tui.link.protocol import decode, encode
 from soluna_tui.match_setup import MatchSetup
-from soluna_tui.rules import Match, MatchOptions, parse_move_record
+from soluna_tui.rules import Match, MatchOptions, PlacedMove, parse_move_record
 from soluna_tui.server.lobby import CODE_PATTERN, Lobby, player_name
 
 from ..storage.test_players import ANN_LOOK_ALIKES
@@ -112,9 +112,10 @@ async def pair(lobby: Lobby, first: FakeGuest, second: FakeGuest, **options) -> 
 
 
 def move_message(guest: FakeGuest, index: int = 0) -> dict:
+    """A move as a session's child sends it: with its places (the first holding its towers)."""
     match = guest.match()
-    move = match.position.legal_moves[index]
-    return {"type": "move", "move": str(move), "round": match.round_number, "ply": match.round.ply}
+    placed = match.round.table.resolve(match.position.legal_moves[index])
+    return {"type": "move", "move": str(placed), "round": match.round_number, "ply": match.round.ply}
 
 
 async def test_a_created_match_has_a_code_and_starts_when_someone_joins(make_lobby) -> None:
@@ -198,7 +199,7 @@ async def test_moves_are_checked_and_broadcast_to_players_and_spectators(make_lo
     message = move_message(ann)
     await lobby.handle(ann, message)
     for guest in (ann, bob, eve):
-        assert guest.match().round.ply == 1 and str(guest.match().round.moves[0]) == message["move"]
+        assert guest.match().round.ply == 1 and str(guest.match().round.placed_moves[0]) == message["move"]
     await lobby.handle(ann, message)  # the same move again: too late now
     assert ann.last("match")["notice"] == "That move came too late: the match had moved on."
     await lobby.handle(bob, {**move_message(bob), "move": "9S>9M"})
@@ -500,7 +501,7 @@ async def test_two_lobbies_racing_for_one_move_apply_it_once(make_lobby, backend
     await second.lobby.settled()
     stored = await first.store.get_match(code)
     (played,) = stored.document["rounds"][0]["moves"]  # one of them, never both
-    loser = twin if played == str(moves[0]) else ann
+    loser = twin if PlacedMove.parse(played).move == moves[0] else ann  # stored with its places
     # The loser is told its move came too late; or, the rigged twin holding a seat the store gives to the other
     # server, its server may hear first that the seat is taken there, and send the twin away before its move.
     told = [message.get("notice") or message.get("text") for message in loser.inbox
