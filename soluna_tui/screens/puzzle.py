@@ -235,8 +235,8 @@ class PuzzleScreen(QuietFocus, PickingMixin, Screen[None]):
         answering = self.puzzle is not None and self.answered is None
         if action in ("press_focused", "put_back"):
             return self.picking_check(action, answering)
-        if action == "open_move_prompt":
-            return True if answering else None
+        if action == "open_move_prompt":  # hidden once answered: r and n say what comes next, in 80 columns
+            return True if answering else (False if self.answered is not None else None)
         if action == "retry":
             return self.answered is not None and not self.solved
         return True
