@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
 from soluna_tui.link.protocol import Link
 from soluna_tui.play.looks import move_words, place_keys
 from soluna_tui.rules import Match, MatchOptions, Move
@@ -61,6 +65,20 @@ async def test_the_prompt_closes_when_the_server_moves_the_match_on() -> None:
         assert "Waiting for bob." in screen_text(app)
 
 
+@asynccontextmanager
+async def bob_to_move() -> AsyncIterator[tuple[Any, FakeServer, Match, GameScreen]]:
+    """ann's screen at a match over the network, bob to move: the pilot, the server, its match, the screen."""
+    app, ours = await start()
+    async with app.run_test(size=(100, 32)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        app.following = "KQXP"
+        match = Match(MatchOptions(), ("bob", "ann"), seed=3)
+        server.send(match_message(match, 1, code="KQXP", version=1))
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen)
+        yield pilot, server, match, app.screen
+
+
 async def test_a_move_from_the_server_keeps_the_table_still_and_is_said_in_words() -> None:
     """An opponent's move that arrives as notation only (an older server) is played from the first
     place holding its tower onto the first holding the target, every other tower stays where it
@@ -69,14 +87,8 @@ async def test_a_move_from_the_server_keeps_the_table_still_and_is_said_in_words
 
     from ..server.test_child_app import moved_message
 
-    app, ours = await start()
-    async with app.run_test(size=(100, 32)) as pilot:
-        server = FakeServer(await Link.over(ours))
-        app.following = "KQXP"
-        match = Match(MatchOptions(), ("bob", "ann"), seed=3)
-        server.send(match_message(match, 1, code="KQXP", version=1))
-        await settle(pilot)
-        game = app.screen
+    async with bob_to_move() as (pilot, server, match, game):
+        app = game.app
         before = list(game.arrangement)
         theirs = next(move for move in match.position.legal_moves if move.mover == move.target)  # 1M>1M
         server.send(moved_message(match, theirs, version=2, code="KQXP"))  # (played on ``match`` too)
@@ -98,14 +110,8 @@ async def test_a_move_from_the_server_lands_on_the_places_it_names() -> None:
 
     from ..server.test_child_app import moved_message
 
-    app, ours = await start()
-    async with app.run_test(size=(100, 32)) as pilot:
-        server = FakeServer(await Link.over(ours))
-        app.following = "KQXP"
-        match = Match(MatchOptions(), ("bob", "ann"), seed=3)
-        server.send(match_message(match, 1, code="KQXP", version=1))
-        await settle(pilot)
-        game = app.screen
+    async with bob_to_move() as (pilot, server, match, game):
+        app = game.app
         table = match.round.table
         tower = next(tower for tower in table if tower is not None and table.towers.count(tower) >= 3)
         alike = [slot for slot, standing in enumerate(table) if standing == tower]

@@ -37,10 +37,22 @@ async def shows_places(terminal: SshTerminal, places: list[str | None]) -> None:
                              f"the board shows {places_on_board(terminal.screen.display)}\n{error}") from None
 
 
-async def open_player(port: int, name: str, key: asyncssh.SSHKey, address: str) -> SshTerminal:
-    # From two addresses: keys that sit down from one address are not rated against each other.
-    return await SshTerminal.open(port, username=name, client_keys=[key], local_addr=(address, 0),
+#: Each player from an address of their own: keys that sit down from one address are not rated against each other.
+ADDRESSES = {"ann": "127.0.0.2", "bob": "127.0.0.3"}
+
+
+async def open_player(port: int, name: str, key: asyncssh.SSHKey) -> SshTerminal:
+    return await SshTerminal.open(port, username=name, client_keys=[key], local_addr=(ADDRESSES[name], 0),
                                   columns=90, lines=28)
+
+
+async def three_at_the_table(port: int, keys: dict[str, asyncssh.SSHKey],
+                             opened: list[SshTerminal]) -> tuple[SshTerminal, SshTerminal, SshTerminal]:
+    """ann and bob with their keys, eve (a guest, to watch); each kept in ``opened`` to be closed."""
+    ann, bob = [await open_player(port, name, keys[name]) for name in ("ann", "bob")]
+    eve = await SshTerminal.open(port, username="eve", columns=90, lines=28)
+    opened += [ann, bob, eve]
+    return ann, bob, eve
 
 
 async def come_back(terminal: SshTerminal) -> None:
@@ -52,13 +64,10 @@ async def come_back(terminal: SshTerminal) -> None:
 @pytest.mark.slow
 async def test_a_move_between_alike_towers_lands_in_the_same_place_on_every_screen(tmp_path, database) -> None:
     keys = {name: asyncssh.generate_private_key("ssh-ed25519") for name in ("ann", "bob")}
-    addresses = {"ann": "127.0.0.2", "bob": "127.0.0.3"}
     opened: list[SshTerminal] = []
     try:
         async with running_server(tmp_path, hold_time=120, ranked_after=1, database=database) as server:
-            ann, bob = [await open_player(server.port, name, keys[name], addresses[name]) for name in ("ann", "bob")]
-            eve = await SshTerminal.open(server.port, username="eve", columns=90, lines=28)
-            opened += [ann, bob, eve]
+            ann, bob, eve = await three_at_the_table(server.port, keys, opened)
             for player in (ann, bob):
                 await keep_the_name(player)
             await ann.press(*SETTINGS, pause=0.05)
@@ -85,7 +94,7 @@ async def test_a_move_between_alike_towers_lands_in_the_same_place_on_every_scre
 
             # bob loses his connection and comes back (by his key): the same places.
             await bob.close()
-            bob = await open_player(server.port, "bob", keys["bob"], addresses["bob"])
+            bob = await open_player(server.port, "bob", keys["bob"])
             opened.append(bob)
             await come_back(bob)
             await shows_places(bob, after_move)
@@ -95,9 +104,7 @@ async def test_a_move_between_alike_towers_lands_in_the_same_place_on_every_scre
 
         # The server stops and starts again on its store: the players and a spectator see the same places.
         async with running_server(tmp_path, hold_time=120, ranked_after=1, database=database) as server:
-            ann, bob = [await open_player(server.port, name, keys[name], addresses[name]) for name in ("ann", "bob")]
-            eve = await SshTerminal.open(server.port, username="eve", columns=90, lines=28)
-            opened += [ann, bob, eve]
+            ann, bob, eve = await three_at_the_table(server.port, keys, opened)
             for player in (ann, bob):
                 await come_back(player)
                 await shows_places(player, after_move)
