@@ -276,16 +276,18 @@ class SolunaServer:
             report = await import_json_archive(self.store, config.matches_dir)
             if report.skipped:
                 log.warning("old match files not imported: %s", "; ".join(report.skipped))
+            await asyncio.to_thread(skeleton, "")  # reads Unicode's confusables once, off the event loop
+            # Ready for players before the lobby starts: a match given back after a restart is held from then.
+            await self.spawner.start()
             self.lobby = Lobby(self.store, config.limits.hold_time,
                                referee=Referee(config.limits.hold_time, config.clocks),
                                ranked_after=config.ranked_after, ranked_opponents=config.ranked_opponents)
             in_play = await self.lobby.start()
-            await asyncio.to_thread(skeleton, "")  # reads Unicode's confusables once, off the event loop
-            await self.spawner.start()
             self.session_services = SessionServices(config, self.gate, self.lobby, self.spawner, self.refusals)
         except BaseException:
             if self.lobby is not None:
                 await self.lobby.close()
+            await self.spawner.close()
             await self.store.close()
             raise
         try:

@@ -8,16 +8,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import time
 
 import asyncssh
+import pytest
 
 from soluna_tui.play.looks import JUMP_KEYS
 from soluna_tui.rules import Match
 from soluna_tui.server.host_key import load_or_create_host_key
+from soluna_tui.server.lobby.clocks import MatchClock
 from soluna_tui.server.storage import open_storage
 
 from ..server.helpers import SshTerminal, keep_the_name, served
+from ..server.test_clocks_e2e import CREATE, FIRST_CLOCK, clock_shown
 from ..server.test_two_players import create_match, join_match
 
 #: Seconds a seat is held in these tests (long enough never to run out by accident).
@@ -27,11 +31,12 @@ GENEROUS_LATENCY = 1.0
 
 
 @contextlib.asynccontextmanager
-async def fleet(tmp_path, database: str):
-    """Two servers on one database with one host key; both ports, and the key clients must see."""
+async def fleet(tmp_path, database: str, *more: str):
+    """Two servers on one database with one host key (and ``more`` flags); both ports, and the key clients must
+    see."""
     key_path = tmp_path / "host_key"
     key = load_or_create_host_key(key_path)
-    flags = ("--database", database, "--host-key", str(key_path), "--hold-time", HOLD)
+    flags = ("--database", database, "--host-key", str(key_path), "--hold-time", HOLD, *more)
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     async with served(tmp_path / "a", *flags) as first, served(tmp_path / "b", *flags) as second:
@@ -138,3 +143,47 @@ async def test_a_spectator_on_the_surviving_server_hears_of_the_held_seat(tmp_pa
         finally:
             for terminal in (ann, bob, eve):
                 await terminal.close()
+
+
+async def test_a_server_that_dies_charges_its_player_nothing_until_another_notices(tmp_path, postgres_database) -> None:
+    """Issue 29: ann's server is killed while her clock runs. The other server holds her seat once it notices, for
+    her whole time away from then, and her clock is charged nothing from her server's last heartbeat until then (she
+    could not move); she comes back through the other server to the time she had."""
+    ann_key = asyncssh.generate_private_key("ssh-ed25519")
+    async with fleet(tmp_path, postgres_database, "--clocks", "2+0") as (first, second, key):
+        store = await open_storage(postgres_database)
+        ann = await SshTerminal.open(first.port, username="ann", client_keys=[ann_key], **known(key))
+        bob = await SshTerminal.open(second.port, username="bob", **known(key))
+        try:
+            await keep_the_name(ann)
+            await ann.press(*FIRST_CLOCK, pause=0.05)
+            await ann.press(*CREATE, pause=0.05)
+            text = await ann.wait_for_text("Your match code:")
+            code = re.search(r"Your match code:\s+((?:[A-Z] ){3}[A-Z])", text).group(1).replace(" ", "")
+            await join_match(bob, code)
+            await ann.wait_for_text("Your move", "bob has joined")  # ann opens: her clock runs
+            before = await store.get_match(code)
+            first.process.kill()  # SIGKILL: no goodbye, nothing flushed
+            await first.process.wait()
+            await bob.wait_for_text("ann lost the connection")
+            held = await store.get_match(code)
+            (last_heard,) = [server.seen_at for server in await store.servers() if server.id == before.seats[0].server]
+            clock, was = MatchClock.from_document(held.clock), MatchClock.from_document(before.clock)
+            noticed = held.updated_at
+            print(f"\nann's server silent {noticed - last_heard:.1f} s before the other noticed: her clock kept "
+                  f"{clock.left_at(0, noticed):.1f} s of the {was.left_at(0, last_heard):.1f} s she had then")
+            assert noticed - last_heard > 5  # a server is taken for dead after six seconds of silence
+            assert clock.running == 0 and clock.since == pytest.approx(noticed, abs=0.5)
+            assert clock.left[0] == pytest.approx(was.left_at(0, last_heard), abs=0.01)
+            assert held.seats[0].server is None
+            assert held.seats[0].held_until == pytest.approx(noticed + float(HOLD), abs=0.5)
+            ann = await SshTerminal.open(second.port, username="ann", client_keys=[ann_key], **known(key))
+            await ann.wait_for_text("Return to your match")
+            await ann.press("enter")  # the same key: no secret asked
+            await ann.wait_for_text("Welcome back.", "Your move")
+            shown = clock_shown(ann.text, "ann")
+            assert shown is not None and abs(shown - clock.left_at(0, time.time())) < 1.5
+        finally:
+            await ann.close()
+            await bob.close()
+            await store.close()

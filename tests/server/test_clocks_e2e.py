@@ -146,7 +146,9 @@ async def test_a_restarted_server_keeps_the_clocks_running(tmp_path) -> None:
     async with running_server(tmp_path, clocks=(clock,), ranked_after=1, hold_time=120) as server:
         restarted = time.time()
         kept = server_clock(server, code)
-        assert (kept.left, kept.running, kept.since) == (before.left, before.running, before.since)
+        # The time it was down is charged to nobody (tests/server/test_restart.py has the details).
+        assert (kept.left[0], kept.running) == (before.left[0], before.running)
+        assert kept.left_at(1, restarted) >= before.left_at(1, stopped) - 1
         bob = await open_keyed(server.port, "bob", 1, first_visit=False)
         ann = None
         try:
@@ -158,7 +160,7 @@ async def test_a_restarted_server_keeps_the_clocks_running(tmp_path) -> None:
             print(f"\nthe server was down {restarted - stopped:.1f} s: bob's clock shows {bob_left:.1f} s "
                   f"({expected:.1f} s by the store), ann's {ann_left:.1f} s")
             # Whole seconds on screen, rounded up (as on a chess clock): within a second of the truth.
-            assert abs(ann_left - kept.left[0]) < 1 and bob_left < 60.0 - (restarted - stopped) + 1
+            assert abs(ann_left - kept.left[0]) < 1
             assert abs(bob_left - expected) < 1.5
             ann = await open_keyed(server.port, "ann", 0, first_visit=False)
             await ann.wait_for_text("Return to your match")

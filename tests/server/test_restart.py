@@ -1,10 +1,19 @@
-"""One server on its SQLite file, stopped and started again: matches in play and computer matches are kept."""
+"""One server on its database, stopped and started again: matches in play and computer matches are kept, and
+the time it was down counts against no clock and nobody's time away."""
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
 
-from .helpers import SshTerminal, running_server
+from soluna_tui.link.clock import ClockSetting
+from soluna_tui.server.lobby.clocks import MatchClock
+from soluna_tui.server.lobby.decisions import away_used
+from soluna_tui.server.storage import open_storage
+
+from .helpers import SshTerminal, play_a_move, running_server
+from .test_clocks_e2e import clocked_match, clocks_on, open_keyed, server_clock
 from .test_two_players import create_match, join_match, secret_shown
 
 
@@ -47,3 +56,51 @@ async def test_a_restarted_server_keeps_matches_in_play_and_held_computer_matche
         finally:
             await bob.close()
             await cyd.close()
+
+
+# ---- issue 29: the time a server is down counts against nobody ----------------------------------
+
+
+async def test_a_server_stopped_longer_than_the_hold_time_gives_every_match_back_as_it_was(tmp_path, database) -> None:
+    """Ann leaves, then the server stops for longer than the hold time with bob's clock running: started again, the
+    match is there, both clocks and both players' time away as they were when it stopped, each seat held from the
+    restart for what was left of its time away; bob comes back to the clock he left."""
+    clock, hold = ClockSetting(60.0, 0.0), 4.0
+    async with clocked_match(tmp_path, clock, hold_time=hold, database=database) as (server, code, ann, bob):
+        await play_a_move(server, code, [ann, bob])  # bob's clock runs
+        await ann.close()
+        await bob.wait_for_text("ann has left")  # her time away counts from here until the stop
+    stopped_at = time.time()  # it stopped between the last change it wrote and now
+    store = await open_storage(database)
+    try:
+        at_stop = await store.get_match(code)
+        assert at_stop is not None
+        # Down on purpose for longer than the hold time: today's servers abandoned every match here.
+        await asyncio.sleep(hold + 1.5)
+    finally:
+        await store.close()
+    async with running_server(tmp_path, clocks=(clock,), ranked_after=1, hold_time=hold, database=database) as server:
+        back = await server.store.get_match(code)
+        assert back is not None and back.version == at_stop.version + 1, "the match was not given back"
+        restarted_at, last_change = back.updated_at, at_stop.updated_at
+        before, after = MatchClock.from_document(at_stop.clock), MatchClock.from_document(back.clock)
+        assert before is not None and after is not None and after.running == before.running == 1
+        assert before.left_at(1, stopped_at) <= after.left_at(1, restarted_at) <= before.left_at(1, last_change)
+        assert after.left[0] == before.left[0]
+        for then, now in zip(at_stop.seats, back.seats, strict=True):
+            assert now.server is None and then.held_until is not None and now.held_until is not None
+            assert away_used(then, last_change) <= away_used(now, restarted_at) <= away_used(then, stopped_at)
+            assert then.held_until - stopped_at <= now.held_until - restarted_at <= then.held_until - last_change
+        kept = [round(away_used(seat, restarted_at), 1) for seat in back.seats]
+        print(f"\ndown {restarted_at - stopped_at:.1f} s with a {hold:g} s hold: bob's clock kept "
+              f"{after.left_at(1, restarted_at):.1f} s, time away kept {kept}")
+        bob = await open_keyed(server.port, "bob", 1, first_visit=False)
+        try:
+            await bob.wait_for_text("Return to your match")
+            await bob.press("enter")
+            await bob.wait_for_text("Welcome back.", "Your move")
+            shown = (await clocks_on(bob))[1]
+            assert abs(shown - server_clock(server, code).left_at(1, server.store.clock())) < 1.5
+            assert shown > before.left_at(1, stopped_at) - (time.time() - restarted_at) - 1.5
+        finally:
+            await bob.close()

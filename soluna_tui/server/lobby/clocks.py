@@ -3,11 +3,12 @@
 A two-player match's clock, kept by the server with the match in the store, as a small value.
 
 The store keeps each player's time left and, for the clock that is running, the store's time it
-started (``since``): so the clock is right on every server sharing the store and across restarts
-(it runs on while the server is down, as it would on a wall). Whose clock runs follows the match
-(``clock_turn``): the player to move; between rounds, the loser of the round (who opens or chooses
-who opens the next); nobody's once the match is over. A move stops the mover's clock and adds the
-increment to their time. A decision (``decisions.py``) works out the next clock from this one, pure.
+started (``since``): so the clock is right on every server sharing the store. Time nobody could
+play (every server down, a move waiting for the database) is ``credited``: no clock is charged for
+it. Whose clock runs follows the match (``clock_turn``): the player to move; between rounds, the
+loser of the round (who opens or chooses who opens the next); nobody's once the match is over. A
+move stops the mover's clock and adds the increment to their time. A decision (``decisions.py``)
+works out the next clock from this one, pure.
 """
 
 from __future__ import annotations
@@ -63,6 +64,14 @@ class MatchClock:
         left = list(charged.left)
         left[mover] += self.setting.increment
         return replace(charged, left=(left[0], left[1])).run(next_turn, now)
+
+    def credited(self, start: float, end: float) -> MatchClock:
+        """The running clock charged nothing from ``start`` to ``end`` (nobody could play: the server was down, a
+        move waited for the database): it stops at ``start`` and runs again from ``end``."""
+        if self.running is None or self.since is None or end <= start:
+            return self
+        stop = max(start, self.since)
+        return self.run(None, stop).run(self.running, max(end, stop))
 
     def runs_out_at(self) -> float | None:
         """The store's time the running clock reaches zero (``None``: no clock runs)."""

@@ -18,6 +18,10 @@ check in the decisions it concerns, each tested in ``tests/server/test_decisions
   start it again), and when it is spent the seat is forfeited;
 - a match may have a clock (``clocks``: the settings offered), kept with the match
   (``clocks.MatchClock``); a player whose clock runs out loses on time;
+- time nobody could play counts against no clock and nobody's time away: a match every server was
+  down for is given back as it was (``resume``); the seats of a server that died are held from when
+  another notices, its player's running clock charged nothing since its last heartbeat
+  (``hold_gone``);
 - a forfeit or a loss on time before real play (both players have moved, ``real_play``) aborts the
   match instead: nobody wins, nothing is rated. The store rates only keyed players who never sat
   down from one address (each seat keeps its ``addresses`` while in play), once a round was decided
@@ -26,7 +30,7 @@ check in the decisions it concerns, each tested in ``tests/server/test_decisions
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
@@ -46,6 +50,8 @@ from .news import NO_NEWS, MovePlayed, News
 
 #: Where one seat keeps at most this many addresses it sat down from (the latest).
 ADDRESSES_KEPT = 8
+#: Seconds without a server that are given back to the matches in play (``Referee.resume``); less is no matter.
+RESUME_GAP = 1.0
 
 
 class MatchRead:
@@ -326,8 +332,11 @@ class Referee:
 
     # ---- presence: servers gone, held seats run out -------------------------------------------------
 
-    def hold_gone(self, read: MatchRead, moment: Moment, indexes: list[int]) -> Decision:
-        """The sessions at these seats were on a server that has stopped answering: their seats are held."""
+    def hold_gone(self, read: MatchRead, moment: Moment, indexes: list[int],
+                  last_heard: Mapping[str, float] | None = None) -> Decision:
+        """The sessions at these seats were on a server that has stopped answering: their seats are held from now
+        for what is left of their time away. A running clock of such a seat is charged nothing from that server's
+        last heartbeat (``last_heard``) until now: its player could not move."""
         gone = [index for index in indexes
                 if (server := read.seats[index].server) is not None and server not in moment.live]
         if not gone:
@@ -351,7 +360,26 @@ class Referee:
         else:
             line = "; ".join(f"{read.seats[index].name} lost the connection (held for {minutes(time_held)})"
                              for index, time_held in zip(gone, held, strict=True)) + ": then a forfeit."
-        return Change(read.fresh_match(), seats, News.to_all(line))
+        clock: MatchClock | None | Keep = Keep.CLOCK
+        running = read.clock.running if read.clock is not None else None
+        if read.clock is not None and running in gone and last_heard is not None:
+            heard = last_heard.get(read.seats[running].server or "")
+            clock = read.clock.credited(heard, moment.now) if heard is not None else Keep.CLOCK
+        return Change(read.fresh_match(), seats, News.to_all(line), clock=clock)
+
+    def resume(self, read: MatchRead, moment: Moment, since: float) -> Decision:
+        """No server served the store from ``since`` until now (every server stopped): the match is given back as
+        it was then. Its clock runs on from now as it stood, and a held seat is held from now for what was left of
+        its player's time away. A match changed since then was given back already (by another server starting)."""
+        gap = moment.now - since
+        if not read.in_play or read.stored.updated_at > since or gap < RESUME_GAP:
+            return None
+        seats = tuple(replace(seat, held_until=seat.held_until + gap,
+                              away_since=None if seat.away_since is None else seat.away_since + gap)
+                      if seat.server is None and seat.held_until is not None else seat for seat in read.seats)
+        clock = read.clock.credited(since, moment.now) if read.clock is not None else None
+        line = f"The server was down for {minutes(gap)}: no clock ran and no time away counted."
+        return Change(read.fresh_match(), seats, News.to_all(line), clock=clock)
 
     def expire(self, read: MatchRead, moment: Moment, index: int) -> Decision:
         """A held seat's time is up: the opponent wins by forfeit (the match is aborted before real play), or

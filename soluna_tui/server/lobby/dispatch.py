@@ -127,7 +127,9 @@ class Lobby:
     # ---- start-up and shutdown -----------------------------------------------------------
 
     async def start(self) -> int:
-        """Say this server is alive, read every match, and follow the store's changes; the matches in play."""
+        """Give back the matches of a store no server served for a while, say this server is alive, read every
+        match, and follow the store's changes; the matches in play."""
+        await self.upkeep.resume()
         await self.presence.beat()
         await self._reread()
         self._subscription = self.store.subscribe()
@@ -147,6 +149,7 @@ class Lobby:
         if self._subscription is not None:
             self._subscription.close()
         with contextlib.suppress(StorageError):
+            await self.store.mark_served()  # when this server stopped: a restart gives that time back
             await self.store.forget_servers(server=self.server_id)
 
     async def settled(self) -> None:

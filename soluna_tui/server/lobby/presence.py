@@ -34,6 +34,8 @@ class Presence:
         self.heartbeat = heartbeat
         self.dead_after = heartbeat * DEAD_AFTER / HEARTBEAT
         self.live: set[str] = {server_id}
+        #: Each server's last heartbeat, as last read.
+        self.heard: dict[str, float] = {}
         #: How many watch each match on this server, and on every living server.
         self.watching: dict[str, int] = {}
         self.watchers: dict[str, int] = {}
@@ -65,6 +67,7 @@ class Presence:
 
     def _note_live(self, servers: list[ServerRecord]) -> None:
         now = self.store.clock()
+        self.heard = {server.id: server.seen_at for server in servers}
         self.live = {server.id for server in servers if server.seen_at >= now - self.dead_after} | {self.server_id}
         watchers: dict[str, int] = {}
         for server in servers:

@@ -12,19 +12,25 @@ A seat that names this server while none of its guests sits there was left while
 not be written (a full disk, the database down): the sweep tells the store now, as of when the
 player left (``Presence.departures``), so the opponent is told, the seat is held or forfeited in
 its turn, and the result is never turned round.
+
+Time nobody could play is given back: a server starting when no other is alive gives every match
+in play back as it was when the last server stopped (``resume``; the time is read from the store:
+the servers' heartbeats, the last change, and the mark a server leaves when it stops or, alone on
+SQLite, now and then while a match is in play).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..storage import Storage, StorageError, StorageUnavailable
+from ..storage import MatchNotFound, Storage, StorageError, StorageUnavailable, VersionConflict
 from .computer import ComputerGames
-from .decisions import Decision, Referee
+from .decisions import Change, Decision, MatchRead, Referee
 from .presence import Presence
 from .tables import MatchCache, Table
 from .writes import Writer
@@ -33,6 +39,8 @@ log = logging.getLogger("soluna.server")
 
 #: Servers silent this long are forgotten.
 FORGET_SERVERS_AFTER = 24 * 3600.0
+#: Seconds between two marks that a server alone on its database (SQLite) serves it, while a match is in play.
+MARK_EVERY = 5.0
 
 
 class Background:
@@ -78,6 +86,8 @@ class Upkeep:
     #: The timer of each match with something to come due (a held seat, a running clock).
     _expiries: dict[str, asyncio.TimerHandle] = field(default_factory=dict)
     _storage_down: bool = False
+    #: When this server (alone on SQLite, without heartbeats) last marked that it serves the database.
+    _marked: float = float("-inf")
 
     @property
     def store(self) -> Storage:
@@ -103,6 +113,26 @@ class Upkeep:
                     self._storage_down = False
                     log.warning("the database is back: every match was re-read")
 
+    async def resume(self) -> None:
+        """On start, when no other server is alive: every match in play is given back as it was when the last
+        server stopped (``Referee.resume``), before anything can come due."""
+        store, now = self.store, self.store.clock()
+        if store.SHARED and any(server.seen_at >= now - self.presence.dead_after for server in await store.servers()):
+            return  # served all along
+        since = await store.last_served()
+        if since is None:
+            return
+        given = 0
+        for stored in await store.active_matches():
+            change = self.referee.resume(MatchRead(stored), self.presence.moment(), since)
+            if isinstance(change, Change):
+                with contextlib.suppress(VersionConflict, MatchNotFound):  # another server starting was first
+                    await self.writer.write(stored, change)
+                    given += 1
+        if given:
+            log.info("no server served the database for %.0f s: %d matches in play given back as they were",
+                     now - since, given)
+
     async def sweep(self) -> None:
         moment = self.presence.moment()
         for table in list(self.cache.tables.values()):
@@ -123,6 +153,9 @@ class Upkeep:
         await self.games.tidy()
         if self.store.SHARED:
             await self.store.forget_servers(seen_before=moment.now - FORGET_SERVERS_AFTER)
+        elif moment.now >= self._marked + MARK_EVERY and any(table.in_play for table in self.cache.tables.values()):
+            await self.store.mark_served()  # no heartbeat says so: when it stops short, the restart knows when
+            self._marked = moment.now
         await self.games.refresh()
 
     async def leave_unwritten(self, code: str, index: int) -> None:
@@ -150,7 +183,8 @@ class Upkeep:
 
     async def hold_gone(self, code: str, indexes: list[int]) -> None:
         """The sessions at these seats were on a server that has stopped answering (see ``Referee.hold_gone``)."""
-        await self.writer.apply(code, lambda table: self.referee.hold_gone(table, self.presence.moment(), indexes))
+        await self.writer.apply(code, lambda table: self.referee.hold_gone(table, self.presence.moment(), indexes,
+                                                                           self.presence.heard))
 
     async def settle(self, code: str) -> None:
         """Whatever has come due in the match (see ``Referee.due``: a clock run out, a held seat's time up)."""

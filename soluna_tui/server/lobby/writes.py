@@ -71,6 +71,11 @@ class Writer:
         log.warning("a change to a match kept losing the race to other servers; given up")
         return None
 
+    async def write(self, stored: StoredMatch, change: Change) -> None:
+        """Store ``change`` on top of ``stored`` once, with no cache and nobody told (a server starting, before it
+        reads the matches); ``VersionConflict`` when another server changed the match first."""
+        await self._write(stored, change)
+
     def _refuse(self, table: Table, asker: Asker | None, decision: Decision) -> None:
         if asker is None:
             return

@@ -53,6 +53,8 @@ T = TypeVar("T")
 RESULTS = tuple(EndReason)
 #: Changes a subscriber may fall behind by before it is told to re-read everything instead.
 SUBSCRIBER_BACKLOG = 1000
+#: The row of ``servers`` that keeps when a server last served the database (no server's id: those are hex).
+SERVED_MARK = "(served)"
 
 _MATCH_COLUMNS = "code, version, options, seats, document, created_at, updated_at, news, clock"
 _FINISHED_COLUMNS = ("id, code, result, winner, options, seats, document, started_at, finished_at, "
@@ -554,12 +556,12 @@ class Storage(ABC):
             await tx.execute("INSERT INTO servers (id, seen_at, watching) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE "
                              "SET seen_at = excluded.seen_at, watching = excluded.watching",
                              (server, now, json.dumps(watching)))
-            rows = await tx.fetch("SELECT id, seen_at, watching FROM servers")
+            rows = await tx.fetch("SELECT id, seen_at, watching FROM servers WHERE id <> ?", (SERVED_MARK,))
         return [ServerRecord(server_id, seen_at, json.loads(text)) for server_id, seen_at, text in rows]
 
     async def servers(self) -> list[ServerRecord]:
         async with self._transaction(write=False) as tx:
-            rows = await tx.fetch("SELECT id, seen_at, watching FROM servers")
+            rows = await tx.fetch("SELECT id, seen_at, watching FROM servers WHERE id <> ?", (SERVED_MARK,))
         return [ServerRecord(server_id, seen_at, json.loads(text)) for server_id, seen_at, text in rows]
 
     async def forget_servers(self, *, server: str | None = None, seen_before: float | None = None) -> None:
@@ -568,7 +570,22 @@ class Storage(ABC):
             if server is not None:
                 await tx.execute("DELETE FROM servers WHERE id = ?", (server,))
             if seen_before is not None:
-                await tx.execute("DELETE FROM servers WHERE seen_at < ?", (seen_before,))
+                await tx.execute("DELETE FROM servers WHERE seen_at < ? AND id <> ?", (seen_before, SERVED_MARK))
+
+    async def mark_served(self) -> None:
+        """Note that a server serves this database now (one that stops, or plays on alone without heartbeats)."""
+        async with self._transaction() as tx:
+            await tx.execute("INSERT INTO servers (id, seen_at, watching) VALUES (?, ?, '{}') ON CONFLICT (id) DO "
+                             "UPDATE SET seen_at = excluded.seen_at", (SERVED_MARK, self.clock()))
+
+    async def last_served(self) -> float | None:
+        """The last moment a server is known to have served this database: a heartbeat, a change to a match in
+        play, or ``mark_served``; ``None`` for a database never served."""
+        async with self._transaction(write=False) as tx:
+            heard = (await tx.fetch("SELECT MAX(seen_at) FROM servers"))[0][0]
+            changed = (await tx.fetch("SELECT MAX(updated_at) FROM matches"))[0][0]
+        known = [float(each) for each in (heard, changed) if each is not None]
+        return max(known) if known else None
 
     # ---- matches against the computer kept for their players -----------------------------
 
