@@ -128,6 +128,15 @@ class SshTerminal:
     async def wait_for_text(self, *texts: str, timeout: float = TIMEOUT) -> str:
         return await self.wait_for(lambda screen: all(text in screen for text in texts), timeout)
 
+    @property
+    def sidebar(self) -> str:
+        """The panel beside the board (the last 30 columns), its lines joined: a notice there reads as one line."""
+        return " ".join(" ".join(line[-30:].split()) for line in self.screen.display if line[-30:].strip())
+
+    async def wait_for_notice(self, line: str, timeout: float = TIMEOUT) -> None:
+        """Read until the notice lines beside the board show ``line`` whole (not cut short)."""
+        await self.wait_for(lambda _: line in self.sidebar, timeout)
+
     async def wait_closed(self, timeout: float = TIMEOUT) -> bytes:
         """Read to the end of the session; everything it sent."""
         deadline = time.monotonic() + timeout

@@ -116,7 +116,8 @@ def test_a_seat_is_taken_back_with_proof_whether_held_or_taken_by_a_half_dead_se
 def test_a_seat_given_up_for_a_living_guest_is_reclaimed_once() -> None:
     given_up = read(new_match(), seat("ann"), seat("bob", server=None, held_until=NOW + 60))
     change = REFEREE.reclaim(given_up, MOMENT, 1)
-    assert isinstance(change, Change) and change.seats[1].server == HERE and change.news == NO_NEWS
+    assert isinstance(change, Change) and change.seats[1].server == HERE
+    assert change.news == News(("bob is back.", None), "bob is back.")  # every screen told "held" hears it
     assert REFEREE.reclaim(read(new_match(), seat("ann"), seat("bob")), MOMENT, 1) is None
     # Taken back with proof on another server meanwhile: the player is there now, not here.
     assert REFEREE.reclaim(read(new_match(), seat("ann"), seat("bob", server=THERE)), MOMENT, 1) is None

@@ -1,13 +1,14 @@
 """Issue 29's match policy without a server: time nobody could play (every server down, a server dead until
-another noticed) counts against no clock and nobody's time away."""
+another noticed, a move waiting for the database) counts against no clock and nobody's time away."""
 
 from __future__ import annotations
 
+from soluna_tui.link.end_reason import EndReason
 from soluna_tui.server.lobby.clocks import MatchClock
-from soluna_tui.server.lobby.decisions import Change, Keep, Referee
-from soluna_tui.server.lobby.news import News
+from soluna_tui.server.lobby.decisions import Change, Keep, Referee, Resync
+from soluna_tui.server.lobby.news import MovePlayed, News
 
-from .test_decisions import DEAD, NOW, played, seat
+from .test_decisions import DEAD, NOW, match_over, move_request, played, seat
 from .test_fair_decisions import BLITZ, at, clocked
 
 REFEREE = Referee(hold_time=300, clocks=(BLITZ,))
@@ -47,3 +48,39 @@ def test_a_dead_server_s_player_is_held_from_when_it_is_noticed_and_charged_noth
     bobs_turn = clocked(played(), seat("ann", DEAD), seat("bob"), clock=MatchClock(BLITZ, (30.0, 30.0), 1, NOW - 20))
     change = REFEREE.hold_gone(bobs_turn, at(NOW), [0], {DEAD: NOW - 7})
     assert isinstance(change, Change) and change.clock is Keep.CLOCK  # bob could move all along
+
+
+def test_a_move_that_waited_for_the_database_is_decided_as_of_when_it_was_made() -> None:
+    """Ann moved at NOW - 20 with 10 s left; the database took it at NOW, when her clock would have run out."""
+    match = played()
+    current = clocked(match, seat("ann"), seat("bob"), clock=MatchClock(BLITZ, (30.0, 30.0), 0, NOW - 40))
+    request = move_request(match)
+    change = REFEREE.play_waited_move(current, 0, request, at(NOW), made_at=NOW - 20)
+    assert isinstance(change, Change) and change.finish is None
+    assert change.clock == MatchClock(BLITZ, (12.0, 30.0), 1, NOW)  # bob's runs from now
+    saved = "ann's move waited for the database: it is saved now."
+    assert change.news == News(("Your move is saved: the database is back.", saved), saved,
+                               MovePlayed(request.round, request.ply, request.move))
+    # Made after her time had run out: lost on time, as of then.
+    late = REFEREE.play_waited_move(current, 0, request, at(NOW), made_at=NOW - 5)
+    assert isinstance(late, Change) and late.finish is EndReason.TIME
+    # Waited longer than the hold time: not saved, every player told why, and the wait charged to nobody.
+    stale = REFEREE.play_waited_move(current, 0, request, at(NOW + 400), made_at=NOW - 20)
+    too_long = "was not saved: it waited too long for the database."
+    assert isinstance(stale, Change) and stale.finish is None and stale.match is not None
+    assert stale.match.to_dict() == match.to_dict()  # the move is not played
+    assert stale.news == News((f"Your move {too_long}", f"ann's move {too_long}"), f"ann's move {too_long}")
+    assert stale.clock == MatchClock(BLITZ, (10.0, 30.0), 0, NOW + 400)
+
+
+def test_a_waited_move_the_match_has_moved_past_is_told_to_every_player_and_puts_the_mover_back() -> None:
+    match = played()
+    current = clocked(match, seat("ann"), seat("bob"), clock=None)
+    not_bobs_turn = REFEREE.play_waited_move(current, 1, move_request(match), at(NOW), made_at=NOW - 1)
+    moved_on = "was not saved: the match had moved on."
+    assert isinstance(not_bobs_turn, Change) and not_bobs_turn.match is not None
+    assert not_bobs_turn.match.to_dict() == match.to_dict() and not_bobs_turn.finish is None
+    assert not_bobs_turn.news == News((f"bob's move {moved_on}", f"Your move {moved_on}"), f"bob's move {moved_on}")
+    over = clocked(match_over(), seat("ann"), seat("bob"), clock=None)
+    assert REFEREE.play_waited_move(over, 1, move_request(match), at(NOW), made_at=NOW - 1) == Resync(
+        f"Your move {moved_on}")

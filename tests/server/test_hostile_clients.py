@@ -505,7 +505,7 @@ def fill(disk: Path) -> Path:
     return filler
 
 
-async def test_on_a_full_disk_the_players_are_told_and_nothing_saved_is_lost(tiny_disk) -> None:
+async def test_on_a_full_disk_a_move_waits_both_players_are_told_and_nothing_saved_is_lost(tiny_disk) -> None:
     async with running_server(tiny_disk) as server:
         ann = await SshTerminal.open(server.port, username="ann")
         bob = await SshTerminal.open(server.port, username="bob")
@@ -517,14 +517,15 @@ async def test_on_a_full_disk_the_players_are_told_and_nothing_saved_is_lost(tin
             await server.store._call(server.store._connection.execute, "PRAGMA wal_checkpoint(TRUNCATE)")
             filler = fill(tiny_disk)
             await ann.press("enter", "right", "space")
-            for terminal in (ann, bob):
-                await terminal.wait_for_text("The server cannot save right")  # in the notice lines: wrapped
-            assert (await server.store.get_match(code)).version == before.version  # the move was not taken
+            # The move waits, on ann's board, told in one whole line to both (issue 29).
+            await ann.wait_for_notice("Your move is pending: the server will save it once its database is back.")
+            await bob.wait_for_notice("ann has moved: it shows once the server can save it.")
+            assert (await server.store.get_match(code)).version == before.version  # the move was not taken yet
             assert " 1. ann" not in bob.text
-            filler.unlink()
-            await ann.wait_for_text("Your move")
-            await ann.press("enter", "right", "space")  # the database is writable again: the move goes through
+            filler.unlink()  # the database is writable again: the move is saved
             await bob.wait_for_text(" 1. ann")
+            await bob.wait_for_notice("ann's move waited for the database: it is saved now.")
+            await ann.wait_for_notice("Your move is saved: the database is back.")
             assert (await server.store.get_match(code)).version == before.version + 1
         finally:
             await ann.close()

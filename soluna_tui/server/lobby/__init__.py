@@ -23,6 +23,7 @@ two_player.py   create, join, watch, leave, come back; moves, rounds and rematch
 guesses.py      secrets tried: limited per seat, match and address, counted in the store
 clocks.py       a match's clock as a small value: time left, whose runs, since when
 presence.py     the servers alive (their heartbeats), who watches, departures not yet written
+pending.py      moves the store could not take yet: kept, told, written once it can
 upkeep.py       the sweep and timers: silent servers' seats held, clocks and held seats come due
 listing.py      the matches in play a guest in the lobby sees
 names.py        the names players are shown by, and a keyed player's chosen name

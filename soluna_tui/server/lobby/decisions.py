@@ -21,7 +21,8 @@ check in the decisions it concerns, each tested in ``tests/server/test_decisions
 - time nobody could play counts against no clock and nobody's time away: a match every server was
   down for is given back as it was (``resume``); the seats of a server that died are held from when
   another notices, its player's running clock charged nothing since its last heartbeat
-  (``hold_gone``);
+  (``hold_gone``); a move the database could not take at once is decided as of when it was made
+  (``play_waited_move``);
 - a forfeit or a loss on time before real play (both players have moved, ``real_play``) aborts the
   match instead: nobody wins, nothing is rated. The store rates only keyed players who never sat
   down from one address (each seat keeps its ``addresses`` while in play), once a round was decided
@@ -303,6 +304,7 @@ class Referee:
         if left_at + held <= moment.now:
             return self._out_of_time_away(read, moment, seats, index,
                                           f"{seat.name} has left with no time away left")
+        held -= moment.now - left_at  # written late (the database was away): held from when they left
         what = f"held for {minutes(held)}" + ("" if held >= self.hold_time else ", what is left of their time away")
         return Change(read.fresh_match(), seats,
                       News.to_seat(other(index), f"{seat.name} has left: the seat is {what}, then you win by forfeit.",
@@ -321,7 +323,10 @@ class Referee:
         if read.seats[index].server is not None:  # still this server's, or taken back elsewhere with proof
             return None
         seats = with_seat(read.seats, index, server=moment.server, held_until=None, away_since=None)
-        return Change(read.fresh_match(), seats)
+        back = f"{read.seats[index].name} is back."  # every screen told the seat was held hears it is not
+        lines: list[str | None] = [back, back]
+        lines[index] = None
+        return Change(read.fresh_match(), seats, News((lines[0], lines[1]), back))
 
     def warn(self, read: MatchRead, index: int, line: str) -> Decision:
         """A line for the player at ``index`` alone, while they sit at a match in play (a stranger tried a
@@ -470,6 +475,32 @@ class Referee:
         clock = read.clock.after_move(seat, moment.now, clock_turn(match)) if read.clock is not None else None
         return Change(match, seats, News(moved=MovePlayed(request.round, request.ply, str(placed))),
                       finish=EndReason.WON if match.is_over else None, clock=clock)
+
+    def play_waited_move(self, read: MatchRead, seat: int, request: PlayMove, moment: Moment,
+                         made_at: float) -> Decision:
+        """A move the store could not take when it was made (at ``made_at``), now that it can: decided as of then,
+        so the mover's clock is charged until then and the opponent's runs from now; the wait counts against no
+        clock. Every player hears what became of it in one line (a refused one puts the mover's screen back)."""
+        name = read.seats[seat].name
+        if moment.now - made_at > self.hold_time:
+            why = "it waited too long for the database"
+        else:
+            decided = self.play_move(read, seat, request, replace(moment, now=made_at))
+            if isinstance(decided, Change) and decided.news.moved is not None:
+                clock = decided.clock.credited(made_at, moment.now) if isinstance(decided.clock, MatchClock) else None
+                lines = [f"{name}'s move waited for the database: it is saved now."] * 2
+                lines[seat] = "Your move is saved: the database is back."
+                return replace(decided, clock=clock, news=News((lines[0], lines[1]), lines[1 - seat],
+                                                               decided.news.moved))
+            if isinstance(decided, Change):  # their time had run out before they moved
+                return decided
+            why = "the match had moved on"
+        if not read.in_play:
+            return Resync(f"Your move was not saved: {why}.")
+        lines = [f"{name}'s move was not saved: {why}."] * 2
+        lines[seat] = f"Your move was not saved: {why}."
+        clock = read.clock.credited(made_at, moment.now) if read.clock is not None else None
+        return Change(read.fresh_match(), read.seats, News((lines[0], lines[1]), lines[1 - seat]), clock=clock)
 
     def start_next_round(self, read: MatchRead, seat: int, request: StartNextRound, moment: Moment) -> Decision:
         """The next round, opened by the loser's choice or the rules'; a late duplicate says nothing. The clock

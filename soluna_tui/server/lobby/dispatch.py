@@ -67,8 +67,8 @@ from .writes import Writer
 
 log = logging.getLogger("soluna.server")
 
-CANNOT_SAVE = ("The server cannot save right now (its database is unavailable): that was not done. "
-               "Nothing saved is lost; try again in a moment.")
+#: Short enough to show whole in the notice lines beside the board.
+CANNOT_SAVE = "Not done: the server cannot save right now. Nothing saved is lost."
 #: How long closing waits for the requests already received.
 CLOSE_WAIT = 5.0
 
@@ -98,7 +98,8 @@ class Lobby:
         code_tries, guesses = CodeTries(), Guesses(store)
         self.games = ComputerGames(store, self.presence, code_tries, self.listing.changed, guesses)
         self.matches = TwoPlayerMatches(self.writer, referee, self.presence, code_tries, self.listing, guesses)
-        self.upkeep = Upkeep(self.presence, self.cache, self.writer, referee, self.games, self.background)
+        self.upkeep = Upkeep(self.presence, self.cache, self.writer, referee, self.games, self.background,
+                             self.matches.pending)
         self.names = Names(store)
         self.choices = Choices(store)
         self.records = Records(store, ranked_after, ranked_opponents)

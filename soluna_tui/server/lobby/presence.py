@@ -8,6 +8,10 @@ Each seat records which server's session sits there; servers say they are alive 
 like a seat whose player left. A server alone on its database (SQLite) has nobody to tell: it
 writes no heartbeat, and every other server named in a seat is gone.
 
+A server cut off from the database cannot beat either, so silence is counted only while this
+server hears the database: back after an outage, it takes nobody for dead before every server has
+had ``back_grace`` to be heard again (``back_at``), and nothing comes due meanwhile (``settling``).
+
 A player who leaves while the store cannot be written is remembered here (``departures``), with
 the moment they left, until the sweep has told the store.
 """
@@ -36,6 +40,11 @@ class Presence:
         self.live: set[str] = {server_id}
         #: Each server's last heartbeat, as last read.
         self.heard: dict[str, float] = {}
+        #: The store cannot be written now (this server's last try failed), and when it came back last.
+        self.store_down = False
+        self.back_at = float("-inf")
+        #: How long, back after an outage, every server is taken for alive (each needs a moment to be heard).
+        self.back_grace = max(self.dead_after, DEAD_AFTER)
         #: How many watch each match on this server, and on every living server.
         self.watching: dict[str, int] = {}
         self.watchers: dict[str, int] = {}
@@ -48,14 +57,23 @@ class Presence:
         """Now, for a decision: the store's time and the servers alive."""
         return Moment(self.store.clock(), self.server_id, frozenset(self.live))
 
+    @property
+    def settling(self) -> bool:
+        """Whether what comes due (a clock run out, a held seat's time up) may be applied now: not while the store
+        is down, nor just after, while other servers may still write what they kept meanwhile."""
+        return not self.store_down and self.store.clock() >= self.back_at + self.back_grace
+
     async def beat(self) -> None:
         """Say this server is alive (with its spectators), and hear who else is (alone on the database: nothing
         to say, nothing written)."""
         watching = {code: count for code, count in self.watching.items() if count > 0}
-        if not self.store.SHARED:
-            self._note_live([ServerRecord(self.server_id, self.store.clock(), watching)])
-            return
-        self._note_live(await self.store.heartbeat(self.server_id, watching))
+        if self.store.SHARED:
+            servers = await self.store.heartbeat(self.server_id, watching)
+        else:
+            servers = [ServerRecord(self.server_id, self.store.clock(), watching)]
+        if self.store_down:
+            self.back_at = self.store.clock()  # the others' silence meanwhile says nothing about them
+        self._note_live(servers)
 
     async def refresh(self) -> None:
         """Hear again who is alive (a player coming back asks: their old server may have just died)."""
@@ -67,8 +85,10 @@ class Presence:
 
     def _note_live(self, servers: list[ServerRecord]) -> None:
         now = self.store.clock()
+        trusting = now < self.back_at + self.back_grace
         self.heard = {server.id: server.seen_at for server in servers}
-        self.live = {server.id for server in servers if server.seen_at >= now - self.dead_after} | {self.server_id}
+        self.live = {server.id for server in servers
+                     if trusting or server.seen_at >= now - self.dead_after} | {self.server_id}
         watchers: dict[str, int] = {}
         for server in servers:
             if server.id in self.live:

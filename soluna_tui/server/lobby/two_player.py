@@ -31,9 +31,10 @@ from ...link.messages import (
 from ..gate import client_key
 from ..storage import SeatRecord, StorageError, StorageUnavailable
 from ..storage.secrets import SecretTry, clean_secret
-from .decisions import Decision, Newcomer, Referee, match_options
+from .decisions import Change, Decision, Newcomer, Referee, match_options
 from .guesses import Guesses, seat_limits, seat_scope
 from .listing import Listing
+from .pending import PendingMoves
 from .presence import Presence
 from .results import ended_under_code
 from .tables import Table, label
@@ -52,6 +53,7 @@ class TwoPlayerMatches:
         self.writer, self.cache, self.store = writer, writer.cache, writer.store
         self.referee, self.presence, self.code_tries, self.listing = referee, presence, code_tries, listing
         self.guesses = guesses
+        self.pending = PendingMoves(writer, referee, presence)
 
     # ---- where the asker is ---------------------------------------------------------------------------
 
@@ -266,11 +268,24 @@ class TwoPlayerMatches:
             asker.guest.send(self.cache.state(table, asker.guest))
 
     async def move(self, asker: Asker, request: PlayMove) -> None:
+        """A move, stored at once; while the store cannot take it, kept pending (``pending.py``)."""
         seated = self._seated(asker)
-        if seated is not None:
-            table, seat = seated
-            await self.writer.apply(
-                table.code, lambda table: self.referee.play_move(table, seat, request, self.presence.moment()), asker)
+        if seated is None:
+            return
+        table, seat = seated
+        made_at = self.store.clock()
+
+        def decide(table: Table) -> Decision:
+            decision = self.referee.play_move(table, seat, request, self.presence.moment())
+            if isinstance(decision, Change) and self.presence.store_down:
+                raise StorageUnavailable("the database is down")  # known already: not tried, kept at once
+            return decision
+
+        try:
+            await self.writer.apply(table.code, decide, asker)
+        except StorageUnavailable:
+            self.presence.store_down = True  # the heartbeat writes it once the store is back
+            self.pending.keep(table, seat, request, asker, made_at)
 
     async def next_round(self, asker: Asker, request: StartNextRound) -> None:
         seated = self._seated(asker)

@@ -11,7 +11,8 @@ comes due (a timer per match), or at the next sweep.
 A seat that names this server while none of its guests sits there was left while the store could
 not be written (a full disk, the database down): the sweep tells the store now, as of when the
 player left (``Presence.departures``), so the opponent is told, the seat is held or forfeited in
-its turn, and the result is never turned round.
+its turn, and the result is never turned round. Moves kept while it could not be written
+(``pending.py``) are written first, as soon as it can.
 
 Time nobody could play is given back: a server starting when no other is alive gives every match
 in play back as it was when the last server stopped (``resume``; the time is read from the store:
@@ -31,6 +32,7 @@ from typing import Any
 from ..storage import MatchNotFound, Storage, StorageError, StorageUnavailable, VersionConflict
 from .computer import ComputerGames
 from .decisions import Change, Decision, MatchRead, Referee
+from .pending import PendingMoves
 from .presence import Presence
 from .tables import MatchCache, Table
 from .writes import Writer
@@ -83,9 +85,9 @@ class Upkeep:
     referee: Referee
     games: ComputerGames
     background: Background
+    pending: PendingMoves
     #: The timer of each match with something to come due (a held seat, a running clock).
     _expiries: dict[str, asyncio.TimerHandle] = field(default_factory=dict)
-    _storage_down: bool = False
     #: When this server (alone on SQLite, without heartbeats) last marked that it serves the database.
     _marked: float = float("-inf")
 
@@ -94,24 +96,27 @@ class Upkeep:
         return self.presence.store
 
     async def keep_alive(self, reread: Callable[[], Awaitable[None]]) -> None:
-        """Say this server is alive every heartbeat, and sweep; ``reread`` everything when the store is back."""
+        """Say this server is alive every heartbeat, and sweep; when the store is back, ``reread`` everything and
+        write the moves kept meanwhile before anything else."""
+        presence = self.presence
         while True:
-            await asyncio.sleep(self.presence.heartbeat)
+            await asyncio.sleep(presence.heartbeat)
             try:
-                await self.presence.beat()
-                if self._storage_down:
+                await presence.beat()
+                if presence.store_down:
                     await reread()
+                await self.pending.write()
+                if presence.store_down:
+                    presence.store_down = False
+                    log.warning("the database is back: every match was re-read")
                 await self.sweep()
             except StorageUnavailable as error:
-                if not self._storage_down:
-                    self._storage_down = True
+                if not presence.store_down:
+                    presence.store_down = True
                     log.warning("the database is unavailable: %s", error)
+                self.pending.drop_stale()
             except Exception:  # noqa: BLE001 - the heartbeat must go on
                 log.exception("the lobby's heartbeat failed")
-            else:
-                if self._storage_down:
-                    self._storage_down = False
-                    log.warning("the database is back: every match was re-read")
 
     async def resume(self) -> None:
         """On start, when no other server is alive: every match in play is given back as it was when the last
@@ -187,8 +192,10 @@ class Upkeep:
                                                                            self.presence.heard))
 
     async def settle(self, code: str) -> None:
-        """Whatever has come due in the match (see ``Referee.due``: a clock run out, a held seat's time up)."""
-        await self.writer.apply(code, lambda table: self.referee.due(table, self.presence.moment()))
+        """Whatever has come due in the match (see ``Referee.due``: a clock run out, a held seat's time up); not
+        while the store is down or just back (``Presence.settling``): the sweep applies it then."""
+        if self.presence.settling:
+            await self.writer.apply(code, lambda table: self.referee.due(table, self.presence.moment()))
 
     def schedule_expiry(self, table: Table) -> None:
         """A timer for the moment something next comes due in the match (``Referee.next_due``): a held seat runs

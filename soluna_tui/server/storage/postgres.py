@@ -5,6 +5,10 @@ transaction, so every server hears of it exactly when it is committed; one dedic
 server LISTENs. If that connection is lost, the listener reconnects and then tells its subscribers
 to re-read everything (``RESYNC``): nothing that happened meanwhile is missed. Work two servers must
 not do at once (migrating, rating one player) takes a transaction-scoped advisory lock.
+
+When the database goes away, a request waits for a connection only a moment, and the pool's attempts
+to reconnect never grow more than a second or so apart: the server is back promptly after an outage
+of any length.
 """
 
 from __future__ import annotations
@@ -26,12 +30,20 @@ log = logging.getLogger("soluna.storage")
 
 #: The NOTIFY channel; a payload is ``CODE VERSION``.
 CHANNEL = "soluna_matches"
-#: Seconds to wait for a connection before reporting the database unavailable.
+#: Seconds to wait for the database when the server starts.
 CONNECT_TIMEOUT = 10.0
+#: Seconds a request waits for a connection before the database is reported unavailable (a move then waits in
+#: the lobby, told as pending, rather than keeping its player in suspense), and while it is known to be away.
+REQUEST_WAIT = 3.0
+AWAY_WAIT = 1.0
+#: Seconds the pool tries to replace a lost connection, its attempts further and further apart, before it starts
+#: again at once on the next request (the heartbeat asks every second): after an outage of any length, the server
+#: is back within a second or two of the database.
+RECONNECT_WITHIN = 1.0
 #: Seconds of silence after which the listener checks that its connection is alive.
 LISTENER_CHECK = 15.0
 #: The listener's wait between two attempts to reconnect, growing to at most the second figure.
-RECONNECT_DELAYS = (0.05, 5.0)
+RECONNECT_DELAYS = (0.05, 1.0)
 
 
 class PostgresStorage(Storage):
@@ -46,10 +58,16 @@ class PostgresStorage(Storage):
         super().__init__(read_only)
         self.url = url
         self.connect_timeout = connect_timeout
+        self.request_wait = min(connect_timeout, REQUEST_WAIT)
         self.listener_check = listener_check
-        self._pool = AsyncConnectionPool(url, min_size=1, max_size=pool_size, open=False, timeout=connect_timeout,
-                                         kwargs={"autocommit": True}, check=AsyncConnectionPool.check_connection,
+        self._pool = AsyncConnectionPool(url, min_size=1, max_size=pool_size, open=False, timeout=self.request_wait,
+                                         reconnect_timeout=RECONNECT_WITHIN,
+                                         kwargs={"autocommit": True,
+                                                 "connect_timeout": _whole_seconds(self.request_wait)},
+                                         check=AsyncConnectionPool.check_connection,
                                          configure=_read_only if read_only else None, name="soluna")
+        #: The last request found the database away: the next ones wait only ``AWAY_WAIT`` for a connection.
+        self._away = False
         self._listener: asyncio.Task[None] | None = None
         self._listening = asyncio.Event()
         #: How many times the listener has had to reconnect (a lost connection each).
@@ -96,14 +114,18 @@ class PostgresStorage(Storage):
 
     @asynccontextmanager
     async def _transaction(self, write: bool = True) -> AsyncIterator[Transaction]:
+        wait = min(AWAY_WAIT, self.request_wait) if self._away else self.request_wait
         try:
-            async with self._pool.connection() as connection, connection.transaction():
+            async with self._pool.connection(timeout=wait) as connection, connection.transaction():
                 yield _PostgresTransaction(connection)
         except PoolTimeout:
+            self._away = True
             raise StorageUnavailable(f"no connection to {_without_password(self.url)} "
-                                     f"within {self.connect_timeout:g} seconds") from None
+                                     f"within {wait:g} seconds") from None
         except (psycopg.OperationalError, psycopg.InterfaceError) as error:  # lost, shut down, deadlocked
+            self._away = True
             raise StorageUnavailable(f"the database failed: {_first_line(error)}") from None
+        self._away = False
 
     async def _lock(self, tx: Transaction, name: str) -> None:
         await tx.fetch("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", (name,))
