@@ -20,7 +20,21 @@ def possessive(name: str, *, you: bool = False) -> str:
     return "your" if you else f"{name}'s"
 
 
+#: Under this many seconds a duration is said to the second, as the panels' clocks show it (``1:42``).
+TO_THE_SECOND = 600
+
+
 def minutes(seconds: float) -> str:
-    """A duration as players read it: ``45 seconds``, ``1 second``, ``5 minutes``."""
-    count, unit = (round(seconds), "second") if seconds < 90 else (round(seconds / 60), "minute")
+    """A duration as players read it: ``45 seconds``, ``2 minutes``, ``1 min 42 s`` (to the second under ten
+    minutes, as the panels count: never ``2 minutes`` for 90 seconds), ``15 minutes``."""
+    whole = round(seconds)
+    if whole >= TO_THE_SECOND:
+        return _count(round(seconds / 60), "minute")
+    count, left = divmod(whole, 60)
+    if count == 0:
+        return _count(left, "second")
+    return _count(count, "minute") if left == 0 else f"{count} min {left} s"
+
+
+def _count(count: int, unit: str) -> str:
     return f"{count} {unit}{'' if count == 1 else 's'}"

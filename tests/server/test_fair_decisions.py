@@ -79,15 +79,25 @@ def test_leaving_and_coming_back_every_three_quarters_of_the_hold_forfeits_on_th
         now += 225
         back = referee.take_back_seat(current, at(now), 1, "scrypt$again")
         assert isinstance(back, Change) and back.seats[1].away_used == 225 and back.seats[1].away_since is None
-        assert back.news.seats[1] == "Welcome back. Time away left in this match: 75 seconds."
+        assert back.news.seats[1] == "Welcome back. Time away left in this match: 1 min 15 s."
         current = apply(current, back)
         now += 60  # playing again
-    assert change.news.seats[0] == ("bob has left: the seat is held for 75 seconds, what is left of their time "
+    assert change.news.seats[0] == ("bob has left: the seat is held for 1 min 15 s, what is left of their time "
                                     "away, then you win by forfeit.")
     assert referee.due(current, at(now + 74)) is None
     forfeit = referee.due(current, at(now + 75))
     assert isinstance(forfeit, Change) and forfeit.finish is EndReason.FORFEIT
     assert forfeit.match is not None and forfeit.match.winner == 0
+
+
+def test_time_away_under_ten_minutes_is_told_to_the_second_as_the_panel_counts_it() -> None:
+    away = read(played(), seat("ann"), seat("bob", None, held_until=NOW + 102, away_since=NOW - 198))
+    back = REFEREE.take_back_seat(away, MOMENT, 1, "scrypt$again")
+    assert isinstance(back, Change)
+    assert back.news.seats[1] == "Welcome back. Time away left in this match: 1 min 42 s."  # the panel said 1:42
+    leaving = Referee(hold_time=90).leave(read(played(), seat("ann"), seat("bob")), MOMENT, 1)
+    assert isinstance(leaving, Change)
+    assert leaving.news.watchers == "bob has left: the seat is held for 1 min 30 s."  # not "2 minutes"
 
 
 def test_a_player_with_no_time_away_left_forfeits_as_they_leave() -> None:
@@ -119,7 +129,7 @@ def test_a_server_gone_silent_holds_each_seat_for_what_is_left_of_its_time_away(
     assert isinstance(change, Change)
     assert [each.held_until for each in change.seats] == [NOW + 300, NOW + 60]
     assert change.news.watchers == ("ann lost the connection (held for 5 minutes); bob lost the connection "
-                                    "(held for 60 seconds): then a forfeit.")
+                                    "(held for 1 minute): then a forfeit.")
 
 
 # ---- aborted before real play --------------------------------------------------------------------

@@ -76,6 +76,16 @@ def test_a_key_press_puts_off_the_timeout_and_the_next_idle_spell_is_warned_agai
     assert session.due() == TimeUp("idle timeout", "Closed after 15 minutes without a key press.")
 
 
+def test_a_short_timeout_is_said_to_the_second_and_warned_when_it_says() -> None:
+    clock = Clock()
+    session = SessionClock(Limits(idle_timeout=90, idle_warning=30), clock)
+    assert session.wait() == 60  # warned 30 seconds before the end, as the warning says
+    clock.now += 60
+    assert session.due() == IdleWarning(idle=60, left=30)
+    clock.now += 30
+    assert session.due() == TimeUp("idle timeout", "Closed after 1 min 30 s without a key press.")
+
+
 def test_the_longest_session_ends_however_busy_the_player() -> None:
     clock = Clock()
     session = SessionClock(LIMITS, clock)
