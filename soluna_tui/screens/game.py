@@ -208,9 +208,10 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
             dialog.dismiss(None)
             self._announced = None
             return
-        show_notes = getattr(dialog, "show_notes", None)
-        if show_notes is not None:  # the match-over summary: lines that came after it opened (ratings)
-            show_notes(self.table.result_notes)
+        for screen in self.app.screen_stack:  # the match-over summary, even under another dialog (the help)
+            show_notes = getattr(screen, "show_notes", None)
+            if show_notes is not None:  # lines that came after it opened (ratings)
+                show_notes(self.table.result_notes)
 
     async def load(self, table: Table) -> None:
         """Play another match on this screen (a rematch, a new match)."""

@@ -72,6 +72,8 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
         self.glyphs = glyphs
         self.hints_used = hints_used
         self.accuracy = accuracy
+        #: The summary as drawn, once composed: lines that come later (``show_notes``) update it, mounted or not.
+        self._summary: Static | None = None
 
     def summary(self) -> str:
         match = self.match
@@ -113,19 +115,21 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
         return "\n".join(lines)
 
     def show_notes(self, notes: tuple[str, ...]) -> None:
-        """Lines that came after the dialog opened (the ratings, once the server has filed the match)."""
+        """Lines that came after the dialog opened (the ratings, once the server has filed the match): drawn
+        whenever they come, even while the dialog is still being put on the screen."""
         if notes != self.notes:
             self.notes = notes
-            if self.is_mounted:
-                self.query_one("#match-summary", Static).update(self.summary())
+            if self._summary is not None:
+                self._summary.update(self.summary())
 
     def still_true(self, match: Match) -> bool:
         """Whether this dialog still describes the match (a take-back elsewhere reopens it)."""
         return match.is_over
 
     def body(self) -> Iterator[Widget]:
+        self._summary = Static(self.summary(), id="match-summary", markup=False)
         with VerticalScroll(id="match-summary-box", can_focus=False):
-            yield Static(self.summary(), id="match-summary", markup=False)
+            yield self._summary
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "choose" and parameters == (MatchOverChoice.UNDO.value,):

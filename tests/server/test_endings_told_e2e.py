@@ -1,0 +1,88 @@
+"""How matches end over real SSH, told right (issue 26): a resignation, the rating change on the last mover's
+screen whichever comes first, ``r`` for a rematch once the match-over dialog is closed, a loss on time while away
+told on return and in the record, quitting from the lobby with a seat held, a spectator kept while the match
+moves, and times said to the second under ten minutes.
+
+Real asyncssh clients with pseudo-terminals read by pyte, a real server on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+
+from .helpers import TIMEOUT, SshTerminal, play_a_move, wait_until
+from .test_lobby_e2e import JOIN_KEYS, create, held_back, short_match_settings, two_keyed_players
+
+#: From the menu: the lobby's sixth setting (Hints) to "allowed", back to the menu.
+ALLOW_HINTS = ("tab",) * 6 + ("right", "escape")
+#: A rated match's rating lines, as every screen at it shows them.
+RATING_LINE = re.compile(r"(ann|bob): rating 1000 to \d+ \([+-]\d+\)")
+
+
+def words(text: str) -> str:
+    """What a screen says as one line of words: each box read alone (a dialog over the lobby, the panels beside
+    the board), its frame and line ends gone, so a sentence that wraps reads whole."""
+    lines = text.splitlines()
+    boxes = []
+    for top, line in enumerate(lines):
+        for corner in re.finditer("╭", line):
+            left = corner.start()
+            right = line.find("╮", left)
+            inside = []
+            for below in lines[top + 1:]:
+                if below[left:left + 1] != "│":
+                    break
+                inside.append(below[left + 1:right])
+            boxes.append(" ".join(inside))
+    return re.sub(r"\s+", " ", " ".join([*boxes, *lines]))
+
+
+async def says(terminal: SshTerminal, *sentences: str) -> str:
+    """Wait until ``terminal`` shows each of ``sentences`` (wrapped or not); its words."""
+    return words(await terminal.wait_for(lambda text: all(each in words(text) for each in sentences)))
+
+
+async def both_rating_lines(terminal: SshTerminal) -> None:
+    await terminal.wait_for(lambda text: {found.group(1) for found in RATING_LINE.finditer(text)} == {"ann", "bob"})
+
+
+@pytest.mark.parametrize("order", ["the dialog first", "the ratings first", "the help over the dialog"])
+async def test_the_last_mover_sees_the_rating_change_whatever_the_order(tmp_path, order: str) -> None:
+    """The dialog first: the mover's screen judges the match and opens it at once, as the result is filed. The
+    ratings first: with hints allowed, each round's review comes before the dialog, closed once they are here. The
+    help over the dialog: the ratings are held back until the mover has opened the help on it."""
+    async with two_keyed_players(tmp_path) as (server, ann, bob):
+        await short_match_settings(ann)
+        if order == "the ratings first":
+            await ann.press(*ALLOW_HINTS, pause=0.05)
+            await bob.press(*ALLOW_HINTS, pause=0.05)
+        code = await create(ann)
+        await bob.press(*JOIN_KEYS, pause=0.05)
+        await bob.wait_for_text("Type the four-letter code")
+        await bob.press(code.lower(), "enter")
+        held = held_back(server.store, "latest_finished") if order == "the help over the dialog" else None
+        await wait_until(lambda: server.lobby.tables[code].match is not None, what="the match beginning")
+        players, last = [ann, bob], ann
+        while not server.lobby.tables[code].match.is_over:
+            last = players[server.lobby.tables[code].match.to_move]
+            await play_a_move(server, code, players)
+        if held is not None:
+            release, asked = held
+            await last.wait_for_text("Match over")
+            await last.press("?")
+            await last.wait_for_text("Soluna help")
+            await asyncio.wait_for(asked.wait(), TIMEOUT)
+            release.set()
+            await wait_until(lambda: server.lobby.tables[code].ratings != (), what="the ratings told")
+            await last.press("escape")
+        if order == "the ratings first":
+            await wait_until(lambda: server.lobby.tables[code].ratings != (), what="the ratings told")
+            for terminal in (ann, bob):
+                await terminal.wait_for_text("Round 1 review")
+                await terminal.press("enter")
+        for terminal in (last, ann if last is bob else bob):
+            await terminal.wait_for_text("Match over")
+            await both_rating_lines(terminal)
