@@ -27,6 +27,7 @@ from typing import Any
 
 from .files import one_line, shorten
 from .judgements import RoundVerdicts, review_from_verdicts
+from .link.end_reason import EndReason
 from .play.looks import move_words
 from .rules import Budget, Match, MatchFormatError, SearchAborted, SolunaError, Verdict, shared_solver
 from .rules.round import Round
@@ -267,7 +268,9 @@ def stored_match_details(finished: Any) -> list[str]:
     (``ExportError`` if what the store holds for them is not what a server writes)."""
     what = f"match #{finished.id} in the store"
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(_seconds_since_epoch(finished.finished_at, what)))
-    lines = [f"Server match {finished.code} (#{finished.id}), {finished.result}, finished {stamp}"]
+    # "won, on time", "won, by resignation"... (a result no server writes is shown as it is, made printable)
+    how = EndReason(finished.result).words if finished.result in set(EndReason) else finished.result
+    lines = [f"Server match {finished.code} (#{finished.id}), {how}, finished {stamp}"]
     changes = finished.rating_changes
     if changes:
         if len(changes) != len(finished.seats) or not all(_sane_rating(rating) for change in changes

@@ -125,12 +125,11 @@ class Table:
         raise NotImplementedError
 
     def resigner(self) -> int | None:
-        """The player who may resign here now (asked first), if any: only at a local table (over SSH,
-        leaving is how a player gives up)."""
+        """The player who may resign here now (asked first), if any."""
         return None
 
     def resign(self, player: int) -> None:
-        raise OutOfTurnError("resigning is for a match on this terminal")
+        raise OutOfTurnError("nobody can resign here")
 
     def play(self, placed: PlacedMove, player: int) -> None:
         """Play a move from and onto its places (every screen at the table shows those places)."""

@@ -59,7 +59,7 @@ EXAMPLES: list[messages.Message] = [
     messages.SyncMatch("ABCD"), messages.ComputerSaved(SAVE), messages.ComputerDropped(),
     messages.ComputerResume("KQXPMR"), messages.ComputerResume(), messages.AskLeaderboard(20), messages.AskRecord(),
     messages.AskFinishedMatch(17), messages.ChooseName("Ann the Bold"), messages.CrashReport("Traceback...\n" * 50),
-    messages.Activity(), messages.KeepChoices(CHOICES),
+    messages.Activity(), messages.KeepChoices(CHOICES), messages.Resign(),
     Welcome("KQXPMR", 300.0, "ann", True, name_chosen=False), Welcome("KQXPMR", 45.5),
     Welcome("KQXPMR", 300.0, "ann", True, choices=messages.LobbyChoices("easy", "box", 2, 12, 0, False)),
     LobbyListing((ListedMatch("ABCD", ("ann", "bob"), 2, (1, 0), 3, (False, True), True),),
@@ -292,6 +292,6 @@ async def test_a_malformed_line_on_a_link_is_a_protocol_error_and_a_closed_link_
 
 
 def test_end_reasons_keep_the_values_stored_databases_hold() -> None:
-    assert [reason.value for reason in EndReason] == ["won", "forfeit", "abandoned", "time", "aborted"]
-    assert RESULTS == ("won", "forfeit", "abandoned", "time", "aborted")
+    assert [reason.value for reason in EndReason] == ["won", "forfeit", "abandoned", "time", "aborted", "resigned"]
+    assert RESULTS == ("won", "forfeit", "abandoned", "time", "aborted", "resigned")
     assert json.dumps(EndReason.ABANDONED) == '"abandoned"'

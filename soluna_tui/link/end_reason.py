@@ -19,9 +19,11 @@ class EndReason(StrEnum):
     ABANDONED = "abandoned"
     #: A player's clock ran out: the opponent wins on time.
     TIME = "time"
-    #: The match ended (a forfeit, a clock run out) before both players had made a move: nobody wins,
-    #: and it is not rated.
+    #: The match ended (a forfeit, a clock run out, a resignation) before both players had made a move: nobody
+    #: wins, and it is not rated.
     ABORTED = "aborted"
+    #: A player gave the match up (``R``): the opponent wins, rated as a forfeit is.
+    RESIGNED = "resigned"
 
     @property
     def has_winner(self) -> bool:
@@ -35,4 +37,11 @@ class EndReason(StrEnum):
 
 
 RESULT_WORDS = {EndReason.WON: "won", EndReason.FORFEIT: "won, by forfeit", EndReason.ABANDONED: "abandoned",
-                EndReason.TIME: "won, on time", EndReason.ABORTED: "aborted before both players had moved (unrated)"}
+                EndReason.TIME: "won, on time", EndReason.ABORTED: "aborted before both players had moved (unrated)",
+                EndReason.RESIGNED: "won, by resignation"}
+
+
+def rematch_allowed(ended: EndReason | None) -> bool:
+    """Whether both players were still at a match that ended as ``ended`` (``None``: on one terminal), so it may be
+    played again: not after a forfeit, where one of them had gone."""
+    return ended is not EndReason.FORFEIT

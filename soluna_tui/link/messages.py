@@ -247,6 +247,13 @@ class AskRematch(Request):
 
 
 @dataclass(frozen=True)
+class Resign(Request):
+    """Give the match up (asked first on the player's screen): the opponent wins."""
+
+    TYPE: ClassVar[str] = "resign"
+
+
+@dataclass(frozen=True)
 class SyncMatch(Request):
     """The whole state again, after a gap in versions."""
 
@@ -511,8 +518,9 @@ def _registry(*kinds: type[Message]) -> Mapping[str, type[Message]]:
 
 
 REQUESTS: Final = _registry(CreateMatch, JoinMatch, WatchMatch, CancelMatch, LeaveMatch, PlayMove, StartNextRound,
-                            AskRematch, SyncMatch, ComputerSaved, ComputerDropped, ComputerResume, AskLeaderboard,
-                            AskRecord, AskFinishedMatch, ChooseName, KeepChoices, CrashReport, Activity)
+                            AskRematch, Resign, SyncMatch, ComputerSaved, ComputerDropped, ComputerResume,
+                            AskLeaderboard, AskRecord, AskFinishedMatch, ChooseName, KeepChoices, CrashReport,
+                            Activity)
 REPLIES: Final = _registry(Welcome, LobbyListing, Waiting, MatchState, Moved, SecretNeeded, ComputerGameKept, Notice,
                            MatchGone, ErrorReply, ClosingSoon, Exit, LeaderboardPage, PlayerRecord, FinishedMatch)
 

@@ -6,7 +6,7 @@ Each line is one message of ``messages.py``, where every kind is declared once a
 value (``Request``: child to server; ``Reply``: server to child). ``encode`` writes one,
 ``decode`` reads one and checks every field against its declaration. Child to server:
 ``create``, ``join`` (with ``secret`` when coming back without the seat's key), ``watch``,
-``cancel``, ``leave``, ``move``, ``next_round``, ``rematch``, ``sync`` (the whole state again,
+``cancel``, ``leave``, ``move``, ``next_round``, ``rematch``, ``resign``, ``sync`` (the whole state again,
 after a gap in versions), ``computer_saved`` (the session's match against the computer after
 each change), ``computer_dropped``, ``computer_resume``, ``leaderboard``, ``record``,
 ``finished_match``, ``choose_name``, ``crash``. Server to child: ``welcome`` (this session's

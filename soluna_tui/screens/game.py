@@ -645,7 +645,7 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
             self.say("There is no match in play to resign.")
             return
         names = self.match.players
-        who = "You give" if player == self.you else f"{names[player]} gives"
+        who = "You give" if self.table.local_players == (player,) else f"{names[player]} gives"
         question = f"{who} the match to {names[1 - player]}. It counts as a loss."
         self.app.push_screen(ConfirmScreen(question, "Resign the match", "Keep playing", "Resign?"),
                              lambda yes: self._resign_answered(player, yes))

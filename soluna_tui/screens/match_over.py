@@ -12,7 +12,7 @@ from textual.widget import Widget
 from textual.widgets import OptionList, Static
 
 from ..glyphs import Glyphs
-from ..link.end_reason import EndReason
+from ..link.end_reason import EndReason, rematch_allowed
 from ..play.wording import verb
 from ..rules import Match
 from ..rules.wording import plural
@@ -87,7 +87,7 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
         if quitter is None:
             lines = [f"{verb(names[winner], 'wins', 'win', you=winner == self.you)} the match "
                      f"{stars[winner]}-{stars[1 - winner]}"]
-        elif self.ended is None:  # on this terminal: a player resigned
+        elif self.ended in (None, EndReason.RESIGNED):  # on this terminal, a forfeit is a resignation too
             resigned = "You resigned" if quitter == self.you else f"{names[quitter]} resigned"
             lines = [f"{resigned}: {wins} the match"]
         elif self.ended is EndReason.TIME:  # not won on the board: say what happened
@@ -156,6 +156,6 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
 
     def choices(self) -> list[tuple[str, MatchOverChoice]]:
         """A rematch only for players at this terminal, and never after a forfeit over SSH (one of them has
-        gone); after a resignation here, both are still at the table."""
-        rematch = bool(self.humans) and (self.match.forfeited_by is None or self.ended is None)
+        gone); after a resignation or a loss on time, both are still at the table."""
+        rematch = bool(self.humans) and rematch_allowed(self.ended)
         return [(text, key) for key, text in CHOICES if rematch or key is not MatchOverChoice.REMATCH]

@@ -11,12 +11,12 @@ What is rated, so that ratings cannot be farmed:
 - only a match between two different players who both came with an SSH key (guests are unrated),
   and who never sat down at it from one address (an IPv4 address, or an IPv6 /64): one person's
   keys playing each other are unrated;
-- only when someone won it: played out, by forfeit, or on time. A forfeit or a clock run out counts
-  only after real play, that is once both players have made a move (``REAL_PLAY_MOVES``); before,
-  the match is aborted: nobody wins, nothing is rated (as on online game servers). Abandoned
-  matches (both players gone) change nothing either;
+- only when someone won it: played out, by forfeit, on time or by resignation. A forfeit, a clock
+  run out or a resignation counts only after real play, that is once both players have made a move
+  (``REAL_PLAY_MOVES``); before, the match is aborted: nobody wins, nothing is rated (as on online
+  game servers). Abandoned matches (both players gone) change nothing either;
 - only once a round has been decided on the board (``decided_on_board``): a match that ends by a
-  leave, a forfeit or a clock before that keeps its result, unrated for both players;
+  leave, a forfeit, a clock or a resignation before that keeps its result, unrated for both players;
 - the same two players' matches move their ratings at most ``PAIR_RATED_PER_DAY`` times in any
   24 hours (the store counts them); past that they are unrated;
 - the leaderboard lists a player with at least ``RANKED_AFTER`` rated matches, against at least

@@ -17,7 +17,17 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from ..link.messages import AskRematch, MatchState, Moved, PlayMove, ProtocolError, Request, StartNextRound, SyncMatch
+from ..link.messages import (
+    AskRematch,
+    MatchState,
+    Moved,
+    PlayMove,
+    ProtocolError,
+    Request,
+    Resign,
+    StartNextRound,
+    SyncMatch,
+)
 from ..match_setup import MatchSetup
 from ..rules import Match, Move, OutOfTurnError, PlacedMove, SolunaError, parse_move_record
 from ..table import HUMAN, REMOTE, Seat, Table
@@ -158,6 +168,16 @@ class RemoteTable(Table):
         round_number = self.match.round_number
         started = self.match.start_next_round(opener, chooser)
         self._send(StartNextRound(started.opener, round_number))
+
+    def resigner(self) -> int | None:
+        """This terminal's player, while the match is in play (on either player's turn)."""
+        return None if self.watching or self.match.is_over else self.my_seat
+
+    def resign(self, player: int) -> None:
+        """Ask the server: the match ends as it says (a resignation, or aborted before both players moved)."""
+        if player != self.resigner():
+            raise OutOfTurnError("You cannot resign this match now.")
+        self._send(Resign())
 
     def ask_for_rematch(self) -> None:
         if self.watching:

@@ -271,6 +271,35 @@ def test_no_rematch_after_a_forfeit() -> None:
         "No rematch after a forfeit.")
 
 
+# ---- resigning ------------------------------------------------------------------------------------
+
+
+def test_a_resignation_is_a_win_for_the_opponent_told_to_everyone_at_the_match() -> None:
+    current = read(played(), seat("ann"), seat("bob"))
+    change = REFEREE.resign(current, 0, MOMENT)
+    assert isinstance(change, Change) and change.finish is EndReason.RESIGNED
+    assert change.match is not None and change.match.winner == 1 and change.match.forfeited_by == 0
+    assert change.news == News.to_all("ann resigned: bob wins the match.")
+    assert [each.resigned for each in change.seats] == [True, False]
+    assert read(change.match, *change.seats).ended is EndReason.RESIGNED  # not a forfeit: ann is still there
+    assert REFEREE.resign(read(change.match, *change.seats), 1, MOMENT) == Refused("The match is over already.")
+
+
+def test_a_resignation_before_both_players_have_moved_aborts_the_match() -> None:
+    change = REFEREE.resign(read(played(moves=1), seat("ann"), seat("bob")), 1, MOMENT)
+    assert isinstance(change, Change) and change.finish is EndReason.ABORTED and change.goes
+    assert change.news.watchers == ("bob resigned before both players had moved: the match is aborted, and not "
+                                    "rated.")
+
+
+def test_after_a_resignation_both_may_ask_for_a_rematch_which_forgets_it() -> None:
+    change = REFEREE.resign(read(played(), seat("ann"), seat("bob", rematch=True)), 0, MOMENT)
+    assert isinstance(change, Change) and change.match is not None
+    rematch = REFEREE.ask_rematch(read(change.match, *change.seats[:1], seat("bob", rematch=True)), 0, MOMENT)
+    assert isinstance(rematch, Change) and rematch.match is not None and not rematch.match.is_over
+    assert not any(each.resigned for each in rematch.seats)
+
+
 # ---- news and options ----------------------------------------------------------------------------
 
 

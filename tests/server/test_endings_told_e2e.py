@@ -14,12 +14,26 @@ import re
 import pytest
 
 from .helpers import TIMEOUT, SshTerminal, play_a_move, wait_until
+from .test_endings_e2e import watch_the_first_listed
 from .test_lobby_e2e import JOIN_KEYS, create, held_back, short_match_settings, two_keyed_players
 
 #: From the menu: the lobby's sixth setting (Hints) to "allowed", back to the menu.
 ALLOW_HINTS = ("tab",) * 6 + ("right", "escape")
 #: A rated match's rating lines, as every screen at it shows them.
 RATING_LINE = re.compile(r"(ann|bob): rating 1000 to \d+ \([+-]\d+\)")
+
+
+#: From the menu: two stars to win, four discs (short rounds), back to the menu.
+TWO_SHORT_ROUNDS = ("tab", "tab", "tab", "left", "left", "left", "right", "tab", *("left",) * 8, "escape")
+
+
+async def next_round(server, code: str, players: list[SshTerminal]) -> None:
+    """The round just decided on the board: its loser starts the next one (the first choice of their dialog)."""
+    match = server.lobby.tables[code].match
+    number, loser = match.round_number, players[match.round.outcome.loser]
+    await loser.wait_for_text("Round over", f"round {number + 1}")
+    await loser.press("enter")
+    await wait_until(lambda: server.lobby.tables[code].match.round_number > number, what="the next round")
 
 
 def words(text: str) -> str:
@@ -47,6 +61,37 @@ async def says(terminal: SshTerminal, *sentences: str) -> str:
 
 async def both_rating_lines(terminal: SshTerminal) -> None:
     await terminal.wait_for(lambda text: {found.group(1) for found in RATING_LINE.finditer(text)} == {"ann", "bob"})
+
+
+async def test_a_resignation_is_asked_first_rated_as_a_loss_and_told_to_the_opponent_and_a_spectator(
+        tmp_path) -> None:
+    async with two_keyed_players(tmp_path) as (server, ann, bob):
+        eve = await SshTerminal.open(server.port, username="eve", local_addr=("127.0.0.4", 0))
+        try:
+            await ann.press(*TWO_SHORT_ROUNDS, pause=0.05)
+            code = await create(ann)
+            await bob.press(*JOIN_KEYS, pause=0.05)
+            await bob.wait_for_text("Type the four-letter code")
+            await bob.press(code.lower(), "enter")
+            await eve.wait_for_text("ann vs bob: round 1")
+            await watch_the_first_listed(eve)
+            # A round decided on the board: a resignation now is rated (before, it would keep its result, unrated).
+            while not server.lobby.tables[code].match.round.is_over:
+                await play_a_move(server, code, [ann, bob])
+            await next_round(server, code, [ann, bob])
+            await ann.wait_for(lambda text: "Round 2" in text and "Round over" not in text)
+            await ann.press("R")
+            await says(ann, "Resign?", "You give the match to bob. It counts as a loss.")
+            assert not server.lobby.tables[code].finished  # asked first: nothing happens until she says yes
+            await ann.press("y")
+            for terminal in (ann, bob, eve):
+                await says(terminal, "Match over", "ann resigned: bob wins the match")
+                await both_rating_lines(terminal)
+            assert "Rematch: same players" in ann.text and "Rematch: same players" in bob.text  # both still here
+            (filed,) = await server.store.finished_matches()
+            assert (filed.result, filed.winner, filed.rated) == ("resigned", 1, True)
+        finally:
+            await eve.close()
 
 
 @pytest.mark.parametrize("order", ["the dialog first", "the ratings first", "the help over the dialog"])

@@ -230,6 +230,16 @@ def test_a_clock_run_out_loses_on_time_after_real_play_and_aborts_before() -> No
                                      "and not rated.")
 
 
+def test_a_resignation_stops_the_clock_and_one_after_the_clock_ran_out_is_a_loss_on_time() -> None:
+    current = clocked(played(), seat("ann"), seat("bob"), clock=MatchClock(BLITZ, (10.0, 50.0), 0, NOW))
+    resigned = REFEREE.resign(current, 1, at(NOW + 4))
+    assert isinstance(resigned, Change) and resigned.finish is EndReason.RESIGNED
+    assert resigned.clock == MatchClock(BLITZ, (6.0, 50.0))
+    late = REFEREE.resign(current, 1, at(NOW + 10))
+    assert isinstance(late, Change) and late.finish is EndReason.TIME and late.match is not None
+    assert late.match.winner == 1  # ann's clock had run out before bob gave up
+
+
 def test_the_clock_runs_on_while_its_player_is_away_and_wins_over_the_hold() -> None:
     match = played()
     away = clocked(match, seat("ann", None, held_until=NOW + 300), seat("bob"),

@@ -80,6 +80,15 @@ async def test_a_finished_match_in_the_store_exports_with_its_ratings(store, dat
     assert (await match_from_store(database, None, None, filed.id)).match.to_dict() == ended.to_dict()
 
 
+async def test_a_resignation_in_the_store_exports_as_one(store, database):
+    match = match_in_play()
+    await store.create_match("ABCD", match.options.to_dict(), seats(), match.to_dict())
+    match.forfeit(1)
+    filed = await store.finish_match("ABCD", 1, match.to_dict(), "resigned")
+    found = await match_from_store(database, None, "ABCD", None)
+    assert found.details[0].startswith(f"Server match ABCD (#{filed.id}), won, by resignation, finished ")
+
+
 def _run(capsys, *argv: str) -> tuple[int, str, str]:
     status = main(["export", *argv])
     captured = capsys.readouterr()

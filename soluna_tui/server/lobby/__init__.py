@@ -19,7 +19,7 @@ decisions.py    the match policy: what each request or event does to a match, pu
 news.py         what a change tells each one at the match (``News``), as the store keeps it
 writes.py       decide on the match as read, write at that version, retry when another server won
 tables.py       the matches as this server last read them, and its guests told of each change
-two_player.py   create, join, watch, leave, come back; moves, rounds and rematches
+two_player.py   create, join, watch, leave, come back; moves, rounds, resignations and rematches
 guesses.py      secrets tried: limited per seat, match and address, counted in the store
 clocks.py       a match's clock as a small value: time left, whose runs, since when
 presence.py     the servers alive (their heartbeats), who watches, departures not yet written

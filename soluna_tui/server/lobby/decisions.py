@@ -23,9 +23,10 @@ check in the decisions it concerns, each tested in ``tests/server/test_decisions
   another notices, its player's running clock charged nothing since its last heartbeat
   (``hold_gone``); a move the database could not take at once is decided as of when it was made
   (``play_waited_move``);
-- a forfeit or a loss on time before real play (both players have moved, ``real_play``) aborts the
-  match instead: nobody wins, nothing is rated. The store rates only keyed players who never sat
-  down from one address (each seat keeps its ``addresses`` while in play), once a round was decided
+- a player may resign: the opponent wins (rated as a forfeit would be);
+- a forfeit, a loss on time or a resignation before real play (both players have moved, ``real_play``)
+  aborts the match instead: nobody wins, nothing is rated. The store rates only keyed players who never
+  sat down from one address (each seat keeps its ``addresses`` while in play), once a round was decided
   on the board (``ratings.py`` has every rule of what is rated).
 """
 
@@ -101,6 +102,8 @@ class MatchRead:
         quitter = self.match.forfeited_by
         if quitter is None:
             return EndReason.WON
+        if self.seats[quitter].resigned:
+            return EndReason.RESIGNED
         if self.clock is not None and self.clock.left[quitter] <= 0:
             return EndReason.TIME
         return EndReason.FORFEIT
@@ -147,8 +150,8 @@ class Keep(Enum):
 class Change:
     """A match's next state: the match (``None`` while waiting), its seats, and what each one at it hears.
 
-    ``finish``: ``WON``/``FORFEIT``/``TIME`` file it and keep it on screen, ``ABANDONED``/``ABORTED`` file it
-    and let it go; ``drop``: it goes from play unfiled (a waiting match whose creator left); ``clock``: the
+    ``finish``: ``WON``/``FORFEIT``/``TIME``/``RESIGNED`` file it and keep it on screen, ``ABANDONED``/``ABORTED``
+    file it and let it go; ``drop``: it goes from play unfiled (a waiting match whose creator left); ``clock``: the
     match's clock now (``Keep.CLOCK``: as read)."""
 
     match: Match | None
@@ -529,13 +532,31 @@ class Referee:
         clock = read.clock.run(clock_turn(match), moment.now) if read.clock is not None else None
         return Change(match, read.seats, News.to_seat(other(seat), line, watchers=line), clock=clock)
 
+    def resign(self, read: MatchRead, seat: int, moment: Moment) -> Decision:
+        """The player at ``seat`` gives the match up: the opponent wins it, rated as a forfeit is (before real play,
+        the match is aborted); the clock stops. A clock already run out loses on time first."""
+        if not read.in_play:
+            return Refused("The match is over already.")
+        flagged = self.flag(read, moment)
+        if flagged is not None:
+            return flagged
+        match = read.fresh_match()
+        clock = read.clock.run(None, moment.now) if read.clock is not None else None
+        name, opponent = read.seats[seat].name, read.seats[other(seat)].name
+        if not real_play(match):
+            return self._aborted(match, read.seats, clock, f"{name} resigned")
+        match.forfeit(seat)
+        return Change(match, with_seat(read.seats, seat, resigned=True),
+                      News.to_all(f"{name} resigned: {opponent} wins the match."), finish=EndReason.RESIGNED,
+                      clock=clock)
+
     def ask_rematch(self, read: MatchRead, seat: int, moment: Moment) -> Decision:
         """A rematch starts once both players have asked; the first to ask is told it waits for the other, the
         second that the other had asked already. The rematch starts with a fresh clock and each player's whole
         time away."""
         if read.match is None or not read.finished:
             return Refused("The match is not over.")
-        if read.match.forfeited_by is not None:
+        if read.ended is EndReason.FORFEIT:
             return Refused("No rematch after a forfeit.")
         asker, opponent = read.seats[seat].name, read.seats[other(seat)]
         if opponent.server is None:
@@ -545,7 +566,8 @@ class Referee:
             begins = f"the rematch begins: {match.players[match.to_move]} opens."
             lines = [f"{asker} agreed: {begins}"] * 2
             lines[seat] = f"{opponent.name} had asked already: {begins}"
-            seats = tuple(replace(each, rematch=False, away_used=0.0, away_since=None) for each in read.seats)
+            seats = tuple(replace(each, rematch=False, away_used=0.0, away_since=None, resigned=False)
+                          for each in read.seats)
             clock = (MatchClock.fresh(read.clock.setting).run(clock_turn(match), moment.now)
                      if read.clock is not None else None)
             return Change(match, seats, News((lines[0], lines[1]), f"Rematch: {match.players[match.to_move]} opens."),

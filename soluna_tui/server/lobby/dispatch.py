@@ -41,6 +41,7 @@ from ...link.messages import (
     ProtocolError,
     Question,
     Request,
+    Resign,
     StartNextRound,
     SyncMatch,
     WatchMatch,
@@ -112,6 +113,7 @@ class Lobby:
             CreateMatch: self.matches.create, CancelMatch: self.matches.cancel, JoinMatch: self.matches.join,
             WatchMatch: self.matches.watch, LeaveMatch: self.matches.leave_by_choice, SyncMatch: self.matches.sync,
             PlayMove: self.matches.move, StartNextRound: self.matches.next_round, AskRematch: self.matches.rematch,
+            Resign: self.matches.resign,
             ComputerSaved: self.games.saved, ComputerDropped: self.games.dropped, ComputerResume: self.games.resume,
             KeepChoices: self.choices.keep,
         }

@@ -2,7 +2,7 @@
 
 Two-player matches, as their guests ask: create one (a four-letter code), join it, watch it,
 leave it, come back to a held seat with proof (the same key, or the secret the game showed), and
-the moves, rounds and rematches played there.
+the moves, rounds, resignations and rematches played there.
 
 Each request finds the asker's match and seat, then has the ``Referee`` decide on the match as
 stored and the ``Writer`` store the change; everyone at the match hears it as the store has it.
@@ -22,6 +22,7 @@ from ...link.messages import (
     JoinMatch,
     LeaveMatch,
     PlayMove,
+    Resign,
     SecretNeeded,
     StartNextRound,
     SyncMatch,
@@ -301,3 +302,10 @@ class TwoPlayerMatches:
             table, seat = seated
             await self.writer.apply(
                 table.code, lambda table: self.referee.ask_rematch(table, seat, self.presence.moment()), asker)
+
+    async def resign(self, asker: Asker, request: Resign) -> None:
+        seated = self._seated(asker)
+        if seated is not None:
+            table, seat = seated
+            await self.writer.apply(
+                table.code, lambda table: self.referee.resign(table, seat, self.presence.moment()), asker)

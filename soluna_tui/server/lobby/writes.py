@@ -129,4 +129,6 @@ def _ending(table: Table, change: Change) -> str:
         return f"{table.seats[loser].name} forfeits"
     if change.finish is EndReason.TIME and loser is not None:
         return f"{table.seats[loser].name} loses on time"
+    if change.finish is EndReason.RESIGNED and loser is not None:
+        return f"{table.seats[loser].name} resigns"
     return str(change.finish)

@@ -75,7 +75,9 @@ class SeatRecord:
     ``away_used`` is the time this player has spent away from the match before, in seconds, and
     ``away_since`` when they left this time (``None`` while here): time away adds up over a match;
     ``addresses`` are where the player sat down from (``gate.client_key``: an IPv4 address or an IPv6
-    /64), kept while the match is in play and never filed: two seats with one in common are not rated.
+    /64), kept while the match is in play and never filed: two seats with one in common are not rated;
+    ``resigned`` is set when this player gave the finished match up (its end told as a resignation, not a
+    forfeit).
     """
 
     name: str
@@ -89,6 +91,7 @@ class SeatRecord:
     away_used: float = 0.0
     away_since: float | None = None
     addresses: tuple[str, ...] = ()
+    resigned: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -101,7 +104,8 @@ class SeatRecord:
                    document.get("secret_hash"), document.get("held_until"), document.get("server"),
                    bool(document.get("rematch", False)), float(document.get("away_used") or 0.0),
                    document.get("away_since"),
-                   tuple(str(each) for each in addresses) if isinstance(addresses, list) else ())
+                   tuple(str(each) for each in addresses) if isinstance(addresses, list) else (),
+                   bool(document.get("resigned", False)))
 
 
 def seats_text(seats: tuple[SeatRecord, ...]) -> str:
