@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Protocol
 from .files import SaveError
 from .judgements import RoundVerdicts, known_verdicts
 from .link.clock import ClockReading
-from .link.end_reason import EndReason
+from .link.end_reason import EndReason, rematch_allowed
 from .match_setup import MatchSetup
 from .rules import Match, Move, OutOfTurnError, PlacedMove, Solver, shared_solver
 from .rules.strengths import PERFECT
@@ -115,6 +115,12 @@ class Table:
     @property
     def local_players(self) -> tuple[int, ...]:
         return tuple(player for player in (0, 1) if self.seat(player) == HUMAN)
+
+    @property
+    def offers_rematch(self) -> bool:
+        """A finished match may be played again from here: by a player at this terminal, unless one of them had
+        gone (a forfeit over SSH)."""
+        return bool(self.local_players) and rematch_allowed(self.ended)
 
     @property
     def can_undo(self) -> bool:

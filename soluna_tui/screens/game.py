@@ -73,6 +73,7 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
         *TEACHING_BINDINGS,
         Binding("u", "undo", "Undo"),
         Binding("r", "redo", "Redo"),
+        Binding("r", "rematch", "Rematch"),  # once the match is over (nothing to redo then)
         Binding("n", "app.new_match", "New match", show=False),
         Binding("R", "resign", "Resign", show=False),
         Binding("tab,shift+tab", "toggle_history", "Moves", show=False),
@@ -450,7 +451,7 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
         if choice is MatchOverChoice.UNDO:
             self.action_undo()
         elif choice is MatchOverChoice.REMATCH:
-            self.soluna.start_match(self.table.setup.with_seed(None), rematch_of=self.match)
+            self.action_rematch()
         elif choice is MatchOverChoice.NEW:
             self.soluna.action_new_match()
         elif choice is MatchOverChoice.QUIT:
@@ -595,6 +596,8 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
             return self.table.resigner() is not None
         if action == "play_on":  # dimmed where a side line would be an analysis board beside the game
             return (True if self.table.side_lines_allowed else None) if in_history else False
+        if action == "rematch":
+            return self.match.is_over and self.table.offers_rematch
         return True
 
     @property
@@ -659,6 +662,11 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
             self.picker.drop()
             self.table.resign(player)
             self.after_change()
+
+    def action_rematch(self) -> None:
+        """``r`` once the match is over (its dialog closed to look at the board), or the dialog's choice: the same
+        players again, the loser opening (over SSH, once both have asked)."""
+        self.soluna.start_match(self.table.setup.with_seed(None), rematch_of=self.match)
 
     def action_redo(self) -> None:
         if not self.table.can_redo:

@@ -67,6 +67,20 @@ async def test_match_over_escape_closes_and_n_on_the_board_still_works(tmp_path)
         assert isinstance(app.screen, NewMatchScreen)
 
 
+async def test_match_over_escape_then_r_on_the_board_starts_the_rematch(tmp_path) -> None:
+    async with at_the(MatchOverScreen, tmp_path, stars_to_win=1) as (app, pilot):
+        loser = 1 - game(app).match.winner
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen) and "Rematch" in footer_keys(app)
+        assert "Redo" not in footer_keys(app)  # nothing to redo once the match is over: r is the rematch
+        await pilot.press("r")
+        await pilot.pause()
+        match = game(app).match
+        assert isinstance(app.screen, GameScreen) and not match.is_over and match.stars == (0, 0)
+        assert match.round.opener == loser and "Rematch" not in footer_keys(app)
+
+
 async def test_round_over_q_quits(tmp_path) -> None:
     async with at_the(RoundOverScreen, tmp_path) as (app, pilot):
         assert "Quit" in footer_keys(app)

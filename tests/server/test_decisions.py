@@ -247,7 +247,7 @@ def test_a_rematch_starts_when_both_have_asked_and_each_is_told_what_came_of_ask
     first = REFEREE.ask_rematch(read(over, seat("ann"), seat("bob")), 0, MOMENT)
     assert isinstance(first, Change) and first.seats[0].rematch and first.match is not None and first.match.is_over
     assert first.news == News(("Rematch asked: it starts when bob asks too.",
-                               "ann asks for a rematch: choose Rematch to play again."))
+                               "ann asks for a rematch: press r to play again."))
     asked = read(over, seat("ann", rematch=True), seat("bob"))
     assert REFEREE.ask_rematch(asked, 0, MOMENT) is None  # asked already: nothing new
     second = REFEREE.ask_rematch(asked, 1, MOMENT)

@@ -13,9 +13,9 @@ import re
 
 import pytest
 
-from .helpers import TIMEOUT, SshTerminal, play_a_move, wait_until
+from .helpers import TIMEOUT, SshTerminal, play_a_move, running_server, terminals, wait_until
 from .test_endings_e2e import watch_the_first_listed
-from .test_lobby_e2e import JOIN_KEYS, create, held_back, short_match_settings, two_keyed_players
+from .test_lobby_e2e import JOIN_KEYS, create, held_back, play_out, short_match_settings, two_keyed_players
 
 #: From the menu: the lobby's sixth setting (Hints) to "allowed", back to the menu.
 ALLOW_HINTS = ("tab",) * 6 + ("right", "escape")
@@ -131,3 +131,27 @@ async def test_the_last_mover_sees_the_rating_change_whatever_the_order(tmp_path
         for terminal in (last, ann if last is bob else bob):
             await terminal.wait_for_text("Match over")
             await both_rating_lines(terminal)
+
+
+async def test_r_on_the_board_after_the_dialog_starts_the_rematch_and_its_notice_goes(tmp_path) -> None:
+    async with running_server(tmp_path, hold_time=120) as server, terminals(server.port) as opened:
+        ann, bob = await opened.open("ann"), await opened.open("bob")
+        await short_match_settings(ann)
+        code = await create(ann)
+        await bob.press(*JOIN_KEYS, pause=0.05)
+        await bob.wait_for_text("Type the four-letter code")
+        await bob.press(code.lower(), "enter")
+        await play_out(server, code, [ann, bob])
+        for terminal in (ann, bob):
+            await terminal.wait_for_text("Match over", "Rematch: same players")
+        await ann.press("escape")  # Look at the board
+        footer = (await ann.wait_for(lambda text: "Match over" not in text)).splitlines()[-1]
+        assert "r Rematch" in footer
+        await bob.press("enter")  # Rematch, from the dialog
+        await says(ann, "bob asks for a rematch: press r to play again.")
+        await ann.press("r")
+        await wait_until(lambda: not server.lobby.tables[code].match.is_over, what="the rematch")
+        for terminal in (ann, bob):
+            await terminal.wait_for(lambda text: "Round 1 " in text and "0/1" in text and "wins the match" not in text)
+            await terminal.wait_for(lambda text: "asks for a rematch" not in words(text)
+                                    and "Rematch asked" not in words(text))

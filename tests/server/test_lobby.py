@@ -403,7 +403,7 @@ async def test_a_rematch_needs_both_players_and_the_loser_opens(make_lobby) -> N
     assert ann.match().is_over
     loser = ann.match().round.outcome.loser
     await lobby.handle(ann, {"type": "rematch"})
-    assert bob.last("match")["notice"] == "ann asks for a rematch: choose Rematch to play again."
+    assert bob.last("match")["notice"] == "ann asks for a rematch: press r to play again."
     assert ann.match().is_over
     await lobby.handle(bob, {"type": "rematch"})
     rematch = ann.match()

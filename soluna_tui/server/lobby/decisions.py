@@ -574,7 +574,7 @@ class Referee:
                           clock=clock)
         if read.seats[seat].rematch:
             return None
-        lines = [f"{asker} asks for a rematch: choose Rematch to play again."] * 2
+        lines = [f"{asker} asks for a rematch: press r to play again."] * 2
         lines[seat] = f"Rematch asked: it starts when {opponent.name} asks too."
         return Change(read.fresh_match(), with_seat(read.seats, seat, rematch=True), News((lines[0], lines[1])))
 
