@@ -77,7 +77,7 @@ EXAMPLES: list[messages.Message] = [
     LeaderboardPage(20, 0, ()),
     PlayerRecord("ann", True, 1532, 5, 12, 7, 5, (
         RecentMatch(9, "cyd", SideResult.ABANDONED, True, (0, 0), 1_789_000_000.0),
-        RecentMatch(17, "bob", SideResult.WON, False, (1, 0), 1_790_000_000.0))),
+        RecentMatch(17, "bob", SideResult.WON, False, (1, 0), 1_790_000_000.0, True, EndReason.TIME))),
     FinishedMatch(17, ("ann", "bob"), EndReason.FORFEIT, 1_790_000_000.0, MATCH),
 ]
 
@@ -295,3 +295,12 @@ def test_end_reasons_keep_the_values_stored_databases_hold() -> None:
     assert [reason.value for reason in EndReason] == ["won", "forfeit", "abandoned", "time", "aborted", "resigned"]
     assert RESULTS == ("won", "forfeit", "abandoned", "time", "aborted", "resigned")
     assert json.dumps(EndReason.ABANDONED) == '"abandoned"'
+
+
+def test_how_a_match_ended_reads_from_each_side() -> None:
+    assert EndReason.TIME.side_words(won=False) == "lost on time"
+    assert EndReason.RESIGNED.side_words(won=True) == "won by resignation"
+    assert EndReason.WON.side_words(won=False) == "lost on the board"
+    assert EndReason.FORFEIT.side_words(won=False) == "lost by forfeit"
+    assert EndReason.ABORTED.side_words(won=True) == "aborted"
+    assert EndReason.RESIGNED.words == "won, by resignation"

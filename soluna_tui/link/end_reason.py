@@ -35,10 +35,19 @@ class EndReason(StrEnum):
         """How a finished match's result reads: ``won, on time``."""
         return RESULT_WORDS[self]
 
+    def side_words(self, won: bool) -> str:
+        """How it ended for one player: ``lost on time``, ``won by resignation``, ``aborted``."""
+        if not self.has_winner:
+            return self.value
+        return f"{'won' if won else 'lost'} {HOW[self]}"
+
 
 RESULT_WORDS = {EndReason.WON: "won", EndReason.FORFEIT: "won, by forfeit", EndReason.ABANDONED: "abandoned",
                 EndReason.TIME: "won, on time", EndReason.ABORTED: "aborted before both players had moved (unrated)",
                 EndReason.RESIGNED: "won, by resignation"}
+#: How a match with a winner was won (or lost).
+HOW = {EndReason.WON: "on the board", EndReason.FORFEIT: "by forfeit", EndReason.TIME: "on time",
+       EndReason.RESIGNED: "by resignation"}
 
 
 def rematch_allowed(ended: EndReason | None) -> bool:

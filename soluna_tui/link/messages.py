@@ -170,6 +170,8 @@ class RecentMatch:
     finished_at: float
     #: Won or lost because a clock ran out.
     on_time: bool = False
+    #: How it ended (on the board, on time, by forfeit, by resignation...); ``None``: not said.
+    ended: EndReason | None = None
 
 
 @dataclass(frozen=True)
@@ -179,6 +181,11 @@ class RatingShift:
     name: str
     before: int
     after: int
+
+    @property
+    def line(self) -> str:
+        """``ann: rating 1000 to 1021 (+21)``: as the match-over summary shows it."""
+        return f"{self.name}: rating {self.before} to {self.after} ({self.after - self.before:+d})"
 
 
 # ---- child to server ----------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..link.messages import PlayerRecord, RecentMatch
+from ..link.messages import PlayerRecord, RecentMatch, SideResult
 from ..rules.wording import plural
 from ..widgets.key_footer import KeyFooter
 from .help import HELP_BINDING
@@ -22,9 +22,13 @@ from .quiet_focus import QuietFocus
 
 
 def describe_recent(entry: RecentMatch) -> str:
-    """One recent match: when it ended, against whom, how, and the stars."""
+    """One recent match: when it ended, against whom, how (``lost on time``, ``won by resignation``), and the
+    stars."""
     when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(entry.finished_at))
-    result = entry.result.value + (" by forfeit" if entry.forfeit else "")
+    if entry.ended is not None:
+        result = entry.ended.side_words(won=entry.result is SideResult.WON)
+    else:
+        result = entry.result.value + (" by forfeit" if entry.forfeit else "")
     stars = entry.stars
     return f"{when}  vs {entry.opponent}: {result}, stars {stars[0]}-{stars[1]}"
 

@@ -71,8 +71,7 @@ class RemoteTable(Table):
         self.syncing = False
         self._hints = message.hints
         self.comeback = f"code {self.code}, secret {secret}" if secret is not None and seat is not None else ""
-        self.result_notes = tuple(f"{shift.name}: rating {shift.before} to {shift.after} "
-                                  f"({shift.after - shift.before:+d})" for shift in message.ratings)
+        self.result_notes = tuple(shift.line for shift in message.ratings)
         # The round review is perfect-play help too: only where both players allowed hints.
         self.setup = MatchSetup(match.options, match.players, None, match.seed, hints=self._hints, review=self._hints)
 

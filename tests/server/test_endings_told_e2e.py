@@ -13,9 +13,12 @@ import re
 
 import pytest
 
+from soluna_tui.link.clock import ClockSetting
+
 from .helpers import TIMEOUT, SshTerminal, play_a_move, running_server, terminals, wait_until
+from .test_clocks_e2e import FIRST_CLOCK, open_keyed
 from .test_endings_e2e import watch_the_first_listed
-from .test_lobby_e2e import JOIN_KEYS, create, held_back, play_out, short_match_settings, two_keyed_players
+from .test_lobby_e2e import JOIN_KEYS, RECORD_KEYS, create, held_back, play_out, short_match_settings, two_keyed_players
 
 #: From the menu: the lobby's sixth setting (Hints) to "allowed", back to the menu.
 ALLOW_HINTS = ("tab",) * 6 + ("right", "escape")
@@ -155,3 +158,34 @@ async def test_r_on_the_board_after_the_dialog_starts_the_rematch_and_its_notice
             await terminal.wait_for(lambda text: "Round 1 " in text and "0/1" in text and "wins the match" not in text)
             await terminal.wait_for(lambda text: "asks for a rematch" not in words(text)
                                     and "Rematch asked" not in words(text))
+
+
+async def test_a_loss_on_time_while_away_is_told_on_return_and_in_the_record(tmp_path) -> None:
+    async with running_server(tmp_path, clocks=(ClockSetting(12.0, 0.0),), hold_time=300) as server:
+        players = [await open_keyed(server.port, "ann", 0), await open_keyed(server.port, "bob", 1)]
+        back = None
+        try:
+            await players[0].press(*TWO_SHORT_ROUNDS, *FIRST_CLOCK, pause=0.05)
+            code = await create(players[0])
+            await players[1].press(*JOIN_KEYS, pause=0.05)
+            await players[1].wait_for_text("Type the four-letter code")
+            await players[1].press(code.lower(), "enter")
+            # A round decided on the board (so the match is rated), then the next round's opener leaves.
+            await wait_until(lambda: server.lobby.tables[code].match is not None, what="the match beginning")
+            while not server.lobby.tables[code].match.round.is_over:
+                await play_a_move(server, code, players)
+            await next_round(server, code, players)
+            away = server.lobby.tables[code].match.to_move
+            name, other = ("ann", "bob")[away], ("ann", "bob")[1 - away]
+            await players[away].close()  # their clock runs on while they are away
+            await players[1 - away].wait_for_text(f"{name} ran out of time")
+            back = await open_keyed(server.port, name, away, first_visit=False)
+            text = await says(back, f"While you were away, your match against {other} ended: your time ran out, "
+                                    f"so {other} won on time. {name}: rating 1000 to ")
+            assert re.search(rf"{name}: rating 1000 to \d+ \(-\d+\)\.", text), text
+            await back.press(*RECORD_KEYS, pause=0.05)
+            await says(back, f"vs {other}: lost on time, stars ")
+        finally:
+            for terminal in (*players, back):
+                if terminal is not None:
+                    await terminal.close()

@@ -121,15 +121,18 @@ async def test_the_record_lists_recent_matches_and_enter_replays_one() -> None:
         while not match.is_over:
             match.play(match.position.legal_moves[0], match.to_move)
         recent = [{"id": 17, "opponent": "bob", "result": "won" if match.winner == 0 else "lost", "forfeit": False,
-                   "stars": list(match.stars), "finished_at": 1_790_000_000.0},
-                  {"id": 9, "opponent": "cyd", "result": "abandoned", "forfeit": True, "stars": [0, 0],
-                   "finished_at": 1_789_000_000.0}]
+                   "stars": list(match.stars), "finished_at": 1_790_000_000.0, "ended": "won"},
+                  {"id": 9, "opponent": "cyd", "result": "abandoned", "forfeit": False, "stars": [0, 0],
+                   "finished_at": 1_789_000_000.0, "ended": "abandoned"},
+                  {"id": 8, "opponent": "dan", "result": "lost", "forfeit": False, "stars": [0, 0],
+                   "finished_at": 1_788_000_000.0, "on_time": True, "ended": "time"}]
         server.answer(request, {"type": "record", "name": "ann", "rated": True, "rating": 1532, "rank": 5,
                                 "played": 12, "won": 7, "lost": 5, "recent": recent})
         await wait_for_screen(pilot, app, RecordScreen, "ann: rating 1532, rank 5.")
         text = screen_text(app)
         assert "12 matches played: 7 won, 5 lost." in text
-        assert "vs bob: " in text and "vs cyd: abandoned by forfeit, stars 0-0" in text
+        assert "vs bob: " in text and "on the board, stars" in text and "vs cyd: abandoned, stars 0-0" in text
+        assert "vs dan: lost on time, stars 0-0" in text  # how each match ended
         await pilot.press("down", "enter")
         request = await server.expect("finished_match")
         assert request["id"] == 9
@@ -169,7 +172,7 @@ async def test_a_guest_s_empty_record_and_a_damaged_match_say_so_in_one_line() -
 
 def record_message(name: str = "ann") -> dict:
     recent = [{"id": 4, "opponent": "bob", "result": "won", "forfeit": False, "stars": [1, 0],
-               "finished_at": 1_790_000_000.0}]
+               "finished_at": 1_790_000_000.0, "ended": "won"}]
     return {"type": "record", "name": name, "rated": True, "rating": 1069, "rank": 1, "played": 1, "won": 1,
             "lost": 0, "recent": recent}
 
@@ -198,7 +201,7 @@ async def test_an_answer_that_comes_before_the_screen_is_drawn_is_kept_and_shown
         app.push_screen(record)
         record.show_record(from_wire(record_message(), REPLIES))
         await wait_for_screen(pilot, app, RecordScreen, "ann: rating 1069, rank 1.")
-        assert "vs bob: won, stars 1-0" in screen_text(app)
+        assert "vs bob: won on the board, stars 1-0" in screen_text(app)
         record.refused("That match is not on record.")
         await wait_for_screen(pilot, app, RecordScreen, "That match is not on record.")
 

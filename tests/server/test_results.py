@@ -6,6 +6,13 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
+from soluna_tui.link.end_reason import EndReason
+from soluna_tui.server.lobby.results import how_it_ended
+from soluna_tui.server.ratings import Rating
+from soluna_tui.server.storage import FinishedMatch, RatingChange, SeatRecord
+
 from .test_lobby import FakeGuest, both_move, create, finish_round, pair, wait_for
 
 
@@ -86,3 +93,31 @@ async def test_the_lobby_lists_the_watchers_as_they_come_and_go(make_lobby) -> N
     await wait_for(lambda: cyd.last("lobby")["matches"][0]["watchers"] == 1)
     await lobby.handle(eve, {"type": "leave"})
     await wait_for(lambda: cyd.last("lobby")["matches"][0]["watchers"] == 0)
+
+
+def filed(result: EndReason, winner: int | None, rated: bool = False) -> FinishedMatch:
+    """ann (seat 0) and bob's match, filed as ``result``; rated: ann 1000 to 963."""
+    changes = (RatingChange("SHA256:ann", Rating(), Rating(24.0, 8.0)), RatingChange("SHA256:bob", Rating(), Rating()))
+    return FinishedMatch(1, "ABCD", result.value, winner, {}, (SeatRecord("ann", "ann", None, False),
+                                                              SeatRecord("bob", "bob", None, False)),
+                         {}, 0.0, 1.0, changes if rated else ())
+
+
+@pytest.mark.parametrize(("result", "winner", "told"), [
+    (EndReason.TIME, 1, "your time ran out, so bob won on time."),
+    (EndReason.TIME, 0, "bob's time ran out, so you won on time."),
+    (EndReason.FORFEIT, 1, "you did not come back within 1 min 30 s, so bob won by forfeit."),
+    (EndReason.FORFEIT, 0, "bob did not come back, so you won by forfeit."),
+    (EndReason.RESIGNED, 0, "bob resigned, so you won."),
+    (EndReason.WON, 1, "bob won it on the board."),
+    (EndReason.ABORTED, None, "it was aborted before both players had moved, and not rated."),
+    (EndReason.ABANDONED, None, "both players had left, so it was abandoned."),
+])
+def test_a_player_back_is_told_how_the_match_ended_from_their_side(result, winner, told) -> None:
+    assert how_it_ended(filed(result, winner), 0, hold_time=90) == told
+
+
+def test_a_player_back_is_told_what_a_rated_match_did_to_their_rating() -> None:
+    shown = Rating(24.0, 8.0).shown
+    assert how_it_ended(filed(EndReason.TIME, 1, rated=True), 0, hold_time=90) == (
+        f"your time ran out, so bob won on time. ann: rating 1000 to {shown} ({shown - 1000:+d}).")

@@ -37,7 +37,7 @@ LAST_OFFSET = 10**6
 
 
 def recent_line(finished: FiledMatch, fingerprint: str) -> RecentMatch:
-    """One of a player's finished matches, from their side."""
+    """One of a player's finished matches, from their side, and how it ended."""
     mine = next((index for index, seat in enumerate(finished.seats) if seat.fingerprint == fingerprint), 0)
     theirs = 1 - mine
     try:
@@ -52,7 +52,7 @@ def recent_line(finished: FiledMatch, fingerprint: str) -> RecentMatch:
         result = SideResult.WON if finished.winner == mine else SideResult.LOST
     return RecentMatch(finished.id, finished.seats[theirs].name if len(finished.seats) > 1 else "?", result,
                        finished.result == EndReason.FORFEIT, (stars[mine], stars[theirs]), finished.finished_at,
-                       finished.result == EndReason.TIME)
+                       finished.result == EndReason.TIME, ended=EndReason(finished.result))
 
 
 class Records:
