@@ -62,7 +62,7 @@ EXAMPLES: list[messages.Message] = [
     messages.Activity(), messages.KeepChoices(CHOICES), messages.Resign(),
     Welcome("KQXPMR", 300.0, "ann", True, name_chosen=False), Welcome("KQXPMR", 45.5),
     Welcome("KQXPMR", 300.0, "ann", True, choices=messages.LobbyChoices("easy", "box", 2, 12, 0, False)),
-    LobbyListing((ListedMatch("ABCD", ("ann", "bob"), 2, (1, 0), 3, (False, True), True),),
+    LobbyListing((ListedMatch("ABCD", ("ann", "bob"), 2, (1, 0), 3, (False, True), True, 212.5),),
                  ComputerOffer("hard", 3, (2, 1), needs_secret=True)),
     LobbyListing(()), messages.Waiting("ABCD"),
     MatchState("ABCD", 7, 1, MATCH, hints=True, away=(None, 12.5), secret="KQXPMR", notice="bob is back."),
@@ -105,7 +105,7 @@ def test_the_wire_format_is_the_one_the_dict_literals_wrote() -> None:
     assert to_wire(FinishedMatch(3, ("a", "b"), EndReason.WON, 1.0, {}))["result"] == "won"
     assert to_wire(LobbyListing((ListedMatch("ABCD", ("a", "b"), 1, (0, 0), 0, (False, False), False),)))[
         "matches"] == [{"code": "ABCD", "players": ["a", "b"], "round": 1, "stars": [0, 0], "watchers": 0,
-                        "away": [False, False], "yours": False}]
+                        "away": [False, False], "yours": False, "held": None}]
 
 
 def test_fields_with_a_default_may_be_left_out_by_the_sender() -> None:

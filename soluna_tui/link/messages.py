@@ -119,6 +119,8 @@ class ListedMatch:
     away: tuple[bool, bool]
     #: This player's own seat is held there (they may take it back).
     yours: bool = False
+    #: Seconds this player's seat is still held, while they are away from it (``None``: not away, or not theirs).
+    held: float | None = None
 
 
 @dataclass(frozen=True)

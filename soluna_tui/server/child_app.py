@@ -184,8 +184,11 @@ class ChildApp(ReportsActivity, SolunaApp):
         self.rated = False
         #: A keyed player is offered to choose their name once a visit (Escape means not now).
         self._name_offered = False
-        #: The matches in play, as the server last listed them.
+        #: The matches in play, as the server last listed them, and when (``time.monotonic()``).
         self.matches_in_play: tuple[ListedMatch, ...] = ()
+        self._listed_at = 0.0
+        #: How to come back to the seat this session last left in a match in play ("code ABCD, secret KQXPMR").
+        self._left_seat = ""
         #: The code of the match this terminal shows or is about to show; updates for others are stale.
         self.following: str | None = None
         self.remote: RemoteTable | None = None
@@ -279,7 +282,7 @@ class ChildApp(ReportsActivity, SolunaApp):
                     self.remote.ask_for_state()
 
     def _heard_listing(self, message: LobbyListing) -> None:
-        self.matches_in_play = message.matches
+        self.matches_in_play, self._listed_at = message.matches, time.monotonic()
         self.lobby.show_matches(self.matches_in_play)
         self.lobby.show_computer_offer(message.computer)
 
@@ -521,6 +524,8 @@ class ChildApp(ReportsActivity, SolunaApp):
 
     def _leave_remote(self) -> None:
         if self.remote is not None:
+            if not self.remote.watching and not self.remote.match.is_over:
+                self._left_seat = self.remote.comeback
             self.remote.on_change = None
             self.remote = None
             self.send(LeaveMatch())
@@ -569,7 +574,7 @@ class ChildApp(ReportsActivity, SolunaApp):
         game = self.game
         held = minutes(self.hold_seconds)
         if game is None or game.match.is_over:
-            return "Leave Soluna? You can connect again at any time."
+            return self._held_seat_words() or "Leave Soluna? You can connect again at any time."
         table = game.table
         if isinstance(table, RemoteTable):
             if table.watching:
@@ -580,6 +585,18 @@ class ChildApp(ReportsActivity, SolunaApp):
         proof = "with the same key, or your secret" if self.rated else "with your secret"
         return (f"Leave Soluna? Your match against the computer is kept for {kept}: the lobby offers it "
                 f"when you connect again ({proof} {self.secret}).")
+
+    def _held_seat_words(self) -> str | None:
+        """From the lobby, with a seat of this player's held in a match in play: that it is held, for how long,
+        and how to come back (``None``: no such seat)."""
+        listed = next((each for each in self.matches_in_play if each.held is not None), None)
+        if listed is None or listed.held is None:
+            return None
+        left = minutes(max(0.0, self._listed_at + listed.held - time.monotonic()))
+        way = (f"join with the {self._left_seat}" if self._left_seat.startswith(f"code {listed.code},")
+               else f"join {listed.code} with the same key, or the secret shown beside the board")
+        return (f"Leave Soluna? Your seat in match {listed.code} is held for {left}, then your opponent wins by "
+                f"forfeit. To come back, {way}.")
 
     def start_match(self, setup: MatchSetup, rematch_of: Match | None = None) -> None:
         """A rematch of a remote match needs both players: ask the server; anything else is local."""

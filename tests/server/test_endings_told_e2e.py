@@ -17,8 +17,10 @@ from soluna_tui.link.clock import ClockSetting
 
 from .helpers import TIMEOUT, SshTerminal, play_a_move, running_server, terminals, wait_until
 from .test_clocks_e2e import FIRST_CLOCK, open_keyed
+from .test_coming_back_e2e import a_match, last_line
 from .test_endings_e2e import watch_the_first_listed
 from .test_lobby_e2e import JOIN_KEYS, RECORD_KEYS, create, held_back, play_out, short_match_settings, two_keyed_players
+from .test_two_players import secret_shown
 
 #: From the menu: the lobby's sixth setting (Hints) to "allowed", back to the menu.
 ALLOW_HINTS = ("tab",) * 6 + ("right", "escape")
@@ -189,3 +191,22 @@ async def test_a_loss_on_time_while_away_is_told_on_return_and_in_the_record(tmp
             for terminal in (*players, back):
                 if terminal is not None:
                     await terminal.close()
+
+
+async def test_quitting_from_the_lobby_with_a_seat_held_says_for_how_long_and_how_to_come_back(tmp_path) -> None:
+    async with running_server(tmp_path, hold_time=90) as server, terminals(server.port) as opened:
+        ann, bob, code = await a_match(opened)
+        secret = secret_shown(ann)
+        await ann.press("n")
+        await says(ann, "Leave the match?", "Your seat is held for 1 min 30 s")  # to the second, not "2 minutes"
+        await ann.press("y")
+        await ann.wait_for_text("Welcome, ann.")
+        await says(bob, "ann has left: the seat is held for 1 min 30 s, then you win by forfeit.")
+        await ann.press("q")
+        text = await says(ann, "Quit?", f"Your seat in match {code} is held for 1 min",
+                          f"join with the code {code}, secret {secret}.")
+        assert re.search(r"held for 1 min [0-3]\d s, then your opponent wins by forfeit", text), text
+        await ann.press("y")
+        line = last_line(await ann.wait_closed())
+        assert re.search(rf"Your seat in match {code} is held for 1 min [0-3]\d s: connect again and join {code} "
+                         rf"with your secret {secret}\.", line), line

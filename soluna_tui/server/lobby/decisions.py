@@ -239,6 +239,11 @@ class Referee:
     hold_time: float
     clocks: tuple[ClockSetting, ...] = PRESETS
 
+    def time_away_left(self, seat: SeatRecord, now: float) -> float:
+        """Seconds the player at ``seat`` may still be away from the match: how long their seat is held if they
+        leave now (or, away already, is still held)."""
+        return max(0.0, self.hold_time - away_used(seat, now))
+
     def clock_for(self, setting: ClockSetting | None) -> MatchClock | None:
         """A new match's clock (``None``: no clock); ``BadOptions`` for a clock this server does not offer."""
         if setting is None:

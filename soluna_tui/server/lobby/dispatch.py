@@ -196,15 +196,22 @@ class Lobby:
 
     def way_back(self, guest: Guest) -> str | None:
         """How ``guest``'s player finds their match again once this session ends (its last line): the code and
-        the secret of a seat in play, the secret of a match against the computer; ``None`` when there is none."""
+        the secret of a seat in play (the one they sit at, or one they left for the lobby, still held for them)
+        and how long it is held; the secret of a match against the computer; ``None`` when there is none."""
         visitor = self.visitors.get(guest)
         if visitor is None:
             return None
-        table = self.cache.table_of(guest)
-        if table is not None and table.in_play and table.seat_of(guest) is not None:
-            keyed = "the same key, or " if guest.fingerprint is not None else ""
-            return (f"Your seat in match {table.code} is held for {minutes(self.hold_time)}: connect again and "
-                    f"join {table.code} with {keyed}your secret {visitor.secret}.")
+        now = self.presence.moment().now
+        for table in self.tables.values():
+            for index, seat in enumerate(table.seats if table.in_play else ()):
+                by_secret = table.seated.get(index) is guest or (
+                    visitor.secret_hash is not None and seat.secret_hash == visitor.secret_hash)
+                by_key = guest.fingerprint is not None and seat.fingerprint == guest.fingerprint
+                if table.seated.get(index) is guest or (seat.server is None and (by_secret or by_key)):
+                    proofs = ["the same key"] * by_key + [f"your secret {visitor.secret}"] * by_secret
+                    held = minutes(self.referee.time_away_left(seat, now))
+                    return (f"Your seat in match {table.code} is held for {held}: connect again and join "
+                            f"{table.code} with {', or '.join(proofs)}.")
         return self.games.way_back(guest, visitor)
 
     def handle(self, guest: Guest, message: Request) -> None:

@@ -27,10 +27,11 @@ def listing_for(names: Collection[str], fingerprint: str | None, tables: Iterabl
         if match is None or match.is_over:
             continue
         away = [moment.seat_free(seat) for seat in table.seats]
-        yours = any((moment.seat_free(seat) and seat.identity in names)
-                    or (fingerprint is not None and seat.fingerprint == fingerprint) for seat in table.seats)
+        mine = [(moment.seat_free(seat) and seat.identity in names)
+                or (fingerprint is not None and seat.fingerprint == fingerprint) for seat in table.seats]
+        held = next((moment.away(seat) for seat, its in zip(table.seats, mine, strict=True) if its), None)
         matches.append(ListedMatch(table.code, match.players, match.round_number, match.stars,
-                                   watchers.get(table.code, 0), (away[0], away[1]), yours))
+                                   watchers.get(table.code, 0), (away[0], away[1]), any(mine), held))
     return LobbyListing(tuple(matches), offer)
 
 
