@@ -4,7 +4,8 @@ What counts as the player being there, told to the server: the idle timeout hear
 
 The server sees only bytes; any client can send bytes that are not keys (a NUL, a focus report,
 a mouse moving, a lone Shift) to look busy. The app knows better: a key that ran a binding, a
-field that took what was typed or pasted, a click on something that can be chosen. Each is an
+field that took what was typed or pasted, a click on something that can be chosen; and, for a
+spectator, a move of the match they watch (following a live match is not idleness). Each is an
 ``Activity`` sent to the server, at most one every ``REPORT_EVERY`` seconds.
 """
 

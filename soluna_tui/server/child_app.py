@@ -315,6 +315,13 @@ class ChildApp(ReportsActivity, SolunaApp):
                 return
         self.push_screen(ClosingSoonScreen(message.idle, message.seconds), self._still_here)
 
+    def _watched_a_move(self) -> None:
+        """Following a match that moves is not idleness: a spectator's session stays open while the players play
+        (and a warning that it would close goes)."""
+        self.player_active()
+        if isinstance(self.screen, ClosingSoonScreen):
+            self.screen.dismiss(None)
+
     def _still_here(self, _: None) -> None:
         self._activity_reported_at = float("-inf")  # told at once, however recently the last report went
         self.player_active()
@@ -405,6 +412,8 @@ class ChildApp(ReportsActivity, SolunaApp):
             return  # about a match this terminal has left meanwhile
         if self.remote is not None and self.remote.code == code:
             self.remote.update(message)
+            if isinstance(message, Moved) and self.remote.watching:
+                self._watched_a_move()
             return
         if not isinstance(message, MatchState):
             self.send(SyncMatch(code))  # a move before the whole match: ask for it

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 
 import pytest
 
 from soluna_tui.link.clock import ClockSetting
 
-from .helpers import TIMEOUT, SshTerminal, play_a_move, running_server, terminals, wait_until
+from .helpers import TIMEOUT, SshTerminal, play_a_move, running_server, session_named, terminals, wait_until
 from .test_clocks_e2e import FIRST_CLOCK, open_keyed
 from .test_coming_back_e2e import a_match, last_line
 from .test_endings_e2e import watch_the_first_listed
@@ -210,3 +211,36 @@ async def test_quitting_from_the_lobby_with_a_seat_held_says_for_how_long_and_ho
         line = last_line(await ann.wait_closed())
         assert re.search(rf"Your seat in match {code} is held for 1 min [0-3]\d s: connect again and join {code} "
                          rf"with your secret {secret}\.", line), line
+
+
+async def test_a_spectator_is_not_closed_for_idleness_while_the_match_moves(tmp_path) -> None:
+    idle = 8.0
+    async with (running_server(tmp_path, hold_time=120, idle_timeout=idle, idle_warning=4) as server,
+                terminals(server.port) as opened):
+        ann, bob = [await opened.open(name) for name in ("ann", "bob")]
+        await ann.wait_for_text("Welcome,")
+        await ann.press(*("tab",) * 4, *("right",) * 12, "escape", pause=0.05)  # 24 discs: moves enough
+        code = await create(ann)
+        await bob.press(*JOIN_KEYS, pause=0.05)
+        await bob.wait_for_text("Type the four-letter code")
+        await bob.press(code.lower(), "enter")
+        await ann.wait_for_text("bob has joined")
+        eve = await opened.open("eve")  # now: the idle timeout is short
+        await eve.wait_for_text("ann vs bob: round 1")
+        await watch_the_first_listed(eve)
+        watching = session_named(server, "eve")
+        players, since = [ann, bob], time.monotonic()
+        for player in players:
+            await player.press("right")  # the players are here (eve's watching took a while)
+        for _ in range(60):  # eve presses nothing for one and a half idle timeouts while the players play
+            if time.monotonic() - since > 1.5 * idle:
+                break
+            if server.lobby.tables[code].match.round.is_over:
+                await next_round(server, code, players)
+            else:
+                await play_a_move(server, code, players)
+        else:
+            raise AssertionError("the players never played for long enough")
+        await eve.pump(1.0, quiet=0.2)  # what the server sent her meanwhile
+        assert not watching.ending.requested and not eve.closed, (watching.ending.reason, eve.shown)
+        assert "No key pressed" not in eve.text
