@@ -12,6 +12,7 @@ the server offers (``show_clocks``).
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -170,6 +171,8 @@ class LobbyScreen(QuietFocus, Screen[None]):
         #: Whether ``on_mount`` has run: every widget is there.
         self._ready = False
         self._settle: Timer | None = None
+        #: When a setting last changed (``time.monotonic()``).
+        self._changed_at = 0.0
 
     def _choice(self, label: str, values: Sequence[tuple[str, Any]], value: Any, id: str) -> Choice:
         return Choice(label, values, value, ascii_mode=self.ascii_mode, label_width=16, id=id)
@@ -269,10 +272,20 @@ class LobbyScreen(QuietFocus, Screen[None]):
 
     @on(Choice.Changed)
     def _choice_changed(self) -> None:
-        """Told once they stay as they are a moment: a key held down sends nothing meanwhile."""
-        if self._settle is not None:
-            self._settle.stop()
-        self._settle = self.set_timer(CHOICES_SETTLE_SECONDS, self._tell_choices)
+        """Told once they stay as they are a moment: a key held down sends nothing meanwhile. A key notes
+        the time only (a timer made and stopped on every key cost a setting key 3 ms); the one timer waits on."""
+        self._changed_at = time.monotonic()
+        if self._settle is None:
+            self._settle = self.set_timer(CHOICES_SETTLE_SECONDS, self._settled)
+
+    def _settled(self) -> None:
+        """The timer is up: tell the settings, unless a key came since it started (then wait the rest)."""
+        self._settle = None
+        waited = time.monotonic() - self._changed_at
+        if waited < CHOICES_SETTLE_SECONDS:
+            self._settle = self.set_timer(CHOICES_SETTLE_SECONDS - waited, self._settled)
+            return
+        self._tell_choices()
 
     def _tell_choices(self) -> None:
         if self._settle is not None:
