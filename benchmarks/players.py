@@ -5,7 +5,9 @@ Usage: nice python benchmarks/players.py [--rounds N] [--jobs N] [--discs N]
 1. Every level, as the app plays it, plays each level one and two steps away N seeded rounds
    (each on a fresh drop, as round 1 of the box rules; openers alternating) and the table prints
    each level's share of rounds won against the next one up and the next one down (and, weighed
-   exactly over every drop, against the next one up).
+   exactly over every drop, against the next one up), and each level's accuracy over all those rounds:
+   the share of its moves that kept the best outcome, judged as the round review judges a player's
+   (``rules/teaching.py``), which "Match my strength" compares a player's accuracy with.
 2. Each level gets a rating on the SSH server's openskill scale (``server/ratings.py``): the
    ``mu`` under which the model's ``win_chance`` explains the rounds best (maximum likelihood),
    the ladder centred on a newcomer's 25, ``sigma`` its standard error, and the number players see.
@@ -27,6 +29,7 @@ from collections.abc import Callable, Hashable
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from pathlib import Path
+from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -34,24 +37,53 @@ from soluna_tui.rules import Position, Round, drop, every_drop, shared_solver  #
 from soluna_tui.rules.players import choose_move, top_chances, trap_chances  # noqa: E402
 from soluna_tui.rules.strengths import PERFECT, STRENGTHS, TYPICAL_OPPONENT, Model, Strength  # noqa: E402
 from soluna_tui.rules.swindle import Policy, chances_to_win  # noqa: E402
+from soluna_tui.rules.teaching import review_round  # noqa: E402
 from soluna_tui.server.ratings import START_MU, Rating, win_chance  # noqa: E402
 
 Pairing = tuple[int, int]
 
 
-def play_round(levels: tuple[str, str], discs: int, opener: int, rng: random.Random) -> int:
-    """Play one round between two levels; return the winner (0 or 1)."""
+def play_round(levels: tuple[str, str], discs: int, opener: int, rng: random.Random) -> Round:
+    """Play one round between two levels (the first plays player 0); return it, over."""
     game = Round(drop(discs, rng), opener)
     while not game.is_over:
         game.play(choose_move(levels[game.to_move], game.position, rng))
-    return game.outcome.winner
+    return game
 
 
-def rounds_won(pairing: Pairing, rounds: int, discs: int) -> int:
-    """How many of ``rounds`` the first level of ``pairing`` (indices into STRENGTHS) wins."""
+class Played(NamedTuple):
+    """A pairing's rounds: how many its first level won, and each level's moves that kept the best outcome
+    and moves made (by the review's rule)."""
+
+    won: int
+    kept: tuple[int, int]
+    made: tuple[int, int]
+
+
+def rounds_won(pairing: Pairing, rounds: int, discs: int) -> Played:
+    """``rounds`` between the levels of ``pairing`` (indices into STRENGTHS), the first level as player 0."""
     first, second = (STRENGTHS[index].level for index in pairing)
     rng = random.Random(f"{first}-{second}-{discs}")
-    return sum(play_round((first, second), discs, index % 2, rng) == 0 for index in range(rounds))
+    won, kept, made = 0, [0, 0], [0, 0]
+    for index in range(rounds):
+        game = play_round((first, second), discs, index % 2, rng)
+        won += game.outcome.winner == 0
+        review = review_round(game)
+        for player in (0, 1):
+            kept_now, made_now = review.kept_and_made(player)
+            kept[player] += kept_now
+            made[player] += made_now
+    return Played(won, (kept[0], kept[1]), (made[0], made[1]))
+
+
+def accuracies(played: dict[Pairing, Played]) -> list[float]:
+    """Each level's share of best-outcome moves over every round it played."""
+    kept, made = [0] * len(STRENGTHS), [0] * len(STRENGTHS)
+    for pairing, result in played.items():
+        for player, index in enumerate(pairing):
+            kept[index] += result.kept[player]
+            made[index] += result.made[player]
+    return [k / m for k, m in zip(kept, made, strict=True)]
 
 
 def fit(results: dict[Pairing, tuple[int, int]]) -> list[Rating]:
@@ -160,24 +192,26 @@ def main() -> int:
     started = time.perf_counter()
     pairings = [(low, low + gap) for gap in (1, 2) for low in range(len(STRENGTHS) - gap)]
     with ProcessPoolExecutor(args.jobs) as pool:
-        wins = list(pool.map(partial(rounds_won, rounds=args.rounds, discs=args.discs), pairings))
-    results = {pairing: (won, args.rounds) for pairing, won in zip(pairings, wins, strict=True)}
+        played = dict(zip(pairings, pool.map(partial(rounds_won, rounds=args.rounds, discs=args.discs), pairings),
+                          strict=True))
+    results = {pairing: (result.won, args.rounds) for pairing, result in played.items()}
     ratings = fit(results)
+    accuracy = accuracies(played)
     print(f"{args.rounds} rounds per pairing, {args.discs} discs, openers alternating, "
           f"{len(pairings) * args.rounds} rounds in {time.perf_counter() - started:.0f} s")
     exact = [exact_rate(low, high, args.discs) for low, high in zip(STRENGTHS, STRENGTHS[1:], strict=False)]
     print(f"{'level':>10} {'vs next up':>10} {'(exact)':>8} {'vs next down':>12} {'mu':>6} {'sigma':>5} "
-          f"{'rating':>6}")
+          f"{'rating':>6} {'accuracy':>8}")
     for index, (strength, rating) in enumerate(zip(STRENGTHS, ratings, strict=True)):
         last = index + 1 == len(STRENGTHS)
         up = "-" if last else f"{results[(index, index + 1)][0] / args.rounds:.1%}"
         exactly = "-" if last else f"{exact[index]:.1%}"
         down = f"{1 - results[(index - 1, index)][0] / args.rounds:.1%}" if index else "-"
         print(f"{strength.label:>10} {up:>10} {exactly:>8} {down:>12} {rating.mu:6.2f} {rating.sigma:5.2f} "
-              f"{rating.shown:6d}")
-    print("\nFor rules/strengths.py (mu, sigma, rating):")
-    for strength, rating in zip(STRENGTHS, ratings, strict=True):
-        print(f"    {strength.number}: {rating.mu:.2f}, {rating.sigma:.2f}, {rating.shown}")
+              f"{rating.shown:6d} {accuracy[index]:8.1%}")
+    print("\nFor rules/strengths.py (mu, sigma, rating, accuracy):")
+    for strength, rating, share in zip(STRENGTHS, ratings, accuracy, strict=True):
+        print(f"    {strength.number}: {rating.mu:.2f}, {rating.sigma:.2f}, {rating.shown}, {share:.3f}")
     print(f"\nLost starts of {args.discs} discs won by the top level against each strength (exact):")
     print(f"{'':>17}" + "".join(f"{strength.label:>10}" for strength in STRENGTHS[:-1]))
     for name, shares in swindles(args.discs):

@@ -143,10 +143,12 @@ class SolunaApp(InOrderInput, App[None]):
         store: SaveStore | None = None,
         stats_store: StatsStore | None = None,
         preferences: Preferences | None = None,
+        start_notice: str = "",
     ) -> None:
         """The stores default to files in ``data_dir``; a host (the SSH child, a test) may hand in its own.
 
-        The computer's pauses default to the player's preference (``pause_parts``); a host may set them."""
+        The computer's pauses default to the player's preference (``pause_parts``); a host may set them.
+        ``start_notice`` is said once the first screen shows (the level ``--vs match`` chose, and why)."""
         folder = styles_dir()
         sheets = [folder / name for name in STYLESHEETS]
         self._later_sheets = [folder / name for name in LATER_STYLESHEETS]
@@ -159,6 +161,7 @@ class SolunaApp(InOrderInput, App[None]):
         super().__init__(css_path=sheets)
         self.start_setup = setup
         self.start_puzzle = puzzle
+        self.start_notice = start_notice
         self._unfinished: SavedMatch | None = None
         self._first_table: LocalTable | None = None  # the match ``soluna play`` starts with, kept once drawn
         self._save_notice = ""
@@ -246,6 +249,8 @@ class SolunaApp(InOrderInput, App[None]):
             self.theme = theme
         self.theme_changed_signal.subscribe(self, lambda theme: self.remember(theme=theme.name))
         self.check_size()
+        if self.start_notice:
+            self.call_after_refresh(self.notify, self.start_notice, timeout=10)
         if isinstance(self.screen_stack[0], GameScreen) or self.start_puzzle is not None:
             if self._save_notice:
                 self.call_after_refresh(self.notify, self._save_notice, severity="warning", timeout=10)

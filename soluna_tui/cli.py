@@ -20,7 +20,7 @@ from .rules import DEFAULT_DISCS, MAX_DISCS, MIN_DISCS, OptionError, Position, S
 from .rules.match import DEFAULT_STARS, MAX_STARS, MIN_STARS
 from .rules.puzzles import DIFFICULTIES, MIN_CHOICES, PUZZLE_MIN_DISCS
 from .rules.solver import Analysis
-from .rules.strengths import STRENGTHS, check_level
+from .rules.strengths import FIRST_MATCHED, MATCHED_FROM, STRENGTHS, check_level
 from .rules.wording import plies, plural
 
 USAGE_ERROR = 2
@@ -92,8 +92,14 @@ def _int_in(low: int, high: int, what: str) -> Callable[[str], int]:
     return convert
 
 
+#: ``--vs match``: the level your recent accuracy matches ("Match my strength").
+MATCH_LEVEL = "match"
+
+
 def _level(text: str) -> str:
-    """An argparse type: a computer level, by its number or its name."""
+    """An argparse type: a computer level, by its number or its name, or ``match``."""
+    if text.strip().lower() == MATCH_LEVEL:
+        return MATCH_LEVEL
     try:
         return check_level(text)
     except OptionError as error:
@@ -190,11 +196,20 @@ def run_play(args: argparse.Namespace) -> int:
     options = MatchOptions.preset(args.rules, stars_to_win=args.stars, discs=args.discs,
                                   first_opener=args.opener - 1)
     hints, review = not args.no_hints, not args.no_review
-    if args.vs is not None:
+    notice = ""
+    if args.vs == MATCH_LEVEL:
+        from .stats import StatsStore, match_my_strength
+
+        store = StatsStore(getattr(args, "data_dir", None))
+        chosen = match_my_strength(store.load())
+        notice = " ".join(filter(None, [store.problem, chosen.reason + "."]))
+        setup = MatchSetup.against_computer(chosen.strength.level, options, seed=args.seed, hints=hints,
+                                            review=review, matched=True)
+    elif args.vs is not None:
         setup = MatchSetup.against_computer(args.vs, options, seed=args.seed, hints=hints, review=review)
     else:
         setup = MatchSetup(options, seed=args.seed, hints=hints, review=review)
-    return _run_app(args, setup=setup)
+    return _run_app(args, setup=setup, start_notice=notice)
 
 
 def run_puzzle(args: argparse.Namespace) -> int:
@@ -260,15 +275,18 @@ def build_parser(every_command: bool = True) -> argparse.ArgumentParser:
 
     play = commands.add_parser(
         "play",
-        help="start a match at once (two players here, or --vs LEVEL against the computer, 1 to 10)",
+        help="start a match at once (two players here, or --vs LEVEL against the computer, 1 to 10 or match)",
         description="Start a match at once: two players on this terminal, or you against the computer.",
         epilog="computer levels, each rated on the SSH server's scale:\n"
-               + "\n".join(f"  {strength.summary}" for strength in STRENGTHS),
+               + "\n".join(f"  {strength.summary}" for strength in STRENGTHS)
+               + f"\n  match: the level whose own accuracy is nearest yours in your last {MATCHED_FROM} matches against"
+                 f"\n         the computer without hints (from the statistics; level {FIRST_MATCHED.label} with none),"
+                 "\n         said as the match starts",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     play.add_argument("--vs", "--level", type=_level, metavar="LEVEL",
                       help="play against the computer at LEVEL, 1 to 10 (or random, greedy, perfect: 1, 2, 10), "
-                           "listed below")
+                           "or match: the level your recent accuracy matches; listed below")
     play.add_argument("--seed", type=_int_in(0, 10**9 - 1, "the seed"), help="the seed of the layouts (reproducible)")
     play.add_argument("--discs", type=_int_in(MIN_DISCS, MAX_DISCS, "the number of discs"), default=DEFAULT_DISCS,
                       help=f"discs on the table, {MIN_DISCS} to {MAX_DISCS} (default {DEFAULT_DISCS})")

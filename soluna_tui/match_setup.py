@@ -8,7 +8,7 @@ from typing import Any
 
 from .rules import Match, MatchOptions, OptionError
 from .rules.fields import read_field, read_items
-from .rules.strengths import check_level
+from .rules.strengths import check_level, strength_of
 
 NAME_LIMIT = 16
 #: Against the computer you sit in seat 1 (index 0) and the computer in seat 2.
@@ -33,6 +33,10 @@ class MatchSetup:
     hints: bool = True
     #: A review of every round when it ends (skippable).
     review: bool = True
+    #: The computer's level was chosen by "Match my strength" (offered so again next time).
+    matched: bool = False
+    #: Over SSH, rated against the level's rating (``server/lobby/computer.py``): no hints and no take-backs.
+    rated: bool = False
 
     def __post_init__(self) -> None:
         if self.computer_level is not None:  # as matches name it: "10" and the old "trap" are "perfect"
@@ -44,8 +48,9 @@ class MatchSetup:
 
     @classmethod
     def against_computer(cls, level: str, options: MatchOptions | None = None, name: str = "You",
-                         seed: int | None = None, **teaching: bool) -> MatchSetup:
-        return cls(options or MatchOptions(), (name, "Computer"), level, seed, **teaching)
+                         seed: int | None = None, **flags: bool) -> MatchSetup:
+        """``flags``: ``hints``, ``review``, ``matched``, ``rated``."""
+        return cls(options or MatchOptions(), (name, "Computer"), level, seed, **flags)
 
     @property
     def vs_computer(self) -> bool:
@@ -56,7 +61,11 @@ class MatchSetup:
 
     @property
     def mode_label(self) -> str:
-        return f"level {self.computer_level}" if self.vs_computer else "two players"
+        if not self.vs_computer:
+            return "two players"
+        if self.rated:  # by its number: "12 discs, level 10, rated" fits the tally's width
+            return f"level {strength_of(self.computer_level or '').number}, rated"
+        return f"level {self.computer_level}"
 
     def new_match(self) -> Match:
         """A fresh match; without a chosen seed, a random one (recorded in the match)."""
@@ -67,8 +76,11 @@ class MatchSetup:
         return replace(self, seed=seed)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"names": list(self.names), "computer_level": self.computer_level, "seed": self.seed,
-                "options": self.options.to_dict(), "hints": self.hints, "review": self.review}
+        document = {"names": list(self.names), "computer_level": self.computer_level, "seed": self.seed,
+                    "options": self.options.to_dict(), "hints": self.hints, "review": self.review}
+        # Written only when set: a setup without them reads the same in versions before them.
+        document.update({key: True for key in ("matched", "rated") if getattr(self, key)})
+        return document
 
     @classmethod
     def from_dict(cls, document: Any) -> MatchSetup:
@@ -79,7 +91,9 @@ class MatchSetup:
         options = read_field(document, "options", dict, where=where, error=error)
         teaching = {key: read_field(document, key, bool, where=where, error=error, default=True)
                     for key in ("hints", "review")}
-        return cls(MatchOptions(**options), (names[0], names[1]), level, seed, **teaching)
+        flags = {key: read_field(document, key, bool, where=where, error=error, default=False)
+                 for key in ("matched", "rated")}
+        return cls(MatchOptions(**options), (names[0], names[1]), level, seed, **teaching, **flags)
 
 
 def computer_rng(match: Match) -> random.Random:

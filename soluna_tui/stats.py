@@ -27,9 +27,10 @@ from .files import (
 )
 from .match_setup import clean_name
 from .rules.fields import read_field, read_items
-from .rules.strengths import check_level
+from .rules.strengths import FIRST_MATCHED, MATCHED_FROM, Strength, check_level, nearest_in_accuracy
 
 if TYPE_CHECKING:
+    from .rules import Match
     from .table import Table
 
 STATS_FORMAT = "soluna-stats"
@@ -60,6 +61,8 @@ class MatchRecord:
     round_winners: tuple[int, ...]
     accuracy: tuple[float | None, float | None]
     hints: tuple[int, int]
+    #: The moves each player made (what each accuracy is a share of); ``None`` in records written before it was kept.
+    moves: tuple[int, int] | None = None
 
     @classmethod
     def from_dict(cls, document: dict[str, Any]) -> MatchRecord:
@@ -70,6 +73,8 @@ class MatchRecord:
         accuracy = read_items(document, "accuracy", float, type(None), where=where, count=2)
         finished = read_field(document, "finished", str, where=where)
         level = read_field(document, "level", str, type(None), where=where, default=None)
+        moves = (read_items(document, "moves", int, where=where, count=2)
+                 if document.get("moves") is not None else None)
         if level is not None:
             level = check_level(level)  # an OptionError (a ValueError) when unknown; the old "trap" is "perfect"
         record = cls(
@@ -82,13 +87,14 @@ class MatchRecord:
             round_winners=tuple(read_items(document, "round_winners", int, where=where, longest=MAX_ROUNDS)),
             accuracy=(_fraction(accuracy[0]), _fraction(accuracy[1])),
             hints=(hints[0], hints[1]),
+            moves=(moves[0], moves[1]) if moves is not None else None,
         )
         if record.winner not in (0, 1) or any(winner not in (0, 1) for winner in record.round_winners):
             raise ValueError("a winner is not player 0 or 1")
         if record.mode not in MODES:
             raise ValueError(f"unknown mode {record.mode!r}"[:80])
-        if min(*record.stars, *record.hints) < 0:
-            raise ValueError("a negative count of stars or hints")
+        if min(*record.stars, *record.hints, *(record.moves or ())) < 0:
+            raise ValueError("a negative count of stars, hints or moves")
         if any(value is not None and not 0 <= value <= 1 for value in record.accuracy):
             raise ValueError("an accuracy outside 0-100%")
         return record
@@ -179,6 +185,21 @@ class Stats:
                     points.append((record.finished[:10], record.names[seat], against, accuracy))
         return points[-limit:]
 
+    def recent_accuracy(self, count: int = MATCHED_FROM) -> tuple[float, int] | None:
+        """Your share of best-outcome moves over your last ``count`` matches against the computer played without
+        a hint (whose accuracy is known), and how many there were; ``None`` without one."""
+        recent = [record for record in self.matches if record.mode == "computer" and record.accuracy[0] is not None
+                  and record.hints[0] == 0][-count:]
+        if not recent:
+            return None
+        # Each match weighs as many moves as you made in it (a record from before moves were kept: as the others).
+        known = [record.moves[0] for record in recent if record.moves is not None and record.moves[0] > 0]
+        usual = sum(known) / len(known) if known else 1.0
+        weights = [record.moves[0] if record.moves is not None and record.moves[0] > 0 else usual
+                   for record in recent]
+        total = sum(weight * (record.accuracy[0] or 0.0) for weight, record in zip(weights, recent, strict=True))
+        return total / sum(weights), len(recent)
+
     def to_json(self) -> str:
         return document_text(STATS_FORMAT, STATS_VERSION, {
             "matches": [asdict(record) for record in self.matches],
@@ -220,7 +241,35 @@ def match_record(table: Table, accuracy: tuple[float | None, float | None]) -> M
         round_winners=tuple(outcome.winner for outcome in match.outcomes),
         accuracy=accuracy,
         hints=(table.hints_used[0], table.hints_used[1]),
+        moves=(moves_made(match, 0), moves_made(match, 1)),
     )
+
+
+def moves_made(match: Match, player: int) -> int:
+    """How many moves ``player`` made over the match's rounds."""
+    return sum(played.mover_at(ply) == player for played in match.rounds for ply in range(played.ply))
+
+
+@dataclass(frozen=True)
+class LevelChoice:
+    """The level "Match my strength" chose, and the one line that says which and why."""
+
+    strength: Strength
+    reason: str
+
+
+def match_my_strength(stats: Stats) -> LevelChoice:
+    """The level whose own accuracy is nearest yours over your recent matches against the computer (without hints),
+    or ``FIRST_MATCHED`` with none to go by."""
+    recent = stats.recent_accuracy()
+    if recent is None:
+        return LevelChoice(FIRST_MATCHED, f"Level {FIRST_MATCHED.label} chosen: no match against the computer "
+                                           "without hints yet to go by, so a gentle start")
+    accuracy, count = recent
+    strength = nearest_in_accuracy(accuracy)
+    matches = "match" if count == 1 else f"{count} matches"
+    return LevelChoice(strength, f"Level {strength.label} chosen: your accuracy in your last {matches} was "
+                                 f"{accuracy:.0%}")
 
 
 class StatsStore:

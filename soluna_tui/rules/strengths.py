@@ -14,7 +14,9 @@ traps its opponent is likeliest to fall into (``swindle.py``).
 
 The reaches make each strength win about a third of its rounds against the next one up, and the
 ratings are on the SSH server's openskill scale; both come from ``benchmarks/players.py``
-(12 discs, openers alternating), which prints this table again.
+(12 discs, openers alternating), which prints this table again, with each strength's accuracy: the
+share of its moves that kept the best outcome, as the round review judges a player's. "Match my
+strength" picks the strength whose accuracy is nearest a player's (``nearest_in_accuracy``).
 """
 
 from __future__ import annotations
@@ -49,6 +51,8 @@ class Strength:
     sigma: float
     #: ``1000 + 20 (mu - 3 sigma)``, as the server shows a player's rating (a test checks it).
     rating: int
+    #: The share of its moves that kept the best outcome, against the strengths one and two steps away.
+    accuracy: float
 
     @property
     def level(self) -> str:
@@ -172,18 +176,19 @@ def _blended_depths(blend: Blend, deepest: int) -> tuple[float, ...]:
 
 
 _TAIL = 1.0
-#: Calibrated by ``benchmarks/players.py``: the reaches by hand, the ratings as it printed them.
+#: Calibrated by ``benchmarks/players.py``: the reaches by hand, the ratings as it printed them (2000 rounds a
+#: pairing), the accuracies from a run of 600 rounds a pairing (about 12,000 moves a strength).
 STRENGTHS = (
-    Strength(1, "random", 0.0, 0.0, 15.20, 0.12, 1297),
-    Strength(2, "greedy", 2.0, 0.0, 17.41, 0.10, 1342),
-    Strength(3, "", 2.8, _TAIL, 19.40, 0.09, 1383),
-    Strength(4, "", 3.8, _TAIL, 21.52, 0.09, 1425),
-    Strength(5, "", 4.8, _TAIL, 23.56, 0.09, 1466),
-    Strength(6, "", 5.7, _TAIL, 25.85, 0.09, 1512),
-    Strength(7, "", 6.6, _TAIL, 28.20, 0.09, 1559),
-    Strength(8, "", 7.5, _TAIL, 30.37, 0.09, 1602),
-    Strength(9, "", 8.5, _TAIL, 32.78, 0.10, 1650),
-    Strength(10, "perfect", math.inf, 0.0, 35.69, 0.13, 1706),
+    Strength(1, "random", 0.0, 0.0, 15.20, 0.12, 1297, 0.619),
+    Strength(2, "greedy", 2.0, 0.0, 17.41, 0.10, 1342, 0.668),
+    Strength(3, "", 2.8, _TAIL, 19.40, 0.09, 1383, 0.725),
+    Strength(4, "", 3.8, _TAIL, 21.52, 0.09, 1425, 0.769),
+    Strength(5, "", 4.8, _TAIL, 23.56, 0.09, 1466, 0.817),
+    Strength(6, "", 5.7, _TAIL, 25.85, 0.09, 1512, 0.853),
+    Strength(7, "", 6.6, _TAIL, 28.20, 0.09, 1559, 0.905),
+    Strength(8, "", 7.5, _TAIL, 30.37, 0.09, 1602, 0.940),
+    Strength(9, "", 8.5, _TAIL, 32.78, 0.10, 1650, 0.972),
+    Strength(10, "perfect", math.inf, 0.0, 35.69, 0.13, 1706, 1.0),
 )
 RANDOM, GREEDY, PERFECT = STRENGTHS[0], STRENGTHS[1], STRENGTHS[-1]
 #: How matches name the levels, weakest first (``Strength.level``).
@@ -210,3 +215,16 @@ def strength_of(level: str) -> Strength:
 def check_level(level: str) -> str:
     """The level as matches name it (``"10"`` and ``"trap"`` are ``"perfect"``), else ``OptionError``."""
     return strength_of(level).level
+#: The discs the strengths were calibrated on: only there is a match against one rated (over SSH).
+CALIBRATED_DISCS = 12
+#: Over SSH, a strength's matches move a player's rating while its rating is at least the player's less this.
+LEVEL_BELOW = 100
+#: "Match my strength" reads a player's last this many matches against the computer (without hints).
+MATCHED_FROM = 5
+#: The level it chooses with none to go by: a gentle start, one step above greedy.
+FIRST_MATCHED = STRENGTHS[2]
+
+
+def nearest_in_accuracy(accuracy: float) -> Strength:
+    """The strength whose own accuracy is nearest ``accuracy`` (a share, 0 to 1; the weaker of two as near)."""
+    return min(STRENGTHS, key=lambda strength: (abs(strength.accuracy - accuracy), strength.number))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import on
 from textual.app import ComposeResult
@@ -12,6 +12,7 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
+from ..app_view import app_view
 from ..match_setup import NAME_LIMIT, MatchSetup
 from ..preferences import pause_choices
 from ..rules import MAX_DISCS, MIN_DISCS, MatchOptions, OptionError
@@ -23,11 +24,18 @@ from ..widgets.key_footer import KeyFooter
 from .help import HELP_BINDING
 from .quiet_focus import QuietFocus
 
+if TYPE_CHECKING:
+    from ..stats import LevelChoice
+
 MODES = [("Two players on this terminal", "two"), ("Against the computer", "computer")]
 ON_OFF = [("on", True), ("off", False)]
 RULES = [("Box rules (same layout, loser chooses)", "box"), ("Online rules (new layout, loser opens)", "online")]
 #: How the form is filled in, said under it (the footer has room for Escape and Enter only).
 FORM_KEYS = "Left/Right change a value, Up/Down move between fields, Enter starts."
+#: The level choice's first entry: the level your recent accuracy matches (``stats.match_my_strength``).
+MATCH_LEVEL = "match"
+
+
 class NewMatchScreen(QuietFocus, ModalScreen[MatchSetup | None]):
     """Returns the chosen ``MatchSetup``, or ``None`` when cancelled; a new pause for the computer
     (given ``pause``, the one now) goes up as ``PauseChosen`` as the match starts."""
@@ -58,6 +66,7 @@ class NewMatchScreen(QuietFocus, ModalScreen[MatchSetup | None]):
         self.cancel_label = "Back to the game" if in_game else "Quit"
         self.previous = previous or MatchSetup()
         self.ascii_mode = ascii_mode
+        self._level_choice: LevelChoice | None = None
 
     def _choice(self, label: str, values: Sequence[tuple[str, Any]], value: Any, id: str) -> Choice:
         return Choice(label, values, value, ascii_mode=self.ascii_mode, id=id)
@@ -70,8 +79,11 @@ class NewMatchScreen(QuietFocus, ModalScreen[MatchSetup | None]):
             if self.notice:
                 yield Words(self.notice, id="new-match-notice", markup=False)
             yield self._choice("Mode", MODES, "computer" if previous.vs_computer else "two", "mode")
-            yield self._choice("Computer level", [(strength.summary, strength.level) for strength in STRENGTHS],
-                               previous.computer_level or PERFECT.level, "level")
+            levels = [("Match my strength (from your recent accuracy)", MATCH_LEVEL),
+                      *((strength.summary, strength.level) for strength in STRENGTHS)]
+            yield self._choice("Computer level", levels,
+                               MATCH_LEVEL if previous.matched else previous.computer_level or PERFECT.level, "level")
+            yield Words("", id="level-reason", markup=False)
             if self.pause is not None:
                 yield self._choice("Computer's pause", pause_choices(self.pause), self.pause, "pause")
             with Row(classes="form-row"):
@@ -107,9 +119,21 @@ class NewMatchScreen(QuietFocus, ModalScreen[MatchSetup | None]):
         self.query_one("#mode").focus()
 
     @on(Choice.Changed, "#mode")
+    @on(Choice.Changed, "#level")
     def _mode_changed(self) -> None:
         if self.is_mounted:
             self._sync_mode()
+
+    def _matched_level(self) -> LevelChoice:
+        """The level "Match my strength" chooses now, from the stats (read when first asked for)."""
+        if self._level_choice is None:
+            from ..stats import match_my_strength
+
+            store = app_view(self).stats_store
+            self._level_choice = match_my_strength(store.load())
+            if store.problem:  # a damaged file was set aside: counting starts afresh
+                self.notify(store.problem, title="Stats file unreadable", severity="warning", timeout=10)
+        return self._level_choice
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel":
@@ -126,6 +150,11 @@ class NewMatchScreen(QuietFocus, ModalScreen[MatchSetup | None]):
         """Against the computer there is one name (yours) and the computer's seat."""
         vs_computer = self.query_one("#mode", Choice).value == "computer"
         self.query_one("#level").display = vs_computer
+        matching = vs_computer and self.query_one("#level", Choice).value == MATCH_LEVEL
+        reason = self.query_one("#level-reason", Words)
+        reason.display = matching
+        if matching:
+            reason.update(self._matched_level().reason + ".")
         for pause in self.query("#pause"):
             pause.display = vs_computer
         self.query_one("#name-2-row").display = not vs_computer
@@ -162,7 +191,10 @@ class NewMatchScreen(QuietFocus, ModalScreen[MatchSetup | None]):
         name = self.query_one("#name-1", Input).value
         teaching = {"hints": value("hints"), "review": value("review")}
         if value("mode") == "computer":
-            return MatchSetup.against_computer(value("level"), options, name=name or "You", seed=seed, **teaching)
+            matched = value("level") == MATCH_LEVEL
+            level = self._matched_level().strength.level if matched else value("level")
+            return MatchSetup.against_computer(level, options, name=name or "You", seed=seed, matched=matched,
+                                               **teaching)
         return MatchSetup(options, (name, self.query_one("#name-2", Input).value), None, seed, **teaching)
 
     def action_start(self) -> None:
