@@ -256,8 +256,8 @@ class LocalTable(Table):
 
     @property
     def can_undo(self) -> bool:
-        if not self.match.can_undo or self.match.forfeited_by is not None:
-            return False  # nothing to take back, or a resignation (final)
+        if not self.match.can_undo or self.match.forfeited_by is not None or self.setup.rated:
+            return False  # nothing to take back, a resignation (final), or a rated match (no take-backs)
         # Against the computer, taking back only its opening move is pointless: it would play it again.
         return COMPUTER not in (self.seat(0), self.seat(1)) or self._human_moves_in_round() > 0
 

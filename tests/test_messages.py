@@ -77,7 +77,12 @@ EXAMPLES: list[messages.Message] = [
     LeaderboardPage(20, 0, ()),
     PlayerRecord("ann", True, 1532, 5, 12, 7, 5, (
         RecentMatch(9, "cyd", SideResult.ABANDONED, True, (0, 0), 1_789_000_000.0),
-        RecentMatch(17, "bob", SideResult.WON, False, (1, 0), 1_790_000_000.0, True, EndReason.TIME))),
+        RecentMatch(17, "bob", SideResult.WON, False, (1, 0), 1_790_000_000.0, True, EndReason.TIME),
+        RecentMatch(18, "Computer (level 5)", SideResult.LOST, False, (0, 1), 1_790_000_000.0, rating=(1532, 1520))),
+                 computer=(3, 1)),
+    messages.ComputerResult((messages.RatingShift("ann", 1000, 1023), messages.RatingShift("Computer (level 5)",
+                                                                                            1466, 1466))),
+    messages.ComputerResult(unrated="Unrated: no round was decided on the board."),
     FinishedMatch(17, ("ann", "bob"), EndReason.FORFEIT, 1_790_000_000.0, MATCH),
 ]
 

@@ -174,6 +174,8 @@ class RecentMatch:
     on_time: bool = False
     #: How it ended (on the board, on time, by forfeit, by resignation...); ``None``: not said.
     ended: EndReason | None = None
+    #: A rated match: this player's rating before and after it, as players see ratings.
+    rating: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -446,6 +448,16 @@ class Notice(Reply):
 
 
 @dataclass(frozen=True)
+class ComputerResult(Reply):
+    """A rated match against the computer, filed: what it did to the player's rating and the level's (which
+    does not move), by seat, or why it was not rated after all (``unrated``, one line)."""
+
+    TYPE: ClassVar[str] = "computer_result"
+    ratings: tuple[RatingShift, ...] = ()
+    unrated: Text | None = None
+
+
+@dataclass(frozen=True)
 class MatchGone(Reply):
     """The match this terminal shows has gone from play without a result (abandoned, aborted): the lobby
     again, and why."""
@@ -506,6 +518,8 @@ class PlayerRecord(Answer):
     won: int
     lost: int
     recent: Annotated[tuple[RecentMatch, ...], Longest(LONGEST_LISTING)] = ()
+    #: Rated matches against the computer won and lost (``played``, ``won`` and ``lost`` are between people).
+    computer: tuple[int, int] = (0, 0)
     answer_to: int | None = None
 
 
@@ -531,7 +545,8 @@ REQUESTS: Final = _registry(CreateMatch, JoinMatch, WatchMatch, CancelMatch, Lea
                             AskLeaderboard, AskRecord, AskFinishedMatch, ChooseName, KeepChoices, CrashReport,
                             Activity)
 REPLIES: Final = _registry(Welcome, LobbyListing, Waiting, MatchState, Moved, SecretNeeded, ComputerGameKept, Notice,
-                           MatchGone, ErrorReply, ClosingSoon, Exit, LeaderboardPage, PlayerRecord, FinishedMatch)
+                           MatchGone, ErrorReply, ClosingSoon, Exit, LeaderboardPage, PlayerRecord, FinishedMatch,
+                           ComputerResult)
 
 
 # ---- to and from the wire -----------------------------------------------------------------------

@@ -15,6 +15,7 @@ from ..link.clock import ClockSetting
 from ..play.where import Keys, Where, help_keys
 from ..play.wording import minutes
 from ..rules import Symbol
+from ..rules.strengths import CALIBRATED_DISCS, LEVEL_BELOW
 from ..rules.wording import plural
 from ..widgets.key_footer import KeyFooter
 from .quiet_focus import QuietFocus
@@ -83,7 +84,17 @@ def rated_text(ranked_after: int, ranked_opponents: int, pair_rated_per_day: int
     return ("Rated: matches between two players who came with SSH keys, from different addresses, once a round has "
             "been decided on the board. A match that ends before that (a player leaves, resigns or runs out of time) "
             "is not rated for either player; before both players have moved it is aborted."
-            f"{pair} {listed}.")
+            f"{pair} {listed}.\n\n{computer_rated_text(pair_rated_per_day)}")
+
+
+def computer_rated_text(per_day: int) -> str:
+    """What is rated against the computer (``server/ratings.py``)."""
+    day = f", at most {plural(per_day, 'time', 'times')} a level in 24 hours" if per_day > 0 else ""
+    return (f"Against the computer: with an SSH key, Hints off and {CALIBRATED_DISCS} discs, a match is rated against "
+            "the level's rating, which never moves: no hints, no take-backs. Leaving it does not undo it: starting "
+            "another rated match gives it up, lost. A level counts while its rating is at most "
+            f"{LEVEL_BELOW} below yours{day}, once a round has been decided on the board; these matches count toward "
+            "no leaderboard threshold.")
 
 
 #: ``?`` on a dialog: a modal screen keeps the app's own keys from reaching it.

@@ -30,7 +30,7 @@ from ..link.messages import ComputerOffer, ListedMatch, LobbyChoices
 from ..match_setup import MatchSetup
 from ..rules import MAX_DISCS, MIN_DISCS, MatchOptions, OptionError
 from ..rules.match import DEFAULT_STARS, MAX_STARS, MIN_STARS
-from ..rules.strengths import PERFECT, STRENGTHS, strength_of
+from ..rules.strengths import CALIBRATED_DISCS, PERFECT, STRENGTHS, strength_of
 from ..widgets.cached_lines import Column, Panel, Row, Words
 from ..widgets.choice import Choice
 from ..widgets.key_footer import KeyFooter
@@ -392,6 +392,16 @@ class LobbyScreen(QuietFocus, Screen[None]):
         return MatchOptions.preset(self._value("rules"), stars_to_win=self._value("stars"),
                                    discs=self._value("discs"), first_opener=self._value("opener"))
 
+    def computer_setup(self) -> MatchSetup:
+        """A match against the computer as the settings say. A guest's has hints (as on this terminal); a keyed
+        player's follows the Hints setting, and with hints off on 12 discs it is rated against the level's rating
+        (no hints, no take-backs)."""
+        options = self.options()
+        hints = not self.rated or self._value("hints")
+        rated = not hints and options.discs == CALIBRATED_DISCS
+        return MatchSetup.against_computer(self._value("level"), options, name=self.player_name, hints=hints,
+                                           review=hints, rated=rated)
+
     def code(self) -> str | None:
         """The code typed, upper-cased, when it is four letters."""
         code = self.query_one("#code", Input).value.strip().upper()
@@ -409,8 +419,7 @@ class LobbyScreen(QuietFocus, Screen[None]):
         elif choice == "resume":
             self._resume()
         elif choice == "computer":
-            setup = MatchSetup.against_computer(self._value("level"), self.options(), name=self.player_name)
-            self.post_message(self.PlayComputer(setup))
+            self.post_message(self.PlayComputer(self.computer_setup()))
         elif choice == "create":
             self.say("Creating a match...")
             self.post_message(self.CreateMatch(self.options(), self._value("hints"), self._value("clock")))

@@ -96,6 +96,8 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
         else:
             left = "You left" if quitter == self.you else f"{names[quitter]} left"
             lines = [f"{left}: {wins} by forfeit"]
+        if self.notes:  # the ratings: near the top, in view at 80x24 however many rounds follow
+            lines += ["", *self.notes]
         lines.append("")
         for number, played in enumerate(match.rounds, start=1):
             if played.outcome is not None:
@@ -110,8 +112,6 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
                 facts.append(f"{plural(self.hints_used[player], 'hint')} used")
             if facts:
                 lines.append(f"{name}: {', '.join(facts)}")
-        if self.notes:
-            lines += ["", *self.notes]
         return "\n".join(lines)
 
     def show_notes(self, notes: tuple[str, ...]) -> None:

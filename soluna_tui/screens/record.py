@@ -22,25 +22,34 @@ from .quiet_focus import QuietFocus
 
 
 def describe_recent(entry: RecentMatch) -> str:
-    """One recent match: when it ended, against whom, how (``lost on time``, ``won by resignation``), and the
-    stars."""
+    """One recent match: when it ended, against whom, how (``lost on time``, ``won by resignation``), the stars,
+    and the rating after it (if rated)."""
     when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(entry.finished_at))
     if entry.ended is not None:
         result = entry.ended.side_words(won=entry.result is SideResult.WON)
     else:
         result = entry.result.value + (" by forfeit" if entry.forfeit else "")
     stars = entry.stars
-    return f"{when}  vs {entry.opponent}: {result}, stars {stars[0]}-{stars[1]}"
+    line = f"{when}  vs {entry.opponent}: {result}, stars {stars[0]}-{stars[1]}"
+    if entry.rating is not None:
+        before, after = entry.rating
+        line += f", rating {after} ({after - before:+d})"
+    return line
 
 
 def summary_of(record: PlayerRecord) -> str:
-    """The record's first lines: who, rated or not, and the matches won and lost."""
+    """The record's first lines: who, rated or not, and the matches won and lost (against people, then the
+    computer)."""
     if record.rated:
         rank = f"rank {record.rank}" if record.rank is not None else "not ranked yet"
         head = f"{record.name}: rating {record.rating if record.rating is not None else '-'}, {rank}."
     else:
         head = f"{record.name}: a guest, unrated (connect with an SSH key to keep a rating)."
-    return f"{head}\n{plural(record.played, 'match', 'matches')} played: {record.won} won, {record.lost} lost."
+    lines = f"{head}\n{plural(record.played, 'match', 'matches')} played: {record.won} won, {record.lost} lost."
+    won, lost = record.computer
+    if won or lost:
+        lines += f"\nRated against the computer: {won} won, {lost} lost."
+    return lines
 
 
 class RecordScreen(QuietFocus, ModalScreen[None]):

@@ -51,6 +51,7 @@ from ..link.messages import (
     ClosingSoon,
     ComputerDropped,
     ComputerGameKept,
+    ComputerResult,
     ComputerResume,
     ComputerSaved,
     CreateMatch,
@@ -82,6 +83,7 @@ from ..match_setup import MatchSetup
 from ..play.where import Where
 from ..play.wording import minutes
 from ..rules import Match, SolunaError
+from ..rules.strengths import strength_of
 from ..saves import SavedMatch
 from ..screens.choose_name import ChooseNameScreen
 from ..screens.closing_soon import ClosingSoonScreen
@@ -139,7 +141,10 @@ class ServerStore:
         self._app.send(ComputerDropped())
 
     def keep_finished(self, saved: SavedMatch, replacing: Path | None = None) -> Path | None:
-        """Nothing on the server's disk: a finished computer match is replayed from the game screen itself."""
+        """Nothing on the server's disk: a finished computer match is replayed from the game screen itself. A rated
+        one goes to the server as it ended, to be filed and rated (``ComputerResult`` says what it did)."""
+        if saved.setup.rated and replacing is None:
+            self._app.send(ComputerSaved(saved.to_document()))
         return None
 
     def withdraw_finished(self, path: Path) -> None:
@@ -203,6 +208,7 @@ class ChildApp(ReportsActivity, SolunaApp):
             ClosingSoon: self._closing_soon,
             LeaderboardPage: self._heard_leaderboard_page, PlayerRecord: self._heard_record,
             FinishedMatch: self._replay_finished, ErrorReply: self._heard_error, Exit: self._heard_exit,
+            ComputerResult: self._heard_computer_result,
         }
 
     # ---- start-up ------------------------------------------------------------------------
@@ -303,7 +309,10 @@ class ChildApp(ReportsActivity, SolunaApp):
         if self.screen is self.lobby:
             self.lobby.say(message.text, "error" if message.severity == "error" else "info")
         elif self.game is not None and self.screen is self.game:
-            self.game.show_notice(message.text)
+            if self.game.is_mounted:
+                self.game.show_notice(message.text)
+            else:  # a match just begun (its first save answered at once): shown as its screen first draws
+                self.game.table.notices.append(message.text)
         else:
             self.notify(message.text, severity=message.severity, timeout=NOTICE_SECONDS)
 
@@ -440,7 +449,20 @@ class ChildApp(ReportsActivity, SolunaApp):
                         analysis_on: bool = False) -> LocalTable:
         table = LocalTable(setup, match, self.server_store, hints_used, analysis_on)
         table.comeback = f"secret {self.secret}" if self.secret else ""
+        if setup.rated and setup.computer_level is not None:
+            table.notices.append(f"Rated against level {strength_of(setup.computer_level).rated}: no hints, no "
+                                 "take-backs.")
         return table
+
+    def _heard_computer_result(self, message: ComputerResult) -> None:
+        """A rated match against the computer, filed: the ratings in its summary (or why it was not rated)."""
+        lines = tuple(shift.line for shift in message.ratings) or ((message.unrated,) if message.unrated else ())
+        game = self.game
+        if game is not None and isinstance(game.table, LocalTable) and game.table.setup.rated:
+            game.table.result_notes = lines
+            game.table.changed()
+        elif lines:
+            self.notify("\n".join(lines), timeout=NOTICE_SECONDS)
 
     # ---- what the player asks for (from the lobby) ---------------------------------------
 

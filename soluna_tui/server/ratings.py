@@ -22,6 +22,15 @@ What is rated, so that ratings cannot be farmed:
 - the leaderboard lists a player with at least ``RANKED_AFTER`` rated matches, against at least
   ``RANKED_OPPONENTS`` different established opponents: players with ``RANKED_AFTER`` rated
   matches against others than this one. A throwaway key's opponents must have played elsewhere.
+
+A keyed player's match against the computer (hints off, no take-backs, on the 12 discs the levels were
+calibrated on) is rated against the level's calibrated rating, the level a fixed opponent: the player's
+rating moves, the level's never does, so a rating means something before its player meets people.
+The same rules hold: only once a round has been decided on the board; at most ``PAIR_RATED_PER_DAY``
+against one level in 24 hours; and only while the level's rating is no more than ``LEVEL_BELOW``
+below the player's (``level_refusal``), so beating a weak level again and again lifts a rating at
+most a little above it. Such matches count toward no leaderboard threshold: ``played``, the
+established opponents and the leaderboard's won and lost are matches between people.
 """
 
 from __future__ import annotations
@@ -31,6 +40,7 @@ from functools import cache
 from typing import Any
 
 from ..rules import Match
+from ..rules.strengths import LEVEL_BELOW, Strength
 
 #: openskill's defaults: every newcomer's estimate and its uncertainty.
 START_MU = 25.0
@@ -108,3 +118,30 @@ def win_chance(first: Rating, second: Rating) -> float:
     model = _model()
     chances = model.predict_win([[model.rating(first.mu, first.sigma)], [model.rating(second.mu, second.sigma)]])
     return float(chances[0])
+
+
+def level_rating(strength: Strength) -> Rating:
+    """A computer level's calibrated rating (``rules/strengths.py``): a fixed opponent's."""
+    return Rating(strength.mu, strength.sigma)
+
+
+def level_refusal(player: Rating, strength: Strength, decided: bool, rated_today: int) -> str | None:
+    """Why a finished match against ``strength`` does not move ``player``'s rating (one line), or ``None``: it
+    does. ``decided``: a round was won on the board; ``rated_today``: the player's rated matches against this
+    level in the last 24 hours."""
+    if not decided:
+        return "Unrated: no round was decided on the board."
+    if strength.rating < player.shown - LEVEL_BELOW:
+        return (f"Unrated: level {strength.label} ({strength.rating}) is more than {LEVEL_BELOW} below your "
+                f"rating ({player.shown}).")
+    if rated_today >= PAIR_RATED_PER_DAY:
+        return f"Unrated: {PAIR_RATED_PER_DAY} rated matches against level {strength.label} in 24 hours already."
+    return None
+
+
+def rate_against_level(player: Rating, strength: Strength, won: bool) -> Rating:
+    """The player's rating after a match against a level, whose own rating does not move."""
+    level = level_rating(strength)
+    if won:
+        return rate(player, level)[0]
+    return rate(level, player)[1]

@@ -7,6 +7,11 @@ a disconnect (weeks for a keyed player, the rest of the day for a guest: ``keepi
 back in the lobby to the same name, and resumed with the same key or the secret the game showed,
 analysis mode and hints used as they were. At most ``MAX_HELD_GAMES`` are held (the oldest goes
 first beyond it).
+
+A keyed player's rated match (``rated_level``: no hints, no take-backs, 12 discs) is filed when it
+ends and rated against the level's calibrated rating (``Storage.file_computer_match``); the player
+is told what it did. Leaving one does not escape it: starting another rated match gives up the one
+held, lost (rated once a round was decided on the board, as any match).
 """
 
 from __future__ import annotations
@@ -18,20 +23,26 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...files import SaveError
+from ...link.end_reason import EndReason
 from ...link.messages import (
     ComputerDropped,
     ComputerGameKept,
     ComputerOffer,
+    ComputerResult,
     ComputerResume,
     ComputerSaved,
+    Notice,
     ProtocolError,
+    RatingShift,
     SecretNeeded,
 )
+from ...rules.strengths import CALIBRATED_DISCS, Strength, strength_of
 from ...saves import SavedMatch
 from ..keeping import GUEST_KEEP, KEYED_KEEP, computer_keep, duration
-from ..storage import ComputerGameRecord, Storage
+from ..storage import ComputerGameRecord, SeatRecord, Storage, StorageError
 from ..storage.secrets import GAME_GUESSES, clean_secret
 from .guesses import Guesses, address_scope, game_scope
+from .results import rating_shifts
 from .visitors import Asker, CodeTries, Guest, Visitor, identities
 
 if TYPE_CHECKING:
@@ -53,6 +64,8 @@ class ComputerGame:
     secret: str
     secret_hash: str
     saved: SavedMatch
+    #: When this server took it up (a rated match is filed as started then).
+    started_at: float = 0.0
 
     def to_message(self) -> ComputerGameKept:
         return ComputerGameKept(self.secret, saved_document(self.saved))
@@ -79,6 +92,18 @@ def computer_offer(record: ComputerGameRecord, needs_secret: bool) -> ComputerOf
     return offer_of(saved, needs_secret)
 
 
+def rated_level(saved: SavedMatch, fingerprint: str | None) -> Strength | None:
+    """The level a match against the computer is rated against, if it is rated: a keyed player's match set up
+    rated (no hints, no take-backs: ``MatchSetup.rated``) on the table the levels were calibrated on, the
+    computer at seat 2, no hint ever used."""
+    setup = saved.setup
+    if (fingerprint is None or not setup.rated or setup.hints or setup.computer_level is None
+            or not setup.is_computer(1) or setup.options.discs != CALIBRATED_DISCS or any(saved.hints_used)
+            or saved.analysis):
+        return None
+    return strength_of(setup.computer_level)
+
+
 def offer_of(saved: SavedMatch, needs_secret: bool) -> ComputerOffer:
     match = saved.match
     return ComputerOffer(saved.setup.computer_level or "?", match.round_number, match.stars, needs_secret)
@@ -98,6 +123,8 @@ class ComputerGames:
         self.playing: dict[Guest, ComputerGame] = {}
         #: Every match held for a player gone (on any server), as last read.
         self.held: list[ComputerGameRecord] = []
+        #: The rated match each guest last ended: its finished state follows, to be filed.
+        self.ended: dict[Guest, ComputerGame] = {}
 
     async def saved(self, asker: Asker, request: ComputerSaved) -> None:
         """The session's match after a change: kept in the store in case the session ends."""
@@ -106,19 +133,85 @@ class ComputerGames:
             raise ProtocolError("only a match against the computer is kept this way")
         visitor = asker.visitor
         if saved.match.is_over:
-            await self._drop(asker.guest)
+            await self._finish(asker, saved)
             return
         game = self.playing.get(asker.guest)
+        if game is not None and game.saved.match.seed != saved.match.seed:  # another match: this one is left
+            await self._give_up(asker, game.id, game.saved, game.identity, game.fingerprint, game.started_at)
+            await self._drop(asker.guest)
+            game = None
         if game is None:
             game = ComputerGame(uuid.uuid4().hex, visitor.name, asker.guest.fingerprint, visitor.secret,
-                                await visitor.hashed_secret(), saved)
+                                await visitor.hashed_secret(), saved, self.store.clock())
+            if rated_level(saved, asker.guest.fingerprint) is not None:
+                await self._give_up_held(asker)
         game.saved = saved
         self.playing[asker.guest] = game
         await self.store.keep_computer_game(game.record(self.servers.server_id, saved_document(saved)))
 
     async def dropped(self, asker: Asker, request: ComputerDropped) -> None:
-        """The match is over or given up: nothing to keep."""
+        """The match is over or given up: nothing to keep (a rated one's result follows)."""
+        game = self.playing.get(asker.guest)
         await self._drop(asker.guest)
+        if game is not None and game.saved.setup.rated:
+            self.ended[asker.guest] = game
+
+    async def _finish(self, asker: Asker, saved: SavedMatch) -> None:
+        """A match over: nothing to keep; filed and rated if it was a rated match this server kept as it was
+        played (each rated match once), the player told what it did to their rating."""
+        guest = asker.guest
+        game = self.ended.pop(guest, None) or self.playing.get(guest)
+        await self._drop(guest)
+        strength = rated_level(saved, guest.fingerprint)
+        if (game is None or strength is None or rated_level(game.saved, game.fingerprint) != strength
+                or game.fingerprint != guest.fingerprint or game.saved.match.seed != saved.match.seed):
+            return
+        shifts, refusal = await self._file(asker.visitor.name, game.fingerprint, strength, saved, game.started_at)
+        guest.send(ComputerResult(shifts, refusal))
+
+    async def _file(self, name: str, fingerprint: str | None, strength: Strength, saved: SavedMatch,
+                    started_at: float) -> tuple[tuple[RatingShift, ...], str | None]:
+        """File a rated match that is over: what it did to each seat's rating, or why it was not rated."""
+        match = saved.match
+        result = EndReason.FORFEIT if match.forfeited_by is not None else EndReason.WON
+        seat = SeatRecord(name, name, fingerprint, False)
+        finished, refusal = await self.store.file_computer_match(seat, strength, match.to_dict(), result,
+                                                                 started_at)
+        return rating_shifts(finished), refusal
+
+    async def _give_up_held(self, asker: Asker) -> None:
+        """A keyed player starts a rated match: any rated match held for them (left unfinished) is given up."""
+        await self.refresh()
+        fingerprint = asker.guest.fingerprint
+        for held in [game for game in self.held if game.fingerprint == fingerprint]:
+            try:
+                kept = SavedMatch.from_document(held.document)
+            except SaveError:
+                continue
+            if rated_level(kept, fingerprint) is None or kept.match.is_over:
+                continue
+            if not await self.store.claim_computer_game(held.id, self.servers.server_id):
+                continue  # taken up meanwhile, on another terminal
+            try:
+                await self._give_up(asker, held.id, kept, held.identity, fingerprint, held.updated_at)
+            except StorageError:
+                await self.store.hold_computer_game(held.id, held.held_until or self.store.clock() + KEYED_KEEP)
+                raise
+        await self.refresh()
+
+    async def _give_up(self, asker: Asker, game_id: str, kept: SavedMatch, name: str, fingerprint: str | None,
+                       started_at: float) -> None:
+        """A rated match left unfinished for another: lost, filed (rated once a round was decided on the board, as
+        any match) and no longer kept; its player is told what came of it. Any other match: nothing to do."""
+        strength = rated_level(kept, fingerprint)
+        if strength is None or kept.match.is_over:
+            return
+        kept.match.forfeit(0)
+        shifts, refusal = await self._file(name, fingerprint, strength, kept, started_at)
+        await self.store.drop_computer_game(game_id)
+        said = f"rating {shifts[0].before} to {shifts[0].after}" if shifts and refusal is None else "unrated"
+        # Short: it shows in the few lines beside the board of the match just begun.
+        asker.guest.send(Notice(f"Lost: your unfinished rated match (level {strength.number}), {said}.", "warning"))
 
     async def _drop(self, guest: Guest) -> None:
         game = self.playing.pop(guest, None)
@@ -168,6 +261,7 @@ class ComputerGames:
     async def depart(self, guest: Guest) -> None:
         """The session has gone: its match, unless over, is held for the player (weeks with a key, the rest of the
         day without)."""
+        self.ended.pop(guest, None)
         game = self.playing.pop(guest, None)
         if game is not None and not game.saved.match.is_over:
             keep = computer_keep(game.fingerprint is not None)

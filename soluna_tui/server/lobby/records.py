@@ -50,9 +50,11 @@ def recent_line(finished: FiledMatch, fingerprint: str) -> RecentMatch:
         result = SideResult.ABORTED
     else:
         result = SideResult.WON if finished.winner == mine else SideResult.LOST
+    changes = finished.rating_changes
+    rating = (changes[mine].before.shown, changes[mine].after.shown) if len(changes) > mine else None
     return RecentMatch(finished.id, finished.seats[theirs].name if len(finished.seats) > 1 else "?", result,
                        finished.result == EndReason.FORFEIT, (stars[mine], stars[theirs]), finished.finished_at,
-                       finished.result == EndReason.TIME, ended=EndReason(finished.result))
+                       finished.result == EndReason.TIME, rating=rating, ended=EndReason(finished.result))
 
 
 class Records:
@@ -88,7 +90,8 @@ class Records:
             if standing is not None:
                 reply = replace(reply, rating=standing.rating.shown, rank=standing.rank, played=standing.played,
                                 won=standing.won, lost=standing.lost)
-            reply = replace(reply, recent=tuple(recent_line(finished, fingerprint) for finished in summary.recent))
+            reply = replace(reply, recent=tuple(recent_line(finished, fingerprint) for finished in summary.recent),
+                            computer=summary.computer)
         asker.answer(reply)
 
     async def finished_match(self, asker: Asker, request: AskFinishedMatch) -> None:

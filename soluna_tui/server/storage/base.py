@@ -19,7 +19,18 @@ from typing import Any, TypeVar
 
 from ...link.end_reason import EndReason
 from ...rules import Match, SolunaError
-from ..ratings import PAIR_RATED_PER_DAY, PAIR_WINDOW, Rating, decided_on_board, is_rated, rate
+from ...rules.strengths import Strength
+from ..ratings import (
+    PAIR_RATED_PER_DAY,
+    PAIR_WINDOW,
+    Rating,
+    decided_on_board,
+    is_rated,
+    level_rating,
+    level_refusal,
+    rate,
+    rate_against_level,
+)
 from .records import (
     RESYNC,
     Change,
@@ -38,6 +49,7 @@ from .records import (
     StorageError,
     StoredMatch,
     VersionConflict,
+    computer_code,
     name_key,
     seats_from_text,
     seats_text,
@@ -461,6 +473,15 @@ class Storage(ABC):
         if winner is not None and is_rated(fingerprints, winner, shared_address=shared,
                                            decided=decided_on_board(match)):
             changes = await self._rate(tx, seats, winner, finished_at)
+        return await self._insert_finished(tx, code, result, winner, match, seats, document, started_at, finished_at,
+                                           changes, clock)
+
+    async def _insert_finished(self, tx: Transaction, code: str, result: str, winner: int | None, match: Match,
+                               seats: tuple[SeatRecord, ...], document: dict[str, Any], started_at: float,
+                               finished_at: float, changes: tuple[RatingChange, ...],
+                               clock: dict[str, Any] | None) -> FinishedMatch:
+        """The row of a finished match, its seats filed without their addresses."""
+        fingerprints = tuple(seat.fingerprint for seat in seats)
         seats = tuple(replace(seat, addresses=()) for seat in seats)
         options = match.options.to_dict()
         rows = await tx.fetch(
@@ -471,6 +492,44 @@ class Storage(ABC):
              *(fingerprints + (None, None))[:2]))
         return FinishedMatch(rows[0][0], code, result, winner, options, seats, document, started_at, finished_at,
                              changes, clock)
+
+    async def file_computer_match(self, seat: SeatRecord, strength: Strength, document: dict[str, Any], result: str,
+                                  started_at: float) -> tuple[FinishedMatch, str | None]:
+        """File a finished rated match against the computer at ``strength`` (the keyed player at seat 0) and rate
+        the player against the level's fixed rating, unless ``ratings.level_refusal`` gives a reason not to (one
+        line, returned with the match as filed; ``None``: rated). The level's rating never moves, and such a
+        match counts toward no leaderboard threshold (``played``, won and lost, the established opponents)."""
+        if seat.fingerprint is None:
+            raise StorageError("only a player with a key is rated against the computer")
+        if result not in RESULTS or not EndReason(result).has_winner:
+            raise StorageError(f"a rated match against the computer is won or forfeited, not {result!r}")
+        match = _match_of(document)
+        if match.winner is None:
+            raise StorageError("a match against the computer with no winner yet cannot be filed")
+        fingerprint, code, now = seat.fingerprint, computer_code(strength.number), self.clock()
+        computer = SeatRecord(f"Computer (level {strength.number})", "computer", None, False)
+        async with self._transaction() as tx:
+            await self._lock(tx, f"soluna-rating:{fingerprint}")
+            rows = await tx.fetch("SELECT mu, sigma FROM ratings WHERE fingerprint = ?", (fingerprint,))
+            before = Rating(*rows[0]) if rows else Rating()
+            today = await tx.fetch(
+                "SELECT COUNT(*) FROM finished_matches WHERE fingerprint0 = ? AND code = ? AND finished_at > ? "
+                "AND rating_changes <> '[]'", (fingerprint, code, now - PAIR_WINDOW))
+            refusal = level_refusal(before, strength, decided_on_board(match), int(today[0][0]))
+            changes: tuple[RatingChange, ...] = ()
+            if refusal is None:
+                after = rate_against_level(before, strength, won=match.winner == 0)
+                await tx.execute(
+                    "INSERT INTO ratings (fingerprint, name, mu, sigma, conservative, played, won, lost, updated_at) "
+                    "VALUES (?, ?, ?, ?, ?, 0, 0, 0, ?) ON CONFLICT (fingerprint) DO UPDATE SET name = excluded.name, "
+                    "mu = excluded.mu, sigma = excluded.sigma, conservative = excluded.conservative, "
+                    "updated_at = excluded.updated_at",
+                    (fingerprint, seat.identity, after.mu, after.sigma, after.conservative, now))
+                level = level_rating(strength)
+                changes = (RatingChange(fingerprint, before, after), RatingChange(code, level, level))
+            finished = await self._insert_finished(tx, code, EndReason(result).value, match.winner, match,
+                                                   (seat, computer), document, started_at, now, changes, None)
+        return finished, refusal
 
     async def _rate(self, tx: Transaction, seats: tuple[SeatRecord, ...], winner: int,
                     now: float) -> tuple[RatingChange, ...]:
@@ -724,7 +783,11 @@ class Storage(ABC):
                 standing = Standing(rank, fingerprint,
                                     player.name if player is not None else name, Rating(mu, sigma), played, won, lost)
             matches = await self._recent(tx, fingerprint, recent)
-        return PlayerSummary(player, standing, tuple(matches))
+            against = await tx.fetch(
+                "SELECT winner, COUNT(*) FROM finished_matches WHERE fingerprint0 = ? AND fingerprint1 IS NULL AND "
+                "code LIKE ? AND rating_changes <> '[]' GROUP BY winner", (fingerprint, computer_code("%")))
+        won = {int(winner): int(count) for winner, count in against}
+        return PlayerSummary(player, standing, tuple(matches), (won.get(0, 0), won.get(1, 0)))
 
 
 def _listed(minimum: int, opponents: int) -> tuple[str, tuple[int, ...]]:

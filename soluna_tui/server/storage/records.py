@@ -58,6 +58,12 @@ class NameTaken(StorageError):
                          else f"the name {name!r} looks like {self.holder!r}, another player's")
 
 
+def computer_code(level: int | str) -> str:
+    """What a rated match against the computer at ``level`` is filed under, where a match between players has
+    its code (never a code's four letters): ``computer-5``."""
+    return f"computer-{level}"
+
+
 def name_key(name: str) -> str:
     """How names are compared: by what they look like, so ``Ann``, ``ANN``, ``ＡＮＮ``, ``a n n``, ``ánn`` and
     ``аnn`` (a Cyrillic a) are one name (``link.names.skeleton``)."""
@@ -231,11 +237,13 @@ class Standing:
 
 @dataclass(frozen=True, slots=True)
 class PlayerSummary:
-    """A player's own record: who, where they stand (``None`` before a rated match), recent matches."""
+    """A player's own record: who, where they stand (``None`` before a rated match), recent matches, and their
+    rated matches against the computer won and lost (which the standing's counts, between people, leave out)."""
 
     player: PlayerRecord | None
     standing: Standing | None
     recent: tuple[FinishedMatch, ...]
+    computer: tuple[int, int] = (0, 0)
 
 
 class Change(NamedTuple):
