@@ -1,6 +1,6 @@
 """Perfect play: win or loss for the player to move, and the plies to the end.
 
-Convention (RULES.md): a position with no move is lost in 0 plies; a winner takes
+Convention (docs/rules.md): a position with no move is lost in 0 plies; a winner takes
 the fewest plies to leave the opponent lost, a loser holds out the most plies.
 
 Why it is fast:
@@ -46,7 +46,7 @@ class Verdict:
 
     @property
     def outcome(self) -> str:
-        """``"win"`` or ``"loss"``, as RULES.md writes it."""
+        """``"win"`` or ``"loss"``, as docs/rules.md writes it."""
         return "win" if self.wins else "loss"
 
     @classmethod
@@ -88,7 +88,7 @@ class Analysis:
         return tuple(item for item in self.moves if item.verdict.wins)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON object of ``soluna analyze --json`` (RULES.md)."""
+        """The JSON object of ``soluna analyze --json`` (docs/rules.md)."""
         return {
             "position": str(self.position),
             "to_move": self.verdict.outcome,
@@ -166,7 +166,7 @@ class Solver:
             return Verdict.from_value(self._solve_root(self._key(position), budget))
 
     def analyse(self, position: Position, budget: Budget | None = None) -> Analysis:
-        """The position's verdict and every legal move's, ordered as RULES.md asks."""
+        """The position's verdict and every legal move's, ordered as docs/rules.md says."""
         with self._lock:
             value = self._solve_root(self._key(position), budget)
             moves = []
