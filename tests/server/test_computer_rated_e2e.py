@@ -78,11 +78,17 @@ async def test_a_finished_match_moves_the_player_s_rating_and_not_the_level_s_an
             await ann.wait_for_text("Welcome, ann.")
             await ann.press(*RECORD_KEYS, pause=0.05)
             result = "won" if filed.winner == 0 else "lost"
-            text = await ann.wait_for_text(f"ann: rating {mine.after.shown}, not ranked yet.",
-                                           f"Rated against the computer: {1 - filed.winner} won, {filed.winner} lost.")
-            recent = " ".join(line.strip(" │") for line in text.splitlines() if "│  │" in line)  # wrapped or not
-            assert f"vs Computer (level 1): {result} on the board, stars {1 - filed.winner}-{filed.winner}, rating " \
-                   f"{mine.after.shown} ({change:+d})" in " ".join(recent.split()), text
+            summary = (f"ann: rating {mine.after.shown}, not ranked yet.",
+                       f"Rated against the computer: {1 - filed.winner} won, {filed.winner} lost.")
+            line = (f"vs Computer (level 1): {result} on the board, stars {1 - filed.winner}-{filed.winner}, rating "
+                    f"{mine.after.shown} ({change:+d})")
+
+            def shows_the_record(text: str) -> bool:
+                """The summary and the recent match's line (wrapped or not), once the whole list has been drawn."""
+                recent = " ".join(row.strip(" │") for row in text.splitlines() if "│  │" in row)
+                return all(part in text for part in summary) and line in " ".join(recent.split())
+
+            await ann.wait_for(shows_the_record)
             await ann.press("escape")  # a second rated match, left after one move (kept for ann)
             await ann.press(*TOP, "enter")
             await ann.wait_for_text("level 1, rated")
