@@ -19,7 +19,7 @@ def place_keys(placed: PlacedMove) -> str:
 def move_words(played: Round, ply: int) -> str:
     """Move ``ply`` (0-based) of a round as players read it: its notation, and the keys of its places
     where alike towers leave the notation in doubt (``1S>1S 2>1``)."""
-    placed = played.placed_moves[ply]
+    placed = played.placed_at(ply)
     if played.table_at(ply).is_ambiguous(placed.move):
         return f"{placed.move} {place_keys(placed)}"
     return str(placed.move)

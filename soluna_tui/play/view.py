@@ -126,7 +126,7 @@ def shown_table(match: Match, viewing: HistoryEntry | None) -> tuple[Arrangement
     """The table shown (live or earlier) with every tower in its place, and the latest move shown
     with the places it went from and onto."""
     _number, played, ply = shown_round(match, viewing)
-    return played.table_at(ply), played.placed_moves[ply - 1] if ply else None
+    return played.table_at(ply), played.placed_at(ply - 1) if ply else None
 
 
 def board_looks(table: Arrangement, last: PlacedMove | None, moment: Moment, coach: Coach,

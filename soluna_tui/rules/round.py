@@ -64,6 +64,10 @@ class Round:
     def moves(self) -> tuple[Move, ...]:
         return tuple(placed.move for placed in self._moves)
 
+    def placed_at(self, ply: int) -> PlacedMove:
+        """Move ``ply`` (0-based) with the places it was played from and onto."""
+        return self._moves[ply]
+
     @property
     def placed_moves(self) -> tuple[PlacedMove, ...]:
         """Every move with the places it was played from and onto."""
