@@ -140,13 +140,13 @@ def _typed_tower(text: str, table: Arrangement) -> tuple[Tower, int | None]:
     """One side of a typed move: a tower's key (its place too) or a tower in notation."""
     written = text.strip()
     key = written.casefold()
-    keys = f"the keys are {JUMP_KEYS[0]} to {JUMP_KEYS[len(table) - 1]}"
-    if written.isascii() and written.isdigit() and (len(key) > 1 or JUMP_KEYS.index(key) >= len(table)):
-        raise NotationError(f"no tower has the key {written}: {keys}")  # a number alone means a key
-    if len(key) == 1 and key in JUMP_KEYS:
-        slot = JUMP_KEYS.index(key)
-        if slot >= len(table):
-            raise NotationError(f"no tower has the key {written}: {keys}")
+    slot = JUMP_KEYS.index(key) if len(key) == 1 and key in JUMP_KEYS else None
+    beyond = slot is not None and slot >= len(table)
+    no_key = slot is None and written.isascii() and written.isdigit()  # a number alone means a key
+    if beyond or no_key:
+        raise NotationError(f"no tower has the key {written}: the keys are {JUMP_KEYS[0]} to "
+                            f"{JUMP_KEYS[len(table) - 1]}")
+    if slot is not None:
         tower = table[slot]
         if tower is None:
             raise EmptyPlaceError(f"Nothing stands at {written} now: its tower was moved onto another")
