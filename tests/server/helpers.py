@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import re
 import sys
@@ -337,7 +338,8 @@ async def refill_attack(port: int, connections: int, addresses: list[str], secon
     game, each opened again as soon as the server closes it (``pause`` seconds after a refusal).
 
     Says ``holding`` on standard output once every connection has been tried; stops after ``seconds`` or when its
-    standard input closes, and returns what happened.
+    standard input closes, and then prints what happened as one JSON line before it lets its connections go (so a
+    slow or stuck teardown of 64 connections never keeps the counts from the test).
     """
     counts = {"opened": 0, "refused": 0, "closed_by_server": 0}
     tried: set[int] = set()
@@ -376,6 +378,7 @@ async def refill_attack(port: int, connections: int, addresses: list[str], secon
     tasks.append(loop.create_task(say_when_holding()))
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(stop.wait(), seconds)
+    print(json.dumps(counts), flush=True)
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
