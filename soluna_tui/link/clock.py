@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..rules import Match
 
 #: ``MINUTES+SECONDS``: minutes may have a fraction (``0.5+1`` is thirty seconds, one more a move).
 SETTING_PATTERN = re.compile(r"(\d+(?:\.\d+)?)\+(\d+)")
@@ -95,3 +98,99 @@ def _duration(seconds: float) -> str:
         return f"{seconds:g} seconds"
     minutes = seconds / 60
     return f"{minutes:g} minutes"
+
+
+def clock_turn(match: Match) -> int | None:
+    """Whose clock runs in ``match`` now (``None``: nobody's, the match is over)."""
+    if match.is_over:
+        return None
+    outcome = match.round.outcome
+    if outcome is not None:
+        return outcome.loser
+    return match.to_move
+
+
+@dataclass(frozen=True)
+class MatchClock:
+    """Each player's time left (the running one's as of ``since``, the timeline's time) and whose clock runs."""
+
+    setting: ClockSetting
+    left: tuple[float, float]
+    running: int | None = None
+    since: float | None = None
+
+    @classmethod
+    def fresh(cls, setting: ClockSetting) -> MatchClock:
+        """A clock not yet started: each player has the whole time."""
+        return cls(setting, (setting.seconds, setting.seconds))
+
+    def left_at(self, seat: int, now: float) -> float:
+        """The time ``seat`` has left at ``now`` (never below zero)."""
+        left = self.left[seat]
+        if seat == self.running and self.since is not None:
+            left -= max(0.0, now - self.since)
+        return max(0.0, left)
+
+    def run(self, seat: int | None, now: float) -> MatchClock:
+        """The clock of ``seat`` runs from ``now`` (``None``: every clock stops); the one running until now is
+        charged its time."""
+        left = (self.left_at(0, now), self.left_at(1, now))
+        return replace(self, left=left, running=seat, since=now if seat is not None else None)
+
+    def after_move(self, mover: int, now: float, next_turn: int | None) -> MatchClock:
+        """``mover`` has moved at ``now``: their clock stops, gains the increment, and ``next_turn``'s runs."""
+        charged = self.run(None, now)
+        left = list(charged.left)
+        left[mover] += self.setting.increment
+        return replace(charged, left=(left[0], left[1])).run(next_turn, now)
+
+    def credited(self, start: float, end: float) -> MatchClock:
+        """The running clock charged nothing from ``start`` to ``end`` (nobody could play: the server was down, a
+        move waited for the database): it stops at ``start`` and runs again from ``end``."""
+        if self.running is None or self.since is None or end <= start:
+            return self
+        stop = max(start, self.since)
+        return self.run(None, stop).run(self.running, max(end, stop))
+
+    def runs_out_at(self) -> float | None:
+        """The store's time the running clock reaches zero (``None``: no clock runs)."""
+        if self.running is None or self.since is None:
+            return None
+        return self.since + self.left[self.running]
+
+    def flagged(self, now: float) -> int | None:
+        """The player whose running clock has reached zero at ``now``, if any."""
+        deadline = self.runs_out_at()
+        return self.running if deadline is not None and now >= deadline else None
+
+    def ran_out(self, seat: int, now: float) -> MatchClock:
+        """Every clock stopped at ``now``, ``seat``'s at zero."""
+        stopped = self.run(None, now)
+        left = list(stopped.left)
+        left[seat] = 0.0
+        return replace(stopped, left=(left[0], left[1]))
+
+    def reading(self, now: float) -> ClockReading:
+        """What the terminals are told: each player's time left at ``now``, and whose clock runs."""
+        return ClockReading(self.setting, (self.left_at(0, now), self.left_at(1, now)), self.running)
+
+    def to_document(self) -> dict[str, Any]:
+        """As the store keeps it (the server's ``clock`` column, a save file's ``clock``: JSON)."""
+        return {"seconds": self.setting.seconds, "increment": self.setting.increment, "left": list(self.left),
+                "running": self.running, "since": self.since}
+
+    @classmethod
+    def from_document(cls, document: Any) -> MatchClock | None:
+        """A clock as the store kept it; ``None`` for no clock (or anything that is not one)."""
+        if not isinstance(document, dict):
+            return None
+        try:
+            setting = ClockSetting(float(document["seconds"]), float(document["increment"]))
+            first, second = (float(each) for each in document["left"])
+            running, since = document.get("running"), document.get("since")
+        except (KeyError, TypeError, ValueError):
+            return None
+        started = float(since) if isinstance(since, (int, float)) and not isinstance(since, bool) else math.nan
+        if type(running) is not int or running not in (0, 1) or not math.isfinite(started):
+            return cls(setting, (first, second))
+        return cls(setting, (first, second), running, started)

@@ -15,9 +15,8 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
-from soluna_tui.link.clock import ClockSetting
+from soluna_tui.link.clock import ClockSetting, MatchClock
 from soluna_tui.rules import Match
-from soluna_tui.server.lobby.clocks import MatchClock
 from soluna_tui.server.lobby.presence import DEAD_AFTER, HEARTBEAT
 from soluna_tui.server.server import SolunaServer
 from soluna_tui.server.storage import Storage, StoredMatch, open_storage

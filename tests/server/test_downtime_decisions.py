@@ -3,8 +3,8 @@ another noticed, a move waiting for the database) counts against no clock and no
 
 from __future__ import annotations
 
+from soluna_tui.link.clock import MatchClock
 from soluna_tui.link.end_reason import EndReason
-from soluna_tui.server.lobby.clocks import MatchClock
 from soluna_tui.server.lobby.decisions import Change, Keep, Referee, Resync
 from soluna_tui.server.lobby.news import MovePlayed, News
 

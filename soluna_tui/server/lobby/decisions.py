@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
-from ...link.clock import PRESETS, ClockSetting
+from ...link.clock import PRESETS, ClockSetting, MatchClock, clock_turn
 from ...link.end_reason import EndReason
 from ...link.messages import PlayMove, StartNextRound
 from ...link.names import skeleton
@@ -47,7 +47,6 @@ from ...rules import Match, MatchOptions, NextOpener, SolunaError, parse_move_re
 from ...rules.round import other
 from ..ratings import REAL_PLAY_MOVES
 from ..storage import SeatRecord, StoredMatch
-from .clocks import MatchClock, clock_turn
 from .news import NO_NEWS, MovePlayed, News
 
 #: Where one seat keeps at most this many addresses it sat down from (the latest).

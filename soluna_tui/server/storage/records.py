@@ -128,7 +128,7 @@ class StoredMatch:
 
     ``document`` is the match itself (``Match.to_dict()``), ``None`` while waiting for an opponent;
     ``news`` is what its last change told the players (for servers that learn of it from a notice);
-    ``clock`` the match's clock (``lobby.clocks.MatchClock.to_document``), ``None`` when it has none.
+    ``clock`` the match's clock (``link.clock.MatchClock.to_document``), ``None`` when it has none.
     """
 
     code: str
