@@ -306,7 +306,7 @@ class SolunaApp(InOrderInput, App[None]):
         if resume:
             assert self.store is not None  # only a store that read a save offers it
             self.store.resuming()  # cleared once the match is on the screen: if it stops the game, it is set aside
-            self._show_game(LocalTable(saved.setup, saved.match, self.store, saved.hints_used, saved.analysis),
+            self._show_game(LocalTable.from_saved(saved, self.store),
                             shown=self.store.resumed)
         elif self.start_setup is not None:
             self.start_match(self.start_setup)

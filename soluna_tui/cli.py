@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 
 from . import __version__
 from .files import default_data_dir, one_line, write_atomically
+from .link.clock import ClockSetting, ClockSettingError
 from .rules import DEFAULT_DISCS, MAX_DISCS, MIN_DISCS, OptionError, Position, SolunaError, shared_solver
 from .rules.match import DEFAULT_STARS, MAX_STARS, MIN_STARS
 from .rules.puzzles import DIFFICULTIES, MIN_CHOICES, PUZZLE_MIN_DISCS
@@ -74,6 +75,14 @@ def run_analyze(args: argparse.Namespace) -> int:
     else:
         print(format_analysis(analysis))
     return 0
+
+
+def _clock(text: str) -> ClockSetting:
+    """An argparse type: a clock, ``3+2`` (minutes each, seconds added a move)."""
+    try:
+        return ClockSetting.parse(text)
+    except ClockSettingError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _int_in(low: int, high: int, what: str) -> Callable[[str], int]:
@@ -203,12 +212,13 @@ def run_play(args: argparse.Namespace) -> int:
         store = StatsStore(getattr(args, "data_dir", None))
         chosen = match_my_strength(store.load())
         notice = " ".join(filter(None, [store.problem, chosen.reason + "."]))
-        setup = MatchSetup.against_computer(chosen.strength.level, options, seed=args.seed, hints=hints,
-                                            review=review, matched=True)
+        setup = MatchSetup.against_computer(chosen.strength.level, options, seed=args.seed, clock=args.clock,
+                                            hints=hints, review=review, matched=True)
     elif args.vs is not None:
-        setup = MatchSetup.against_computer(args.vs, options, seed=args.seed, hints=hints, review=review)
+        setup = MatchSetup.against_computer(args.vs, options, seed=args.seed, clock=args.clock, hints=hints,
+                                            review=review)
     else:
-        setup = MatchSetup(options, seed=args.seed, hints=hints, review=review)
+        setup = MatchSetup(options, seed=args.seed, clock=args.clock, hints=hints, review=review)
     return _run_app(args, setup=setup, start_notice=notice)
 
 
@@ -297,6 +307,10 @@ def build_parser(every_command: bool = True) -> argparse.ArgumentParser:
                            "online: a new layout each round, the loser opens")
     play.add_argument("--opener", type=_int_in(1, 2, "the opener"), default=1, metavar="1|2",
                       help="who opens round 1: player 1 (default; you, against the computer) or 2")
+    play.add_argument("--clock", type=_clock, metavar="MIN+SEC",
+                      help="a clock: minutes each for the match, plus seconds added a move (3+2, 10+5; none by "
+                           "default); it stops while a dialog is up or the game is closed, and a player whose time "
+                           "runs out loses the match")
     play.add_argument("--no-hints", action="store_true", help="turn hints, analysis and opener advice off")
     play.add_argument("--no-review", action="store_true", help="no review of each round when it ends")
     _add_app_options(play)

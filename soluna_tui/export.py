@@ -23,10 +23,11 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .files import one_line, shorten
 from .judgements import RoundVerdicts, review_from_verdicts
+from .link.clock import clock_face
 from .link.end_reason import EndReason
 from .play.looks import move_words
 from .rules import Budget, Match, MatchFormatError, SearchAborted, SolunaError, Verdict, shared_solver
@@ -34,6 +35,9 @@ from .rules.round import Round
 from .rules.solver import Solver
 from .rules.teaching import ACCURACY_MEANING, MARKS_MEANING, RESULT_CONVENTION, MoveReview, RoundReview, review_round
 from .rules.wording import plural
+
+if TYPE_CHECKING:
+    from .saves import SavedMatch
 
 #: Seconds the solver may spend judging one round before the export gives up judging it.
 DEFAULT_SECONDS_PER_ROUND = 60.0
@@ -216,6 +220,19 @@ class Found:
     verdicts: tuple[RoundVerdicts, ...] = ()
 
 
+def saved_found(saved: SavedMatch, where: str) -> Found:
+    """A match saved on this computer, where it comes from, and its clock (and who ran out of time)."""
+    details = [where]
+    clock, names = saved.clock, saved.match.players
+    if clock is not None:
+        left = ", ".join(f"{name} {clock_face(seconds)}" for name, seconds in zip(names, clock.left, strict=True))
+        details.append(f"Clock {clock.setting.label}: {left} left")
+    loser = saved.match.forfeited_by
+    if saved.ended is EndReason.TIME and loser is not None:
+        details.append(f"{names[loser]} ran out of time.")
+    return Found(saved.match, details, saved.verdicts)
+
+
 def match_from_document(document: Any, where: str) -> Found:
     """The match in any of our JSON files (a save, a server archive file, a bare match) and context lines."""
     if not isinstance(document, dict):
@@ -226,8 +243,7 @@ def match_from_document(document: Any, where: str) -> Found:
             from .saves import SavedMatch
 
             saved = SavedMatch.from_document(document)
-            return Found(saved.match, [f"Saved game: {saved.setup.mode_label}, saved {document.get('saved_at', '?')}"],
-                         saved.verdicts)
+            return saved_found(saved, f"Saved game: {saved.setup.mode_label}, saved {document.get('saved_at', '?')}")
         if kind == "soluna-server-match":
             match = Match.from_dict(document.get("match"))
             return Found(match, [f"Server match {document.get('code', '?')}: {document.get('result', '?')}, "
@@ -364,7 +380,7 @@ def unfinished_match(data_dir: Path | None) -> Found:
         raise ExportError(f"no unfinished match in {folder} (no {CURRENT_SAVE}): --last exports the match that "
                           "ended last, or give a match file, or --code for a server's match")
     _, saved = found
-    return Found(saved.match, [f"Unfinished game: {saved.setup.mode_label}"], saved.verdicts)
+    return saved_found(saved, f"Unfinished game: {saved.setup.mode_label}")
 
 
 def last_finished_match(data_dir: Path | None) -> Found:
@@ -379,7 +395,7 @@ def last_finished_match(data_dir: Path | None) -> Found:
         raise ExportError(str(error)) from None
     if saved is None:
         raise ExportError(f"no finished match kept in {store.folder}")
-    return Found(saved.match, [f"Finished game: {saved.setup.mode_label}"], saved.verdicts)
+    return saved_found(saved, f"Finished game: {saved.setup.mode_label}")
 
 
 # ---- soluna export -----------------------------------------------------------------------

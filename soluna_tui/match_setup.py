@@ -6,6 +6,7 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .link.clock import ClockSetting, ClockSettingError
 from .rules import Match, MatchOptions, OptionError
 from .rules.fields import read_field, read_items
 from .rules.strengths import check_level, strength_of
@@ -37,6 +38,8 @@ class MatchSetup:
     matched: bool = False
     #: Over SSH, rated against the level's rating (``server/lobby/computer.py``): no hints and no take-backs.
     rated: bool = False
+    #: Each player's time for the match and the seconds added a move (``None``: no clock).
+    clock: ClockSetting | None = None
 
     def __post_init__(self) -> None:
         if self.computer_level is not None:  # as matches name it: "10" and the old "trap" are "perfect"
@@ -48,9 +51,9 @@ class MatchSetup:
 
     @classmethod
     def against_computer(cls, level: str, options: MatchOptions | None = None, name: str = "You",
-                         seed: int | None = None, **flags: bool) -> MatchSetup:
+                         seed: int | None = None, clock: ClockSetting | None = None, **flags: bool) -> MatchSetup:
         """``flags``: ``hints``, ``review``, ``matched``, ``rated``."""
-        return cls(options or MatchOptions(), (name, "Computer"), level, seed, **flags)
+        return cls(options or MatchOptions(), (name, "Computer"), level, seed, **flags, clock=clock)
 
     @property
     def vs_computer(self) -> bool:
@@ -80,6 +83,8 @@ class MatchSetup:
                     "options": self.options.to_dict(), "hints": self.hints, "review": self.review}
         # Written only when set: a setup without them reads the same in versions before them.
         document.update({key: True for key in ("matched", "rated") if getattr(self, key)})
+        if self.clock is not None:
+            document["clock"] = {"seconds": self.clock.seconds, "increment": self.clock.increment}
         return document
 
     @classmethod
@@ -93,7 +98,23 @@ class MatchSetup:
                     for key in ("hints", "review")}
         flags = {key: read_field(document, key, bool, where=where, error=error, default=False)
                  for key in ("matched", "rated")}
-        return cls(MatchOptions(**options), (names[0], names[1]), level, seed, **teaching, **flags)
+        clock = _read_clock(read_field(document, "clock", dict, type(None), where=where, error=error, default=None))
+        return cls(MatchOptions(**options), (names[0], names[1]), level, seed, **teaching, **flags, clock=clock)
+
+
+def _read_clock(document: dict[str, Any] | None) -> ClockSetting | None:
+    """A setup's clock as ``to_dict`` writes it (``OptionError`` if it is not one)."""
+    if document is None:
+        return None
+    try:
+        times = [document[key] for key in ("seconds", "increment")]
+        if any(isinstance(each, bool) or not isinstance(each, int | float) for each in times):
+            raise TypeError
+        return ClockSetting(float(times[0]), float(times[1]))
+    except ClockSettingError as problem:
+        raise OptionError(f"the match's clock is malformed: {problem}") from None
+    except (KeyError, TypeError):
+        raise OptionError("the match's clock is malformed") from None
 
 
 def computer_rng(match: Match) -> random.Random:

@@ -16,11 +16,12 @@ found on the next start means the resume failed, and the save is moved aside.
 
 from __future__ import annotations
 
+import math
 import os
 import time
 import weakref
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,8 @@ from .files import (
     write_atomically,
 )
 from .judgements import RoundVerdicts, verdicts_from_document, verdicts_to_document
+from .link.clock import MatchClock
+from .link.end_reason import EndReason
 from .match_setup import MatchSetup, clean_name
 from .rules import Match, SolunaError
 from .rules.fields import read_items
@@ -55,13 +58,17 @@ class ResumeFailed(SaveError):
 @dataclass
 class SavedMatch:
     """What is saved: who plays, the match itself, the hints used so far, and analysis mode; with a
-    finished match, the verdicts of its positions the game solved reviewing it (``judgements``)."""
+    finished match, the verdicts of its positions the game solved reviewing it (``judgements``). A match
+    with a clock keeps it stopped (each player's time left: it runs again when the match is shown), and how
+    the match ended when that is not on the board (lost on time)."""
 
     setup: MatchSetup
     match: Match
     hints_used: tuple[int, int] = (0, 0)
     analysis: bool = False
     verdicts: tuple[RoundVerdicts, ...] = ()
+    clock: MatchClock | None = None
+    ended: EndReason | None = None
 
     def to_document(self) -> dict[str, Any]:
         """What ``from_document`` reads back (a save file's body; over SSH, what the server keeps)."""
@@ -74,6 +81,10 @@ class SavedMatch:
         }
         if self.verdicts:
             document["verdicts"] = verdicts_to_document(self.verdicts)
+        if self.clock is not None:
+            document["clock"] = self.clock.to_document()
+        if self.ended is not None:
+            document["ended"] = self.ended.value
         return document
 
     def to_json(self) -> str:
@@ -92,9 +103,22 @@ class SavedMatch:
             raise SaveError(f"the saved match is damaged: {error}") from None
         try:
             verdicts = verdicts_from_document(document["verdicts"], match) if "verdicts" in document else ()
+            ended = EndReason(document["ended"]) if "ended" in document else None
         except ValueError as error:
             raise SaveError(f"the saved match is damaged: {error}") from None
-        return cls(setup, match, (hints[0], hints[1]), document.get("analysis") is True, verdicts)
+        return cls(setup, match, (hints[0], hints[1]), document.get("analysis") is True, verdicts,
+                   _read_clock(document, setup), ended)
+
+
+def _read_clock(document: dict[str, Any], setup: MatchSetup) -> MatchClock | None:
+    """The saved match's clock, stopped; a fresh one for a setup with a clock and none saved (``SaveError`` for a
+    clock that is not one, or not the setup's)."""
+    if "clock" not in document:
+        return MatchClock.fresh(setup.clock) if setup.clock is not None else None
+    clock = MatchClock.from_document(document["clock"])
+    if clock is None or clock.setting != setup.clock or not all(0 <= left < math.inf for left in clock.left):
+        raise SaveError("the saved match is damaged: its clock is malformed")
+    return replace(clock, running=None, since=None)  # it runs again from when the match is shown
 
 
 def _with_clean_players(document: Any) -> Any:

@@ -7,15 +7,17 @@ stand in for it without the screen knowing.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from contextlib import suppress
+from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from .files import SaveError
 from .judgements import RoundVerdicts, known_verdicts
-from .link.clock import ClockReading
+from .link.clock import ClockReading, MatchClock, clock_turn
 from .link.end_reason import EndReason, rematch_allowed
 from .match_setup import MatchSetup
 from .rules import Match, Move, OutOfTurnError, PlacedMove, Solver, shared_solver
@@ -65,10 +67,11 @@ class Table:
     #: What this terminal's player needs to come back to the match after losing the connection
     #: ("code ABCD, secret KQXPMR"), shown beside the board; empty where there is no coming back.
     comeback = ""
-    #: A match between players over SSH may have a clock: as last read, and when (``time.monotonic()``).
+    #: A match may have a clock (kept here, or by the server over SSH): as last read, and when
+    #: (``time.monotonic()``).
     clock: ClockReading | None = None
     clock_read_at = 0.0
-    #: How a match between players over SSH ended, once it is over (``None`` elsewhere).
+    #: How a match ended when that is not on the board: on time, by forfeit over SSH (``None`` otherwise).
     ended: EndReason | None = None
     #: Lines about a finished match beyond its board, for its summary: what a rated match did to each
     #: player's rating (over SSH).
@@ -134,6 +137,18 @@ class Table:
         """The player who may resign here now (asked first), if any."""
         return None
 
+    def time_runs_out_at(self) -> float | None:
+        """When (``time.monotonic()``) the running clock reaches zero, where this table decides it: the screen
+        calls ``time_is_up`` then. ``None``: no clock runs here, or the server keeps it."""
+        return None
+
+    def time_is_up(self) -> bool:
+        """Whether a clock kept here has run out: the match is then lost on time."""
+        return False
+
+    def pause_clock(self, paused: bool) -> None:
+        """Stop the clock kept here (a dialog is up, the game is closing), or let it run again."""
+
     def resign(self, player: int) -> None:
         raise OutOfTurnError("nobody can resign here")
 
@@ -173,20 +188,74 @@ class LocalTable(Table):
     records_stats = True
 
     def __init__(self, setup: MatchSetup, match: Match | None = None, store: MatchKeeper | None = None,
-                 hints_used: tuple[int, int] = (0, 0), analysis_on: bool = False) -> None:
+                 hints_used: tuple[int, int] = (0, 0), analysis_on: bool = False, clock: MatchClock | None = None,
+                 ended: EndReason | None = None) -> None:
         super().__init__()
         self.setup = setup
         self.match = match if match is not None else setup.new_match()
         self.store = store
         self.hints_used = list(hints_used)
         self.analysis_on = analysis_on
+        self.ended = ended
+        #: The match's clock (a saved one as it was saved), stopped until a screen shows the match.
+        self.match_clock = clock if clock is not None or setup.clock is None else MatchClock.fresh(setup.clock)
+        self._clock_paused = True
+        self._clock_follows_match()
         #: Whether this match, finished, has been kept for replay (once, however often it is saved after).
         self.kept_finished = False
         #: The file it was kept in, where the store keeps files (so a take-back can withdraw it).
         self._kept_path: Path | None = None
 
+    @classmethod
+    def from_saved(cls, saved: SavedMatch, store: MatchKeeper | None) -> LocalTable:
+        """The saved match at a table again, as it was saved."""
+        return cls(saved.setup, saved.match, store, saved.hints_used, saved.analysis, saved.clock, saved.ended)
+
     def seat(self, player: int) -> Seat:
         return COMPUTER if self.setup.is_computer(player) else HUMAN
+
+    # ---- the clock -----------------------------------------------------------------------
+
+    def _clock_follows_match(self, mover: int | None = None, now: float | None = None) -> None:
+        """The clock after a change: the player whose turn it is has theirs running (none while paused or once
+        the match is over); ``mover`` has just moved (their clock gains the increment)."""
+        clock = self.match_clock
+        if clock is None:
+            return
+        now = time.monotonic() if now is None else now
+        turn = None if self._clock_paused else clock_turn(self.match)
+        clock = clock.after_move(mover, now, turn) if mover is not None else clock.run(turn, now)
+        self.match_clock, self.clock, self.clock_read_at = clock, clock.reading(now), now
+
+    def pause_clock(self, paused: bool) -> None:
+        if self.match_clock is None or paused == self._clock_paused:
+            return
+        self._clock_paused = paused
+        self._clock_follows_match()
+        if paused:
+            self.save()  # the time used so far, kept: the clock is stopped while the game is closed
+
+    def time_runs_out_at(self) -> float | None:
+        return self.match_clock.runs_out_at() if self.match_clock is not None else None
+
+    def time_is_up(self) -> bool:
+        """The running clock has reached zero: its player loses the match on time (saved as such)."""
+        now = time.monotonic()
+        loser = self.match_clock.flagged(now) if self.match_clock is not None else None
+        if loser is None or self.match.is_over:
+            return False
+        self.match_clock = self.match_clock.ran_out(loser, now) if self.match_clock is not None else None
+        self.match.forfeit(loser)
+        self.ended = EndReason.TIME
+        self._clock_follows_match(now=now)
+        self.save()
+        return True
+
+    def _saved(self, verdicts: tuple[RoundVerdicts, ...] = ()) -> SavedMatch:
+        """The match as it is saved: its clock stopped now (the time used so far charged)."""
+        clock = self.match_clock.run(None, time.monotonic()) if self.match_clock is not None else None
+        return SavedMatch(self.setup, self.match, (self.hints_used[0], self.hints_used[1]), self.analysis_on,
+                          verdicts, clock, self.ended)
 
     def save(self) -> None:
         """Write the match after a change; a finished match leaves no save behind, and is kept for replay."""
@@ -199,14 +268,13 @@ class LocalTable(Table):
                     self.kept_finished = True
                     self._kept_path = self.store.keep_finished(self._finished())
             else:
-                self.store.save(SavedMatch(self.setup, self.match, (self.hints_used[0], self.hints_used[1]),
-                                           self.analysis_on))
+                self.store.save(self._saved())
             self.save_problem = None
         except SaveError as error:
             self.save_problem = str(error)
 
     def _finished(self, verdicts: tuple[RoundVerdicts, ...] = ()) -> SavedMatch:
-        return SavedMatch(self.setup, self.match, (self.hints_used[0], self.hints_used[1]), verdicts=verdicts)
+        return replace(self._saved(verdicts), analysis=False)
 
     def judged(self, solver: Solver = shared_solver) -> None:
         """Keep the verdicts the review found with the kept match: ``soluna export`` then solves nothing again."""
@@ -229,7 +297,11 @@ class LocalTable(Table):
         self.stats_recorded, self.stats_counted = False, None
 
     def play(self, placed: PlacedMove, player: int) -> None:
+        """Play the move, unless the mover's time ran out first: then the match is lost on time."""
+        if self.time_is_up():
+            return
         self.match.play(placed, player)
+        self._clock_follows_match(mover=player)
         self.save()
 
     def resigner(self) -> int | None:
@@ -248,6 +320,7 @@ class LocalTable(Table):
         if player != self.resigner():
             raise OutOfTurnError("that player cannot resign now")
         self.match.forfeit(player)
+        self._clock_follows_match()
         self.save()
 
     def _human_moves_in_round(self) -> int:
@@ -273,6 +346,7 @@ class LocalTable(Table):
             undone.append(self.match.undo().move)
             if self.seat(mover) is not COMPUTER:
                 break
+        self._clock_follows_match()  # time used is not given back: the clock of who is to move runs
         self.save()
         if was_over and not self.match.is_over:
             self._withdraw_finished()
@@ -289,11 +363,13 @@ class LocalTable(Table):
         redone = [self.match.redo().move]
         while self.match.can_redo and self.seat(self.match.to_move) is COMPUTER:
             redone.append(self.match.redo().move)
+        self._clock_follows_match()
         self.save()
         return redone
 
     def start_next_round(self, opener: int | None, chooser: int | None) -> None:
         self.match.start_next_round(opener, chooser)
+        self._clock_follows_match()
         self.save()
 
 

@@ -8,6 +8,7 @@ workers, handles the widgets' messages and opens the dialogs.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, TypeVar, cast
 
 from textual import events, on
@@ -127,6 +128,8 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
         #: The computer's move held over its target (``Phase.REVEALING``).
         self.revealing: Move | None = None
         self._reveal_timer: Timer | None = None
+        #: Wakes the screen when a clock kept at this table reaches zero.
+        self._time_timer: Timer | None = None
         #: The end of round (or match) already announced, so it is announced once.
         self._announced: Turn | None = None
         #: The saving trouble already told, so it is told once.
@@ -150,7 +153,7 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
                     yield StatusLine(id="status")
             with Column(id="sidebar"):
                 yield Tally(self.glyphs, id="tally")
-                yield ClockPanel(self.glyphs, id="clock-panel")  # a match with a clock, over SSH
+                yield ClockPanel(self.glyphs, id="clock-panel")  # shown for a match with a clock
                 yield History(id="history")
                 yield NoticeLine(id="notice")
         yield KeyFooter()
@@ -219,9 +222,11 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
         self.stop_thinking()
         self.workers.cancel_group(self, "oracle")
         self.table.on_change = None
+        self.table.pause_clock(True)
         self.table = table
         self._reset_state()
         self._watch_table()
+        self.table.pause_clock(not self.is_current)
         if self.board.capacity < self.match.options.discs:
             await self.board.remove()
             await self.query_one("#play-area").mount(
@@ -336,11 +341,53 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
             # After a refresh, so the toast lands even when this runs while the screen mounts.
             self.call_after_refresh(self.notify, problem, title="Not saved", severity="warning", timeout=8)
         self._save_warned = problem
+        self._watch_time()
         match = self.match
         if match.round.is_over or match.is_over:
             self._announce_end()
         elif self.table.seat(match.to_move) is Seat.COMPUTER and not self.thinking:
             self._start_thinking()
+
+    # ---- a clock kept at this table (on one terminal) -------------------------------------
+
+    def on_screen_resume(self) -> None:
+        """The match is in front again (a dialog closed, or it has just been shown): its clock runs."""
+        self.table.pause_clock(False)
+        if self.table.clock is not None:
+            self.refresh_view()
+            self._watch_time()
+
+    def on_screen_suspend(self) -> None:
+        """A dialog (or another screen) is over the match: its clock stops until the match is in front again."""
+        self.table.pause_clock(True)
+        self._watch_time()
+
+    def _watch_time(self) -> None:
+        """Wake when the running clock reaches zero, where this table keeps it."""
+        if self._time_timer is not None:
+            self._time_timer.stop()
+            self._time_timer = None
+        deadline = self.table.time_runs_out_at()
+        if deadline is not None:
+            self._time_timer = self.set_timer(max(0.0, deadline - time.monotonic()) + 0.01, self._time_ran_out)
+
+    def _time_ran_out(self) -> None:
+        self._time_timer = None
+        if self.table.time_is_up():
+            self._end_match_now()
+        else:
+            self._watch_time()  # a move landed on time meanwhile
+
+    def _end_match_now(self, end: Callable[[], None] | None = None) -> None:
+        """The match ends before it is played out (a resignation, a clock run out): nothing more is thought,
+        picked or typed, and the end is told."""
+        with self.app.batch_update():
+            self.stop_thinking()
+            self._close_prompt()
+            self.picker.drop()
+            if end is not None:
+                end()
+            self.after_change()
 
     def _announce_end(self) -> None:
         """A round (or the match) has just been decided: its review, then what comes next."""
@@ -528,6 +575,7 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
 
     def on_unmount(self) -> None:
         self.stop_thinking()
+        self.table.pause_clock(True)  # the game is closing: the time used so far is saved, and no more
 
     # ---- the player's actions ------------------------------------------------------------
 
@@ -656,12 +704,7 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
     def _resign_answered(self, player: int, yes: bool | None) -> None:
         if not yes or self.table.resigner() != player:
             return  # kept playing, or the match moved on while asking (the computer's move ended the round)
-        with self.app.batch_update():
-            self.stop_thinking()
-            self._close_prompt()
-            self.picker.drop()
-            self.table.resign(player)
-            self.after_change()
+        self._end_match_now(lambda: self.table.resign(player))
 
     def action_rematch(self) -> None:
         """``r`` once the match is over (its dialog closed to look at the board), or the dialog's choice: the same

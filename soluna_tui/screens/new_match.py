@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from ..app_view import app_view
+from ..link.clock import PRESETS, ClockSetting
 from ..match_setup import NAME_LIMIT, MatchSetup
 from ..preferences import pause_choices
 from ..rules import MAX_DISCS, MIN_DISCS, MatchOptions, OptionError
@@ -34,6 +35,12 @@ RULES = [("Box rules (same layout, loser chooses)", "box"), ("Online rules (new 
 FORM_KEYS = "Left/Right change a value, Up/Down move between fields, Enter starts."
 #: The level choice's first entry: the level your recent accuracy matches (``stats.match_my_strength``).
 MATCH_LEVEL = "match"
+
+
+def clock_choices(current: ClockSetting | None) -> list[tuple[str, ClockSetting | None]]:
+    """No clock, the presets, and the match's own clock if it is none of them (``soluna play --clock``)."""
+    clocks = [*PRESETS, *([current] if current is not None and current not in PRESETS else [])]
+    return [("none", None), *((clock.brief, clock) for clock in clocks)]
 
 
 class NewMatchScreen(QuietFocus, ModalScreen[MatchSetup | None]):
@@ -100,6 +107,7 @@ class NewMatchScreen(QuietFocus, ModalScreen[MatchSetup | None]):
             yield self._choice("Discs", [(str(n), n) for n in range(MIN_DISCS, MAX_DISCS + 1)], options.discs,
                                "discs")
             yield self._choice("Opens round 1", [("Player 1", 0), ("Player 2", 1)], options.first_opener, "opener")
+            yield self._choice("Clock", clock_choices(previous.clock), previous.clock, "clock")
             yield self._choice("Hints", ON_OFF, previous.hints, "hints")
             yield self._choice("Round review", ON_OFF, previous.review, "review")
             with Row(classes="form-row"):
@@ -190,12 +198,14 @@ class NewMatchScreen(QuietFocus, ModalScreen[MatchSetup | None]):
         seed = int(seed_text) if seed_text else None
         name = self.query_one("#name-1", Input).value
         teaching = {"hints": value("hints"), "review": value("review")}
+        clock = value("clock")
         if value("mode") == "computer":
             matched = value("level") == MATCH_LEVEL
             level = self._matched_level().strength.level if matched else value("level")
-            return MatchSetup.against_computer(level, options, name=name or "You", seed=seed, matched=matched,
-                                               **teaching)
-        return MatchSetup(options, (name, self.query_one("#name-2", Input).value), None, seed, **teaching)
+            return MatchSetup.against_computer(level, options, name=name or "You", seed=seed, clock=clock,
+                                               matched=matched, **teaching)
+        return MatchSetup(options, (name, self.query_one("#name-2", Input).value), None, seed, **teaching,
+                          clock=clock)
 
     def action_start(self) -> None:
         try:

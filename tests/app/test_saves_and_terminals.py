@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from soluna_tui.link.clock import PRESETS
 from soluna_tui.match_setup import MatchSetup
 from soluna_tui.preferences import Preferences
 from soluna_tui.rules import MatchOptions, choose_move
@@ -212,6 +213,7 @@ async def test_new_match_screen_builds_the_chosen_setup(tmp_path) -> None:
         await pilot.press("down", "left", "left")  # stars: 2
         await pilot.press("down", "left")  # discs: 11
         await pilot.press("down", "right")  # the computer opens
+        await pilot.press("down", "right", "right")  # clock: 10+5
         await pilot.press("down", "right")  # hints off
         await pilot.press("down")  # round review stays on
         await pilot.press("down", *"1234")  # seed
@@ -222,7 +224,7 @@ async def test_new_match_screen_builds_the_chosen_setup(tmp_path) -> None:
         assert setup.computer_level == "9" and setup.names == ("Zoe", "Computer")
         assert setup.options.preset_name == "online" and setup.options.stars_to_win == 2
         assert setup.options.discs == 11 and setup.options.first_opener == 1 and setup.seed == 1234
-        assert setup.hints is False and setup.review is True
+        assert setup.hints is False and setup.review is True and setup.clock == PRESETS[1]
         assert screen.match.round.ply == 1  # the computer opened
 
 
