@@ -129,6 +129,16 @@ def test_the_docs_the_code_names_exist() -> None:
     assert sorted(name for name in named if not (ROOT / name).is_file()) == []
 
 
+@pytest.mark.parametrize("argv", [["--help"], ["analyze", "--help"]])
+def test_the_help_points_to_the_rules(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    from soluna_tui.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(argv)
+    assert done.value.code == 0
+    assert "docs/rules.md" in " ".join(capsys.readouterr().out.split())
+
+
 def test_nothing_points_to_a_rules_file_or_folder_the_project_lacks() -> None:
     files = [*PAGES, *(ROOT / "docs").rglob("*"), *(ROOT / "soluna_tui").rglob("*")]
     found = [f"{file.relative_to(ROOT)}: {name}" for file in sorted(set(files)) if file.is_file()
