@@ -276,7 +276,8 @@ def build_parser(every_command: bool = True) -> argparse.ArgumentParser:
             "Stack a tower on another of the same height or the same top symbol; "
             "the player left without a move loses the round."
         ),
-        epilog="Run 'soluna COMMAND --help' for a command's options. Without a command, the game starts.",
+        epilog="Run 'soluna COMMAND --help' for a command's options. Without a command, the game starts. "
+               "The rules and the notation in full: docs/rules.md in the source tree.",
     )
     parser.add_argument("--version", action="version", version=f"soluna {__version__}")
     _add_app_options(parser)

@@ -1,4 +1,4 @@
-"""Notation of RULES.md: printing, parsing, aliases and precise errors."""
+"""Notation of docs/rules.md: printing, parsing, aliases and precise errors."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Legal moves exactly as RULES.md says, checked against a direct reading of the rules."""
+"""Legal moves exactly as docs/rules.md says, checked against a direct reading of the rules."""
 
 from __future__ import annotations
 
