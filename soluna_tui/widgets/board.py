@@ -1,9 +1,16 @@
-"""The table: one place per tower of the round's opening, in a grid that keeps still all round.
+"""The table: one place per tower of the round's opening, in a grid whose places keep still all round.
 
 The board keeps the focus and draws its own cursor: moving it repaints the place it left and the
 place it entered, nothing else (no focus events, no CSS classes, no layout). The grid's shape
 is chosen from the board's size and the number of places, and changes only with them (a resize,
-a new round of another size), never with a move: a tower that goes away leaves its place empty.
+a new round of another size), never with a key: a tower that goes away leaves its place empty.
+
+On a large terminal (discs two lines thick or more) a row is only as tall as a tower a little
+taller than the tallest on the table (``GROWTH_ROOM``), not as tall as the height allows: early
+in a round the towers stand together on the bottom of the board instead of under twenty blank
+lines each, and the rows grow as the towers do. The board stands on its bottom line, so the last
+row never moves; the rows are worked out from the table alone, so every screen showing the same
+table (a player's, a spectator's, after a reconnect) draws it alike.
 """
 
 from __future__ import annotations
@@ -32,6 +39,10 @@ from .tower import PARTS, SCALES, SMALL, Geometry, TowerScale, TowerWidget, draw
 #: A larger scale is chosen only if every tower of up to this many discs (or all the discs of the
 #: round, if fewer) is drawn whole.
 WANTED_DISCS = 6
+#: On the large scales, a row has room for this many discs more than the tallest tower on the table...
+GROWTH_ROOM = 2
+#: ...and for at least this many.
+LEAST_ROOM = 3
 #: Drawings kept for the whole board: every place in every state a few keys move it between.
 DRAWINGS_KEPT = 512
 
@@ -46,10 +57,12 @@ class BoardPlan:
     row_height: int
 
 
-def plan_board(width: int, height: int, places: int, discs: int, note_line: bool) -> BoardPlan:
+def plan_board(width: int, height: int, places: int, discs: int, note_line: bool,
+               tallest: int | None = None) -> BoardPlan:
     """The largest towers whose grid of ``places`` fits ``width`` x ``height`` and draws a tower of
     ``WANTED_DISCS`` discs whole; the compact towers when none does. Rows are as even as can be
-    (6 and 6 rather than 7 and 5), and share the height between them."""
+    (6 and 6 rather than 7 and 5), and share the height between them; given the ``tallest`` tower on
+    the table, rows of thick discs are only as tall as its growth needs (``GROWTH_ROOM``)."""
     wanted = min(WANTED_DISCS, max(1, discs))
     places = max(1, places)
     for widest in reversed(SCALES):
@@ -61,6 +74,9 @@ def plan_board(width: int, height: int, places: int, discs: int, note_line: bool
         for scale in thinner(widest):  # the thickest discs that still draw such a tower whole
             shown = scale.discs_within(row_height, note_line)
             if widest is SMALL or shown >= wanted:
+                if tallest is not None and scale.disc_lines >= 2:
+                    shown = min(shown, max(LEAST_ROOM, tallest + GROWTH_ROOM))
+                    row_height = min(row_height, scale.lines_for(shown, note_line))
                 columns = ceil(places / rows)
                 return BoardPlan(Geometry(scale, shown, note_line), columns, rows, row_height)
     rows = places  # a terminal too narrow for one compact tower: one a row, as the too-small notice covers it
@@ -121,6 +137,8 @@ class Board(CachedLines, Container, can_focus=True):
         self.glyphs = glyphs
         self.capacity = capacity
         self._looks: list[TowerLook] = []
+        #: The tallest tower shown (rows of thick discs are as tall as its growth needs).
+        self._tallest = 0
         self._cursor = 0
         #: Keep a line under every tower for hint and analysis marks, so they appear without moving it.
         self.reserve_notes = False
@@ -183,10 +201,13 @@ class Board(CachedLines, Container, can_focus=True):
         """Draw these places (one look each, in the order of the places); optionally put the cursor
         on one. The grid changes only when the number of places does."""
         reshaped = len(looks) != len(self._looks)
-        self._looks = list(looks)
+        tallest = max((look.tower.height for look in looks if look.tower is not None), default=1)
+        grown = tallest != self._tallest
+        self._looks, self._tallest = list(looks), tallest
         if reshaped:
             for widget in self.tower_widgets:
                 widget.display = widget.slot < len(self._looks)
+        if reshaped or grown:
             self._replan()
         if cursor is not None:
             self._cursor = cursor
@@ -238,7 +259,7 @@ class Board(CachedLines, Container, can_focus=True):
         if not self._looks or width <= 0 or height <= 0:
             return
         note_line = self.reserve_notes or any(look.note for look in self._looks)
-        plan = plan_board(width, height, len(self._looks), self.discs, note_line)
+        plan = plan_board(width, height, len(self._looks), self.discs, note_line, self._tallest)
         if (plan, width, height) == (self.plan, *self._planned_size):
             return
         # The same plan for another size still moves the rows down or up (the padding above them).

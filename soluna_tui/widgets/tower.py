@@ -82,7 +82,8 @@ def thinner(scale: TowerScale) -> list[TowerScale]:
 
 @dataclass(frozen=True)
 class Geometry:
-    """How the board draws every tower now (it changes only with the terminal's size or a new round)."""
+    """How the board draws every tower now (it changes with the terminal's size, a new round, and on a large
+    terminal as the tallest tower grows)."""
 
     scale: TowerScale = SMALL
     #: The most discs drawn; a taller stack is drawn with an elision mark in the middle.

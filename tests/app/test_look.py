@@ -9,7 +9,7 @@ from soluna_tui.rules import Arrangement, Move
 from soluna_tui.rules.puzzles import make_puzzle
 from soluna_tui.screens.game import GameScreen
 from soluna_tui.screens.puzzle import PuzzleScreen
-from soluna_tui.widgets.board import JUMP_KEYS
+from soluna_tui.widgets.board import GROWTH_ROOM, JUMP_KEYS, LEAST_ROOM
 from soluna_tui.widgets.key_footer import KeyFooter
 from soluna_tui.widgets.tally import Tally
 
@@ -40,12 +40,43 @@ async def test_towers_grow_with_the_terminal_and_fill_the_board(tmp_path, size, 
         assert len(regions) == 12 and all(board.region.contains_region(region) for region in regions)
         assert all(not a.overlaps(b) for i, a in enumerate(regions) for b in regions[i + 1:])
         assert all(region.width >= board.scale.frame_width for region in regions)
-        # The places share the whole board out, across and down (a column or line left over at most
-        # each row and column).
+        # The places share the whole board out across (a column left over at most each column); down, thin
+        # discs share the height out too, and thick ones stand on the bottom in rows as tall as a tower
+        # a little taller than the tallest needs.
         assert board.region.width - sum(region.width for region in regions[: board.columns]) < board.columns
-        assert board.region.height - sum(region.height for region in regions[:: board.columns]) < 2 * board.plan.rows
+        if disc_lines == 1:
+            heights = sum(region.height for region in regions[:: board.columns])
+            assert board.region.height - heights < 2 * board.plan.rows
+        else:
+            room = board.scale.lines_for(max(LEAST_ROOM, 1 + GROWTH_ROOM), board.plan.geometry.note_line)
+            assert {region.height for region in regions} == {room}
+            assert max(region.bottom for region in regions) == board.region.bottom
         await pilot.press("down")  # a row down is still a row down
         assert board.cursor == board.columns
+
+
+async def test_on_a_large_terminal_rows_grow_with_the_tallest_tower_and_the_last_row_keeps_still(tmp_path) -> None:
+    app = make_app(tmp_path, hot_seat())
+    async with app.run_test(size=(200, 60)) as pilot:
+        await pilot.pause()
+        screen = game(app)
+        board = screen.board
+        first = board.plan.row_height
+        bottom_row = [region for region in shown_regions(app)][board.columns:]
+        assert first == board.scale.lines_for(LEAST_ROOM, board.plan.geometry.note_line)
+        # 22 blank lines stood above each row before (issue 30): now above the board only, the rows together.
+        assert first < 14 and board.plan.rows * first < board.region.height // 2
+        for _ in range(2):  # two towers onto one: the tallest has three discs
+            match = screen.match
+            move = max(match.position.legal_moves, key=lambda move: move.mover.height + move.target.height)
+            screen.table.play(screen.arrangement.resolve(move), match.to_move)
+            screen.after_change()
+            await pilot.pause()
+        tallest = max(tower.height for tower in screen.match.position.towers)
+        assert tallest == 3
+        assert board.plan.row_height == board.scale.lines_for(tallest + GROWTH_ROOM, board.plan.geometry.note_line)
+        assert board.plan.row_height > first
+        assert [region for region in shown_regions(app)][board.columns:][0].bottom == bottom_row[0].bottom
 
 
 async def test_a_large_board_keeps_the_compact_one_at_80x24_after_a_resize(tmp_path) -> None:
