@@ -6,11 +6,12 @@ is chosen from the board's size and the number of places, and changes only with 
 a new round of another size), never with a key: a tower that goes away leaves its place empty.
 
 On a large terminal (discs two lines thick or more) a row is only as tall as a tower a little
-taller than the tallest on the table (``GROWTH_ROOM``), not as tall as the height allows: early
-in a round the towers stand together on the bottom of the board instead of under twenty blank
-lines each, and the rows grow as the towers do. The board stands on its bottom line, so the last
-row never moves; the rows are worked out from the table alone, so every screen showing the same
-table (a player's, a spectator's, after a reconnect) draws it alike.
+taller than the tallest on the table (``GROWTH_ROOM``, in ``ROOM_STEPS``), not as tall as the height
+allows: early in a round the towers stand together on the bottom of the board instead of under
+twenty blank lines each, and the rows grow as the towers do (twice a round at most). The board
+stands on its bottom line, so the last row never moves; the rows are worked out from the table
+alone, so every screen showing the same table (a player's, a spectator's, after a reconnect)
+draws it alike.
 """
 
 from __future__ import annotations
@@ -41,8 +42,8 @@ from .tower import PARTS, SCALES, SMALL, Geometry, TowerScale, TowerWidget, draw
 WANTED_DISCS = 6
 #: On the large scales, a row has room for this many discs more than the tallest tower on the table...
 GROWTH_ROOM = 2
-#: ...and for at least this many.
-LEAST_ROOM = 3
+#: ...in these steps (beyond the last, as many as its height holds): the rows change at most twice a round.
+ROOM_STEPS = (4, 7)
 #: Drawings kept for the whole board: every place in every state a few keys move it between.
 DRAWINGS_KEPT = 512
 
@@ -75,7 +76,7 @@ def plan_board(width: int, height: int, places: int, discs: int, note_line: bool
             shown = scale.discs_within(row_height, note_line)
             if widest is SMALL or shown >= wanted:
                 if tallest is not None and scale.disc_lines >= 2:
-                    shown = min(shown, max(LEAST_ROOM, tallest + GROWTH_ROOM))
+                    shown = min(shown, next((step for step in ROOM_STEPS if step >= tallest + GROWTH_ROOM), shown))
                     row_height = min(row_height, scale.lines_for(shown, note_line))
                 columns = ceil(places / rows)
                 return BoardPlan(Geometry(scale, shown, note_line), columns, rows, row_height)

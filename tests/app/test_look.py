@@ -9,7 +9,7 @@ from soluna_tui.rules import Arrangement, Move
 from soluna_tui.rules.puzzles import make_puzzle
 from soluna_tui.screens.game import GameScreen
 from soluna_tui.screens.puzzle import PuzzleScreen
-from soluna_tui.widgets.board import GROWTH_ROOM, JUMP_KEYS, LEAST_ROOM
+from soluna_tui.widgets.board import JUMP_KEYS, ROOM_STEPS
 from soluna_tui.widgets.key_footer import KeyFooter
 from soluna_tui.widgets.tally import Tally
 
@@ -48,7 +48,7 @@ async def test_towers_grow_with_the_terminal_and_fill_the_board(tmp_path, size, 
             heights = sum(region.height for region in regions[:: board.columns])
             assert board.region.height - heights < 2 * board.plan.rows
         else:
-            room = board.scale.lines_for(max(LEAST_ROOM, 1 + GROWTH_ROOM), board.plan.geometry.note_line)
+            room = board.scale.lines_for(ROOM_STEPS[0], board.plan.geometry.note_line)
             assert {region.height for region in regions} == {room}
             assert max(region.bottom for region in regions) == board.region.bottom
         await pilot.press("down")  # a row down is still a row down
@@ -63,9 +63,9 @@ async def test_on_a_large_terminal_rows_grow_with_the_tallest_tower_and_the_last
         board = screen.board
         first = board.plan.row_height
         bottom_row = [region for region in shown_regions(app)][board.columns:]
-        assert first == board.scale.lines_for(LEAST_ROOM, board.plan.geometry.note_line)
-        # 22 blank lines stood above each row before (issue 30): now above the board only, the rows together.
-        assert first < 14 and board.plan.rows * first < board.region.height // 2
+        assert first == board.scale.lines_for(ROOM_STEPS[0], board.plan.geometry.note_line)
+        # 22 blank lines stood above each row before (issue 30): now above the board, the rows together.
+        assert board.plan.rows * first < 0.6 * board.region.height
         for _ in range(2):  # two towers onto one: the tallest has three discs
             match = screen.match
             move = max(match.position.legal_moves, key=lambda move: move.mover.height + move.target.height)
@@ -74,8 +74,7 @@ async def test_on_a_large_terminal_rows_grow_with_the_tallest_tower_and_the_last
             await pilot.pause()
         tallest = max(tower.height for tower in screen.match.position.towers)
         assert tallest == 3
-        assert board.plan.row_height == board.scale.lines_for(tallest + GROWTH_ROOM, board.plan.geometry.note_line)
-        assert board.plan.row_height > first
+        assert board.plan.row_height == board.scale.lines_for(ROOM_STEPS[1], board.plan.geometry.note_line) > first
         assert [region for region in shown_regions(app)][board.columns:][0].bottom == bottom_row[0].bottom
 
 
