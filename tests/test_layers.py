@@ -57,7 +57,7 @@ def reaching(paths: list[Path], forbidden: tuple[str, ...]) -> dict[str, list[st
 def test_the_import_reader_sees_relative_imports() -> None:
     """The check below would pass vacuously if it misread ``from ..x import y``."""
     assert "soluna_tui.link.messages.ListedMatch" in imported(PACKAGE / "screens" / "lobby.py")
-    assert "soluna_tui.link.messages" in imported(PACKAGE / "server" / "child_app.py")
+    assert "soluna_tui.link.messages" in imported(PACKAGE / "remote" / "app.py")
     assert "soluna_tui.server.storage" in imported(PACKAGE / "server" / "lobby" / "dispatch.py")
 
 

@@ -1,12 +1,13 @@
-"""``soluna serve``: the game as an SSH service, in three kinds of process.
+"""``soluna serve``: the game as an SSH service. This package is its server process.
 
-One asyncssh process, the server, holds the lobby and every two-player match (kept in
-a database). Each SSH session gets a child process running the Textual app on a
-pseudo-terminal, forked by the zygote (a warm process with the app imported) or started
-afresh; the child talks to the server over a socketpair in newline-delimited JSON, each message
-a typed value declared once in ``soluna_tui/link/messages.py`` (the package both sides share,
-below this one and the screens).
-The first line of each module's docstring says where it runs:
+The service runs in three kinds of process. One asyncssh process, the server (this package),
+holds the lobby and every two-player match (kept in a database). Each SSH session gets a child
+process running the Textual app on a pseudo-terminal, forked by the zygote (a warm process with
+the app imported) or started afresh. The child and the zygote are ``soluna_tui/remote``'s: the
+server starts them by module name (``link/child_config.py``) and never imports them. The child
+talks to the server over a socketpair in newline-delimited JSON, each message a typed value
+declared once in ``soluna_tui/link/messages.py`` (the package both sides share, below this one
+and the screens). The first line of each module's docstring says where it runs:
 
 ===================  ================  ===============================================================
 Module               Runs in           What it does there
@@ -28,14 +29,8 @@ client_env.py        server process    what a client may pass to its child (TERM
 lobby/               server process    the authority on matches: codes, seats, moves, forfeits, records
 ratings.py           server process    player ratings over rated matches
 storage/             server process    players, matches and ratings in SQLite or PostgreSQL
-zygote.py            zygote            imports the app once, forks a child per session, reaps them
-child.py             child             the child's set-up: session leader, limits, no tracebacks
-child_app.py         child             the app a session runs: the lobby, then matches
-remote_table.py      child             a seat at a match the server holds
-activity.py          child             what counts as the player there (a key that acts), told the server
-keeping.py           shared            how long a match against the computer is kept for a player gone
 ===================  ================  ===============================================================
 
-This package imports nothing heavy on its own: the child imports the app from it,
-the server imports asyncssh, and neither should pay for the other.
+Nothing here imports Textual, the app or a screen (``tests/test_layers.py`` says so): the server
+pays for asyncssh only, the child for Textual only.
 """

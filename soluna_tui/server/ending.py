@@ -17,8 +17,8 @@ import contextlib
 import logging
 import signal
 
+from ..link.child_config import OUT_OF_MEMORY
 from ..play.wording import minutes
-from .child import OUT_OF_MEMORY
 from .spawn import Child
 
 log = logging.getLogger("soluna.server")

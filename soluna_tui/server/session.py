@@ -29,10 +29,10 @@ from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
+from ..link.child_config import ACTIVITY_EVERY, ChildConfig
 from ..link.messages import Activity, ClosingSoon, CrashReport, Exit, Reply, Request
 from ..link.protocol import Link, ProtocolError
 from .channel_guard import RequestBudget, Verdict
-from .child import ACTIVITY_EVERY, ChildConfig
 from .client_env import ascii_wanted, child_environment, clamp_size, term_refusal
 from .config import ServerConfig
 from .ending import LEAVE_GRACE, QUIT, TERMINAL_RESET, Ending, retire_child

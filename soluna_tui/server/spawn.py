@@ -23,7 +23,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .child import ChildConfig
+from ..link.child_config import CHILD_MODULE, ZYGOTE_MODULE, ChildConfig
 
 log = logging.getLogger("soluna.server")
 
@@ -153,7 +153,7 @@ class ExecSpawner(Spawner):
     async def spawn(self, terminal_fd: int, link_fd: int, config: ChildConfig) -> Child:
         try:
             process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "soluna_tui.server.child", config.to_json(), str(link_fd),
+                sys.executable, "-m", CHILD_MODULE, config.to_json(), str(link_fd),
                 stdin=terminal_fd, stdout=terminal_fd, stderr=terminal_fd, pass_fds=(link_fd,),
                 start_new_session=True, env=config.environment, cwd="/",
             )
@@ -189,7 +189,7 @@ class ZygoteSpawner(Spawner):
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
             self._process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "soluna_tui.server.zygote", str(theirs.fileno()),
+                sys.executable, "-m", ZYGOTE_MODULE, str(theirs.fileno()),
                 pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                 start_new_session=True, env=base_environment(), cwd="/",
             )

@@ -8,9 +8,9 @@ from typing import Any
 
 from soluna_tui.link.protocol import Link
 from soluna_tui.play.looks import move_words, place_keys
+from soluna_tui.remote.table import RemoteTable
 from soluna_tui.rules import Match, MatchOptions, Move
 from soluna_tui.screens.game import GameScreen
-from soluna_tui.server.remote_table import RemoteTable
 
 from ..server.test_child_app import FakeServer, match_message, settle, start
 from .burst import burst

@@ -9,8 +9,8 @@ import sys
 import pyte
 import pytest
 
+from soluna_tui.link.child_config import FAILED, OUT_OF_MEMORY
 from soluna_tui.server.channel_guard import RequestBudget, Verdict
-from soluna_tui.server.child import FAILED, OUT_OF_MEMORY
 from soluna_tui.server.client_env import ENV_BYTES, ENV_VARIABLES
 from soluna_tui.server.config import Limits
 from soluna_tui.server.ending import TERMINAL_RESET, Ending, retire_child

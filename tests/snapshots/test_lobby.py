@@ -7,8 +7,8 @@ import socket
 
 from textual.pilot import Pilot
 
+from soluna_tui.remote.app import ChildApp
 from soluna_tui.screens.lobby import LobbyScreen
-from soluna_tui.server.child_app import ChildApp
 
 MATCHES = [
     {"code": "KQXP", "players": ["bob", "cy"], "round": 2, "stars": [1, 0], "watchers": 1, "away": [False, False]},

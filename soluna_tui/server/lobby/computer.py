@@ -3,7 +3,7 @@
 Matches against the computer: played in the session's own process, kept in the store as they change.
 
 So a match against the computer outlives its session (and the server): held for its player after
-a disconnect (weeks for a keyed player, the rest of the day for a guest: ``keeping.py``), offered
+a disconnect (weeks for a keyed player, the rest of the day for a guest: ``link/keeping.py``), offered
 back in the lobby to the same name, and resumed with the same key or the secret the game showed,
 analysis mode and hints used as they were. At most ``MAX_HELD_GAMES`` are held (the oldest goes
 first beyond it).
@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...files import SaveError
 from ...link.end_reason import EndReason
+from ...link.keeping import GUEST_KEEP, KEYED_KEEP, computer_keep, duration
 from ...link.messages import (
     ComputerDropped,
     ComputerGameKept,
@@ -38,7 +39,6 @@ from ...link.messages import (
 )
 from ...rules.strengths import CALIBRATED_DISCS, Strength, strength_of
 from ...saves import SavedMatch
-from ..keeping import GUEST_KEEP, KEYED_KEEP, computer_keep, duration
 from ..storage import ComputerGameRecord, SeatRecord, Storage, StorageError
 from ..storage.secrets import GAME_GUESSES, clean_secret
 from .guesses import Guesses, address_scope, game_scope

@@ -2,7 +2,7 @@
 
 A warm process that forks session children, so Textual and the app are imported once, here.
 
-Started by the server as ``python -m soluna_tui.server.zygote FD`` (FD: a
+Started by the server as ``python -m soluna_tui.remote.zygote FD`` (FD: a
 ``SOCK_SEQPACKET`` socket). It imports the app and says ``ready``; then for each
 ``spawn`` request (the terminal and link descriptors travel with it) it forks a
 child, and answers with the child's pid and a pidfd, so the server can signal
@@ -24,7 +24,8 @@ import socket
 import sys
 import time
 
-from .child import ChildConfig, run
+from ..link.child_config import ChildConfig
+from .child import run
 
 STOP_GRACE = 2.0
 
@@ -36,7 +37,7 @@ def preload() -> None:
     it again, and its pages stay shared between them (a collection would write to every object).
     """
     from ..app import preload as preload_app
-    from . import child_app  # noqa: F401
+    from . import app  # noqa: F401
 
     preload_app()  # the screens the app imports when first used, so no session imports them itself
     gc.collect()

@@ -41,6 +41,7 @@ from ..app import SolunaApp
 from ..compat import report_app_error
 from ..files import SaveError
 from ..link.clock import ClockSetting
+from ..link.keeping import computer_keep, duration
 from ..link.messages import (
     Answer,
     AskFinishedMatch,
@@ -97,8 +98,7 @@ from ..screens.waiting import WaitingScreen
 from ..stats import Stats, StatsStore
 from ..table import LocalTable
 from .activity import ReportsActivity
-from .keeping import computer_keep, duration
-from .remote_table import RemoteTable
+from .table import RemoteTable
 
 LOBBY_STYLESHEET = "lobby.tcss"
 NOTICE_SECONDS = 8

@@ -1,9 +1,9 @@
-"""Runs in the child (the zygote forks into ``run``; the server only builds its ``ChildConfig``).
+"""Runs in the child (the zygote forks into ``run``; the server only builds its ``ChildConfig``, in ``link``).
 
 One SSH session's child process: the Textual app on the session's pseudo-terminal.
 
 Forked by the zygote (the app already imported) or started as
-``python -m soluna_tui.server.child CONFIG_JSON LINK_FD`` with the terminal as its
+``python -m soluna_tui.remote.child CONFIG_JSON LINK_FD`` with the terminal as its
 standard streams. Either way it becomes the terminal's session leader, limits
 its own memory and CPU time, keeps only the environment the server chose, and
 never shows a traceback: an internal error is a report to the server's log and an
@@ -17,50 +17,23 @@ from __future__ import annotations
 import fcntl
 import gc
 import io
-import json
 import os
 import resource
 import socket
 import sys
 import termios
 import traceback
-from dataclasses import asdict, dataclass, field
 
+from ..link.child_config import FAILED, OUT_OF_MEMORY, ChildConfig
 from ..link.messages import CRASH_REPORT_LIMIT, CrashReport
 from ..link.protocol import encode
 
-#: Exit statuses: an internal error, and the memory limit reached (the server's line to the player says which).
-FAILED, OUT_OF_MEMORY = 1, 3
 #: MiB of address space kept back past the memory limit, for the way out once the limit is reached.
 MEMORY_RESERVE_MB = 32
 MIB = 1024 * 1024
 #: Fewer, larger young collections: a redraw allocates thousands of short-lived objects, and
 #: collecting every 700 of them put 30 ms stalls into keystrokes (measured in benchmarks/ssh_load.py).
 GC_THRESHOLDS = (20_000, 50, 100)
-#: The fewest seconds between two reports that the player did something (the server may ask for fewer).
-ACTIVITY_EVERY = 3.0
-
-
-@dataclass(frozen=True)
-class ChildConfig:
-    """Everything a child needs besides its terminal and its link to the server."""
-
-    name: str
-    ascii_mode: bool = False
-    environment: dict[str, str] = field(default_factory=dict)
-    memory_mb: int = 1024
-    cpu_seconds: int = 900
-    computer_pause: float = 0.6
-    reveal_pause: float = 0.5
-    #: Seconds between two reports to the server that the player did something, at the fewest.
-    activity_every: float = ACTIVITY_EVERY
-
-    def to_json(self) -> str:
-        return json.dumps(asdict(self))
-
-    @classmethod
-    def from_json(cls, text: str) -> ChildConfig:
-        return cls(**json.loads(text))
 
 
 def take_terminal() -> None:
@@ -124,7 +97,7 @@ def _run_app(config: ChildConfig, link_fd: int) -> tuple[int, str]:
     from rich.console import Console
 
     from ..compat import before_app_errors
-    from .child_app import ChildApp
+    from .app import ChildApp
 
     app = ChildApp(name=config.name, link=socket.socket(fileno=link_fd), ascii_mode=config.ascii_mode,
                    computer_pause=config.computer_pause, reveal_pause=config.reveal_pause)
@@ -157,7 +130,7 @@ def _report_crash(report_fd: int, text: str) -> None:
 
 
 def main(argv: list[str]) -> int:
-    """``python -m soluna_tui.server.child CONFIG_JSON LINK_FD`` (the exec way of starting a child)."""
+    """``python -m soluna_tui.remote.child CONFIG_JSON LINK_FD`` (the exec way of starting a child)."""
     return run(ChildConfig.from_json(argv[0]), int(argv[1]))
 
 

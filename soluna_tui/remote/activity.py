@@ -23,8 +23,8 @@ from textual.dom import DOMNode
 from textual.errors import NoWidget
 from textual.widgets import Input
 
+from ..link.child_config import ACTIVITY_EVERY
 from ..link.messages import Activity, Request
-from .child import ACTIVITY_EVERY
 
 
 class ReportsActivity(App[None]):

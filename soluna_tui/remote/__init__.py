@@ -1,0 +1,16 @@
+"""An SSH session's side of ``soluna serve``: the app a player's terminal runs, in the session's child process.
+
+The server (``soluna_tui/server``) starts these modules by name (``link/child_config.py``) and
+speaks to the child only over the link (``soluna_tui/link``); it never imports them, and nothing
+here imports the server. The first line of each module's docstring says where it runs:
+
+===================  ================  ===============================================================
+Module               Runs in           What it does there
+===================  ================  ===============================================================
+zygote.py            zygote            imports the app once, forks a child per session, reaps them
+child.py             child             the child's set-up: session leader, limits, no tracebacks
+app.py               child             the app a session runs: the lobby, then matches
+table.py             child             a seat at a match the server holds
+activity.py          child             what counts as the player there (a key that acts), told the server
+===================  ================  ===============================================================
+"""
