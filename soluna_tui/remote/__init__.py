@@ -9,7 +9,10 @@ Module               Runs in           What it does there
 ===================  ================  ===============================================================
 zygote.py            zygote            imports the app once, forks a child per session, reaps them
 child.py             child             the child's set-up: session leader, limits, no tracebacks
-app.py               child             the app a session runs: the lobby, then matches
+app.py               child             the app a session runs: each message from the server to its half, quitting
+linked_app.py        child             the app's link to the server: what it said, questions, no disk
+lobby_half.py        child             what the lobby's screens wish, told the server, and its answers
+match_half.py        child             the match shown: its news, a computer match kept, leaving it
 table.py             child             a seat at a match the server holds
 activity.py          child             what counts as the player there (a key that acts), told the server
 ===================  ================  ===============================================================

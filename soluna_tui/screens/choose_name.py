@@ -5,13 +5,13 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from ..link.names import visible_text
 from ..match_setup import NAME_LIMIT, clean_name
 from ..widgets.key_footer import KeyFooter
+from .lobby_wish import LobbyWish
 from .quiet_focus import QuietFocus
 
 
@@ -30,7 +30,7 @@ class ChooseNameScreen(QuietFocus, ModalScreen[None]):
         Binding("escape", "later", "Not now"),
     ]
 
-    class Chosen(Message):
+    class Chosen(LobbyWish):
         def __init__(self, name: str) -> None:
             super().__init__()
             self.name = name

@@ -11,7 +11,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
@@ -19,6 +18,7 @@ from ..link.messages import LeaderboardPage, LeaderboardRow
 from ..rules.wording import plural
 from ..widgets.key_footer import KeyFooter
 from .help import HELP_BINDING
+from .lobby_wish import LobbyWish
 from .quiet_focus import QuietFocus
 
 PAGE = 20
@@ -38,7 +38,7 @@ class LeaderboardScreen(QuietFocus, ModalScreen[None]):
         HELP_BINDING,
     ]
 
-    class PageWanted(Message):
+    class PageWanted(LobbyWish):
         def __init__(self, screen: LeaderboardScreen, offset: int) -> None:
             super().__init__()
             self.screen = screen

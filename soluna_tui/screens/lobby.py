@@ -19,7 +19,6 @@ from typing import Any, ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Input, Label, OptionList, Static
@@ -35,6 +34,7 @@ from ..widgets.cached_lines import Column, Panel, Row, Words
 from ..widgets.choice import Choice
 from ..widgets.key_footer import KeyFooter
 from ..widgets.menu import Menu
+from .lobby_wish import LobbyWish
 from .quiet_focus import QuietFocus
 
 CODE_PATTERN = re.compile(r"[A-Z]{4}")
@@ -103,19 +103,19 @@ class LobbyScreen(QuietFocus, Screen[None]):
         Binding("escape", "menu", "Menu"),
     ]
 
-    class PlayComputer(Message):
+    class PlayComputer(LobbyWish):
         def __init__(self, setup: MatchSetup) -> None:
             super().__init__()
             self.setup = setup
 
-    class CreateMatch(Message):
+    class CreateMatch(LobbyWish):
         def __init__(self, options: MatchOptions, hints: bool, clock: ClockSetting | None = None) -> None:
             super().__init__()
             self.options = options
             self.hints = hints
             self.clock = clock
 
-    class JoinMatch(Message):
+    class JoinMatch(LobbyWish):
         """Join by code; ``secret`` proves a returning player without their key."""
 
         def __init__(self, code: str, hints: bool, secret: str | None = None) -> None:
@@ -124,26 +124,26 @@ class LobbyScreen(QuietFocus, Screen[None]):
             self.hints = hints
             self.secret = secret
 
-    class ResumeComputer(Message):
+    class ResumeComputer(LobbyWish):
         def __init__(self, secret: str | None = None) -> None:
             super().__init__()
             self.secret = secret
 
-    class WatchMatch(Message):
+    class WatchMatch(LobbyWish):
         def __init__(self, code: str) -> None:
             super().__init__()
             self.code = code
 
-    class ShowLeaderboard(Message):
+    class ShowLeaderboard(LobbyWish):
         """The player asked for the leaderboard."""
 
-    class ShowRecord(Message):
+    class ShowRecord(LobbyWish):
         """The player asked for their record."""
 
-    class ChooseName(Message):
+    class ChooseName(LobbyWish):
         """A player with a key asked to choose the name kept with it."""
 
-    class ChoicesChanged(Message):
+    class ChoicesChanged(LobbyWish):
         """The settings changed and then stayed so a moment (or a menu item was chosen with them)."""
 
         def __init__(self, choices: LobbyChoices) -> None:

@@ -9,7 +9,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
@@ -18,6 +17,7 @@ from ..link.messages import PlayerRecord, RecentMatch, SideResult
 from ..rules.wording import plural
 from ..widgets.key_footer import KeyFooter
 from .help import HELP_BINDING
+from .lobby_wish import LobbyWish
 from .quiet_focus import QuietFocus
 
 
@@ -59,7 +59,7 @@ class RecordScreen(QuietFocus, ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Back"), HELP_BINDING]
 
-    class ReplayWanted(Message):
+    class ReplayWanted(LobbyWish):
         def __init__(self, screen: RecordScreen, match_id: int) -> None:
             super().__init__()
             self.screen = screen

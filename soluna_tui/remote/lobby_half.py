@@ -1,0 +1,213 @@
+"""Runs in the child.
+
+The session app's lobby half: what the lobby's screens wish (play the computer, create, join or
+watch a match, the leaderboard, a record, a name) and the server's answers to them (who this
+player is, the matches in play, a match created and waiting, a refusal).
+
+Each wish is a ``LobbyWish`` message the app hands to ``grant``; each answer a message from the
+server the app hands to the handler ``handlers`` names for its type.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ..link.messages import (
+    AskFinishedMatch,
+    AskLeaderboard,
+    AskRecord,
+    CancelMatch,
+    ChooseName,
+    ComputerResume,
+    CreateMatch,
+    FinishedMatch,
+    JoinMatch,
+    KeepChoices,
+    LeaderboardPage,
+    LobbyListing,
+    Message,
+    PlayerRecord,
+    Question,
+    SecretNeeded,
+    Waiting,
+    WatchMatch,
+    Welcome,
+)
+from ..rules import Match, SolunaError
+from ..screens.choose_name import ChooseNameScreen
+from ..screens.leaderboard import LeaderboardScreen
+from ..screens.lobby import LobbyScreen
+from ..screens.lobby_wish import LobbyWish
+from ..screens.record import RecordScreen
+from ..screens.replay import ReplayScreen
+from ..screens.waiting import WaitingScreen
+from .linked_app import NOTICE_SECONDS, LinkedApp
+
+
+class LobbyHalf:
+    """The lobby's wishes, told the server, and the server's answers, shown (``app`` holds what both halves read)."""
+
+    def __init__(self, app: LinkedApp) -> None:
+        self.app = app
+        #: A keyed player is offered to choose their name once a visit (Escape means not now).
+        self._name_offered = False
+        #: What each wish of the lobby's screens does.
+        self._wishes: dict[type[LobbyWish], Callable[[Any], None]] = {
+            LobbyScreen.PlayComputer: self._play_computer, LobbyScreen.ResumeComputer: self._resume_computer,
+            LobbyScreen.CreateMatch: self._create, LobbyScreen.JoinMatch: self._join,
+            LobbyScreen.WatchMatch: self._watch, LobbyScreen.ShowLeaderboard: self._show_leaderboard,
+            LeaderboardScreen.PageWanted: self._leaderboard_page, LobbyScreen.ShowRecord: self._show_record,
+            RecordScreen.ReplayWanted: self._replay_wanted, LobbyScreen.ChoicesChanged: self._keep_choices,
+            LobbyScreen.ChooseName: self._offer_name_choice, ChooseNameScreen.Chosen: self._name_chosen,
+        }
+
+    @property
+    def handlers(self) -> dict[type[Message], Callable[[Any], None]]:
+        """What each of the server's answers to the lobby does."""
+        return {
+            Welcome: self._welcome, LobbyListing: self._heard_listing, Waiting: self._heard_waiting,
+            SecretNeeded: self._heard_secret_needed, LeaderboardPage: self._heard_leaderboard_page,
+            PlayerRecord: self._heard_record, FinishedMatch: self._replay_finished,
+        }
+
+    def grant(self, wish: LobbyWish) -> None:
+        """What a screen of the lobby's wished for, done (most by asking the server)."""
+        self._wishes[type(wish)](wish)
+
+    def refused(self, text: str) -> None:
+        """The server could not do what the lobby asked (a join, a watch, a creation, a resume)."""
+        app = self.app
+        if app.remote is None:
+            app.following = None
+        app.lobby.refused(text)
+        if app.screen is not app.lobby:
+            app.notify(text, severity="error", timeout=NOTICE_SECONDS)
+
+    # ---- what the server says ------------------------------------------------------------
+
+    def _welcome(self, message: Welcome) -> None:
+        """Who the server says this player is (on arrival, and as the answer to a name chosen)."""
+        app = self.app
+        asked = app.asker(message)
+        app.secret = message.secret
+        app.hold_seconds = message.hold_seconds
+        app.clocks, app.ranked_after = message.clocks, message.ranked_after
+        app.ranked_opponents, app.pair_rated_per_day = message.ranked_opponents, message.pair_rated_per_day
+        app.lobby.show_clocks(message.clocks)
+        if message.choices is not None:  # after the clocks: the clock kept is one of them
+            app.lobby.show_choices(message.choices)
+        if message.name:
+            app.player_name = message.name
+        app.rated = message.rated is True
+        app.lobby.show_player(app.player_name, message.rated)
+        if asked is not None and isinstance(asked.screen, ChooseNameScreen):
+            if message.name_chosen:
+                if app.screen is asked.screen:
+                    asked.screen.dismiss(None)
+                app.lobby.say(f"You are {app.player_name} on every visit with this key.")
+        elif app.rated and not message.name_chosen and not self._name_offered:
+            self._name_offered = True
+            app.push_screen(ChooseNameScreen(app.player_name))
+
+    def _heard_listing(self, message: LobbyListing) -> None:
+        app = self.app
+        app.matches_in_play, app.listed_at = message.matches, time.monotonic()
+        app.lobby.show_matches(app.matches_in_play)
+        app.lobby.show_computer_offer(message.computer)
+
+    def _heard_waiting(self, message: Waiting) -> None:
+        app = self.app
+        if app.asker(message) is not None:  # the lobby's "Create a match", still wanted
+            app.following = message.code
+            app.lobby.say(f"Match {message.code} created: waiting for an opponent.")
+            app.push_screen(WaitingScreen(message.code), self._waiting_closed)
+
+    def _waiting_closed(self, cancelled: bool | None) -> None:
+        if cancelled:
+            app = self.app
+            app.following = None
+            app.send(CancelMatch())
+            app.lobby.say("Match cancelled.")
+
+    def _heard_secret_needed(self, message: SecretNeeded) -> None:
+        app = self.app
+        app.asker(message)
+        app.following = None
+        app.lobby.ask_secret(message.code)
+
+    def _heard_leaderboard_page(self, message: LeaderboardPage) -> None:
+        asked = self.app.asker(message)
+        if asked is not None and isinstance(asked.screen, LeaderboardScreen):
+            asked.screen.show_page(message)
+
+    def _heard_record(self, message: PlayerRecord) -> None:
+        asked = self.app.asker(message)
+        if asked is not None and isinstance(asked.screen, RecordScreen):
+            asked.screen.show_record(message)
+
+    def _replay_finished(self, message: FinishedMatch) -> None:
+        """A finished match the player asked for: replayed and judged here (the server runs no solver)."""
+        asked = self.app.asker(message)
+        if asked is None or not isinstance(asked.screen, RecordScreen):
+            return  # the record it was asked from has closed
+        try:
+            match = Match.from_dict(message.match)
+        except SolunaError as error:
+            asked.screen.say(f"That match could not be read: {error}.", error=True)
+            return
+        when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(message.finished_at))
+        details = [f"Server match #{message.id}: {message.result.words}, finished {when}"]
+        asked.screen.say("")
+        self.app.push_screen(ReplayScreen(match, details, ascii_mode=self.app.ascii_mode))
+
+    # ---- what the player asks for ----------------------------------------------------------
+
+    def _ask_for_the_lobby(self, question: Question) -> None:
+        self.app.ask(question, self.app.lobby, self.refused)
+
+    def _play_computer(self, wish: LobbyScreen.PlayComputer) -> None:
+        self.app.start_match(wish.setup)
+
+    def _resume_computer(self, wish: LobbyScreen.ResumeComputer) -> None:
+        self._ask_for_the_lobby(ComputerResume(wish.secret))
+
+    def _create(self, wish: LobbyScreen.CreateMatch) -> None:
+        self._ask_for_the_lobby(CreateMatch(wish.options.to_dict(), wish.hints, wish.clock))
+
+    def _join(self, wish: LobbyScreen.JoinMatch) -> None:
+        self.app.following = wish.code
+        self._ask_for_the_lobby(JoinMatch(wish.code, wish.hints, wish.secret))
+
+    def _watch(self, wish: LobbyScreen.WatchMatch) -> None:
+        self.app.following = wish.code
+        self._ask_for_the_lobby(WatchMatch(wish.code))
+
+    def _show_leaderboard(self, wish: LobbyScreen.ShowLeaderboard) -> None:
+        screen = LeaderboardScreen(self.app.player_name)
+        self.app.push_screen(screen)
+        self.app.ask(AskLeaderboard(0), screen, screen.refused)
+
+    def _leaderboard_page(self, wish: LeaderboardScreen.PageWanted) -> None:
+        self.app.ask(AskLeaderboard(wish.offset), wish.control, wish.control.refused)
+
+    def _show_record(self, wish: LobbyScreen.ShowRecord) -> None:
+        screen = RecordScreen()
+        self.app.push_screen(screen)
+        self.app.ask(AskRecord(), screen, screen.refused)
+
+    def _replay_wanted(self, wish: RecordScreen.ReplayWanted) -> None:
+        self.app.ask(AskFinishedMatch(wish.match_id), wish.control, wish.control.refused)
+
+    def _keep_choices(self, wish: LobbyScreen.ChoicesChanged) -> None:
+        """A player with a key finds the lobby's settings so on their next visit (a guest's last the visit)."""
+        if self.app.rated:
+            self.app.send(KeepChoices(wish.choices))
+
+    def _offer_name_choice(self, wish: LobbyScreen.ChooseName) -> None:
+        self.app.push_screen(ChooseNameScreen(self.app.player_name))
+
+    def _name_chosen(self, wish: ChooseNameScreen.Chosen) -> None:
+        screen = next(each for each in reversed(self.app.screen_stack) if isinstance(each, ChooseNameScreen))
+        self.app.ask(ChooseName(wish.name), screen, screen.show_error)
