@@ -18,9 +18,9 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ..export import export_match, result_line, review_or_none
 from ..glyphs import glyphs_for
 from ..play.looks import HistoryEntry, TallyInfo, move_words
+from ..play.match_text import export_match, result_line, review_or_none
 from ..play.view import history_entries, shown_table, tower_looks
 from ..rules import Budget, Match
 from ..rules.teaching import RoundReview

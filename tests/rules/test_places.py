@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from soluna_tui.export import export_match
+from soluna_tui.play.match_text import export_match
 from soluna_tui.rules import (
     Arrangement,
     IllegalMoveError,

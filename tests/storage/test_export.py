@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from soluna_tui.cli import main
-from soluna_tui.export import export_match, match_from_store
+from soluna_tui.export import match_from_store
+from soluna_tui.play.match_text import export_match
 from soluna_tui.match_setup import MatchSetup
 from soluna_tui.rules import Match, MatchOptions, Solver
 from soluna_tui.rules.teaching import Judgement, review_round
@@ -360,7 +361,7 @@ async def test_escape_codes_in_a_stored_match_never_reach_the_terminal(database,
 
 def test_a_match_you_won_against_the_computer_reads_right() -> None:
     """Issue 19: the export said "You wins the match"."""
-    from soluna_tui.export import result_line
+    from soluna_tui.play.match_text import result_line
 
     match = Match(MatchOptions(stars_to_win=1), ("You", "Computer"), seed=2)
     while not match.is_over:
