@@ -34,6 +34,7 @@ from .preferences import Preferences, pause_choices, pause_label
 from .rules import Match
 from .saves import ResumeFailed, SavedMatch, SaveStore
 from .screens.game import GameScreen
+from .screens.side_line import SideLines
 from .table import LocalTable, SideLineTable
 from .terminal import MIN_HEIGHT, MIN_WIDTH
 from .terminal_output import compact_driver
@@ -41,6 +42,7 @@ from .terminal_output import compact_driver
 if TYPE_CHECKING:
     from textual.driver import Driver
 
+    from .app_view import SolunaView
     from .saves import FinishedFile
     from .screens.new_match import NewMatchScreen
     from .stats import StatsStore
@@ -67,8 +69,7 @@ LATER_MODULES = (
     "soluna_tui.screens.new_match", "soluna_tui.screens.puzzle", "soluna_tui.screens.replay",
     "soluna_tui.screens.resume", "soluna_tui.screens.stats", "soluna_tui.screens.too_small",
     "soluna_tui.screens.round_over", "soluna_tui.screens.match_over", "soluna_tui.screens.review",
-    "soluna_tui.screens.command_palette", "soluna_tui.screens.difficulty", "soluna_tui.screens.side_line",
-    "soluna_tui.screens.play_on",
+    "soluna_tui.screens.command_palette", "soluna_tui.screens.difficulty", "soluna_tui.screens.play_on",
     "soluna_tui.stats", "soluna_tui.export", "soluna_tui.rules.puzzles",
 )
 #: Plain names for keys whose usual display is a Unicode symbol.
@@ -177,6 +178,8 @@ class SolunaApp(InOrderInput, App[None]):
         self.computer_pause = think if computer_pause is None else computer_pause
         #: How long the computer's chosen tower stays lifted before it lands.
         self.reveal_pause = reveal if reveal_pause is None else reveal_pause
+        #: How the screens open side lines (whose screen stands on theirs).
+        self.side_line_opener = SideLines()
         # Textual's documented way to draw scroll bars (a class variable, one process one app):
         # set in both modes, so an app never inherits another's.
         ScrollBar.renderer = AsciiScrollBarRender if ascii_mode else ScrollBarRender
@@ -620,3 +623,9 @@ class SolunaApp(InOrderInput, App[None]):
             key = binding.key.split(",")[0]
             return ASCII_KEY_NAMES.get(key, key)
         return display
+
+
+if TYPE_CHECKING:
+    def _soluna_app_is_a_view(app: SolunaApp) -> SolunaView:
+        """Checked by mypy only: ``SolunaApp`` provides everything the screens' view of it (``app_view``) promises."""
+        return app

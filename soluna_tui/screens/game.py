@@ -763,8 +763,6 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
 
     def action_play_on(self) -> None:
         """``p`` in the history: play on from the position shown (a side line), the match untouched."""
-        from .side_line import play_on
-
         if self.thinking:  # its move would land in the match under the side line, and perhaps end the round
             self.say(self._why_not("press_focused"))
             return
@@ -772,7 +770,7 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
         if self.viewing is None and not played.is_over:
             self.say("This is where the match stands: play on the board (p plays on from an earlier move).")
             return
-        refusal = play_on(self, self.match, number, ply, hints=self.side_line_hints, analysis_on=self.analysis_on,
-                          you=self.you)
+        refusal = self.soluna.side_line_opener.play_on(self, self.match, number, ply, hints=self.side_line_hints,
+                                                       analysis_on=self.analysis_on, you=self.you)
         if refusal:
             self.say(refusal)

@@ -18,6 +18,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
+from ..app_view import app_view
 from ..glyphs import glyphs_for
 from ..play.looks import HistoryEntry, TallyInfo, move_words
 from ..play.match_text import export_match, result_line, review_or_none
@@ -221,10 +222,9 @@ class ReplayScreen(QuietFocus, Screen[None]):
 
     def action_play_on(self) -> None:
         """``p``: play on from the position shown (a side line), against the computer or by hand."""
-        from .side_line import play_on
-
         entry = self.entry
-        refusal = play_on(self, self.match, entry.round_number, entry.ply, hints=True, back_to="the replay")
+        refusal = app_view(self).side_line_opener.play_on(self, self.match, entry.round_number, entry.ply, hints=True,
+                                                          back_to="the replay")
         if refusal:
             self.notify(refusal, timeout=4)
 

@@ -10,6 +10,7 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ..app_view import app_view
 from ..play.looks import move_words
 from ..play.wording import possessive
 from ..rules import Match, Round
@@ -147,11 +148,10 @@ class ReviewScreen(QuietFocus, ModalScreen[None]):
     def action_try_again(self) -> None:
         """``p``: a side line from the position before the first mistake, its maker to move, the computer
         (perfect play) answering."""
-        from .side_line import try_again
-
         blunder = self.review.first_blunder if self.review is not None else None
         if self.side_lines and blunder is not None:
-            try_again(self, self.match, self.round_number, blunder.ply, hints=self.hints)
+            opener = app_view(self).side_line_opener
+            opener.try_again(self, self.match, self.round_number, blunder.ply, hints=self.hints)
 
     def action_scroll(self, lines: int) -> None:
         self.query_one("#review-body").scroll_relative(y=lines, animate=False)

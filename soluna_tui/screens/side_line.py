@@ -4,7 +4,8 @@ against the computer or by hand, on a copy of the match; Escape comes back to wh
 The side line is a game screen over the screen it starts from, at a ``SideLineTable`` (never saved,
 kept or counted). It has no round-over or match-over dialogs, no new match, no resignation: the status
 line says who won, ``u`` takes back, Escape leaves. ``SolunaApp.game`` passes over it: the match is
-still the screen under it.
+still the screen under it. Screens open one through the app (``app_view(screen).side_line_opener``,
+a ``SideLines``), never by importing this module.
 """
 
 from __future__ import annotations
@@ -82,35 +83,38 @@ def open_side_line(source: Screen[Any], table: SideLineTable, back_to: str) -> N
     source.app.push_screen(SideLineScreen(table, back_to))
 
 
-def play_on(source: Screen[Any], match: Match, round_number: int, ply: int, *, hints: bool,
-            analysis_on: bool = False, back_to: str = "the match", you: int | None = None) -> str | None:
-    """Ask whether the computer answers, then play on from the position after ``ply`` moves of round
-    ``round_number`` (``you``: the player here, if one); or say why not (the round is over there)."""
-    from .play_on import PlayOnScreen
+class SideLines:
+    """How a screen opens a side line over itself (a ``SideLineOpener``): the app hands this to its screens,
+    so the game screen and the review, which this module's screen stands on, need not import it."""
 
-    played = match.rounds[round_number - 1]
-    if not played.position_at(ply).legal_moves:
-        return "The round is over at this position: pick an earlier one to play on from."
-    branch = match.branch(round_number, ply)  # now: the match may move on while the player chooses
-    if isinstance(source, SideLineScreen):
-        back_to = source.back_to
-    mover = branch.to_move
+    def play_on(self, source: Screen[Any], match: Match, round_number: int, ply: int, *, hints: bool,
+                analysis_on: bool = False, back_to: str = "the match", you: int | None = None) -> str | None:
+        """Ask whether the computer answers, then play on from the position after ``ply`` moves of round
+        ``round_number`` (``you``: the player here, if one); or say why not (the round is over there)."""
+        from .play_on import PlayOnScreen
 
-    def chosen(computer: bool | None) -> None:
-        if computer is not None:
-            table = SideLineTable(branch, computer_seat=other(mover) if computer else None, hints=hints,
-                                  analysis_on=analysis_on)
-            open_side_line(source, table, back_to)
+        played = match.rounds[round_number - 1]
+        if not played.position_at(ply).legal_moves:
+            return "The round is over at this position: pick an earlier one to play on from."
+        branch = match.branch(round_number, ply)  # now: the match may move on while the player chooses
+        if isinstance(source, SideLineScreen):
+            back_to = source.back_to
+        mover = branch.to_move
 
-    dialog = PlayOnScreen(position_words(round_number, ply), branch.players[mover], back_to, hints,
-                          yours=mover == you)
-    source.app.push_screen(dialog, chosen)
-    return None
+        def chosen(computer: bool | None) -> None:
+            if computer is not None:
+                table = SideLineTable(branch, computer_seat=other(mover) if computer else None, hints=hints,
+                                      analysis_on=analysis_on)
+                open_side_line(source, table, back_to)
 
+        dialog = PlayOnScreen(position_words(round_number, ply), branch.players[mover], back_to, hints,
+                              yours=mover == you)
+        source.app.push_screen(dialog, chosen)
+        return None
 
-def try_again(source: Screen[Any], match: Match, round_number: int, ply: int, *, hints: bool) -> None:
-    """From the position before a mistake (after ``ply`` moves), the player who made it to move and
-    the computer, perfect play, answering."""
-    branch = match.branch(round_number, ply)
-    table = SideLineTable(branch, computer_seat=other(branch.to_move), hints=hints)
-    open_side_line(source, table, "the review")
+    def try_again(self, source: Screen[Any], match: Match, round_number: int, ply: int, *, hints: bool) -> None:
+        """From the position before a mistake (after ``ply`` moves), the player who made it to move and
+        the computer, perfect play, answering."""
+        branch = match.branch(round_number, ply)
+        table = SideLineTable(branch, computer_seat=other(branch.to_move), hints=hints)
+        open_side_line(source, table, "the review")
