@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .files import (
     SaveError,
@@ -30,8 +30,8 @@ from .rules.fields import read_field, read_items
 from .rules.strengths import FIRST_MATCHED, MATCHED_FROM, Strength, check_level, nearest_in_accuracy
 
 if TYPE_CHECKING:
+    from .match_setup import MatchSetup
     from .rules import Match
-    from .table import Table
 
 STATS_FORMAT = "soluna-stats"
 STATS_VERSION = 1
@@ -225,7 +225,20 @@ def now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S")
 
 
-def match_record(table: Table, accuracy: tuple[float | None, float | None]) -> MatchRecord:
+class PlayedAt(Protocol):
+    """What the stats read of the table a match was played at (a ``Table``, which stands above the stats)."""
+
+    @property
+    def setup(self) -> MatchSetup: ...
+
+    @property
+    def match(self) -> Match: ...
+
+    @property
+    def hints_used(self) -> list[int]: ...
+
+
+def match_record(table: PlayedAt, accuracy: tuple[float | None, float | None]) -> MatchRecord:
     """The stats' record of the finished match at ``table``."""
     match = table.match
     setup = table.setup
