@@ -42,6 +42,7 @@ from ..widgets.move_prompt import MovePrompt
 from ..widgets.notice_line import NoticeLine
 from ..widgets.status_line import StatusLine
 from ..widgets.tally import Tally
+from .match_dialog import DescribesMatch, ShowsResultNotes
 from .picking import PICKING_BINDINGS, TYPING_BINDING, PickingMixin
 from .quiet_focus import QuietFocus
 from .solver_work import pause_until, solve_in_worker
@@ -204,18 +205,16 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
     def _close_stale_dialogs(self) -> None:
         """A round-over or match-over dialog goes once the match has moved past it (decided elsewhere).
 
-        Those dialogs say whether they are ``still_true``; asked of the screen itself, not by its
-        class, so the dialogs' modules are imported only when a round ends."""
+        Those dialogs say whether they are ``still_true`` (``DescribesMatch``); asked of the screen by what it
+        does, not by its class, so the dialogs' modules are imported only when a round ends."""
         dialog = self.app.screen
-        still_true = getattr(dialog, "still_true", None)
-        if isinstance(dialog, ModalScreen) and still_true is not None and not still_true(self.match):
+        if isinstance(dialog, ModalScreen) and isinstance(dialog, DescribesMatch) and not dialog.still_true(self.match):
             dialog.dismiss(None)
             self._announced = None
             return
         for screen in self.app.screen_stack:  # the match-over summary, even under another dialog (the help)
-            show_notes = getattr(screen, "show_notes", None)
-            if show_notes is not None:  # lines that came after it opened (ratings)
-                show_notes(self.table.result_notes)
+            if isinstance(screen, ShowsResultNotes):  # lines that came after it opened (ratings)
+                screen.show_notes(self.table.result_notes)
 
     async def load(self, table: Table) -> None:
         """Play another match on this screen (a rematch, a new match)."""

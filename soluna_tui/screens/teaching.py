@@ -15,7 +15,7 @@ from textual.message import Message
 from ..play.coach import Coach, Purpose, Turn
 from ..play.looks import HistoryEntry
 from ..rules import Analysis, Budget, Match, Position, shared_solver
-from ..table import Seat, Table
+from ..table import LocalTable, Seat, Table
 from .solver_work import solve_in_worker
 
 #: How long one question to the solver may take (only positions above 18 discs come near it).
@@ -79,9 +79,8 @@ class TeachingMixin:
 
     def _save_table(self) -> None:
         """A local table saves its match (hint counts and analysis mode included); others keep nothing."""
-        save = getattr(self.table, "save", None)
-        if save is not None:
-            save()
+        if isinstance(self.table, LocalTable):
+            self.table.save()
 
     def _refuse_help(self) -> bool:
         """Say why help is not available now (and return True), or return False."""
