@@ -25,7 +25,7 @@ import logging
 import os
 import socket
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import asyncssh
 
@@ -42,15 +42,31 @@ from .pty_pump import PtyPump, set_window_size
 from .session_clock import IdleWarning, SessionClock, TimeUp
 from .spawn import Child, Spawner, SpawnError, base_environment
 
-if TYPE_CHECKING:
-    from .server import SolunaConnection
-
 log = logging.getLogger("soluna.server")
 
 EXEC_REFUSAL = ("This server offers only the game, no commands: connect with plain "
                 "'ssh -p PORT HOST' (no command).")
 REQUEST_FLOOD = "Slow down: more terminal requests (resizes, signals) than this server accepts; disconnected."
 INPUT_FLOOD = "Slow down: more input than this server accepts; disconnected."
+
+
+class SessionsConnection(Protocol):
+    """What a session uses of its SSH connection (``server.SolunaConnection``): who is there, and what to tell
+    it. Named here, so that the connection's module (which makes sessions) and this one do not import each other."""
+
+    player_name: str
+    fingerprint: str | None
+    address: str
+    port: int
+    client_version: str
+
+    def session_began(self) -> None: ...
+
+    def game_admitted(self) -> None: ...
+
+    def session_gone(self, session: GameSession) -> None: ...
+
+    def close(self, reason: str) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -72,7 +88,7 @@ class SessionServices:
 class GameSession(asyncssh.SSHServerSession[bytes]):
     """The game on one SSH channel (or a polite one-line refusal)."""
 
-    def __init__(self, connection: SolunaConnection, services: SessionServices, number: int,
+    def __init__(self, connection: SessionsConnection, services: SessionServices, number: int,
                  refusal: str | None = None) -> None:
         self.connection = connection
         self.services = services
