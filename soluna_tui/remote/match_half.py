@@ -129,11 +129,12 @@ class MatchHalf:
         app.secret = message.secret or app.secret
         self._leave_remote()
         app.lobby.match_begun()
-        app.show_table(self._computer_table(saved.setup, saved.match, saved.hints_used, saved.analysis))
+        app.show_table(self._computer_table(saved))
 
-    def _computer_table(self, setup: MatchSetup, match: Match, hints_used: tuple[int, int] = (0, 0),
-                        analysis_on: bool = False) -> LocalTable:
-        table = LocalTable(setup, match, self.server_store, hints_used, analysis_on)
+    def _computer_table(self, saved: SavedMatch) -> LocalTable:
+        """A match against the computer at this terminal, kept by the server (its clock too, as it was kept)."""
+        setup = saved.setup
+        table = LocalTable.from_saved(saved, self.server_store)
         table.comeback = f"secret {self.app.secret}" if self.app.secret else ""
         if setup.rated and setup.computer_level is not None:
             table.notices.append(f"Rated against level {strength_of(setup.computer_level).rated}: no hints, no "
@@ -164,7 +165,7 @@ class MatchHalf:
             return
         self._leave_remote()
         match = rematch_of.rematch(setup.seed) if rematch_of is not None else setup.new_match()
-        table = self._computer_table(setup, match)
+        table = self._computer_table(SavedMatch(setup, match))
         table.save()
         app.show_table(table)
 
