@@ -83,6 +83,11 @@ class RoundReview:
         """The first move that turned a won position into a lost one."""
         return next((item for item in self.moves if item.judgement is Judgement.THREW), None)
 
+    def first_blunder_by(self, player: int | None) -> MoveReview | None:
+        """``player``'s first move that turned a won position into a lost one (``None``: anyone's)."""
+        return next((item for item in self.moves if item.judgement is Judgement.THREW
+                     and player in (None, item.player)), None)
+
     def accuracy(self, player: int) -> float | None:
         """The share of the player's moves that kept the best outcome (``None`` if they made none)."""
         theirs = [item for item in self.moves if item.player == player]

@@ -359,6 +359,8 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
     def on_screen_suspend(self) -> None:
         """A dialog (or another screen) is over the match: its clock stops until the match is in front again."""
         self.table.pause_clock(True)
+        if self.table.clock is not None:  # drawn stopped: behind the dialog it shows the time kept, not counting
+            self._part(ClockPanel).show(self.table.clock, self.table.clock_read_at, self.match.players)
         self._watch_time()
 
     def _watch_time(self) -> None:

@@ -63,8 +63,12 @@ def describe_review(review: RoundReview, played: Round, names: tuple[str, str],
         whose = possessive(names[blunder.player], you=blunder.player == you)
         lines.append((f"The turning point: move {blunder.ply + 1}, {whose} {blunder.move}, "
                       f"threw away a win in {plies(blunder.before.plies)}.", "review--threw"))
-        if try_again:
-            lines.append((f"Press p to try again from just before it ({whose} move), perfect play answering.", ""))
+        retry = review.first_blunder_by(you)
+        if try_again and retry is not None:  # against the computer, from your own mistake (not its own)
+            yours = possessive(names[retry.player], you=retry.player == you)
+            where = "it" if retry is blunder else f"{yours} move {retry.ply + 1}, {retry.move}"
+            lines.append((f"Press p to try again from just before {where} ({yours} move), perfect play answering.",
+                          ""))
     for player, name in enumerate(names):
         kept, made = review.kept_and_made(player)
         if made:
@@ -140,15 +144,15 @@ class ReviewScreen(QuietFocus, ModalScreen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "try_again":  # dimmed until the mistake is found, hidden where there is none
-            if not self.side_lines or (self.review is not None and self.review.first_blunder is None):
+            if not self.side_lines or (self.review is not None and self.review.first_blunder_by(self.you) is None):
                 return False
             return True if self.review is not None else None
         return True
 
     def action_try_again(self) -> None:
-        """``p``: a side line from the position before the first mistake, its maker to move, the computer
-        (perfect play) answering."""
-        blunder = self.review.first_blunder if self.review is not None else None
+        """``p``: a side line from the position before the first mistake (yours, against the computer), its
+        maker to move, the computer (perfect play) answering."""
+        blunder = self.review.first_blunder_by(self.you) if self.review is not None else None
         if self.side_lines and blunder is not None:
             opener = app_view(self).side_line_opener
             opener.try_again(self, self.match, self.round_number, blunder.ply, hints=self.hints)

@@ -34,8 +34,8 @@ class History(CachedLines, ScrollView, can_focus=True):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "leave", "Back to play"),
-        Binding("up", "cursor(-1)", "Earlier", show=False),
-        Binding("down", "cursor(1)", "Later", show=False),
+        Binding("up,left", "cursor(-1)", "Earlier", show=False),
+        Binding("down,right", "cursor(1)", "Later", show=False),
         Binding("pageup", "page(-1)", "Page up", show=False),
         Binding("pagedown", "page(1)", "Page down", show=False),
         Binding("home", "edge(0)", "First", show=False),

@@ -69,7 +69,10 @@ class TextLines(CachedLines, Widget):
         self.repaint_changes(old, self._lines())  # a line left as it was costs nothing
 
     def on_resize(self) -> None:
+        """Drawn again for the new width: asked for, since a screen resized while a dialog (the too-small notice)
+        covered it is laid out again as it comes back, and Textual does not always repaint its lines then."""
         self._strips = None
+        self.refresh()
 
     def notify_style_update(self) -> None:
         self._strips = None

@@ -188,8 +188,11 @@ async def test_browsing_the_history_shows_earlier_positions_read_only(tmp_path) 
         assert shown_places(app) == list(arrange(played_round.start, played_round.moves[:2]).places)
         assert "after move 2 (read-only)" in screen_text(app)
         assert "Move 2: Bob" in screen_text(app)  # the move shown, in words
-        await pilot.press("up", "up")  # the start of the round
+        await pilot.press("left", "up")  # the start of the round: Left steps back as Up does
         assert screen.viewing.ply == 0
+        await pilot.press("right")  # and Right on, as Down
+        assert screen.viewing.ply == 1
+        await pilot.press("left")
         assert shown_places(app) == list(played_round.start)
         screen.press(1)  # a click on the board changes nothing while viewing
         assert screen.match.round.ply == 3

@@ -622,3 +622,20 @@ async def test_the_too_small_notice_covers_every_dialog_and_keeps_them_working(t
         await wait_for(pilot, app, lambda: isinstance(app.screen, TooSmallScreen), "the notice")
         await pilot.resize_terminal(100, 30)
         await wait_for(pilot, app, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+
+
+@pytest.mark.parametrize("size", [(60, 20), (79, 24)])
+async def test_the_lines_under_the_board_are_back_once_the_too_small_notice_goes(tmp_path, size) -> None:
+    """The status and the last move, drawn again at the width they come back at (they were blank until the next move:
+    the screen under the notice is laid out again as it comes back, and their lines were not drawn again)."""
+    app = make_app(tmp_path, hot_seat(seed=3))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert "Ann to move: pick a tower up" in screen_text(app)
+        await pilot.resize_terminal(*size)
+        await wait_for(pilot, app, lambda: isinstance(app.screen, TooSmallScreen), "the notice")
+        await pilot.resize_terminal(80, 24)
+        await wait_for(pilot, app, lambda: isinstance(app.screen, GameScreen), "the match")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "No move yet in round 1." in text and "Ann to move: pick a tower up" in text

@@ -165,3 +165,23 @@ async def test_try_again_from_the_review_puts_the_blunderer_to_move_before_the_b
         await pilot.press("escape")
         await wait_for(pilot, app, lambda: app.screen is review, "the review again")
         assert isinstance(app.game, GameScreen) and app.game.match is match
+
+
+def test_try_again_against_the_computer_starts_from_your_mistake_not_its_own() -> None:
+    """The computer threw its win away first (move 2), then you yours (move 3): the review names the computer's as
+    the turning point, and ``p`` tries again from yours (issue 30's play-test: it offered the computer's)."""
+    from soluna_tui.rules import Solver
+    from soluna_tui.rules.teaching import review_round
+    from soluna_tui.screens.review import describe_review
+
+    from ..rules.test_teaching import both_blunder
+
+    solver = Solver()
+    played, threw = both_blunder(0, solver)
+    assert threw == {0: 2, 1: 1}
+    review = review_round(played, solver)
+    text = "\n".join(line for line, _ in describe_review(review, played, ("You", "Computer"), 0, try_again=True))
+    assert "The turning point: move 2, Computer's" in text
+    assert f"Press p to try again from just before your move 3, {played.moves[2]} (your move)" in text
+    alone = "\n".join(line for line, _ in describe_review(review, played, ("Ann", "Bob"), None, try_again=True))
+    assert "Press p to try again from just before it (Bob's move)" in alone  # two players here: the turning point

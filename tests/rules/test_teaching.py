@@ -155,3 +155,32 @@ def test_a_wrong_answer_is_refuted_by_perfect_play() -> None:
 def test_unknown_difficulty_is_refused() -> None:
     with pytest.raises(OptionError, match="unknown difficulty"):
         make_puzzle(1, "nightmare")
+
+
+def both_blunder(seed: int, solver: Solver) -> tuple[Round, dict[int, int | None]]:
+    """A round where each player throws a win away at their first chance (once), and plays best otherwise."""
+    played = Round(drop(10, random.Random(seed)))
+    threw: dict[int, int | None] = {0: None, 1: None}
+    while not played.is_over:
+        analysis = solver.analyse(played.position)
+        losing = [item for item in analysis.moves if not item.verdict.wins]
+        mover = played.to_move
+        if threw[mover] is None and analysis.verdict.wins and losing:
+            threw[mover] = played.ply
+            played.play(losing[0].move)
+        else:
+            played.play(analysis.moves[0].move)
+    return played, threw
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000))
+def test_each_player_s_first_blunder_is_their_own(seed: int) -> None:
+    """The review's "try again" against the computer starts from your mistake, not the computer's."""
+    solver = Solver()
+    played, threw = both_blunder(seed, solver)
+    review = review_round(played, solver)
+    for player in (0, 1):
+        found = review.first_blunder_by(player)
+        assert (found.ply if found is not None else None) == threw[player]
+    assert review.first_blunder_by(None) is review.first_blunder
