@@ -152,8 +152,8 @@ class Lobby:
         if self._subscription is not None:
             self._subscription.close()
         with contextlib.suppress(StorageError):
-            await self.store.mark_served()  # when this server stopped: a restart gives that time back
-            await self.store.forget_servers(server=self.server_id)
+            await self.store.servers.mark_served()  # when this server stopped: a restart gives that time back
+            await self.store.servers.forget(server=self.server_id)
 
     async def settled(self) -> None:
         """Wait until every request received so far has been acted on (tests, shutdown)."""
@@ -308,7 +308,7 @@ class Lobby:
 
     async def _tell_ratings(self, table: Table) -> None:
         """A match just over: what it did to each player's rating, as filed, to everyone here at it."""
-        finished = await self.store.latest_finished(table.code)
+        finished = await self.store.finished.latest_under(table.code)
         if finished is None or finished.started_at != table.stored.created_at:
             return
         shifts = rating_shifts(finished)

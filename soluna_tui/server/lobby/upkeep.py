@@ -122,13 +122,14 @@ class Upkeep:
         """On start, when no other server is alive: every match in play is given back as it was when the last
         server stopped (``Referee.resume``), before anything can come due."""
         store, now = self.store, self.store.clock()
-        if store.SHARED and any(server.seen_at >= now - self.presence.dead_after for server in await store.servers()):
+        if store.SHARED and any(server.seen_at >= now - self.presence.dead_after
+                                for server in await store.servers.known()):
             return  # served all along
-        since = await store.last_served()
+        since = await store.servers.last_served()
         if since is None:
             return
         given = 0
-        for stored in await store.active_matches():
+        for stored in await store.matches.active():
             change = self.referee.resume(MatchRead(stored), self.presence.moment(), since)
             if isinstance(change, Change):
                 with contextlib.suppress(VersionConflict, MatchNotFound):  # another server starting was first
@@ -157,9 +158,9 @@ class Upkeep:
         self._forget_departures()
         await self.games.tidy()
         if self.store.SHARED:
-            await self.store.forget_servers(seen_before=moment.now - FORGET_SERVERS_AFTER)
+            await self.store.servers.forget(seen_before=moment.now - FORGET_SERVERS_AFTER)
         elif moment.now >= self._marked + MARK_EVERY and any(table.in_play for table in self.cache.tables.values()):
-            await self.store.mark_served()  # no heartbeat says so: when it stops short, the restart knows when
+            await self.store.servers.mark_served()  # no heartbeat says so: when it stops short, the restart knows when
             self._marked = moment.now
         await self.games.refresh()
 
