@@ -17,6 +17,7 @@ from soluna_tui.link.protocol import decode, encode
 from soluna_tui.match_setup import MatchSetup
 from soluna_tui.rules import Match, MatchOptions, PlacedMove, parse_move_record
 from soluna_tui.server.lobby import CODE_PATTERN, Lobby, player_name
+from soluna_tui.server.lobby.upkeep import CANCEL_AGAIN_AFTER, Background
 
 from ..storage.test_players import ANN_LOOK_ALIKES
 
@@ -772,3 +773,23 @@ async def test_a_rated_match_shows_on_the_leaderboard_and_in_each_record(make_lo
     await lobby.handle(guest, {"type": "record"})
     assert guest.last("leaderboard")["you"] is None
     assert (guest.last("record")["rated"], guest.last("record")["recent"]) == (False, [])
+
+
+async def test_closing_ends_background_work_that_lost_its_cancellation() -> None:
+    """On Python 3.11 a cancellation can be lost: ``asyncio.wait_for``, with which psycopg_pool waits for a free
+    connection, drops one that comes as the connection is handed over. The heartbeat then ran on, and closing
+    the lobby waited for it for ever (a test's clean-up hung until its timeout)."""
+    background, lost = Background(), asyncio.Event()
+
+    async def heartbeat_that_loses_a_cancellation() -> None:
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            lost.set()  # as if handed its connection instead
+        while True:
+            await asyncio.sleep(0.01)
+
+    background.keep(heartbeat_that_loses_a_cancellation(), name="heartbeat")
+    await asyncio.sleep(0)
+    await asyncio.wait_for(background.close(), 5 * CANCEL_AGAIN_AFTER)
+    assert lost.is_set()

@@ -62,7 +62,7 @@ from .records import Records
 from .results import ended_while_away, rating_shifts
 from .tables import MatchCache, Table
 from .two_player import TwoPlayerMatches
-from .upkeep import Background, Upkeep
+from .upkeep import Background, Upkeep, cancel_and_wait
 from .visitors import Arrive, Asker, CodeTries, Depart, Guest, Step, Visitor, identities
 from .writes import Writer
 
@@ -144,9 +144,7 @@ class Lobby:
         """Finish every guest's requests, stop following the store, and let the other servers know at once."""
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.settled(), CLOSE_WAIT)
-        for visitor in self.visitors.values():
-            if visitor.worker is not None:
-                visitor.worker.cancel()
+        await cancel_and_wait([visitor.worker for visitor in self.visitors.values() if visitor.worker is not None])
         self.upkeep.close()
         await self.background.close()
         if self._subscription is not None:

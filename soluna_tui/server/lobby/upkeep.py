@@ -25,7 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,6 +43,9 @@ log = logging.getLogger("soluna.server")
 FORGET_SERVERS_AFTER = 24 * 3600.0
 #: Seconds between two marks that a server alone on its database (SQLite) serves it, while a match is in play.
 MARK_EVERY = 5.0
+#: Seconds closing waits for cancelled work to end before cancelling it again, and how many times it does.
+CANCEL_AGAIN_AFTER = 1.0
+CANCEL_TRIES = 5
 
 
 class Background:
@@ -68,9 +71,33 @@ class Background:
             log.warning("cannot apply a change now: %s", error)
 
     async def close(self) -> None:
-        for task in self._tasks:
+        await cancel_and_wait(self._tasks)
+
+
+async def cancel_and_wait(tasks: Sequence[asyncio.Task[Any]]) -> None:
+    """Cancel ``tasks`` and wait until each has ended; one still running a moment later is cancelled again.
+
+    A cancellation can be lost: on Python 3.11, ``asyncio.wait_for`` drops one that comes just as what it
+    waits for is done, and psycopg_pool waits for a free connection with it. The heartbeat or the following
+    of changes, cancelled as the pool hands it a connection, would run on for ever, and closing with it.
+    """
+    running = [task for task in tasks if not task.done()]
+    for attempt in range(CANCEL_TRIES):
+        if not running:
+            break
+        if attempt:
+            log.warning("still running once cancelled, cancelled again: %s", _names(running))
+        for task in running:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        _, still = await asyncio.wait(running, timeout=CANCEL_AGAIN_AFTER)
+        running = list(still)
+    if running:
+        log.error("left running, cancelled %d times: %s", CANCEL_TRIES, _names(running))
+    await asyncio.gather(*(task for task in tasks if task.done()), return_exceptions=True)
+
+
+def _names(tasks: list[asyncio.Task[Any]]) -> str:
+    return ", ".join(task.get_name() for task in tasks)
 
 
 @dataclass(eq=False)
