@@ -77,12 +77,12 @@ async def test_env_is_capped_before_the_start_and_refused_after(tmp_path) -> Non
         try:
             await terminal.wait_for_text("Welcome, ann.")
             session = session_named(server, "ann")
-            kept = dict(session.chan.get_environment_bytes())
+            kept = dict(session.channel.chan.get_environment_bytes())
             assert len(kept) == ENV_VARIABLES and b"BIG" not in kept
             chan = terminal.process.channel
             answers = [await ask(chan, b"env", String(f"LATE{number}"), String("1")) for number in range(5)]
             assert answers == [False] * 5
-            assert dict(session.chan.get_environment_bytes()) == kept
+            assert dict(session.channel.chan.get_environment_bytes()) == kept
             assert session.requests_refused >= 100 - ENV_VARIABLES + 1 + 5
             terminal.send("q")  # asks first over SSH
             await terminal.wait_for_text("Leave Soluna?")
@@ -465,7 +465,7 @@ async def test_a_killed_child_leaves_the_terminal_reset_and_one_line(tmp_path, n
             await terminal.wait_for_text("Welcome, ann.")
             assert {ALTERNATE_SCREEN, MOUSE_REPORTS, SGR_MOUSE} <= terminal.screen.mode
             assert terminal.screen.cursor.hidden
-            os.kill(session_named(server, "ann").child.pid, number)
+            os.kill(session_named(server, "ann").child.process.pid, number)
             output = await terminal.wait_closed()
         finally:
             await terminal.close()
