@@ -620,7 +620,7 @@ async def play_match(port: int, server_pid: int, size: tuple[int, int], store, r
             await session.settle()
         players = (ann, bob)
         for ply in range(40):
-            match = Match.from_dict((await store.get_match(code)).document)
+            match = Match.from_dict((await store.matches.get(code)).document)
             played = match.round
             if played.is_over:
                 return

@@ -203,7 +203,7 @@ async def play_match(players: tuple[Player, Player], names: tuple[str, str], cod
 
     await asyncio.sleep(rng.uniform(0, interval))
     for _ in range(moves):
-        match = Match.from_dict((await store.get_match(code)).document)
+        match = Match.from_dict((await store.matches.get(code)).document)
         if match.round.is_over:
             return
         position, seat = match.position, match.to_move

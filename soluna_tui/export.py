@@ -224,15 +224,15 @@ async def match_from_store(location: str | None, data_dir: Path | None, code: st
     where = f"match #{match_id}" if match_id is not None else f"match {code}"
     try:
         if match_id is not None:
-            finished = await store.finished_match(match_id)
+            finished = await store.finished.get(match_id)
             if finished is None:
                 raise ExportError(f"no finished match #{match_id} in the store")
         elif code is None:
             raise ExportError("a server's match is found by --code CODE or --id N")
         else:
-            finished = await store.latest_finished(code)
+            finished = await store.finished.latest_under(code)
             if finished is None:
-                playing = await store.get_match(code)
+                playing = await store.matches.get(code)
                 if playing is None or playing.document is None:
                     raise ExportError(f"no match with the code {code} in the store")
                 return Found(_checked(playing.document, code), [f"Server match {code}, in play "

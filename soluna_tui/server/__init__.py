@@ -20,6 +20,8 @@ gate.py              server process    connections and sessions admitted, token 
 proxy_protocol.py    server process    the real client's address from a trusted load balancer
 host_key.py          server process    the server's ed25519 host key
 session.py           server process    ``GameSession``: asyncssh's callbacks wiring the parts below
+session_channel.py   server process    the session's channel: the game's bytes, its last line
+session_child.py     server process    the session's child: on a PTY, its link to the lobby, retired
 channel_guard.py     server process    the channel requests a session acts on, and their budget
 pty_pump.py          server process    bytes between channel and PTY, back-pressure, resizes
 session_clock.py     server process    input budget, idle warning and timeout, longest session

@@ -104,7 +104,7 @@ async def test_a_server_killed_mid_match_loses_nothing_and_its_player_continues_
             await ann.press("enter")  # the same key: no secret asked
             await ann.wait_for_text("Welcome back.", " 1. ann", "Waiting for bob.")
             await bob.wait_for_text("ann is back.")
-            stored = await store.get_match(code)
+            stored = await store.matches.get(code)
             assert [seat.server is not None for seat in stored.seats] == [True, True]
             match = Match.from_dict(stored.document)
             move = match.position.legal_moves[0]
@@ -113,7 +113,7 @@ async def test_a_server_killed_mid_match_loses_nothing_and_its_player_continues_
             await ann.wait_for_text("Your move")
 
             async def version() -> int:
-                return (await store.get_match(code)).version
+                return (await store.matches.get(code)).version
 
             expected = stored.version + 1
             deadline = time.monotonic() + 10
@@ -162,12 +162,13 @@ async def test_a_server_that_dies_charges_its_player_nothing_until_another_notic
             code = re.search(r"Your match code:\s+((?:[A-Z] ){3}[A-Z])", text).group(1).replace(" ", "")
             await join_match(bob, code)
             await ann.wait_for_text("Your move", "bob has joined")  # ann opens: her clock runs
-            before = await store.get_match(code)
+            before = await store.matches.get(code)
             first.process.kill()  # SIGKILL: no goodbye, nothing flushed
             await first.process.wait()
             await bob.wait_for_text("ann lost the connection")
-            held = await store.get_match(code)
-            (last_heard,) = [server.seen_at for server in await store.servers() if server.id == before.seats[0].server]
+            held = await store.matches.get(code)
+            (last_heard,) = [server.seen_at for server in await store.servers.known()
+                             if server.id == before.seats[0].server]
             clock, was = MatchClock.from_document(held.clock), MatchClock.from_document(before.clock)
             noticed = held.updated_at
             print(f"\nann's server silent {noticed - last_heard:.1f} s before the other noticed: her clock kept "

@@ -163,7 +163,7 @@ async def mend_both_at(lines: list[DatabaseLine], moment: float, store: Storage,
     lags = [0.0] * len(servers)
     deadline = time.time() + TIMEOUT + 30  # what the issue saw, and more: a figure rather than a hang
     while not all(lags) and time.time() < deadline:
-        heard = {server.id: server.seen_at for server in await store.servers()}
+        heard = {server.id: server.seen_at for server in await store.servers.known()}
         for index, server in enumerate(servers):
             if not lags[index] and heard.get(server.lobby.server_id, 0.0) > mended[index]:
                 lags[index] = time.time() - mended[index]
@@ -177,7 +177,7 @@ async def no_server_taken_for_dead(store: Storage, code: str, back_at: float,
     """Once both servers have been back (since ``back_at``) long enough to take a silent one for dead: neither
     was, and nobody heard anyone lost the connection. The match as stored then."""
     await asyncio.sleep(max(0.0, back_at + DEAD_AFTER + 2 * HEARTBEAT - time.time()))  # what a false hold needs
-    stored = await store.get_match(code)
+    stored = await store.matches.get(code)
     assert stored is not None
     for terminal in terminals:
         await terminal.pump(0.3)  # everything it was sent until now, read
@@ -194,7 +194,7 @@ async def test_a_ten_second_outage_under_a_match_across_two_servers(tmp_path, po
     async with two_servers(tmp_path, postgres_database) as (first, second, store, lines):
         code, ann, bob, eve = await match_across(first, second)
         try:
-            before = MatchClock.from_document((await store.get_match(code)).clock)
+            before = MatchClock.from_document((await store.matches.get(code)).clock)
             cut_at = await cut_both(lines)
             moved_at = await bob_moves(second, code, bob)
             await bob.wait_for_notice("Your move is pending: the server will save it once its database is back.")
@@ -227,7 +227,7 @@ async def test_a_long_outage_is_waited_out_and_a_player_who_left_meanwhile_is_he
     async with two_servers(tmp_path, postgres_database) as (first, second, store, lines):
         code, ann, bob, eve = await match_across(first, second)
         try:
-            before = MatchClock.from_document((await store.get_match(code)).clock)
+            before = MatchClock.from_document((await store.matches.get(code)).clock)
             cut_at = await cut_both(lines)
             moved_at = await bob_moves(second, code, bob)
             await bob.wait_for_notice("Your move is pending: the server will save it once its database is back.")

@@ -209,7 +209,7 @@ KEYS = {"enter": "\r", "down": "\x1b[B", "up": "\x1b[A", "right": "\x1b[C", "lef
 
 def session_named(server: SolunaServer, name: str):
     """The server's session of the player called ``name`` (there must be exactly one)."""
-    sessions = [session for session in server.sessions if session.name == name and session.child is not None]
+    sessions = [session for session in server.sessions if session.name == name and session.child.process is not None]
     assert len(sessions) == 1, [session.name for session in server.sessions]
     return sessions[0]
 

@@ -79,7 +79,7 @@ async def test_each_session_process_has_memory_and_cpu_limits(tmp_path) -> None:
         terminal = await SshTerminal.open(server.port)
         try:
             await terminal.wait_for_text("Welcome, ann.")
-            child = session_named(server, "ann").child
+            child = session_named(server, "ann").child.process
             with open(f"/proc/{child.pid}/limits") as stream:
                 limits = {line[:26].strip(): line[26:].split() for line in stream.read().splitlines()[1:]}
             mib = 1024 * 1024
@@ -139,7 +139,7 @@ async def test_a_child_that_does_not_answer_is_killed_and_reaped(tmp_path) -> No
         terminal = await SshTerminal.open(server.port)
         await terminal.wait_for_text("Welcome, ann.")
         session = session_named(server, "ann")
-        pid = session.child.pid
+        pid = session.child.process.pid
         os.kill(pid, signal.SIGSTOP)  # SIGTERM now waits; only SIGKILL ends it
         started = time.monotonic()
         await terminal.close()

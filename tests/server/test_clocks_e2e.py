@@ -104,7 +104,7 @@ async def test_a_match_is_lost_on_time_on_both_screens_and_a_spectator_s(tmp_pat
             await cyd.wait_for_text("Match over", "ann ran out of time")
         finally:
             await cyd.close()
-        (filed,) = await server.store.finished_matches()
+        (filed,) = await server.store.finished.newest()
     print(f"\na {clock.label} clock: ann lost on time {lost:.2f} s after her clock reached zero; filed "
           f"{filed.result}, rated {filed.rated}")
     assert (filed.result, filed.winner, filed.rated) == ("time", 1, False)  # no round decided yet: not rated
@@ -167,7 +167,7 @@ async def test_a_restarted_server_keeps_the_clocks_running(tmp_path) -> None:
             await ann.wait_for_text("Welcome back.")
             await play_a_move(server, code, [ann, bob])  # the match goes on, with the clock
             await wait_until(lambda: server_clock(server, code).running == 0, what="ann's clock running")
-            stored = MatchClock.from_document((await server.store.get_match(code)).clock)
+            stored = MatchClock.from_document((await server.store.matches.get(code)).clock)
             assert stored is not None and stored.running == 0 and stored.left[1] < kept.left[1]
         finally:
             await bob.close()

@@ -63,9 +63,9 @@ async def test_a_finished_match_moves_the_player_s_rating_and_not_the_level_s_an
             while server.lobby.games.playing:  # one round, one star: the match
                 await play_my_move(server, ann)
             text = await ann.wait_for_text("Computer (level 1): rating 1297 to 1297 (+0)")
-            (filed,) = await server.store.finished_matches()
+            (filed,) = await server.store.finished.newest()
             mine, its = filed.rating_changes
-            summary = await server.store.player_summary(fingerprint)
+            summary = await server.store.players.summary(fingerprint)
             print(f"\na rated match against level 1 over SSH, {filed.result}, winner {filed.winner}: ann "
                   f"{mine.before.shown} -> {mine.after.shown}, the level {its.before.shown} -> {its.after.shown}")
             assert mine.before == Rating() and mine.after != mine.before == Rating()
@@ -95,11 +95,11 @@ async def test_a_finished_match_moves_the_player_s_rating_and_not_the_level_s_an
             await play_my_move(server, ann)
             await ann.press("n")
             await ann.wait_for_text("Resume computer match")  # kept for ann
-            assert len(await server.store.finished_matches()) == 1  # left: nothing filed
+            assert len(await server.store.finished.newest()) == 1  # left: nothing filed
             await ann.press(*TOP, "down", "enter")  # a new rated match instead gives that one up, unrated
             await ann.wait_for_notice("Lost: your unfinished rated match (level 1), unrated.")
-            given_up = (await server.store.finished_matches())[0]
+            given_up = (await server.store.finished.newest())[0]
             assert (given_up.result, given_up.winner, given_up.rated) == ("forfeit", 1, False)
-            assert (await server.store.player_summary(fingerprint)).standing.rating == mine.after
+            assert (await server.store.players.summary(fingerprint)).standing.rating == mine.after
         finally:
             await ann.close()

@@ -60,7 +60,7 @@ async def test_a_rated_match_is_filed_once_and_its_player_told_the_ratings(make_
     assert (mine["after"] > 1000) == (finished.winner == 0)
     assert its == {"name": "Computer (level 5)", "before": LEVEL.rating, "after": LEVEL.rating}
     await lobby.handle(ann, save(rated_setup(seed=1), finished))  # the same end again: filed once
-    (filed,) = await lobby.store.finished_matches()
+    (filed,) = await lobby.store.finished.newest()
     assert filed.rated and filed.code == "computer-5" and lobby.games.playing == {}
 
 
@@ -74,7 +74,7 @@ async def test_no_key_a_hint_or_a_practice_match_is_not_rated(make_lobby) -> Non
     await play_out(lobby, keyed, rated_setup(seed=4, hints=True, rated=False))
     await play_out(lobby, keyed, MatchSetup.against_computer("5", MatchOptions(stars_to_win=1, discs=8), name="ann",
                                                              seed=5, hints=False, rated=True))
-    assert await lobby.store.finished_matches() == []
+    assert await lobby.store.finished.newest() == []
     assert all(message["type"] != "computer_result" for message in guest.inbox + keyed.inbox)
 
 
@@ -91,11 +91,11 @@ async def test_a_rated_match_left_then_another_begun_is_lost_and_rated_once_a_ro
     fresh = rated_setup(seed=7)
     begun = fresh.new_match()
     await lobby.handle(back, save(fresh, begun))
-    (filed,) = await lobby.store.finished_matches()
+    (filed,) = await lobby.store.finished.newest()
     assert (filed.result, filed.winner, filed.rated) == ("forfeit", 1, True)
     after = filed.rating_changes[0].after.shown
     assert back.last("notice")["text"] == f"Lost: your unfinished rated match (level 5), rating 1000 to {after}."
-    assert after < 1000 and lobby.held_games == [] and await lobby.store.held_computer_games() == []
+    assert after < 1000 and lobby.held_games == [] and await lobby.store.computer_games.held() == []
     assert [game.saved.match.seed for game in lobby.games.playing.values()] == [7]
 
 

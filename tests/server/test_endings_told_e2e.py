@@ -94,7 +94,7 @@ async def test_a_resignation_is_asked_first_rated_as_a_loss_and_told_to_the_oppo
                 await says(terminal, "Match over", "ann resigned: bob wins the match")
                 await both_rating_lines(terminal)
             assert "Rematch: same players" in ann.text and "Rematch: same players" in bob.text  # both still here
-            (filed,) = await server.store.finished_matches()
+            (filed,) = await server.store.finished.newest()
             assert (filed.result, filed.winner, filed.rated) == ("resigned", 1, True)
         finally:
             await eve.close()
@@ -114,7 +114,7 @@ async def test_the_last_mover_sees_the_rating_change_whatever_the_order(tmp_path
         await bob.press(*JOIN_KEYS, pause=0.05)
         await bob.wait_for_text("Type the four-letter code")
         await bob.press(code.lower(), "enter")
-        held = held_back(server.store, "latest_finished") if order == "the help over the dialog" else None
+        held = held_back(server.store.finished, "latest_under") if order == "the help over the dialog" else None
         await wait_until(lambda: server.lobby.tables[code].match is not None, what="the match beginning")
         players, last = [ann, bob], ann
         while not server.lobby.tables[code].match.is_over:

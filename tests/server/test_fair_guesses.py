@@ -91,9 +91,9 @@ async def test_a_wrong_guess_costs_no_scrypt_and_an_old_hash_is_read_once_then_m
     salt = bytes(16)
     old = hashlib.scrypt(secret.encode(), salt=salt, n=2**14, r=8, p=1, maxmem=64 * 1024 * 1024, dklen=32)
     old_hash = f"{OLD_SCHEME}${salt.hex()}${old.hex()}"
-    stored = await lobby.store.get_match(code)
+    stored = await lobby.store.matches.get(code)
     seats = (stored.seats[0], replace(stored.seats[1], secret_hash=old_hash))
-    await lobby.store.update_match(code, stored.version, stored.document, seats)  # as an older version kept it
+    await lobby.store.matches.update(code, stored.version, stored.document, seats)  # as an older version kept it
     await lobby.cache.reload(code)
     await lobby.depart(bob)
     scrypt_calls = []
@@ -126,7 +126,7 @@ async def test_a_wrong_guess_costs_no_scrypt_and_an_old_hash_is_read_once_then_m
     await lobby.arrive(back)
     await lobby.handle(back, guess(code, secret.lower()))
     assert back.last("match")["notice"].startswith("Welcome back") and len(scrypt_calls) == SEAT_GUESSES.free + 1
-    kept = (await lobby.store.get_match(code)).seats[1].secret_hash
+    kept = (await lobby.store.matches.get(code)).seats[1].secret_hash
     assert is_current(kept) and secret not in kept  # made again, the current way
     await lobby.depart(back)
     again = FakeGuest("bob", address="10.0.0.2")

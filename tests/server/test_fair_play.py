@@ -89,7 +89,7 @@ async def test_forfeits_without_a_move_are_aborted_and_farm_no_rating(make_lobby
         assert farmer.last("match_gone")["text"] == (f"sock{number} did not come back before both players had moved: "
                                                      "the match is aborted, and not rated.")
     farmed = time.monotonic() - started
-    results = [(filed.result, filed.winner, filed.rated) for filed in await lobby.store.finished_matches()]
+    results = [(filed.result, filed.winner, filed.rated) for filed in await lobby.store.finished.newest()]
     await lobby.handle(farmer, {"type": "leaderboard", "offset": 0})
     board = farmer.last("leaderboard")
     print(f"\n4 forfeits without a move in {farmed:.1f} s: {results.count(('aborted', None, False))} aborted and "
@@ -107,7 +107,7 @@ async def test_a_forfeit_after_a_decided_round_is_rated_but_not_between_keys_fro
         await lobby.depart(opponent)
         await wait_for(lambda ann=ann: ann.match().is_over, timeout=5)
         await lobby.depart(ann)
-    (same_address, apart) = await lobby.store.finished_matches()
+    (same_address, apart) = await lobby.store.finished.newest()
     assert (apart.result, apart.winner, apart.rated) == ("forfeit", 0, True)
     assert (same_address.result, same_address.winner, same_address.rated) == ("forfeit", 0, False)
     assert all(seat.addresses == () for seat in apart.seats + same_address.seats)  # never filed
@@ -165,14 +165,14 @@ async def test_a_leave_while_the_disk_is_full_is_written_once_it_is_not(tiny_dis
             filler.unlink()
             await ann.wait_for_text("bob has left")
             told = time.monotonic() - left
-            stored = await server.store.get_match(code)
+            stored = await server.store.matches.get(code)
             assert stored.seats[1].server is None and stored.seats[1].held_until is not None
             await ann.wait_for_text("Match over", "bob left: ann wins by forfeit", timeout=hold + TIMEOUT)
             forfeited = time.monotonic() - left
         finally:
             await ann.close()
             await bob.close()
-        (filed,) = await server.store.finished_matches()
+        (filed,) = await server.store.finished.newest()
     print(f"\nbob left on a full disk; told to ann {told:.1f} s later (the disk freed after 1 s), "
           f"his seat forfeited {forfeited:.1f} s after he left ({hold} s hold)")
     assert (filed.result, filed.winner) == ("forfeit", 0)

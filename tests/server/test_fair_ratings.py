@@ -43,7 +43,7 @@ async def test_a_leave_after_one_move_each_is_no_rated_result_for_either_key(mak
         await wait_for(lambda farmer=farmer: farmer.match().is_over, timeout=5)
         assert farmer.last("match")["notice"] == f"sock{number} did not come back: mallory wins by forfeit."
         await lobby.depart(farmer)
-    filed = await lobby.store.finished_matches()
+    filed = await lobby.store.finished.newest()
     print(f"\nfive forfeits after a move each: {sum(each.rated for each in filed)} rated of {len(filed)}")
     assert [(each.result, each.winner, each.rated) for each in filed] == [("forfeit", 0, False)] * 5
     watcher = keyed("mallory", "10.6.6.6")
@@ -56,7 +56,7 @@ async def test_a_key_that_beat_only_throwaway_keys_does_not_reach_the_leaderboar
     lobby = await make_lobby()  # five rated matches, against three established opponents
     for number in range(5):  # whole rounds, decided on the board: rated, but against keys made for it
         await play_out(lobby, keyed("mallory", "10.6.6.6"), keyed(f"sock{number}", f"10.7.7.{number}"))
-    filed = await lobby.store.finished_matches()
+    filed = await lobby.store.finished.newest()
     assert len(filed) == 5 and all(each.rated for each in filed)
     farmer = keyed("mallory", "10.6.6.6")
     await lobby.arrive(farmer)
@@ -74,11 +74,11 @@ async def test_the_same_pair_s_matches_stop_moving_their_ratings_after_the_day_s
     lobby = await make_lobby()
     for _ in range(PAIR_RATED_PER_DAY + 1):
         await play_out(lobby, keyed("ann", "10.0.0.1"), keyed("bob", "10.0.0.2"))
-    rated = [each.rated for each in reversed(await lobby.store.finished_matches())]
+    rated = [each.rated for each in reversed(await lobby.store.finished.newest())]
     print(f"\n{len(rated)} matches between ann and bob in a day: {sum(rated)} rated")
     assert rated == [True] * PAIR_RATED_PER_DAY + [False]
     await play_out(lobby, keyed("ann", "10.0.0.1"), keyed("cyd", "10.0.0.3"))
-    assert (await lobby.store.finished_matches())[0].rated  # another opponent: rated
+    assert (await lobby.store.finished.newest())[0].rated  # another opponent: rated
 
 
 # ---- over SSH, from two addresses -------------------------------------------------------------------------
@@ -105,8 +105,8 @@ async def test_two_keys_from_two_addresses_leaving_after_a_move_each_over_ssh_ar
         finally:
             await ann.close()
             await bob.close()
-        (filed,) = await server.store.finished_matches()
-        board = await server.store.leaderboard(minimum=1)
+        (filed,) = await server.store.finished.newest()
+        board = await server.store.ratings.leaderboard(minimum=1)
     print(f"\ntwo keys from two addresses, a move each, bob left: filed {filed.result}, rated {filed.rated}; "
           f"{len(board)} players on the leaderboard")
     assert (filed.result, filed.winner, filed.rated) == ("forfeit", 0, False) and board == []

@@ -56,8 +56,8 @@ async def test_agent_and_x11_forwarding_are_not_granted(tmp_path) -> None:
         try:
             await terminal.wait_for_text("Welcome, ann.")
             session = session_named(server, "ann")
-            assert session.chan.get_agent_path() is None
-            assert session.chan.get_x11_display() is None
+            assert session.channel.chan.get_agent_path() is None
+            assert session.channel.chan.get_x11_display() is None
         finally:
             await terminal.close()
 
@@ -66,7 +66,7 @@ async def test_idle_sessions_are_warned_then_closed(tmp_path) -> None:
     async with running_server(tmp_path, idle_timeout=3, idle_warning=2) as server:
         terminal = await SshTerminal.open(server.port)
         await terminal.wait_for_text("Welcome, ann.")
-        pid = session_named(server, "ann").child.pid
+        pid = session_named(server, "ann").child.process.pid
         await terminal.wait_for_text("No key pressed for 1 second.", "This session closes in")
         output = await terminal.wait_closed()
         assert b"Closed after 3 seconds without a key press." in output

@@ -77,12 +77,12 @@ async def test_env_is_capped_before_the_start_and_refused_after(tmp_path) -> Non
         try:
             await terminal.wait_for_text("Welcome, ann.")
             session = session_named(server, "ann")
-            kept = dict(session.chan.get_environment_bytes())
+            kept = dict(session.channel.chan.get_environment_bytes())
             assert len(kept) == ENV_VARIABLES and b"BIG" not in kept
             chan = terminal.process.channel
             answers = [await ask(chan, b"env", String(f"LATE{number}"), String("1")) for number in range(5)]
             assert answers == [False] * 5
-            assert dict(session.chan.get_environment_bytes()) == kept
+            assert dict(session.channel.chan.get_environment_bytes()) == kept
             assert session.requests_refused >= 100 - ENV_VARIABLES + 1 + 5
             terminal.send("q")  # asks first over SSH
             await terminal.wait_for_text("Leave Soluna?")
@@ -465,7 +465,7 @@ async def test_a_killed_child_leaves_the_terminal_reset_and_one_line(tmp_path, n
             await terminal.wait_for_text("Welcome, ann.")
             assert {ALTERNATE_SCREEN, MOUSE_REPORTS, SGR_MOUSE} <= terminal.screen.mode
             assert terminal.screen.cursor.hidden
-            os.kill(session_named(server, "ann").child.pid, number)
+            os.kill(session_named(server, "ann").child.process.pid, number)
             output = await terminal.wait_closed()
         finally:
             await terminal.close()
@@ -511,7 +511,7 @@ async def test_on_a_full_disk_a_move_waits_both_players_are_told_and_nothing_sav
         try:
             code = await join_match_and_code(ann, bob)
             await ann.wait_for_text("Your move")
-            before = await server.store.get_match(code)
+            before = await server.store.matches.get(code)
             # The write-ahead log is emptied first: otherwise the next writes reuse its room and need no more.
             await server.store._call(server.store._connection.execute, "PRAGMA wal_checkpoint(TRUNCATE)")
             filler = fill(tiny_disk)
@@ -519,13 +519,13 @@ async def test_on_a_full_disk_a_move_waits_both_players_are_told_and_nothing_sav
             # The move waits, on ann's board, told in one whole line to both (issue 29).
             await ann.wait_for_notice("Your move is pending: the server will save it once its database is back.")
             await bob.wait_for_notice("ann has moved: it shows once the server can save it.")
-            assert (await server.store.get_match(code)).version == before.version  # the move was not taken yet
+            assert (await server.store.matches.get(code)).version == before.version  # the move was not taken yet
             assert " 1. ann" not in bob.text
             filler.unlink()  # the database is writable again: the move is saved
             await bob.wait_for_text(" 1. ann")
             await bob.wait_for_notice("ann's move waited for the database: it is saved now.")
             await ann.wait_for_notice("Your move is saved: the database is back.")
-            assert (await server.store.get_match(code)).version == before.version + 1
+            assert (await server.store.matches.get(code)).version == before.version + 1
         finally:
             await ann.close()
             await bob.close()
@@ -641,7 +641,7 @@ async def test_look_alike_names_are_refused(tmp_path) -> None:
 async def test_names_kept_before_are_compared_by_their_look_once_migrated(database) -> None:
     store = await open_storage(database)
     try:
-        async with store._transaction() as tx:  # as the schema before names were compared by their look left them
+        async with store.transaction() as tx:  # as the schema before names were compared by their look left them
             for fingerprint, name, seen in (("SHA256:tom", "Tom", 1.0), ("SHA256:ann", "ann", 2.0),
                                             ("SHA256:ann2", "\u00e1nn", 3.0)):
                 await tx.execute("INSERT INTO players (fingerprint, name, name_key, first_seen, last_seen) "
@@ -653,11 +653,12 @@ async def test_names_kept_before_are_compared_by_their_look_once_migrated(databa
                            "DROP TABLE secret_tries", "DROP TABLE rated_opponents"):  # and 7
                 await tx.execute(undone)
         assert await store.migrate() == LATEST
-        assert (await store.name_holder("torn")).fingerprint == "SHA256:tom"
-        assert (await store.name_holder("\u0430nn")).fingerprint == "SHA256:ann"  # the first seen keeps the look
-        assert (await store.player("SHA256:ann2")).name == "\u00e1nn"  # the later one keeps its name
+        assert (await store.players.name_holder("torn")).fingerprint == "SHA256:tom"
+        # The first seen keeps the look.
+        assert (await store.players.name_holder("\u0430nn")).fingerprint == "SHA256:ann"
+        assert (await store.players.get("SHA256:ann2")).name == "\u00e1nn"  # the later one keeps its name
         with pytest.raises(NameTaken):
-            await store.see_player("SHA256:mallory", "T\u043em")
+            await store.players.see("SHA256:mallory", "T\u043em")
     finally:
         await store.close()
 

@@ -17,6 +17,7 @@ from soluna_tui.link.protocol import decode, encode
 from soluna_tui.match_setup import MatchSetup
 from soluna_tui.rules import Match, MatchOptions, PlacedMove, parse_move_record
 from soluna_tui.server.lobby import CODE_PATTERN, Lobby, player_name
+from soluna_tui.server.lobby.upkeep import CANCEL_AGAIN_AFTER, Background
 
 from ..storage.test_players import ANN_LOOK_ALIKES
 
@@ -136,14 +137,14 @@ async def test_a_joiner_is_shown_the_match_when_the_server_hears_of_the_join_bef
     lobby = await make_lobby()
     ann, bob = FakeGuest("ann"), FakeGuest("bob")
     code = await create(lobby, ann)
-    write = lobby.store.update_match
+    write = lobby.store.matches.update
 
     async def write_and_hear_of_it_first(*args, **kwargs) -> int:
         version = await write(*args, **kwargs)
         await wait_for(lambda: lobby.tables[code].version >= version)
         return version
 
-    monkeypatch.setattr(lobby.store, "update_match", write_and_hear_of_it_first)
+    monkeypatch.setattr(lobby.store.matches, "update", write_and_hear_of_it_first)
     await lobby.arrive(bob)
     await lobby.handle(bob, {"type": "join", "code": code, "hints": False})
     assert [message["seat"] for message in bob.inbox if message["type"] == "match"] == [1]  # once
@@ -361,11 +362,11 @@ async def test_a_seat_not_taken_back_in_time_loses_by_forfeit(make_lobby) -> Non
     await both_move(lobby, ann, bob)
     await lobby.depart(bob)
     await wait_for(lambda: ann.match().is_over)  # bob's seat was held 0.1 s
-    await wait_for(lobby.store.finished_matches)
+    await wait_for(lobby.store.finished.newest)
     match = ann.match()
     assert match.winner == 0 and match.forfeited_by == 1
     assert ann.last("match")["notice"] == "bob did not come back: ann wins by forfeit."
-    (finished,) = await lobby.store.finished_matches()
+    (finished,) = await lobby.store.finished.newest()
     assert (finished.result, finished.winner, finished.rated) == ("forfeit", 0, False)  # guests: unrated
     assert finished.document == match.to_dict()
     assert [stored.match is not None for stored in lobby.tables.values()] == [True]  # still on ann's screen
@@ -378,9 +379,9 @@ async def test_a_match_both_players_left_is_abandoned_and_kept(make_lobby) -> No
     await lobby.depart(ann)
     await lobby.depart(bob)
     await wait_for(lambda: code not in lobby.tables)  # the seats were held 0.1 s
-    await wait_for(lobby.store.finished_matches)
-    assert await lobby.store.get_match(code) is None
-    assert [finished.result for finished in await lobby.store.finished_matches()] == ["abandoned"]
+    await wait_for(lobby.store.finished.newest)
+    assert await lobby.store.matches.get(code) is None
+    assert [finished.result for finished in await lobby.store.finished.newest()] == ["abandoned"]
 
 
 async def test_a_waiting_match_goes_with_its_creator(make_lobby) -> None:
@@ -388,11 +389,11 @@ async def test_a_waiting_match_goes_with_its_creator(make_lobby) -> None:
     ann = FakeGuest("ann")
     code = await create(lobby, ann)
     await lobby.handle(ann, {"type": "cancel"})
-    assert code not in lobby.tables and await lobby.store.get_match(code) is None
+    assert code not in lobby.tables and await lobby.store.matches.get(code) is None
     cyd = FakeGuest("cyd")
     code = await create(lobby, cyd)
     await lobby.depart(cyd)
-    assert code not in lobby.tables and await lobby.store.active_matches() == []
+    assert code not in lobby.tables and await lobby.store.matches.active() == []
 
 
 async def test_a_rematch_needs_both_players_and_the_loser_opens(make_lobby) -> None:
@@ -430,7 +431,7 @@ async def test_matches_in_play_outlive_their_server_and_are_held(make_lobby) -> 
     ann, bob = FakeGuest("ann"), FakeGuest("bob", fingerprint="SHA256:b")
     code = await pair(lobby, ann, bob)
     await lobby.handle(ann, move_message(ann))
-    stored = await lobby.store.get_match(code)
+    stored = await lobby.store.matches.get(code)
     assert len(stored.document["rounds"][0]["moves"]) == 1
     assert [seat.server for seat in stored.seats] == [lobby.server_id] * 2
     assert all(seat.secret_hash.startswith("hmac-sha256$") for seat in stored.seats)
@@ -442,7 +443,7 @@ async def test_matches_in_play_outlive_their_server_and_are_held(make_lobby) -> 
     await restored.arrive(back)
     await wait_for(lambda: back.last("lobby")["matches"][0]["away"] == [True, True])
     for _ in range(100):  # the new server holds the seats of the one gone silent
-        seats = (await restored.store.get_match(code)).seats
+        seats = (await restored.store.matches.get(code)).seats
         if all(seat.server is None and seat.held_until is not None for seat in seats):
             break
         await asyncio.sleep(0.05)
@@ -499,7 +500,7 @@ async def test_two_lobbies_racing_for_one_move_apply_it_once(make_lobby, backend
     second.lobby.handle(twin, PlayMove(str(moves[-1]), 1, 0))
     await first.lobby.settled()
     await second.lobby.settled()
-    stored = await first.store.get_match(code)
+    stored = await first.store.matches.get(code)
     (played,) = stored.document["rounds"][0]["moves"]  # one of them, never both
     loser = twin if PlacedMove.parse(played).move == moves[0] else ann  # stored with its places
     # The loser is told its move came too late; or, the rigged twin holding a seat the store gives to the other
@@ -527,7 +528,7 @@ async def test_a_seat_taken_back_with_proof_on_another_server_sends_the_old_sess
     await wait_for(lambda: ann.last("match")["notice"] == "bob reconnected.")
     await first.settled()
     await asyncio.sleep(0.3)  # a few heartbeats: the first server does not take the seat back for its old session
-    stored = await first.store.get_match(code)
+    stored = await first.store.matches.get(code)
     assert stored.seats[1].server == second.server_id
     assert 1 not in first.tables[code].seated and bob not in first.visitors or first.visitors[bob].code is None
 
@@ -638,7 +639,7 @@ async def test_a_held_computer_match_is_kept_for_days_with_a_key_the_day_without
     await lobby.handle(back, {"type": "computer_saved", "save": computer_save()})
     await lobby.handle(back, {"type": "computer_dropped"})
     await lobby.depart(back)
-    assert lobby.held_games == [] and await lobby.store.held_computer_games() == []
+    assert lobby.held_games == [] and await lobby.store.computer_games.held() == []
 
 
 async def test_a_resumed_computer_match_keeps_analysis_mode_and_the_hints_used(make_lobby) -> None:
@@ -736,7 +737,7 @@ async def test_a_keyed_player_s_lobby_settings_are_set_again_on_the_next_visit_o
         await second.arrive(player)
     assert ann_again.last("welcome")["choices"] == LOBBY_CHOICES
     assert cyd_again.last("welcome")["choices"] is None  # a guest's last for the visit, on their own screen
-    await first.store.keep_lobby_choices("SHA256:dan", '{"type": "keep_choices", "choices": {"stars": "many"}}')
+    await first.store.players.keep_lobby_choices("SHA256:dan", '{"type": "keep_choices", "choices": {"stars": "many"}}')
     dan = FakeGuest("dan", fingerprint="SHA256:dan")
     await second.arrive(dan)  # a row no server wrote: the defaults, and the visit goes on
     assert dan.last("welcome")["choices"] is None and dan.last("welcome")["name"] == "dan"
@@ -749,7 +750,7 @@ async def test_a_rated_match_shows_on_the_leaderboard_and_in_each_record(make_lo
     await pair(lobby, ann, bob, discs=3, stars_to_win=1)
     await finish_round(lobby, {0: ann, 1: bob})
     winner = ann.match().winner
-    (finished,) = await lobby.store.finished_matches()
+    (finished,) = await lobby.store.finished.newest()
     assert finished.rated and finished.result == "won"
     await lobby.handle(ann, {"type": "leaderboard", "offset": 0})
     board = ann.last("leaderboard")
@@ -772,3 +773,23 @@ async def test_a_rated_match_shows_on_the_leaderboard_and_in_each_record(make_lo
     await lobby.handle(guest, {"type": "record"})
     assert guest.last("leaderboard")["you"] is None
     assert (guest.last("record")["rated"], guest.last("record")["recent"]) == (False, [])
+
+
+async def test_closing_ends_background_work_that_lost_its_cancellation() -> None:
+    """On Python 3.11 a cancellation can be lost: ``asyncio.wait_for``, with which psycopg_pool waits for a free
+    connection, drops one that comes as the connection is handed over. The heartbeat then ran on, and closing
+    the lobby waited for it for ever (a test's clean-up hung until its timeout)."""
+    background, lost = Background(), asyncio.Event()
+
+    async def heartbeat_that_loses_a_cancellation() -> None:
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            lost.set()  # as if handed its connection instead
+        while True:
+            await asyncio.sleep(0.01)
+
+    background.keep(heartbeat_that_loses_a_cancellation(), name="heartbeat")
+    await asyncio.sleep(0)
+    await asyncio.wait_for(background.close(), 5 * CANCEL_AGAIN_AFTER)
+    assert lost.is_set()

@@ -72,7 +72,7 @@ async def a_rated_match(server, ann: SshTerminal, bob: SshTerminal) -> str:
     await bob.wait_for_text("Type the four-letter code")
     await bob.press(code.lower(), "enter")
     await play_out(server, code, [ann, bob])
-    (finished,) = await server.store.finished_matches()
+    (finished,) = await server.store.finished.newest()
     assert finished.rated
     winner = finished.seats[finished.winner].name
     for terminal in (ann, bob):
@@ -85,18 +85,18 @@ async def a_rated_match(server, ann: SshTerminal, bob: SshTerminal) -> str:
     return winner
 
 
-def held_back(store, name: str) -> tuple[asyncio.Event, asyncio.Event]:
-    """The store's ``name`` method answers only once the test sets the first event; the second is set when
-    the server has asked it."""
+def held_back(part, name: str) -> tuple[asyncio.Event, asyncio.Event]:
+    """The ``name`` method of a part of the store answers only once the test sets the first event; the second
+    is set when the server has asked it."""
     release, asked = asyncio.Event(), asyncio.Event()
-    method: Callable[..., Awaitable[Any]] = getattr(store, name)
+    method: Callable[..., Awaitable[Any]] = getattr(part, name)
 
     async def waiting(*args: Any, **kwargs: Any) -> Any:
         asked.set()
         await release.wait()
         return await method(*args, **kwargs)
 
-    setattr(store, name, waiting)
+    setattr(part, name, waiting)
     return release, asked
 
 
@@ -106,9 +106,9 @@ async def test_a_keyed_player_s_leaderboard_and_record_after_a_rated_match(tmp_p
         winner = await a_rated_match(server, ann, bob)
         ann_rank = 1 if winner == "ann" else 2
 
-        async def opened(keys: tuple[str, ...], store_method: str) -> None:
+        async def opened(keys: tuple[str, ...], part: object, method: str) -> None:
             """The screen opened with ``keys``; held back, the server's answer waits until it shows it is waiting."""
-            held = held_back(server.store, store_method) if answer == "once the screen waits" else None
+            held = held_back(part, method) if answer == "once the screen waits" else None
             await ann.press(*keys, pause=0.05)
             if held is not None:
                 release, asked = held
@@ -116,7 +116,7 @@ async def test_a_keyed_player_s_leaderboard_and_record_after_a_rated_match(tmp_p
                 await asyncio.wait_for(asked.wait(), 15)
                 release.set()
 
-        await opened(LEADERBOARD_KEYS, "leaderboard")
+        await opened(LEADERBOARD_KEYS, server.store.ratings, "leaderboard")
         row = rf"{ann_rank}\s+ann\s+\d+\s+1\s+{1 if winner == 'ann' else 0}"
         # The row itself waited for: a frame reaches the terminal in several packets, top first.
         text = await ann.wait_for(lambda text: "Players 1-2 of 2" in text and f"ann: rank {ann_rank}, rating " in text
@@ -124,7 +124,7 @@ async def test_a_keyed_player_s_leaderboard_and_record_after_a_rated_match(tmp_p
         assert "could not read" not in text
         await ann.press("escape")
         await ann.wait_for_text("Welcome, ann.")
-        await opened(RECORD_KEYS, "player_summary")
+        await opened(RECORD_KEYS, server.store.players, "summary")
         result = "won" if winner == "ann" else "lost"
         text = await ann.wait_for_text("ann: rating ", f"rank {ann_rank}.", "1 match played",
                                        f"vs bob: {result} on the board, stars ")

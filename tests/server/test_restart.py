@@ -72,14 +72,14 @@ async def test_a_server_stopped_longer_than_the_hold_time_gives_every_match_back
     stopped_at = time.time()  # it stopped between the last change it wrote and now
     store = await open_storage(database)
     try:
-        at_stop = await store.get_match(code)
+        at_stop = await store.matches.get(code)
         assert at_stop is not None
         # Down on purpose for longer than the hold time: today's servers abandoned every match here.
         await asyncio.sleep(hold + 1.5)
     finally:
         await store.close()
     async with running_server(tmp_path, clocks=(clock,), ranked_after=1, hold_time=hold, database=database) as server:
-        back = await server.store.get_match(code)
+        back = await server.store.matches.get(code)
         assert back is not None and back.version == at_stop.version + 1, "the match was not given back"
         restarted_at, last_change = back.updated_at, at_stop.updated_at
         before, after = MatchClock.from_document(at_stop.clock), MatchClock.from_document(back.clock)

@@ -33,7 +33,7 @@ async def test_everyone_at_a_rated_match_hears_each_rating_change(make_lobby) ->
         assert [shift["name"] for shift in ratings] == ["ann", "bob"]
         assert ratings[winner]["after"] > ratings[winner]["before"] == 1000
         assert ratings[1 - winner]["after"] < ratings[1 - winner]["before"] == 1000
-    (finished,) = await lobby.store.finished_matches()
+    (finished,) = await lobby.store.finished.newest()
     assert [change.after.shown for change in finished.rating_changes] == [shift["after"] for shift in ratings]
 
 

@@ -23,7 +23,7 @@ async def test_q_quits_cleanly_and_the_child_is_reaped(tmp_path) -> None:
     async with running_server(tmp_path) as server:
         terminal = await SshTerminal.open(server.port)
         await terminal.wait_for_text("Welcome, ann.")
-        pid = session_named(server, "ann").child.pid
+        pid = session_named(server, "ann").child.process.pid
         terminal.send("q")  # asks first over SSH
         await terminal.wait_for_text("Leave Soluna?")
         terminal.send("y")
@@ -56,7 +56,7 @@ async def test_a_huge_window_is_clamped(tmp_path) -> None:
             await terminal.wait_for_text("Terminal too small: 500x10.")
             terminal.resize(80, 300)
             await terminal.wait_for(lambda text: "Welcome, ann." in text and "too small" not in text)
-            assert session_named(server, "ann").size == (80, 200)
+            assert session_named(server, "ann").channel.size == (80, 200)
         finally:
             await terminal.close()
 
@@ -70,7 +70,7 @@ async def test_a_flood_of_window_changes_ends_at_the_last_size(tmp_path) -> None
                 terminal.process.change_terminal_size(40 + step % 50, 10 + step % 20)
             terminal.resize(70, 21)
             await terminal.wait_for_text("Terminal too small: 70x21.")
-            assert session_named(server, "ann").size == (70, 21)
+            assert session_named(server, "ann").channel.size == (70, 21)
         finally:
             await terminal.close()
 
@@ -85,11 +85,11 @@ async def test_the_child_gets_no_client_environment_but_term_and_colour_hints(tm
         try:
             await terminal.wait_for_text("Welcome, ann.")
             session = session_named(server, "ann")
-            given = session.child_config.environment
+            given = session.child.config.environment
             assert (given["TERM"], given["NO_COLOR"], given["COLORTERM"]) == ("xterm-256color", "1", "truecolor")
             assert set(given) <= allowed
             if spawn == "exec":  # what the process was started with, as the kernel keeps it
-                with open(f"/proc/{session.child.pid}/environ", "rb") as stream:
+                with open(f"/proc/{session.child.process.pid}/environ", "rb") as stream:
                     names = {item.split(b"=", 1)[0].decode() for item in stream.read().split(b"\0") if item}
                 assert names == set(given)
         finally:
@@ -102,7 +102,7 @@ async def test_a_dumb_terminal_is_refused_politely(tmp_path) -> None:
         output = await terminal.wait_closed()
         assert b"cannot draw the game" in output and output.count(b"\n") <= 2
         assert terminal.process.exit_status == 1
-        assert not server.sessions or all(session.child is None for session in server.sessions)
+        assert not server.sessions or all(session.child.process is None for session in server.sessions)
         await terminal.close()
 
 
@@ -110,7 +110,7 @@ async def test_a_client_disconnecting_ends_its_child(tmp_path) -> None:
     async with running_server(tmp_path) as server:
         terminal = await SshTerminal.open(server.port)
         await terminal.wait_for_text("Welcome, ann.")
-        pid = session_named(server, "ann").child.pid
+        pid = session_named(server, "ann").child.process.pid
         await terminal.close()
         await wait_until(lambda: process_gone(pid), what="the child being reaped")
         await wait_until(lambda: server.gate.sessions == 0 and server.gate.connections == 0,

@@ -80,7 +80,7 @@ async def test_a_disconnect_tells_the_opponent_and_the_child_is_reaped(tmp_path)
             await join_match(bob, code)
             await bob.wait_for_text("Waiting for ann.", f"code {code}, secret")
             secret = secret_shown(bob)
-            pid = session_named(server, "bob").child.pid
+            pid = session_named(server, "bob").child.process.pid
             await bob.close()
             await ann.wait_for_text("bob has left: the seat", "away: 1:5")  # the countdown in the tally
             await wait_until(lambda: process_gone(pid), what="bob's child being reaped")

@@ -49,21 +49,22 @@ async def test_the_archive_is_imported_once_and_left_untouched(store, tmp_path):
     report = await import_json_archive(store, folder)
     assert (report.active, report.finished, report.already_done) == (2, 2, False)
     assert [name.split(" ")[0] for name in report.skipped] == ["BAD1.json"]
-    assert {stored.code for stored in await store.active_matches()} == {"PLAY", "HELD"}
-    held = await store.get_match("HELD")
+    assert {stored.code for stored in await store.matches.active()} == {"PLAY", "HELD"}
+    held = await store.matches.get("HELD")
     assert held.version == 1 and held.seats[1].fingerprint is None
     assert secret_matches("kqx-pmr", held.seats[1].secret_hash) and "KQXPMR" not in repr(held)  # hashed
     assert held.document == match_in_play(2).to_dict()
-    finished = {item.code: item for item in await store.finished_matches()}
+    finished = {item.code: item for item in await store.finished.newest()}
     assert (finished["WONA"].result, finished["WONA"].winner) == ("won", 0)
     assert (finished["FORF"].result, finished["FORF"].winner) == ("forfeit", 0)
     # Both players had keys; the forfeit came before a round was decided on the board: not rated.
     assert finished["WONA"].rated and not finished["FORF"].rated
-    assert {row.fingerprint: row.played for row in await store.leaderboard()} == {"SHA256:ann": 1, "SHA256:bob": 1}
+    assert ({row.fingerprint: row.played for row in await store.ratings.leaderboard()}
+            == {"SHA256:ann": 1, "SHA256:bob": 1})
 
     again = await import_json_archive(store, folder)
     assert again.already_done and (again.active, again.finished) == (0, 0)
-    assert len(await store.finished_matches()) == 2
+    assert len(await store.finished.newest()) == 2
     assert {path: path.read_bytes() for path in folder.rglob("*") if path.is_file()} == files
 
 
@@ -75,17 +76,17 @@ async def test_two_servers_importing_one_archive_at_once_import_it_once(open_sto
     first, second = await open_store(), await open_store()
     reports = await asyncio.gather(import_json_archive(first, folder), import_json_archive(second, folder))
     assert sorted(report.already_done for report in reports) == [False, True]
-    assert len(await first.active_matches()) == 2 and len(await second.finished_matches()) == 2
+    assert len(await first.matches.active()) == 2 and len(await second.finished.newest()) == 2
 
 
 async def test_a_match_already_in_play_in_the_store_is_not_overwritten(store, tmp_path):
     folder = tmp_path / "matches"
     await _archive(folder)
     mine = match_in_play(9)
-    await store.create_match("PLAY", mine.options.to_dict(), seats(), mine.to_dict())
+    await store.matches.create("PLAY", mine.options.to_dict(), seats(), mine.to_dict())
     report = await import_json_archive(store, folder)
     assert report.active == 1 and any(name.startswith("PLAY.json") for name in report.skipped)
-    assert (await store.get_match("PLAY")).document == mine.to_dict()
+    assert (await store.matches.get("PLAY")).document == mine.to_dict()
 
 
 async def test_no_archive_folder_imports_nothing_and_marks_nothing(store, tmp_path):

@@ -70,9 +70,9 @@ def test_a_round_too_deep_to_judge_in_time_is_listed_unjudged():
 
 async def test_a_finished_match_in_the_store_exports_with_its_ratings(store, database):
     match = match_in_play()
-    await store.create_match("ABCD", match.options.to_dict(), seats(), match.to_dict())
+    await store.matches.create("ABCD", match.options.to_dict(), seats(), match.to_dict())
     ended = finished_match(winner=0)
-    filed = await store.finish_match("ABCD", 1, ended.to_dict(), "won")
+    filed = await store.matches.finish("ABCD", 1, ended.to_dict(), "won")
     found = await match_from_store(database, None, "ABCD", None)
     assert found.match.to_dict() == ended.to_dict()
     assert found.details[0].startswith(f"Server match ABCD (#{filed.id}), won, finished ")
@@ -83,9 +83,9 @@ async def test_a_finished_match_in_the_store_exports_with_its_ratings(store, dat
 
 async def test_a_resignation_in_the_store_exports_as_one(store, database):
     match = match_in_play()
-    await store.create_match("ABCD", match.options.to_dict(), seats(), match.to_dict())
+    await store.matches.create("ABCD", match.options.to_dict(), seats(), match.to_dict())
     match.forfeit(1)
-    filed = await store.finish_match("ABCD", 1, match.to_dict(), "resigned")
+    filed = await store.matches.finish("ABCD", 1, match.to_dict(), "resigned")
     found = await match_from_store(database, None, "ABCD", None)
     assert found.details[0].startswith(f"Server match ABCD (#{filed.id}), won, by resignation, finished ")
 
@@ -129,7 +129,7 @@ async def test_soluna_export_reads_a_servers_store(tmp_path, capsys):
     assert not (tmp_path / DEFAULT_FILE).exists()  # looking did not create one
     store = await open_storage(None, tmp_path)
     match = match_in_play()
-    await store.create_match("ABCD", match.options.to_dict(), seats(), match.to_dict())
+    await store.matches.create("ABCD", match.options.to_dict(), seats(), match.to_dict())
     await store.close()
     status, out, _ = await _in_thread(_run, capsys, "--code", "abcd", "--data-dir", str(tmp_path))
     assert status == 0 and "Server match ABCD, in play (version 1)" in out
@@ -184,8 +184,8 @@ async def file_a_match(database: str) -> int:
     store = await open_storage(database)
     try:
         match = match_in_play()
-        await store.create_match("ABCD", match.options.to_dict(), seats(), match.to_dict())
-        return (await store.finish_match("ABCD", 1, finished_match(winner=0).to_dict(), "won")).id
+        await store.matches.create("ABCD", match.options.to_dict(), seats(), match.to_dict())
+        return (await store.matches.finish("ABCD", 1, finished_match(winner=0).to_dict(), "won")).id
     finally:
         await store.close()
 
@@ -204,7 +204,7 @@ async def test_a_store_opened_to_read_refuses_every_write(database):
     try:
         assert store.read_only and await store.schema_version() >= 1
         with pytest.raises(Exception, match="read-only|readonly"):
-            await store.create_match("WXYZ", {}, seats())
+            await store.matches.create("WXYZ", {}, seats())
     finally:
         await store.close()
 
@@ -216,7 +216,7 @@ async def test_export_reads_a_server_s_latest_writes_and_leaves_no_file_beside_i
     store = await open_storage(str(path))
     try:
         match = match_in_play()
-        await store.create_match("ABCD", match.options.to_dict(), seats(), match.to_dict())
+        await store.matches.create("ABCD", match.options.to_dict(), seats(), match.to_dict())
         status, out, _ = await _in_thread(_run, capsys, "--database", str(path), "--code", "ABCD")
         assert status == 0 and "Server match ABCD, in play" in out  # still only in the log
     finally:
@@ -336,7 +336,7 @@ async def test_a_damaged_finished_row_is_one_line(database, capsys, damage):
 async def test_a_damaged_match_in_play_is_one_line(database, capsys):
     await file_a_match(database)
     store = await open_storage(database)
-    await store.create_match("WXYZ", match_in_play().options.to_dict(), seats(), match_in_play().to_dict())
+    await store.matches.create("WXYZ", match_in_play().options.to_dict(), seats(), match_in_play().to_dict())
     await store.close()
     run_sql(database, "UPDATE matches SET document = ? WHERE code = ?", (DEEP, "WXYZ"))
     status, out, err = await _in_thread(_run, capsys, "--database", database, "--code", "WXYZ")

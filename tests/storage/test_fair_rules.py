@@ -32,12 +32,12 @@ def decided_then_in_play(seed: int = 3) -> Match:
 @pytest.mark.parametrize("result", ["forfeit", "time"])
 async def test_a_forfeit_before_a_round_is_decided_keeps_its_winner_and_is_not_rated(store, result) -> None:
     for code, match in (("EARLY", match_in_play()), ("LATER", decided_then_in_play())):
-        await store.create_match(code, match.options.to_dict(), seats(), match.to_dict())
+        await store.matches.create(code, match.options.to_dict(), seats(), match.to_dict())
         match.forfeit(1)
-        filed = await store.finish_match(code, 1, match.to_dict(), result)
+        filed = await store.matches.finish(code, 1, match.to_dict(), result)
         assert (filed.winner, filed.rated) == (0, code == "LATER")
-    assert [row.name for row in await store.leaderboard()] == ["ann", "bob"]
-    assert (await store.leaderboard())[0].played == 1
+    assert [row.name for row in await store.ratings.leaderboard()] == ["ann", "bob"]
+    assert (await store.ratings.leaderboard())[0].played == 1
 
 
 # ---- a pair's rated matches a day ---------------------------------------------------------------------
@@ -46,8 +46,8 @@ async def test_a_forfeit_before_a_round_is_decided_keeps_its_winner_and_is_not_r
 async def play(store, code: str, first: str, second: str, winner: int = 0, seed: int = 1):
     match = match_in_play()
     names = (first.removeprefix("SHA256:"), second.removeprefix("SHA256:"))
-    await store.create_match(code, match.options.to_dict(), seats(first, second, names), match.to_dict())
-    return await store.finish_match(code, 1, finished_match(winner=winner, seed=seed).to_dict(), "won")
+    await store.matches.create(code, match.options.to_dict(), seats(first, second, names), match.to_dict())
+    return await store.matches.finish(code, 1, finished_match(winner=winner, seed=seed).to_dict(), "won")
 
 
 async def test_the_same_pair_moves_its_ratings_a_few_times_a_day(store) -> None:
@@ -59,7 +59,7 @@ async def test_the_same_pair_moves_its_ratings_a_few_times_a_day(store) -> None:
         rated.append((await play(store, f"P{number:03}", "SHA256:ann", "SHA256:bob", winner=number % 2)).rated)
     assert rated == [True] * PAIR_RATED_PER_DAY + [False]
     assert (await play(store, "CYD1", "SHA256:cyd", "SHA256:ann")).rated  # another pair: rated
-    standing = (await store.player_summary("SHA256:bob")).standing
+    standing = (await store.players.summary("SHA256:bob")).standing
     assert standing is not None and standing.played == PAIR_RATED_PER_DAY
     clock.now += PAIR_WINDOW - 60 * PAIR_RATED_PER_DAY + 61  # a day after the first of them
     assert (await play(store, "NEXT", "SHA256:bob", "SHA256:ann")).rated
@@ -78,17 +78,17 @@ async def test_a_player_is_listed_after_matches_against_established_opponents_no
             games += 1
             await play(store, f"R{games:03}", first, second, winner=games % 2, seed=games)
     await play(store, "FREG", farmer, regulars[0])  # one established opponent is not enough
-    board = await store.leaderboard(minimum=5, opponents=3)
+    board = await store.ratings.leaderboard(minimum=5, opponents=3)
     assert sorted(row.fingerprint for row in board) == regulars
-    assert await store.rated_players(minimum=5, opponents=3) == 4
-    farmed = (await store.player_summary(farmer, minimum=5, opponents=3)).standing
+    assert await store.ratings.rated_players(minimum=5, opponents=3) == 4
+    farmed = (await store.players.summary(farmer, minimum=5, opponents=3)).standing
     assert farmed is not None and farmed.played == 6 and farmed.rank is None
-    assert farmer in {row.fingerprint for row in await store.leaderboard(minimum=5)}  # by the count alone
+    assert farmer in {row.fingerprint for row in await store.ratings.leaderboard(minimum=5)}  # by the count alone
     for number, regular in enumerate(regulars[1:3]):  # two more: three established opponents
         await play(store, f"FRG{number}", farmer, regular)
-    listed = await store.leaderboard(minimum=5, opponents=3)
+    listed = await store.ratings.leaderboard(minimum=5, opponents=3)
     assert farmer in {row.fingerprint for row in listed}
-    assert (await store.player_summary(farmer, minimum=5, opponents=3)).standing.rank == [
+    assert (await store.players.summary(farmer, minimum=5, opponents=3)).standing.rank == [
         row.fingerprint for row in listed].index(farmer) + 1
 
 
@@ -98,7 +98,7 @@ async def test_the_migration_counts_each_pair_s_rated_matches_filed_before_it(st
     await play(store, "OLD3", "SHA256:ann", "SHA256:cyd")
     number = next(index for index, statements in enumerate(MIGRATIONS)
                   if any("CREATE TABLE rated_opponents" in statement for statement in statements))
-    async with store._transaction() as tx:
+    async with store.transaction() as tx:
         await tx.execute("DELETE FROM rated_opponents")
         await tx.execute(MIGRATIONS[number][-1])  # the migration's count, from the finished matches
         rows = await tx.fetch("SELECT fingerprint, opponent, matches FROM rated_opponents "

@@ -27,37 +27,37 @@ def from_addresses(first: str, second: str) -> tuple[SeatRecord, SeatRecord]:
 
 async def test_a_match_keeps_its_clock_and_files_it_as_it_ended(store) -> None:
     match = match_in_play()
-    created = await store.create_match("TIME", match.options.to_dict(), seats(), match.to_dict(),
+    created = await store.matches.create("TIME", match.options.to_dict(), seats(), match.to_dict(),
                                        clock=CLOCK.to_document())
     assert created.clock == CLOCK.to_document()
-    assert MatchClock.from_document((await store.get_match("TIME")).clock) == CLOCK
+    assert MatchClock.from_document((await store.matches.get("TIME")).clock) == CLOCK
     moved = CLOCK.after_move(0, 1010.0, 1)
-    await store.update_match("TIME", 1, match.to_dict(), clock=moved.to_document())
-    assert MatchClock.from_document((await store.get_match("TIME")).clock) == moved
+    await store.matches.update("TIME", 1, match.to_dict(), clock=moved.to_document())
+    assert MatchClock.from_document((await store.matches.get("TIME")).clock) == moved
     ended = finished_match(winner=1)
     ran_out = moved.ran_out(0, 1100.0)
-    filed = await store.finish_match("TIME", 2, ended.to_dict(), "time", clock=ran_out.to_document())
+    filed = await store.matches.finish("TIME", 2, ended.to_dict(), "time", clock=ran_out.to_document())
     assert (filed.result, filed.winner) == ("time", 1)
-    again = await store.finished_match(filed.id)
+    again = await store.finished.get(filed.id)
     assert again is not None and MatchClock.from_document(again.clock) == ran_out
 
 
 async def test_an_aborted_match_is_filed_with_no_winner_and_no_rating(store) -> None:
     match = match_in_play()
-    await store.create_match("ABRT", match.options.to_dict(), seats(ANN, BOB), match.to_dict())
-    filed = await store.finish_match("ABRT", 1, match.to_dict(), "aborted")
+    await store.matches.create("ABRT", match.options.to_dict(), seats(ANN, BOB), match.to_dict())
+    filed = await store.matches.finish("ABRT", 1, match.to_dict(), "aborted")
     assert (filed.result, filed.winner, filed.rated) == ("aborted", None, False)
-    assert await store.leaderboard() == []
+    assert await store.ratings.leaderboard() == []
 
 
 async def test_keys_that_sat_down_from_one_address_are_not_rated_and_addresses_are_never_filed(store) -> None:
     for code, addresses in (("SAME", ("10.0.0.1", "10.0.0.1")), ("APRT", ("10.0.0.1", "10.0.0.2"))):
         match = match_in_play()
-        await store.create_match(code, match.options.to_dict(), from_addresses(*addresses), match.to_dict())
-        filed = await store.finish_match(code, 1, finished_match(winner=0).to_dict(), "won")
+        await store.matches.create(code, match.options.to_dict(), from_addresses(*addresses), match.to_dict())
+        filed = await store.matches.finish(code, 1, finished_match(winner=0).to_dict(), "won")
         assert filed.rated is (code == "APRT")
         assert all(seat.addresses == () for seat in filed.seats)
-        assert all(seat.addresses == () for seat in (await store.finished_match(filed.id)).seats)
+        assert all(seat.addresses == () for seat in (await store.finished.get(filed.id)).seats)
 
 
 async def test_the_leaderboard_lists_and_ranks_players_with_enough_rated_matches(store) -> None:
@@ -65,14 +65,14 @@ async def test_the_leaderboard_lists_and_ranks_players_with_enough_rated_matches
         match = match_in_play()
         code = f"RAT{number}"
         first, second = seats(ANN, BOB) if number < 2 else seats(ANN, "SHA256:cyd", ("ann", "cyd"))
-        await store.create_match(code, match.options.to_dict(), (first, second), match.to_dict())
-        await store.finish_match(code, 1, finished_match(winner=1).to_dict(), "won")
-    assert [row.name for row in await store.leaderboard(minimum=2)] == ["bob", "ann"]
-    assert await store.rated_players(minimum=2) == 2 and await store.rated_players() == 3
-    assert [row.name for row in await store.leaderboard(minimum=3)] == ["ann"]
-    cyd = (await store.player_summary("SHA256:cyd", minimum=2)).standing
+        await store.matches.create(code, match.options.to_dict(), (first, second), match.to_dict())
+        await store.matches.finish(code, 1, finished_match(winner=1).to_dict(), "won")
+    assert [row.name for row in await store.ratings.leaderboard(minimum=2)] == ["bob", "ann"]
+    assert await store.ratings.rated_players(minimum=2) == 2 and await store.ratings.rated_players() == 3
+    assert [row.name for row in await store.ratings.leaderboard(minimum=3)] == ["ann"]
+    cyd = (await store.players.summary("SHA256:cyd", minimum=2)).standing
     assert cyd is not None and cyd.rank is None and cyd.played == 1  # rated, not ranked yet
-    bob = (await store.player_summary(BOB, minimum=2)).standing
+    bob = (await store.players.summary(BOB, minimum=2)).standing
     assert bob is not None and bob.rank == 1
 
 
@@ -107,20 +107,20 @@ async def test_the_write_ahead_log_is_emptied_after_writes_and_at_once_after_a_b
         await asyncio.sleep(0.5)
         assert wal_size(store) == 0  # the migration's writes, emptied
         emptied = store.checkpoints
-        await store.see_player(ANN, "ann")
+        await store.players.see(ANN, "ann")
         assert wal_size(store) > 0
         deadline = time.monotonic() + 5
         # The log is truncated in the store's thread before the count goes up on its loop: wait for both.
         while (wal_size(store) or store.checkpoints == emptied) and time.monotonic() < deadline:
             await asyncio.sleep(0.02)
         assert wal_size(store) == 0 and store.checkpoints == emptied + 1
-        await store.servers()  # reading changes nothing: nothing to empty
-        await store.forget_servers(seen_before=0.0)  # a write that changes no row either
+        await store.servers.known()  # reading changes nothing: nothing to empty
+        await store.servers.forget(seen_before=0.0)  # a write that changes no row either
         await asyncio.sleep(0.4)
         assert store.checkpoints == emptied + 1
         store.checkpoint_delay = 60.0
         for number in range(CHECKPOINT_BURST):
-            await store.see_player(f"SHA256:{number}", f"p{number}")
+            await store.players.see(f"SHA256:{number}", f"p{number}")
         deadline = time.monotonic() + 5  # well under the minute the delay would take
         while (wal_size(store) or store.checkpoints < emptied + 2) and time.monotonic() < deadline:
             await asyncio.sleep(0.02)

@@ -14,25 +14,25 @@ from .conftest import finished_match, match_in_play, seats
 
 async def _create(store, code: str = "ABCD"):
     match = match_in_play()
-    return await store.create_match(code, match.options.to_dict(), seats(), match.to_dict())
+    return await store.matches.create(code, match.options.to_dict(), seats(), match.to_dict())
 
 
 async def test_a_created_match_reads_back_at_version_one(store):
     created = await _create(store)
-    stored = await store.get_match("ABCD")
+    stored = await store.matches.get("ABCD")
     assert stored == created
     assert stored.version == 1 and stored.seats == seats()
     assert Match.from_dict(stored.document).to_dict() == match_in_play().to_dict()
     with pytest.raises(CodeTaken):
         await _create(store)
-    assert [item.code for item in await store.active_matches()] == ["ABCD"]
+    assert [item.code for item in await store.matches.active()] == ["ABCD"]
 
 
 async def test_a_waiting_match_has_no_document_until_the_opponent_sits(store):
-    waiting = await store.create_match("WAIT", match_in_play().options.to_dict(), seats()[:1])
+    waiting = await store.matches.create("WAIT", match_in_play().options.to_dict(), seats()[:1])
     assert waiting.document is None and len(waiting.seats) == 1
-    version = await store.update_match("WAIT", 1, match_in_play().to_dict(), seats())
-    stored = await store.get_match("WAIT")
+    version = await store.matches.update("WAIT", 1, match_in_play().to_dict(), seats())
+    stored = await store.matches.get("WAIT")
     assert (version, stored.version, len(stored.seats)) == (2, 2, 2)
     assert stored.document is not None
 
@@ -41,14 +41,14 @@ async def test_an_update_from_an_old_version_is_refused_and_changes_nothing(stor
     await _create(store)
     played = match_in_play()
     played.play(played.position.legal_moves[0])
-    assert await store.update_match("ABCD", 1, played.to_dict()) == 2
+    assert await store.matches.update("ABCD", 1, played.to_dict()) == 2
     with pytest.raises(VersionConflict) as refused:
-        await store.update_match("ABCD", 1, match_in_play().to_dict())
+        await store.matches.update("ABCD", 1, match_in_play().to_dict())
     assert (refused.value.expected, refused.value.actual) == (1, 2)
     assert isinstance(refused.value, ValueError)
-    assert (await store.get_match("ABCD")).document == played.to_dict()
+    assert (await store.matches.get("ABCD")).document == played.to_dict()
     with pytest.raises(MatchNotFound):
-        await store.update_match("ZZZZ", 1, played.to_dict())
+        await store.matches.update("ZZZZ", 1, played.to_dict())
 
 
 async def test_two_servers_writing_the_same_version_at_once_one_wins(open_store):
@@ -57,27 +57,27 @@ async def test_two_servers_writing_the_same_version_at_once_one_wins(open_store)
     base = match_in_play()
     rounds = 8
     for attempt in range(rounds):
-        version = (await first.get_match("ABCD")).version
+        version = (await first.matches.get("ABCD")).version
         one, other = Match.from_dict(base.to_dict()), Match.from_dict(base.to_dict())
-        outcomes = await asyncio.gather(first.update_match("ABCD", version, one.to_dict()),
-                                        second.update_match("ABCD", version, other.to_dict()),
+        outcomes = await asyncio.gather(first.matches.update("ABCD", version, one.to_dict()),
+                                        second.matches.update("ABCD", version, other.to_dict()),
                                         return_exceptions=True)
         assert sorted(type(outcome).__name__ for outcome in outcomes) == ["VersionConflict", "int"], attempt
-        assert (await second.get_match("ABCD")).version == version + 1
-    assert (await first.get_match("ABCD")).version == 1 + rounds
+        assert (await second.matches.get("ABCD")).version == version + 1
+    assert (await first.matches.get("ABCD")).version == 1 + rounds
 
 
 async def test_finishing_files_the_match_and_removes_it_from_play_together(store):
     await _create(store)
     ended = finished_match(winner=1)
-    filed = await store.finish_match("ABCD", 1, ended.to_dict(), "won")
+    filed = await store.matches.finish("ABCD", 1, ended.to_dict(), "won")
     assert (filed.code, filed.result, filed.winner) == ("ABCD", "won", 1)
-    assert await store.get_match("ABCD") is None
-    assert await store.finished_match(filed.id) == filed
-    assert await store.latest_finished("ABCD") == filed
+    assert await store.matches.get("ABCD") is None
+    assert await store.finished.get(filed.id) == filed
+    assert await store.finished.latest_under("ABCD") == filed
     assert Match.from_dict(filed.document).to_dict() == ended.to_dict()
     with pytest.raises(MatchNotFound):
-        await store.finish_match("ABCD", 2, ended.to_dict(), "won")
+        await store.matches.finish("ABCD", 2, ended.to_dict(), "won")
 
 
 @pytest.mark.parametrize("result, document", [("won", match_in_play().to_dict()), ("drawn", None),
@@ -85,47 +85,47 @@ async def test_finishing_files_the_match_and_removes_it_from_play_together(store
 async def test_a_finish_that_fails_leaves_the_match_in_play(store, result, document):
     await _create(store)
     with pytest.raises(StorageError):
-        await store.finish_match("ABCD", 1, document or finished_match().to_dict(), result)
-    assert (await store.get_match("ABCD")).version == 1
-    assert await store.finished_matches() == []
+        await store.matches.finish("ABCD", 1, document or finished_match().to_dict(), result)
+    assert (await store.matches.get("ABCD")).version == 1
+    assert await store.finished.newest() == []
 
 
 async def test_a_finish_from_an_old_version_is_refused(store):
     await _create(store)
-    await store.update_match("ABCD", 1, match_in_play().to_dict())
+    await store.matches.update("ABCD", 1, match_in_play().to_dict())
     with pytest.raises(VersionConflict):
-        await store.finish_match("ABCD", 1, finished_match().to_dict(), "won")
-    assert (await store.get_match("ABCD")).version == 2
-    assert await store.latest_finished("ABCD") is None
+        await store.matches.finish("ABCD", 1, finished_match().to_dict(), "won")
+    assert (await store.matches.get("ABCD")).version == 2
+    assert await store.finished.latest_under("ABCD") is None
 
 
 async def test_two_servers_finishing_at_once_file_the_match_once(open_store):
     first, second = await open_store(), await open_store()
     await _create(first)
     ended = finished_match().to_dict()
-    outcomes = await asyncio.gather(first.finish_match("ABCD", 1, ended, "won"),
-                                    second.finish_match("ABCD", 1, ended, "won"), return_exceptions=True)
+    outcomes = await asyncio.gather(first.matches.finish("ABCD", 1, ended, "won"),
+                                    second.matches.finish("ABCD", 1, ended, "won"), return_exceptions=True)
     assert sorted(type(outcome).__name__ for outcome in outcomes) == ["FinishedMatch", "MatchNotFound"]
-    assert len(await first.finished_matches()) == 1
+    assert len(await first.finished.newest()) == 1
 
 
 async def test_an_abandoned_match_has_no_winner_and_a_forfeit_has_one(store):
     await _create(store, "ABAN")
-    abandoned = await store.finish_match("ABAN", 1, match_in_play().to_dict(), "abandoned")
+    abandoned = await store.matches.finish("ABAN", 1, match_in_play().to_dict(), "abandoned")
     assert abandoned.winner is None and not abandoned.rated
     await _create(store, "FORF")
     forfeited = match_in_play()
     forfeited.forfeit(0)
-    filed = await store.finish_match("FORF", 1, forfeited.to_dict(), "forfeit")
+    filed = await store.matches.finish("FORF", 1, forfeited.to_dict(), "forfeit")
     assert filed.winner == 1 and not filed.rated  # no round decided on the board yet: not rated
-    assert [item.code for item in await store.finished_matches()] == ["FORF", "ABAN"]
-    assert [item.code for item in await store.finished_matches(before_id=filed.id)] == ["ABAN"]
+    assert [item.code for item in await store.finished.newest()] == ["FORF", "ABAN"]
+    assert [item.code for item in await store.finished.newest(before_id=filed.id)] == ["ABAN"]
 
 
 async def test_a_cancelled_waiting_match_is_dropped_without_a_trace(store):
-    await store.create_match("WAIT", match_in_play().options.to_dict(), seats()[:1])
+    await store.matches.create("WAIT", match_in_play().options.to_dict(), seats()[:1])
     with pytest.raises(VersionConflict):
-        await store.drop_match("WAIT", 3)
-    await store.drop_match("WAIT", 1)
-    assert await store.get_match("WAIT") is None and await store.finished_matches() == []
+        await store.matches.drop("WAIT", 3)
+    await store.matches.drop("WAIT", 1)
+    assert await store.matches.get("WAIT") is None and await store.finished.newest() == []
     await _create(store, "WAIT")  # the code is free again

@@ -9,7 +9,7 @@ import psycopg
 import pytest
 
 from soluna_tui.server.storage import RESYNC, Change, VersionConflict
-from soluna_tui.server.storage.base import Subscription
+from soluna_tui.server.storage.database import Subscription
 
 from ..server.helpers import wait_until
 from .conftest import finished_match, match_in_play, seats
@@ -24,14 +24,14 @@ async def _next(changes, timeout: float = 5.0) -> Change:
 
 async def _create(store, code: str = "ABCD"):
     match = match_in_play()
-    return await store.create_match(code, match.options.to_dict(), seats(), match.to_dict())
+    return await store.matches.create(code, match.options.to_dict(), seats(), match.to_dict())
 
 
 async def test_a_subscriber_hears_every_change_in_order(store):
     with store.subscribe() as changes:
         await _create(store)
-        await store.update_match("ABCD", 1, match_in_play().to_dict())
-        await store.finish_match("ABCD", 2, finished_match().to_dict(), "won")
+        await store.matches.update("ABCD", 1, match_in_play().to_dict())
+        await store.matches.finish("ABCD", 2, finished_match().to_dict(), "won")
         assert [await _next(changes) for _ in range(3)] == [Change("ABCD", 1), Change("ABCD", 2), Change("ABCD", 3)]
 
 
@@ -40,8 +40,8 @@ async def test_a_refused_change_is_not_announced(store):
         await _create(store)
         assert await _next(changes) == Change("ABCD", 1)
         with pytest.raises(VersionConflict):
-            await store.update_match("ABCD", 7, match_in_play().to_dict())
-        await store.update_match("ABCD", 1, match_in_play().to_dict())
+            await store.matches.update("ABCD", 7, match_in_play().to_dict())
+        await store.matches.update("ABCD", 1, match_in_play().to_dict())
         assert await _next(changes) == Change("ABCD", 2)
 
 
@@ -52,14 +52,14 @@ async def test_closing_ends_a_subscription(store):
 
 
 async def test_a_subscriber_far_behind_is_told_to_re_read_everything(store, monkeypatch):
-    monkeypatch.setattr("soluna_tui.server.storage.base.SUBSCRIBER_BACKLOG", 3)
+    monkeypatch.setattr("soluna_tui.server.storage.database.SUBSCRIBER_BACKLOG", 3)
     delivered: list[Change] = []
     put = Subscription.put
     monkeypatch.setattr(Subscription, "put", lambda self, change: (delivered.append(change), put(self, change))[1])
     with store.subscribe() as changes:
         await _create(store)
         for version in range(1, 6):
-            await store.update_match("ABCD", version, match_in_play().to_dict())
+            await store.matches.update("ABCD", version, match_in_play().to_dict())
         # PostgreSQL: the listener delivers as the notices come; the subscriber reads only after all six.
         await wait_until(lambda: len(delivered) == 6, what="six changes delivered")
         received = [await _next(changes)]
@@ -81,7 +81,7 @@ async def test_another_server_hears_a_change_within_100_ms(open_store):
         assert await _next(changes) == Change("ABCD", 1)
         for version in range(1, 11):
             started = time.monotonic()
-            await first.update_match("ABCD", version, match_in_play().to_dict())
+            await first.matches.update("ABCD", version, match_in_play().to_dict())
             assert await _next(changes) == Change("ABCD", version + 1)
             delays.append(time.monotonic() - started)
     print(f"delivery to another server: median {sorted(delays)[len(delays) // 2] * 1000:.1f} ms, "
@@ -99,18 +99,18 @@ async def test_a_killed_listener_reconnects_and_asks_for_a_resync(open_store, da
         with psycopg.connect(database, autocommit=True) as admin:
             assert admin.execute("SELECT pg_terminate_backend(%s)", (killed,)).fetchone() == (True,)
         # A change made about the time the listener is down is not lost: it arrives, or a resync covers it.
-        await first.update_match("ABCD", 1, match_in_play().to_dict())
+        await first.matches.update("ABCD", 1, match_in_play().to_dict())
         received = [await _next(changes)]
         while received[-1] != RESYNC:
             received.append(await _next(changes))
         assert set(received) <= {RESYNC, Change("ABCD", 2)}
         assert second.reconnections == 1 and second.listener_pid != killed
-        await first.update_match("ABCD", 2, match_in_play().to_dict())
+        await first.matches.update("ABCD", 2, match_in_play().to_dict())
         later = [await _next(changes)]
         while later[-1] != Change("ABCD", 3):
             later.append(await _next(changes))
         assert set(later) <= {Change("ABCD", 2), Change("ABCD", 3)}
-    assert (await second.get_match("ABCD")).version == 3
+    assert (await second.matches.get("ABCD")).version == 3
 
 
 @postgresql_only
@@ -119,4 +119,4 @@ async def test_work_goes_on_after_the_pool_connections_are_killed(store, databas
     with psycopg.connect(database, autocommit=True) as admin:
         admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                       "WHERE datname = current_database() AND pid <> pg_backend_pid()")
-    assert await store.update_match("ABCD", 1, match_in_play().to_dict()) == 2
+    assert await store.matches.update("ABCD", 1, match_in_play().to_dict()) == 2

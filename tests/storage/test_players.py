@@ -12,51 +12,51 @@ from soluna_tui.server.storage.schema import REKEY_PLAYERS
 
 async def test_the_first_visit_claims_the_name_and_later_visits_keep_it(store):
     store.clock = lambda: 100.0
-    first = await store.see_player("SHA256:ann", "Ann")
+    first = await store.players.see("SHA256:ann", "Ann")
     assert (first.name, first.first_seen, first.last_seen) == ("Ann", 100.0, 100.0)
     store.clock = lambda: 250.0
-    again = await store.see_player("SHA256:ann", "annie")  # another SSH user name: the held name stays
+    again = await store.players.see("SHA256:ann", "annie")  # another SSH user name: the held name stays
     assert (again.name, again.first_seen, again.last_seen) == ("Ann", 100.0, 250.0)
-    assert await store.player("SHA256:ann") == again
+    assert await store.players.get("SHA256:ann") == again
 
 
 async def test_a_name_is_reserved_against_other_keys_whatever_its_case(store):
-    await store.see_player("SHA256:ann", "Ann")
+    await store.players.see("SHA256:ann", "Ann")
     for taken in ("Ann", "ANN", "ann", " ann "):
         with pytest.raises(NameTaken):
-            await store.see_player("SHA256:mallory", taken)
-    assert await store.player("SHA256:mallory") is None
-    assert (await store.name_holder("aNN")).fingerprint == "SHA256:ann"
-    assert await store.name_holder("bob") is None
+            await store.players.see("SHA256:mallory", taken)
+    assert await store.players.get("SHA256:mallory") is None
+    assert (await store.players.name_holder("aNN")).fingerprint == "SHA256:ann"
+    assert await store.players.name_holder("bob") is None
 
 
 async def test_renaming_frees_the_old_name_and_refuses_a_held_one(store):
-    await store.see_player("SHA256:ann", "ann")
-    await store.see_player("SHA256:bob", "bob")
+    await store.players.see("SHA256:ann", "ann")
+    await store.players.see("SHA256:bob", "bob")
     with pytest.raises(NameTaken):
-        await store.rename_player("SHA256:ann", "BOB")
-    renamed = await store.rename_player("SHA256:ann", "Annabel")
+        await store.players.rename("SHA256:ann", "BOB")
+    renamed = await store.players.rename("SHA256:ann", "Annabel")
     assert renamed.name == "Annabel"
-    assert (await store.see_player("SHA256:carol", "ann")).name == "ann"
-    assert (await store.rename_player("SHA256:ann", "ANNABEL")).name == "ANNABEL"  # one's own name, new case
+    assert (await store.players.see("SHA256:carol", "ann")).name == "ann"
+    assert (await store.players.rename("SHA256:ann", "ANNABEL")).name == "ANNABEL"  # one's own name, new case
     with pytest.raises(StorageError):
-        await store.rename_player("SHA256:nobody", "x")
+        await store.players.rename("SHA256:nobody", "x")
 
 
 async def test_two_servers_claiming_one_name_at_once_give_it_to_one_key(open_store):
     first, second = await open_store(), await open_store()
-    outcomes = await asyncio.gather(first.see_player("SHA256:ann", "Sam"), second.see_player("SHA256:bob", "sam"),
+    outcomes = await asyncio.gather(first.players.see("SHA256:ann", "Sam"), second.players.see("SHA256:bob", "sam"),
                                     return_exceptions=True)
     assert sorted(type(outcome).__name__ for outcome in outcomes) == ["NameTaken", "PlayerRecord"]
     winner = next(outcome for outcome in outcomes if not isinstance(outcome, Exception))
-    assert (await first.name_holder("SAM")).fingerprint == winner.fingerprint
+    assert (await first.players.name_holder("SAM")).fingerprint == winner.fingerprint
 
 
 async def test_one_key_arriving_on_two_servers_at_once_is_one_player(open_store):
     first, second = await open_store(), await open_store()
-    records = await asyncio.gather(first.see_player("SHA256:ann", "ann"), second.see_player("SHA256:ann", "ann"))
+    records = await asyncio.gather(first.players.see("SHA256:ann", "ann"), second.players.see("SHA256:ann", "ann"))
     assert {record.name for record in records} == {"ann"}
-    assert (await first.name_holder("ann")).fingerprint == "SHA256:ann"
+    assert (await first.players.name_holder("ann")).fingerprint == "SHA256:ann"
 
 
 async def test_a_key_another_server_records_in_the_middle_of_a_visit_is_still_one_player(
@@ -65,19 +65,19 @@ async def test_a_key_another_server_records_in_the_middle_of_a_visit_is_still_on
     this visit found no row for the key and before it checks the name. (SQLite writes one transaction at a
     time, so only PostgreSQL can meet it.)"""
     first, second = await open_storage(postgres_database), await open_storage(postgres_database)
-    look_up = second._player
+    look_up = second.players.read
 
     async def look_up_while_another_server_arrives(tx, fingerprint, lock=False):
         found = await look_up(tx, fingerprint, lock)
         if found is None:
-            await first.see_player(fingerprint, "ann")
+            await first.players.see(fingerprint, "ann")
         return found
 
-    monkeypatch.setattr(second, "_player", look_up_while_another_server_arrives)
+    monkeypatch.setattr(second.players, "read", look_up_while_another_server_arrives)
     try:
-        record = await second.see_player("SHA256:ann", "ann")
+        record = await second.players.see("SHA256:ann", "ann")
         assert (record.fingerprint, record.name) == ("SHA256:ann", "ann")
-        assert (await first.player("SHA256:ann")).name == "ann"
+        assert (await first.players.get("SHA256:ann")).name == "ann"
     finally:
         await first.close()
         await second.close()
@@ -94,40 +94,40 @@ ANN_LOOK_ALIKES = {
 
 @pytest.mark.parametrize("form", ANN_LOOK_ALIKES.values(), ids=ANN_LOOK_ALIKES.keys())
 async def test_a_name_that_differs_only_by_spaces_invisibles_full_width_or_case_is_the_holder_s(store, form):
-    await store.see_player("SHA256:ann", "ann")
-    await store.see_player("SHA256:bob", "bob")
+    await store.players.see("SHA256:ann", "ann")
+    await store.players.see("SHA256:bob", "bob")
     with pytest.raises(NameTaken) as first_visit:
-        await store.see_player("SHA256:mallory", form)
+        await store.players.see("SHA256:mallory", form)
     with pytest.raises(NameTaken) as renamed:
-        await store.rename_player("SHA256:bob", form)
+        await store.players.rename("SHA256:bob", form)
     assert first_visit.value.holder == renamed.value.holder == "ann"  # the name it looks like, to say so
-    assert (await store.name_holder(form)).fingerprint == "SHA256:ann"
-    assert await store.player("SHA256:mallory") is None and (await store.player("SHA256:bob")).name == "bob"
+    assert (await store.players.name_holder(form)).fingerprint == "SHA256:ann"
+    assert await store.players.get("SHA256:mallory") is None and (await store.players.get("SHA256:bob")).name == "bob"
 
 
 async def test_names_kept_with_spaces_are_compared_without_them_once_keyed_again(store):
     """Before version 5 a name's key kept its spaces: "a n n" and "ann" were two names. Migration 5 keys them
     again; of two that now look alike the first seen keeps the look, the other keeps its name."""
-    async with store._transaction() as tx:  # as version 4 keyed them
+    async with store.transaction() as tx:  # as version 4 keyed them
         for fingerprint, name, key, seen in (("SHA256:ann", "ann", "ann", 1.0),
                                              ("SHA256:spaced", "a n n", "a n n", 2.0),
                                              ("SHA256:lee", "Ann Lee", "ann lee", 3.0)):
             await tx.execute("INSERT INTO players (fingerprint, name, name_key, first_seen, last_seen) "
                              "VALUES (?, ?, ?, ?, ?)", (fingerprint, name, key, seen, seen))
     assert REKEY_PLAYERS >= {5}
-    async with store._transaction() as tx:
+    async with store.transaction() as tx:
         await store._rekey_players(tx)  # what migration 5 does
-    assert (await store.name_holder("a n n")).fingerprint == "SHA256:ann"
-    assert (await store.player("SHA256:spaced")).name == "a n n"
-    assert (await store.name_holder("annlee")).fingerprint == "SHA256:lee"
+    assert (await store.players.name_holder("a n n")).fingerprint == "SHA256:ann"
+    assert (await store.players.get("SHA256:spaced")).name == "a n n"
+    assert (await store.players.name_holder("annlee")).fingerprint == "SHA256:lee"
     with pytest.raises(NameTaken):
-        await store.see_player("SHA256:mallory", "ANNLEE")
+        await store.players.see("SHA256:mallory", "ANNLEE")
 
 
 async def test_the_lobby_s_settings_are_kept_per_key_the_last_ones_only(store):
-    assert await store.lobby_choices("SHA256:ann") is None
-    await store.keep_lobby_choices("SHA256:ann", '{"stars": 2}')
-    await store.keep_lobby_choices("SHA256:bob", '{"stars": 5}')
-    await store.keep_lobby_choices("SHA256:ann", '{"stars": 3}')
-    assert await store.lobby_choices("SHA256:ann") == '{"stars": 3}'
-    assert await store.lobby_choices("SHA256:bob") == '{"stars": 5}'
+    assert await store.players.lobby_choices("SHA256:ann") is None
+    await store.players.keep_lobby_choices("SHA256:ann", '{"stars": 2}')
+    await store.players.keep_lobby_choices("SHA256:bob", '{"stars": 5}')
+    await store.players.keep_lobby_choices("SHA256:ann", '{"stars": 3}')
+    assert await store.players.lobby_choices("SHA256:ann") == '{"stars": 3}'
+    assert await store.players.lobby_choices("SHA256:bob") == '{"stars": 5}'

@@ -52,21 +52,21 @@ async def test_tries_are_counted_per_scope_on_every_server_and_a_right_one_count
     first.clock = second.clock = clock
     limits = {SEAT: SEAT_GUESSES, ADDRESS: GuessLimit(free=10, delay=1.0, longest=1.0, forget=60.0)}
     for store in (first, second, first):
-        assert (await store.try_secret(limits)).wait == 0
-    refused = await second.try_secret(limits)
+        assert (await store.secret_tries.take(limits)).wait == 0
+    refused = await second.secret_tries.take(limits)
     assert (refused.wait, refused.scope) == (15.0, SEAT)
     clock.now += 15
-    allowed = await first.try_secret(limits)
+    allowed = await first.secret_tries.take(limits)
     assert allowed.wait == 0 and allowed.tries == {SEAT: 4, ADDRESS: 4}  # the refused try counted nothing
-    assert (await second.try_secret(limits)).wait == 30.0
-    await second.untry_secret([SEAT])  # that one was right
-    assert (await first.try_secret({SEAT: SEAT_GUESSES})).wait == 15.0
+    assert (await second.secret_tries.take(limits)).wait == 30.0
+    await second.secret_tries.give_back([SEAT])  # that one was right
+    assert (await first.secret_tries.take({SEAT: SEAT_GUESSES})).wait == 15.0
     clock.now += SEAT_GUESSES.forget
-    assert (await first.try_secret({SEAT: SEAT_GUESSES})).tries == {SEAT: 1}  # quiet for an hour: forgotten
+    assert (await first.secret_tries.take({SEAT: SEAT_GUESSES})).tries == {SEAT: 1}  # quiet for an hour: forgotten
 
 
 async def test_tries_made_at_once_on_two_servers_are_counted_one_by_one(open_store) -> None:
     first, second = await open_store(), await open_store()
     limits = {SEAT: SEAT_GUESSES, MATCH: SEAT_GUESSES}
-    tried = await asyncio.gather(*(store.try_secret(limits) for store in (first, second) * 6))
+    tried = await asyncio.gather(*(store.secret_tries.take(limits) for store in (first, second) * 6))
     assert sum(1 for each in tried if each.wait == 0) == SEAT_GUESSES.free

@@ -27,7 +27,7 @@ class Choices:
         """The settings this guest's key last left, if any (a row no server wrote counts as none)."""
         if guest.fingerprint is None:
             return None
-        kept = await self.store.lobby_choices(guest.fingerprint)
+        kept = await self.store.players.lobby_choices(guest.fingerprint)
         if kept is None:
             return None
         try:
@@ -44,6 +44,6 @@ class Choices:
         if fingerprint is None:
             return
         try:
-            await self.store.keep_lobby_choices(fingerprint, json.dumps(to_wire(request)))
+            await self.store.players.keep_lobby_choices(fingerprint, json.dumps(to_wire(request)))
         except StorageUnavailable as error:  # settings are a convenience: nobody is told
             log.warning("cannot keep the lobby settings: %s", error)

@@ -9,7 +9,7 @@ analysis mode and hints used as they were. At most ``MAX_HELD_GAMES`` are held (
 first beyond it).
 
 A keyed player's rated match (``rated_level``: no hints, no take-backs, 12 discs) is filed when it
-ends and rated against the level's calibrated rating (``Storage.file_computer_match``); the player
+ends and rated against the level's calibrated rating (``FinishedMatches.file_computer_match``); the player
 is told what it did. Leaving one does not escape it: starting another rated match gives up the one
 held, lost (rated once a round was decided on the board, as any match).
 """
@@ -147,7 +147,7 @@ class ComputerGames:
                 await self._give_up_held(asker)
         game.saved = saved
         self.playing[asker.guest] = game
-        await self.store.keep_computer_game(game.record(self.servers.server_id, saved_document(saved)))
+        await self.store.computer_games.keep(game.record(self.servers.server_id, saved_document(saved)))
 
     async def dropped(self, asker: Asker, request: ComputerDropped) -> None:
         """The match is over or given up: nothing to keep (a rated one's result follows)."""
@@ -175,7 +175,7 @@ class ComputerGames:
         match = saved.match
         result = EndReason.FORFEIT if match.forfeited_by is not None else EndReason.WON
         seat = SeatRecord(name, name, fingerprint, False)
-        finished, refusal = await self.store.file_computer_match(seat, strength, match.to_dict(), result,
+        finished, refusal = await self.store.finished.file_computer_match(seat, strength, match.to_dict(), result,
                                                                  started_at)
         return rating_shifts(finished), refusal
 
@@ -190,12 +190,12 @@ class ComputerGames:
                 continue
             if rated_level(kept, fingerprint) is None or kept.match.is_over:
                 continue
-            if not await self.store.claim_computer_game(held.id, self.servers.server_id):
+            if not await self.store.computer_games.claim(held.id, self.servers.server_id):
                 continue  # taken up meanwhile, on another terminal
             try:
                 await self._give_up(asker, held.id, kept, held.identity, fingerprint, held.updated_at)
             except StorageError:
-                await self.store.hold_computer_game(held.id, held.held_until or self.store.clock() + KEYED_KEEP)
+                await self.store.computer_games.hold(held.id, held.held_until or self.store.clock() + KEYED_KEEP)
                 raise
         await self.refresh()
 
@@ -208,7 +208,7 @@ class ComputerGames:
             return
         kept.match.forfeit(0)
         shifts, refusal = await self._file(name, fingerprint, strength, kept, started_at)
-        await self.store.drop_computer_game(game_id)
+        await self.store.computer_games.drop(game_id)
         said = f"rating {shifts[0].before} to {shifts[0].after}" if shifts and refusal is None else "unrated"
         # Short: it shows in the few lines beside the board of the match just begun.
         asker.guest.send(Notice(f"Lost: your unfinished rated match (level {strength.number}), {said}.", "warning"))
@@ -216,7 +216,7 @@ class ComputerGames:
     async def _drop(self, guest: Guest) -> None:
         game = self.playing.pop(guest, None)
         if game is not None:
-            await self.store.drop_computer_game(game.id)
+            await self.store.computer_games.drop(game.id)
 
     async def resume(self, asker: Asker, request: ComputerResume) -> None:
         """The player's own match, or one held for their name (with the same key, or its secret)."""
@@ -247,13 +247,13 @@ class ComputerGames:
                 return
             await self.guesses.right(tried)
             visitor.keep_secret(clean_secret(request.secret), held.secret_hash)
-        if not await self.store.claim_computer_game(held.id, self.servers.server_id):
+        if not await self.store.computer_games.claim(held.id, self.servers.server_id):
             asker.refuse("That match was taken up on another terminal.")
             return
         game = ComputerGame(held.id, visitor.name, guest.fingerprint, visitor.secret, await visitor.hashed_secret(),
                             SavedMatch.from_document(held.document))
         self.playing[guest] = game
-        await self.store.keep_computer_game(game.record(self.servers.server_id, held.document))
+        await self.store.computer_games.keep(game.record(self.servers.server_id, held.document))
         asker.answer(game.to_message())
         await self.refresh()
         self._changed()
@@ -265,28 +265,28 @@ class ComputerGames:
         game = self.playing.pop(guest, None)
         if game is not None and not game.saved.match.is_over:
             keep = computer_keep(game.fingerprint is not None)
-            await self.store.hold_computer_game(game.id, self.store.clock() + keep)
+            await self.store.computer_games.hold(game.id, self.store.clock() + keep)
             await self.tidy()
             await self.refresh()
 
     async def tidy(self) -> None:
         """Games of servers gone are held (as long as a keyed player's: ``refresh`` shortens a guest's), those held
         past their time go, and so do the oldest beyond the most kept."""
-        await self.store.tidy_computer_games(sorted(self.servers.live), self.store.clock() + KEYED_KEEP,
+        await self.store.computer_games.tidy(sorted(self.servers.live), self.store.clock() + KEYED_KEEP,
                                              MAX_HELD_GAMES)
 
     async def refresh(self) -> None:
         """Read the held games again; the lobby's guests hear of any change (one may be theirs)."""
-        held = await self.store.held_computer_games()
+        held = await self.store.computer_games.held()
         if held == self.held:
             return
         longest = self.store.clock() + GUEST_KEEP
         too_long = [game for game in held
                     if game.fingerprint is None and game.held_until is not None and game.held_until > longest]
         for game in too_long:  # a guest's game held by ``tidy``
-            await self.store.hold_computer_game(game.id, longest)
+            await self.store.computer_games.hold(game.id, longest)
         if too_long:
-            held = await self.store.held_computer_games()
+            held = await self.store.computer_games.held()
         self.held = held
         self._changed()
 

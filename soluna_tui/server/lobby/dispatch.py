@@ -62,7 +62,7 @@ from .records import Records
 from .results import ended_while_away, rating_shifts
 from .tables import MatchCache, Table
 from .two_player import TwoPlayerMatches
-from .upkeep import Background, Upkeep
+from .upkeep import Background, Upkeep, cancel_and_wait
 from .visitors import Arrive, Asker, CodeTries, Depart, Guest, Step, Visitor, identities
 from .writes import Writer
 
@@ -144,16 +144,14 @@ class Lobby:
         """Finish every guest's requests, stop following the store, and let the other servers know at once."""
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.settled(), CLOSE_WAIT)
-        for visitor in self.visitors.values():
-            if visitor.worker is not None:
-                visitor.worker.cancel()
+        await cancel_and_wait([visitor.worker for visitor in self.visitors.values() if visitor.worker is not None])
         self.upkeep.close()
         await self.background.close()
         if self._subscription is not None:
             self._subscription.close()
         with contextlib.suppress(StorageError):
-            await self.store.mark_served()  # when this server stopped: a restart gives that time back
-            await self.store.forget_servers(server=self.server_id)
+            await self.store.servers.mark_served()  # when this server stopped: a restart gives that time back
+            await self.store.servers.forget(server=self.server_id)
 
     async def settled(self) -> None:
         """Wait until every request received so far has been acted on (tests, shutdown)."""
@@ -308,7 +306,7 @@ class Lobby:
 
     async def _tell_ratings(self, table: Table) -> None:
         """A match just over: what it did to each player's rating, as filed, to everyone here at it."""
-        finished = await self.store.latest_finished(table.code)
+        finished = await self.store.finished.latest_under(table.code)
         if finished is None or finished.started_at != table.stored.created_at:
             return
         shifts = rating_shifts(finished)

@@ -69,7 +69,7 @@ class Guesses:
     async def allow(self, asker: Asker, limits: dict[str, GuessLimit]) -> SecretTry | None:
         """Count a try against ``limits`` and the asker's address; ``None`` (the asker told how long to wait)
         when one of them allows no try yet."""
-        tried = await self.store.try_secret({address_scope(asker): ADDRESS_GUESSES, **limits})
+        tried = await self.store.secret_tries.take({address_scope(asker): ADDRESS_GUESSES, **limits})
         if tried.wait <= 0:
             return tried
         kind = (tried.scope or "").partition(":")[0]
@@ -79,7 +79,7 @@ class Guesses:
 
     async def right(self, tried: SecretTry) -> None:
         """The secret was right: the try counts for nothing."""
-        await self.store.untry_secret(list(tried.tries))
+        await self.store.secret_tries.give_back(list(tried.tries))
 
     async def matches(self, secret: str, kept_hash: str) -> bool:
         """Whether ``secret`` is the one ``kept_hash`` keeps: an HMAC, or once an older version's scrypt hash

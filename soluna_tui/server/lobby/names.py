@@ -53,13 +53,13 @@ class Names:
     async def look_up(self, guest: Guest, visitor: Visitor) -> None:
         """A keyed player's stored name (then ``name_chosen``), else the SSH name unless a key holds it."""
         if guest.fingerprint is not None:
-            known = await self.store.player(guest.fingerprint)
+            known = await self.store.players.get(guest.fingerprint)
             if known is not None:
                 visitor.last_seen = known.last_seen
-                await self.store.see_player(guest.fingerprint, known.name)
+                await self.store.players.see(guest.fingerprint, known.name)
                 visitor.name, visitor.name_chosen = known.name, True
                 return
-        holder = await self.store.name_holder(guest.name)
+        holder = await self.store.players.name_holder(guest.name)
         visitor.name = guest_variant(guest.name) if holder is not None and holder.fingerprint != guest.fingerprint \
             else guest.name
 
@@ -71,7 +71,7 @@ class Names:
             asker.refuse("Only players who connect with an SSH key can keep a name: connect with ssh -i KEY to "
                          "have one.")
             return False
-        holder = await self.store.name_holder(wanted) if wanted else None
+        holder = await self.store.players.name_holder(wanted) if wanted else None
         if holder is not None and holder.fingerprint != fingerprint:  # before the letters: say whose it looks like
             asker.refuse(taken_words(wanted, holder.name))
             return False
@@ -84,10 +84,10 @@ class Names:
             asker.refuse("Leave the match you are at first (n), then choose a name.")
             return False
         try:
-            if await self.store.player(fingerprint) is None:
-                await self.store.see_player(fingerprint, name)
+            if await self.store.players.get(fingerprint) is None:
+                await self.store.players.see(fingerprint, name)
             else:
-                await self.store.rename_player(fingerprint, name)
+                await self.store.players.rename(fingerprint, name)
         except NameTaken as taken:  # claimed on another server since
             asker.refuse(taken_words(name, taken.holder))
             return False

@@ -68,7 +68,7 @@ class Presence:
         to say, nothing written)."""
         watching = {code: count for code, count in self.watching.items() if count > 0}
         if self.store.SHARED:
-            servers = await self.store.heartbeat(self.server_id, watching)
+            servers = await self.store.servers.heartbeat(self.server_id, watching)
         else:
             servers = [ServerRecord(self.server_id, self.store.clock(), watching)]
         if self.store_down:
@@ -81,7 +81,7 @@ class Presence:
             await self.beat()
             return
         with contextlib.suppress(StorageError):
-            self._note_live(await self.store.servers())
+            self._note_live(await self.store.servers.known())
 
     def _note_live(self, servers: list[ServerRecord]) -> None:
         now = self.store.clock()

@@ -70,12 +70,12 @@ class Records:
         offset = request.offset
         if offset < 0 or offset > LAST_OFFSET:
             raise ProtocolError("an offset out of range")
-        rows = await self.store.leaderboard(LEADERBOARD_PAGE, offset, self.minimum, self.opponents)
-        total = await self.store.rated_players(self.minimum, self.opponents)
+        rows = await self.store.ratings.leaderboard(LEADERBOARD_PAGE, offset, self.minimum, self.opponents)
+        total = await self.store.ratings.rated_players(self.minimum, self.opponents)
         you = None
         fingerprint = asker.guest.fingerprint
         if fingerprint is not None:
-            standing = (await self.store.player_summary(fingerprint, recent=0, minimum=self.minimum,
+            standing = (await self.store.players.summary(fingerprint, recent=0, minimum=self.minimum,
                                                         opponents=self.opponents)).standing
             you = Standing(standing.rank if standing else None, standing.rating.shown if standing else None)
         page = tuple(LeaderboardRow(row.rank or 0, row.name, row.rating.shown, row.played, row.won) for row in rows)
@@ -85,7 +85,7 @@ class Records:
         visitor, fingerprint = asker.visitor, asker.guest.fingerprint
         reply = PlayerRecord(visitor.name, visitor.rated, None, None, 0, 0, 0)
         if fingerprint is not None:
-            summary = await self.store.player_summary(fingerprint, minimum=self.minimum, opponents=self.opponents)
+            summary = await self.store.players.summary(fingerprint, minimum=self.minimum, opponents=self.opponents)
             standing = summary.standing
             if standing is not None:
                 reply = replace(reply, rating=standing.rating.shown, rank=standing.rank, played=standing.played,
@@ -96,7 +96,7 @@ class Records:
 
     async def finished_match(self, asker: Asker, request: AskFinishedMatch) -> None:
         match_id = request.id
-        finished = await self.store.finished_match(match_id) if 0 < match_id < 2**62 else None
+        finished = await self.store.finished.get(match_id) if 0 < match_id < 2**62 else None
         if finished is None:
             asker.refuse("That match is not on record.")
             return

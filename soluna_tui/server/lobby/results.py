@@ -79,7 +79,7 @@ async def ended_while_away(store: Storage, guest: Guest, visitor: Visitor, hold_
     if fingerprint is None:
         return None
     since = visitor.last_seen if visitor.last_seen is not None else store.clock() - TOLD_FOR
-    recent = await store.recent_matches(fingerprint, 1)
+    recent = await store.finished.of_player(fingerprint, 1)
     if not recent:
         return None
     finished = recent[0]
@@ -92,7 +92,7 @@ async def ended_while_away(store: Storage, guest: Guest, visitor: Visitor, hold_
 
 async def ended_under_code(store: Storage, code: str, guest: Guest, visitor: Visitor, hold_time: float) -> str | None:
     """The match a player sat at under ``code``, if it ended lately: one line saying how (``None``: no such)."""
-    finished = await store.latest_finished(code)
+    finished = await store.finished.latest_under(code)
     if finished is None or finished.finished_at < store.clock() - TOLD_FOR:
         return None
     index = seat_in(finished, guest, visitor)

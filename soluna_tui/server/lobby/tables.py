@@ -172,7 +172,7 @@ class MatchCache:
 
     async def reload(self, code: str) -> None:
         """Read one match again (another server changed it, or a write lost the race)."""
-        stored = await self.store.get_match(code)
+        stored = await self.store.matches.get(code)
         if stored is None:
             table = self.tables.get(code)
             if table is not None:
@@ -184,7 +184,7 @@ class MatchCache:
 
     async def reload_all(self) -> None:
         """Read every match in play again (at the start, and when the store was away)."""
-        matches = await self.store.active_matches()
+        matches = await self.store.matches.active()
         codes = {stored.code for stored in matches}
         for code in [code for code in self.tables if code not in codes]:
             self.vanish(code, await self._last_word(self.tables[code]))
@@ -196,7 +196,7 @@ class MatchCache:
         it end), else whether it was aborted or abandoned, as filed."""
         if table.finished or table.match is None:
             return ""
-        filed = await self.store.latest_finished(table.code)
+        filed = await self.store.finished.latest_under(table.code)
         if filed is not None and filed.started_at == table.stored.created_at and filed.result == EndReason.ABORTED:
             return ABORTED
         return ABANDONED
@@ -206,7 +206,7 @@ class MatchCache:
         table = self.tables.get(code)
         if table is not None and table.deserted:
             with contextlib.suppress(VersionConflict, MatchNotFound):
-                await self.store.drop_match(code, table.version)
+                await self.store.matches.drop(code, table.version)
 
     def send_away(self, guest: Guest, code: str) -> None:
         """``guest`` sat at match ``code`` until its player took the seat back on another terminal: its session

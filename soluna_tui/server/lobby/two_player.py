@@ -87,7 +87,7 @@ class TwoPlayerMatches:
         for _ in range(RETRIES):
             code = self._new_code()
             try:
-                stored = await self.store.create_match(code, options.to_dict(), (seat,),
+                stored = await self.store.matches.create(code, options.to_dict(), (seat,),
                                                        clock=clock.to_document() if clock is not None else None)
             except StorageUnavailable:
                 raise

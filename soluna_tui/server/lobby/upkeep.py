@@ -25,7 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,6 +43,9 @@ log = logging.getLogger("soluna.server")
 FORGET_SERVERS_AFTER = 24 * 3600.0
 #: Seconds between two marks that a server alone on its database (SQLite) serves it, while a match is in play.
 MARK_EVERY = 5.0
+#: Seconds closing waits for cancelled work to end before cancelling it again, and how many times it does.
+CANCEL_AGAIN_AFTER = 1.0
+CANCEL_TRIES = 5
 
 
 class Background:
@@ -68,9 +71,33 @@ class Background:
             log.warning("cannot apply a change now: %s", error)
 
     async def close(self) -> None:
-        for task in self._tasks:
+        await cancel_and_wait(self._tasks)
+
+
+async def cancel_and_wait(tasks: Sequence[asyncio.Task[Any]]) -> None:
+    """Cancel ``tasks`` and wait until each has ended; one still running a moment later is cancelled again.
+
+    A cancellation can be lost: on Python 3.11, ``asyncio.wait_for`` drops one that comes just as what it
+    waits for is done, and psycopg_pool waits for a free connection with it. The heartbeat or the following
+    of changes, cancelled as the pool hands it a connection, would run on for ever, and closing with it.
+    """
+    running = [task for task in tasks if not task.done()]
+    for attempt in range(CANCEL_TRIES):
+        if not running:
+            break
+        if attempt:
+            log.warning("still running once cancelled, cancelled again: %s", _names(running))
+        for task in running:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        _, still = await asyncio.wait(running, timeout=CANCEL_AGAIN_AFTER)
+        running = list(still)
+    if running:
+        log.error("left running, cancelled %d times: %s", CANCEL_TRIES, _names(running))
+    await asyncio.gather(*(task for task in tasks if task.done()), return_exceptions=True)
+
+
+def _names(tasks: list[asyncio.Task[Any]]) -> str:
+    return ", ".join(task.get_name() for task in tasks)
 
 
 @dataclass(eq=False)
@@ -122,13 +149,14 @@ class Upkeep:
         """On start, when no other server is alive: every match in play is given back as it was when the last
         server stopped (``Referee.resume``), before anything can come due."""
         store, now = self.store, self.store.clock()
-        if store.SHARED and any(server.seen_at >= now - self.presence.dead_after for server in await store.servers()):
+        if store.SHARED and any(server.seen_at >= now - self.presence.dead_after
+                                for server in await store.servers.known()):
             return  # served all along
-        since = await store.last_served()
+        since = await store.servers.last_served()
         if since is None:
             return
         given = 0
-        for stored in await store.active_matches():
+        for stored in await store.matches.active():
             change = self.referee.resume(MatchRead(stored), self.presence.moment(), since)
             if isinstance(change, Change):
                 with contextlib.suppress(VersionConflict, MatchNotFound):  # another server starting was first
@@ -157,9 +185,9 @@ class Upkeep:
         self._forget_departures()
         await self.games.tidy()
         if self.store.SHARED:
-            await self.store.forget_servers(seen_before=moment.now - FORGET_SERVERS_AFTER)
+            await self.store.servers.forget(seen_before=moment.now - FORGET_SERVERS_AFTER)
         elif moment.now >= self._marked + MARK_EVERY and any(table.in_play for table in self.cache.tables.values()):
-            await self.store.mark_served()  # no heartbeat says so: when it stops short, the restart knows when
+            await self.store.servers.mark_served()  # no heartbeat says so: when it stops short, the restart knows when
             self._marked = moment.now
         await self.games.refresh()
 

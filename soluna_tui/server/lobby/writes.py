@@ -90,17 +90,17 @@ class Writer:
         news = change.news.to_document()
         clock = _clock_document(stored, change)
         if change.drop:
-            await self.store.drop_match(stored.code, stored.version)
+            await self.store.matches.drop(stored.code, stored.version)
             return None
         if change.finish is not None:
             if document is None:
                 raise ValueError("a match that has not begun cannot end")
-            await self.store.finish_match(stored.code, stored.version, document, change.finish, change.seats,
+            await self.store.matches.finish(stored.code, stored.version, document, change.finish, change.seats,
                                           keep=not change.goes, news=news, clock=clock)
             if change.goes:
                 return None
         else:
-            await self.store.update_match(stored.code, stored.version, document, change.seats, news=news, clock=clock)
+            await self.store.matches.update(stored.code, stored.version, document, change.seats, news=news, clock=clock)
         return replace(stored, version=stored.version + 1, seats=change.seats, document=document,
                        updated_at=self.store.clock(), news=news, clock=clock)
 

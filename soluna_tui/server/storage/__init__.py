@@ -4,9 +4,10 @@ Where ``soluna serve`` keeps players, matches in play, finished matches and rati
 
 ``await open_storage(location, data_dir)`` gives a migrated ``Storage``: SQLite in the data
 directory by default, or PostgreSQL for a ``postgresql://`` URL (several servers sharing one
-lobby). Every method is a coroutine that never blocks the event loop; every error is a
+lobby). What it keeps is in parts, one a kind (``store.matches``, ``store.players``... see
+``base.py``). Every method is a coroutine that never blocks the event loop; every error is a
 ``StorageError`` (a ``ValueError``). Moves are stored with optimistic concurrency: each match has a
-version, and ``update_match`` succeeds only from the version the caller read.
+version, and ``store.matches.update`` succeeds only from the version the caller read.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from .archive_import import import_json_archive
-from .base import RESULTS, Storage, Subscription
+from .base import Storage
+from .database import Subscription
+from .finished import RESULTS
 from .records import (
     RESYNC,
     Change,

@@ -19,7 +19,8 @@ from typing import Any
 
 from ...files import SaveError, read_json_document
 from ...rules import Match, SolunaError
-from .base import RESULTS, Storage
+from .base import Storage
+from .finished import RESULTS
 from .records import Change, ImportReport, SeatRecord, StorageError, seats_text
 from .secrets import hash_secret
 
@@ -48,8 +49,8 @@ async def import_json_archive(store: Storage, folder: Path) -> ImportReport:
         return ImportReport(0, 0, ())
     folder, active, finished, skipped = found
     mark = f"json-archive:{folder}"
-    async with store._transaction() as tx:
-        await store._lock(tx, "soluna-import")
+    async with store.transaction() as tx:
+        await store.lock(tx, "soluna-import")
         if await tx.fetch("SELECT 1 FROM imports WHERE name = ?", (mark,)):
             return ImportReport(0, 0, (), already_done=True)
         brought = 0
@@ -70,8 +71,8 @@ async def import_json_archive(store: Storage, folder: Path) -> ImportReport:
         filed = 0
         for item in sorted(finished, key=lambda each: (each.saved_at, each.path.name)):
             try:
-                await store._file_finished(tx, item.code, item.result, item.seats, item.match, item.saved_at,
-                                           item.saved_at)
+                await store.finished.file(tx, item.code, item.result, item.seats, item.match, item.saved_at,
+                                          item.saved_at)
             except StorageError as error:
                 skipped.append(f"{item.path.name} ({error})")
                 continue

@@ -122,6 +122,11 @@ def seats_from_text(text: str) -> tuple[SeatRecord, ...]:
     return tuple(SeatRecord.from_dict(item) for item in json.loads(text))
 
 
+def json_or_none(document: dict[str, Any] | None) -> str | None:
+    """A document as the database keeps it (JSON text), or ``None`` for none."""
+    return None if document is None else json.dumps(document, ensure_ascii=False)
+
+
 @dataclass(frozen=True, slots=True)
 class StoredMatch:
     """A match in play (or waiting for its second player) as the store has it at ``version``.

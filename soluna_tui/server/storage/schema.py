@@ -83,7 +83,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX computer_games_by_identity ON computer_games (identity, updated_at)",
     ),
     # 3: names compared by what they look like (their Unicode skeleton), not by letters: each player's
-    # name_key is computed again, in Python (``Storage.migrate``), for the same result on both databases.
+    # name_key is computed again, in Python (``Database.migrate``), for the same result on both databases.
     (),
     # 4: clocks: a match's clock (its setting, each player's time left, whose runs and since when), in play
     # and as it ended; the leaderboard reads players by their count of rated matches.

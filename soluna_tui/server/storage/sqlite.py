@@ -28,7 +28,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .base import Storage, Transaction
+from .base import Storage
+from .database import Transaction
 from .records import Change, StorageError, StorageUnavailable
 
 log = logging.getLogger("soluna.storage")
@@ -49,6 +50,7 @@ class DatabaseInUse(StorageError):
 class SQLiteStorage(Storage):
     SERIAL_ID = "INTEGER PRIMARY KEY AUTOINCREMENT"
     FOR_UPDATE = ""
+    ALL_PAST = "LIMIT -1 OFFSET ?"
     TABLE_EXISTS = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
     SHARED = False
 
@@ -172,7 +174,7 @@ class SQLiteStorage(Storage):
         self._release()
 
     @asynccontextmanager
-    async def _transaction(self, write: bool = True) -> AsyncIterator[Transaction]:
+    async def transaction(self, write: bool = True) -> AsyncIterator[Transaction]:
         if self._connection is None:
             raise StorageUnavailable(f"the database {self.path} is closed")
         async with self._turn:
@@ -230,7 +232,7 @@ class SQLiteStorage(Storage):
         self.checkpoints += 1
         return not busy
 
-    async def _lock(self, tx: Transaction, name: str) -> None:
+    async def lock(self, tx: Transaction, name: str) -> None:
         """Nothing to take: an IMMEDIATE transaction already holds the only write lock."""
 
     def _is_unique_violation(self, error: BaseException) -> bool:
