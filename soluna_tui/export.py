@@ -113,19 +113,18 @@ class Found:
     match: Match
     details: list[str]
     verdicts: tuple[RoundVerdicts, ...] = ()
+    #: How it ended when the board does not say (a match on this computer lost on time).
+    ended: EndReason | None = None
 
 
 def saved_found(saved: SavedMatch, where: str) -> Found:
-    """A match saved on this computer, where it comes from, and its clock (and who ran out of time)."""
+    """A match saved on this computer, where it comes from, its clock, and how it ended (on time)."""
     details = [where]
     clock, names = saved.clock, saved.match.players
     if clock is not None:
         left = ", ".join(f"{name} {clock_face(seconds)}" for name, seconds in zip(names, clock.left, strict=True))
         details.append(f"Clock {clock.setting.label}: {left} left")
-    loser = saved.match.forfeited_by
-    if saved.ended is EndReason.TIME and loser is not None:
-        details.append(f"{names[loser]} ran out of time.")
-    return Found(saved.match, details, saved.verdicts)
+    return Found(saved.match, details, saved.verdicts, saved.ended)
 
 
 def match_from_document(document: Any, where: str) -> Found:
@@ -331,7 +330,7 @@ def run_export(args: argparse.Namespace) -> int:
     seconds = args.seconds if args.seconds > 0 else None
     with progress_on_terminal(found.match) as step:
         reviews = judge_match(found.match, found.verdicts, seconds_per_round=seconds, step=step)
-    sys.stdout.write(printable(export_match(found.match, found.details, reviews=reviews)))
+    sys.stdout.write(printable(export_match(found.match, found.details, reviews=reviews, ended=found.ended)))
     return 0
 
 

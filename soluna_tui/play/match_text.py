@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from ..link.end_reason import EndReason
 from ..rules import Budget, Match, SearchAborted, shared_solver
 from ..rules.round import Round
 from ..rules.solver import Solver
@@ -24,15 +25,16 @@ RULES_WORDS = {"box": "box rules: the same layout every round, the loser chooses
 
 def export_match(match: Match, details: Sequence[str] = (), solver: Solver = shared_solver,
                  seconds_per_round: float | None = None,
-                 reviews: Sequence[RoundReview | None] | None = None) -> str:
-    """The whole match as text; ``details`` are lines of context put under the title (where it was played).
+                 reviews: Sequence[RoundReview | None] | None = None, ended: EndReason | None = None) -> str:
+    """The whole match as text; ``details`` are lines of context put under the title (where it was played);
+    ``ended``, how it ended when the board does not say (on time).
 
     ``reviews`` (one per round, ``None`` where judging gave up) are used when already made, as the replay
     screen makes them round by round."""
     names = match.players
     if reviews is None:
         reviews = [review_or_none(played, solver, seconds_per_round) for played in match.rounds]
-    lines = [f"Soluna: {names[0]} vs {names[1]}", *details, _rules_line(match), result_line(match), "",
+    lines = [f"Soluna: {names[0]} vs {names[1]}", *details, _rules_line(match), result_line(match, ended), "",
              RESULT_CONVENTION, MARKS_MEANING, ACCURACY_MEANING]
     for number, (played, review) in enumerate(zip(match.rounds, reviews, strict=True), start=1):
         lines.append("")
@@ -65,17 +67,18 @@ def _rules_line(match: Match) -> str:
             f"{plural(options.discs, 'disc')}; seed {match.seed}")
 
 
-def result_line(match: Match) -> str:
+def result_line(match: Match, ended: EndReason | None = None) -> str:
     """Who won the match and how (or where it stands, unfinished). In the past tense, which reads
     right for every name, "You" (a match against the computer) too; the winner's stars first, as the
-    match-over dialog says it ("Computer won the match 4-2")."""
+    match-over dialog says it ("Computer won the match 4-2"); ``ended``: a match lost on time says so."""
     winner = match.winner
     if winner is None:
         return f"Result: not over (round {match.round_number}, stars {match.stars[0]}-{match.stars[1]})."
     stars = f"{match.stars[winner]}-{match.stars[1 - winner]}"
     if match.forfeited_by is not None:
-        return (f"Result: {match.players[match.forfeited_by]} forfeited; {match.players[winner]} won "
-                f"the match (stars {stars}).")
+        on_time = ended is EndReason.TIME
+        return (f"Result: {match.players[match.forfeited_by]} {'ran out of time' if on_time else 'forfeited'}; "
+                f"{match.players[winner]} won the match{' on time' if on_time else ''} (stars {stars}).")
     return f"Result: {match.players[winner]} won the match {stars}."
 
 

@@ -177,7 +177,8 @@ def test_export_says_who_ran_out_of_time(tmp_path, capsys) -> None:
                                             ended=EndReason.TIME))
     assert main(["export", "--last", "--data-dir", str(tmp_path)]) == 0
     text = capsys.readouterr().out
-    assert "Clock 1+2: Ann 0:00.0, Bob 0:55 left" in text and "Ann ran out of time." in text
+    assert "Clock 1+2: Ann 0:00.0, Bob 0:55 left" in text
+    assert "Result: Ann ran out of time; Bob won the match on time (stars 0-0)." in text
 
 
 # ---- chosen --------------------------------------------------------------------------------------------------
