@@ -149,6 +149,9 @@ class Table:
     def pause_clock(self, paused: bool) -> None:
         """Stop the clock kept here (a dialog is up, the game is closing), or let it run again."""
 
+    def keep_time(self) -> None:
+        """Save the time a clock kept here has used so far (a terminal closed without quitting loses little)."""
+
     def resign(self, player: int) -> None:
         raise OutOfTurnError("nobody can resign here")
 
@@ -237,6 +240,10 @@ class LocalTable(Table):
 
     def time_runs_out_at(self) -> float | None:
         return self.match_clock.runs_out_at() if self.match_clock is not None else None
+
+    def keep_time(self) -> None:
+        if self.match_clock is not None and self.match_clock.running is not None:
+            self.save()
 
     def time_is_up(self) -> bool:
         """The running clock has reached zero: its player loses the match on time (saved as such)."""

@@ -61,6 +61,11 @@ MATCH_REVIEW_SECONDS = 20.0
 SPECTATOR_HIDDEN = frozenset({"press_focused", "put_back", "open_move_prompt", "hint", "analysis", "resign"})
 
 
+#: While a clock kept at this table runs, the time used is saved this often (seconds): a terminal closed without
+#: quitting (its window shut, the SSH connection gone) loses no more than that.
+TIME_KEPT_EVERY = 5.0
+
+
 class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[None]):
     """A match in play on this terminal."""
 
@@ -115,6 +120,9 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
         self.table = table
         self._board: Board | None = None
         self._parts: dict[type[Widget], Widget] = {}
+        #: Wakes the screen when a clock kept at this table reaches zero; and saves the time it used, now and then.
+        self._time_timer: Timer | None = None
+        self._time_keeper: Timer | None = None
         self._reset_state()
 
     #: Counts the matches shown on this screen, so a worker's late answer about an old one is ignored.
@@ -129,8 +137,7 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
         #: The computer's move held over its target (``Phase.REVEALING``).
         self.revealing: Move | None = None
         self._reveal_timer: Timer | None = None
-        #: Wakes the screen when a clock kept at this table reaches zero.
-        self._time_timer: Timer | None = None
+        self._stop_watching_time()  # another match on this screen: the last one's clock is done with
         #: The end of round (or match) already announced, so it is announced once.
         self._announced: Turn | None = None
         #: The saving trouble already told, so it is told once.
@@ -364,13 +371,23 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
         self._watch_time()
 
     def _watch_time(self) -> None:
-        """Wake when the running clock reaches zero, where this table keeps it."""
+        """Wake when the running clock reaches zero, where this table keeps it; save its time now and then."""
         if self._time_timer is not None:
             self._time_timer.stop()
             self._time_timer = None
         deadline = self.table.time_runs_out_at()
-        if deadline is not None:
-            self._time_timer = self.set_timer(max(0.0, deadline - time.monotonic()) + 0.01, self._time_ran_out)
+        if deadline is None:
+            self._stop_watching_time()
+            return
+        self._time_timer = self.set_timer(max(0.0, deadline - time.monotonic()) + 0.01, self._time_ran_out)
+        if self._time_keeper is None:
+            self._time_keeper = self.set_interval(TIME_KEPT_EVERY, lambda: self.table.keep_time())
+
+    def _stop_watching_time(self) -> None:
+        for timer in (self._time_timer, self._time_keeper):
+            if timer is not None:
+                timer.stop()
+        self._time_timer = self._time_keeper = None
 
     def _time_ran_out(self) -> None:
         self._time_timer = None

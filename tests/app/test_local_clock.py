@@ -215,3 +215,20 @@ def test_a_match_s_own_clock_is_offered_beside_the_presets() -> None:
     own = ClockSetting(300.0, 0.0)
     assert [value for _, value in clock_choices(own)] == [None, *PRESETS, own]
     assert [value for _, value in clock_choices(replace(PRESETS[1]))] == [None, *PRESETS]
+
+
+async def test_the_time_used_is_saved_as_the_clock_runs(tmp_path, monkeypatch) -> None:
+    """A terminal shut without quitting (the window closed, the SSH connection gone) saves nothing more: the
+    time used is saved every few seconds while a clock runs (here every 0.2 s)."""
+    import soluna_tui.screens.game as game_module
+
+    monkeypatch.setattr(game_module, "TIME_KEPT_EVERY", 0.2)
+    app = make_app(tmp_path, clocked())
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = game(app)
+        await wait_for(pilot, app, lambda: screen.table.clock is not None and screen.table.clock.running == 0,
+                       "Ann's clock running")
+        path = tmp_path / "current-match.json"
+        used = lambda: path.exists() and read_save(path).clock.left[0] < 60 - 0.3  # type: ignore[union-attr]  # noqa: E731
+        await wait_for(pilot, app, used, "Ann's time used, saved while her clock runs")
+        assert screen.table.clock.running == 0  # type: ignore[union-attr]
