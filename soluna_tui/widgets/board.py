@@ -8,7 +8,7 @@ a new round of another size), never with a key: a tower that goes away leaves it
 On a large terminal (discs two lines thick or more) a row is only as tall as a tower a little
 taller than the tallest on the table (``GROWTH_ROOM``, in ``ROOM_STEPS``), not as tall as the height
 allows: early in a round the towers stand together on the bottom of the board instead of under
-twenty blank lines each, and the rows grow as the towers do (twice a round at most). The board
+twenty blank lines each, and the rows grow when the towers do (once a round at most). The board
 stands on its bottom line, so the last row never moves; the rows are worked out from the table
 alone, so every screen showing the same table (a player's, a spectator's, after a reconnect)
 draws it alike.
@@ -41,9 +41,10 @@ from .tower import PARTS, SCALES, SMALL, Geometry, TowerScale, TowerWidget, draw
 #: round, if fewer) is drawn whole.
 WANTED_DISCS = 6
 #: On the large scales, a row has room for this many discs more than the tallest tower on the table...
-GROWTH_ROOM = 2
-#: ...in these steps (beyond the last, as many as its height holds): the rows change at most twice a round.
-ROOM_STEPS = (4, 7)
+GROWTH_ROOM = 1
+#: ...in these steps (beyond the last, as many as its height holds): the rows change once a round at most, when
+#: a tower of four discs is made (a move that grows them draws the whole board again: one in ten or so).
+ROOM_STEPS = (4,)
 #: Drawings kept for the whole board: every place in every state a few keys move it between.
 DRAWINGS_KEPT = 512
 

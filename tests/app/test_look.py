@@ -66,15 +66,19 @@ async def test_on_a_large_terminal_rows_grow_with_the_tallest_tower_and_the_last
         assert first == board.scale.lines_for(ROOM_STEPS[0], board.plan.geometry.note_line)
         # 22 blank lines stood above each row before (issue 30): now above the board, the rows together.
         assert board.plan.rows * first < 0.6 * board.region.height
-        for _ in range(2):  # two towers onto one: the tallest has three discs
+        for _ in range(3):  # towers onto the tallest: four discs high
             match = screen.match
             move = max(match.position.legal_moves, key=lambda move: move.mover.height + move.target.height)
             screen.table.play(screen.arrangement.resolve(move), match.to_move)
             screen.after_change()
             await pilot.pause()
-        tallest = max(tower.height for tower in screen.match.position.towers)
-        assert tallest == 3
-        assert board.plan.row_height == board.scale.lines_for(ROOM_STEPS[1], board.plan.geometry.note_line) > first
+            tallest = max(tower.height for tower in screen.match.position.towers)
+            if tallest < ROOM_STEPS[0]:
+                assert board.plan.row_height == first  # room enough: the rows keep still
+        assert tallest == ROOM_STEPS[0] == 4
+        # As many whole discs as the board's height holds, now.
+        assert board.plan.row_height > first and board.plan.geometry.max_discs > ROOM_STEPS[0]
+        assert board.plan.row_height > board.region.height // board.plan.rows - board.scale.disc_lines
         assert [region for region in shown_regions(app)][board.columns:][0].bottom == bottom_row[0].bottom
 
 
