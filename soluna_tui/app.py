@@ -7,24 +7,21 @@ sessions (the SSH server's zygote) imports them all first with ``preload``.
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import importlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar, cast, overload
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from textual import events, work
+from textual import work
 from textual.app import App, SystemCommand
-from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.command import CommandListItem, CommandPalette, ProviderSource, SimpleCommand, SimpleProvider
-from textual.geometry import Size
-from textual.screen import Screen, ScreenResultCallbackType
-from textual.scrollbar import ScrollBar, ScrollBarRender
+from textual.screen import Screen
 from textual.theme import ThemeProvider
-from textual.widget import AwaitMount
 
+from .app_looks import Stylesheets, ascii_key_display, draw_scroll_bars
+from .app_too_small import TooSmallNotice
 from .files import SaveError
 from .glyphs import glyphs_for
 from .key_order import InOrderInput
@@ -36,7 +33,6 @@ from .saves import ResumeFailed, SavedMatch, SaveStore
 from .screens.game import GameScreen
 from .screens.side_line import SideLines
 from .table import LocalTable, SideLineTable
-from .terminal import MIN_HEIGHT, MIN_WIDTH
 from .terminal_output import compact_driver
 
 if TYPE_CHECKING:
@@ -48,15 +44,6 @@ if TYPE_CHECKING:
     from .stats import StatsStore
     from .table import Table
 
-STYLESHEETS = ("app.tcss", "game.tcss")
-#: The other screens' styles (the dialogs, the replay): read when the first of those screens shows,
-#: so the game's first frame does without them (about 4% of the time to it). Read at once in ASCII
-#: mode, whose own sheet must come after them, and by an app with ``STYLES_AT_ONCE``.
-LATER_STYLESHEETS = ("dialogs.tcss", "replay.tcss")
-ASCII_STYLESHEET = "ascii.tcss"
-ResultT = TypeVar("ResultT")
-#: Marks the notice that covers the layout while the terminal is below the minimum size.
-TOO_SMALL_CLASS = "too-small-notice"
 #: One line on the screen of a second copy of the game started on the same data directory.
 ELSEWHERE_NOTICE = "Another copy of Soluna has the saved match; this one saves apart."
 #: The computer's pause before its move lands, in seconds, unless the player chose another.
@@ -72,7 +59,6 @@ LATER_MODULES = (
     "soluna_tui.screens.command_palette", "soluna_tui.screens.difficulty", "soluna_tui.screens.play_on",
     "soluna_tui.stats", "soluna_tui.export", "soluna_tui.rules.puzzles",
 )
-#: Plain names for keys whose usual display is a Unicode symbol.
 #: The palette's "New match" where it means another thing: over SSH, a match is left for the lobby.
 NEW_MATCH_COMMAND = ("New match", "Set up a new match")
 NEW_MATCH_COMMANDS = {
@@ -81,8 +67,6 @@ NEW_MATCH_COMMANDS = {
     Where.WATCHING: ("Back to the lobby", "Stop watching (n)"),
 }
 QUIT_COMMANDS = {Where.TERMINAL: "Leave the game; a match in play is saved for next time (q)"}
-ASCII_KEY_NAMES = {"up": "up", "down": "down", "left": "left", "right": "right", "enter": "enter",
-                   "backspace": "bksp", "question_mark": "?"}
 
 
 def preload() -> None:
@@ -92,15 +76,6 @@ def preload() -> None:
         importlib.import_module(name)
 
 
-def styles_dir() -> Path:
-    """``styles/``: inside the installed package, or at the top of a source checkout."""
-    package = Path(__file__).resolve().parent
-    for candidate in (package / "styles", package.parent / "styles"):
-        if (candidate / STYLESHEETS[0]).is_file():
-            return candidate
-    raise FileNotFoundError("the styles folder of soluna_tui is missing; reinstall the package")
-
-
 def pause_parts(pause: float) -> tuple[float, float]:
     """The computer's whole pause before its move lands, as the time it takes to choose (at least)
     and the time its chosen tower stays lifted (half of it, at most ``REVEAL_PAUSE``)."""
@@ -108,14 +83,7 @@ def pause_parts(pause: float) -> tuple[float, float]:
     return pause - reveal, reveal
 
 
-class AsciiScrollBarRender(ScrollBarRender):
-    """Scroll bars drawn with spaces and colour only, for ASCII mode."""
-
-    VERTICAL_BARS = [" "] * 8
-    HORIZONTAL_BARS = [" "] * 8
-
-
-class SolunaApp(InOrderInput, App[None]):
+class SolunaApp(InOrderInput, TooSmallNotice, App[None]):
     """Soluna on one terminal: two players, or one against the computer.
 
     Keys that arrive together are handled in order, each after the one before (``InOrderInput``).
@@ -150,16 +118,9 @@ class SolunaApp(InOrderInput, App[None]):
 
         The computer's pauses default to the player's preference (``pause_parts``); a host may set them.
         ``start_notice`` is said once the first screen shows (the level ``--vs match`` chose, and why)."""
-        folder = styles_dir()
-        sheets = [folder / name for name in STYLESHEETS]
-        self._later_sheets = [folder / name for name in LATER_STYLESHEETS]
-        if ascii_mode or self.STYLES_AT_ONCE:
-            sheets += self._later_sheets
-            self._later_sheets = []
-        sheets += [folder / name for name in self.EXTRA_STYLESHEETS]
-        if ascii_mode:
-            sheets.append(folder / ASCII_STYLESHEET)
-        super().__init__(css_path=sheets)
+        self.sheets = Stylesheets(ascii_mode=ascii_mode, at_once=self.STYLES_AT_ONCE,
+                                  extra=self.EXTRA_STYLESHEETS)
+        super().__init__(css_path=self.sheets.first)
         self.start_setup = setup
         self.start_puzzle = puzzle
         self.start_notice = start_notice
@@ -180,9 +141,7 @@ class SolunaApp(InOrderInput, App[None]):
         self.reveal_pause = reveal if reveal_pause is None else reveal_pause
         #: How the screens open side lines (whose screen stands on theirs).
         self.side_line_opener = SideLines()
-        # Textual's documented way to draw scroll bars (a class variable, one process one app):
-        # set in both modes, so an app never inherits another's.
-        ScrollBar.renderer = AsciiScrollBarRender if ascii_mode else ScrollBarRender
+        draw_scroll_bars(ascii_mode)
 
     @property
     def stats_store(self) -> StatsStore:
@@ -242,9 +201,7 @@ class SolunaApp(InOrderInput, App[None]):
         # lives as long as the app: kept out of the garbage collector's sight, so no key pays for
         # a collection that walks it all again (as the SSH server's zygote does for its sessions).
         self.call_after_refresh(self._freeze_what_lasts)
-        if self._later_sheets:
-            self.screen_change_signal.subscribe(self, self._read_later_styles)
-            self._read_later_styles(self.screen)  # a first screen other than the game's (a puzzle)
+        self.sheets.read_later_when_needed(self)
         if self._first_table is not None:
             self.call_after_refresh(self._keep_new_table, self._first_table)
         theme = self.requested_theme or self.preferences.theme
@@ -269,17 +226,6 @@ class SolunaApp(InOrderInput, App[None]):
         new_label = "Start the new match instead" if self.start_setup is not None else "Start a new match"
         self.push_screen(ResumeScreen(saved, new_label, notice=self._save_notice),
                          lambda resume: self._resume_chosen(saved, resume))
-
-    def _read_later_styles(self, screen: Screen[Any]) -> None:
-        """The first time a screen other than the game's shows: read the other screens' styles."""
-        if isinstance(screen, GameScreen) or not self._later_sheets:
-            return
-        sheets, self._later_sheets = self._later_sheets, []
-        self.screen_change_signal.unsubscribe(self)  # read once: later screens need not be watched
-        for path in sheets:
-            self.stylesheet.read(path)
-        self.stylesheet.reparse()
-        self.stylesheet.update(self)
 
     def _freeze_what_lasts(self) -> None:
         """Once the first frame is drawn: keep what was loaded out of the collector's sight, and
@@ -546,59 +492,6 @@ class SolunaApp(InOrderInput, App[None]):
             yield SystemCommand("Analysis mode", "Mark every move as a win or a loss, with plies (A)",
                                 game.action_analysis)
 
-    # ---- the terminal --------------------------------------------------------------------
-
-    def on_resize(self, event: events.Resize) -> None:
-        # This runs before Textual records the new size, so go by the event's.
-        self.check_size(event.size)
-
-    def check_size(self, size: Size | None = None) -> None:
-        """Cover whatever is on top with a notice while the terminal is below the minimum size; take
-        the notice away once it is large enough."""
-        width, height = size or self.size
-        too_small = width < MIN_WIDTH or height < MIN_HEIGHT
-        showing = self.screen.has_class(TOO_SMALL_CLASS)
-        if too_small and not showing:
-            from .screens.too_small import TooSmallScreen
-
-            self.push_screen(TooSmallScreen(classes=TOO_SMALL_CLASS))
-        elif showing and not too_small:
-            super().pop_screen()
-
-    # The too-small notice stays on top of the stack: a screen opened or closed while it shows goes
-    # under it (a dialog the app opens, one that closes itself), so it never buries a notice.
-
-    @overload
-    def push_screen(self, screen: Screen[ResultT] | str, callback: ScreenResultCallbackType[ResultT] | None = None,
-                    wait_for_dismiss: Literal[False] = False, *, mode: str | None = None) -> AwaitMount: ...
-
-    @overload
-    def push_screen(self, screen: Screen[ResultT] | str, callback: ScreenResultCallbackType[ResultT] | None = None,
-                    wait_for_dismiss: Literal[True] = True, *,
-                    mode: str | None = None) -> asyncio.Future[ResultT]: ...
-
-    def push_screen(self, screen: Screen[ResultT] | str, callback: ScreenResultCallbackType[ResultT] | None = None,
-                    wait_for_dismiss: bool = False, *,
-                    mode: str | None = None) -> AwaitMount | asyncio.Future[ResultT]:
-        """Push ``screen``; under the too-small notice when it shows."""
-        covered = self.screen.has_class(TOO_SMALL_CLASS) and not (
-            isinstance(screen, Screen) and screen.has_class(TOO_SMALL_CLASS))
-        if covered:
-            super().pop_screen()
-        pushed = super().push_screen(screen, callback, wait_for_dismiss, mode=mode)  # type: ignore[call-overload]
-        if covered:
-            self.check_size()
-        return cast("AwaitMount | asyncio.Future[ResultT]", pushed)
-
-    def pop_screen(self) -> AwaitComplete:
-        """Pop the top screen; under the too-small notice when it shows (the notice stays)."""
-        if self.screen.has_class(TOO_SMALL_CLASS) and len(self.screen_stack) > 2:
-            super().pop_screen()  # the notice
-            done = super().pop_screen()
-            self.check_size()  # covered again
-            return done
-        return super().pop_screen()
-
     def _palette(self, providers: ProviderSource | None = None, searching: str = "commands") -> CommandPalette:
         """Textual's palette, answering keys that arrive together in order (with a plain search
         mark in ASCII mode); ``id`` marks the one the footer's ``^p`` opens."""
@@ -619,10 +512,7 @@ class SolunaApp(InOrderInput, App[None]):
 
     def get_key_display(self, binding: Binding) -> str:
         display = super().get_key_display(binding)
-        if self.ascii_mode and not display.isascii():
-            key = binding.key.split(",")[0]
-            return ASCII_KEY_NAMES.get(key, key)
-        return display
+        return ascii_key_display(binding, display) if self.ascii_mode else display
 
 
 if TYPE_CHECKING:
