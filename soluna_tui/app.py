@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import gc
 import importlib
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
@@ -21,18 +21,19 @@ from textual.screen import Screen
 from textual.theme import ThemeProvider
 
 from .app_looks import Stylesheets, ascii_key_display, draw_scroll_bars
+from .app_matches import Matches
+from .app_start import StartUp
 from .app_too_small import TooSmallNotice
-from .files import SaveError
 from .glyphs import glyphs_for
 from .key_order import InOrderInput
 from .match_setup import MatchSetup
 from .play.where import Where
 from .preferences import Preferences, pause_choices, pause_label
 from .rules import Match
-from .saves import ResumeFailed, SavedMatch, SaveStore
+from .saves import SaveStore
 from .screens.game import GameScreen
 from .screens.side_line import SideLines
-from .table import LocalTable, SideLineTable
+from .table import SideLineTable
 from .terminal_output import compact_driver
 
 if TYPE_CHECKING:
@@ -42,10 +43,7 @@ if TYPE_CHECKING:
     from .saves import FinishedFile
     from .screens.new_match import NewMatchScreen
     from .stats import StatsStore
-    from .table import Table
 
-#: One line on the screen of a second copy of the game started on the same data directory.
-ELSEWHERE_NOTICE = "Another copy of Soluna has the saved match; this one saves apart."
 #: The computer's pause before its move lands, in seconds, unless the player chose another.
 DEFAULT_PAUSE = 1.0
 #: The longest time the computer's chosen tower stays lifted before it lands.
@@ -121,12 +119,6 @@ class SolunaApp(InOrderInput, TooSmallNotice, App[None]):
         self.sheets = Stylesheets(ascii_mode=ascii_mode, at_once=self.STYLES_AT_ONCE,
                                   extra=self.EXTRA_STYLESHEETS)
         super().__init__(css_path=self.sheets.first)
-        self.start_setup = setup
-        self.start_puzzle = puzzle
-        self.start_notice = start_notice
-        self._unfinished: SavedMatch | None = None
-        self._first_table: LocalTable | None = None  # the match ``soluna play`` starts with, kept once drawn
-        self._save_notice = ""
         self.ascii_mode = ascii_mode
         self.store: SaveStore | None = store if store is not None else SaveStore(data_dir)
         self._stats_store = stats_store
@@ -141,6 +133,8 @@ class SolunaApp(InOrderInput, TooSmallNotice, App[None]):
         self.reveal_pause = reveal if reveal_pause is None else reveal_pause
         #: How the screens open side lines (whose screen stands on theirs).
         self.side_line_opener = SideLines()
+        self.matches = Matches(self)
+        self.start_up = StartUp(self, self.matches, setup=setup, puzzle=puzzle, notice=start_notice)
         draw_scroll_bars(ascii_mode)
 
     @property
@@ -156,45 +150,21 @@ class SolunaApp(InOrderInput, TooSmallNotice, App[None]):
     def stats_store(self, store: StatsStore) -> None:
         self._stats_store = store
 
-    # ---- start-up ------------------------------------------------------------------------
+    def remember(self, **choices: Any) -> None:
+        """Keep the theme or match setup for next time; a terminal that saves nothing (a remote
+        session, whose store is None) remembers nothing either."""
+        if self.store is not None:
+            self.preferences.remember(**choices)
+
+    # ---- start-up and the terminal -------------------------------------------------------
 
     def get_default_screen(self) -> Screen[Any]:
-        """With a setup given (``soluna play``), the match is the first screen: no blank one before it
-        (unless an unfinished match must be asked about first). Likewise the puzzle screen."""
-        if self.start_puzzle is not None:
-            from .screens.puzzle import PuzzleScreen
-
-            seed, difficulty, discs = self.start_puzzle
-            return PuzzleScreen(seed, difficulty, discs, leave_quits=True)
-        if self.start_setup is not None:
-            self._unfinished, self._save_notice = self._read_save()
-            if self._unfinished is None:
-                # Written once it is on the screen (``on_mount``): a new match has nothing to lose
-                # yet, and its first frame does not wait for the disk (a first write takes 5-20 ms).
-                self._first_table = self._new_table(self.start_setup, keep=False)
-                return GameScreen(self._first_table)
-        return super().get_default_screen()
+        """The match ``soluna play`` asked for, or the puzzle (``StartUp.first_screen``); else Textual's."""
+        return self.start_up.first_screen() or super().get_default_screen()
 
     def get_driver_class(self) -> type[Driver]:
         """Textual's driver for this terminal, writing its frames in fewer bytes (``terminal_output``)."""
         return compact_driver(super().get_driver_class())
-
-    def _read_save(self) -> tuple[SavedMatch | None, str]:
-        """The unfinished saved match, if any, and a notice if the save had to be set aside, another
-        copy of the game is playing the saved match, or the preferences were unreadable."""
-        notices = [self.preferences.problem or ""]
-        store = self.store
-        if store is None:  # a terminal that keeps no save
-            return None, " ".join(filter(None, notices))
-        try:
-            saved = store.load()
-        except SaveError as error:
-            saved = None
-            notices.append(self._set_aside(error))
-        if store.elsewhere:
-            notices.append(ELSEWHERE_NOTICE)
-        notice = " ".join(filter(None, notices))
-        return (saved if saved is not None and not saved.match.is_over else None), notice
 
     def on_mount(self) -> None:
         # What exists once the first frame is drawn (the imported modules, the screen's widgets)
@@ -202,30 +172,13 @@ class SolunaApp(InOrderInput, TooSmallNotice, App[None]):
         # a collection that walks it all again (as the SSH server's zygote does for its sessions).
         self.call_after_refresh(self._freeze_what_lasts)
         self.sheets.read_later_when_needed(self)
-        if self._first_table is not None:
-            self.call_after_refresh(self._keep_new_table, self._first_table)
+        self.start_up.keep_first_match()
         theme = self.requested_theme or self.preferences.theme
         if theme in self.available_themes:
             self.theme = theme
         self.theme_changed_signal.subscribe(self, lambda theme: self.remember(theme=theme.name))
         self.check_size()
-        if self.start_notice:
-            self.call_after_refresh(self.notify, self.start_notice, timeout=10)
-        if isinstance(self.screen_stack[0], GameScreen) or self.start_puzzle is not None:
-            if self._save_notice:
-                self.call_after_refresh(self.notify, self._save_notice, severity="warning", timeout=10)
-            return
-        if self.start_setup is None:
-            self._unfinished, self._save_notice = self._read_save()
-        saved = self._unfinished
-        if saved is None:
-            self.action_new_match(notice=self._save_notice)
-            return
-        from .screens.resume import ResumeScreen
-
-        new_label = "Start the new match instead" if self.start_setup is not None else "Start a new match"
-        self.push_screen(ResumeScreen(saved, new_label, notice=self._save_notice),
-                         lambda resume: self._resume_chosen(saved, resume))
+        self.start_up.greet()
 
     def _freeze_what_lasts(self) -> None:
         """Once the first frame is drawn: keep what was loaded out of the collector's sight, and
@@ -240,27 +193,6 @@ class SolunaApp(InOrderInput, TooSmallNotice, App[None]):
     def on_unmount(self) -> None:
         if isinstance(self.store, SaveStore):  # a host's own store (the SSH child's) holds no slot
             self.store.release()  # another copy of the game may now play this save slot
-
-    def _set_aside(self, error: SaveError) -> str:
-        """Move an unreadable save out of the way (never delete it); the notice to show."""
-        assert self.store is not None  # only a store that read a save sets one aside
-        try:
-            where = f"it was moved to {self.store.move_aside()}"
-        except OSError as move_error:
-            where = f"it could not be moved aside either ({move_error.strerror})"
-        what = "Saved match set aside" if isinstance(error, ResumeFailed) else "Saved match unreadable"
-        return f"{what}: {error}; {where}."
-
-    def _resume_chosen(self, saved: SavedMatch, resume: bool | None) -> None:
-        if resume:
-            assert self.store is not None  # only a store that read a save offers it
-            self.store.resuming()  # cleared once the match is on the screen: if it stops the game, it is set aside
-            self._show_game(LocalTable.from_saved(saved, self.store),
-                            shown=self.store.resumed)
-        elif self.start_setup is not None:
-            self.start_match(self.start_setup)
-        else:
-            self.action_new_match(previous=saved.setup)
 
     # ---- matches -------------------------------------------------------------------------
 
@@ -280,58 +212,12 @@ class SolunaApp(InOrderInput, TooSmallNotice, App[None]):
                 return screen if isinstance(screen.table, SideLineTable) else None
         return None
 
-    def _new_table(self, setup: MatchSetup, rematch_of: Match | None = None, keep: bool = True) -> LocalTable:
-        """A new match at a table; written at once unless ``keep`` is False (the caller does it)."""
-        match = rematch_of.rematch(setup.seed) if rematch_of is not None else setup.new_match()
-        table = LocalTable(setup, match, self.store)
-        if keep:
-            self._keep_new_table(table)
-        return table
-
-    def _keep_new_table(self, table: LocalTable) -> None:
-        self.remember(setup=table.setup)
-        table.save()
-
     def start_match(self, setup: MatchSetup, rematch_of: Match | None = None) -> None:
         """Begin a fresh match (a rematch keeps the players and lets the loser open)."""
-        self._show_game(self._new_table(setup, rematch_of))
-
-    def remember(self, **choices: Any) -> None:
-        """Keep the theme or match setup for next time; a terminal that saves nothing (a remote
-        session, whose store is None) remembers nothing either."""
-        if self.store is not None:
-            self.preferences.remember(**choices)
-
-    def _show_game(self, table: Table, shown: Callable[[], None] | None = None) -> None:
-        """Put the match on screen in place of whatever was there (dialogs, an older match), then
-        call ``shown`` once it has been drawn.
-
-        Deferred: this is usually asked from a dialog's callback, while that dialog is still
-        being dismissed.
-        """
-        self.call_after_refresh(self._replace_screens, table, shown)
-
-    async def _replace_screens(self, table: Table, shown: Callable[[], None] | None = None) -> None:
-        game = self.game
-        while len(self.screen_stack) > 1 and self.screen is not game:
-            self.pop_screen()
-        if game is not None:
-            await game.load(table)
-        else:
-            self.push_screen(GameScreen(table))
-        self.check_size()
-        if shown is not None:
-            self.call_after_refresh(shown)
+        self.matches.start(setup, rematch_of)
 
     def action_new_match(self, previous: MatchSetup | None = None, notice: str = "") -> None:
-        from .screens.new_match import NewMatchScreen
-
-        game = self.game
-        if previous is None:
-            previous = game.table.setup if game is not None else self.preferences.last_setup
-        screen = NewMatchScreen(previous, ascii_mode=self.ascii_mode, notice=notice, in_game=game is not None,
-                                pause=self.pause)
-        self.push_screen(screen, self._new_match_chosen)
+        self.matches.offer_new_match(previous, notice)
 
     # ---- the computer's pause --------------------------------------------------------------
 
@@ -364,29 +250,6 @@ class SolunaApp(InOrderInput, TooSmallNotice, App[None]):
         self.set_pause(pause)
         said = "no longer pauses" if pause == 0 else f"now pauses {pause_label(pause)}"
         self.notify(f"The computer {said} before its move lands.", timeout=4)
-
-    def _new_match_chosen(self, setup: MatchSetup | None) -> None:
-        if setup is not None:
-            self.start_match_unless_abandoning(setup)
-        elif self.game is None:
-            self.exit()
-
-    def start_match_unless_abandoning(self, setup: MatchSetup, rematch_of: Match | None = None) -> None:
-        """Start a match, asking first if that would abandon one in progress (nothing lost by surprise)."""
-        game = self.game
-        match = game.match if game is not None else None
-        if match is None or match.is_over or not (match.round.ply or match.round_number > 1):
-            self.start_match(setup, rematch_of)
-            return
-        from .screens.confirm import ConfirmScreen
-
-        names, stars = match.players, match.stars
-        question = (f"The match in progress ({names[0]} {stars[0]} - {stars[1]} {names[1]}, round "
-                    f"{match.round_number}) will be abandoned: it will not be saved or counted.")
-        self.push_screen(
-            ConfirmScreen(question, "Abandon it and start the new match", "Keep playing", "Abandon the match?"),
-            lambda yes: self.start_match(setup, rematch_of) if yes else None,
-        )
 
     @property
     def where(self) -> Where:
@@ -480,8 +343,8 @@ class SolunaApp(InOrderInput, TooSmallNotice, App[None]):
             yield SystemCommand("Resign", "Give the match to your opponent, asked first (R)", game.action_resign)
         if where.takes_back or game.match.is_over:
             yield SystemCommand("Rematch", "Start again with the same players and rules",
-                                lambda: self.start_match_unless_abandoning(game.table.setup.with_seed(None),
-                                                                           game.match))
+                                lambda: self.matches.start_unless_abandoning(game.table.setup.with_seed(None),
+                                                                            game.match))
         yield from self._teaching_commands(game)
 
     def _teaching_commands(self, game: GameScreen) -> Iterable[SystemCommand]:
