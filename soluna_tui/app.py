@@ -1,8 +1,15 @@
-"""The Soluna app: styles, screens, global keys, the command palette, saves and resume.
+"""The Soluna app: its stores and settings, global keys, and the parts it owns, each with one job:
+
+- ``app_start.StartUp``: the first screen, the Welcome back offer, a damaged save set aside;
+- ``app_matches.Matches``: the new-match form, a rematch, asking before abandoning, a match shown;
+- ``app_commands.PaletteCommands``: the command palette's commands (and the computer's pauses);
+- ``app_screens.OtherScreens``: the help, puzzles, statistics, finished matches and their replays;
+- ``app_looks``: the stylesheets (some read later), ASCII mode's scroll bars and key names;
+- ``app_too_small.TooSmallNotice`` (mixed in): the notice while the terminal is too small, kept on top.
 
 Only what the first frame needs is imported with the app (the game screen, or the new-match
-screen); every other screen, and the stats, are imported when first used. A process that forks
-sessions (the SSH server's zygote) imports them all first with ``preload``.
+screen); every other screen, the palette's commands and the stats are imported when first used. A
+process that forks sessions (the SSH server's zygote) imports them all first with ``preload``.
 """
 
 from __future__ import annotations
@@ -11,12 +18,11 @@ import gc
 import importlib
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
-from textual.command import CommandListItem, CommandPalette, ProviderSource, SimpleCommand, SimpleProvider
+from textual.command import CommandPalette
 from textual.screen import Screen
 from textual.theme import ThemeProvider
 
@@ -24,11 +30,10 @@ from .app_looks import Stylesheets, ascii_key_display, draw_scroll_bars
 from .app_matches import Matches
 from .app_start import StartUp
 from .app_too_small import TooSmallNotice
-from .glyphs import glyphs_for
 from .key_order import InOrderInput
 from .match_setup import MatchSetup
 from .play.where import Where
-from .preferences import Preferences, pause_choices, pause_label
+from .preferences import Preferences
 from .rules import Match
 from .saves import SaveStore
 from .screens.game import GameScreen
@@ -40,7 +45,6 @@ if TYPE_CHECKING:
     from textual.driver import Driver
 
     from .app_view import SolunaView
-    from .saves import FinishedFile
     from .screens.new_match import NewMatchScreen
     from .stats import StatsStore
 
@@ -55,16 +59,8 @@ LATER_MODULES = (
     "soluna_tui.screens.resume", "soluna_tui.screens.stats", "soluna_tui.screens.too_small",
     "soluna_tui.screens.round_over", "soluna_tui.screens.match_over", "soluna_tui.screens.review",
     "soluna_tui.screens.command_palette", "soluna_tui.screens.difficulty", "soluna_tui.screens.play_on",
-    "soluna_tui.stats", "soluna_tui.export", "soluna_tui.rules.puzzles",
+    "soluna_tui.app_commands", "soluna_tui.app_screens", "soluna_tui.stats", "soluna_tui.rules.puzzles",
 )
-#: The palette's "New match" where it means another thing: over SSH, a match is left for the lobby.
-NEW_MATCH_COMMAND = ("New match", "Set up a new match")
-NEW_MATCH_COMMANDS = {
-    Where.COMPUTER_OVER_SSH: ("Back to the lobby", "Leave this match; the server keeps it for you to resume (n)"),
-    Where.MATCH_OVER_SSH: ("Back to the lobby", "Leave this match, asked first while it is in play (n)"),
-    Where.WATCHING: ("Back to the lobby", "Stop watching (n)"),
-}
-QUIT_COMMANDS = {Where.TERMINAL: "Leave the game; a match in play is saved for next time (q)"}
 
 
 def preload() -> None:
@@ -79,6 +75,17 @@ def pause_parts(pause: float) -> tuple[float, float]:
     and the time its chosen tower stays lifted (half of it, at most ``REVEAL_PAUSE``)."""
     reveal = min(REVEAL_PAUSE, pause / 2)
     return pause - reveal, reveal
+
+
+def freeze_what_lasts() -> None:
+    """Once the first frame is drawn: keep what was loaded out of the collector's sight, and
+    switch the collector back on (``soluna`` starts with it off: see ``launch``).
+
+    A Python function, not ``gc.freeze`` itself: Textual reads a callback's signature, and a
+    builtin's costs about 30 ms (its text signature is parsed by a regex compiled on first use).
+    """
+    gc.freeze()
+    gc.enable()
 
 
 class SolunaApp(InOrderInput, TooSmallNotice, App[None]):
@@ -170,7 +177,7 @@ class SolunaApp(InOrderInput, TooSmallNotice, App[None]):
         # What exists once the first frame is drawn (the imported modules, the screen's widgets)
         # lives as long as the app: kept out of the garbage collector's sight, so no key pays for
         # a collection that walks it all again (as the SSH server's zygote does for its sessions).
-        self.call_after_refresh(self._freeze_what_lasts)
+        self.call_after_refresh(freeze_what_lasts)
         self.sheets.read_later_when_needed(self)
         self.start_up.keep_first_match()
         theme = self.requested_theme or self.preferences.theme
@@ -180,19 +187,13 @@ class SolunaApp(InOrderInput, TooSmallNotice, App[None]):
         self.check_size()
         self.start_up.greet()
 
-    def _freeze_what_lasts(self) -> None:
-        """Once the first frame is drawn: keep what was loaded out of the collector's sight, and
-        switch the collector back on (``soluna`` starts with it off: see ``launch``).
-
-        A Python function, not ``gc.freeze`` itself: Textual reads a callback's signature, and a
-        builtin's costs about 30 ms (its text signature is parsed by a regex compiled on first use).
-        """
-        gc.freeze()
-        gc.enable()
-
     def on_unmount(self) -> None:
         if isinstance(self.store, SaveStore):  # a host's own store (the SSH child's) holds no slot
             self.store.release()  # another copy of the game may now play this save slot
+
+    def get_key_display(self, binding: Binding) -> str:
+        display = super().get_key_display(binding)
+        return ascii_key_display(binding, display) if self.ascii_mode else display
 
     # ---- matches -------------------------------------------------------------------------
 
@@ -219,6 +220,15 @@ class SolunaApp(InOrderInput, TooSmallNotice, App[None]):
     def action_new_match(self, previous: MatchSetup | None = None, notice: str = "") -> None:
         self.matches.offer_new_match(previous, notice)
 
+    @property
+    def where(self) -> Where:
+        """Where the player is, for the keys the help lists and the commands the palette offers."""
+        return Where.TERMINAL
+
+    def server_rules(self) -> str:
+        """What the help says about this server's rules for matches between players (none here)."""
+        return ""
+
     # ---- the computer's pause --------------------------------------------------------------
 
     @property
@@ -234,148 +244,35 @@ class SolunaApp(InOrderInput, TooSmallNotice, App[None]):
     def on_new_match_screen_pause_chosen(self, message: NewMatchScreen.PauseChosen) -> None:
         self.set_pause(message.pause)
 
-    def action_choose_pause(self) -> None:
-        """The palette's "Computer's pause": the pauses offered, in the same palette."""
-        now = self.pause
-        commands: list[CommandListItem] = [
-            SimpleCommand(f"{label}{' (now)' if seconds == now else ''}",
-                          lambda seconds=seconds: self._pause_chosen(seconds),
-                          "the computer's pause before its move lands")
-            for label, seconds in pause_choices(now)]
-        # As Textual's own ``search_commands`` does: a provider instance (its type hint says a class).
-        providers = cast(ProviderSource, [SimpleProvider(self.screen, commands)])
-        self.push_screen(self._palette(providers, "a pause"))
-
-    def _pause_chosen(self, pause: float) -> None:
-        self.set_pause(pause)
-        said = "no longer pauses" if pause == 0 else f"now pauses {pause_label(pause)}"
-        self.notify(f"The computer {said} before its move lands.", timeout=4)
-
-    @property
-    def where(self) -> Where:
-        """Where the player is, for the keys the help lists and the commands the palette offers."""
-        return Where.TERMINAL
-
-    def server_rules(self) -> str:
-        """What the help says about this server's rules for matches between players (none here)."""
-        return ""
+    # ---- other screens and the palette -----------------------------------------------------
 
     def action_help(self) -> None:
-        from .screens.help import HelpScreen
+        from .app_screens import OtherScreens
 
-        if not isinstance(self.screen, HelpScreen):
-            side_line = self.side_line
-            game = side_line or self.game
-            hints = game is None or game.hints_allowed
-            self.push_screen(HelpScreen(glyphs_for(self.ascii_mode), self.server_rules(), self.where, hints,
-                                        side_line=side_line is not None))
-
-    def action_puzzles(self, difficulty: str = "any") -> None:
-        from .screens.puzzle import PuzzleScreen
-
-        if not isinstance(self.screen, PuzzleScreen):
-            self.push_screen(PuzzleScreen(difficulty=difficulty))
+        OtherScreens(self).help()
 
     def action_stats(self) -> None:
-        from .screens.stats import StatsScreen
+        from .app_screens import OtherScreens
 
-        stats = self.stats_store.load()
-        self.push_screen(StatsScreen(stats, self.stats_store.problem, ascii_mode=self.ascii_mode))
-
-    def action_replay_finished(self) -> None:
-        self._read_finished()
-
-    @work(thread=True, exclusive=True, group="finished")
-    def _read_finished(self) -> None:
-        """Reading 50 long matches takes a quarter of a second: not on the screen's time."""
-        from .saves import FinishedStore
-        from .screens.finished import FinishedListScreen
-
-        assert self.store is not None  # the command is offered only where matches are kept
-        kept = FinishedStore(self.store.data_dir).newest_first()
-        self.call_from_thread(self.push_screen, FinishedListScreen(kept), self._replay_kept)
-
-    def _replay_kept(self, kept: FinishedFile | None) -> None:
-        if kept is not None and kept.saved is not None:
-            from .screens.replay import ReplayScreen
-
-            self.push_screen(ReplayScreen(kept.saved.match, [f"Played on this computer: {kept.saved.setup.mode_label}"],
-                                          ascii_mode=self.ascii_mode))
+        OtherScreens(self).stats()
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """What works where the player is (``where``): nothing that would do nothing there."""
-        game, where, side_line = self.game, self.where, self.side_line
-        if side_line is not None:  # its own take-backs and help; the match's commands once back there
-            yield from self._side_line_commands(side_line)
-        elif where is not Where.LOBBY:
-            yield SystemCommand(*NEW_MATCH_COMMANDS.get(where, NEW_MATCH_COMMAND), self.action_new_match)
-        if game is not None and side_line is None and where is not Where.WATCHING:
-            yield from self._match_commands(game, where)
-        if where.plays_alone:
-            for difficulty in ("any", "easy", "medium", "hard"):
-                yield SystemCommand(f"Puzzles ({difficulty})", "Find the only move that wins",
-                                    lambda difficulty=difficulty: self.action_puzzles(difficulty))
-            yield SystemCommand("Statistics", "Matches, rounds, accuracy over time, puzzle streaks",
-                                self.action_stats)
-            yield SystemCommand("Replay a finished match", "Step through one of your last 50, every move judged",
-                                self.action_replay_finished)
-        yield SystemCommand("Help", "The rules in brief and every key (?)", self.action_help)
-        if where.plays_alone:
-            yield SystemCommand("Computer's pause", f"How long the computer waits before its move lands "
-                                f"(now {pause_label(self.pause)})", self.action_choose_pause)
-        # Textual's own commands are not offered: "Keys" and "Maximize" show widgets' internals,
-        # "Screenshot" writes a file where the game runs (the server's disk, over SSH).
-        yield SystemCommand("Theme", "Change the colours (remembered for next time)", self.action_change_theme)
-        yield SystemCommand("Quit", QUIT_COMMANDS.get(where, "Leave Soluna, asked first (q)"), self.action_quit)
+        from .app_commands import PaletteCommands
 
-    def _side_line_commands(self, side_line: GameScreen) -> Iterable[SystemCommand]:
-        """The palette's commands in a side line: they act on it, never on the match."""
-        yield SystemCommand("Undo", "Take back the last move of the side line (u)", side_line.action_undo)
-        yield SystemCommand("Redo", "Replay the move taken back (r)", side_line.action_redo)
-        yield from self._teaching_commands(side_line)
-
-    def _match_commands(self, game: GameScreen, where: Where) -> Iterable[SystemCommand]:
-        """The palette's commands for the match a player plays."""
-        if where.takes_back:
-            yield SystemCommand("Undo", "Take back the last move (u)", game.action_undo)
-            yield SystemCommand("Redo", "Replay the move taken back (r)", game.action_redo)
-        if game.table.resigner() is not None:
-            yield SystemCommand("Resign", "Give the match to your opponent, asked first (R)", game.action_resign)
-        if where.takes_back or game.match.is_over:
-            yield SystemCommand("Rematch", "Start again with the same players and rules",
-                                lambda: self.matches.start_unless_abandoning(game.table.setup.with_seed(None),
-                                                                            game.match))
-        yield from self._teaching_commands(game)
-
-    def _teaching_commands(self, game: GameScreen) -> Iterable[SystemCommand]:
-        """Hints and analysis, where the match (or the side line) allows them."""
-        if game.hints_allowed:
-            yield SystemCommand("Hint", "One more step of help: the verdict, the tower, the move (H)",
-                                game.action_hint)
-            yield SystemCommand("Analysis mode", "Mark every move as a win or a loss, with plies (A)",
-                                game.action_analysis)
-
-    def _palette(self, providers: ProviderSource | None = None, searching: str = "commands") -> CommandPalette:
-        """Textual's palette, answering keys that arrive together in order (with a plain search
-        mark in ASCII mode); ``id`` marks the one the footer's ``^p`` opens."""
-        from .screens.command_palette import OrderlyAsciiCommandPalette, OrderlyCommandPalette
-
-        palette = OrderlyAsciiCommandPalette if self.ascii_mode else OrderlyCommandPalette
-        ellipsis = "..." if self.ascii_mode else "\u2026"
-        return palette(providers, placeholder=f"Search for {searching}{ellipsis}",
-                       id="--command-palette" if providers is None else None)
+        return PaletteCommands(self, self.matches).offered()
 
     def action_command_palette(self) -> None:
         if self.use_command_palette and not CommandPalette.is_open(self):
-            self.push_screen(self._palette())
+            from .screens.command_palette import orderly_palette
+
+            self.push_screen(orderly_palette(self.ascii_mode))
 
     def search_themes(self) -> None:
         """The palette's "Theme": the same palette, listing the themes."""
-        self.push_screen(self._palette([ThemeProvider], "themes"))
+        from .screens.command_palette import orderly_palette
 
-    def get_key_display(self, binding: Binding) -> str:
-        display = super().get_key_display(binding)
-        return ascii_key_display(binding, display) if self.ascii_mode else display
+        self.push_screen(orderly_palette(self.ascii_mode, [ThemeProvider], "themes"))
 
 
 if TYPE_CHECKING:
