@@ -37,7 +37,6 @@ from .preferences import Preferences
 from .rules import Match
 from .saves import SaveStore
 from .screens.game import GameScreen
-from .screens.side_line import SideLines
 from .table import SideLineTable
 from .terminal_output import compact_driver
 
@@ -46,6 +45,7 @@ if TYPE_CHECKING:
 
     from .app_view import SolunaView
     from .screens.new_match import NewMatchScreen
+    from .screens.side_line import SideLines
     from .stats import StatsStore
 
 #: The computer's pause before its move lands, in seconds, unless the player chose another.
@@ -59,6 +59,7 @@ LATER_MODULES = (
     "soluna_tui.screens.resume", "soluna_tui.screens.stats", "soluna_tui.screens.too_small",
     "soluna_tui.screens.round_over", "soluna_tui.screens.match_over", "soluna_tui.screens.review",
     "soluna_tui.screens.command_palette", "soluna_tui.screens.difficulty", "soluna_tui.screens.play_on",
+    "soluna_tui.screens.side_line",
     "soluna_tui.app_commands", "soluna_tui.app_screens", "soluna_tui.stats", "soluna_tui.rules.puzzles",
 )
 
@@ -138,8 +139,6 @@ class SolunaApp(InOrderInput, TooSmallNotice, App[None]):
         self.computer_pause = think if computer_pause is None else computer_pause
         #: How long the computer's chosen tower stays lifted before it lands.
         self.reveal_pause = reveal if reveal_pause is None else reveal_pause
-        #: How the screens open side lines (whose screen stands on theirs).
-        self.side_line_opener = SideLines()
         self.matches = Matches(self)
         self.start_up = StartUp(self, self.matches, setup=setup, puzzle=puzzle, notice=start_notice)
         draw_scroll_bars(ascii_mode)
@@ -196,6 +195,13 @@ class SolunaApp(InOrderInput, TooSmallNotice, App[None]):
         return ascii_key_display(binding, display) if self.ascii_mode else display
 
     # ---- matches -------------------------------------------------------------------------
+
+    @property
+    def side_line_opener(self) -> SideLines:
+        """How the screens open side lines (whose screen stands on theirs), imported when first used."""
+        from .screens.side_line import SideLines
+
+        return SideLines()
 
     @property
     def game(self) -> GameScreen | None:
