@@ -1,64 +1,53 @@
-"""The Soluna app: styles, screens, global keys, the command palette, saves and resume.
+"""The Soluna app: its stores and settings, global keys, and the parts it owns, each with one job:
+
+- ``app_start.StartUp``: the first screen, the Welcome back offer, a damaged save set aside;
+- ``app_matches.Matches``: the new-match form, a rematch, asking before abandoning, a match shown;
+- ``app_commands.PaletteCommands``: the command palette's commands (and the computer's pauses);
+- ``app_screens.OtherScreens``: the help, puzzles, statistics, finished matches and their replays;
+- ``app_looks``: the stylesheets (some read later), ASCII mode's scroll bars and key names;
+- ``app_too_small.TooSmallNotice`` (mixed in): the notice while the terminal is too small, kept on top.
 
 Only what the first frame needs is imported with the app (the game screen, or the new-match
-screen); every other screen, and the stats, are imported when first used. A process that forks
-sessions (the SSH server's zygote) imports them all first with ``preload``.
+screen); every other screen, the palette's commands and the stats are imported when first used. A
+process that forks sessions (the SSH server's zygote) imports them all first with ``preload``.
 """
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import importlib
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar, cast, overload
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import events, work
 from textual.app import App, SystemCommand
-from textual.await_complete import AwaitComplete
 from textual.binding import Binding
-from textual.command import CommandListItem, CommandPalette, ProviderSource, SimpleCommand, SimpleProvider
-from textual.geometry import Size
-from textual.screen import Screen, ScreenResultCallbackType
-from textual.scrollbar import ScrollBar, ScrollBarRender
+from textual.command import CommandPalette
+from textual.screen import Screen
 from textual.theme import ThemeProvider
-from textual.widget import AwaitMount
 
-from .files import SaveError
-from .glyphs import glyphs_for
+from .app_looks import Stylesheets, ascii_key_display, draw_scroll_bars
+from .app_matches import Matches
+from .app_start import StartUp
+from .app_too_small import TooSmallNotice
 from .key_order import InOrderInput
 from .match_setup import MatchSetup
 from .play.where import Where
-from .preferences import Preferences, pause_choices, pause_label
+from .preferences import Preferences
 from .rules import Match
-from .saves import ResumeFailed, SavedMatch, SaveStore
+from .saves import SaveStore
 from .screens.game import GameScreen
-from .screens.side_line import SideLines
-from .table import LocalTable, SideLineTable
-from .terminal import MIN_HEIGHT, MIN_WIDTH
+from .table import SideLineTable
 from .terminal_output import compact_driver
 
 if TYPE_CHECKING:
     from textual.driver import Driver
 
     from .app_view import SolunaView
-    from .saves import FinishedFile
     from .screens.new_match import NewMatchScreen
+    from .screens.side_line import SideLines
     from .stats import StatsStore
-    from .table import Table
 
-STYLESHEETS = ("app.tcss", "game.tcss")
-#: The other screens' styles (the dialogs, the replay): read when the first of those screens shows,
-#: so the game's first frame does without them (about 4% of the time to it). Read at once in ASCII
-#: mode, whose own sheet must come after them, and by an app with ``STYLES_AT_ONCE``.
-LATER_STYLESHEETS = ("dialogs.tcss", "replay.tcss")
-ASCII_STYLESHEET = "ascii.tcss"
-ResultT = TypeVar("ResultT")
-#: Marks the notice that covers the layout while the terminal is below the minimum size.
-TOO_SMALL_CLASS = "too-small-notice"
-#: One line on the screen of a second copy of the game started on the same data directory.
-ELSEWHERE_NOTICE = "Another copy of Soluna has the saved match; this one saves apart."
 #: The computer's pause before its move lands, in seconds, unless the player chose another.
 DEFAULT_PAUSE = 1.0
 #: The longest time the computer's chosen tower stays lifted before it lands.
@@ -70,19 +59,9 @@ LATER_MODULES = (
     "soluna_tui.screens.resume", "soluna_tui.screens.stats", "soluna_tui.screens.too_small",
     "soluna_tui.screens.round_over", "soluna_tui.screens.match_over", "soluna_tui.screens.review",
     "soluna_tui.screens.command_palette", "soluna_tui.screens.difficulty", "soluna_tui.screens.play_on",
-    "soluna_tui.stats", "soluna_tui.export", "soluna_tui.rules.puzzles",
+    "soluna_tui.screens.side_line",
+    "soluna_tui.app_commands", "soluna_tui.app_screens", "soluna_tui.stats", "soluna_tui.rules.puzzles",
 )
-#: Plain names for keys whose usual display is a Unicode symbol.
-#: The palette's "New match" where it means another thing: over SSH, a match is left for the lobby.
-NEW_MATCH_COMMAND = ("New match", "Set up a new match")
-NEW_MATCH_COMMANDS = {
-    Where.COMPUTER_OVER_SSH: ("Back to the lobby", "Leave this match; the server keeps it for you to resume (n)"),
-    Where.MATCH_OVER_SSH: ("Back to the lobby", "Leave this match, asked first while it is in play (n)"),
-    Where.WATCHING: ("Back to the lobby", "Stop watching (n)"),
-}
-QUIT_COMMANDS = {Where.TERMINAL: "Leave the game; a match in play is saved for next time (q)"}
-ASCII_KEY_NAMES = {"up": "up", "down": "down", "left": "left", "right": "right", "enter": "enter",
-                   "backspace": "bksp", "question_mark": "?"}
 
 
 def preload() -> None:
@@ -92,15 +71,6 @@ def preload() -> None:
         importlib.import_module(name)
 
 
-def styles_dir() -> Path:
-    """``styles/``: inside the installed package, or at the top of a source checkout."""
-    package = Path(__file__).resolve().parent
-    for candidate in (package / "styles", package.parent / "styles"):
-        if (candidate / STYLESHEETS[0]).is_file():
-            return candidate
-    raise FileNotFoundError("the styles folder of soluna_tui is missing; reinstall the package")
-
-
 def pause_parts(pause: float) -> tuple[float, float]:
     """The computer's whole pause before its move lands, as the time it takes to choose (at least)
     and the time its chosen tower stays lifted (half of it, at most ``REVEAL_PAUSE``)."""
@@ -108,14 +78,18 @@ def pause_parts(pause: float) -> tuple[float, float]:
     return pause - reveal, reveal
 
 
-class AsciiScrollBarRender(ScrollBarRender):
-    """Scroll bars drawn with spaces and colour only, for ASCII mode."""
+def freeze_what_lasts() -> None:
+    """Once the first frame is drawn: keep what was loaded out of the collector's sight, and
+    switch the collector back on (``soluna`` starts with it off: see ``launch``).
 
-    VERTICAL_BARS = [" "] * 8
-    HORIZONTAL_BARS = [" "] * 8
+    A Python function, not ``gc.freeze`` itself: Textual reads a callback's signature, and a
+    builtin's costs about 30 ms (its text signature is parsed by a regex compiled on first use).
+    """
+    gc.freeze()
+    gc.enable()
 
 
-class SolunaApp(InOrderInput, App[None]):
+class SolunaApp(InOrderInput, TooSmallNotice, App[None]):
     """Soluna on one terminal: two players, or one against the computer.
 
     Keys that arrive together are handled in order, each after the one before (``InOrderInput``).
@@ -150,22 +124,9 @@ class SolunaApp(InOrderInput, App[None]):
 
         The computer's pauses default to the player's preference (``pause_parts``); a host may set them.
         ``start_notice`` is said once the first screen shows (the level ``--vs match`` chose, and why)."""
-        folder = styles_dir()
-        sheets = [folder / name for name in STYLESHEETS]
-        self._later_sheets = [folder / name for name in LATER_STYLESHEETS]
-        if ascii_mode or self.STYLES_AT_ONCE:
-            sheets += self._later_sheets
-            self._later_sheets = []
-        sheets += [folder / name for name in self.EXTRA_STYLESHEETS]
-        if ascii_mode:
-            sheets.append(folder / ASCII_STYLESHEET)
-        super().__init__(css_path=sheets)
-        self.start_setup = setup
-        self.start_puzzle = puzzle
-        self.start_notice = start_notice
-        self._unfinished: SavedMatch | None = None
-        self._first_table: LocalTable | None = None  # the match ``soluna play`` starts with, kept once drawn
-        self._save_notice = ""
+        self.sheets = Stylesheets(ascii_mode=ascii_mode, at_once=self.STYLES_AT_ONCE,
+                                  extra=self.EXTRA_STYLESHEETS)
+        super().__init__(css_path=self.sheets.first)
         self.ascii_mode = ascii_mode
         self.store: SaveStore | None = store if store is not None else SaveStore(data_dir)
         self._stats_store = stats_store
@@ -178,11 +139,9 @@ class SolunaApp(InOrderInput, App[None]):
         self.computer_pause = think if computer_pause is None else computer_pause
         #: How long the computer's chosen tower stays lifted before it lands.
         self.reveal_pause = reveal if reveal_pause is None else reveal_pause
-        #: How the screens open side lines (whose screen stands on theirs).
-        self.side_line_opener = SideLines()
-        # Textual's documented way to draw scroll bars (a class variable, one process one app):
-        # set in both modes, so an app never inherits another's.
-        ScrollBar.renderer = AsciiScrollBarRender if ascii_mode else ScrollBarRender
+        self.matches = Matches(self)
+        self.start_up = StartUp(self, self.matches, setup=setup, puzzle=puzzle, notice=start_notice)
+        draw_scroll_bars(ascii_mode)
 
     @property
     def stats_store(self) -> StatsStore:
@@ -197,126 +156,52 @@ class SolunaApp(InOrderInput, App[None]):
     def stats_store(self, store: StatsStore) -> None:
         self._stats_store = store
 
-    # ---- start-up ------------------------------------------------------------------------
+    def remember(self, **choices: Any) -> None:
+        """Keep the theme or match setup for next time; a terminal that saves nothing (a remote
+        session, whose store is None) remembers nothing either."""
+        if self.store is not None:
+            self.preferences.remember(**choices)
+
+    # ---- start-up and the terminal -------------------------------------------------------
 
     def get_default_screen(self) -> Screen[Any]:
-        """With a setup given (``soluna play``), the match is the first screen: no blank one before it
-        (unless an unfinished match must be asked about first). Likewise the puzzle screen."""
-        if self.start_puzzle is not None:
-            from .screens.puzzle import PuzzleScreen
-
-            seed, difficulty, discs = self.start_puzzle
-            return PuzzleScreen(seed, difficulty, discs, leave_quits=True)
-        if self.start_setup is not None:
-            self._unfinished, self._save_notice = self._read_save()
-            if self._unfinished is None:
-                # Written once it is on the screen (``on_mount``): a new match has nothing to lose
-                # yet, and its first frame does not wait for the disk (a first write takes 5-20 ms).
-                self._first_table = self._new_table(self.start_setup, keep=False)
-                return GameScreen(self._first_table)
-        return super().get_default_screen()
+        """The match ``soluna play`` asked for, or the puzzle (``StartUp.first_screen``); else Textual's."""
+        return self.start_up.first_screen() or super().get_default_screen()
 
     def get_driver_class(self) -> type[Driver]:
         """Textual's driver for this terminal, writing its frames in fewer bytes (``terminal_output``)."""
         return compact_driver(super().get_driver_class())
 
-    def _read_save(self) -> tuple[SavedMatch | None, str]:
-        """The unfinished saved match, if any, and a notice if the save had to be set aside, another
-        copy of the game is playing the saved match, or the preferences were unreadable."""
-        notices = [self.preferences.problem or ""]
-        store = self.store
-        if store is None:  # a terminal that keeps no save
-            return None, " ".join(filter(None, notices))
-        try:
-            saved = store.load()
-        except SaveError as error:
-            saved = None
-            notices.append(self._set_aside(error))
-        if store.elsewhere:
-            notices.append(ELSEWHERE_NOTICE)
-        notice = " ".join(filter(None, notices))
-        return (saved if saved is not None and not saved.match.is_over else None), notice
-
     def on_mount(self) -> None:
         # What exists once the first frame is drawn (the imported modules, the screen's widgets)
         # lives as long as the app: kept out of the garbage collector's sight, so no key pays for
         # a collection that walks it all again (as the SSH server's zygote does for its sessions).
-        self.call_after_refresh(self._freeze_what_lasts)
-        if self._later_sheets:
-            self.screen_change_signal.subscribe(self, self._read_later_styles)
-            self._read_later_styles(self.screen)  # a first screen other than the game's (a puzzle)
-        if self._first_table is not None:
-            self.call_after_refresh(self._keep_new_table, self._first_table)
+        self.call_after_refresh(freeze_what_lasts)
+        self.sheets.read_later_when_needed(self)
+        self.start_up.keep_first_match()
         theme = self.requested_theme or self.preferences.theme
         if theme in self.available_themes:
             self.theme = theme
         self.theme_changed_signal.subscribe(self, lambda theme: self.remember(theme=theme.name))
         self.check_size()
-        if self.start_notice:
-            self.call_after_refresh(self.notify, self.start_notice, timeout=10)
-        if isinstance(self.screen_stack[0], GameScreen) or self.start_puzzle is not None:
-            if self._save_notice:
-                self.call_after_refresh(self.notify, self._save_notice, severity="warning", timeout=10)
-            return
-        if self.start_setup is None:
-            self._unfinished, self._save_notice = self._read_save()
-        saved = self._unfinished
-        if saved is None:
-            self.action_new_match(notice=self._save_notice)
-            return
-        from .screens.resume import ResumeScreen
-
-        new_label = "Start the new match instead" if self.start_setup is not None else "Start a new match"
-        self.push_screen(ResumeScreen(saved, new_label, notice=self._save_notice),
-                         lambda resume: self._resume_chosen(saved, resume))
-
-    def _read_later_styles(self, screen: Screen[Any]) -> None:
-        """The first time a screen other than the game's shows: read the other screens' styles."""
-        if isinstance(screen, GameScreen) or not self._later_sheets:
-            return
-        sheets, self._later_sheets = self._later_sheets, []
-        self.screen_change_signal.unsubscribe(self)  # read once: later screens need not be watched
-        for path in sheets:
-            self.stylesheet.read(path)
-        self.stylesheet.reparse()
-        self.stylesheet.update(self)
-
-    def _freeze_what_lasts(self) -> None:
-        """Once the first frame is drawn: keep what was loaded out of the collector's sight, and
-        switch the collector back on (``soluna`` starts with it off: see ``launch``).
-
-        A Python function, not ``gc.freeze`` itself: Textual reads a callback's signature, and a
-        builtin's costs about 30 ms (its text signature is parsed by a regex compiled on first use).
-        """
-        gc.freeze()
-        gc.enable()
+        self.start_up.greet()
 
     def on_unmount(self) -> None:
         if isinstance(self.store, SaveStore):  # a host's own store (the SSH child's) holds no slot
             self.store.release()  # another copy of the game may now play this save slot
 
-    def _set_aside(self, error: SaveError) -> str:
-        """Move an unreadable save out of the way (never delete it); the notice to show."""
-        assert self.store is not None  # only a store that read a save sets one aside
-        try:
-            where = f"it was moved to {self.store.move_aside()}"
-        except OSError as move_error:
-            where = f"it could not be moved aside either ({move_error.strerror})"
-        what = "Saved match set aside" if isinstance(error, ResumeFailed) else "Saved match unreadable"
-        return f"{what}: {error}; {where}."
-
-    def _resume_chosen(self, saved: SavedMatch, resume: bool | None) -> None:
-        if resume:
-            assert self.store is not None  # only a store that read a save offers it
-            self.store.resuming()  # cleared once the match is on the screen: if it stops the game, it is set aside
-            self._show_game(LocalTable.from_saved(saved, self.store),
-                            shown=self.store.resumed)
-        elif self.start_setup is not None:
-            self.start_match(self.start_setup)
-        else:
-            self.action_new_match(previous=saved.setup)
+    def get_key_display(self, binding: Binding) -> str:
+        display = super().get_key_display(binding)
+        return ascii_key_display(binding, display) if self.ascii_mode else display
 
     # ---- matches -------------------------------------------------------------------------
+
+    @property
+    def side_line_opener(self) -> SideLines:
+        """How the screens open side lines (whose screen stands on theirs), imported when first used."""
+        from .screens.side_line import SideLines
+
+        return SideLines()
 
     @property
     def game(self) -> GameScreen | None:
@@ -334,58 +219,21 @@ class SolunaApp(InOrderInput, App[None]):
                 return screen if isinstance(screen.table, SideLineTable) else None
         return None
 
-    def _new_table(self, setup: MatchSetup, rematch_of: Match | None = None, keep: bool = True) -> LocalTable:
-        """A new match at a table; written at once unless ``keep`` is False (the caller does it)."""
-        match = rematch_of.rematch(setup.seed) if rematch_of is not None else setup.new_match()
-        table = LocalTable(setup, match, self.store)
-        if keep:
-            self._keep_new_table(table)
-        return table
-
-    def _keep_new_table(self, table: LocalTable) -> None:
-        self.remember(setup=table.setup)
-        table.save()
-
     def start_match(self, setup: MatchSetup, rematch_of: Match | None = None) -> None:
         """Begin a fresh match (a rematch keeps the players and lets the loser open)."""
-        self._show_game(self._new_table(setup, rematch_of))
-
-    def remember(self, **choices: Any) -> None:
-        """Keep the theme or match setup for next time; a terminal that saves nothing (a remote
-        session, whose store is None) remembers nothing either."""
-        if self.store is not None:
-            self.preferences.remember(**choices)
-
-    def _show_game(self, table: Table, shown: Callable[[], None] | None = None) -> None:
-        """Put the match on screen in place of whatever was there (dialogs, an older match), then
-        call ``shown`` once it has been drawn.
-
-        Deferred: this is usually asked from a dialog's callback, while that dialog is still
-        being dismissed.
-        """
-        self.call_after_refresh(self._replace_screens, table, shown)
-
-    async def _replace_screens(self, table: Table, shown: Callable[[], None] | None = None) -> None:
-        game = self.game
-        while len(self.screen_stack) > 1 and self.screen is not game:
-            self.pop_screen()
-        if game is not None:
-            await game.load(table)
-        else:
-            self.push_screen(GameScreen(table))
-        self.check_size()
-        if shown is not None:
-            self.call_after_refresh(shown)
+        self.matches.start(setup, rematch_of)
 
     def action_new_match(self, previous: MatchSetup | None = None, notice: str = "") -> None:
-        from .screens.new_match import NewMatchScreen
+        self.matches.offer_new_match(previous, notice)
 
-        game = self.game
-        if previous is None:
-            previous = game.table.setup if game is not None else self.preferences.last_setup
-        screen = NewMatchScreen(previous, ascii_mode=self.ascii_mode, notice=notice, in_game=game is not None,
-                                pause=self.pause)
-        self.push_screen(screen, self._new_match_chosen)
+    @property
+    def where(self) -> Where:
+        """Where the player is, for the keys the help lists and the commands the palette offers."""
+        return Where.TERMINAL
+
+    def server_rules(self) -> str:
+        """What the help says about this server's rules for matches between players (none here)."""
+        return ""
 
     # ---- the computer's pause --------------------------------------------------------------
 
@@ -402,227 +250,35 @@ class SolunaApp(InOrderInput, App[None]):
     def on_new_match_screen_pause_chosen(self, message: NewMatchScreen.PauseChosen) -> None:
         self.set_pause(message.pause)
 
-    def action_choose_pause(self) -> None:
-        """The palette's "Computer's pause": the pauses offered, in the same palette."""
-        now = self.pause
-        commands: list[CommandListItem] = [
-            SimpleCommand(f"{label}{' (now)' if seconds == now else ''}",
-                          lambda seconds=seconds: self._pause_chosen(seconds),
-                          "the computer's pause before its move lands")
-            for label, seconds in pause_choices(now)]
-        # As Textual's own ``search_commands`` does: a provider instance (its type hint says a class).
-        providers = cast(ProviderSource, [SimpleProvider(self.screen, commands)])
-        self.push_screen(self._palette(providers, "a pause"))
-
-    def _pause_chosen(self, pause: float) -> None:
-        self.set_pause(pause)
-        said = "no longer pauses" if pause == 0 else f"now pauses {pause_label(pause)}"
-        self.notify(f"The computer {said} before its move lands.", timeout=4)
-
-    def _new_match_chosen(self, setup: MatchSetup | None) -> None:
-        if setup is not None:
-            self.start_match_unless_abandoning(setup)
-        elif self.game is None:
-            self.exit()
-
-    def start_match_unless_abandoning(self, setup: MatchSetup, rematch_of: Match | None = None) -> None:
-        """Start a match, asking first if that would abandon one in progress (nothing lost by surprise)."""
-        game = self.game
-        match = game.match if game is not None else None
-        if match is None or match.is_over or not (match.round.ply or match.round_number > 1):
-            self.start_match(setup, rematch_of)
-            return
-        from .screens.confirm import ConfirmScreen
-
-        names, stars = match.players, match.stars
-        question = (f"The match in progress ({names[0]} {stars[0]} - {stars[1]} {names[1]}, round "
-                    f"{match.round_number}) will be abandoned: it will not be saved or counted.")
-        self.push_screen(
-            ConfirmScreen(question, "Abandon it and start the new match", "Keep playing", "Abandon the match?"),
-            lambda yes: self.start_match(setup, rematch_of) if yes else None,
-        )
-
-    @property
-    def where(self) -> Where:
-        """Where the player is, for the keys the help lists and the commands the palette offers."""
-        return Where.TERMINAL
-
-    def server_rules(self) -> str:
-        """What the help says about this server's rules for matches between players (none here)."""
-        return ""
+    # ---- other screens and the palette -----------------------------------------------------
 
     def action_help(self) -> None:
-        from .screens.help import HelpScreen
+        from .app_screens import OtherScreens
 
-        if not isinstance(self.screen, HelpScreen):
-            side_line = self.side_line
-            game = side_line or self.game
-            hints = game is None or game.hints_allowed
-            self.push_screen(HelpScreen(glyphs_for(self.ascii_mode), self.server_rules(), self.where, hints,
-                                        side_line=side_line is not None))
-
-    def action_puzzles(self, difficulty: str = "any") -> None:
-        from .screens.puzzle import PuzzleScreen
-
-        if not isinstance(self.screen, PuzzleScreen):
-            self.push_screen(PuzzleScreen(difficulty=difficulty))
+        OtherScreens(self).help()
 
     def action_stats(self) -> None:
-        from .screens.stats import StatsScreen
+        from .app_screens import OtherScreens
 
-        stats = self.stats_store.load()
-        self.push_screen(StatsScreen(stats, self.stats_store.problem, ascii_mode=self.ascii_mode))
-
-    def action_replay_finished(self) -> None:
-        self._read_finished()
-
-    @work(thread=True, exclusive=True, group="finished")
-    def _read_finished(self) -> None:
-        """Reading 50 long matches takes a quarter of a second: not on the screen's time."""
-        from .saves import FinishedStore
-        from .screens.finished import FinishedListScreen
-
-        assert self.store is not None  # the command is offered only where matches are kept
-        kept = FinishedStore(self.store.data_dir).newest_first()
-        self.call_from_thread(self.push_screen, FinishedListScreen(kept), self._replay_kept)
-
-    def _replay_kept(self, kept: FinishedFile | None) -> None:
-        if kept is not None and kept.saved is not None:
-            from .screens.replay import ReplayScreen
-
-            self.push_screen(ReplayScreen(kept.saved.match, [f"Played on this computer: {kept.saved.setup.mode_label}"],
-                                          ascii_mode=self.ascii_mode))
+        OtherScreens(self).stats()
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """What works where the player is (``where``): nothing that would do nothing there."""
-        game, where, side_line = self.game, self.where, self.side_line
-        if side_line is not None:  # its own take-backs and help; the match's commands once back there
-            yield from self._side_line_commands(side_line)
-        elif where is not Where.LOBBY:
-            yield SystemCommand(*NEW_MATCH_COMMANDS.get(where, NEW_MATCH_COMMAND), self.action_new_match)
-        if game is not None and side_line is None and where is not Where.WATCHING:
-            yield from self._match_commands(game, where)
-        if where.plays_alone:
-            for difficulty in ("any", "easy", "medium", "hard"):
-                yield SystemCommand(f"Puzzles ({difficulty})", "Find the only move that wins",
-                                    lambda difficulty=difficulty: self.action_puzzles(difficulty))
-            yield SystemCommand("Statistics", "Matches, rounds, accuracy over time, puzzle streaks",
-                                self.action_stats)
-            yield SystemCommand("Replay a finished match", "Step through one of your last 50, every move judged",
-                                self.action_replay_finished)
-        yield SystemCommand("Help", "The rules in brief and every key (?)", self.action_help)
-        if where.plays_alone:
-            yield SystemCommand("Computer's pause", f"How long the computer waits before its move lands "
-                                f"(now {pause_label(self.pause)})", self.action_choose_pause)
-        # Textual's own commands are not offered: "Keys" and "Maximize" show widgets' internals,
-        # "Screenshot" writes a file where the game runs (the server's disk, over SSH).
-        yield SystemCommand("Theme", "Change the colours (remembered for next time)", self.action_change_theme)
-        yield SystemCommand("Quit", QUIT_COMMANDS.get(where, "Leave Soluna, asked first (q)"), self.action_quit)
+        from .app_commands import PaletteCommands
 
-    def _side_line_commands(self, side_line: GameScreen) -> Iterable[SystemCommand]:
-        """The palette's commands in a side line: they act on it, never on the match."""
-        yield SystemCommand("Undo", "Take back the last move of the side line (u)", side_line.action_undo)
-        yield SystemCommand("Redo", "Replay the move taken back (r)", side_line.action_redo)
-        yield from self._teaching_commands(side_line)
-
-    def _match_commands(self, game: GameScreen, where: Where) -> Iterable[SystemCommand]:
-        """The palette's commands for the match a player plays."""
-        if where.takes_back:
-            yield SystemCommand("Undo", "Take back the last move (u)", game.action_undo)
-            yield SystemCommand("Redo", "Replay the move taken back (r)", game.action_redo)
-        if game.table.resigner() is not None:
-            yield SystemCommand("Resign", "Give the match to your opponent, asked first (R)", game.action_resign)
-        if where.takes_back or game.match.is_over:
-            yield SystemCommand("Rematch", "Start again with the same players and rules",
-                                lambda: self.start_match_unless_abandoning(game.table.setup.with_seed(None),
-                                                                           game.match))
-        yield from self._teaching_commands(game)
-
-    def _teaching_commands(self, game: GameScreen) -> Iterable[SystemCommand]:
-        """Hints and analysis, where the match (or the side line) allows them."""
-        if game.hints_allowed:
-            yield SystemCommand("Hint", "One more step of help: the verdict, the tower, the move (H)",
-                                game.action_hint)
-            yield SystemCommand("Analysis mode", "Mark every move as a win or a loss, with plies (A)",
-                                game.action_analysis)
-
-    # ---- the terminal --------------------------------------------------------------------
-
-    def on_resize(self, event: events.Resize) -> None:
-        # This runs before Textual records the new size, so go by the event's.
-        self.check_size(event.size)
-
-    def check_size(self, size: Size | None = None) -> None:
-        """Cover whatever is on top with a notice while the terminal is below the minimum size; take
-        the notice away once it is large enough."""
-        width, height = size or self.size
-        too_small = width < MIN_WIDTH or height < MIN_HEIGHT
-        showing = self.screen.has_class(TOO_SMALL_CLASS)
-        if too_small and not showing:
-            from .screens.too_small import TooSmallScreen
-
-            self.push_screen(TooSmallScreen(classes=TOO_SMALL_CLASS))
-        elif showing and not too_small:
-            super().pop_screen()
-
-    # The too-small notice stays on top of the stack: a screen opened or closed while it shows goes
-    # under it (a dialog the app opens, one that closes itself), so it never buries a notice.
-
-    @overload
-    def push_screen(self, screen: Screen[ResultT] | str, callback: ScreenResultCallbackType[ResultT] | None = None,
-                    wait_for_dismiss: Literal[False] = False, *, mode: str | None = None) -> AwaitMount: ...
-
-    @overload
-    def push_screen(self, screen: Screen[ResultT] | str, callback: ScreenResultCallbackType[ResultT] | None = None,
-                    wait_for_dismiss: Literal[True] = True, *,
-                    mode: str | None = None) -> asyncio.Future[ResultT]: ...
-
-    def push_screen(self, screen: Screen[ResultT] | str, callback: ScreenResultCallbackType[ResultT] | None = None,
-                    wait_for_dismiss: bool = False, *,
-                    mode: str | None = None) -> AwaitMount | asyncio.Future[ResultT]:
-        """Push ``screen``; under the too-small notice when it shows."""
-        covered = self.screen.has_class(TOO_SMALL_CLASS) and not (
-            isinstance(screen, Screen) and screen.has_class(TOO_SMALL_CLASS))
-        if covered:
-            super().pop_screen()
-        pushed = super().push_screen(screen, callback, wait_for_dismiss, mode=mode)  # type: ignore[call-overload]
-        if covered:
-            self.check_size()
-        return cast("AwaitMount | asyncio.Future[ResultT]", pushed)
-
-    def pop_screen(self) -> AwaitComplete:
-        """Pop the top screen; under the too-small notice when it shows (the notice stays)."""
-        if self.screen.has_class(TOO_SMALL_CLASS) and len(self.screen_stack) > 2:
-            super().pop_screen()  # the notice
-            done = super().pop_screen()
-            self.check_size()  # covered again
-            return done
-        return super().pop_screen()
-
-    def _palette(self, providers: ProviderSource | None = None, searching: str = "commands") -> CommandPalette:
-        """Textual's palette, answering keys that arrive together in order (with a plain search
-        mark in ASCII mode); ``id`` marks the one the footer's ``^p`` opens."""
-        from .screens.command_palette import OrderlyAsciiCommandPalette, OrderlyCommandPalette
-
-        palette = OrderlyAsciiCommandPalette if self.ascii_mode else OrderlyCommandPalette
-        ellipsis = "..." if self.ascii_mode else "\u2026"
-        return palette(providers, placeholder=f"Search for {searching}{ellipsis}",
-                       id="--command-palette" if providers is None else None)
+        return PaletteCommands(self, self.matches).offered()
 
     def action_command_palette(self) -> None:
         if self.use_command_palette and not CommandPalette.is_open(self):
-            self.push_screen(self._palette())
+            from .screens.command_palette import orderly_palette
+
+            self.push_screen(orderly_palette(self.ascii_mode))
 
     def search_themes(self) -> None:
         """The palette's "Theme": the same palette, listing the themes."""
-        self.push_screen(self._palette([ThemeProvider], "themes"))
+        from .screens.command_palette import orderly_palette
 
-    def get_key_display(self, binding: Binding) -> str:
-        display = super().get_key_display(binding)
-        if self.ascii_mode and not display.isascii():
-            key = binding.key.split(",")[0]
-            return ASCII_KEY_NAMES.get(key, key)
-        return display
+        self.push_screen(orderly_palette(self.ascii_mode, [ThemeProvider], "themes"))
 
 
 if TYPE_CHECKING:

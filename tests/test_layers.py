@@ -24,14 +24,17 @@ from .fresh import modules_after
 PACKAGE = Path(soluna_tui.__file__).parent
 #: The packages a terminal draws with, which must not know the server.
 DRAWN = ("screens", "widgets", "play", "rules")
+#: The app and the parts it owns (``app_start.py``, ``app_matches.py``...): above the screens, which reach
+#: the app only through ``app_view.py``.
+APP = tuple(sorted(f"soluna_tui.{path.stem}" for path in PACKAGE.glob("app*.py") if path.name != "app_view.py"))
 #: What the server's process must not import: the terminal's side, which it starts by module name.
-NOT_FOR_THE_SERVER = ("textual", "soluna_tui.app", "soluna_tui.app_view", "soluna_tui.screens", "soluna_tui.widgets",
+NOT_FOR_THE_SERVER = ("textual", *APP, "soluna_tui.app_view", "soluna_tui.screens", "soluna_tui.widgets",
                       "soluna_tui.remote")
 #: Modules and what they must not import: each an arrow that once ran back up (a module importing one
 #: that stands above it), put right by moving the piece both use below both.
 NO_ARROW_BACK_UP = {
     "screens/replay.py": ("soluna_tui.export", "soluna_tui.cli"),  # a match as text is play/match_text.py
-    "app_view.py": ("soluna_tui.app", "soluna_tui.screens", "soluna_tui.widgets"),  # the view names what is below
+    "app_view.py": (*APP, "soluna_tui.screens", "soluna_tui.widgets"),  # the view names what is below
     "stats.py": ("soluna_tui.table",),  # match_record reads a PlayedAt
     "export.py": ("soluna_tui.cli",),
 }
@@ -127,6 +130,12 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
     return sorted(found)
 
 
+def test_the_app_s_parts_are_found() -> None:
+    """The checks that name ``APP`` would pass vacuously if it missed the app's parts."""
+    assert {"soluna_tui.app", "soluna_tui.app_matches", "soluna_tui.app_host"} <= set(APP)
+    assert "soluna_tui.app_view" not in APP
+
+
 def test_the_import_reader_sees_relative_imports() -> None:
     """The check below would pass vacuously if it misread ``from ..x import y``."""
     assert "soluna_tui.link.messages.ListedMatch" in imported(PACKAGE / "screens" / "lobby.py")
@@ -160,7 +169,7 @@ def test_what_draws_the_screens_imports_nothing_from_the_server(package: str) ->
 
 def test_the_link_stands_below_the_server_and_the_screens() -> None:
     forbidden = ("soluna_tui.server", "soluna_tui.remote", "soluna_tui.screens", "soluna_tui.widgets",
-                 "soluna_tui.app", "textual", "asyncssh")
+                 *APP, "textual", "asyncssh")
     assert reaching(modules_of("link"), forbidden) == {}
 
 
@@ -182,7 +191,7 @@ def test_no_arrow_runs_back_up(module: str) -> None:
 def test_what_draws_imports_nothing_above_it() -> None:
     """The screens, widgets, the game's decisions and the rules never reach up to the app, the commands
     or the session's side (they reach the app through ``app_view``)."""
-    above = ("soluna_tui.app", "soluna_tui.cli", "soluna_tui.export", "soluna_tui.launch", "soluna_tui.remote")
+    above = (*APP, "soluna_tui.cli", "soluna_tui.export", "soluna_tui.launch", "soluna_tui.remote")
     assert reaching([path for package in DRAWN for path in modules_of(package)], above) == {}
 
 

@@ -151,7 +151,7 @@ class LinkedApp(ReportsActivity, SolunaApp):
 
     def show_table(self, table: Table) -> None:
         """Show the match at ``table`` on the game screen, above the lobby."""
-        self._show_game(table)
+        self.matches.show(table)
 
     # ---- talking to the server -----------------------------------------------------------
 

@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 from textual import on
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
-from textual.command import Command, CommandInput, CommandList, CommandPalette
+from textual.command import Command, CommandInput, CommandList, CommandPalette, ProviderSource
 from textual.message import Message
 from textual.widgets import Button, Input, OptionList
 from textual.worker import Worker, WorkerError
@@ -139,3 +139,13 @@ class OrderlyCommandPalette(PaletteSteps, CommandPalette):
 
 class OrderlyAsciiCommandPalette(OrderlyCommandPalette, AsciiCommandPalette):
     """The same, with ASCII mode's search mark."""
+
+
+def orderly_palette(ascii_mode: bool, providers: ProviderSource | None = None,
+                    searching: str = "commands") -> OrderlyCommandPalette:
+    """The palette searching ``providers`` (the app's commands when None), with a plain search mark in
+    ASCII mode; ``id`` marks the one the footer's ``^p`` opens."""
+    palette = OrderlyAsciiCommandPalette if ascii_mode else OrderlyCommandPalette
+    ellipsis = "..." if ascii_mode else "\u2026"
+    return palette(providers, placeholder=f"Search for {searching}{ellipsis}",
+                   id="--command-palette" if providers is None else None)
