@@ -88,7 +88,7 @@ def postgres_database(postgres_server):
 def fresh_database(server: ThrowawayPostgres):
     name = f"test_{uuid.uuid4().hex[:12]}"
     with _admin(server) as connection:
-        connection.execute(f"CREATE DATABASE {name}")
+        connection.execute(f"CREATE DATABASE {name} STRATEGY FILE_COPY")  # quicker than WAL_LOG without fsync
     try:
         yield server.get_uri(database=name)
     finally:

@@ -5,8 +5,9 @@ template, and each worker (each xdist process) starts a server of its own on a c
 fraction of a second. Every step has a bound: a server that does not stop when asked is killed.
 
 Run as root, the servers run as the system user ``pgserver`` (PostgreSQL refuses to run as root).
-The run's folder is not under pytest's temporary root: pytest keeps that private to the user running the
-tests, and the server must reach it.
+The run's folder is in memory where the machine has a ``/dev/shm`` (copying a data folder, and every write,
+waits on no disk that other work keeps busy), and not under pytest's temporary root: pytest keeps that
+private to the user running the tests, and the server must reach it.
 """
 
 from __future__ import annotations
@@ -31,11 +32,14 @@ SETTINGS = ("fsync=off", "synchronous_commit=off", "full_page_writes=off")
 INITDB_WAIT, START_WAIT, STOP_WAIT = 180.0, 60.0, 10.0
 #: The system user the servers run as when the tests run as root.
 SYSTEM_USER = "pgserver"
+#: A folder in memory, where there is one.
+IN_MEMORY = Path("/dev/shm")
 
 
 def make_run_folder() -> Path:
     """A folder for this run's PostgreSQL servers, named in the environment for the workers to find."""
-    folder = Path(tempfile.mkdtemp(prefix="soluna-postgres-"))
+    in_memory = IN_MEMORY.is_dir() and os.access(IN_MEMORY, os.W_OK | os.X_OK)
+    folder = Path(tempfile.mkdtemp(prefix="soluna-postgres-", dir=IN_MEMORY if in_memory else None))
     folder.chmod(0o755)  # the servers' user goes through it
     os.environ[RUN_FOLDER] = str(folder)
     return folder
