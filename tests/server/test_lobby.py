@@ -94,6 +94,20 @@ async def wait_for(condition, timeout: float = 10.0, step: float = 0.02) -> None
     assert await _value(condition())
 
 
+async def heartbeats(lobby: Lobby, count: int) -> None:
+    """Until ``lobby`` has said ``count`` times that it is alive from now on (each but the last followed by its sweep
+    of the matches): a moment long enough for something to happen, or not, on a loaded machine too."""
+    since, heard = lobby.store.clock(), set()
+
+    def beaten() -> bool:
+        seen_at = lobby.presence.heard.get(lobby.server_id, since)
+        if seen_at > since:
+            heard.add(seen_at)
+        return len(heard) >= count
+
+    await wait_for(beaten)
+
+
 async def _value(value):
     return await value if inspect.isawaitable(value) else value
 
@@ -528,7 +542,7 @@ async def test_a_seat_taken_back_with_proof_on_another_server_sends_the_old_sess
     await wait_for(lambda: any(message["type"] == "sent_away" for message in bob.inbox))
     await wait_for(lambda: ann.last("match")["notice"] == "bob reconnected.")
     await first.settled()
-    await asyncio.sleep(0.3)  # a few heartbeats: the first server does not take the seat back for its old session
+    await heartbeats(first, 3)  # and the sweeps after them: the first server does not take the seat back for bob
     stored = await first.store.get_match(code)
     assert stored.seats[1].server == second.server_id
     assert 1 not in first.tables[code].seated and bob not in first.visitors or first.visitors[bob].code is None
