@@ -24,6 +24,26 @@ os.environ.pop("NO_COLOR", None)
 SLOW_FOLDERS = {"server", "e2e", "storage", "fleet"}
 #: The databases the store (and the server on it) is tested on.
 BACKENDS = ("sqlite", "postgresql")
+#: The longest tests (15-90 s each with two workers on a loaded 2-core machine: real outages, idle timeouts and
+#: clocks, a scaled-down attack, whole matches over SSH; mypy, cold in a fresh clone), longest first. They start
+#: first, from one queue all workers take from (``--dist load --maxschedchunk 1``): none starts last and leaves
+#: the other workers idle while it runs on alone. A file's name stands for all its tests.
+LONGEST_FIRST = (
+    "tests/server/test_hostile_clients.py::test_connections_that_never_start_a_game_keep_no_player_out",
+    "tests/fleet/test_outage.py",
+    "tests/server/test_remote_match_e2e.py",
+    "tests/test_terminal_output.py::test_compacted_frames_show_the_same_screen",
+    "tests/test_typing.py::test_the_package_passes_mypy_strict",
+    "tests/fleet/test_fleet.py",
+    "tests/server/test_clocks_e2e.py",
+    "tests/app/test_match_flow.py::test_a_whole_hot_seat_match_to_four_stars_by_keys_only",
+    "tests/server/test_endings_told_e2e.py",
+    "tests/server/test_hostile_clients.py",
+    "tests/server/test_places_e2e.py",
+    "tests/server/test_restart.py",
+    "tests/rules/test_solver.py::test_known_facts_of_the_twelve_disc_set",
+    "tests/server/test_fair_play.py::test_an_idle_sqlite_server_writes_nothing_and_empties_its_log_after_play",
+)
 
 
 def pytest_xdist_auto_num_workers(config) -> int:
@@ -52,10 +72,19 @@ def pytest_unconfigure(config) -> None:
 
 
 def pytest_collection_modifyitems(config, items):
-    """Mark every test in a slow folder, so the rules and app tests run on their own in seconds."""
+    """Mark every test in a slow folder, so the rules and app tests run on their own in seconds; the longest first."""
     for item in items:
         if SLOW_FOLDERS.intersection(item.path.relative_to(config.rootpath).parts[1:2]):
             item.add_marker(pytest.mark.slow)
+    items.sort(key=_rank)  # stable: the others keep their order
+
+
+def _rank(item) -> int:
+    """Where ``item`` stands in ``LONGEST_FIRST`` (a test's own id first), after all of it if it is not there."""
+    for index, start in enumerate(LONGEST_FIRST):
+        if item.nodeid == start or item.nodeid.startswith((f"{start}::", f"{start}[")):
+            return index
+    return len(LONGEST_FIRST)
 
 
 @pytest.fixture(scope="session")
