@@ -32,13 +32,15 @@ SETTINGS = ("fsync=off", "synchronous_commit=off", "full_page_writes=off")
 INITDB_WAIT, START_WAIT, STOP_WAIT = 180.0, 60.0, 10.0
 #: The system user the servers run as when the tests run as root.
 SYSTEM_USER = "pgserver"
-#: A folder in memory, where there is one.
-IN_MEMORY = Path("/dev/shm")
+#: A folder in memory, where there is one with room for the servers (a template and a copy a worker, some 40 MB
+#: each, and the tests' databases; a container's is often 64 MB).
+IN_MEMORY, IN_MEMORY_ROOM = Path("/dev/shm"), 1 << 30
 
 
 def make_run_folder() -> Path:
     """A folder for this run's PostgreSQL servers, named in the environment for the workers to find."""
-    in_memory = IN_MEMORY.is_dir() and os.access(IN_MEMORY, os.W_OK | os.X_OK)
+    in_memory = (IN_MEMORY.is_dir() and os.access(IN_MEMORY, os.W_OK | os.X_OK)
+                 and shutil.disk_usage(IN_MEMORY).free >= IN_MEMORY_ROOM)
     folder = Path(tempfile.mkdtemp(prefix="soluna-postgres-", dir=IN_MEMORY if in_memory else None))
     folder.chmod(0o755)  # the servers' user goes through it
     os.environ[RUN_FOLDER] = str(folder)
