@@ -1,21 +1,20 @@
 """Shared test configuration, and the databases the server's tests run against.
 
-PostgreSQL comes from the ``pgserver`` wheel (its own binaries, a Unix socket only, no TCP port),
-started once per test session; each test gets a database of its own. Run as root, pgserver runs
-the server as a system user ``pgserver`` that it creates (PostgreSQL refuses to run as root).
+PostgreSQL comes from the ``pgserver`` wheel (its own binaries, a Unix socket only, no TCP port): one
+server a worker, started when a test first needs it (see ``tests/postgres.py``); each test gets a
+database of its own.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
-import time
 import uuid
-import warnings
 from pathlib import Path
 
 import pytest
+
+from .postgres import RUN_FOLDER, ThrowawayPostgres, make_run_folder, remove_run_folder
 
 # The app must not pick ASCII mode or colours from whatever terminal runs the tests.
 os.environ.setdefault("TERM", "xterm-256color")
@@ -25,6 +24,26 @@ os.environ.pop("NO_COLOR", None)
 SLOW_FOLDERS = {"server", "e2e", "storage", "fleet"}
 #: The databases the store (and the server on it) is tested on.
 BACKENDS = ("sqlite", "postgresql")
+#: The longest tests (15-90 s each with two workers on a loaded 2-core machine: real outages, idle timeouts and
+#: clocks, a scaled-down attack, whole matches over SSH; mypy, cold in a fresh clone), longest first. They start
+#: first, from one queue all workers take from (``--dist load --maxschedchunk 1``): none starts last and leaves
+#: the other workers idle while it runs on alone. A file's name stands for all its tests.
+LONGEST_FIRST = (
+    "tests/server/test_hostile_clients.py::test_connections_that_never_start_a_game_keep_no_player_out",
+    "tests/fleet/test_outage.py",
+    "tests/server/test_remote_match_e2e.py",
+    "tests/test_terminal_output.py::test_compacted_frames_show_the_same_screen",
+    "tests/test_typing.py::test_the_package_passes_mypy_strict",
+    "tests/fleet/test_fleet.py",
+    "tests/server/test_clocks_e2e.py",
+    "tests/app/test_match_flow.py::test_a_whole_hot_seat_match_to_four_stars_by_keys_only",
+    "tests/server/test_endings_told_e2e.py",
+    "tests/server/test_hostile_clients.py",
+    "tests/server/test_places_e2e.py",
+    "tests/server/test_restart.py",
+    "tests/rules/test_solver.py::test_known_facts_of_the_twelve_disc_set",
+    "tests/server/test_fair_play.py::test_an_idle_sqlite_server_writes_nothing_and_empties_its_log_after_play",
+)
 
 
 def pytest_xdist_auto_num_workers(config) -> int:
@@ -35,31 +54,46 @@ def pytest_xdist_auto_num_workers(config) -> int:
     return 3 * cores
 
 
+#: Seconds the tests' own statements on the PostgreSQL server (creating and dropping a database) may take.
+ADMIN_WAIT = 30
+RUN_FOLDER_KEY = pytest.StashKey[Path]()
+
+
+def pytest_configure(config) -> None:
+    """The run's folder for PostgreSQL servers, made by the process that starts the run (its workers inherit it)."""
+    if not hasattr(config, "workerinput"):
+        config.stash[RUN_FOLDER_KEY] = make_run_folder()
+
+
+def pytest_unconfigure(config) -> None:
+    folder = config.stash.get(RUN_FOLDER_KEY, None)
+    if folder is not None:
+        remove_run_folder(folder)
+
+
 def pytest_collection_modifyitems(config, items):
-    """Mark every test in a slow folder, so the rules and app tests run on their own in seconds."""
+    """Mark every test in a slow folder, so the rules and app tests run on their own in seconds; the longest first."""
     for item in items:
         if SLOW_FOLDERS.intersection(item.path.relative_to(config.rootpath).parts[1:2]):
             item.add_marker(pytest.mark.slow)
+    items.sort(key=_rank)  # stable: the others keep their order
+
+
+def _rank(item) -> int:
+    """Where ``item`` stands in ``LONGEST_FIRST`` (a test's own id first), after all of it if it is not there."""
+    for index, start in enumerate(LONGEST_FIRST):
+        if item.nodeid == start or item.nodeid.startswith((f"{start}::", f"{start}[")):
+            return index
+    return len(LONGEST_FIRST)
 
 
 @pytest.fixture(scope="session")
 def postgres_server():
-    """A PostgreSQL server for the whole session (about a second to start).
-
-    Its folder is not under pytest's temporary root: pytest keeps that root private to the user
-    running the tests, and the server (as ``pgserver`` when the tests run as root) must reach it.
-    """
-    pgserver = pytest.importorskip("pgserver")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # platformdirs: no XDG_RUNTIME_DIR in a container
-        started = time.monotonic()
-        server = pgserver.get_server(tempfile.mkdtemp(prefix="soluna-postgres-"), cleanup_mode="delete")
-    server.start_seconds = time.monotonic() - started
-    # Throwaway data: no waiting for the disk, so creating a database per test is quick.
-    server.psql("ALTER SYSTEM SET fsync = off; ALTER SYSTEM SET synchronous_commit = off; "
-                "ALTER SYSTEM SET full_page_writes = off; SELECT pg_reload_conf();")
+    """This worker's PostgreSQL server, for the rest of its tests (a fraction of a second to start)."""
+    pytest.importorskip("pgserver")
+    server = ThrowawayPostgres.start(Path(os.environ[RUN_FOLDER]), os.environ.get("PYTEST_XDIST_WORKER", "main"))
     yield server
-    server.cleanup()
+    server.stop()
 
 
 @pytest.fixture(params=BACKENDS)
@@ -80,17 +114,23 @@ def postgres_database(postgres_server):
 
 
 @contextlib.contextmanager
-def fresh_database(server):
-    import psycopg
-
+def fresh_database(server: ThrowawayPostgres):
     name = f"test_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(server.get_uri(), autocommit=True) as connection:
-        connection.execute(f"CREATE DATABASE {name}")
+    with _admin(server) as connection:
+        connection.execute(f"CREATE DATABASE {name} STRATEGY FILE_COPY")  # quicker than WAL_LOG without fsync
     try:
         yield server.get_uri(database=name)
     finally:
-        with psycopg.connect(server.get_uri(), autocommit=True) as connection:
-            connection.execute(f"DROP DATABASE {name} WITH (FORCE)")
+        with _admin(server) as connection:
+            connection.execute(f"DROP DATABASE {name} WITH (FORCE)")  # its connections left open are ended
+
+
+def _admin(server: ThrowawayPostgres):
+    """A connection for the tests' own statements, each given a bound."""
+    import psycopg
+
+    return psycopg.connect(server.get_uri(), autocommit=True, connect_timeout=ADMIN_WAIT,
+                           options=f"-c statement_timeout={ADMIN_WAIT * 1000}")
 
 
 @pytest.fixture

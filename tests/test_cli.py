@@ -78,7 +78,7 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv: list[str], words: str) -
 
 def test_no_traceback_from_the_real_command() -> None:
     result = subprocess.run([sys.executable, "-m", "soluna_tui.cli", "analyze", "1S>1M"],
-                            capture_output=True, text=True)
+                            capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr and result.stderr.count("\n") == 1
 

@@ -7,6 +7,7 @@ import pytest
 from soluna_tui.server.lobby import Lobby
 from soluna_tui.server.storage import open_storage
 
+from ..clean_up import within
 from .test_hostile_clients import tiny_disk
 from .test_lobby import SettledLobby
 
@@ -27,5 +28,7 @@ async def make_lobby(database):
 
     yield maker
     for lobby in opened:
-        await lobby.close()
-        await lobby.store.close()
+        try:
+            await within(lobby.close(), "closing a lobby")
+        finally:
+            await within(lobby.store.close(), "closing a lobby's store")

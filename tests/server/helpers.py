@@ -23,6 +23,8 @@ from soluna_tui.server.config import Limits, ServerConfig
 from soluna_tui.server.ratings import RANKED_AFTER, RANKED_OPPONENTS
 from soluna_tui.server.server import SolunaServer
 
+from ..clean_up import within
+
 #: Every wait in these tests gives up after this long.
 TIMEOUT = 15.0
 HOST_KEY = asyncssh.generate_private_key("ssh-ed25519")
@@ -59,7 +61,7 @@ async def running_server(tmp_path: Path, spawn: str = "zygote", proxy_from: tupl
     try:
         yield server
     finally:
-        await asyncio.wait_for(server.close(), TIMEOUT)
+        await within(server.close(), "closing the server", TIMEOUT)
 
 
 class SshTerminal:

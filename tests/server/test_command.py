@@ -9,7 +9,6 @@ import signal
 import stat
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import asyncssh
@@ -19,6 +18,7 @@ from soluna_tui.cli import main
 from soluna_tui.server.command import add_serve_command, config_from
 from soluna_tui.server.host_key import HostKeyError, load_or_create_host_key
 
+from ..clean_up import killed_after, stopped
 from .helpers import TIMEOUT, SshTerminal
 
 
@@ -69,16 +69,13 @@ def start_serving(tmp_path, *extra: str) -> tuple[subprocess.Popen, int]:
     process = subprocess.Popen([sys.executable, "-m", "soluna_tui.cli", "serve", "--allow-root", "--host", "127.0.0.1",
                                 "--port", "0", "--data-dir", str(tmp_path), *extra],
                                stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=environment)
-    deadline = time.monotonic() + TIMEOUT
     lines = []
-    while time.monotonic() < deadline:
-        line = process.stderr.readline()
-        lines.append(line)
-        found = re.search(r"listening on 127\.0\.0\.1 port (\d+)", line)
-        if found:
-            return process, int(found.group(1))
-        if not line and process.poll() is not None:
-            break
+    with killed_after(process, TIMEOUT):  # silent and still running: killed, and the read ends
+        while line := process.stderr.readline():
+            lines.append(line)
+            found = re.search(r"listening on 127\.0\.0\.1 port (\d+)", line)
+            if found:
+                return process, int(found.group(1))
     process.kill()
     raise AssertionError(f"soluna serve did not start: {''.join(lines)}")
 
@@ -108,8 +105,7 @@ async def test_soluna_serve_plays_and_stops_cleanly_on_sigterm(tmp_path) -> None
             seen = connection.get_server_host_key()
         assert seen.get_fingerprint() == asyncssh.read_private_key(key_file).get_fingerprint()
     finally:
-        again.send_signal(signal.SIGTERM)
-        assert again.wait(timeout=TIMEOUT) == 0
+        assert stopped(again, TIMEOUT) == 0
 
 
 def test_a_port_in_use_is_one_line_and_exit_1(tmp_path) -> None:
@@ -122,8 +118,7 @@ def test_a_port_in_use_is_one_line_and_exit_1(tmp_path) -> None:
         errors = [line for line in result.stderr.splitlines() if "soluna serve:" in line]
         assert errors == [errors[0]] and "cannot serve" in errors[0] and "Traceback" not in result.stderr
     finally:
-        process.send_signal(signal.SIGTERM)
-        process.wait(timeout=TIMEOUT)
+        stopped(process, TIMEOUT)
 
 
 @pytest.mark.parametrize(("database", "said"), [

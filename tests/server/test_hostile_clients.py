@@ -181,12 +181,17 @@ async def test_a_connection_that_never_starts_a_game_is_closed_after_the_login_t
             await asyncio.wait_for(connection.wait_closed(), TIMEOUT)
             stayed.append(time.monotonic() - opened)
         await wait_until(lambda: server.gate.connections == 0, what="every place being given back")
-        await asyncio.sleep(1.2)  # the throttled log sums up what it left out
+        # The throttled log sums up what it left out a second after it first left a line out.
+        await wait_until(lambda: len(logged(caplog, NO_GAME_IN_2_S)) + suppressed(caplog) >= count,
+                         what="every connection logged or summed up")
     figure(f"{count} connections with a session channel never started: closed after "
            f"{min(stayed):.1f}-{max(stayed):.1f} s (login timeout 2 s; the default is 30 s)")
     assert 1.0 <= min(stayed) and max(stayed) <= 5.0
-    lines = logged(caplog, "without a game: no game started within 2 s")
+    lines = logged(caplog, NO_GAME_IN_2_S)
     assert 1 <= len(lines) and len(lines) + suppressed(caplog) == count
+
+
+NO_GAME_IN_2_S = "without a game: no game started within 2 s"
 
 
 #: The refill attack: 64 connections from 22 addresses, each opening a session channel and never starting a game,
@@ -681,7 +686,9 @@ async def test_refused_connections_get_one_log_line_each_throttled(tmp_path, cap
                 refused += 1
             assert time.monotonic() - started < 60
         await wait_until(lambda: server.gate.connections == 0, what="every connection being gone")
-        await asyncio.sleep(1.2)
+        await wait_until(lambda: len(logged(caplog, "refused: Slow down"))
+                         + len(logged(caplog, "without a game: client disconnected")) + suppressed(caplog) >= attempts,
+                         what="every connection logged or summed up")  # the summary comes a second after
     assert refused == attempts - admitted
     refusals = logged(caplog, "refused: Slow down")
     unstarted = logged(caplog, "without a game: client disconnected")

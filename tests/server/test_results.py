@@ -4,8 +4,6 @@ and go. Guests are fakes that keep what they are told; every test runs on SQLite
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 from soluna_tui.link.end_reason import EndReason
@@ -13,7 +11,7 @@ from soluna_tui.server.lobby.results import how_it_ended
 from soluna_tui.server.ratings import Rating
 from soluna_tui.server.storage import FinishedMatch, RatingChange, SeatRecord
 
-from .test_lobby import FakeGuest, both_move, create, finish_round, pair, wait_for
+from .test_lobby import FakeGuest, both_move, create, finish_round, heartbeats, pair, wait_for
 
 
 async def test_everyone_at_a_rated_match_hears_each_rating_change(make_lobby) -> None:
@@ -42,7 +40,7 @@ async def test_guests_matches_move_no_rating(make_lobby) -> None:
     ann, bob = FakeGuest("ann"), FakeGuest("bob")
     await pair(lobby, ann, bob, discs=3, stars_to_win=1)
     await finish_round(lobby, {0: ann, 1: bob})
-    await asyncio.sleep(0.2)
+    await heartbeats(lobby, 3)  # a rated match's news would have come by now (see the test above)
     assert not any(message.get("ratings") for message in ann.inbox + bob.inbox)
 
 

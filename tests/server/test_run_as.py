@@ -10,14 +10,12 @@ import pwd
 import re
 import shlex
 import shutil
-import signal
 import site
 import sqlite3
 import stat
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,6 +24,7 @@ import pytest
 import soluna_tui
 from soluna_tui.cli import build_parser
 
+from ..clean_up import killed_after, stopped
 from .helpers import TIMEOUT, SshTerminal
 from .test_child_process import children_of
 from .test_two_players import create_match, join_match
@@ -81,22 +80,18 @@ class Served:
                                          "--port", "0", *flags], stderr=subprocess.PIPE,
                                         stdout=subprocess.DEVNULL, text=True, env=environment, cwd="/")
         self.log: list[str] = []
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            line = self.process.stderr.readline()
-            self.log.append(line)
-            found = re.search(r"listening on 127\.0\.0\.1 port (\d+)", line)
-            if found:
-                self.port = int(found.group(1))
-                return
-            if not line and self.process.poll() is not None:
-                break
+        with killed_after(self.process, 60):  # silent and still running: killed, and the read ends
+            while line := self.process.stderr.readline():
+                self.log.append(line)
+                found = re.search(r"listening on 127\.0\.0\.1 port (\d+)", line)
+                if found:
+                    self.port = int(found.group(1))
+                    return
         self.process.kill()
         raise AssertionError(f"soluna serve did not start:\n{''.join(self.log)}")
 
     def stop(self) -> int:
-        self.process.send_signal(signal.SIGTERM)
-        status = self.process.wait(timeout=TIMEOUT)
+        status = stopped(self.process, TIMEOUT)  # killed if it has not stopped by then (and the status says so)
         self.log.append(self.process.stderr.read())
         return status
 

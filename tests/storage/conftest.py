@@ -10,6 +10,8 @@ import pytest
 from soluna_tui.rules import Match, MatchOptions
 from soluna_tui.server.storage import SeatRecord, Storage, open_storage
 
+from ..clean_up import within
+
 
 @pytest.fixture
 async def open_store(database: str):
@@ -23,7 +25,7 @@ async def open_store(database: str):
 
     yield opener
     for store in opened:
-        await store.close()
+        await within(store.close(), "closing a store")
 
 
 @pytest.fixture
