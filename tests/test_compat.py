@@ -461,6 +461,7 @@ LIBRARIES = ("textual", "asyncssh")
 #: Private names used outside compat.py that are not the libraries' (each, why).
 ALLOWED: dict[str, str] = {
     "_SubParsersAction": "argparse's, the type its add_subparsers returns (no public name in the standard library)",
+    "_exit": "os's: a forked child (the zygote's) leaves without the parent's clean-up, the standard library's own way",
 }
 
 
