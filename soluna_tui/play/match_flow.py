@@ -28,7 +28,7 @@ from .coach import Turn
 from .view import Phase
 
 if TYPE_CHECKING:
-    from ..stats import StatsStore
+    from ..stats import MatchRecord, StatsStore
 
 #: How long judging a whole finished match may take (only large discs counts come near it).
 MATCH_REVIEW_SECONDS = 20.0
@@ -150,6 +150,11 @@ class MatchFlow:
         #: The saving trouble already told, so it is told once.
         self._save_told: str | None = None
         self._guess_told = False
+        #: The finished match has been counted in the stats (or tried to be): once, until it is taken back.
+        self._stats_tried = False
+        #: The record it added, and the store it went to: withdrawn if the match is taken back (a match that then
+        #: goes unfinished counts nowhere).
+        self._counted: tuple[StatsStore, MatchRecord] | None = None
 
     @property
     def turn(self) -> Turn:
@@ -185,9 +190,24 @@ class MatchFlow:
         return Step.NOTHING
 
     def announce_again(self) -> None:
-        """The end announced is no longer where the match stands (taken back, or its dialog closed from
-        elsewhere): the next end is announced, even at the same turn."""
+        """The end announced is no longer where the match stands (its dialog closed from elsewhere): the next
+        end is announced, even at the same turn."""
         self._announced = None
+
+    def taken_back(self) -> None:
+        """Moves were taken back: the next end is announced, and a finished match that is no longer finished
+        counts in the stats no more (trouble withdrawing it is the table's saving trouble, told as such)."""
+        self.announce_again()
+        if self.table.match.is_over:
+            return
+        self._stats_tried = False
+        counted, self._counted = self._counted, None
+        if counted is not None:
+            store, record = counted
+            try:
+                store.update(lambda stats: stats.withdraw_match(record))
+            except SaveError as error:
+                self.table.save_problem = str(error)
 
     def save_problem_to_tell(self) -> str | None:
         """The table's saving trouble, when it is new (each trouble is told once, while it lasts)."""
@@ -331,19 +351,18 @@ class MatchFlow:
 
     def count_in_stats(self, store: StatsStore, accuracy: Accuracy) -> list[Trouble]:
         """Count the finished match in ``store`` (once, and only for matches played on this terminal): it
-        is taken out again if the match is taken back (``Table.stats_counted``). The trouble, to tell."""
-        table = self.table
-        if not table.records_stats or table.stats_recorded:
+        is taken out again if the match is taken back (``taken_back``). The trouble, to tell."""
+        if not self.table.records_stats or self._stats_tried:
             return []
         from ..stats import match_record
 
-        table.stats_recorded = True
-        record = match_record(table, accuracy)
+        self._stats_tried = True
+        record = match_record(self.table, accuracy)
         try:
             store.update(lambda stats: stats.record_match(record))
         except SaveError as error:
             return [Trouble("Stats not saved", str(error))]
-        table.stats_counted = (store, record)
+        self._counted = (store, record)
         if store.problem:  # a damaged file was set aside: this match counts in a fresh one
             return [Trouble("Stats file unreadable", store.problem, 10)]
         return []

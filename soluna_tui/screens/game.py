@@ -551,7 +551,7 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
             self.stop_thinking()
             undone = self.table.undo()
             self.picker.drop()
-            self.flow.announce_again()
+            self.flow.taken_back()
             self.after_change()
             self.say(f"Took back {', '.join(str(move) for move in reversed(undone))}.", "info")
 

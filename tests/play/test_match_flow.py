@@ -3,6 +3,7 @@ stale answers, the stats a finished match adds, and why a key does nothing."""
 
 from __future__ import annotations
 
+import shutil
 import time
 from pathlib import Path
 
@@ -339,20 +340,50 @@ def test_a_finished_match_counts_in_the_stats_once_and_is_withdrawn_when_taken_b
     store = StatsStore(tmp_path)
     table = finished(hot_seat(stars_to_win=1))
     flow = MatchFlow(table)
+    assert flow.step() is Step.ANNOUNCE
     assert flow.count_in_stats(store, (1.0, None)) == []
     assert flow.count_in_stats(store, (1.0, None)) == []  # once
     records = store.load().matches
     assert [(record.names, record.winner, record.accuracy) for record in records] == [(("Ann", "Bob"), 0, (1.0, None))]
-    assert table.stats_counted == (store, records[0])
     table.undo()
-    assert store.load().matches == [] and table.stats_counted is None
+    flow.taken_back()
+    assert store.load().matches == []
+    assert flow.step() is Step.NOTHING  # Ann to move again
+    table.redo()
+    assert flow.step() is Step.ANNOUNCE  # finished again at the same turn: announced, judged and counted again
+    assert flow.count_in_stats(store, (0.5, None)) == []
+    assert [record.accuracy for record in store.load().matches] == [(0.5, None)]
+
+
+def test_a_take_back_that_leaves_the_match_finished_withdraws_nothing(tmp_path: Path) -> None:
+    store = StatsStore(tmp_path)
+    table = finished(hot_seat(stars_to_win=1))
+    flow = MatchFlow(table)
+    flow.count_in_stats(store, (None, None))
+    flow.taken_back()  # the finished match is still shown (nothing was taken back)
+    assert len(store.load().matches) == 1
+    assert flow.count_in_stats(store, (None, None)) == [] and len(store.load().matches) == 1
+
+
+def test_a_record_that_cannot_be_withdrawn_is_saving_trouble(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    store = StatsStore(folder)
+    table = finished(hot_seat(stars_to_win=1))
+    flow = MatchFlow(table)
+    flow.count_in_stats(store, (None, None))
+    shutil.rmtree(folder)
+    folder.write_text("")  # no folder to write the stats in any more
+    table.undo()
+    assert table.save_problem is None
+    flow.taken_back()
+    assert table.save_problem is not None and flow.save_problem_to_tell() == table.save_problem
 
 
 def test_a_side_line_counts_nowhere(tmp_path: Path) -> None:
     store = StatsStore(tmp_path)
     table = finished(SideLineTable(hot_seat(stars_to_win=1).match))
     assert MatchFlow(table).count_in_stats(store, (None, None)) == []
-    assert store.load().matches == [] and table.stats_counted is None
+    assert store.load().matches == []
 
 
 def test_stats_that_cannot_be_saved_or_read_are_told(tmp_path: Path) -> None:
