@@ -25,6 +25,7 @@ from ..rules.players import choose_move, choose_to_open, think_seconds
 from ..rules.strengths import strength_of
 from ..table import Seat, Table
 from .coach import Turn
+from .picker import picking_key
 from .view import Phase
 
 if TYPE_CHECKING:
@@ -34,6 +35,11 @@ if TYPE_CHECKING:
 MATCH_REVIEW_SECONDS = 20.0
 #: How much later than its clock's zero the screen looks at it (so the clock has surely run out then).
 PAST_ZERO = 0.01
+
+#: Keys of a player, hidden from a spectator's footer (they would do nothing there).
+SPECTATOR_HIDDEN = frozenset({"press_focused", "put_back", "open_move_prompt", "hint", "analysis", "resign"})
+#: Keys hidden while the move history has the focus: it is read-only (Esc returns to play).
+HISTORY_HIDDEN = frozenset({"press_focused", "put_back", "open_move_prompt", "hint"})
 
 Accuracy = tuple[float | None, float | None]
 
@@ -125,6 +131,20 @@ class Landing:
 
     placed: PlacedMove
     tell_guess: bool
+
+
+@dataclass(frozen=True)
+class KeyFacts:
+    """What the screen knows beside the table, for what a key does now."""
+
+    #: The move history has the focus (its keys are read-only, but ``p`` plays on).
+    in_history: bool = False
+    #: An earlier position is shown.
+    viewing: bool = False
+    #: A tower is in hand.
+    picked: bool = False
+    #: This match has hints (and analysis).
+    hints: bool = True
 
 
 @dataclass(frozen=True)
@@ -311,11 +331,45 @@ class MatchFlow:
 
     # ---- the player ----------------------------------------------------------------------------
 
-    def human_may_move(self, browsing: bool = False) -> bool:
-        """Whether a player here may move now (``browsing``: an earlier position is shown)."""
+    def live_turn_here(self, viewing: bool = False) -> bool:
+        """Whether the live position is shown (not an earlier one: ``viewing``) and a player here is to move in it."""
         match = self.table.match
-        return (not browsing and not self.thinking and not match.is_over and not match.round.is_over
+        return (not viewing and not match.is_over and not match.round.is_over
                 and self.table.seat(match.to_move) is Seat.HUMAN)
+
+    def human_may_move(self, browsing: bool = False) -> bool:
+        """Whether a player here may move now (``browsing``: an earlier position is shown from the history)."""
+        return not self.thinking and self.live_turn_here(browsing)
+
+    def key_state(self, action: str, facts: KeyFacts) -> bool | None:
+        """What the game screen's key for ``action`` is now (``check_action``): lit (``True``), dimmed
+        (``None``: pressed, it says why) or hidden (``False``)."""
+        table = self.table
+        if facts.in_history and action in HISTORY_HIDDEN:
+            return False
+        if not table.local_players and action in SPECTATOR_HIDDEN:
+            return False  # a spectator (over SSH) is offered only what a spectator can do
+        if action in ("press_focused", "put_back"):
+            return picking_key(action, self.human_may_move(), facts.picked)
+        if action == "open_move_prompt":
+            return True if self.human_may_move() else None  # dimmed, as the picking keys are
+        if action == "undo":
+            return not facts.viewing and table.can_undo
+        if action == "redo":
+            return not facts.viewing and not self.thinking and table.can_redo
+        if action == "hint":
+            if not facts.hints:
+                return False  # hidden: this match has no hints at all
+            return True if self.live_turn_here(facts.viewing) else None
+        if action == "analysis":
+            return facts.hints
+        if action == "resign":
+            return table.resigner() is not None
+        if action == "play_on":  # dimmed where a side line would be an analysis board beside the game
+            return (True if table.side_lines_allowed else None) if facts.in_history else False
+        if action == "rematch":
+            return table.match.is_over and table.offers_rematch
+        return True
 
     def why_not(self, action: str, hints_allowed: bool) -> str:
         """Why ``action`` (a key's) does nothing now, in a line."""

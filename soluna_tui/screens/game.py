@@ -24,7 +24,18 @@ from ..glyphs import Glyphs, glyphs_for
 from ..play import view
 from ..play.coach import Coach, Turn
 from ..play.looks import HistoryEntry
-from ..play.match_flow import Answer, ComputerMove, MatchFlow, MatchOver, Next, Question, Reveal, RoundOver, Step
+from ..play.match_flow import (
+    Answer,
+    ComputerMove,
+    KeyFacts,
+    MatchFlow,
+    MatchOver,
+    Next,
+    Question,
+    Reveal,
+    RoundOver,
+    Step,
+)
 from ..play.picker import Picker
 from ..play.view import Moment, TableFacts
 from ..rules import Arrangement, Budget, Match, PlacedMove, Position, SolunaError
@@ -51,9 +62,6 @@ if TYPE_CHECKING:
 
 PartT = TypeVar("PartT", bound=Widget)
 
-
-#: Keys of a player, hidden from a spectator's footer (they would do nothing there).
-SPECTATOR_HIDDEN = frozenset({"press_focused", "put_back", "open_move_prompt", "hint", "analysis", "resign"})
 
 
 class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[None]):
@@ -489,32 +497,9 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
         self.say(self.flow.why_not(action, self.hints_allowed))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        in_history = isinstance(self.focused, History)
-        if in_history and action in ("press_focused", "put_back", "open_move_prompt", "hint"):
-            return False  # hidden: the history view is read-only (Esc returns to play)
-        if not self.table.local_players and action in SPECTATOR_HIDDEN:
-            return False  # a spectator (over SSH) is offered only what a spectator can do
-        if action in ("press_focused", "put_back"):
-            return self.picking_check(action, self.flow.human_may_move(self._browsing_history))
-        if action == "open_move_prompt":
-            return True if self.flow.human_may_move(self._browsing_history) else None  # dimmed, as the picking keys are
-        if action == "undo":
-            return self.viewing is None and self.table.can_undo
-        if action == "redo":
-            return self.viewing is None and not self.thinking and self.table.can_redo
-        if action == "hint":
-            if not self.hints_allowed:
-                return False  # hidden: this match has no hints at all
-            return True if self._helping_live_player() else None
-        if action == "analysis":
-            return self.hints_allowed
-        if action == "resign":
-            return self.table.resigner() is not None
-        if action == "play_on":  # dimmed where a side line would be an analysis board beside the game
-            return (True if self.table.side_lines_allowed else None) if in_history else False
-        if action == "rematch":
-            return self.match.is_over and self.table.offers_rematch
-        return True
+        facts = KeyFacts(in_history=isinstance(self.focused, History), viewing=self.viewing is not None,
+                         picked=self.picker.picked_slot is not None, hints=self.hints_allowed)
+        return self.flow.key_state(action, facts)
 
     @property
     def _browsing_history(self) -> bool:

@@ -15,6 +15,7 @@ from soluna_tui.match_setup import MatchSetup
 from soluna_tui.play.match_flow import (
     MATCH_REVIEW_SECONDS,
     ComputerMove,
+    KeyFacts,
     Landing,
     MatchFlow,
     MatchJudged,
@@ -266,6 +267,63 @@ def test_a_player_here_may_move_on_their_live_turn_only() -> None:
     busy = MatchFlow(near_the_end(hot_seat()))
     busy.phase = Phase.THINKING  # while the computer's work is under way, nobody here moves
     assert not busy.human_may_move()
+
+
+def test_the_keys_are_lit_on_a_player_s_turn_and_dimmed_on_the_computer_s() -> None:
+    yours = MatchFlow(near_the_end(against_computer(), opener=0))
+    theirs = MatchFlow(near_the_end(against_computer(), opener=1))
+    for action in ("press_focused", "open_move_prompt", "hint"):
+        assert (yours.key_state(action, KeyFacts()), theirs.key_state(action, KeyFacts())) == (True, None), action
+    assert yours.key_state("put_back", KeyFacts()) is None  # nothing in hand
+    assert yours.key_state("put_back", KeyFacts(picked=True)) is True
+    assert theirs.key_state("put_back", KeyFacts(picked=True)) is None
+    assert yours.key_state("resign", KeyFacts()) is True and yours.key_state("analysis", KeyFacts()) is True
+    assert yours.key_state("new_match", KeyFacts()) is True  # a key the flow has no rule for
+
+
+def test_the_history_hides_the_keys_of_play_but_p_plays_on_there() -> None:
+    flow = MatchFlow(near_the_end(against_computer(), opener=0))
+    history = KeyFacts(in_history=True, viewing=True)
+    for action in ("press_focused", "put_back", "open_move_prompt", "hint"):
+        assert flow.key_state(action, history) is False, action
+    assert flow.key_state("play_on", history) is True
+    assert flow.key_state("play_on", KeyFacts()) is False  # on the board, p is a tower's key
+    assert flow.key_state("hint", KeyFacts(viewing=True)) is None  # an earlier position, the history left
+
+
+def test_a_spectator_is_offered_no_key_of_a_player() -> None:
+    state = MatchState("ABCD", 1, None, against_computer().match.to_dict())
+    spectator = MatchFlow(RemoteTable(state, lambda request: None))
+    for action in ("press_focused", "put_back", "open_move_prompt", "hint", "analysis", "resign"):
+        assert spectator.key_state(action, KeyFacts()) is False, action
+    assert spectator.key_state("toggle_history", KeyFacts()) is True
+    players = RemoteTable(MatchState("ABCD", 1, 0, hot_seat().match.to_dict()), lambda request: None)
+    assert MatchFlow(players).key_state("play_on", KeyFacts(in_history=True)) is None  # no side line in play
+
+
+def test_take_backs_only_from_the_live_position_and_redo_not_while_the_computer_thinks() -> None:
+    table = near_the_end(hot_seat())
+    flow = MatchFlow(table)
+    assert flow.key_state("undo", KeyFacts()) is False  # nothing to take back
+    end_round(table)
+    assert flow.key_state("undo", KeyFacts()) is True
+    assert flow.key_state("undo", KeyFacts(viewing=True)) is False
+    table.undo()
+    assert flow.key_state("redo", KeyFacts()) is True
+    assert flow.key_state("redo", KeyFacts(viewing=True)) is False
+    flow.phase = Phase.THINKING
+    assert flow.key_state("redo", KeyFacts()) is False
+
+
+def test_without_hints_their_keys_are_hidden_and_a_finished_match_offers_a_rematch() -> None:
+    table = near_the_end(hot_seat(stars_to_win=1))
+    flow = MatchFlow(table)
+    assert flow.key_state("hint", KeyFacts(hints=False)) is False
+    assert flow.key_state("analysis", KeyFacts(hints=False)) is False
+    assert flow.key_state("rematch", KeyFacts()) is False
+    end_round(table)
+    assert flow.key_state("rematch", KeyFacts()) is True
+    assert flow.key_state("resign", KeyFacts()) is False  # nothing left to give up
 
 
 def test_why_a_key_does_nothing() -> None:
