@@ -39,7 +39,7 @@ from ..play.match_flow import (
 from ..play.picker import Picker
 from ..play.view import Moment, TableFacts
 from ..rules import Arrangement, Budget, Match, PlacedMove, Position, SolunaError
-from ..table import Seat, Table
+from ..table import Table
 from ..widgets.board import Board
 from ..widgets.cached_lines import CachedLines, Column, Row
 from ..widgets.clock_panel import ClockPanel
@@ -145,7 +145,6 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
             self._board = self.query_one(Board)
         return self._board
 
-
     def _part(self, kind: type[PartT]) -> PartT:
         """The screen's one widget of ``kind``, looked up once (every key asks for a few)."""
         found = self._parts.get(kind)
@@ -249,18 +248,7 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
                       self.picker.picked_slot, self.glyphs.ascii, self.picker.picked_tower(self.arrangement))
 
     def table_facts(self) -> TableFacts:
-        table = self.table
-        return TableFacts(
-            local_to_move=table.seat(self.match.to_move) is Seat.HUMAN,
-            one_local_player=len(table.local_players) == 1,
-            mode_label=table.mode_label,
-            hints=self.hints_allowed,
-            analysis_on=self.analysis_on,
-            away=(table.away_until(0), table.away_until(1)),
-            comeback=table.comeback,
-            computer_plays=Seat.COMPUTER in (table.seat(0), table.seat(1)),
-            you=next((seat for seat in table.local_players if table.seat(1 - seat) is Seat.REMOTE), None),
-        )
+        return TableFacts.of(self.table, hints=self.hints_allowed, analysis_on=self.analysis_on)
 
     def prompt(self, facts: TableFacts | None = None, moment: Moment | None = None) -> tuple[str, str]:
         """The status line for the current moment, and its kind."""
