@@ -40,6 +40,9 @@ PAST_ZERO = 0.01
 SPECTATOR_HIDDEN = frozenset({"press_focused", "put_back", "open_move_prompt", "hint", "analysis", "resign"})
 #: Keys hidden while the move history has the focus: it is read-only (Esc returns to play).
 HISTORY_HIDDEN = frozenset({"press_focused", "put_back", "open_move_prompt", "hint"})
+#: The keys that say why they do nothing, when they do nothing: each with the action it stands for.
+SILENT_KEYS = {"H": "hint", "enter": "press_focused", "space": "press_focused", "colon": "open_move_prompt",
+               "p": "play_on"}
 
 Accuracy = tuple[float | None, float | None]
 
@@ -370,6 +373,14 @@ class MatchFlow:
         if action == "rematch":
             return table.match.is_over and table.offers_rematch
         return True
+
+    def why_silent(self, key: str, facts: KeyFacts) -> str | None:
+        """Why ``key`` does nothing now, in a line, if it is one of the ``SILENT_KEYS`` and its action is dimmed or
+        hidden; in the history, only ``p`` is the screen's (the history has the other keys)."""
+        action = SILENT_KEYS.get(key)
+        if action is None or self.key_state(action, facts) is True or facts.in_history != (action == "play_on"):
+            return None
+        return self.why_not(action, facts.hints)
 
     def why_not(self, action: str, hints_allowed: bool) -> str:
         """Why ``action`` (a key's) does nothing now, in a line."""

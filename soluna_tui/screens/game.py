@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar, TypeVar, cast
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from textual import events, on
 from textual.app import ComposeResult
@@ -24,18 +24,7 @@ from ..glyphs import Glyphs, glyphs_for
 from ..play import view
 from ..play.coach import Coach, Turn
 from ..play.looks import HistoryEntry
-from ..play.match_flow import (
-    Answer,
-    ComputerMove,
-    KeyFacts,
-    MatchFlow,
-    MatchOver,
-    Next,
-    Question,
-    Reveal,
-    RoundOver,
-    Step,
-)
+from ..play.match_flow import KeyFacts, MatchFlow, MatchOver, Question, Reveal, RoundOver, Step
 from ..play.picker import Picker
 from ..play.view import Moment, TableFacts
 from ..rules import Arrangement, Budget, Match, PlacedMove, Position, SolunaError
@@ -57,11 +46,11 @@ from .solver_work import pause_until, solve_in_worker
 from .teaching import TEACHING_BINDINGS, TeachingMixin
 
 if TYPE_CHECKING:
+    from ..play.match_flow import Answer, ComputerMove, Next
     from .match_over import MatchOverChoice
     from .round_over import RoundOverChoice
 
 PartT = TypeVar("PartT", bound=Widget)
-
 
 
 class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[None]):
@@ -471,23 +460,21 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
 
     # ---- the player's actions ------------------------------------------------------------
 
-    #: The keys that say why they do nothing, when they do nothing: each with the action it stands for.
-    SILENT_KEYS: ClassVar[dict[str, str]] = {"H": "hint", "enter": "press_focused", "space": "press_focused",
-                                             "colon": "open_move_prompt", "p": "play_on"}
+    @property
+    def _keys(self) -> KeyFacts:
+        """Where the player's keys are, for the flow's rules about them."""
+        return KeyFacts(in_history=isinstance(self.focused, History), viewing=self.viewing is not None,
+                        picked=self.picker.picked_slot is not None, hints=self.hints_allowed)
 
     def on_key(self, event: events.Key) -> None:
         """A key whose action does nothing now (dimmed or hidden) says why in the status line; the
         key itself goes on as before (to the bindings, which then do nothing)."""
-        action = self.SILENT_KEYS.get(event.key)
-        in_history = isinstance(self.focused, History)  # there, only p is the screen's (the rest are read-only)
-        if action is None or self.check_action(action, ()) is True or in_history != (action == "play_on"):
-            return
-        self.say(self.flow.why_not(action, self.hints_allowed))
+        why = self.flow.why_silent(event.key, self._keys)
+        if why is not None:
+            self.say(why)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        facts = KeyFacts(in_history=isinstance(self.focused, History), viewing=self.viewing is not None,
-                         picked=self.picker.picked_slot is not None, hints=self.hints_allowed)
-        return self.flow.key_state(action, facts)
+        return self.flow.key_state(action, self._keys)
 
     @property
     def _browsing_history(self) -> bool:

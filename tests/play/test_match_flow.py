@@ -326,6 +326,18 @@ def test_without_hints_their_keys_are_hidden_and_a_finished_match_offers_a_remat
     assert flow.key_state("resign", KeyFacts()) is False  # nothing left to give up
 
 
+def test_a_key_that_does_nothing_says_why_unless_it_is_another_s_key() -> None:
+    theirs = MatchFlow(near_the_end(against_computer(), opener=1))
+    assert theirs.why_silent("enter", KeyFacts()) == "It is Computer's move: wait for it."
+    assert theirs.why_silent("H", KeyFacts(hints=False)) == "Hints are off in this match."
+    assert theirs.why_silent("u", KeyFacts()) is None  # not one of the keys that say why
+    assert theirs.why_silent("p", KeyFacts()) is None  # on the board, a tower's key
+    assert theirs.why_silent("enter", KeyFacts(in_history=True)) is None  # the history's own key there
+    assert MatchFlow(near_the_end(against_computer(), opener=0)).why_silent("enter", KeyFacts()) is None  # lit
+    players = RemoteTable(MatchState("ABCD", 1, 0, hot_seat().match.to_dict()), lambda request: None)
+    assert MatchFlow(players).why_silent("p", KeyFacts(in_history=True)) == "No side lines until this match is over."
+
+
 def test_why_a_key_does_nothing() -> None:
     table = near_the_end(against_computer(), opener=1)
     flow = MatchFlow(table)
