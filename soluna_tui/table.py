@@ -13,7 +13,7 @@ from contextlib import suppress
 from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from .files import SaveError
 from .judgements import RoundVerdicts, known_verdicts
@@ -23,9 +23,6 @@ from .match_setup import MatchSetup
 from .rules import Match, Move, OutOfTurnError, PlacedMove, Solver, shared_solver
 from .rules.strengths import PERFECT
 from .saves import SavedMatch
-
-if TYPE_CHECKING:
-    from .stats import MatchRecord, StatsStore
 
 
 class Seat(StrEnum):
@@ -58,12 +55,8 @@ class Table:
     save_problem: str | None = None
     #: Set by the screen showing this table; called after a change made elsewhere.
     on_change: Callable[[], None] | None = None
-    #: Whether finished matches at this table count in this terminal's stats.
+    #: Whether finished matches at this table count in this terminal's stats (``MatchFlow.count_in_stats``).
     records_stats = False
-    stats_recorded = False
-    #: The record the finished match added to the stats, and the store it went to (taken out again if
-    #: the match is taken back: a match that then goes unfinished counts nowhere).
-    stats_counted: tuple[StatsStore, MatchRecord] | None = None
     #: What this terminal's player needs to come back to the match after losing the connection
     #: ("code ABCD, secret KQXPMR"), shown beside the board; empty where there is no coming back.
     comeback = ""
@@ -291,17 +284,14 @@ class LocalTable(Table):
             self.store.keep_finished(self._finished(known_verdicts(self.match, solver)), replacing=self._kept_path)
 
     def _withdraw_finished(self) -> None:
-        """The finished match was taken back: it is kept for replay and counted in the stats no longer."""
+        """The finished match was taken back: it is kept for replay no longer (nor counted in the stats:
+        ``MatchFlow.taken_back``)."""
         try:
             if self._kept_path is not None and self.store is not None:
                 self.store.withdraw_finished(self._kept_path)
-            if self.stats_counted is not None:
-                stats_store, record = self.stats_counted
-                stats_store.update(lambda stats: stats.withdraw_match(record))
         except SaveError as error:
             self.save_problem = str(error)
         self.kept_finished, self._kept_path = False, None
-        self.stats_recorded, self.stats_counted = False, None
 
     def play(self, placed: PlacedMove, player: int) -> None:
         """Play the move, unless the mover's time ran out first: then the match is lost on time."""

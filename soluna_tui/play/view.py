@@ -10,6 +10,7 @@ from rich.cells import cell_len, set_cell_size
 
 from ..rules import Arrangement, Match, Move, PlacedMove, Position, Round, Tower
 from ..rules.wording import plural
+from ..table import Seat, Table
 from .coach import Coach, Turn
 from .looks import JUMP_KEYS, HistoryEntry, Note, TallyInfo, TowerLook, move_words
 
@@ -43,6 +44,22 @@ class TableFacts:
     computer_plays: bool = False
     #: The seat of this terminal's player in a match against someone elsewhere (over SSH).
     you: int | None = None
+
+    @classmethod
+    def of(cls, table: Table, *, hints: bool, analysis_on: bool) -> TableFacts:
+        """The facts of ``table`` now (``hints``, ``analysis_on``: as the screen allows them)."""
+        seats = (table.seat(0), table.seat(1))
+        return cls(
+            local_to_move=seats[table.match.to_move] is Seat.HUMAN,
+            one_local_player=len(table.local_players) == 1,
+            mode_label=table.mode_label,
+            hints=hints,
+            analysis_on=analysis_on,
+            away=(table.away_until(0), table.away_until(1)),
+            comeback=table.comeback,
+            computer_plays=Seat.COMPUTER in seats,
+            you=next((seat for seat in table.local_players if seats[1 - seat] is Seat.REMOTE), None),
+        )
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from textual import events
 from textual.binding import Binding
 
 from ..play.looks import JUMP_KEYS
-from ..play.picker import Outcome, Picker, Pressed
+from ..play.picker import Outcome, Picker, Pressed, picking_key
 from ..rules import Arrangement, PlacedMove, Tower
 from ..widgets.board import Board
 from ..widgets.move_prompt import MovePrompt
@@ -79,14 +79,8 @@ class PickingMixin:
             self.press(slot)
 
     def picking_check(self, action: str, may_play: bool) -> bool | None:
-        """``check_action`` for the picking keys: Enter while the player may play, Escape while
-        a tower is in hand; dimmed otherwise, never hidden, so the footer keeps the same keys
-        from turn to turn (a rebuild on every turn was about a quarter of what a move cost a screen)."""
-        if action == "press_focused":
-            return True if may_play else None
-        if action == "put_back":
-            return True if may_play and self.picked_slot is not None else None
-        return True
+        """``check_action`` for the picking keys (``picking_key``)."""
+        return picking_key(action, may_play, self.picked_slot is not None)
 
     def action_put_back(self) -> None:
         outcome = self.picker.put_back()

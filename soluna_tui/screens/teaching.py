@@ -14,8 +14,9 @@ from textual.message import Message
 
 from ..play.coach import Coach, Purpose, Turn
 from ..play.looks import HistoryEntry
+from ..play.match_flow import MatchFlow
 from ..rules import Analysis, Budget, Match, Position, shared_solver
-from ..table import LocalTable, Seat, Table
+from ..table import LocalTable, Table
 from .solver_work import solve_in_worker
 
 #: How long one question to the solver may take (only positions above 18 discs come near it).
@@ -30,6 +31,7 @@ class TeachingMixin:
     """Hints (``H``, one step more per press) and analysis mode (``A``) for the game screen."""
 
     coach: Coach
+    flow: MatchFlow
     table: Table
     viewing: HistoryEntry | None
     #: Analysis mode was turned on and is not yet counted: one hint, for the first player here to
@@ -91,9 +93,7 @@ class TeachingMixin:
 
     def _helping_live_player(self) -> bool:
         """Whether help now would help a player on this terminal in the live position."""
-        match = self.match
-        return (self.viewing is None and not match.round.is_over and not match.is_over
-                and self.table.seat(match.to_move) is Seat.HUMAN)
+        return self.flow.live_turn_here(self.viewing is not None)
 
     # ---- asking the solver -------------------------------------------------------------------
 

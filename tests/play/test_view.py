@@ -178,3 +178,24 @@ def test_the_tallys_turn_marker_is_on_the_side_to_move_in_the_position_viewed() 
     assert tally_info(match, HOT_SEAT, moment(match, viewing=after_two)).to_move == 0
     start = HistoryEntry(1, 0, "Round 1: Ann opened", heading=True)
     assert tally_info(match, HOT_SEAT, moment(match, viewing=start)).to_move == match.round.opener
+
+
+def test_the_facts_of_a_table_say_who_sits_where() -> None:
+    from soluna_tui.link.messages import MatchState
+    from soluna_tui.match_setup import MatchSetup
+    from soluna_tui.remote.table import RemoteTable
+    from soluna_tui.table import LocalTable
+
+    hot_seat = TableFacts.of(LocalTable(MatchSetup(seed=1)), hints=True, analysis_on=False)
+    assert hot_seat == TableFacts(local_to_move=True, one_local_player=False, mode_label="two players")
+    computer = LocalTable(MatchSetup.against_computer("5", seed=1))
+    facts = TableFacts.of(computer, hints=False, analysis_on=True)
+    assert facts == TableFacts(local_to_move=True, one_local_player=True, mode_label="level 5", hints=False,
+                               analysis_on=True, computer_plays=True)
+    document = new_match(1).to_dict()  # Bob to move
+    bob = TableFacts.of(RemoteTable(MatchState("ABCD", 1, 1, document), lambda request: None), hints=True,
+                        analysis_on=False)
+    assert (bob.local_to_move, bob.one_local_player, bob.you, bob.computer_plays) == (True, True, 1, False)
+    watching = TableFacts.of(RemoteTable(MatchState("ABCD", 1, None, document), lambda request: None), hints=True,
+                             analysis_on=False)
+    assert (watching.local_to_move, watching.one_local_player, watching.you) == (False, False, None)
