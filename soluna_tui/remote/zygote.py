@@ -161,7 +161,10 @@ class Zygote:
 def main(argv: list[str]) -> int:
     sock = socket.socket(fileno=int(argv[0]))
     preload()
-    Zygote(sock).serve()
+    try:
+        Zygote(sock).serve()
+    except (BrokenPipeError, ConnectionResetError):
+        return 0  # the server went away (stopped before it heard us): nothing left to serve, nothing to say
     return 0
 
 

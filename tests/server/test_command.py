@@ -70,7 +70,8 @@ def start_serving(tmp_path, *extra: str) -> tuple[subprocess.Popen, int]:
                                 "--port", "0", "--data-dir", str(tmp_path), *extra],
                                stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=environment)
     lines = []
-    with killed_after(process, TIMEOUT):  # silent and still running: killed, and the read ends
+    with killed_after(process, 4 * TIMEOUT):  # silent and still running: killed, and the read ends (a loaded machine
+        # took over 15 s to start it: migrations, the zygote)
         while line := process.stderr.readline():
             lines.append(line)
             found = re.search(r"listening on 127\.0\.0\.1 port (\d+)", line)
