@@ -30,6 +30,8 @@ RUN_FOLDER = "SOLUNA_TEST_POSTGRES"
 SETTINGS = ("fsync=off", "synchronous_commit=off", "full_page_writes=off")
 #: Seconds ``initdb`` may take, a server may take to start, and to stop before it is killed.
 INITDB_WAIT, START_WAIT, STOP_WAIT = 180.0, 60.0, 10.0
+#: The run folders' names begin so; each holds the process id of the run that made it.
+PREFIX, OWNER = "soluna-postgres-", "owner"
 #: The system user the servers run as when the tests run as root.
 SYSTEM_USER = "pgserver"
 #: A folder in memory, where there is one with room for the servers (a template and a copy a worker, some 40 MB
@@ -38,11 +40,18 @@ IN_MEMORY, IN_MEMORY_ROOM = Path("/dev/shm"), 1 << 30
 
 
 def make_run_folder() -> Path:
-    """A folder for this run's PostgreSQL servers, named in the environment for the workers to find."""
+    """A folder for this run's PostgreSQL servers, named in the environment for the workers to find (and the
+    folders of runs killed before they could remove theirs, removed)."""
     in_memory = (IN_MEMORY.is_dir() and os.access(IN_MEMORY, os.W_OK | os.X_OK)
                  and shutil.disk_usage(IN_MEMORY).free >= IN_MEMORY_ROOM)
-    folder = Path(tempfile.mkdtemp(prefix="soluna-postgres-", dir=IN_MEMORY if in_memory else None))
+    parent = IN_MEMORY if in_memory else Path(tempfile.gettempdir())
+    for left in parent.glob(f"{PREFIX}*/{OWNER}"):
+        with contextlib.suppress(OSError, ValueError):
+            if not _running(int(left.read_text())):
+                remove_run_folder(left.parent)
+    folder = Path(tempfile.mkdtemp(prefix=PREFIX, dir=parent))
     folder.chmod(0o755)  # the servers' user goes through it
+    (folder / OWNER).write_text(str(os.getpid()))
     os.environ[RUN_FOLDER] = str(folder)
     return folder
 
