@@ -84,6 +84,12 @@ EXAMPLES: list[messages.Message] = [
                                                                                             1466, 1466))),
     messages.ComputerResult(unrated="Unrated: no round was decided on the board."),
     FinishedMatch(17, ("ann", "bob"), EndReason.FORFEIT, 1_790_000_000.0, MATCH),
+    messages.OnlinePeople((messages.OnlinePerson(3, "ann", True, 1532, messages.Doing.PLAYING, ("bob",)),
+                           messages.OnlinePerson(4, "cyd (guest)", False, None, messages.Doing.LOBBY)), 2, you=3),
+    messages.OnlineChanges((messages.OnlinePerson(5, "dan", True, None, messages.Doing.WATCHING, ("ann", "bob")),),
+                           (4,), 2),
+    messages.OnlineChanges(), messages.Spectators("ABCD", 3, ("dan", "eve")),
+    messages.KeepChoices(messages.LobbyChoices("perfect", "online", 3, 16, 1, True, hidden=True)),
 ]
 
 
@@ -200,7 +206,7 @@ def values_of(annotation: Any, longest: int = LONGEST) -> st.SearchStrategy[Any]
         return st.sampled_from(arguments)
     if origin is tuple:
         if len(arguments) == 2 and arguments[1] is Ellipsis:
-            return st.lists(values_of(arguments[0]), max_size=3).map(tuple)
+            return st.lists(values_of(arguments[0]), max_size=min(longest, 3)).map(tuple)
         return st.tuples(*(values_of(each) for each in arguments))
     if origin is dict:
         return st.dictionaries(st.text(max_size=5), st.integers(), max_size=min(longest, 5))
