@@ -43,6 +43,9 @@ class TableFacts:
     computer_plays: bool = False
     #: The seat of this terminal's player in a match against someone elsewhere (over SSH).
     you: int | None = None
+    #: How many watch the match (over SSH), and the names of those who do not hide.
+    spectators: int = 0
+    spectator_names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -185,6 +188,8 @@ def tally_info(match: Match, facts: TableFacts, moment: Moment) -> TallyInfo:
         away=facts.away,
         comeback=facts.comeback,
         you=facts.you,
+        spectators=facts.spectators,
+        spectator_names=facts.spectator_names,
     )
 
 

@@ -289,6 +289,8 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
             comeback=table.comeback,
             computer_plays=Seat.COMPUTER in (table.seat(0), table.seat(1)),
             you=next((seat for seat in table.local_players if table.seat(1 - seat) is Seat.REMOTE), None),
+            spectators=table.spectators,
+            spectator_names=table.spectator_names,
         )
 
     def prompt(self, facts: TableFacts | None = None, moment: Moment | None = None) -> tuple[str, str]:

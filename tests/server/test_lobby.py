@@ -21,7 +21,6 @@ from soluna_tui.server.lobby.upkeep import CANCEL_AGAIN_AFTER, Background
 
 from ..storage.test_players import ANN_LOOK_ALIKES
 
-
 #: Who is online, and who watches: told a moment after a change, whatever else happens meanwhile.
 ONLINE_KINDS = frozenset({"online", "online_changes", "spectators"})
 
