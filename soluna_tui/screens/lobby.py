@@ -184,7 +184,7 @@ class LobbyScreen(QuietFocus, Screen[None]):
         #: Who is online, as the server last said (the app keeps the list): the people, how many the server
         #: counts, and which is this player; and whether they are listed here instead of the matches.
         self.online: tuple[OnlinePerson, ...] = ()
-        self.online_total = 0
+        self.online_total: int | None = None  # until the server has said
         self.you: int | None = None
         self.listing_online = False
 
@@ -345,16 +345,15 @@ class LobbyScreen(QuietFocus, Screen[None]):
 
     def _show_titles(self) -> None:
         """How many are online, in the lobby's title and over their list (and whether this player hides)."""
-        self.query_one("#lobby").border_title = f"Soluna {self._dot()} {self.online_total} online"
+        counted = self.online_total
+        dot = "-" if self.ascii_mode else "·"
+        self.query_one("#lobby").border_title = "Soluna" if counted is None else f"Soluna {dot} {counted} online"
         title = MATCHES_TITLE
         if self.listing_online:
-            title = f"Who is online ({self.online_total})"
+            title = f"Who is online ({counted or 0})"
             if self._value("hidden"):
                 title += ": you are hidden (the Online list setting)"
         self.query_one("#lobby-matches-title", Static).update(title)
-
-    def _dot(self) -> str:
-        return "-" if self.ascii_mode else "·"
 
     def _show_list(self) -> None:
         """The list asked for in its place (the matches in play, or who is online), or the line saying it is
