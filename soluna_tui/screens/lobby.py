@@ -187,6 +187,8 @@ class LobbyScreen(QuietFocus, Screen[None]):
         self.online_total: int | None = None  # until the server has said
         self.you: int | None = None
         self.listing_online = False
+        #: The lobby's title and the list's, as last drawn.
+        self._titles: tuple[str, str] | None = None
 
     def _choice(self, label: str, values: Sequence[tuple[str, Any]], value: Any, id: str) -> Choice:
         return Choice(label, values, value, ascii_mode=self.ascii_mode, label_width=16, id=id)
@@ -347,13 +349,16 @@ class LobbyScreen(QuietFocus, Screen[None]):
         """How many are online, in the lobby's title and over their list (and whether this player hides)."""
         counted = self.online_total
         dot = "-" if self.ascii_mode else "·"
-        self.query_one("#lobby").border_title = "Soluna" if counted is None else f"Soluna {dot} {counted} online"
+        border = "Soluna" if counted is None else f"Soluna {dot} {counted} online"
         title = MATCHES_TITLE
         if self.listing_online:
             title = f"Who is online ({counted or 0})"
             if self._value("hidden"):
                 title += ": you are hidden (the Online list setting)"
-        self.query_one("#lobby-matches-title", Static).update(title)
+        if (border, title) != self._titles:  # most changes to the list leave both as they were
+            self._titles = border, title
+            self.query_one("#lobby").border_title = border
+            self.query_one("#lobby-matches-title", Static).update(title)
 
     def _show_list(self) -> None:
         """The list asked for in its place (the matches in play, or who is online), or the line saying it is
