@@ -27,6 +27,7 @@ from textual.timer import Timer
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..compat import retitle
 from ..link.clock import ClockSetting
 from ..link.messages import ComputerOffer, ListedMatch, LobbyChoices, OnlinePerson
 from ..match_setup import MatchSetup
@@ -188,7 +189,7 @@ class LobbyScreen(QuietFocus, Screen[None]):
         self.you: int | None = None
         self.listing_online = False
         #: The lobby's title and the list's, as last drawn.
-        self._titles: tuple[str, str] | None = None
+        self._titles: tuple[str, str] = ("", MATCHES_TITLE)
 
     def _choice(self, label: str, values: Sequence[tuple[str, Any]], value: Any, id: str) -> Choice:
         return Choice(label, values, value, ascii_mode=self.ascii_mode, label_width=16, id=id)
@@ -355,10 +356,13 @@ class LobbyScreen(QuietFocus, Screen[None]):
             title = f"Who is online ({counted or 0})"
             if self._value("hidden"):
                 title += ": you are hidden (the Online list setting)"
-        if (border, title) != self._titles:  # most changes to the list leave both as they were
-            self._titles = border, title
-            self.query_one("#lobby").border_title = border
+        # Each drawn again only when it changed: a count changes as players come and go, in every lobby.
+        drawn_border, drawn_title = self._titles
+        if border != drawn_border:
+            retitle(self.query_one("#lobby"), border)  # the border's top line, not the whole lobby
+        if title != drawn_title:
             self.query_one("#lobby-matches-title", Static).update(title)
+        self._titles = border, title
 
     def _show_list(self) -> None:
         """The list asked for in its place (the matches in play, or who is online), or the line saying it is

@@ -4,9 +4,9 @@ Presence: which servers are alive, and what rides on their heartbeats (who is on
 
 Each seat records which server's session sits there; servers say they are alive every second
 (``HEARTBEAT``), with their list of who is online there when it changed (``Passengers``: the
-roster, which reads the others' lists again only when theirs changed). A seat whose server falls silent for
-``DEAD_AFTER`` is free (``Moment.seat_free``): the heartbeat's sweep (``upkeep.py``) holds it
-like a seat whose player left. A server alone on its database (SQLite) has nobody to tell: it
+roster, which reads another's list again only when it changed). A seat whose server falls
+silent for ``DEAD_AFTER`` is free (``Moment.seat_free``): the heartbeat's sweep (``upkeep.py``)
+holds it like a seat whose player left. A server alone on its database (SQLite) has nobody to tell: it
 writes no heartbeat, and every other server named in a seat is gone.
 
 A server cut off from the database cannot beat either, so silence is counted only while this
@@ -112,6 +112,7 @@ class Presence:
         trusting = now < self.back_at + self.back_grace
         self.heard = {server.id: server.seen_at for server in servers}
         live = {server.id for server in servers if trusting or server.seen_at >= now - self.dead_after}
-        changed, self.live = live | {self.server_id} != self.live, live | {self.server_id}
+        live.add(self.server_id)
+        changed, self.live = live != self.live, live
         if changed and self.passengers is not None:
             self.passengers.servers_changed()

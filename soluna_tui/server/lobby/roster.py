@@ -47,7 +47,7 @@ from .visitors import Guest, Visitor
 log = logging.getLogger("soluna.server")
 
 #: Seconds a change waits before it is told, with whatever else changed meanwhile.
-TELL_AFTER = 0.2
+TELL_AFTER = 0.5
 #: What a player does away from the lobby: back from it, their rating may have moved.
 AT_A_MATCH = frozenset({Doing.PLAYING, Doing.COMPUTER})
 
