@@ -40,7 +40,7 @@ from soluna_tui.link.messages import (
     from_wire,
     to_wire,
 )
-from soluna_tui.link.protocol import End, Link, decode, encode
+from soluna_tui.link.protocol import End, Link, decode, encode, encoded
 from soluna_tui.rules import Match, MatchOptions
 from soluna_tui.rules.fields import LONGEST
 from soluna_tui.server.storage import RESULTS
@@ -107,6 +107,14 @@ def test_every_message_round_trips_through_one_line(message) -> None:
     assert line.endswith(b"\n") and line.count(b"\n") == 1
     assert decode(line, kinds_of(message)) == message
     assert json.loads(line)["type"] == message.TYPE
+
+
+def test_a_message_sent_to_many_terminals_is_encoded_once() -> None:
+    change = messages.OnlineChanges((messages.OnlinePerson(5, "dan", True, None, messages.Doing.LOBBY),), (4,), 2)
+    line = encoded(change)
+    assert line == encode(change) and encoded(change) is line  # the same line, not made again
+    other = messages.OnlineChanges((), (5,), 1)
+    assert encoded(other) == encode(other) and encoded(change) == line
 
 
 def test_the_wire_format_is_the_one_the_dict_literals_wrote() -> None:
