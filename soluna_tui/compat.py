@@ -195,6 +195,23 @@ def set_virtual_size_quietly(widget: Widget, size: Size) -> None:
     widget._scroll_update(size)
 
 
+def retitle(widget: Widget, title: str) -> None:
+    """Give ``widget`` another border title, repainting the top line of its border only: setting
+    ``border_title`` repaints the whole widget, and so everything in it (the whole lobby, for a count
+    that changes as players come and go).
+
+    Relies on ``Widget._border_title`` (private), where the ``border_title`` descriptor keeps the
+    title (``render_str`` of the text, tabs expanded, its first line) and whence the styles cache
+    draws it; and on ``refresh`` taking regions relative to the content, so the border's top line is
+    above it. Tested with textual 8.2.x.
+    """
+    from textual.geometry import Region
+
+    widget._border_title = widget.render_str(title).expand_tabs(4).split()[0]
+    offset = widget.content_offset
+    widget.refresh(Region(-offset.x, -offset.y, widget.outer_size.width, 1))
+
+
 def focus_without_repaint() -> Reactive[Widget | None]:
     """A redefinition of ``Screen.focused`` for a screen class whose widgets redraw what a change of
     focus changes themselves: the same reactive, but the whole screen is not repainted.

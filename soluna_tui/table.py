@@ -60,6 +60,9 @@ class Table:
     #: What this terminal's player needs to come back to the match after losing the connection
     #: ("code ABCD, secret KQXPMR"), shown beside the board; empty where there is no coming back.
     comeback = ""
+    #: How many watch the match (over SSH: the server says), and the names of those who do not hide.
+    spectators = 0
+    spectator_names: tuple[str, ...] = ()
     #: A match may have a clock (kept here, or by the server over SSH): as last read, and when
     #: (``time.monotonic()``).
     clock: ClockReading | None = None

@@ -261,6 +261,31 @@ async def test_repaint_soon_draws_the_region_in_the_next_frame() -> None:
     assert parameters(Widget._set_dirty) == ["self", "regions"]
 
 
+class Framed(compat.NoticesRepaint, Static):
+    """A bordered widget that keeps the regions Textual marks it dirty with."""
+
+    marked: ClassVar[list[tuple[Region, ...]]] = []
+
+    def _set_dirty(self, *regions: Region) -> None:
+        self.marked.append(regions)
+        super()._set_dirty(*regions)
+
+
+async def test_a_new_border_title_repaints_the_border_s_top_line_only_and_shows() -> None:
+    app = Holding(Framed("inside"), "Framed { border: round white; padding: 1 2; width: 30; height: 7; }")
+    async with app.run_test(size=(40, 10)) as pilot:
+        framed = app.query_one(Framed)
+        framed.border_title = "Soluna"
+        await pilot.pause()
+        Framed.marked.clear()
+        compat.retitle(framed, "Soluna · 3 online")
+        assert framed.border_title == "Soluna · 3 online"
+        assert Framed.marked == [(Region(-3, -2, 30, 1),)]  # above the content: the border's top line
+        await pilot.pause()
+        top = framed.render_lines(Region(0, 0, 30, 1))[0]  # the widget's first line: its border's top
+        assert "Soluna · 3 online" in top.text
+
+
 class Lines(ScrollView):
     def render_line(self, y: int) -> Strip:
         return Strip.blank(self.size.width)

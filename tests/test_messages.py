@@ -40,7 +40,7 @@ from soluna_tui.link.messages import (
     from_wire,
     to_wire,
 )
-from soluna_tui.link.protocol import End, Link, decode, encode
+from soluna_tui.link.protocol import End, Link, decode, encode, encoded
 from soluna_tui.rules import Match, MatchOptions
 from soluna_tui.rules.fields import LONGEST
 from soluna_tui.server.storage import RESULTS
@@ -84,6 +84,12 @@ EXAMPLES: list[messages.Message] = [
                                                                                             1466, 1466))),
     messages.ComputerResult(unrated="Unrated: no round was decided on the board."),
     FinishedMatch(17, ("ann", "bob"), EndReason.FORFEIT, 1_790_000_000.0, MATCH),
+    messages.OnlinePeople((messages.OnlinePerson(3, "ann", True, 1532, messages.Doing.PLAYING, ("bob",)),
+                           messages.OnlinePerson(4, "cyd (guest)", False, None, messages.Doing.LOBBY)), 2, you=3),
+    messages.OnlineChanges((messages.OnlinePerson(5, "dan", True, None, messages.Doing.WATCHING, ("ann", "bob")),),
+                           (4,), 2),
+    messages.OnlineChanges(), messages.Spectators("ABCD", 3, ("dan", "eve")),
+    messages.KeepChoices(messages.LobbyChoices("perfect", "online", 3, 16, 1, True, hidden=True)),
 ]
 
 
@@ -101,6 +107,14 @@ def test_every_message_round_trips_through_one_line(message) -> None:
     assert line.endswith(b"\n") and line.count(b"\n") == 1
     assert decode(line, kinds_of(message)) == message
     assert json.loads(line)["type"] == message.TYPE
+
+
+def test_a_message_sent_to_many_terminals_is_encoded_once() -> None:
+    change = messages.OnlineChanges((messages.OnlinePerson(5, "dan", True, None, messages.Doing.LOBBY),), (4,), 2)
+    line = encoded(change)
+    assert line == encode(change) and encoded(change) is line  # the same line, not made again
+    other = messages.OnlineChanges((), (5,), 1)
+    assert encoded(other) == encode(other) and encoded(change) == line
 
 
 def test_the_wire_format_is_the_one_the_dict_literals_wrote() -> None:
@@ -200,7 +214,7 @@ def values_of(annotation: Any, longest: int = LONGEST) -> st.SearchStrategy[Any]
         return st.sampled_from(arguments)
     if origin is tuple:
         if len(arguments) == 2 and arguments[1] is Ellipsis:
-            return st.lists(values_of(arguments[0]), max_size=3).map(tuple)
+            return st.lists(values_of(arguments[0]), max_size=min(longest, 3)).map(tuple)
         return st.tuples(*(values_of(each) for each in arguments))
     if origin is dict:
         return st.dictionaries(st.text(max_size=5), st.integers(), max_size=min(longest, 5))

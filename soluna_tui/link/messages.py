@@ -38,6 +38,10 @@ CRASH_REPORT_LIMIT: Final = 8000
 LONGEST_TEXT: Final = 1000
 #: The longest list of matches in play, of leaderboard rows or of recent matches a reply carries.
 LONGEST_LISTING: Final = 5000
+#: The most people the lobby's online list carries (the first to arrive; everyone is counted).
+ONLINE_LISTED: Final = 100
+#: The most spectators of a match named (everyone is counted).
+SPECTATORS_NAMED: Final = 8
 
 
 class ProtocolError(ValueError):
@@ -58,6 +62,8 @@ Text = Annotated[str, Longest(LONGEST_TEXT)]
 #: A document read by its own reader where it is used (a match, a saved match): a few keys.
 Document = Annotated[dict[str, Any], Longest(16)]
 Severity = Literal["information", "warning", "error"]
+#: A name as others see it (a chosen name, an SSH user name cleaned, "ann (guest)").
+ShownName = Annotated[str, Longest(40)]
 
 
 class Message:
@@ -105,6 +111,8 @@ class LobbyChoices:
     opener: Literal[0, 1]
     hints: bool
     clock: ClockSetting | None = None
+    #: Left out of the lobby's list of who is online (and named to nobody as watching a match).
+    hidden: bool = False
 
 
 @dataclass(frozen=True)
@@ -190,6 +198,33 @@ class RatingShift:
     def line(self) -> str:
         """``ann: rating 1000 to 1021 (+21)``: as the match-over summary shows it."""
         return f"{self.name}: rating {self.before} to {self.after} ({self.after - self.before:+d})"
+
+
+class Doing(enum.StrEnum):
+    """What someone online is doing, as the lobby's list says."""
+
+    LOBBY = "lobby"
+    #: A match created, waiting for its opponent.
+    WAITING = "waiting"
+    PLAYING = "playing"
+    WATCHING = "watching"
+    COMPUTER = "computer"
+
+
+@dataclass(frozen=True)
+class OnlinePerson:
+    """Someone connected now, as the lobby's list of who is online shows them. ``id`` is who they are in the
+    changes that follow (their key, or a guest's session: never their name, which two guests may share)."""
+
+    id: int
+    name: ShownName
+    #: Came with an SSH key (rated); else a guest.
+    keyed: bool
+    #: A keyed player's rating as players see it (``None``: no rated match yet, or a guest).
+    rating: int | None
+    doing: Doing
+    #: Whom: the opponent (playing), the two players (watching), the computer's level (playing it).
+    others: Annotated[tuple[ShownName, ...], Longest(2)] = ()
 
 
 # ---- child to server ----------------------------------------------------------------------------
@@ -376,6 +411,38 @@ class LobbyListing(Reply):
 
 
 @dataclass(frozen=True)
+class OnlinePeople(Reply):
+    """Who is online, all at once (on arrival in the lobby): the people listed (at most ``ONLINE_LISTED``),
+    how many are listed in all, and which of them is this player (``None``: not listed). Changes follow."""
+
+    TYPE: ClassVar[str] = "online"
+    people: Annotated[tuple[OnlinePerson, ...], Longest(ONLINE_LISTED)]
+    total: int
+    you: int | None = None
+
+
+@dataclass(frozen=True)
+class OnlineChanges(Reply):
+    """Who is online, what changed: people who came or whose line changed (by ``id``), people who went."""
+
+    TYPE: ClassVar[str] = "online_changes"
+    came: Annotated[tuple[OnlinePerson, ...], Longest(ONLINE_LISTED)] = ()
+    went: Annotated[tuple[int, ...], Longest(ONLINE_LISTED)] = ()
+    total: int = 0
+
+
+@dataclass(frozen=True)
+class Spectators(Reply):
+    """Who watches the match this terminal shows: how many, and the names of those who do not hide (at most
+    ``SPECTATORS_NAMED``)."""
+
+    TYPE: ClassVar[str] = "spectators"
+    code: Code
+    count: int
+    names: Annotated[tuple[ShownName, ...], Longest(SPECTATORS_NAMED)] = ()
+
+
+@dataclass(frozen=True)
 class Waiting(Answer):
     """A created match's code, while it waits for an opponent."""
 
@@ -546,7 +613,7 @@ REQUESTS: Final = _registry(CreateMatch, JoinMatch, WatchMatch, CancelMatch, Lea
                             Activity)
 REPLIES: Final = _registry(Welcome, LobbyListing, Waiting, MatchState, Moved, SecretNeeded, ComputerGameKept, Notice,
                            MatchGone, ErrorReply, ClosingSoon, Exit, LeaderboardPage, PlayerRecord, FinishedMatch,
-                           ComputerResult)
+                           ComputerResult, OnlinePeople, OnlineChanges, Spectators)
 
 
 # ---- to and from the wire -----------------------------------------------------------------------

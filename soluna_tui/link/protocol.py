@@ -32,7 +32,7 @@ from typing import Any, Final
 
 from .messages import REPLIES, REQUESTS, Message, ProtocolError, from_wire, to_wire
 
-__all__ = ["MAX_BACKLOG", "MAX_LINE", "End", "Link", "ProtocolError", "decode", "encode"]
+__all__ = ["MAX_BACKLOG", "MAX_LINE", "End", "Link", "ProtocolError", "decode", "encode", "encoded"]
 
 #: The longest line either side accepts (a whole match is a few kilobytes).
 MAX_LINE: Final = 256 * 1024
@@ -62,6 +62,22 @@ def encode(message: Message) -> bytes:
     except ValueError:
         raise ProtocolError(f"a {message.TYPE!r} message with a number that is not finite") from None
     return text.encode("utf-8") + b"\n"
+
+
+class _LastEncoded:
+    """The last message encoded, and its line: a message told to every terminal at once (what changed in who is
+    online) is encoded once, not once a terminal. Messages are frozen: the same object is the same line."""
+
+    message: Message | None = None
+    line = b""
+
+
+def encoded(message: Message) -> bytes:
+    """``encode(message)``, encoded again only when it is another message than the last one."""
+    if message is not _LastEncoded.message:
+        _LastEncoded.line = encode(message)
+        _LastEncoded.message = message
+    return _LastEncoded.line
 
 
 def _no_constant(text: str) -> Any:
@@ -102,7 +118,7 @@ class Link:
             return
         if self._writer.transport.get_write_buffer_size() > MAX_BACKLOG:
             raise ProtocolError("the other side is not reading")
-        self._writer.write(encode(message))
+        self._writer.write(encoded(message))
 
     async def receive(self) -> Message | None:
         """The next message, or ``None`` once the other side has closed."""

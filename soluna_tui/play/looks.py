@@ -81,6 +81,9 @@ class TallyInfo:
     comeback: str = ""
     #: This terminal's player, marked "(you)", where the other plays elsewhere (names may look alike).
     you: int | None = None
+    #: How many watch the match (over SSH), and the names of those who do not hide.
+    spectators: int = 0
+    spectator_names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

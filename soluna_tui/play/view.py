@@ -44,6 +44,9 @@ class TableFacts:
     computer_plays: bool = False
     #: The seat of this terminal's player in a match against someone elsewhere (over SSH).
     you: int | None = None
+    #: How many watch the match (over SSH), and the names of those who do not hide.
+    spectators: int = 0
+    spectator_names: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, table: Table, *, hints: bool, analysis_on: bool) -> TableFacts:
@@ -59,6 +62,8 @@ class TableFacts:
             comeback=table.comeback,
             computer_plays=Seat.COMPUTER in seats,
             you=next((seat for seat in table.local_players if seats[1 - seat] is Seat.REMOTE), None),
+            spectators=table.spectators,
+            spectator_names=table.spectator_names,
         )
 
 
@@ -202,6 +207,8 @@ def tally_info(match: Match, facts: TableFacts, moment: Moment) -> TallyInfo:
         away=facts.away,
         comeback=facts.comeback,
         you=facts.you,
+        spectators=facts.spectators,
+        spectator_names=facts.spectator_names,
     )
 
 

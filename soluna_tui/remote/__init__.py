@@ -14,6 +14,7 @@ linked_app.py        child             the app's link to the server: what it sai
 lobby_half.py        child             what the lobby's screens wish, told the server, and its answers
 match_half.py        child             the match shown: its news, a computer match kept, leaving it
 table.py             child             a seat at a match the server holds
+online.py            child             who is online, as the server last said (the lobby draws from it)
 activity.py          child             what counts as the player there (a key that acts), told the server
 ===================  ================  ===============================================================
 """

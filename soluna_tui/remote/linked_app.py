@@ -38,6 +38,7 @@ from ..screens.lobby import LobbyScreen
 from ..stats import Stats, StatsStore
 from ..table import Table
 from .activity import ReportsActivity
+from .online import OnlineBook
 from .table import RemoteTable
 
 LOBBY_STYLESHEET = "lobby.tcss"
@@ -106,6 +107,8 @@ class LinkedApp(ReportsActivity, SolunaApp):
         #: The matches in play, as the server last listed them, and when (``time.monotonic()``).
         self.matches_in_play: tuple[ListedMatch, ...] = ()
         self.listed_at = 0.0
+        #: Who is online, as the server last said (the lobby draws from it).
+        self.online = OnlineBook()
         #: The code of the match this terminal shows or is about to show; updates for others are stale.
         self.following: str | None = None
         self.remote: RemoteTable | None = None

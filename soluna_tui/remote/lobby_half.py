@@ -28,6 +28,8 @@ from ..link.messages import (
     LeaderboardPage,
     LobbyListing,
     Message,
+    OnlineChanges,
+    OnlinePeople,
     PlayerRecord,
     Question,
     SecretNeeded,
@@ -70,6 +72,7 @@ class LobbyHalf:
             Welcome: self._welcome, LobbyListing: self._heard_listing, Waiting: self._heard_waiting,
             SecretNeeded: self._heard_secret_needed, LeaderboardPage: self._heard_leaderboard_page,
             PlayerRecord: self._heard_record, FinishedMatch: self._replay_finished,
+            OnlinePeople: self._heard_online, OnlineChanges: self._heard_online,
         }
 
     def grant(self, wish: LobbyWish) -> None:
@@ -116,6 +119,15 @@ class LobbyHalf:
         app.matches_in_play, app.listed_at = message.matches, time.monotonic()
         app.lobby.show_matches(app.matches_in_play)
         app.lobby.show_computer_offer(message.computer)
+
+    def _heard_online(self, message: OnlinePeople | OnlineChanges) -> None:
+        """Who is online: the whole list, or what changed in it; the lobby draws it from the app's book."""
+        online = self.app.online
+        if isinstance(message, OnlinePeople):
+            online.take(message)
+        else:
+            online.apply(message)
+        self.app.lobby.show_online(online.people, online.total, online.you)
 
     def _heard_waiting(self, message: Waiting) -> None:
         app = self.app
@@ -201,9 +213,9 @@ class LobbyHalf:
         self.app.ask(AskFinishedMatch(wish.match_id), wish.control, wish.control.refused)
 
     def _keep_choices(self, wish: LobbyScreen.ChoicesChanged) -> None:
-        """A player with a key finds the lobby's settings so on their next visit (a guest's last the visit)."""
-        if self.app.rated:
-            self.app.send(KeepChoices(wish.choices))
+        """A player with a key finds the lobby's settings so on their next visit (a guest's last the visit, but the
+        server hears them too: whether the player hides from the list of who is online)."""
+        self.app.send(KeepChoices(wish.choices))
 
     def _offer_name_choice(self, wish: LobbyScreen.ChooseName) -> None:
         self.app.push_screen(ChooseNameScreen(self.app.player_name))

@@ -28,6 +28,7 @@ from ..link.messages import (
     MatchState,
     Message,
     Moved,
+    Spectators,
     SyncMatch,
 )
 from ..match_setup import MatchSetup
@@ -81,6 +82,7 @@ class MatchHalf:
         return {
             MatchState: self._match_news, Moved: self._match_news, ComputerGameKept: self._resume_computer_game,
             MatchGone: self._heard_match_gone, ComputerResult: self._heard_computer_result,
+            Spectators: self._heard_spectators,
         }
 
     # ---- what the server says ------------------------------------------------------------
@@ -110,6 +112,15 @@ class MatchHalf:
         self.app.player_active()
         if isinstance(self.app.screen, ClosingSoonScreen):
             self.app.screen.dismiss(None)
+
+    def _heard_spectators(self, message: Spectators) -> None:
+        """Who watches the match shown: a line of the tally, drawn again (no notice: the board stays as it is)."""
+        remote, game = self.app.remote, self.app.game
+        if remote is None or message.code != remote.code or message.code != self.app.following:
+            return
+        remote.spectators, remote.spectator_names = message.count, message.names
+        if game is not None and game.table is remote and game.is_mounted:
+            game.refresh_view()
 
     def _heard_match_gone(self, message: MatchGone) -> None:
         """The match shown went from play without a result (aborted, abandoned): back to the lobby, told why."""

@@ -1,7 +1,10 @@
 """The first screen over SSH: play the computer, create a match, join one by code, watch one, quit.
 
 The screen only gathers the player's choice and reports it with a message; the
-app (which talks to the server) acts on it. Match codes of matches in play are
+app (which talks to the server) acts on it. Under the settings, the matches in play,
+or (``o``) who is online: the people the server lists, drawn from the list the app
+keeps (``show_online``), their count in the lobby's title. The "Online list"
+setting keeps this player out of it. Match codes of matches in play are
 never shown (not even when the secret is asked for): a code is what lets a player
 back into a held seat. A held seat of this player's, or a match against the
 computer kept for them, is offered here; coming back without the same key takes
@@ -24,8 +27,9 @@ from textual.timer import Timer
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..compat import retitle
 from ..link.clock import ClockSetting
-from ..link.messages import ComputerOffer, ListedMatch, LobbyChoices
+from ..link.messages import ComputerOffer, ListedMatch, LobbyChoices, OnlinePerson
 from ..match_setup import MatchSetup
 from ..rules import MAX_DISCS, MIN_DISCS, MatchOptions, OptionError
 from ..rules.match import DEFAULT_STARS, MAX_STARS, MIN_STARS
@@ -34,6 +38,7 @@ from ..widgets.cached_lines import Column, Panel, Row, Words
 from ..widgets.choice import Choice
 from ..widgets.key_footer import KeyFooter
 from ..widgets.menu import Menu
+from ..widgets.people_list import PeopleList
 from .lobby_wish import LobbyWish
 from .quiet_focus import QuietFocus
 
@@ -54,7 +59,8 @@ MENU = (
 RULES = [("box (loser chooses)", "box"), ("online (loser opens)", "online")]
 NO_CLOCK: tuple[str, ClockSetting | None] = ("none", None)
 #: The settings, as their widgets' ids and ``LobbyChoices``' fields both say them.
-SETTINGS = ("level", "rules", "stars", "discs", "opener", "hints", "clock")
+SETTINGS = ("level", "rules", "stars", "discs", "opener", "hints", "clock", "hidden")
+MATCHES_TITLE = "Matches in play"
 #: Seconds the settings stay as they are before they are told (holding a key down sends nothing).
 CHOICES_SETTLE_SECONDS = 1.0
 
@@ -101,6 +107,9 @@ class LobbyScreen(QuietFocus, Screen[None]):
         Binding("down", "app.focus_next", "Next field", show=False),
         Binding("up", "app.focus_previous", "Previous field", show=False),
         Binding("escape", "menu", "Menu"),
+        # One key, two lists in one place: the one not shown is offered (``check_action``).
+        Binding("o", "list_online", "Who is online"),
+        Binding("o", "list_matches", "Matches"),
     ]
 
     class PlayComputer(LobbyWish):
@@ -173,6 +182,14 @@ class LobbyScreen(QuietFocus, Screen[None]):
         self._settle: Timer | None = None
         #: When a setting last changed (``time.monotonic()``).
         self._changed_at = 0.0
+        #: Who is online, as the server last said (the app keeps the list): the people, how many the server
+        #: counts, and which is this player; and whether they are listed here instead of the matches.
+        self.online: tuple[OnlinePerson, ...] = ()
+        self.online_total: int | None = None  # until the server has said
+        self.you: int | None = None
+        self.listing_online = False
+        #: The lobby's title and the list's, as last drawn.
+        self._titles: tuple[str, str] = ("", MATCHES_TITLE)
 
     def _choice(self, label: str, values: Sequence[tuple[str, Any]], value: Any, id: str) -> Choice:
         return Choice(label, values, value, ascii_mode=self.ascii_mode, label_width=16, id=id)
@@ -193,6 +210,7 @@ class LobbyScreen(QuietFocus, Screen[None]):
                     yield self._choice("Hints", [("off (both must allow)", False), ("allowed", True)], False,
                                        "hints")
                     yield self._choice("Clock", clock_values(self.clocks), None, "clock")
+                    yield self._choice("Online list", [("show me", False), ("hide me", True)], False, "hidden")
                     # Beside the menu, not under it: the tallest menu still leaves the matches in view at 80x24.
                     with Row(classes="form-row", id="lobby-code-row"):
                         yield Label("Match code", classes="form-label")
@@ -205,15 +223,16 @@ class LobbyScreen(QuietFocus, Screen[None]):
             # Under the fields it answers (a code's hint, a refusal), where an 80x24 terminal
             # still shows it with the matches list full below.
             yield Words("", id="lobby-status", markup=False)
-            yield Words("Matches in play", id="lobby-matches-title")
+            yield Words(MATCHES_TITLE, id="lobby-matches-title", markup=False)
             yield Menu(id="lobby-matches")
+            yield PeopleList(ascii_mode=self.ascii_mode, id="lobby-online")
             yield Words("", id="lobby-none", markup=False)
         yield KeyFooter()
 
     def on_mount(self) -> None:
         self._ready = True
-        self.query_one("#lobby").border_title = "Soluna"
         self.query_one("#lobby-secret-row").display = False
+        self._show_titles()
         self.show_matches(self.matches)
         self.show_computer_offer(self.computer_offer)
         self._offer_clocks()
@@ -271,9 +290,11 @@ class LobbyScreen(QuietFocus, Screen[None]):
         return LobbyChoices(**{setting: self._value(setting) for setting in SETTINGS})
 
     @on(Choice.Changed)
-    def _choice_changed(self) -> None:
+    def _choice_changed(self, event: Choice.Changed) -> None:
         """Told once they stay as they are a moment: a key held down sends nothing meanwhile. A key notes
         the time only (a timer made and stopped on every key cost a setting key 3 ms); the one timer waits on."""
+        if event.control.id == "hidden" and self._ready:
+            self._show_titles()
         self._changed_at = time.monotonic()
         if self._settle is None:
             self._settle = self.set_timer(CHOICES_SETTLE_SECONDS, self._settled)
@@ -313,11 +334,71 @@ class LobbyScreen(QuietFocus, Screen[None]):
         listing.add_options([Option(describe(entry)) for entry in self.matches])
         if self.matches:
             listing.highlighted = min(highlighted or 0, len(self.matches) - 1)
-        listing.display = bool(self.matches)
-        none = self.query_one("#lobby-none", Static)
-        none.update("None right now.")
-        none.display = not self.matches  # not an empty line: at 80x24 every line of the list counts
+        self._show_list()
         self._update_menu()
+
+    def show_online(self, people: tuple[OnlinePerson, ...], total: int, you: int | None) -> None:
+        """Who is online, as the server lists them (``total`` counted in all; ``you``, this player's number):
+        drawn now if listed here, else when the player asks for them."""
+        self.online, self.online_total, self.you = people, total, you
+        if self.composed:
+            self._show_titles()
+            if self.listing_online:
+                self._show_list()
+
+    def _show_titles(self) -> None:
+        """How many are online, in the lobby's title and over their list (and whether this player hides)."""
+        counted = self.online_total
+        dot = "-" if self.ascii_mode else "·"
+        border = "Soluna" if counted is None else f"Soluna {dot} {counted} online"
+        title = MATCHES_TITLE
+        if self.listing_online:
+            title = f"Who is online ({counted or 0})"
+            if self._value("hidden"):
+                title += ": you are hidden (the Online list setting)"
+        # Each drawn again only when it changed: a count changes as players come and go, in every lobby.
+        drawn_border, drawn_title = self._titles
+        if border != drawn_border:
+            retitle(self.query_one("#lobby"), border)  # the border's top line, not the whole lobby
+        if title != drawn_title:
+            self.query_one("#lobby-matches-title", Static).update(title)
+        self._titles = border, title
+
+    def _show_list(self) -> None:
+        """The list asked for in its place (the matches in play, or who is online), or the line saying it is
+        empty: not an empty line, at 80x24 every line of the list counts."""
+        matches = self.query_one("#lobby-matches", OptionList)
+        people = self.query_one("#lobby-online", PeopleList)
+        if self.listing_online:
+            people.show(self.online, self.you)
+        shown = people if self.listing_online else matches
+        if self.focused in (matches, people) and self.focused is not shown:
+            shown.focus()
+        entries = self.online if self.listing_online else self.matches
+        matches.display = not self.listing_online and bool(self.matches)
+        people.display = self.listing_online and bool(self.online)
+        none = self.query_one("#lobby-none", Static)
+        none.update("Nobody else is listed right now." if self.listing_online else "None right now.")
+        none.display = not entries
+
+    def action_list_online(self) -> None:
+        self._list_online(True)
+
+    def action_list_matches(self) -> None:
+        self._list_online(False)
+
+    def _list_online(self, online: bool) -> None:
+        self.listing_online = online
+        self._show_titles()
+        self._show_list()
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "list_online":
+            return not self.listing_online
+        if action == "list_matches":
+            return self.listing_online
+        return True
 
     def show_computer_offer(self, offer: ComputerOffer | None) -> None:
         """A match against the computer kept for this player: first in the menu, until it is resumed."""
@@ -470,6 +551,8 @@ class LobbyScreen(QuietFocus, Screen[None]):
             self.post_message(self.WatchMatch(code))
         elif self.matches:
             self.say("Choose a match to watch, then Enter (or type its code).")
+            if self.listing_online:
+                self._list_online(False)
             self.query_one("#lobby-matches").focus()
         else:
             self.say("No match is being played right now; with a code, type it first.")

@@ -1,6 +1,6 @@
 """The star tally panel: both players, their stars, the round, whose turn it is, the rules,
-and over SSH who is away (with the time their seat is still held), how to come back, and which
-player is this terminal's ("(you)": two names that look alike are still told apart)."""
+and over SSH who is away (with the time their seat is still held), who watches, how to come back,
+and which player is this terminal's ("(you)": two names that look alike are still told apart)."""
 
 from __future__ import annotations
 
@@ -23,6 +23,17 @@ Row = tuple[tuple[str, str], ...]
 
 #: How this terminal's player is marked, where the other plays elsewhere.
 YOU = " (you)"
+
+
+def watching_text(count: int, names: tuple[str, ...], width: int) -> str:
+    """``3 watching: eve, fay +1``: as many names as fit in ``width`` cells, the others counted."""
+    words = f"{count} watching"
+    for shown in range(min(len(names), count), 0, -1):
+        more = f" +{count - shown}" if count > shown else ""
+        text = f"{words}: {', '.join(names[:shown])}{more}"
+        if cell_len(text) <= width:
+            return text
+    return words
 
 
 def away_text(deadline: float, now: float) -> str:
@@ -138,6 +149,8 @@ class Tally(CachedLines, Widget):
                 rows.append(((f"  {away_text(deadline, now)}", "away"),))
         rows.append(((f"Round {info.round_number} {self._dot()} {info.rules}", "detail"),))
         rows.append(((info.mode, "detail"),))
+        if info.spectators:
+            rows.append(((watching_text(info.spectators, info.spectator_names, width), "detail"),))
         if info.seed is not None:
             rows.append(((f"seed {info.seed}" + ("" if info.hints else ", hints off"), "detail"),))
         if info.comeback:

@@ -585,7 +585,7 @@ async def test_the_lobby_s_help_lists_its_own_keys_and_its_palette_no_match_comm
         await wait_for_screen(pilot, app, LobbyScreen, "Welcome, ann.")
         keys, titles = await help_and_palette(pilot, app)
         for listed in ("Tab, Shift+Tab", "Left / Right", "on a setting", "PgUp / PgDn", "back to the menu",
-                       "puzzles, statistics", "quit (asked first)"):
+                       "puzzles, statistics", "quit (asked first)", "who is online"):
             assert listed in keys
         for not_here in ("Enter or Space pick the tower up", "u / r", "R (shift+r)", "H (shift+h)", "Mouse"):
             assert not_here not in keys

@@ -655,7 +655,9 @@ async def test_names_kept_before_are_compared_by_their_look_once_migrated(databa
             for undone in ("ALTER TABLE matches DROP COLUMN clock", "ALTER TABLE finished_matches DROP COLUMN clock",
                            "DROP INDEX ratings_by_played",  # migration 4, which came later
                            "DROP TABLE lobby_choices",  # and 6
-                           "DROP TABLE secret_tries", "DROP TABLE rated_opponents"):  # and 7
+                           "DROP TABLE secret_tries", "DROP TABLE rated_opponents",  # and 7
+                           "ALTER TABLE servers DROP COLUMN online",  # and 8
+                           "ALTER TABLE servers DROP COLUMN online_version"):
                 await tx.execute(undone)
         assert await store.migrate() == LATEST
         assert (await store.players.name_holder("torn")).fingerprint == "SHA256:tom"

@@ -21,6 +21,9 @@ from soluna_tui.server.lobby.upkeep import CANCEL_AGAIN_AFTER, Background
 
 from ..storage.test_players import ANN_LOOK_ALIKES
 
+#: Who is online, and who watches: told a moment after a change, whatever else happens meanwhile.
+ONLINE_KINDS = frozenset({"online", "online_changes", "spectators"})
+
 
 class FakeGuest:
     def __init__(self, name: str, address: str = "10.0.0.1", fingerprint: str | None = None) -> None:
@@ -28,9 +31,12 @@ class FakeGuest:
         self.address = address
         self.fingerprint = fingerprint
         self.inbox: list[dict] = []
+        #: What it was told of who is online and who watches (kept apart: it comes a moment after a change).
+        self.online: list[dict] = []
 
     def send(self, message: Reply) -> None:
-        self.inbox.append(json.loads(encode(message)))  # as it travels, and as the child reads it
+        wire = json.loads(encode(message))  # as it travels, and as the child reads it
+        (self.online if wire["type"] in ONLINE_KINDS else self.inbox).append(wire)
         decode(encode(message), REPLIES)
 
     def send_away(self, farewell: str) -> None:
@@ -737,7 +743,7 @@ async def test_a_name_that_looks_like_a_keyed_player_s_is_refused_saying_whose(m
 
 
 LOBBY_CHOICES = {"level": "greedy", "rules": "online", "stars": 2, "discs": 16, "opener": 1, "hints": True,
-                 "clock": {"seconds": 180.0, "increment": 2.0}}
+                 "clock": {"seconds": 180.0, "increment": 2.0}, "hidden": False}
 
 
 async def test_a_keyed_player_s_lobby_settings_are_set_again_on_the_next_visit_on_any_server(make_lobby) -> None:

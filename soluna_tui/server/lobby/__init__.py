@@ -22,10 +22,12 @@ tables.py       the matches as this server last read them, and its guests told o
 two_player.py   create, join, watch, leave, come back; moves, rounds, resignations and rematches
 guesses.py      secrets tried: limited per seat, match and address, counted in the store
 clocks.py       a match's clock as a small value: time left, whose runs, since when
-presence.py     the servers alive (their heartbeats), who watches, departures not yet written
+presence.py     the servers alive (their heartbeats, carrying who is online), departures not yet written
 pending.py      moves the store could not take yet: kept, told, written once it can
 upkeep.py       the sweep and timers: silent servers' seats held, clocks and held seats come due
 listing.py      the matches in play a guest in the lobby sees
+online.py       who is online, pure: each session's line, people merged, who watches, what changed
+roster.py       who is online on every server, kept current: the lobby told changes, players who watches
 names.py        the names players are shown by, and a keyed player's chosen name
 choices.py      the lobby's settings a keyed player left, set again on their next visit
 records.py      the leaderboard, a player's record, a finished match to replay

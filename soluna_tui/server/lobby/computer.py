@@ -37,6 +37,7 @@ from ...link.messages import (
     RatingShift,
     SecretNeeded,
 )
+from ...rules import OptionError
 from ...rules.strengths import CALIBRATED_DISCS, Strength, strength_of
 from ...saves import SavedMatch
 from ..storage import ComputerGameRecord, SeatRecord, Storage, StorageError
@@ -104,6 +105,17 @@ def rated_level(saved: SavedMatch, fingerprint: str | None) -> Strength | None:
     return strength_of(setup.computer_level)
 
 
+def level_words(saved: SavedMatch) -> str:
+    """The computer's level in a match against it, as the list of who is online says it (``5``)."""
+    level = saved.setup.computer_level
+    if level is None:
+        return "?"
+    try:
+        return str(strength_of(level).number)
+    except OptionError:
+        return level[:16] or "?"
+
+
 def offer_of(saved: SavedMatch, needs_secret: bool) -> ComputerOffer:
     match = saved.match
     return ComputerOffer(saved.setup.computer_level or "?", match.round_number, match.stars, needs_secret)
@@ -132,6 +144,7 @@ class ComputerGames:
         if not saved.setup.vs_computer:
             raise ProtocolError("only a match against the computer is kept this way")
         visitor = asker.visitor
+        visitor.computer = level_words(saved)
         if saved.match.is_over:
             await self._finish(asker, saved)
             return
@@ -255,6 +268,7 @@ class ComputerGames:
         self.playing[guest] = game
         await self.store.computer_games.keep(game.record(self.servers.server_id, held.document))
         asker.answer(game.to_message())
+        visitor.computer = level_words(game.saved)
         await self.refresh()
         self._changed()
 

@@ -60,6 +60,7 @@ from .names import Names, welcome
 from .presence import HEARTBEAT, Presence
 from .records import Records
 from .results import ended_while_away, rating_shifts
+from .roster import Roster
 from .tables import MatchCache, Table
 from .two_player import TwoPlayerMatches
 from .upkeep import Background, Upkeep, cancel_and_wait
@@ -93,8 +94,11 @@ class Lobby:
         self.presence = Presence(store, self.server_id, heartbeat)
         self.background = Background()
         self.listing = Listing(self.visitors, self._listing_for)
-        self.presence.on_watchers_changed = self.listing.changed  # "2 watching" as the heartbeats say
         self.cache = MatchCache(store, self.visitors, self.presence.moment, self)
+        # Who is online on every server (their heartbeats carry it), and how many watch each match.
+        self.roster = Roster(self.server_id, self.visitors, self.cache.tables, lambda: self.presence.live,
+                             store.clock, self.listing.changed)
+        self.presence.passengers = self.roster
         self.writer = Writer(store, self.cache)
         code_tries, guesses = CodeTries(), Guesses(store)
         self.games = ComputerGames(store, self.presence, code_tries, self.listing.changed, guesses)
@@ -115,7 +119,7 @@ class Lobby:
             PlayMove: self.matches.move, StartNextRound: self.matches.next_round, AskRematch: self.matches.rematch,
             Resign: self.matches.resign,
             ComputerSaved: self.games.saved, ComputerDropped: self.games.dropped, ComputerResume: self.games.resume,
-            KeepChoices: self.choices.keep,
+            KeepChoices: self._keep_choices,
         }
 
     @property
@@ -146,6 +150,7 @@ class Lobby:
             await asyncio.wait_for(self.settled(), CLOSE_WAIT)
         await cancel_and_wait([visitor.worker for visitor in self.visitors.values() if visitor.worker is not None])
         self.upkeep.close()
+        self.roster.close()
         await self.background.close()
         if self._subscription is not None:
             self._subscription.close()
@@ -230,8 +235,10 @@ class Lobby:
             finally:
                 visitor.queue.task_done()
             if isinstance(step, Depart):
+                self.roster.leave(guest)
                 self.visitors.pop(guest, None)
                 return
+            await self._follow_online(guest)
 
     async def _act(self, asker: Asker, step: Step) -> None:
         handler = self._handlers.get(type(step))
@@ -263,15 +270,17 @@ class Lobby:
     # ---- arriving, departing, names ------------------------------------------------------
 
     async def _arrive(self, asker: Asker, step: Arrive) -> None:
-        choices = None
+        choices = rating = None
         try:
             await self.names.look_up(asker.guest, asker.visitor)
             choices = await self.choices.of(asker.guest)
+            rating = await self._rating(asker.guest)
             await self.games.refresh()
         except StorageUnavailable as error:  # the lobby still works as far as it can: known by the SSH name
             log.warning("cannot look the player up: %s", error)
         asker.guest.send(self._welcome(asker.visitor, choices))
         self.listing.send_to(asker.guest, force=True)
+        self.roster.enter(asker.guest, rating, hidden=choices is not None and choices.hidden)
         try:
             ended = await ended_while_away(self.store, asker.guest, asker.visitor, self.hold_time)
         except StorageUnavailable:
@@ -288,6 +297,25 @@ class Lobby:
             asker.answer(self._welcome(asker.visitor))
             self.listing.send_to(asker.guest, force=True)
 
+    async def _keep_choices(self, asker: Asker, request: KeepChoices) -> None:
+        """The lobby's settings, kept with a key; whether the player hides from the list of who is online."""
+        self.roster.hide(asker.guest, request.choices.hidden)
+        await self.choices.keep(asker, request)
+
+    async def _rating(self, guest: Guest) -> int | None:
+        """A keyed player's rating as players see it (``None``: a guest, or no rated match yet)."""
+        rating = await self.store.ratings.of(guest.fingerprint) if guest.fingerprint is not None else None
+        return rating.shown if rating is not None else None
+
+    async def _follow_online(self, guest: Guest) -> None:
+        """After each of a guest's steps: its line in the list of who is online made again; back from a match, with
+        its rating read again (it may have moved)."""
+        if self.roster.follow(guest) and guest.fingerprint is not None:
+            try:
+                self.roster.rate(guest, await self._rating(guest))
+            except StorageError as error:
+                log.warning("cannot read a player's rating for the list of who is online: %s", error)
+
     def _welcome(self, visitor: Visitor, choices: LobbyChoices | None = None) -> Welcome:
         """Who this player is, and this server's rules: time away, the clocks offered, the leaderboard's minimum;
         on arrival, the lobby's settings the player's key left."""
@@ -300,6 +328,8 @@ class Lobby:
     def match_changed(self, table: Table) -> None:
         self.upkeep.schedule_expiry(table)
         self.listing.changed()
+        for guest in table.guests:  # an opponent come, a match over: their lines in the list of who is online
+            self.roster.follow(guest)
         if table.finished and not table.ratings_asked:
             table.ratings_asked = True
             self.background.run(self._tell_ratings(table))
@@ -318,7 +348,7 @@ class Lobby:
 
     def match_gone(self, code: str) -> None:
         self.upkeep.cancel_expiry(code)
-        self.presence.forget(code)
+        self.roster.match_gone(code)
         self.listing.changed()
 
     def seat_taken_over(self, table: Table, index: int, guest: Guest) -> None:
@@ -326,7 +356,7 @@ class Lobby:
 
     def _listing_for(self, guest: Guest, visitor: Visitor) -> LobbyListing:
         return listing_for(identities(guest, visitor), guest.fingerprint, self.tables.values(),
-                           self.presence.watchers, self.presence.moment(), self.games.offer(guest, visitor))
+                           self.roster.watcher_counts, self.presence.moment(), self.games.offer(guest, visitor))
 
 
 def _kind(step: Step) -> str:

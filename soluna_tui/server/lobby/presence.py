@@ -1,11 +1,12 @@
 """Runs in the server process.
 
-Presence: which servers are alive, and how many watch each match on each.
+Presence: which servers are alive, and what rides on their heartbeats (who is online on each).
 
 Each seat records which server's session sits there; servers say they are alive every second
-(``HEARTBEAT``), with how many watch each match there. A seat whose server falls silent for
-``DEAD_AFTER`` is free (``Moment.seat_free``): the heartbeat's sweep (``upkeep.py``) holds it
-like a seat whose player left. A server alone on its database (SQLite) has nobody to tell: it
+(``HEARTBEAT``), with their list of who is online there when it changed (``Passengers``: the
+roster, which reads another's list again only when it changed). A seat whose server falls
+silent for ``DEAD_AFTER`` is free (``Moment.seat_free``): the heartbeat's sweep (``upkeep.py``)
+holds it like a seat whose player left. A server alone on its database (SQLite) has nobody to tell: it
 writes no heartbeat, and every other server named in a seat is gone.
 
 A server cut off from the database cannot beat either, so silence is counted only while this
@@ -19,7 +20,7 @@ the moment they left, until the sweep has told the store.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from typing import Protocol
 
 from ..storage import ServerRecord, Storage, StorageError
 from .decisions import Moment
@@ -29,8 +30,27 @@ HEARTBEAT = 1.0
 DEAD_AFTER = 6.0
 
 
+class Passengers(Protocol):
+    """What rides on the heartbeat besides "alive": this server's list of who is online, and the others'."""
+
+    def outgoing(self) -> tuple[int, str] | None:
+        """This server's list (its version, and the list as text) when it changed since last written."""
+
+    def written(self, version: int) -> None:
+        """The heartbeat wrote the list of that version."""
+
+    def stale(self, servers: list[ServerRecord]) -> list[str]:
+        """The servers whose lists changed since read."""
+
+    def heard(self, rosters: dict[str, tuple[int, str]]) -> None:
+        """Their lists, read again."""
+
+    def servers_changed(self) -> None:
+        """The servers alive changed."""
+
+
 class Presence:
-    """The servers alive (by their last heartbeat in the store) and how many watch each match."""
+    """The servers alive (by their last heartbeat in the store), and what their heartbeats carry."""
 
     def __init__(self, store: Storage, server_id: str, heartbeat: float = HEARTBEAT) -> None:
         self.store = store
@@ -45,13 +65,10 @@ class Presence:
         self.back_at = float("-inf")
         #: How long, back after an outage, every server is taken for alive (each needs a moment to be heard).
         self.back_grace = max(self.dead_after, DEAD_AFTER)
-        #: How many watch each match on this server, and on every living server.
-        self.watching: dict[str, int] = {}
-        self.watchers: dict[str, int] = {}
         #: Seats this server's players left while the store could not be told: (code, seat) -> when they left.
         self.departures: dict[tuple[str, int], float] = {}
-        #: Called when the counts of every living server have changed (the lobby's listing shows them).
-        self.on_watchers_changed: Callable[[], None] | None = None
+        #: What rides on the heartbeat (who is online), once the lobby has given it.
+        self.passengers: Passengers | None = None
 
     def moment(self) -> Moment:
         """Now, for a decision: the store's time and the servers alive."""
@@ -64,16 +81,23 @@ class Presence:
         return not self.store_down and self.store.clock() >= self.back_at + self.back_grace
 
     async def beat(self) -> None:
-        """Say this server is alive (with its spectators), and hear who else is (alone on the database: nothing
-        to say, nothing written)."""
-        watching = {code: count for code, count in self.watching.items() if count > 0}
+        """Say this server is alive (with its list of who is online, when it changed), and hear who else is and
+        who is online there (alone on the database: nothing to say, nothing written)."""
+        passengers = self.passengers
         if self.store.SHARED:
-            servers = await self.store.servers.heartbeat(self.server_id, watching)
+            outgoing = passengers.outgoing() if passengers is not None else None
+            servers = await self.store.servers.heartbeat(self.server_id, outgoing)
+            if outgoing is not None and passengers is not None:
+                passengers.written(outgoing[0])
         else:
-            servers = [ServerRecord(self.server_id, self.store.clock(), watching)]
+            servers = [ServerRecord(self.server_id, self.store.clock())]
         if self.store_down:
             self.back_at = self.store.clock()  # the others' silence meanwhile says nothing about them
         self._note_live(servers)
+        if self.store.SHARED and passengers is not None:
+            stale = passengers.stale(servers)
+            if stale:
+                passengers.heard(await self.store.servers.rosters(stale))
 
     async def refresh(self) -> None:
         """Hear again who is alive (a player coming back asks: their old server may have just died)."""
@@ -87,20 +111,8 @@ class Presence:
         now = self.store.clock()
         trusting = now < self.back_at + self.back_grace
         self.heard = {server.id: server.seen_at for server in servers}
-        self.live = {server.id for server in servers
-                     if trusting or server.seen_at >= now - self.dead_after} | {self.server_id}
-        watchers: dict[str, int] = {}
-        for server in servers:
-            if server.id in self.live:
-                for code, count in server.watching.items():
-                    watchers[code] = watchers.get(code, 0) + count
-        changed, self.watchers = watchers != self.watchers, watchers
-        if changed and self.on_watchers_changed is not None:
-            self.on_watchers_changed()
-
-    def watch(self, code: str, step: int) -> None:
-        """One more (``step`` 1) or one fewer (-1) watching ``code`` here."""
-        self.watching[code] = max(0, self.watching.get(code, 0) + step)
-
-    def forget(self, code: str) -> None:
-        self.watching.pop(code, None)
+        live = {server.id for server in servers if trusting or server.seen_at >= now - self.dead_after}
+        live.add(self.server_id)
+        changed, self.live = live != self.live, live
+        if changed and self.passengers is not None:
+            self.passengers.servers_changed()

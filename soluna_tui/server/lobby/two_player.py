@@ -213,13 +213,13 @@ class TwoPlayerMatches:
             return
         table.spectators.add(asker.guest)
         asker.visitor.code = code
-        self.presence.watch(code, 1)
         asker.guest.send(self.cache.state(table, asker.guest, "You are watching: n returns to the lobby."))
-        self.listing.changed()
 
     # ---- leaving ---------------------------------------------------------------------------------------
 
     async def leave_by_choice(self, asker: Asker, request: LeaveMatch) -> None:
+        """Back to the lobby, from a match between players or against the computer."""
+        asker.visitor.computer = None
         await self.leave(asker)
         self.listing.send_to(asker.guest, force=True)
 
@@ -232,8 +232,6 @@ class TwoPlayerMatches:
             return
         if asker.guest in table.spectators:
             table.spectators.discard(asker.guest)
-            self.presence.watch(code, -1)
-            self.listing.changed()
             return
         index = table.seat_of(asker.guest)
         if index is None:

@@ -75,6 +75,8 @@ class Visitor:
     secret_hash: str | None = None
     #: The code of the two-player match it sits or watches at.
     code: str | None = None
+    #: The computer's level (``5``) while it plays a match against the computer.
+    computer: str | None = None
     queue: asyncio.Queue[Step] = data_field(default_factory=asyncio.Queue)
     worker: asyncio.Task[None] | None = None
     last_listing: LobbyListing | None = None

@@ -49,6 +49,12 @@ class Ratings:
             standings.append(Standing(rank, fingerprint, name, Rating(mu, sigma), played, won, lost))
         return standings
 
+    async def of(self, fingerprint: str) -> Rating | None:
+        """The key ``fingerprint``'s rating, ``None`` before its first rated match."""
+        async with self._db.transaction(write=False) as tx:
+            rows = await tx.fetch("SELECT mu, sigma FROM ratings WHERE fingerprint = ?", (fingerprint,))
+        return Rating(rows[0][0], rows[0][1]) if rows else None
+
     async def rated_players(self, minimum: int = 0, opponents: int = 0) -> int:
         """How many players are on the leaderboard (as ``leaderboard`` lists them)."""
         listed, params = _listed(minimum, opponents)

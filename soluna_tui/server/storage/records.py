@@ -164,11 +164,12 @@ class ComputerGameRecord:
 
 @dataclass(frozen=True, slots=True)
 class ServerRecord:
-    """A server sharing the database: when it last said it was alive, and how many watch each match there."""
+    """A server sharing the database: when it last said it was alive, and the version of its list of who is
+    online there (``Servers.rosters`` reads the lists)."""
 
     id: str
     seen_at: float
-    watching: dict[str, int]
+    online_version: int = 0
 
 
 @dataclass(frozen=True, slots=True)

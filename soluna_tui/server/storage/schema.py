@@ -123,6 +123,13 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
                 SELECT fingerprint1, fingerprint0 FROM finished_matches WHERE rating_changes <> '[]') AS rated
             GROUP BY player, opponent""",
     ),
+    # 8: who is online: each server's sessions (their names, what they do, who hides), with its heartbeat, and
+    # that list's version (read again only when it changes). How many watch each match is read from it now:
+    # ``watching`` is no longer written.
+    (
+        "ALTER TABLE servers ADD COLUMN online TEXT NOT NULL DEFAULT '[]'",
+        "ALTER TABLE servers ADD COLUMN online_version INTEGER NOT NULL DEFAULT 0",
+    ),
 )
 
 #: The migrations that compute every player's ``name_key`` again.
