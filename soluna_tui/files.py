@@ -42,19 +42,37 @@ def default_data_dir() -> Path:
     return Path(user_data_dir(APP_NAME, appauthor=False))
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` all at once: temporary file, flush, fsync, rename."""
+def write_atomically(path: Path, text: str | bytes, keep_access: bool = False) -> None:
+    """Replace ``path`` with ``text`` all at once: temporary file, flush, fsync, rename.
+
+    With ``keep_access`` the new file keeps the old one's mode and (as root) owner, so whoever read it still
+    can (a new file: mode 0644 and, as root, the folder's owner); else it is private to this user (0600).
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(text.encode("utf-8") if isinstance(text, str) else text)
+            if keep_access:
+                _give_access(stream.fileno(), path)
             stream.flush()
             os.fsync(stream.fileno())
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _give_access(handle: int, path: Path) -> None:
+    """The open file ``handle`` gets ``path``'s mode and owner (as root), or those of a new file in its folder."""
+    try:
+        status = os.stat(path)
+        mode = stat.S_IMODE(status.st_mode)
+    except FileNotFoundError:
+        status, mode = os.stat(path.parent), 0o644
+    os.fchmod(handle, mode)
+    if os.geteuid() == 0:
+        os.fchown(handle, status.st_uid, status.st_gid)
 
 
 def remove_leftovers(path: Path) -> None:

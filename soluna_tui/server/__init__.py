@@ -19,6 +19,9 @@ server.py            server process    the asyncssh listener; one ``SolunaConnec
 gate.py              server process    connections and sessions admitted, token buckets, throttled log
 proxy_protocol.py    server process    the real client's address from a trusted load balancer
 host_key.py          server process    the server's ed25519 host key
+bans.py              server process    the owner's ban list: its lines read, who it bans, lines edited
+ban_watch.py         server process    the ban list's file read again when it changes, each list handed on
+ban_command.py       server process    ``soluna serve ban add|remove|list``: the file edited atomically
 session.py           server process    ``GameSession``: asyncssh's callbacks wiring the parts below
 session_channel.py   server process    the session's channel: the game's bytes, its last line
 session_child.py     server process    the session's child: on a PTY, its link to the lobby, retired

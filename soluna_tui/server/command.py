@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from ..link.clock import PRESETS, ClockSetting, ClockSettingError
-from .config import DEFAULT_PORT, SPAWN_MODES, Limits, ServerConfig
+from .ban_command import add_ban_command
+from .config import BAN_FILE_NAME, DEFAULT_PORT, SPAWN_MODES, Limits, ServerConfig
 from .gate import EXPLAINING_AT_ONCE
 from .ratings import RANKED_AFTER, RANKED_OPPONENTS
 
@@ -85,6 +86,9 @@ def add_serve_command(commands: argparse._SubParsersAction[Any],
     serve.add_argument("--proxy-from", type=_proxy_network, action="append", default=[], metavar="CIDR",
                        help="a load balancer (address or CIDR block; repeatable) whose PROXY protocol v1/v2 "
                             "headers give the real client's address; others may send none")
+    serve.add_argument("--ban-file", type=Path, metavar="PATH",
+                       help="the ban list: keys and addresses kept out, read again within seconds of a change "
+                            f"(default: DIR/{BAN_FILE_NAME}; edit it with 'soluna serve ban')")
     serve.add_argument("--clocks", type=_clocks, default=PRESETS, metavar="LIST",
                        help="the clocks a two-player match may be created with, as MINUTES+SECONDS a move, "
                             f"comma-separated, or 'none' (default {','.join(each.label for each in PRESETS)})")
@@ -107,6 +111,7 @@ def add_serve_command(commands: argparse._SubParsersAction[Any],
         default = getattr(defaults, name)
         limits.add_argument(flag, dest=name, type=whole_number(low, high, flag), default=int(default),
                             metavar="N", help=f"{what} (default {int(default)})")
+    add_ban_command(serve, data_dir)
     serve.set_defaults(run=run_serve, parser=serve)
 
 
@@ -140,7 +145,8 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
     return ServerConfig(data_dir=args.data_dir or default_data_dir(), host=args.host, port=args.port,
                         host_key_path=args.host_key, limits=limits, spawn=args.spawn,
                         proxy_from=tuple(args.proxy_from), database=args.database, clocks=args.clocks,
-                        ranked_after=args.ranked_after, ranked_opponents=args.ranked_opponents)
+                        ranked_after=args.ranked_after, ranked_opponents=args.ranked_opponents,
+                        ban_file=args.ban_file.expanduser() if args.ban_file is not None else None)
 
 
 def run_serve(args: argparse.Namespace) -> int:

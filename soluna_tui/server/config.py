@@ -14,6 +14,8 @@ from .ratings import RANKED_AFTER, RANKED_OPPONENTS
 
 DEFAULT_PORT = 2222
 HOST_KEY_NAME = "ssh_host_ed25519_key"
+#: The ban list's file in the data directory (``bans.py``; ``--ban-file`` chooses another).
+BAN_FILE_NAME = "bans.txt"
 SPAWN_MODES = ("zygote", "exec")
 
 
@@ -96,10 +98,16 @@ class ServerConfig:
     ranked_after: int = RANKED_AFTER
     #: Different established opponents (``ranked_after`` rated matches against others) they must have played.
     ranked_opponents: int = RANKED_OPPONENTS
+    #: The ban list's file (``bans.py``), read again when it changes; default ``DATA_DIR/bans.txt``.
+    ban_file: Path | None = None
 
     @property
     def resolved_host_key_path(self) -> Path:
         return self.host_key_path if self.host_key_path is not None else self.data_dir / HOST_KEY_NAME
+
+    @property
+    def resolved_ban_file(self) -> Path:
+        return self.ban_file if self.ban_file is not None else self.data_dir / BAN_FILE_NAME
 
     @property
     def matches_dir(self) -> Path:

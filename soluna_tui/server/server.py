@@ -32,6 +32,8 @@ import asyncssh
 from .. import __version__
 from ..link.names import skeleton
 from ..play.wording import minutes
+from .ban_watch import BanWatch
+from .bans import CLOSED_LINE, REFUSED_LINE, BanEntry, BanList
 from .channel_guard import GuardedChannel
 from .config import ServerConfig
 from .gate import Gate, ThrottledLog
@@ -89,6 +91,10 @@ class SolunaConnection(asyncssh.SSHServer):
         self.conn = conn
         peer = conn.get_extra_info("peername") or ("?", 0)
         self.address, self.port = str(peer[0]), int(peer[1])
+        banned = self.server.bans.bans.ban_for(self.address)
+        if banned is not None:  # before the gate: a banned address costs no place and no rate
+            self._refuse(REFUSED_LINE, True, why=banned_by(banned))
+            return
         admission = self.server.gate.admit_connection(self.address, self)
         if admission.refusal is not None:
             self._refuse(admission.refusal, admission.explain)
@@ -100,9 +106,10 @@ class SolunaConnection(asyncssh.SSHServer):
         timeout = self.server.config.limits.login_timeout
         self._no_game = asyncio.get_running_loop().call_later(timeout, self._close_unless_playing, timeout)
 
-    def _refuse(self, line: str, explain: bool) -> None:
-        """Refused by the gate: told why as it tries to log in (``begin_auth``), or dropped now under a flood."""
-        self.server.refusals.info("connection from %s:%d refused: %s", self.address, self.port, line)
+    def _refuse(self, line: str, explain: bool, why: str | None = None) -> None:
+        """Refused (by the gate, or banned): told why as it tries to log in (``begin_auth``), or dropped now under a
+        flood; ``why`` is what the log says, if not the line."""
+        self.server.refusals.info("connection from %s:%d refused: %s", self.address, self.port, why or line)
         loop = asyncio.get_running_loop()
         if explain and self.server.gate.hold_to_explain(self.address):
             self.refusal = line
@@ -183,6 +190,11 @@ class SolunaConnection(asyncssh.SSHServer):
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         # asyncssh checks the signature after this; the last key seen when auth completes is the one proven.
+        banned = self.server.bans.bans.ban_for(self.address, key.get_fingerprint("sha256"))
+        if banned is not None:  # offering a banned key is enough: told as it logs in, like a refused connection
+            self.ssh.send_auth_banner(f"{REFUSED_LINE}\r\n")
+            self.close(f"offered a {banned_by(banned)}", REFUSED_LINE, asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE)
+            return False
         self._offered_key = key
         return True
 
@@ -224,12 +236,25 @@ class SolunaConnection(asyncssh.SSHServer):
     def session_began(self) -> None:
         self.played = True
 
+    def shut_out(self, ban: BanEntry) -> None:
+        """The ban list now bans this connection: each game ends with the one line, or it is closed with it."""
+        running = [session for session in self.sessions if session.running]
+        for session in running:
+            session.close_for_good(banned_by(ban), CLOSED_LINE)
+        if not running:
+            self.close(banned_by(ban), CLOSED_LINE)
+
     def session_gone(self, session: GameSession) -> None:
         """A session's channel has closed; the connection goes with its last game (or its last channel)."""
         self.sessions.discard(session)
         playing = any(other.running for other in self.sessions)
         if self.conn is not None and not playing and (session.running or not self.sessions):
             self.conn.close()
+
+
+def banned_by(ban: BanEntry) -> str:
+    """What the log says of a connection the ban list keeps out."""
+    return f"banned by line {ban.line} of the ban list ({ban})"
 
 
 class SolunaServer:
@@ -241,6 +266,8 @@ class SolunaServer:
         self.store: Storage | None = None
         self.lobby: Lobby | None = None
         self.spawner = make_spawner(config.spawn)
+        #: The owner's ban list, read again when its file changes; each change shuts out whom it bans.
+        self.bans = BanWatch(config.resolved_ban_file, self.shut_out)
         #: What every session is handed (once the lobby exists, before the server listens).
         self.session_services: SessionServices | None = None
         self.connections: set[SolunaConnection] = set()
@@ -248,6 +275,13 @@ class SolunaServer:
         self.refusals = ThrottledLog(log)
         self._listener: Any = None
         self._numbers = itertools.count(1)
+
+    def shut_out(self, bans: BanList) -> None:
+        """Every connection the new ban list bans (by its address or its key) is closed with one line."""
+        for connection in list(self.connections):
+            ban = bans.ban_for(connection.address, connection.fingerprint)
+            if ban is not None:
+                connection.shut_out(ban)
 
     def next_session_number(self) -> int:
         return next(self._numbers)
@@ -284,6 +318,7 @@ class SolunaServer:
                                ranked_after=config.ranked_after, ranked_opponents=config.ranked_opponents)
             in_play = await self.lobby.start()
             self.session_services = SessionServices(config, self.gate, self.lobby, self.spawner, self.refusals)
+            self.bans.start()
         except BaseException:
             if self.lobby is not None:
                 await self.lobby.close()
@@ -293,6 +328,7 @@ class SolunaServer:
         try:
             self._listener = await self._listen(key)
         except BaseException:
+            await self.bans.close()
             await self.spawner.close()
             await self.lobby.close()
             await self.store.close()
@@ -324,6 +360,7 @@ class SolunaServer:
         """Stop listening, end every session with a word to its player, and keep every match in the store."""
         if self._listener is not None:
             self._listener.close()
+        await self.bans.close()
         sessions = self.sessions
         for session in sessions:
             session.request_end("server shutdown", "The server is shutting down.")  # and the way back, if any

@@ -97,6 +97,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.clock = SessionClock(self.limits)
         self.requests = RequestBudget(self.limits)
         self.ending = Ending()
+        #: The player may not come back (banned): their last line gives no way back to a match.
+        self.shut_out = False
         self.task: asyncio.Task[None] | None = None
 
     # ---- who this is (the lobby's Guest) -------------------------------------------------
@@ -215,6 +217,11 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         """End the session (the first reason given is the one logged); ``farewell`` is shown to the player."""
         self.ending.request(reason, farewell)
 
+    def close_for_good(self, reason: str, farewell: str) -> None:
+        """End the session with ``farewell`` as the player's last line, and no word of a way back to a match."""
+        self.shut_out = True
+        self.request_end(reason, farewell)
+
     async def _run(self) -> None:
         counted = False
         try:
@@ -260,7 +267,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         """Leave the lobby, end and reap the child, say goodbye, and log one line."""
         ending = self.ending
         # Asked before leaving the lobby, which lets the seat go: the code and secret that find the match again.
-        way_back = self.services.lobby.way_back(self) if self.child.link is not None else None
+        way_back = self.services.lobby.way_back(self) if self.child.link is not None and not self.shut_out else None
         self.services.lobby.depart(self)
         await self.child.retire(ending, self.channel, self.limits.hold_time)
         last_line = " ".join(part for part in (ending.farewell, way_back) if part)

@@ -1,0 +1,103 @@
+"""Runs in the server process.
+
+The ban list kept current: its file looked at every second, read again when it changed, each new list handed on.
+
+Looking costs one ``stat`` a second, off the event loop (a file on a network share may be slow to
+answer). The file counts as changed when its size, times, inode or device do, so an editor's save,
+an atomic rename (``soluna serve ban``) and a ``chmod`` are all noticed. Each reading logs one
+line for the list and one for each damaged line; a file that cannot be read leaves the list as
+it was (a ban list briefly unreadable must not let everyone in), and a file removed bans nobody.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from ..files import SaveError, read_document_bytes
+from .bans import BanList
+
+log = logging.getLogger("soluna.server")
+
+#: Seconds between two looks at the file: a change applies within about this long.
+CHECK_INTERVAL = 1.0
+
+#: What tells one state of the file from another (``None``: there is no file).
+Signature = tuple[int, int, int, int, int] | None
+
+
+def read_ban_file(path: Path) -> bytes | None:
+    """The file's bytes (a regular file of sane size), ``None`` if there is none; ``SaveError`` if unreadable."""
+    if not os.path.lexists(path):
+        return None
+    return read_document_bytes(path)
+
+
+def signature_of(path: Path) -> Signature:
+    """The file's identity and times as ``stat`` gives them, ``None`` if it is missing."""
+    try:
+        status = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns
+
+
+class BanWatch:
+    """The ban list as last read from ``path``; ``changed`` is called (on the event loop) with each new one."""
+
+    def __init__(self, path: Path, changed: Callable[[BanList], None], interval: float = CHECK_INTERVAL) -> None:
+        self.path = path
+        self.changed = changed
+        self.interval = interval
+        self.bans = BanList()
+        self._seen: Signature | str = "never looked"
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Read the list now (before the server listens), then look again every ``interval`` seconds."""
+        self.bans = self.read_if_changed() or self.bans
+        if self._seen is None:
+            log.info("ban list %s: none yet", self.path)
+        self._task = asyncio.get_running_loop().create_task(self._watch())
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+
+    async def _watch(self) -> None:
+        while True:
+            await asyncio.sleep(self.interval)
+            try:
+                bans = await asyncio.to_thread(self.read_if_changed)
+            except OSError as error:  # stat itself failed (a share gone away): try again next time
+                bans = None
+                log.warning("ban list %s: cannot look at it (%s); the list as last read still applies",
+                            self.path, error.strerror or error)
+            if bans is not None:
+                self.bans = bans
+                self.changed(bans)
+
+    def read_if_changed(self) -> BanList | None:
+        """The list read again if the file changed since last time, else ``None``; each reading logged."""
+        signature = signature_of(self.path)
+        if signature == self._seen:
+            return None
+        first, self._seen = self._seen == "never looked", signature
+        try:
+            data = read_ban_file(self.path)
+        except SaveError as error:
+            log.warning("ban list %s: %s; the list as last read still applies", self.path, error)
+            return None
+        if data is None:
+            if not first:
+                log.info("ban list %s removed: nobody is banned", self.path)
+            return BanList()
+        bans = BanList.parse(data)
+        for damaged in bans.damaged:
+            log.warning("ban list %s line %d ignored: %s", self.path, damaged.line, damaged.problem)
+        log.info("ban list %s read: %s", self.path, bans.summary())
+        return bans

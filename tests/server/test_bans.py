@@ -1,0 +1,189 @@
+"""The ban list without a server: its lines read, who it bans (keys, IPv4 and IPv6 networks), the file noticed when it
+changes, and ``soluna serve ban`` editing it."""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+
+import asyncssh
+import pytest
+
+from soluna_tui.cli import main
+from soluna_tui.server.ban_watch import BanWatch
+from soluna_tui.server.bans import (
+    HEADER,
+    BanEntryError,
+    BanList,
+    Banned,
+    check_reason,
+    parse_banned,
+    with_entry,
+    without_entry,
+)
+
+KEY = asyncssh.generate_private_key("ssh-ed25519", comment="bob@laptop")
+FINGERPRINT = KEY.get_fingerprint("sha256")
+OTHER = asyncssh.generate_private_key("ssh-ed25519").get_fingerprint("sha256")
+
+
+def public_line(key: asyncssh.SSHKey = KEY) -> str:
+    return key.export_public_key().decode().strip()
+
+
+def bans(*lines: str) -> BanList:
+    return BanList.parse("\n".join(lines).encode())
+
+
+def test_an_entry_is_a_fingerprint_a_public_key_an_address_or_a_network() -> None:
+    assert parse_banned(FINGERPRINT) == Banned(fingerprint=FINGERPRINT)
+    assert parse_banned(" sha256:" + FINGERPRINT[7:] + "= ") == Banned(fingerprint=FINGERPRINT)
+    assert parse_banned(public_line()) == Banned(fingerprint=FINGERPRINT)  # banned by its fingerprint
+    assert str(parse_banned("203.0.113.7")) == "203.0.113.7"
+    assert str(parse_banned("203.0.113.7/24")) == "203.0.113.0/24"  # the network that holds it
+    assert str(parse_banned("2001:DB8::1")) == "2001:db8::1"
+    assert str(parse_banned("2001:db8:1:2::/64")) == "2001:db8:1:2::/64"
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("", "nothing to ban"),
+    ("SHA256:abc", "not a SHA256 fingerprint"),
+    ("SHA256:" + "!" * 43, "not a SHA256 fingerprint"),
+    ("MD5:12:34:56", "MD5 fingerprint"),
+    ("ssh-ed25519 AAAAnotbase64", "not an OpenSSH public key"),
+    ("example.com", "not a key fingerprint"),
+    ("10.0.0.0/33", "not a key fingerprint"),
+    ("300.1.2.3", "not a key fingerprint"),
+])
+def test_what_is_no_entry_is_said_in_one_line(text: str, said: str) -> None:
+    with pytest.raises(BanEntryError, match=said) as caught:
+        parse_banned(text)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_damaged_line_is_reported_by_number_and_the_rest_applies() -> None:
+    listed = BanList.parse(b"# the owner's notes\n\n10.0.0.0/8  # spam\nnonsense here # note\n"
+                           + b"\xff\xfe bad bytes\n" + FINGERPRINT.encode() + b"\n")
+    assert [(entry.line, str(entry.banned), entry.note) for entry in listed.entries] == [
+        (3, "10.0.0.0/8", "spam"), (6, FINGERPRINT, "")]
+    assert [(damaged.line, damaged.problem) for damaged in listed.damaged] == [
+        (4, "'nonsense here' is not a key fingerprint (SHA256:...), an OpenSSH public key, an address or a network"),
+        (5, "not UTF-8 text")]
+    assert listed.summary() == "1 key, 1 address; 2 damaged lines ignored"
+    assert listed.ban_for("10.1.2.3") is listed.entries[0]
+
+
+def test_ipv4_and_ipv6_networks_ban_what_they_hold_and_nothing_else() -> None:
+    listed = bans("203.0.113.0/24", "198.51.100.7", "2001:db8:1::/48", "2001:db8:2::5")
+    assert listed.ban_for("203.0.113.200").line == 1
+    assert listed.ban_for("203.0.114.1") is None
+    assert listed.ban_for("198.51.100.7").line == 2
+    assert listed.ban_for("198.51.100.8") is None
+    assert listed.ban_for("2001:db8:1:ffff::9").line == 3
+    assert listed.ban_for("2001:db8:2::5").line == 4
+    assert listed.ban_for("2001:db8:2::6") is None
+    assert listed.ban_for("::ffff:203.0.113.9").line == 1  # an IPv4 client on an IPv6 socket
+    assert listed.ban_for("fe80::1%eth0") is None
+    assert listed.ban_for("?") is None and listed.ban_for(None) is None
+    assert bans("::/0").ban_for("203.0.113.9") is None  # every IPv6 address, no IPv4 one
+    assert bans("0.0.0.0/0").ban_for("2001:db8::1") is None
+
+
+def test_a_key_is_banned_wherever_it_comes_from_and_an_address_whatever_key_it_brings() -> None:
+    listed = bans(f"{public_line()}  # bob's key", "192.0.2.0/24")
+    assert listed.ban_for("203.0.113.1", FINGERPRINT).note == "bob's key"
+    assert listed.ban_for("203.0.113.1", OTHER) is None
+    assert listed.ban_for("192.0.2.9", OTHER).line == 2
+    assert listed.ban_for("192.0.2.9").line == 2
+
+
+def test_an_entry_added_and_removed_leaves_every_other_line_as_it_was() -> None:
+    text = with_entry("", parse_banned("192.0.2.1"), "2026-11-26 spam")
+    assert text == HEADER + "192.0.2.1  # 2026-11-26 spam\n"
+    text = with_entry(text + "damaged line\n# a note", parse_banned(FINGERPRINT), "")
+    assert text.endswith("damaged line\n# a note\n" + FINGERPRINT + "\n")
+    kept, removed = without_entry(text + "192.0.2.1/32 # again\n", parse_banned("192.0.2.1"))
+    assert removed == 2 and kept == HEADER + "damaged line\n# a note\n" + FINGERPRINT + "\n"
+    assert without_entry(kept, parse_banned("192.0.2.0/24")) == (kept, 0)
+    assert parse_banned("192.0.2.0/24").covers(parse_banned("192.0.2.1"))
+    assert not parse_banned("192.0.2.1").covers(parse_banned("192.0.2.0/24"))
+    assert not parse_banned("::/0").covers(parse_banned("192.0.2.1"))
+
+
+def test_a_reason_is_one_printable_line() -> None:
+    assert check_reason("  abusive in chat ") == "abusive in chat"
+    for bad in ("two\nlines", "a\x1b[31m colour", "x" * 201):
+        with pytest.raises(BanEntryError):
+            check_reason(bad)
+
+
+def test_the_file_is_read_again_when_it_changes_and_only_then(tmp_path, caplog) -> None:
+    path = tmp_path / "bans.txt"
+    watch = BanWatch(path, lambda _: None)
+    caplog.set_level(logging.INFO, "soluna.server")
+    assert watch.read_if_changed() == BanList()  # no file: nobody banned, said once at start by ``start``
+    assert watch.read_if_changed() is None
+    path.write_text("192.0.2.1\nbad\n")
+    assert [str(entry.banned) for entry in watch.read_if_changed().entries] == ["192.0.2.1"]
+    assert watch.read_if_changed() is None  # unchanged: not read again
+    assert f"ban list {path} line 2 ignored: 'bad' is not a key fingerprint" in caplog.text
+    assert f"ban list {path} read: 0 keys, 1 address; 1 damaged line ignored" in caplog.text
+    os.chmod(path, 0o600)  # the same text, another mode (a rename by 'soluna serve ban' keeps it): read again
+    assert watch.read_if_changed() is not None
+    path.unlink()
+    assert watch.read_if_changed() == BanList()
+    assert f"ban list {path} removed: nobody is banned" in caplog.text
+    path.mkdir()  # not a file: the list as last read still applies
+    assert watch.read_if_changed() is None
+    assert "is a directory, not a file; the list as last read still applies" in caplog.text
+
+
+def ban(tmp_path, *words: str) -> int:
+    return main(["serve", "ban", *words, "--data-dir", str(tmp_path)])
+
+
+def test_the_subcommand_adds_lists_and_removes_entries_in_the_data_directory(tmp_path, capsys) -> None:
+    assert ban(tmp_path, "list") == 0
+    assert capsys.readouterr().out == f"Nobody is banned: {tmp_path / 'bans.txt'} does not exist yet.\n"
+    assert ban(tmp_path, "add", "192.0.2.0/24", "--reason", "bot farm") == 0
+    assert ban(tmp_path, "add", *public_line().split()) == 0  # a key line as the shell splits it
+    out = capsys.readouterr().out
+    assert f"Banned 192.0.2.0/24 (line 5 of {tmp_path / 'bans.txt'})" in out and f"Banned {FINGERPRINT}" in out
+    assert ban(tmp_path, "add", "192.0.2.9") == 0  # already banned: nothing written twice
+    assert "192.0.2.9 is banned already, by line 5" in capsys.readouterr().out
+    assert ban(tmp_path, "list") == 0
+    listing = rf"    5  192\.0\.2\.0/24  # \d{{4}}-\d\d-\d\d bot farm\n    6  {re.escape(FINGERPRINT)}  # \S+\n"
+    assert re.fullmatch(listing, capsys.readouterr().out)
+    listed = BanList.parse((tmp_path / "bans.txt").read_bytes())
+    assert [str(entry.banned) for entry in listed.entries] == ["192.0.2.0/24", FINGERPRINT]
+    assert listed.entries[0].note.endswith(" bot farm") and not listed.damaged
+    assert oct((tmp_path / "bans.txt").stat().st_mode & 0o777) == "0o644"  # readable by a server run as another
+    assert ban(tmp_path, "remove", FINGERPRINT) == 0
+    assert [str(entry.banned) for entry in BanList.parse((tmp_path / "bans.txt").read_bytes()).entries] == [
+        "192.0.2.0/24"]
+
+
+def test_the_subcommand_says_what_is_wrong_in_one_line(tmp_path, capsys) -> None:
+    for words, status, said in (
+            (("add", "example.com"), 2, "soluna serve ban add: error: 'example.com' is not a key fingerprint"),
+            (("add", "192.0.2.1", "--reason", "two\nlines"), 2,
+             "soluna serve ban add: error: the reason must be one line"),
+            (("remove", "192.0.2.1"), 1, "soluna serve ban remove: error: 192.0.2.1 is not on the ban list"),
+            (("frobnicate",), 2, "soluna serve ban: error: argument ACTION: invalid choice: 'frobnicate'")):
+        if status == 2:
+            with pytest.raises(SystemExit) as exited:
+                ban(tmp_path, *words)
+            assert exited.value.code == 2
+        else:
+            assert ban(tmp_path, *words) == status
+        error = capsys.readouterr().err
+        assert error.startswith(said) and error.count("\n") == 1, error
+    (tmp_path / "bans.txt").write_text("192.0.2.0/24\n")
+    assert ban(tmp_path, "remove", "192.0.2.1") == 1
+    assert "192.0.2.1 is not on the ban list" in (error := capsys.readouterr().err)
+    assert "; line 1 (192.0.2.0/24) bans it still" in error
+    (tmp_path / "bans.txt").unlink()
+    (tmp_path / "bans.txt").mkdir()
+    assert ban(tmp_path, "add", "192.0.2.1") == 1
+    assert "bans.txt is a directory, not a file" in capsys.readouterr().err
