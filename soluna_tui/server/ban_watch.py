@@ -25,8 +25,10 @@ log = logging.getLogger("soluna.server")
 #: Seconds between two looks at the file: a change applies within about this long.
 CHECK_INTERVAL = 1.0
 
-#: What tells one state of the file from another (``None``: there is no file).
-Signature = tuple[int, int, int, int, int] | None
+#: What the file is taken to have been before the first look (any first look is a change).
+NEVER_LOOKED = "never looked"
+#: What tells one state of the file from another (``None``: there is no file; text: why it cannot be looked at).
+Signature = tuple[int, int, int, int, int] | str | None
 
 
 def read_ban_file(path: Path) -> bytes | None:
@@ -37,11 +39,13 @@ def read_ban_file(path: Path) -> bytes | None:
 
 
 def signature_of(path: Path) -> Signature:
-    """The file's identity and times as ``stat`` gives them, ``None`` if it is missing."""
+    """The file's identity and times as ``stat`` gives them, ``None`` if it is missing, or why it cannot be seen."""
     try:
         status = os.stat(path)
     except FileNotFoundError:
         return None
+    except OSError as error:  # a folder it may not search, a network share gone away
+        return f"cannot look at it ({error.strerror or error})"
     return status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns
 
 
@@ -53,7 +57,7 @@ class BanWatch:
         self.changed = changed
         self.interval = interval
         self.bans = BanList()
-        self._seen: Signature | str = "never looked"
+        self._seen: Signature = NEVER_LOOKED
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -71,12 +75,7 @@ class BanWatch:
     async def _watch(self) -> None:
         while True:
             await asyncio.sleep(self.interval)
-            try:
-                bans = await asyncio.to_thread(self.read_if_changed)
-            except OSError as error:  # stat itself failed (a share gone away): try again next time
-                bans = None
-                log.warning("ban list %s: cannot look at it (%s); the list as last read still applies",
-                            self.path, error.strerror or error)
+            bans = await asyncio.to_thread(self.read_if_changed)
             if bans is not None:
                 self.bans = bans
                 self.changed(bans)
@@ -86,7 +85,10 @@ class BanWatch:
         signature = signature_of(self.path)
         if signature == self._seen:
             return None
-        first, self._seen = self._seen == "never looked", signature
+        first, self._seen = self._seen == NEVER_LOOKED, signature
+        if isinstance(signature, str):
+            log.warning("ban list %s: %s; the list as last read still applies", self.path, signature)
+            return None
         try:
             data = read_ban_file(self.path)
         except SaveError as error:

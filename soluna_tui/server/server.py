@@ -193,7 +193,7 @@ class SolunaConnection(asyncssh.SSHServer):
         banned = self.server.bans.bans.ban_for(self.address, key.get_fingerprint("sha256"))
         if banned is not None:  # offering a banned key is enough: told as it logs in, like a refused connection
             self.ssh.send_auth_banner(f"{REFUSED_LINE}\r\n")
-            self.close(f"offered a {banned_by(banned)}", REFUSED_LINE, asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE)
+            self.close(f"offered a key {banned_by(banned)}", REFUSED_LINE, asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE)
             return False
         self._offered_key = key
         return True

@@ -89,7 +89,7 @@ async def test_a_player_banned_by_key_is_closed_with_one_line_and_kept_out_until
         assert await refused_line(server.port, "127.0.0.2", DAN_KEY) == REFUSED_LINE  # the key: from anywhere
         assert await refused_line(server.port, "127.0.0.4", DAN_KEY) == REFUSED_LINE
         assert await refused_line(server.port, "127.0.0.2") == "let in"  # the address is not banned
-        assert any(f"offered a banned by line 5 of the ban list ({DAN}" in record.getMessage()
+        assert any(f"offered a key banned by line 5 of the ban list ({DAN}" in record.getMessage()
                    for record in caplog.records)
 
         ban(tmp_path, "remove", DAN)
