@@ -168,19 +168,24 @@ class BanList:
         return found
 
     @cached_property
-    def networks(self) -> tuple[tuple[Network, BanEntry], ...]:
-        """Each banned address range with its entry, in the file's order."""
-        return tuple((entry.banned.network, entry) for entry in self.entries if entry.banned.network is not None)
+    def networks(self) -> dict[tuple[int, int], dict[Network, BanEntry]]:
+        """The banned address ranges by IP version and prefix length, each with its first entry: an address is
+        looked up once per length in use, however long the list (a blocklist of thousands costs no more)."""
+        found: dict[tuple[int, int], dict[Network, BanEntry]] = {}
+        for entry in self.entries:
+            if (network := entry.banned.network) is not None:
+                found.setdefault((network.version, network.prefixlen), {}).setdefault(network, entry)
+        return found
 
     def ban_for(self, address: str | None, fingerprint: str | None = None) -> BanEntry | None:
-        """The entry that bans a connection from ``address`` with the key ``fingerprint``, if any."""
+        """The entry that bans a connection from ``address`` with the key ``fingerprint``, if any (the key's, else
+        the first in the file that holds the address)."""
         if fingerprint is not None and (entry := self.keys.get(fingerprint)) is not None:
             return entry
-        candidates = _as_addresses(address)
-        for network, entry in self.networks:
-            if any(candidate.version == network.version and candidate in network for candidate in candidates):
-                return entry
-        return None
+        found = [entry for candidate in _as_addresses(address)
+                 for (version, length), networks in self.networks.items() if version == candidate.version
+                 if (entry := networks.get(ipaddress.ip_network((candidate, length), strict=False))) is not None]
+        return min(found, key=lambda entry: entry.line, default=None)
 
     def summary(self) -> str:
         keys = sum(1 for entry in self.entries if entry.banned.is_key)

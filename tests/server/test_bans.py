@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import time
 
 import asyncssh
 import pytest
@@ -88,6 +89,22 @@ def test_ipv4_and_ipv6_networks_ban_what_they_hold_and_nothing_else() -> None:
     assert listed.ban_for("?") is None and listed.ban_for(None) is None
     assert bans("::/0").ban_for("203.0.113.9") is None  # every IPv6 address, no IPv4 one
     assert bans("0.0.0.0/0").ban_for("2001:db8::1") is None
+
+
+def test_the_first_line_that_holds_an_address_bans_it_and_a_long_list_costs_a_lookup_per_prefix_length() -> None:
+    blocklist = [f"10.{high}.{low}.0/24" for high in range(100, 180) for low in range(256)]  # 20,480 networks
+    listed = bans("10.7.0.0/16", "10.0.0.0/8", *blocklist, "2001:db8::/32")
+    assert listed.ban_for("10.7.1.1").line == 1 and listed.ban_for("10.8.1.1").line == 2
+    assert listed.ban_for("10.150.3.9").line == 2  # the /8 comes before its /24
+    assert bans(*blocklist).ban_for("10.150.3.9").banned == parse_banned("10.150.3.0/24")
+    assert bans(*blocklist).ban_for("10.180.0.1") is None
+    started = time.perf_counter()
+    for number in range(2000):
+        bans_for_one = listed.ban_for(f"192.0.{number // 256}.{number % 256}")
+        assert bans_for_one is None
+    took = time.perf_counter() - started
+    print(f"\n2000 addresses against {len(listed.entries)} networks: {took * 1e6 / 2000:.1f} µs each")
+    assert took < 2.0  # a scan of every network took 26 s here
 
 
 def test_a_key_is_banned_wherever_it_comes_from_and_an_address_whatever_key_it_brings() -> None:
