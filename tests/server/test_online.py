@@ -147,7 +147,7 @@ async def test_playing_and_watching_are_told_and_the_players_hear_who_watches(ma
     assert {person["name"]: (person["doing"], person["others"]) for person in online_now(lou).values()}["eve"] == (
         "watching", ["ann", "bob"])
     assert lobby.roster.watcher_counts == {code: 2}
-    assert lou.last("lobby")["matches"][0]["watchers"] == 2
+    await wait_for(lambda: lou.last("lobby")["matches"][0]["watchers"] == 2)  # the listing is told on its own beat
     told = len(ann.online)
     assert [message["type"] for message in ann.online] == ["online"] + ["spectators"] * (told - 1)  # at a match:
     # no list to follow, only who watches
