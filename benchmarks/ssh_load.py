@@ -1,7 +1,7 @@
 """Many SSH players at once on loopback: memory per session and the keystroke-to-screen round trip.
 
 Usage: python benchmarks/ssh_load.py [--sessions 50] [--keys 30] [--interval 1.0]
-                                     [--scene game|lobby|match] [--spawn zygote|exec]
+                                     [--scene game|lobby|match|meet] [--spawn zygote|exec]
                                      [--database sqlite|postgresql]
 
 Starts ``soluna serve`` in its own process on a free loopback port (on its default
@@ -19,7 +19,12 @@ the stars to win going up by one, in the ``match`` scene two-player matches (in
 pairs: one creates, the next joins by its code, so with two servers the players
 of a match are on different servers) where the player to move plays a legal move
 (read from the database) and it is timed until it shows on the opponent's
-screen: the whole way through both servers and the database. Memory per session is
+screen: the whole way through both servers and the database; in the ``meet`` scene
+the same 25 matches (``--matches``) while every other session stays in the lobby with
+who is online listed (``o``), and people come and go: every 2 s a newcomer connects
+and leaves again, each timed until the lobby's count of who is online shows it on a
+sample of the other lobbies' screens (arrival and departure alike; the target is the
+match scene's, the list's changes are told at most twice a second). Memory per session is
 the proportional set size (PSS, shared pages split fairly) of the session
 processes, plus the server's and the zygote's growth, divided by the sessions.
 
@@ -61,7 +66,14 @@ OPEN_TIMEOUT, KEY_TIMEOUT, TOTAL_TIMEOUT = 20.0, 5.0, 900.0
 OPEN_AT_ONCE = 4
 #: The p95 asked for: a key to its screen (game and lobby scenes), a move to the opponent's screen (match).
 KEY_TARGET, MATCH_TARGET = 0.100, 0.300
+#: The meet scene's p95 for who is online: a newcomer (from its connection, its child's start included) or one
+#: who left, counted in other lobbies' titles (the list's changes are told at most twice a second).
+ONLINE_TARGET = 2.0
 STARS = re.compile(r"Stars to win\s+\S\s(\d)\s")
+ONLINE = re.compile(r"Soluna · (\d+) online")
+#: The meet scene: a newcomer every this many seconds, each watched for on this many lobbies' screens.
+NEWCOMER_EVERY, WATCHERS = 2.0, 5
+ARRIVED, LEFT = "who is online: a newcomer, to others' lobbies", "who is online: one who left, to others' lobbies"
 
 
 class Anonymous(asyncssh.SSHClient):
@@ -133,7 +145,7 @@ class Player:
 
 async def into_scene(player: Player, scene: str) -> None:
     await player.until(lambda text: "Welcome," in text and "Quit" in text, OPEN_TIMEOUT)
-    if scene == "match":
+    if scene in ("match", "meet"):
         return
     if scene == "game":
         player.press("\r")  # Play the computer: the player opens, so nothing moves until a key
@@ -299,6 +311,7 @@ def start_server(data_dir: str, sessions: int, spawn: str, *flags: str) -> tuple
 
 async def run(args: argparse.Namespace) -> int:
     raise_open_files(args.sessions)
+    capacity = args.sessions + (1 if args.scene == "meet" else 0)  # room for the meet scene's newcomer
     with tempfile.TemporaryDirectory() as data_dir, contextlib.ExitStack() as stack:
         servers: list[tuple[subprocess.Popen, int]] = []
         try:
@@ -307,9 +320,9 @@ async def run(args: argparse.Namespace) -> int:
                 flags = ("--database", url, "--host-key", str(Path(data_dir) / "shared_host_key"))
                 for name in ("a", "b"):
                     (Path(data_dir) / name).mkdir()
-                    servers.append(start_server(str(Path(data_dir) / name), args.sessions, args.spawn, *flags))
+                    servers.append(start_server(str(Path(data_dir) / name), capacity, args.spawn, *flags))
             else:
-                servers.append(start_server(data_dir, args.sessions, args.spawn))
+                servers.append(start_server(data_dir, capacity, args.spawn))
                 args.database_url = str(Path(data_dir) / "soluna.sqlite3")
             return await measure(args, servers)
         finally:
@@ -379,6 +392,8 @@ async def measure(args: argparse.Namespace, servers: list[tuple[subprocess.Popen
     serving_cpu, relay_cpu, client_cpu = cpu_seconds(tree), cpu_seconds(relays), own_cpu_seconds()
     if args.scene == "match":
         await play_matches(args, servers, players, rng, times, failures)
+    elif args.scene == "meet":
+        await meet(args, servers, players, rng, times, failures)
     else:
         await asyncio.gather(*(play(player, args.scene, args.keys, args.interval, random.Random(rng.random()),
                                     times, failures) for player in players))
@@ -389,6 +404,7 @@ async def measure(args: argparse.Namespace, servers: list[tuple[subprocess.Popen
         player.close()
 
     count = len(players)
+    online = {name: times.pop(name) for name in (ARRIVED, LEFT) if name in times}
     per_session = (children_pss + grown) / count / 1024
     every = [value for values in times.values() for value in values]
     where = "two servers on PostgreSQL" if len(servers) > 1 else "one server on SQLite"
@@ -412,9 +428,15 @@ async def measure(args: argparse.Namespace, servers: list[tuple[subprocess.Popen
             print(f"  {name}: {describe(values)}")
     print(f"keystroke to screen: {describe(every)}"
           + (f"; {len(failures)} keys never showed ({', '.join(sorted(set(failures)))})" if failures else ""))
-    target = MATCH_TARGET if args.scene == "match" else KEY_TARGET
+    target = MATCH_TARGET if args.scene in ("match", "meet") else KEY_TARGET
     met = percentile(every, 0.95) < target and not failures
     print(f"target (p95 < {target * 1000:.0f} ms): {'met' if met else 'NOT met'}")
+    if args.scene == "meet":
+        for name, values in online.items():
+            print(f"{name}: {describe(values, 'screens')}")
+        current = len(online) == 2 and all(percentile(values, 0.95) < ONLINE_TARGET for values in online.values())
+        print(f"who is online kept current (p95 < {ONLINE_TARGET:.0f} s): {'met' if current else 'NOT met'}")
+        met = met and current
     return 0 if met else 1
 
 
@@ -436,14 +458,69 @@ async def play_matches(args: argparse.Namespace, servers: list[tuple[subprocess.
         await store.close()
 
 
+async def meet(args: argparse.Namespace, servers: list[tuple[subprocess.Popen, int]], players: list[Player],
+               rng: random.Random, times: dict[str, list[float]], failures: list[str]) -> None:
+    """``--matches`` matches play while the other sessions list who is online and newcomers come and go."""
+    playing, lobby = players[:2 * args.matches], players[2 * args.matches:]
+    if len(lobby) < WATCHERS:
+        raise SystemExit(f"the meet scene needs at least {2 * args.matches + WATCHERS} sessions")
+    for player in lobby:
+        player.press("o")
+    for player in lobby:
+        await player.until(lambda text: "Who is online" in text, OPEN_TIMEOUT)
+    everyone = len(players)
+    for player in lobby:  # every session is listed before anything is timed
+        await player.until(lambda text: online_count(text) == everyone, OPEN_TIMEOUT)
+    stop = asyncio.Event()
+
+    async def newcomers() -> None:
+        number = len(players)
+        while not stop.is_set():
+            await asyncio.sleep(NEWCOMER_EVERY)
+            watchers = rng.sample(lobby, WATCHERS)
+            port = servers[number % len(servers)][1]
+            try:
+                newcomer = await asyncio.wait_for(Player.connect(port, number), OPEN_TIMEOUT)
+                await time_count(watchers, everyone + 1, ARRIVED, times)
+                newcomer.close()
+                await time_count(watchers, everyone, LEFT, times)
+            except (TimeoutError, ConnectionError, OSError, asyncssh.Error) as error:
+                failures.append(type(error).__name__)
+                return
+            number += 1
+
+    arrivals = asyncio.create_task(newcomers())
+    try:
+        await play_matches(args, servers, playing, rng, times, failures)
+    finally:
+        stop.set()
+        await arrivals
+
+
+def online_count(text: str) -> int | None:
+    found = ONLINE.search(text)
+    return int(found.group(1)) if found else None
+
+
+async def time_count(watchers: list[Player], count: int, name: str, times: dict[str, list[float]]) -> None:
+    """Each watcher's time until its lobby counts ``count`` online (measured from now, for all of them at once)."""
+    started = time.perf_counter()
+
+    async def seen(player: Player) -> None:
+        await player.until(lambda text: online_count(text) == count, KEY_TIMEOUT + ONLINE_TARGET)
+        times.setdefault(name, []).append(time.perf_counter() - started)
+
+    await asyncio.gather(*(seen(player) for player in watchers))
+
+
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def describe(values: list[float]) -> str:
+def describe(values: list[float], counted: str = "keys") -> str:
     return (f"median {statistics.median(values) * 1000:.0f} ms, p95 {percentile(values, 0.95) * 1000:.0f} ms, "
-            f"max {max(values) * 1000:.0f} ms over {len(values)} keys")
+            f"max {max(values) * 1000:.0f} ms over {len(values)} {counted}")
 
 
 def main() -> int:
@@ -451,7 +528,8 @@ def main() -> int:
     parser.add_argument("--sessions", type=int, default=50)
     parser.add_argument("--keys", type=int, default=30, help="keys each session presses")
     parser.add_argument("--interval", type=float, default=1.0, help="mean seconds between a session's keys")
-    parser.add_argument("--scene", choices=("game", "lobby", "match"), default="game")
+    parser.add_argument("--scene", choices=("game", "lobby", "match", "meet"), default="game")
+    parser.add_argument("--matches", type=int, default=25, help="matches played in the meet scene")
     parser.add_argument("--spawn", choices=("zygote", "exec"), default="zygote")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite",
