@@ -102,6 +102,11 @@ def add_serve_command(commands: argparse._SubParsersAction[Any],
                        help="different established opponents (each with --ranked-after rated matches against "
                             f"others) a player has had rated matches against before the leaderboard lists them "
                             f"(default {RANKED_OPPONENTS})")
+    talk = serve.add_argument_group("table talk")
+    talk.add_argument("--no-chat", dest="chat", action="store_false",
+                      help="no chat at all: in the lobby, between players, among spectators")
+    talk.add_argument("--no-guest-chat", dest="guest_chat", action="store_false",
+                      help="only players with an SSH key may chat (guests still read it)")
     limits = serve.add_argument_group("limits")
     for flag, name, low, high, what in LIMIT_FLAGS:
         default = getattr(defaults, name)
@@ -140,7 +145,8 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
     return ServerConfig(data_dir=args.data_dir or default_data_dir(), host=args.host, port=args.port,
                         host_key_path=args.host_key, limits=limits, spawn=args.spawn,
                         proxy_from=tuple(args.proxy_from), database=args.database, clocks=args.clocks,
-                        ranked_after=args.ranked_after, ranked_opponents=args.ranked_opponents)
+                        ranked_after=args.ranked_after, ranked_opponents=args.ranked_opponents, chat=args.chat,
+                        guest_chat=args.guest_chat)
 
 
 def run_serve(args: argparse.Namespace) -> int:

@@ -96,6 +96,9 @@ class ServerConfig:
     ranked_after: int = RANKED_AFTER
     #: Different established opponents (``ranked_after`` rated matches against others) they must have played.
     ranked_opponents: int = RANKED_OPPONENTS
+    #: Table talk at all (``--no-chat``), and for guests without an SSH key (``--no-guest-chat``).
+    chat: bool = True
+    guest_chat: bool = True
 
     @property
     def resolved_host_key_path(self) -> Path:
