@@ -35,6 +35,7 @@ from ..rules import MAX_DISCS, MIN_DISCS, MatchOptions, OptionError
 from ..rules.match import DEFAULT_STARS, MAX_STARS, MIN_STARS
 from ..rules.strengths import CALIBRATED_DISCS, PERFECT, STRENGTHS, strength_of
 from ..widgets.cached_lines import Column, Panel, Row, Words
+from ..widgets.chat_panel import ChatPanel
 from ..widgets.choice import Choice
 from ..widgets.key_footer import KeyFooter
 from ..widgets.menu import Menu
@@ -61,6 +62,7 @@ NO_CLOCK: tuple[str, ClockSetting | None] = ("none", None)
 #: The settings, as their widgets' ids and ``LobbyChoices``' fields both say them.
 SETTINGS = ("level", "rules", "stars", "discs", "opener", "hints", "clock", "hidden")
 MATCHES_TITLE = "Matches in play"
+TALK_TITLE = "Talk in the lobby"
 #: Seconds the settings stay as they are before they are told (holding a key down sends nothing).
 CHOICES_SETTLE_SECONDS = 1.0
 
@@ -188,6 +190,8 @@ class LobbyScreen(QuietFocus, Screen[None]):
         self.online_total: int | None = None  # until the server has said
         self.you: int | None = None
         self.listing_online = False
+        #: Table talk shown in the lists' place (its chat line open).
+        self.talking = False
         #: The lobby's title and the list's, as last drawn.
         self._titles: tuple[str, str] = ("", MATCHES_TITLE)
 
@@ -226,6 +230,7 @@ class LobbyScreen(QuietFocus, Screen[None]):
             yield Words(MATCHES_TITLE, id="lobby-matches-title", markup=False)
             yield Menu(id="lobby-matches")
             yield PeopleList(ascii_mode=self.ascii_mode, id="lobby-online")
+            yield ChatPanel(shown_with_lines=False, id="lobby-chat")  # table talk (C), in the lists' place
             yield Words("", id="lobby-none", markup=False)
         yield KeyFooter()
 
@@ -352,7 +357,9 @@ class LobbyScreen(QuietFocus, Screen[None]):
         dot = "-" if self.ascii_mode else "·"
         border = "Soluna" if counted is None else f"Soluna {dot} {counted} online"
         title = MATCHES_TITLE
-        if self.listing_online:
+        if self.talking:
+            title = TALK_TITLE
+        elif self.listing_online:
             title = f"Who is online ({counted or 0})"
             if self._value("hidden"):
                 title += ": you are hidden (the Online list setting)"
@@ -375,11 +382,17 @@ class LobbyScreen(QuietFocus, Screen[None]):
         if self.focused in (matches, people) and self.focused is not shown:
             shown.focus()
         entries = self.online if self.listing_online else self.matches
-        matches.display = not self.listing_online and bool(self.matches)
-        people.display = self.listing_online and bool(self.online)
+        matches.display = not self.listing_online and bool(self.matches) and not self.talking
+        people.display = self.listing_online and bool(self.online) and not self.talking
         none = self.query_one("#lobby-none", Static)
         none.update("Nobody else is listed right now." if self.listing_online else "None right now.")
-        none.display = not entries
+        none.display = not entries and not self.talking
+
+    def show_talk(self, talking: bool) -> None:
+        """Table talk (its panel, opened by the app) in the lists' place, or (``False``) the list again."""
+        self.talking = talking
+        self._show_titles()
+        self._show_list()
 
     def action_list_online(self) -> None:
         self._list_online(True)
