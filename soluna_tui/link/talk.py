@@ -77,9 +77,9 @@ def chat_line(text: str) -> str:
     """``text`` cleaned, ready to say; ``ChatRefused`` (its one line) when nothing is left or it is too long."""
     cleaned = clean_chat(text)
     if not cleaned:
-        raise ChatRefused("Not sent: the line was empty once cleaned of what cannot be shown.")
+        raise ChatRefused("Not sent: nothing in it can be shown.")
     if len(cleaned) > CHAT_LONGEST:
-        raise ChatRefused(f"Not sent: a line is at most {CHAT_LONGEST} characters (this one has {len(cleaned)}).")
+        raise ChatRefused(f"Not sent: {len(cleaned)} characters; a line has at most {CHAT_LONGEST}.")
     return cleaned
 
 

@@ -27,6 +27,8 @@ class TalkHalf:
         self.book = ChatBook()
         #: A line under the talk: why the last line was not said, what a command did (until the next line said).
         self._note: str | None = None
+        #: The lobby's lines come while its talk was closed (its title counts them).
+        self._unread = 0
 
     @property
     def handlers(self) -> dict[type[Message], Callable[[Any], None]]:
@@ -37,8 +39,14 @@ class TalkHalf:
     def _heard(self, message: Chat) -> None:
         if message.refused is not None:
             self._note = message.refused
+        elif any(line.yours for line in message.lines) and not message.whole:
+            self._note = None  # a line of this player's was said: whatever held the last ones back is over
         if message.whole or message.lines:
             self.book.take(message)
+        lobby = self.app.lobby
+        if message.code is None and not message.whole and not lobby.talking:
+            self._unread += sum(1 for line in message.lines if not line.yours and line in self.book.lines(None))
+            lobby.show_talk_unread(self._unread)
         self.redraw()
 
     # ---- where the talk is shown -----------------------------------------------------------
@@ -83,6 +91,8 @@ class TalkHalf:
             self._note = self.book.closed
         if self.app.screen is self.app.lobby:
             self.app.lobby.show_talk(True)
+            self._unread = 0
+            self.app.lobby.show_talk_unread(0)
         self.redraw()
         panel.open()
 
@@ -116,7 +126,6 @@ class TalkHalf:
             except ChatRefused as refusal:
                 self._note = str(refusal)
             else:
-                self._note = None
                 self.app.send(Say(text))
         self.redraw()
 

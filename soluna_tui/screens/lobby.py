@@ -63,6 +63,11 @@ NO_CLOCK: tuple[str, ClockSetting | None] = ("none", None)
 SETTINGS = ("level", "rules", "stars", "discs", "opener", "hints", "clock", "hidden")
 MATCHES_TITLE = "Matches in play"
 TALK_TITLE = "Talk in the lobby"
+
+
+def unread_words(count: int) -> str:
+    """The lobby's talk not read yet, as its title says it."""
+    return f"{count} new line{'s' if count != 1 else ''} of talk (C reads)"
 #: Seconds the settings stay as they are before they are told (holding a key down sends nothing).
 CHOICES_SETTLE_SECONDS = 1.0
 
@@ -190,8 +195,9 @@ class LobbyScreen(QuietFocus, Screen[None]):
         self.online_total: int | None = None  # until the server has said
         self.you: int | None = None
         self.listing_online = False
-        #: Table talk shown in the lists' place (its chat line open).
+        #: Table talk shown in the lists' place (its chat line open), and its lines come since it was last read.
         self.talking = False
+        self.talk_unread = 0
         #: The lobby's title and the list's, as last drawn.
         self._titles: tuple[str, str] = ("", MATCHES_TITLE)
 
@@ -363,6 +369,8 @@ class LobbyScreen(QuietFocus, Screen[None]):
             title = f"Who is online ({counted or 0})"
             if self._value("hidden"):
                 title += ": you are hidden (the Online list setting)"
+        if self.talk_unread and not self.talking:
+            title += f" {dot} {unread_words(self.talk_unread)}"
         # Each drawn again only when it changed: a count changes as players come and go, in every lobby.
         drawn_border, drawn_title = self._titles
         if border != drawn_border:
@@ -393,6 +401,12 @@ class LobbyScreen(QuietFocus, Screen[None]):
         self.talking = talking
         self._show_titles()
         self._show_list()
+
+    def show_talk_unread(self, count: int) -> None:
+        """How many lines of the lobby's talk came since it was last read (said over the lists)."""
+        self.talk_unread = count
+        if self.composed:
+            self._show_titles()
 
     def action_list_online(self) -> None:
         self._list_online(True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.text import Text
-from textual import events, on
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -15,7 +15,7 @@ from textual.message import Message
 from textual.widgets import Input, RichLog
 
 from ..link.messages import ChatLine
-from ..link.talk import CANNED, CHAT_LONGEST
+from ..link.talk import CANNED
 from ..play.talk import PLACEHOLDER, spoken_by
 
 #: The most lines the panel draws (older ones scroll out of the book's reach anyway).
@@ -35,6 +35,12 @@ class ChatInput(Input):
             self.post_message(ChatPanel.Said(CANNED[int(number) - 1]))
             return
         await super()._on_key(event)
+
+    async def action_submit(self) -> None:
+        """Enter: the line said, and the chat line emptied at once (the next key typed is the next line's)."""
+        text, self.value = self.value, ""
+        if text.strip():
+            self.post_message(ChatPanel.Said(text))
 
     def action_close_chat(self) -> None:
         self.post_message(ChatPanel.Closed())
@@ -65,7 +71,7 @@ class ChatPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield RichLog(min_width=1, wrap=True, markup=False, highlight=False, id="chat-lines")
-        yield ChatInput(placeholder=PLACEHOLDER, compact=True, max_length=4 * CHAT_LONGEST, id="chat-input")
+        yield ChatInput(placeholder=PLACEHOLDER, compact=True, id="chat-input")
 
     def on_mount(self) -> None:
         self.border_title = "Talk"
@@ -93,13 +99,6 @@ class ChatPanel(Vertical):
         self.is_open = False
         self.chat_line.value = ""
         self._show()
-
-    @on(Input.Submitted, "#chat-input")
-    def _submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        if event.value.strip():
-            self.post_message(self.Said(event.value))
-        self.chat_line.value = ""
 
     def _show(self) -> None:
         self.display = self.is_open or (self.shown_with_lines and bool(self._lines or self._note))

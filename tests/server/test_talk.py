@@ -54,9 +54,9 @@ def test_a_line_is_cleaned_of_what_a_terminal_would_obey_or_that_draws_nothing(s
 def test_a_line_too_long_or_empty_once_cleaned_is_refused_in_one_line() -> None:
     assert chat_line("x" * CHAT_LONGEST) == "x" * CHAT_LONGEST
     assert chat_line("\x1b[31m" * 500 + "ok") == "ok"  # long only with what is cleaned away: said
-    with pytest.raises(ChatRefused, match=f"at most {CHAT_LONGEST} characters \\(this one has 10000\\)"):
+    with pytest.raises(ChatRefused, match=f"^Not sent: 10000 characters; a line has at most {CHAT_LONGEST}.$"):
         chat_line("y" * 10_000)
-    with pytest.raises(ChatRefused, match="empty"):
+    with pytest.raises(ChatRefused, match="nothing in it can be shown"):
         chat_line("\u200b\x1b[2J \t")
 
 
@@ -283,4 +283,4 @@ async def test_talk_reaches_the_players_of_another_server_and_a_room_s_limit_hol
                        in heard(ann))
     await wait_for(lambda: heard(ann) == heard(bob))
     assert len(heard(ann)) <= 2 + ROOM_BURST + 1
-    assert any("talking too fast" in each for guest in crowd for each in refusals(guest))
+    assert any("talks too fast" in each for guest in crowd for each in refusals(guest))

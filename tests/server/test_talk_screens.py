@@ -136,7 +136,7 @@ async def test_in_the_lobby_at_80x24_the_talk_takes_the_lists_place_and_the_lobb
         assert "Slow down: too fast." in screen_text(app)
         await pilot.press(*"x" * 301, "enter")
         await settle(pilot)
-        assert "at most 300 characters (this one has 301)" in " ".join(screen_text(app).split())
+        assert "Not sent: 301 characters; a line has at most 300." in " ".join(screen_text(app).split())
         await pilot.press("escape")
         await settle(pilot)
         text = screen_text(app)

@@ -187,10 +187,9 @@ class TalkLimits:
         """Whether ``person`` at ``address`` may say a line in ``room`` now: ``None``, and it is counted; else why
         not, in one line (nothing counted)."""
         if not self.rooms.ready(room):
-            return "Not sent: this room is talking too fast; try again in a few seconds."
+            return "Not sent: this room talks too fast just now."
         if not self.addresses.ready(address) or not self.people.take(person):
-            return (f"Slow down: {PERSON_BURST} lines at once, then one every {PERSON_EVERY:g} seconds. "
-                    "That line was not sent.")
+            return f"Slow down: not sent (a line every {PERSON_EVERY:g} s)."
         self.addresses.take(address)
         return None
 
