@@ -96,9 +96,11 @@ class ServerConfig:
     ranked_after: int = RANKED_AFTER
     #: Different established opponents (``ranked_after`` rated matches against others) they must have played.
     ranked_opponents: int = RANKED_OPPONENTS
-    #: Table talk at all (``--no-chat``), and for guests without an SSH key (``--no-guest-chat``).
+    #: Table talk at all (``--no-chat``), and for guests without an SSH key (``--no-guest-chat``); a match's talk
+    #: written to the database with it (``--keep-chat``; never otherwise).
     chat: bool = True
     guest_chat: bool = True
+    keep_chat: bool = False
 
     @property
     def resolved_host_key_path(self) -> Path:

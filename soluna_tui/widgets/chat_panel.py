@@ -27,14 +27,14 @@ class ChatInput(Input):
 
     BINDINGS = [Binding("escape", "close_chat", "Close talk", show=False)]
 
-    async def _on_key(self, event: events.Key) -> None:
+    def on_key(self, event: events.Key) -> None:
+        """A number while the line is empty: its canned line (and the input's own handling of the key is skipped:
+        this handler comes first, ``prevent_default`` stops the ones after it)."""
         number = event.character
         if not self.value and number is not None and number in "1234" and len(number) == 1:
             event.stop()
             event.prevent_default()
             self.post_message(ChatPanel.Said(CANNED[int(number) - 1]))
-            return
-        await super()._on_key(event)
 
     async def action_submit(self) -> None:
         """Enter: the line said, and the chat line emptied at once (the next key typed is the next line's)."""

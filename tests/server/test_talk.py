@@ -10,6 +10,7 @@ import pytest
 
 from soluna_tui.link.messages import REQUESTS, ProtocolError, from_wire
 from soluna_tui.link.talk import CHAT_LONGEST, ChatRefused, Room, chat_line, clean_chat
+from soluna_tui.server.lobby.chat import NO_SUCH_LINE, REPORTED
 from soluna_tui.server.lobby.online import guest_person, key_person
 from soluna_tui.server.lobby.talk import (
     CHAT_OFF,
@@ -284,3 +285,33 @@ async def test_talk_reaches_the_players_of_another_server_and_a_room_s_limit_hol
     await wait_for(lambda: heard(ann) == heard(bob))
     assert len(heard(ann)) <= 2 + ROOM_BURST + 1
     assert any("talks too fast" in each for guest in crowd for each in refusals(guest))
+
+
+async def test_a_reported_line_is_kept_with_its_match_and_a_match_s_talk_only_when_the_owner_asks(
+        make_lobby) -> None:
+    lobby = await make_lobby()
+    ann, bob = FakeGuest("ann", fingerprint="SHA256:ann"), FakeGuest("bob", "10.0.0.2")
+    code = await pair(lobby, ann, bob)
+    await say(lobby, bob, "you are bad")
+    await wait_for(lambda: "bob: you are bad" in heard(ann))
+    line = chats(ann)[-1]["lines"][0]
+    await lobby.handle(ann, {"type": "report", "line": line["id"]})
+    await lobby.handle(ann, {"type": "report", "line": 9999})
+    assert refusals(ann) == [REPORTED, NO_SUCH_LINE]
+    (report,) = await lobby.store.chat.reports()
+    started = lobby.tables[code].stored.created_at
+    assert (report.line.code, report.line.started_at, report.line.room) == (code, started, "players")
+    assert (report.line.name, report.line.fingerprint, report.line.text) == ("bob", None, "you are bad")
+    assert (report.reporter, report.reporter_fingerprint) == ("ann", "SHA256:ann")
+    assert await lobby.store.chat.of_match(code, started) == []  # not kept: the owner did not ask
+    lobby.talk.policy = TalkPolicy(keep=True)
+    await say(lobby, ann, "kept now")
+    await say(lobby, ann, "and this")
+    kept = await lobby.store.chat.of_match(code, started)
+    assert [(line.name, line.fingerprint, line.text) for line in kept] == [("ann", "SHA256:ann", "kept now"),
+                                                                          ("ann", "SHA256:ann", "and this")]
+    lobby_guest = FakeGuest("cyd", "10.0.0.3")
+    await lobby.arrive(lobby_guest)
+    await say(lobby, lobby_guest, "the lobby is never kept")
+    await wait_for(lambda: "cyd: the lobby is never kept" in heard(lobby_guest))
+    assert len(await lobby.store.chat.of_match(code, started)) == 2

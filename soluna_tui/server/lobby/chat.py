@@ -15,13 +15,13 @@ from __future__ import annotations
 import itertools
 import logging
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ...link.messages import Chat, ChatLine, MuteChat, ReportChat, Say
 from ...link.talk import LOBBY_LINES_KEPT, MATCH_LINES_KEPT, ChatRefused, Room, chat_line
 from ..gate import client_key
-from ..storage import Storage, StorageError
+from ..storage import ChatRecord, Storage, StorageError
 from .roster import Roster
 from .tables import Table
 from .talk import LOBBY_PLACE, Place, Said, TalkLimits, TalkPolicy, room_key
@@ -33,6 +33,7 @@ Where = tuple[Room, str | None]
 
 CANNOT_PASS_ON = "Not sent: the server cannot reach the others right now."
 REPORTED = "Reported to the server's owner. Thank you."
+NOT_REPORTED = "Not reported: the server cannot save right now."
 NO_SUCH_LINE = "That line is no longer kept: it cannot be reported."
 
 
@@ -66,8 +67,6 @@ class TalkRooms:
         self._deaf: set[Guest] = set()
         #: Guests told that they talk too fast, until a line of theirs passes again (one line, not one a refusal).
         self._slowed: set[Guest] = set()
-        #: Reported lines, kept for the owner (``report`` hands them on).
-        self.on_report: Callable[[Guest, Heard, Table | None], None] | None = None
 
     # ---- where a guest is ------------------------------------------------------------------
 
@@ -137,6 +136,13 @@ class TalkRooms:
         except StorageError as error:
             log.warning("a chat line could not be passed on: %s", error)
             guest.send(Chat(where[0], (), code=where[1], refused=CANNOT_PASS_ON))
+            return
+        table = self._tables.get(said.code) if said.code is not None else None
+        if self.policy.keep and table is not None:  # the owner keeps a match's talk with the match
+            try:
+                await self.store.chat.keep(self._record(said, table))
+            except StorageError as error:
+                log.warning("a chat line could not be kept with its match: %s", error)
 
     async def mute(self, asker: Asker, request: MuteChat) -> None:
         guest = asker.guest
@@ -157,9 +163,24 @@ class TalkRooms:
         if heard is None:
             guest.send(Chat(where[0], (), code=where[1], refused=NO_SUCH_LINE))
             return
-        if self.on_report is not None:
-            self.on_report(guest, heard, self._tables.get(heard.said.code) if heard.said.code else None)
+        said = heard.said
+        table = self._tables.get(said.code) if said.code is not None else None
+        visitor = self._visitors.get(guest)
+        try:
+            await self.store.chat.report(self._record(said, table), visitor.name if visitor else guest.name,
+                                         guest.fingerprint)
+        except StorageError as error:
+            log.warning("a chat line reported could not be kept: %s", error)
+            guest.send(Chat(where[0], (), code=where[1], refused=NOT_REPORTED))
+            return
+        log.info("a chat line of %s's was reported", said.name)
         guest.send(Chat(where[0], (), code=where[1], refused=REPORTED))
+
+    @staticmethod
+    def _record(said: Said, table: Table | None) -> ChatRecord:
+        """A line as the owner's records keep it, with its match (when it began: a code is used again)."""
+        return ChatRecord(said.code, table.stored.created_at if table is not None else None, said.room.value,
+                          said.name, said.fingerprint, said.text, said.at)
 
     # ---- a line heard (from any server) ---------------------------------------------------
 

@@ -38,10 +38,11 @@ GUESTS_SILENT = "On this server only players with an SSH key may talk: connect w
 
 @dataclass(frozen=True)
 class TalkPolicy:
-    """The owner's flags: chat on at all, guests (no SSH key) allowed to talk."""
+    """The owner's flags: chat on at all, guests (no SSH key) allowed to talk, a match's talk kept with it."""
 
     chat: bool = True
     guests: bool = True
+    keep: bool = False
 
     def closed(self, keyed: bool) -> str | None:
         """Why a player (``keyed``: with a key) may not talk here, in one line; ``None`` when they may."""
@@ -102,6 +103,11 @@ class Said:
     @property
     def where(self) -> tuple[Room, str | None]:
         return self.room, self.code
+
+    @property
+    def fingerprint(self) -> str | None:
+        """The speaker's key (``None``: a guest), as the owner's records name them."""
+        return self.person.removeprefix(KEY) if self.person.startswith(KEY) else None
 
     def to_payload(self) -> str:
         return json.dumps({"room": self.room.value, "code": self.code, "person": self.person, "name": self.name,
