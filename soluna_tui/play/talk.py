@@ -85,22 +85,20 @@ class ChatBook:
         if message.whole:
             self.rooms[where] = list(message.lines)
             self.closed = message.closed
+            if message.room is Room.PLAYERS:  # a seat taken: spectators heard at an earlier match of this code go
+                self.rooms.pop((Room.SPECTATORS, message.code), None)
             return
         lines = self.rooms.setdefault(where, [])
         lines.extend(message.lines)
         del lines[:-MATCH_LINES_KEPT]
 
-    def lines(self, code: str | None) -> list[ChatLine]:
-        """What the panel shows: the lobby's lines (``code`` ``None``), or a match's (its players', its
-        spectators'), in the order they were said; without those of people muted since."""
-        rooms: Iterable[Where] = ((Room.LOBBY, None),) if code is None else ((Room.PLAYERS, code),
-                                                                             (Room.SPECTATORS, code))
+    def lines(self, code: str | None, watching: bool = False) -> list[ChatLine]:
+        """What the panel shows: the lobby's lines (``code`` ``None``), or a match's (its spectators'; and to a
+        player, its players'), in the order they were said; without those of people muted since."""
+        rooms: Iterable[Where] = (((Room.LOBBY, None),) if code is None else ((Room.SPECTATORS, code),) if watching
+                                  else ((Room.PLAYERS, code), (Room.SPECTATORS, code)))
         shown = sorted((line for where in rooms for line in self.rooms.get(where, ())), key=lambda line: line.id)
         return [line for line in shown if line.yours or (not self.deaf and line.speaker not in self.muted)]
-
-    def forget_match(self, code: str) -> None:
-        for room in (Room.PLAYERS, Room.SPECTATORS):
-            self.rooms.pop((room, code), None)
 
     def speakers(self, name: str) -> dict[int, str]:
         """The people (not this player) whose lines were heard under ``name`` (case aside), by speaker number."""
@@ -108,8 +106,8 @@ class ChatBook:
         return {line.speaker: line.name for lines in self.rooms.values() for line in lines
                 if not line.yours and line.name.casefold() == wanted}
 
-    def last_line_of(self, name: str, code: str | None) -> ChatLine | None:
+    def last_line_of(self, name: str, code: str | None, watching: bool = False) -> ChatLine | None:
         """The last line ``name`` said among those shown."""
         wanted = name.casefold()
-        return next((line for line in reversed(self.lines(code)) if not line.yours
+        return next((line for line in reversed(self.lines(code, watching)) if not line.yours
                      and line.name.casefold() == wanted), None)

@@ -27,7 +27,7 @@ from ..screens.confirm import ConfirmScreen
 from ..screens.help import server_rules_text
 from ..screens.lobby_wish import LobbyWish
 from ..table import Table
-from ..widgets.chat_panel import ChatPanel
+from ..widgets.chat_input import ChatInput
 from .linked_app import NOTICE_SECONDS, LinkedApp
 from .lobby_half import LobbyHalf
 from .match_half import MatchHalf
@@ -61,12 +61,12 @@ class ChildApp(LinkedApp):
     def action_talk(self) -> None:
         self.talk_half.open()
 
-    @on(ChatPanel.Said)
-    def _said(self, message: ChatPanel.Said) -> None:
+    @on(ChatInput.Said)
+    def _said(self, message: ChatInput.Said) -> None:
         self.talk_half.said(message.text)
 
-    @on(ChatPanel.Closed)
-    def _talk_closed(self, message: ChatPanel.Closed) -> None:
+    @on(ChatInput.Closed)
+    def _talk_closed(self, message: ChatInput.Closed) -> None:
         self.talk_half.close()
 
     def show_table(self, table: Table) -> None:

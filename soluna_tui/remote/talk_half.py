@@ -75,10 +75,12 @@ class TalkHalf:
         game = self.app.game
         if game is not None and game.is_mounted:
             remote = self._remote
-            code = remote.code if remote is not None else None
             for panel in game.query(ChatPanel):
-                panel.show(self.book.lines(code), self._note,
-                           players_see_spectators=remote is not None and not remote.watching)
+                if remote is not None:
+                    panel.show(self.book.lines(remote.code, remote.watching), self._note,
+                               players_see_spectators=not remote.watching)
+                else:  # against the computer: the lobby's talk, only while the player opens it
+                    panel.show(self.book.lines(None) if panel.is_open else (), self._note if panel.is_open else None)
 
     # ---- the player's keys -----------------------------------------------------------------
 
@@ -93,8 +95,8 @@ class TalkHalf:
             self.app.lobby.show_talk(True)
             self._unread = 0
             self.app.lobby.show_talk_unread(0)
-        self.redraw()
         panel.open()
+        self.redraw()
 
     def close(self) -> None:
         panel = self._panel()
@@ -149,7 +151,8 @@ class TalkHalf:
 
     def _report(self, command: Report) -> str | None:
         remote = self._remote
-        line = self.book.last_line_of(command.name, remote.code if remote is not None else None)
+        line = (self.book.last_line_of(command.name, remote.code, remote.watching) if remote is not None
+                else self.book.last_line_of(command.name, None))
         if line is None:
             return f"No line of {command.name}'s is shown here to report."
         self.app.send(ReportChat(line.id))

@@ -11,7 +11,7 @@ import time
 from soluna_tui.link.talk import CHAT_LONGEST, Room
 from soluna_tui.server.lobby.talk import PERSON_BURST, PERSON_EVERY
 
-from .helpers import SshTerminal, play_a_move, running_server, terminals, wait_until
+from .helpers import TIMEOUT, SshTerminal, play_a_move, running_server, terminals, wait_until
 from .test_online_e2e import WATCH_FIRST_KEYS
 from .test_two_players import create_match, join_match
 
@@ -38,7 +38,7 @@ async def say(terminal: SshTerminal, text: str) -> None:
     await terminal.press("escape")
 
 
-async def sees(terminal: SshTerminal, words: str, timeout: float = USUAL_TIME * 3) -> None:
+async def sees(terminal: SshTerminal, words: str, timeout: float = TIMEOUT) -> None:
     await terminal.wait_for(lambda _: words in flat(terminal), timeout)
 
 

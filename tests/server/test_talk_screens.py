@@ -40,6 +40,7 @@ def test_the_book_keeps_each_room_and_shows_a_match_s_rooms_in_the_order_said_wi
     book.take(Chat(Room.PLAYERS, (line(4, Room.PLAYERS, 2, "bob", "thanks"),), code="ABCD"))
     book.take(Chat(Room.LOBBY, (line(1, Room.LOBBY, 7, "cyd", "hi"),), whole=True, closed="Chat is off."))
     assert [each.text for each in book.lines("ABCD")] == ["ann loses", "gl", "thanks"]
+    assert [each.text for each in book.lines("ABCD", watching=True)] == ["ann loses"]  # a spectator's view
     assert [each.text for each in book.lines(None)] == ["hi"] and book.closed == "Chat is off."
     assert book.speakers("BOB") == {2: "bob"} and book.speakers("ann") == {}  # never this player
     book.muted[2] = "bob"
@@ -47,6 +48,8 @@ def test_the_book_keeps_each_room_and_shows_a_match_s_rooms_in_the_order_said_wi
     assert book.last_line_of("eve", "ABCD").id == 2 and book.last_line_of("bob", "ABCD") is None
     book.deaf = True
     assert [each.text for each in book.lines("ABCD")] == ["gl"]  # this player's own lines stay
+    book.take(Chat(Room.PLAYERS, (), whole=True, code="ABCD"))  # a seat at a new match under this code
+    assert book.lines("ABCD") == [] and (Room.SPECTATORS, "ABCD") not in book.rooms
     crowd = tuple(line(number, Room.LOBBY, 9, "z", str(number)) for number in range(10, 10 + LOBBY_LINES_KEPT))
     book.take(Chat(Room.LOBBY, crowd, whole=True))
     assert len(book.rooms[(Room.LOBBY, None)]) == LOBBY_LINES_KEPT
