@@ -1,4 +1,4 @@
-"""Runs in the owner's shell, not the server.
+"""Runs in the server process: ``soluna serve chat-reports``, run by the owner beside the server (never in it).
 
 ``soluna serve chat-reports``: the chat lines players reported, newest first, each with its match (its code and
 when it began), who said it (the name shown, and their key's fingerprint: what a ban names), who reported it and

@@ -36,6 +36,7 @@ async def say(terminal: SshTerminal, text: str) -> None:
     terminal.send(text + "\r")
     await terminal.answered()
     await terminal.press("escape")
+    await terminal.wait_for(lambda screen: "Enter says it" not in screen)  # closed: keys are the board's again
 
 
 async def sees(terminal: SshTerminal, words: str, timeout: float = TIMEOUT) -> None:
