@@ -98,6 +98,10 @@ async def test_a_muted_player_never_reaches_the_one_who_muted_them(tmp_path) -> 
         await sees(ann, "cyd: hi from cyd")
         await sees(cyd, "bob: psst ann")
         assert b"psst" not in ann.received
+        cyd.send("/report bob\r")  # his last line cyd read
+        await sees(cyd, "Reported to the server's owner.")
+        (report,) = await server.store.chat.reports()
+        assert (report.line.name, report.line.text, report.reporter) == ("bob", "psst ann", "cyd")
         ann.send("/mute\r")  # all talk
         await sees(ann, "All talk muted")
         cyd.send("anyone there\r")

@@ -33,7 +33,7 @@ ROOM_BURST, ROOM_EVERY = 20, 0.5
 LONGEST_CODE = 8
 
 CHAT_OFF = "Chat is off on this server."
-GUESTS_SILENT = "On this server only players with an SSH key may talk: connect with a key to talk."
+GUESTS_SILENT = "Only players with an SSH key may talk here."
 
 
 @dataclass(frozen=True)
