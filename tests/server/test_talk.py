@@ -17,6 +17,8 @@ from soluna_tui.server.lobby.talk import (
     GUESTS_SILENT,
     PERSON_BURST,
     PERSON_EVERY,
+    REPORT_BURST,
+    REPORT_EVERY,
     ROOM_BURST,
     Buckets,
     Place,
@@ -138,6 +140,15 @@ def test_many_keys_and_addresses_are_held_to_a_room_s_limit_counted_as_lines_are
     assert limits.allow("key:other", "10.9.9.9", "lobby") is None  # another room talks on
     clock.now += 10
     assert limits.allow("key:0", "10.0.0.1", "players:ABCD") is None
+
+
+def test_reports_are_a_few_then_one_every_so_often() -> None:
+    clock = Clock()
+    limits = TalkLimits(clock)
+    assert [limits.report("key:ann") for _ in range(REPORT_BURST)] == [None] * REPORT_BURST
+    assert limits.report("key:ann").startswith("Not reported") and limits.report("key:bob") is None
+    clock.now += REPORT_EVERY
+    assert limits.report("key:ann") is None
 
 
 def test_buckets_forget_the_keys_whose_bucket_is_full_again() -> None:
@@ -297,7 +308,8 @@ async def test_a_reported_line_is_kept_with_its_match_and_a_match_s_talk_only_wh
     line = chats(ann)[-1]["lines"][0]
     await lobby.handle(ann, {"type": "report", "line": line["id"]})
     await lobby.handle(ann, {"type": "report", "line": 9999})
-    assert refusals(ann) == [REPORTED, NO_SUCH_LINE]
+    await lobby.handle(ann, {"type": "report", "line": line["id"]})  # again: once is enough
+    assert refusals(ann) == [REPORTED, NO_SUCH_LINE, REPORTED]
     (report,) = await lobby.store.chat.reports()
     started = lobby.tables[code].stored.created_at
     assert (report.line.code, report.line.started_at, report.line.room) == (code, started, "players")

@@ -67,6 +67,8 @@ class TalkRooms:
         self._deaf: set[Guest] = set()
         #: Guests told that they talk too fast, until a line of theirs passes again (one line, not one a refusal).
         self._slowed: set[Guest] = set()
+        #: The lines each guest has reported (once each).
+        self._reported: dict[Guest, set[int]] = {}
 
     # ---- where a guest is ------------------------------------------------------------------
 
@@ -96,7 +98,7 @@ class TalkRooms:
                             closed=self.policy.closed(guest.fingerprint is not None)))
 
     def leave(self, guest: Guest) -> None:
-        for kept in (self._told, self._muted):
+        for kept in (self._told, self._muted, self._reported):
             kept.pop(guest, None)
         self._deaf.discard(guest)
         self._slowed.discard(guest)
@@ -163,6 +165,16 @@ class TalkRooms:
         if heard is None:
             guest.send(Chat(where[0], (), code=where[1], refused=NO_SUCH_LINE))
             return
+        reported = self._reported.setdefault(guest, set())
+        line = self._roster.lines.get(guest)
+        if heard.id in reported or line is None:
+            guest.send(Chat(where[0], (), code=where[1], refused=REPORTED))  # once is enough
+            return
+        refusal = self.limits.report(line.person)
+        if refusal is not None:
+            guest.send(Chat(where[0], (), code=where[1], refused=refusal))
+            return
+        reported.add(heard.id)
         said = heard.said
         table = self._tables.get(said.code) if said.code is not None else None
         visitor = self._visitors.get(guest)

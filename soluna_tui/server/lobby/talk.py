@@ -29,6 +29,8 @@ PERSON_BURST, PERSON_EVERY = 5, 3.0
 ADDRESS_BURST, ADDRESS_EVERY = 8, 2.0
 #: One room, whoever talks in it: enough for a lively lobby, never a wall of text.
 ROOM_BURST, ROOM_EVERY = 20, 0.5
+#: Reports one person may make (each is written for the owner): a few, then one every so often.
+REPORT_BURST, REPORT_EVERY = 3, 20.0
 #: The longest match code a line names (``tables.CODE_PATTERN``: four letters).
 LONGEST_CODE = 8
 
@@ -188,6 +190,7 @@ class TalkLimits:
         self.people = Buckets(PERSON_BURST, PERSON_EVERY, clock)
         self.addresses = Buckets(ADDRESS_BURST, ADDRESS_EVERY, clock)
         self.rooms = Buckets(ROOM_BURST, ROOM_EVERY, clock)
+        self.reports = Buckets(REPORT_BURST, REPORT_EVERY, clock)
 
     def allow(self, person: str, address: str, room: str) -> str | None:
         """Whether ``person`` at ``address`` may say a line in ``room`` now: ``None``, and it is counted; else why
@@ -198,6 +201,12 @@ class TalkLimits:
             return f"Slow down: not sent (a line every {PERSON_EVERY:g} s)."
         self.addresses.take(address)
         return None
+
+    def report(self, person: str) -> str | None:
+        """Whether ``person`` may report a line now: ``None``, and it is counted; else why not, in one line."""
+        if self.reports.take(person):
+            return None
+        return f"Not reported: {REPORT_BURST} reports at once, then one every {REPORT_EVERY:g} s."
 
     def heard(self, room: str) -> None:
         """A line was said in ``room`` (on any server): the room's limit counts it."""
