@@ -9,7 +9,9 @@ never shown (not even when the secret is asked for): a code is what lets a playe
 back into a held seat. A held seat of this player's, or a match against the
 computer kept for them, is offered here; coming back without the same key takes
 the secret the game showed them. A match may be created with one of the clocks
-the server offers (``show_clocks``).
+the server offers (``show_clocks``). Table talk (``C``, opened by the app) takes
+the lists' place while its chat line is open (``show_talk``); closed, the list's
+title counts the lines come since (``show_talk_unread``).
 """
 
 from __future__ import annotations
@@ -63,13 +65,13 @@ NO_CLOCK: tuple[str, ClockSetting | None] = ("none", None)
 SETTINGS = ("level", "rules", "stars", "discs", "opener", "hints", "clock", "hidden")
 MATCHES_TITLE = "Matches in play"
 TALK_TITLE = "Talk in the lobby"
+#: Seconds the settings stay as they are before they are told (holding a key down sends nothing).
+CHOICES_SETTLE_SECONDS = 1.0
 
 
 def unread_words(count: int) -> str:
     """The lobby's talk not read yet, as its title says it."""
     return f"{count} new line{'s' if count != 1 else ''} of talk (C reads)"
-#: Seconds the settings stay as they are before they are told (holding a key down sends nothing).
-CHOICES_SETTLE_SECONDS = 1.0
 
 
 def clock_values(clocks: Sequence[ClockSetting]) -> list[tuple[str, ClockSetting | None]]:
