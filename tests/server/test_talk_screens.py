@@ -118,22 +118,30 @@ async def test_beside_the_board_at_80x24_the_talk_covers_nothing_and_the_keys_sa
         assert "good luck, have fun" not in screen_text(app)  # muted since
 
 
-async def test_in_the_lobby_at_80x24_the_talk_takes_the_lists_place_and_the_lobby_stays_whole() -> None:
+async def test_in_the_lobby_at_80x24_the_talk_takes_the_lists_place_and_the_tallest_lobby_stays_whole() -> None:
     app, ours = await start()
     async with app.run_test(size=(80, 24)) as pilot:
         server = FakeServer(await Link.over(ours))
-        server.send({"type": "welcome", "secret": "KQXPMR", "hold_seconds": 300, "name": "ann", "rated": False})
-        server.send({"type": "lobby", "matches": [{"code": "ABCD", "players": ["p", "q"], "round": 1,
-                                                   "stars": [0, 0], "watchers": 0, "away": [False, False]}]})
+        server.send({"type": "welcome", "secret": "KQXPMR", "hold_seconds": 300, "name": "ann", "rated": True,
+                     "name_chosen": True})
+        entries = [{"code": code, "players": [f"p{index}", f"q{index}"], "round": 1, "stars": [0, 0], "watchers": 0,
+                    "away": [False, False], "yours": index == 0} for index, code in enumerate(("ABCD", "EFGH"))]
+        server.send({"type": "lobby", "matches": entries,  # the tallest menu: a seat to return to, a match to resume
+                     "computer": {"level": "5", "round": 1, "stars": [0, 0], "needs_secret": False}})
         server.send({"type": "chat", "room": "lobby", "whole": True,
                      "lines": [wire(line(number, Room.LOBBY, 4, "cyd", f"line {number}")) for number in range(8)]})
-        await wait_for_screen(pilot, app, LobbyScreen, "p vs q")
+        await wait_for_screen(pilot, app, LobbyScreen, "p1 vs q1")
         assert "line 7" not in screen_text(app)  # closed, the lobby shows its matches
+        server.send({"type": "chat", "room": "lobby", "lines": [wire(line(9, Room.LOBBY, 4, "cyd", "anyone?"))]})
+        await settle(pilot)
+        assert "Matches in play · 1 new line of talk (C reads)" in screen_text(app)
         await pilot.press("C")
         await settle(pilot)
         text = screen_text(app)
-        assert TALK_TITLE in text and "p vs q" not in text and "cyd: line 7" in text
-        assert "Quit" in text and "Welcome, ann" in text and text.splitlines()[-1].strip()  # whole, footer too
+        rows = text.splitlines()
+        assert TALK_TITLE in text and "p1 vs q1" not in text and "cyd: anyone?" in text and "new line" not in text
+        assert "Return to your match" in text and "Resume computer match" in text and "Quit" in text
+        assert "Welcome, ann" in rows[1] and "Enter says it" in rows[-3] and rows[-2].strip().startswith("╰")
         server.send({"type": "chat", "room": "lobby", "refused": "Slow down: too fast.", "lines": []})
         await settle(pilot)
         assert "Slow down: too fast." in screen_text(app)
@@ -143,4 +151,4 @@ async def test_in_the_lobby_at_80x24_the_talk_takes_the_lists_place_and_the_lobb
         await pilot.press("escape")
         await settle(pilot)
         text = screen_text(app)
-        assert "p vs q" in text and "line 7" not in text and TALK_TITLE not in text
+        assert "p1 vs q1" in text and "anyone?" not in text and TALK_TITLE not in text
