@@ -4,6 +4,8 @@ written to the database."""
 
 from __future__ import annotations
 
+import time
+
 import psycopg
 
 from ..server.helpers import SshTerminal
@@ -42,8 +44,13 @@ async def test_talk_reaches_players_spectators_and_the_lobby_on_the_other_server
             await eve.wait_for_text("ann vs bob: round 1")
             await eve.press(*WATCH_FIRST_KEYS)
             await eve.wait_for_text("You are watching")
-            await say(ann, LINES[0])
+            await ann.press(TALK)
+            await ann.wait_for_text("Enter says it")
+            started = time.monotonic()
+            ann.send(LINES[0] + "\r")
             await sees(bob, f"ann: {LINES[0]}", USUAL_TIME)
+            print(f"\na line reached the opponent on the other server {time.monotonic() - started:.2f} s after Enter")
+            await ann.press("escape")
             await say(bob, LINES[1])
             await sees(ann, f"bob: {LINES[1]}", USUAL_TIME)
             await say(eve, LINES[2])
