@@ -1,5 +1,6 @@
-"""Table talk's lines, the newest at the bottom: wrapped to the width the panel has when drawn (never before it is
-laid out), as many of the last as its height holds. Plain text, never markup: what a player typed is never obeyed."""
+"""Table talk's lines, the newest at the bottom (next to the chat line): wrapped to the width the panel has when
+drawn (never before it is laid out), as many of the last as its height holds. Plain text, never markup: what a
+player typed is never obeyed."""
 
 from __future__ import annotations
 
@@ -31,4 +32,4 @@ class ChatLines(Widget):
         texts = [Text.assemble((name, "bold underline" if yours else "bold"), ": ", said) if name is not None
                  else Text(said, style="italic") for name, said, yours in self._lines]
         wrapped = [row for text in texts for row in text.wrap(self.app.console, width, overflow="fold")]
-        return Text("\n").join(wrapped[-height:])
+        return Text("\n").join([Text()] * (height - len(wrapped)) + wrapped[-height:])  # the newest at the bottom
