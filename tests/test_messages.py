@@ -41,6 +41,7 @@ from soluna_tui.link.messages import (
     to_wire,
 )
 from soluna_tui.link.protocol import End, Link, decode, encode, encoded
+from soluna_tui.link.talk import Room
 from soluna_tui.rules import Match, MatchOptions
 from soluna_tui.rules.fields import LONGEST
 from soluna_tui.server.storage import RESULTS
@@ -89,6 +90,10 @@ EXAMPLES: list[messages.Message] = [
     messages.OnlineChanges((messages.OnlinePerson(5, "dan", True, None, messages.Doing.WATCHING, ("ann", "bob")),),
                            (4,), 2),
     messages.OnlineChanges(), messages.Spectators("ABCD", 3, ("dan", "eve")),
+    messages.Say("good luck"), messages.MuteChat(3), messages.MuteChat(None, muted=False), messages.ReportChat(12),
+    messages.Chat(Room.SPECTATORS, (messages.ChatLine(7, Room.SPECTATORS, 2, "eve", "nice", 12.5, yours=True),),
+                  whole=True, code="ABCD"),
+    messages.Chat(Room.LOBBY, (), closed="Chat is off on this server.", refused="Not sent."),
     messages.KeepChoices(messages.LobbyChoices("perfect", "online", 3, 16, 1, True, hidden=True)),
 ]
 

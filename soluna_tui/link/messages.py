@@ -31,6 +31,7 @@ from typing import Annotated, Any, ClassVar, Final, Literal, Union, get_args, ge
 from ..rules.fields import LONGEST, checked
 from .clock import ClockReading, ClockSetting
 from .end_reason import EndReason
+from .talk import CHAT_LONGEST, MATCH_LINES_KEPT, Room
 
 #: The longest crash report a child sends (its traceback's end).
 CRASH_REPORT_LIMIT: Final = 8000
@@ -64,6 +65,9 @@ Document = Annotated[dict[str, Any], Longest(16)]
 Severity = Literal["information", "warning", "error"]
 #: A name as others see it (a chosen name, an SSH user name cleaned, "ann (guest)").
 ShownName = Annotated[str, Longest(40)]
+#: A chat line as said (the server cleans it and cuts nothing: a longer line is refused), and as heard.
+SaidText = Annotated[str, Longest(LONGEST_TEXT)]
+HeardText = Annotated[str, Longest(CHAT_LONGEST)]
 
 
 class Message:
@@ -227,6 +231,22 @@ class OnlinePerson:
     others: Annotated[tuple[ShownName, ...], Longest(2)] = ()
 
 
+@dataclass(frozen=True)
+class ChatLine:
+    """One line of table talk as a terminal hears it: its number (to report it), the room it was said in, who
+    said it (``speaker``: a number this server gave them, to mute them by; never their key) and what."""
+
+    id: int
+    room: Room
+    speaker: int
+    name: ShownName
+    text: HeardText
+    #: When it was said (seconds since the epoch).
+    at: float
+    #: This player said it.
+    yours: bool = False
+
+
 # ---- child to server ----------------------------------------------------------------------------
 
 
@@ -379,6 +399,32 @@ class Activity(Request):
     TYPE: ClassVar[str] = "activity"
 
 
+@dataclass(frozen=True)
+class Say(Request):
+    """A chat line, said where this terminal is: the lobby, its match's players or its spectators."""
+
+    TYPE: ClassVar[str] = "say"
+    text: SaidText
+
+
+@dataclass(frozen=True)
+class MuteChat(Request):
+    """Hear one person (``speaker``, as a chat line numbered them) no more, or nobody (``None``); ``muted`` False:
+    hear them again."""
+
+    TYPE: ClassVar[str] = "mute"
+    speaker: int | None
+    muted: bool = True
+
+
+@dataclass(frozen=True)
+class ReportChat(Request):
+    """A chat line (by its number) reported to the server's owner."""
+
+    TYPE: ClassVar[str] = "report"
+    line: int
+
+
 # ---- server to child ----------------------------------------------------------------------------
 
 
@@ -440,6 +486,22 @@ class Spectators(Reply):
     code: Code
     count: int
     names: Annotated[tuple[ShownName, ...], Longest(SPECTATORS_NAMED)] = ()
+
+
+@dataclass(frozen=True)
+class Chat(Reply):
+    """Table talk: a room's lines so far (``whole``: as the terminal comes to it), or a line just said. ``code``:
+    the match the room is at (``None``: the lobby); ``closed``: why this player may not talk (chat off, guests
+    not allowed), ``None`` when they may; ``refused``: why this player's last line was not said (or what became
+    of a report), in one line."""
+
+    TYPE: ClassVar[str] = "chat"
+    room: Room
+    lines: Annotated[tuple[ChatLine, ...], Longest(MATCH_LINES_KEPT)]
+    whole: bool = False
+    code: Code | None = None
+    closed: Text | None = None
+    refused: Text | None = None
 
 
 @dataclass(frozen=True)
@@ -610,10 +672,10 @@ def _registry(*kinds: type[Message]) -> Mapping[str, type[Message]]:
 REQUESTS: Final = _registry(CreateMatch, JoinMatch, WatchMatch, CancelMatch, LeaveMatch, PlayMove, StartNextRound,
                             AskRematch, Resign, SyncMatch, ComputerSaved, ComputerDropped, ComputerResume,
                             AskLeaderboard, AskRecord, AskFinishedMatch, ChooseName, KeepChoices, CrashReport,
-                            Activity)
+                            Activity, Say, MuteChat, ReportChat)
 REPLIES: Final = _registry(Welcome, LobbyListing, Waiting, MatchState, Moved, SecretNeeded, ComputerGameKept, Notice,
                            MatchGone, ErrorReply, ClosingSoon, Exit, LeaderboardPage, PlayerRecord, FinishedMatch,
-                           ComputerResult, OnlinePeople, OnlineChanges, Spectators)
+                           ComputerResult, OnlinePeople, OnlineChanges, Spectators, Chat)
 
 
 # ---- to and from the wire -----------------------------------------------------------------------

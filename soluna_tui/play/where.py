@@ -73,6 +73,16 @@ LEAVING = {
     Where.MATCH_OVER_SSH: ("n", "back to the lobby (asked first while the match is in play: your seat is held)"),
     Where.WATCHING: ("n", "back to the lobby"),
 }
+#: Table talk's keys, over SSH (in a match, c picks tower 12: the chat key is C, its canned lines are in the line).
+TALK: Keys = (
+    ("C (shift+c)", "talk: the chat line opens (Enter says a line, Escape closes it); the lobby talks together, "
+                    "a match's players between themselves, its spectators among themselves (the players read "
+                    "them once the match is over)"),
+    ("1 to 4", "in the empty chat line: say good luck, good game, thanks, or one moment"),
+    ("/mute, /unmute", "in the chat line: mute all talk, or /mute NAME one person (they never reach you); "
+                       "/unmute [NAME] hears them again; /report NAME reports their last line to the server's "
+                       "owner"),
+)
 RESIGN = ("R (shift+r)", "resign: give the match to your opponent (asked first; it counts as a loss)")
 HELP = ("?", "this help")
 PALETTE = {
@@ -111,7 +121,7 @@ def help_keys(where: Where, hints: bool = True, *, side_line: bool = False) -> K
         palette = f"undo, redo{', hints' if hints else ''}{', puzzles' if where.plays_alone else ''}, themes..."
         return (*rows, HELP, ("Ctrl+P", f"command palette: {palette}"), ("q", QUIT[where]))
     if where is Where.LOBBY:
-        rows = [*LOBBY, PLAY_ON_REPLAYED]
+        rows = [*LOBBY, PLAY_ON_REPLAYED, *TALK]
     else:
         rows = list(LOOKING if where is Where.WATCHING else PICKING)
         if where.takes_back:
@@ -123,5 +133,7 @@ def help_keys(where: Where, hints: bool = True, *, side_line: bool = False) -> K
         rows += [HISTORY, PLAY_ON if where.takes_back else PLAY_ON_ONCE_OVER, LEAVING[where]]
         if where is not Where.WATCHING:
             rows.append(RESIGN)
+        if where is not Where.TERMINAL:
+            rows.extend(TALK)
     rows += [HELP, ("Ctrl+P", f"command palette: {PALETTE[where]}"), ("q", QUIT[where])]
     return tuple(rows)

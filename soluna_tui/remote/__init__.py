@@ -15,6 +15,7 @@ lobby_half.py        child             what the lobby's screens wish, told the s
 match_half.py        child             the match shown: its news, a computer match kept, leaving it
 table.py             child             a seat at a match the server holds
 online.py            child             who is online, as the server last said (the lobby draws from it)
+talk_half.py         child             table talk heard, drawn in the chat panels; lines said, mutes, reports
 activity.py          child             what counts as the player there (a key that acts), told the server
 ===================  ================  ===============================================================
 """

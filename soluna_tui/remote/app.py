@@ -16,6 +16,7 @@ from __future__ import annotations
 import socket
 
 from textual import on
+from textual.binding import Binding
 
 from ..link.messages import ClosingSoon, ErrorReply, Exit, Notice
 from ..match_setup import MatchSetup
@@ -25,14 +26,20 @@ from ..screens.closing_soon import ClosingSoonScreen
 from ..screens.confirm import ConfirmScreen
 from ..screens.help import server_rules_text
 from ..screens.lobby_wish import LobbyWish
+from ..table import Table
+from ..widgets.chat_input import ChatInput
 from .linked_app import NOTICE_SECONDS, LinkedApp
 from .lobby_half import LobbyHalf
 from .match_half import MatchHalf
 from .table import RemoteTable
+from .talk_half import TalkHalf
 
 
 class ChildApp(LinkedApp):
     """One SSH player's terminal. ``link`` is this child's end of the socketpair to the server."""
+
+    #: Table talk's key: the lobby's and a match's (on the board, c picks tower 12).
+    BINDINGS = [Binding("C", "talk", "Talk")]
 
     def __init__(self, *, name: str, link: socket.socket, ascii_mode: bool = False,
                  computer_pause: float = 0.6, reveal_pause: float = 0.5) -> None:
@@ -40,14 +47,32 @@ class ChildApp(LinkedApp):
                          reveal_pause=reveal_pause)
         self.lobby_half = LobbyHalf(self)
         self.match_half = MatchHalf(self)
+        self.talk_half = TalkHalf(self)
         self._handlers.update(self.lobby_half.handlers)
         self._handlers.update(self.match_half.handlers)
+        self._handlers.update(self.talk_half.handlers)
         self._handlers.update({Notice: self._heard_notice, ClosingSoon: self._closing_soon,
                                ErrorReply: self._heard_error, Exit: self._heard_exit})
 
     @on(LobbyWish)
     def _lobby_wish(self, wish: LobbyWish) -> None:
         self.lobby_half.grant(wish)
+
+    def action_talk(self) -> None:
+        self.talk_half.open()
+
+    @on(ChatInput.Said)
+    def _said(self, message: ChatInput.Said) -> None:
+        self.talk_half.said(message.text)
+
+    @on(ChatInput.Closed)
+    def _talk_closed(self, message: ChatInput.Closed) -> None:
+        self.talk_half.close()
+
+    def show_table(self, table: Table) -> None:
+        """The match shown, with its talk beside the board."""
+        super().show_table(table)
+        self.call_after_refresh(self.talk_half.redraw)
 
     # ---- what the server says to whatever is shown ---------------------------------------
 

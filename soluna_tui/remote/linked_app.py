@@ -42,6 +42,8 @@ from .online import OnlineBook
 from .table import RemoteTable
 
 LOBBY_STYLESHEET = "lobby.tcss"
+#: Table talk's panel, in the lobby and beside the board.
+TALK_STYLESHEET = "talk.tcss"
 #: Seconds a notice (news from the server, a refusal outside the lobby) stays on screen.
 NOTICE_SECONDS = 8
 #: A session has no data directory: it reads and writes nothing on the server's disk (saves, stats and
@@ -81,7 +83,7 @@ class LinkedApp(ReportsActivity, SolunaApp):
     """One SSH player's app, linked to the server. ``link`` is this child's end of the socketpair to the server."""
 
     STYLES_AT_ONCE = True  # the lobby comes first, itself a dialog
-    EXTRA_STYLESHEETS = (LOBBY_STYLESHEET,)
+    EXTRA_STYLESHEETS = (LOBBY_STYLESHEET, TALK_STYLESHEET)
 
     def __init__(self, *, name: str, link: socket.socket, ascii_mode: bool = False,
                  computer_pause: float = 0.6, reveal_pause: float = 0.5) -> None:

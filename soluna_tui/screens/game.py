@@ -31,6 +31,7 @@ from ..rules import Arrangement, Budget, Match, PlacedMove, Position, SolunaErro
 from ..table import Table
 from ..widgets.board import Board
 from ..widgets.cached_lines import CachedLines, Column, Row
+from ..widgets.chat_panel import ChatPanel
 from ..widgets.clock_panel import ClockPanel
 from ..widgets.history import History
 from ..widgets.key_footer import KeyFooter
@@ -132,6 +133,7 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
                 yield Tally(self.glyphs, id="tally")
                 yield ClockPanel(self.glyphs, id="clock-panel")  # shown for a match with a clock
                 yield History(id="history")
+                yield ChatPanel(shown_with_lines=True, id="chat")  # table talk over SSH: hidden until there is some
                 yield NoticeLine(id="notice")
         yield KeyFooter()
 

@@ -9,7 +9,9 @@ never shown (not even when the secret is asked for): a code is what lets a playe
 back into a held seat. A held seat of this player's, or a match against the
 computer kept for them, is offered here; coming back without the same key takes
 the secret the game showed them. A match may be created with one of the clocks
-the server offers (``show_clocks``).
+the server offers (``show_clocks``). Table talk (``C``, opened by the app) takes
+the lists' place while its chat line is open (``show_talk``); closed, the list's
+title counts the lines come since (``show_talk_unread``).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from ..rules import MAX_DISCS, MIN_DISCS, MatchOptions, OptionError
 from ..rules.match import DEFAULT_STARS, MAX_STARS, MIN_STARS
 from ..rules.strengths import CALIBRATED_DISCS, PERFECT, STRENGTHS, strength_of
 from ..widgets.cached_lines import Column, Panel, Row, Words
+from ..widgets.chat_panel import ChatPanel
 from ..widgets.choice import Choice
 from ..widgets.key_footer import KeyFooter
 from ..widgets.menu import Menu
@@ -61,8 +64,14 @@ NO_CLOCK: tuple[str, ClockSetting | None] = ("none", None)
 #: The settings, as their widgets' ids and ``LobbyChoices``' fields both say them.
 SETTINGS = ("level", "rules", "stars", "discs", "opener", "hints", "clock", "hidden")
 MATCHES_TITLE = "Matches in play"
+TALK_TITLE = "Talk in the lobby"
 #: Seconds the settings stay as they are before they are told (holding a key down sends nothing).
 CHOICES_SETTLE_SECONDS = 1.0
+
+
+def unread_words(count: int) -> str:
+    """The lobby's talk not read yet, as its title says it."""
+    return f"{count} new line{'s' if count != 1 else ''} of talk (C reads)"
 
 
 def clock_values(clocks: Sequence[ClockSetting]) -> list[tuple[str, ClockSetting | None]]:
@@ -188,6 +197,9 @@ class LobbyScreen(QuietFocus, Screen[None]):
         self.online_total: int | None = None  # until the server has said
         self.you: int | None = None
         self.listing_online = False
+        #: Table talk shown in the lists' place (its chat line open), and its lines come since it was last read.
+        self.talking = False
+        self.talk_unread = 0
         #: The lobby's title and the list's, as last drawn.
         self._titles: tuple[str, str] = ("", MATCHES_TITLE)
 
@@ -226,6 +238,7 @@ class LobbyScreen(QuietFocus, Screen[None]):
             yield Words(MATCHES_TITLE, id="lobby-matches-title", markup=False)
             yield Menu(id="lobby-matches")
             yield PeopleList(ascii_mode=self.ascii_mode, id="lobby-online")
+            yield ChatPanel(shown_with_lines=False, id="lobby-chat")  # table talk (C), in the lists' place
             yield Words("", id="lobby-none", markup=False)
         yield KeyFooter()
 
@@ -352,10 +365,14 @@ class LobbyScreen(QuietFocus, Screen[None]):
         dot = "-" if self.ascii_mode else "·"
         border = "Soluna" if counted is None else f"Soluna {dot} {counted} online"
         title = MATCHES_TITLE
-        if self.listing_online:
+        if self.talking:
+            title = TALK_TITLE
+        elif self.listing_online:
             title = f"Who is online ({counted or 0})"
             if self._value("hidden"):
                 title += ": you are hidden (the Online list setting)"
+        if self.talk_unread and not self.talking:
+            title += f" {dot} {unread_words(self.talk_unread)}"
         # Each drawn again only when it changed: a count changes as players come and go, in every lobby.
         drawn_border, drawn_title = self._titles
         if border != drawn_border:
@@ -375,11 +392,23 @@ class LobbyScreen(QuietFocus, Screen[None]):
         if self.focused in (matches, people) and self.focused is not shown:
             shown.focus()
         entries = self.online if self.listing_online else self.matches
-        matches.display = not self.listing_online and bool(self.matches)
-        people.display = self.listing_online and bool(self.online)
+        matches.display = not self.listing_online and bool(self.matches) and not self.talking
+        people.display = self.listing_online and bool(self.online) and not self.talking
         none = self.query_one("#lobby-none", Static)
         none.update("Nobody else is listed right now." if self.listing_online else "None right now.")
-        none.display = not entries
+        none.display = not entries and not self.talking
+
+    def show_talk(self, talking: bool) -> None:
+        """Table talk (its panel, opened by the app) in the lists' place, or (``False``) the list again."""
+        self.talking = talking
+        self._show_titles()
+        self._show_list()
+
+    def show_talk_unread(self, count: int) -> None:
+        """How many lines of the lobby's talk came since it was last read (said over the lists)."""
+        self.talk_unread = count
+        if self.composed:
+            self._show_titles()
 
     def action_list_online(self) -> None:
         self._list_online(True)

@@ -14,6 +14,7 @@ Module               Runs in           What it does there
 ===================  ================  ===============================================================
 command.py           server process    ``soluna serve``'s options; runs the server until stopped
 config.py            server process    where to listen, where the files go, the limits
+chat_command.py      server process    ``soluna serve chat-reports``: the chat lines players reported
 privileges.py        server process    started as root: the host key read, then ``--user`` for good
 server.py            server process    the asyncssh listener; one ``SolunaConnection`` per client
 gate.py              server process    connections and sessions admitted, token buckets, throttled log

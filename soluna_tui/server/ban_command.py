@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from .config import BAN_FILE_NAME
 
@@ -23,9 +24,8 @@ ENTRY_HELP = ("a key's fingerprint as the server logs it (SHA256:...), an OpenSS
               "its words), an address or a CIDR network, IPv4 or IPv6")
 
 
-def add_ban_command(serve: argparse.ArgumentParser, data_dir: Callable[[str], Path]) -> None:
-    """``soluna serve ban`` and its three actions, under the ``serve`` parser."""
-    commands = serve.add_subparsers(dest="serve_command", title="subcommand")
+def add_ban_command(commands: argparse._SubParsersAction[Any], data_dir: Callable[[str], Path]) -> None:
+    """``soluna serve ban`` and its three actions, among ``soluna serve``'s subcommands."""
     ban = commands.add_parser(
         "ban", help="add, remove or list the keys and addresses kept out (soluna serve ban --help)",
         description=("Keep players out by their SSH key or their address. The ban list is a file (default "

@@ -24,6 +24,7 @@ from typing import Any
 
 from ..link.clock import PRESETS, ClockSetting, ClockSettingError
 from .ban_command import add_ban_command
+from .chat_command import add_chat_reports_command
 from .config import BAN_FILE_NAME, DEFAULT_PORT, SPAWN_MODES, Limits, ServerConfig
 from .gate import EXPLAINING_AT_ONCE
 from .ratings import RANKED_AFTER, RANKED_OPPONENTS
@@ -106,12 +107,22 @@ def add_serve_command(commands: argparse._SubParsersAction[Any],
                        help="different established opponents (each with --ranked-after rated matches against "
                             f"others) a player has had rated matches against before the leaderboard lists them "
                             f"(default {RANKED_OPPONENTS})")
+    talk = serve.add_argument_group("table talk")
+    talk.add_argument("--no-chat", dest="chat", action="store_false",
+                      help="no chat at all: in the lobby, between players, among spectators")
+    talk.add_argument("--no-guest-chat", dest="guest_chat", action="store_false",
+                      help="only players with an SSH key may chat (guests still read it)")
+    talk.add_argument("--keep-chat", action="store_true",
+                      help="write each match's talk to the database with the match (never written otherwise; "
+                           "lines players report are kept either way: soluna serve chat-reports)")
     limits = serve.add_argument_group("limits")
     for flag, name, low, high, what in LIMIT_FLAGS:
         default = getattr(defaults, name)
         limits.add_argument(flag, dest=name, type=whole_number(low, high, flag), default=int(default),
                             metavar="N", help=f"{what} (default {int(default)})")
-    add_ban_command(serve, data_dir)
+    commands = serve.add_subparsers(dest="serve_command", title="subcommand")
+    add_ban_command(commands, data_dir)
+    add_chat_reports_command(commands, data_dir, whole_number)
     serve.set_defaults(run=run_serve, parser=serve)
 
 
@@ -146,7 +157,8 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
                         host_key_path=args.host_key, limits=limits, spawn=args.spawn,
                         proxy_from=tuple(args.proxy_from), database=args.database, clocks=args.clocks,
                         ranked_after=args.ranked_after, ranked_opponents=args.ranked_opponents,
-                        ban_file=args.ban_file.expanduser() if args.ban_file is not None else None)
+                        ban_file=args.ban_file.expanduser() if args.ban_file is not None else None, chat=args.chat,
+                        guest_chat=args.guest_chat, keep_chat=args.keep_chat)
 
 
 def run_serve(args: argparse.Namespace) -> int:

@@ -100,6 +100,11 @@ class ServerConfig:
     ranked_opponents: int = RANKED_OPPONENTS
     #: The ban list's file (``bans.py``), read again when it changes; default ``DATA_DIR/bans.txt``.
     ban_file: Path | None = None
+    #: Table talk at all (``--no-chat``), and for guests without an SSH key (``--no-guest-chat``); a match's talk
+    #: written to the database with it (``--keep-chat``; never otherwise).
+    chat: bool = True
+    guest_chat: bool = True
+    keep_chat: bool = False
 
     @property
     def resolved_host_key_path(self) -> Path:

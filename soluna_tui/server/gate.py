@@ -230,6 +230,10 @@ class TokenBucket:
         self._refilled = now
         return self.tokens >= 0
 
+    def available(self) -> float:
+        """What may be spent now (nothing spent)."""
+        return min(self.burst, self.tokens + (self.clock() - self._refilled) * self.rate)
+
 
 class ThrottledLog:
     """At most ``per_second`` lines a second; the rest are counted and summed up in one line a second later."""

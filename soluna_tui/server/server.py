@@ -40,6 +40,7 @@ from .gate import Gate, ThrottledLog
 from .host_key import load_or_create_host_key
 from .lobby import Lobby, player_name
 from .lobby.decisions import Referee
+from .lobby.talk import TalkPolicy
 from .proxy_protocol import ProxyListener
 from .session import GameSession, SessionServices
 from .spawn import make_spawner
@@ -315,7 +316,8 @@ class SolunaServer:
             await self.spawner.start()
             self.lobby = Lobby(self.store, config.limits.hold_time,
                                referee=Referee(config.limits.hold_time, config.clocks),
-                               ranked_after=config.ranked_after, ranked_opponents=config.ranked_opponents)
+                               ranked_after=config.ranked_after, ranked_opponents=config.ranked_opponents,
+                               talk=TalkPolicy(config.chat, config.guest_chat, config.keep_chat))
             in_play = await self.lobby.start()
             self.session_services = SessionServices(config, self.gate, self.lobby, self.spawner, self.refusals)
             self.bans.start()

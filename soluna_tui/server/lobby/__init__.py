@@ -28,6 +28,8 @@ upkeep.py       the sweep and timers: silent servers' seats held, clocks and hel
 listing.py      the matches in play a guest in the lobby sees
 online.py       who is online, pure: each session's line, people merged, who watches, what changed
 roster.py       who is online on every server, kept current: the lobby told changes, players who watches
+talk.py         table talk's rules, pure: the owner's flags, who hears which room, the limits, a line between servers
+chat.py         table talk, live: a line said, passed to every server through the store, heard and told to its room
 names.py        the names players are shown by, and a keyed player's chosen name
 choices.py      the lobby's settings a keyed player left, set again on their next visit
 records.py      the leaderboard, a player's record, a finished match to replay

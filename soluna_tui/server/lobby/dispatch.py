@@ -36,12 +36,15 @@ from ...link.messages import (
     LeaveMatch,
     LobbyChoices,
     LobbyListing,
+    MuteChat,
     Notice,
     PlayMove,
     ProtocolError,
     Question,
+    ReportChat,
     Request,
     Resign,
+    Say,
     StartNextRound,
     SyncMatch,
     WatchMatch,
@@ -51,6 +54,7 @@ from ...play.wording import minutes
 from ...rules import SolunaError
 from ..ratings import PAIR_RATED_PER_DAY, RANKED_AFTER, RANKED_OPPONENTS
 from ..storage import ComputerGameRecord, Storage, StorageError, StorageUnavailable, Subscription
+from .chat import TalkRooms
 from .choices import Choices
 from .computer import ComputerGames
 from .decisions import Referee
@@ -62,6 +66,7 @@ from .records import Records
 from .results import ended_while_away, rating_shifts
 from .roster import Roster
 from .tables import MatchCache, Table
+from .talk import TalkPolicy
 from .two_player import TwoPlayerMatches
 from .upkeep import Background, Upkeep, cancel_and_wait
 from .visitors import Arrive, Asker, CodeTries, Depart, Guest, Step, Visitor, identities
@@ -82,10 +87,11 @@ class Lobby:
 
     def __init__(self, store: Storage, hold_time: float, server_id: str | None = None, heartbeat: float = HEARTBEAT,
                  referee: Referee | None = None, ranked_after: int = RANKED_AFTER,
-                 ranked_opponents: int = RANKED_OPPONENTS) -> None:
+                 ranked_opponents: int = RANKED_OPPONENTS, talk: TalkPolicy | None = None) -> None:
         """``referee``: the match policy (by default, ``hold_time`` seconds away a match and the preset clocks;
         a referee given holds seats for its own ``hold_time``); ``ranked_after``: the rated matches a player
-        has played before the leaderboard lists them, against ``ranked_opponents`` established opponents."""
+        has played before the leaderboard lists them, against ``ranked_opponents`` established opponents;
+        ``talk``: the owner's flags for table talk (by default, on for everyone)."""
         self.store = store
         self.referee = referee = referee if referee is not None else Referee(hold_time)
         self.hold_time = hold_time = referee.hold_time
@@ -99,6 +105,9 @@ class Lobby:
         self.roster = Roster(self.server_id, self.visitors, self.cache.tables, lambda: self.presence.live,
                              store.clock, self.listing.changed)
         self.presence.passengers = self.roster
+        # Table talk: said here, passed to every server through the store, heard and told.
+        self.talk = TalkRooms(store, talk if talk is not None else TalkPolicy(), self.visitors, self.cache.tables,
+                              self.roster)
         self.writer = Writer(store, self.cache)
         code_tries, guesses = CodeTries(), Guesses(store)
         self.games = ComputerGames(store, self.presence, code_tries, self.listing.changed, guesses)
@@ -120,6 +129,7 @@ class Lobby:
             Resign: self.matches.resign,
             ComputerSaved: self.games.saved, ComputerDropped: self.games.dropped, ComputerResume: self.games.resume,
             KeepChoices: self._keep_choices,
+            Say: self.talk.say, MuteChat: self.talk.mute, ReportChat: self.talk.report,
         }
 
     @property
@@ -140,6 +150,7 @@ class Lobby:
         await self.presence.beat()
         await self._reread()
         self._subscription = self.store.subscribe()
+        self.store.on_talk = self.talk.heard
         self.background.keep(self._follow(self._subscription), name="soluna-lobby-follow")
         self.background.keep(self.upkeep.keep_alive(self._reread), name="soluna-lobby-heartbeat")
         return sum(1 for table in self.tables.values() if table.in_play)
@@ -151,6 +162,7 @@ class Lobby:
         await cancel_and_wait([visitor.worker for visitor in self.visitors.values() if visitor.worker is not None])
         self.upkeep.close()
         self.roster.close()
+        self.store.on_talk = None
         await self.background.close()
         if self._subscription is not None:
             self._subscription.close()
@@ -236,6 +248,7 @@ class Lobby:
                 visitor.queue.task_done()
             if isinstance(step, Depart):
                 self.roster.leave(guest)
+                self.talk.leave(guest)
                 self.visitors.pop(guest, None)
                 return
             await self._follow_online(guest)
@@ -310,6 +323,7 @@ class Lobby:
     async def _follow_online(self, guest: Guest) -> None:
         """After each of a guest's steps: its line in the list of who is online made again; back from a match, with
         its rating read again (it may have moved)."""
+        self.talk.follow(guest)
         if self.roster.follow(guest) and guest.fingerprint is not None:
             try:
                 self.roster.rate(guest, await self._rating(guest))
@@ -330,6 +344,7 @@ class Lobby:
         self.listing.changed()
         for guest in table.guests:  # an opponent come, a match over: their lines in the list of who is online
             self.roster.follow(guest)
+            self.talk.follow(guest)  # and the rooms they hear (a match over: its players hear its spectators)
         if table.finished and not table.ratings_asked:
             table.ratings_asked = True
             self.background.run(self._tell_ratings(table))
@@ -349,6 +364,7 @@ class Lobby:
     def match_gone(self, code: str) -> None:
         self.upkeep.cancel_expiry(code)
         self.roster.match_gone(code)
+        self.talk.match_gone(code)
         self.listing.changed()
 
     def seat_taken_over(self, table: Table, index: int, guest: Guest) -> None:

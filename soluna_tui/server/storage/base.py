@@ -4,7 +4,8 @@ and what it keeps, a part for each kind, all sharing that database's transaction
 ``store.matches`` (matches in play), ``store.finished`` (finished matches, filed and rated),
 ``store.players`` (players by key, their names and records), ``store.ratings`` (the leaderboard),
 ``store.servers`` (servers sharing the database), ``store.computer_games`` (matches against the
-computer kept for their players) and ``store.secret_tries`` (how often secrets were guessed).
+computer kept for their players), ``store.secret_tries`` (how often secrets were guessed) and ``store.chat``
+(table talk the owner keeps: lines reported, and a match's talk with ``--keep-chat``).
 A backend (``sqlite.py``, ``postgres.py``) is a ``Storage``.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from abc import ABC
 
+from .chat import ChatKept
 from .computer_games import ComputerGames
 from .database import Database
 from .finished import FinishedMatches
@@ -38,3 +40,4 @@ class Storage(Database, ABC):
         self.servers = Servers(self)
         self.computer_games = ComputerGames(self)
         self.secret_tries = SecretTries(self)
+        self.chat = ChatKept(self)

@@ -104,6 +104,8 @@ class Database(ABC):
         #: Opened only to read (``soluna export``): the database refuses every write, nothing is created or migrated.
         self.read_only = read_only
         self._subscribers: set[Subscription] = set()
+        #: Who hears table talk said on any server (the lobby), once it listens.
+        self.on_talk: Callable[[str], None] | None = None
         #: Seconds since the epoch; tests may replace it.
         self.clock: Callable[[], float] = time.time
 
@@ -187,6 +189,20 @@ class Database(ABC):
     def _publish(self, change: Change) -> None:
         for subscription in list(self._subscribers):
             subscription.put(change)
+
+    # ---- table talk: passed on to every server, never written ----------------------------
+
+    async def talk(self, payload: str) -> None:
+        """Pass ``payload`` (a chat line) to every server's ``on_talk``, this one's too, writing nothing: alone on
+        the database, at once; PostgreSQL passes it through a notification, which is not stored."""
+        self._heard_talk(payload)
+
+    def _heard_talk(self, payload: str) -> None:
+        if self.on_talk is not None:
+            try:
+                self.on_talk(payload)
+            except Exception:  # noqa: BLE001 - one bad line must not stop the listening
+                log.exception("a chat line could not be passed on")
 
     # ---- the schema ----------------------------------------------------------------------
 

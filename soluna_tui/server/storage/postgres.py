@@ -31,6 +31,8 @@ log = logging.getLogger("soluna.storage")
 
 #: The NOTIFY channel; a payload is ``CODE VERSION``.
 CHANNEL = "soluna_matches"
+#: The NOTIFY channel of table talk; a payload is one chat line (notifications are not stored).
+TALK_CHANNEL = "soluna_talk"
 #: Seconds to wait for the database when the server starts.
 CONNECT_TIMEOUT = 10.0
 #: Seconds a request waits for a connection before the database is reported unavailable (a move then waits in
@@ -129,6 +131,11 @@ class PostgresStorage(Storage):
             raise StorageUnavailable(f"the database failed: {_first_line(error)}") from None
         self._away = False
 
+    async def talk(self, payload: str) -> None:
+        """To every server on this database through a notification (heard back here by the listener)."""
+        async with self.transaction() as tx:
+            await tx.execute("SELECT pg_notify(?, ?)", (TALK_CHANNEL, payload))
+
     async def lock(self, tx: Transaction, name: str) -> None:
         await tx.fetch("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", (name,))
 
@@ -149,6 +156,7 @@ class PostgresStorage(Storage):
                 continue
             try:
                 await connection.execute(f"LISTEN {CHANNEL}")
+                await connection.execute(f"LISTEN {TALK_CHANNEL}")
                 self.listener_pid = connection.info.backend_pid
                 if self._listening.is_set():  # a connection was lost: anything may have changed meanwhile
                     self.reconnections += 1
@@ -158,7 +166,10 @@ class PostgresStorage(Storage):
                 delay = RECONNECT_DELAYS[0]
                 while True:
                     async for notice in connection.notifies(timeout=self.listener_check):
-                        self._publish(_change(notice.payload))
+                        if notice.channel == TALK_CHANNEL:
+                            self._heard_talk(notice.payload)
+                        else:
+                            self._publish(_change(notice.payload))
                     await connection.execute("SELECT 1")  # a quiet while: is the connection still there?
             except psycopg.Error as error:
                 log.warning("lost the connection listening for changes: %s", _first_line(error))

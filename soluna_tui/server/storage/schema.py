@@ -130,6 +130,33 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE servers ADD COLUMN online TEXT NOT NULL DEFAULT '[]'",
         "ALTER TABLE servers ADD COLUMN online_version INTEGER NOT NULL DEFAULT 0",
     ),
+    # 9: table talk. The chat lines players reported, kept for the owner (``soluna serve chat-reports``); and a
+    # match's talk, written only when the owner asks (``--keep-chat``), with the match (its code and start).
+    (
+        """CREATE TABLE chat_reports (
+            id {id},
+            code TEXT,
+            started_at DOUBLE PRECISION,
+            room TEXT NOT NULL,
+            name TEXT NOT NULL,
+            fingerprint TEXT,
+            text TEXT NOT NULL,
+            said_at DOUBLE PRECISION NOT NULL,
+            reporter TEXT NOT NULL,
+            reporter_fingerprint TEXT,
+            reported_at DOUBLE PRECISION NOT NULL)""",
+        "CREATE INDEX chat_reports_by_time ON chat_reports (reported_at)",
+        """CREATE TABLE chat_lines (
+            id {id},
+            code TEXT NOT NULL,
+            started_at DOUBLE PRECISION NOT NULL,
+            room TEXT NOT NULL,
+            name TEXT NOT NULL,
+            fingerprint TEXT,
+            text TEXT NOT NULL,
+            said_at DOUBLE PRECISION NOT NULL)""",
+        "CREATE INDEX chat_lines_by_match ON chat_lines (code, started_at, said_at)",
+    ),
 )
 
 #: The migrations that compute every player's ``name_key`` again.

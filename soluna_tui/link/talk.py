@@ -1,0 +1,89 @@
+"""Shared by the server process and the child: table talk's words, and a line of it made safe to show.
+
+A chat line reaches other players' terminals, so what it may hold is decided once, here: no control
+characters or escape sequences (a terminal would obey them), no format characters (zero-width joiners,
+direction overrides: they hide or reorder text), nothing that draws nothing, at most ``MARKS_PER_LETTER``
+accents stacked on one letter, whitespace as single spaces, at most ``CHAT_LONGEST`` characters. The server
+cleans every line it is told (the child is not trusted); the child checks the length first, so a player is
+told at once that a pasted page is too long.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+import unicodedata
+from typing import Final
+
+from .names import INVISIBLE
+
+#: The longest chat line, in characters once cleaned.
+CHAT_LONGEST: Final = 300
+#: The lines of the lobby's talk kept (a newcomer sees them); a match's talk is kept for the match's life, up to
+#: ``MATCH_LINES_KEPT`` a room.
+LOBBY_LINES_KEPT: Final = 50
+MATCH_LINES_KEPT: Final = 500
+#: Accents and other marks kept on one letter (more stack into a smear over the lines around).
+MARKS_PER_LETTER: Final = 2
+#: The canned lines, on the number keys of the opened chat line (1 to 4) for players who would rather not type.
+CANNED: Final = ("good luck", "good game", "thanks", "one moment")
+
+#: An escape sequence as terminals read them: CSI (``ESC [`` ... final), OSC/DCS/APC/PM/SOS strings (to BEL or
+#: ST), and two-character escapes; their 8-bit forms (``\x9b``...) too.
+_ESCAPES = re.compile(r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?"
+                      r"|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
+                      r"|\x1b[ -/]*[0-~]?")
+_SPACES = re.compile(r"\s+")
+
+
+class Room(enum.StrEnum):
+    """Where a chat line is said, and so who hears it."""
+
+    LOBBY = "lobby"
+    #: The two players of a match (nobody else).
+    PLAYERS = "players"
+    #: The spectators of a match; its players hear them once the match is over.
+    SPECTATORS = "spectators"
+
+
+class ChatRefused(ValueError):
+    """A chat line that is not said, and why (one line for the player)."""
+
+
+def clean_chat(text: str) -> str:
+    """``text`` as it may be shown: no escape sequences, control, format or invisible characters, at most
+    ``MARKS_PER_LETTER`` marks on a letter, runs of whitespace one space, none at either end."""
+    text = _ESCAPES.sub("", text)
+    kept: list[str] = []
+    marks = 0
+    for char in text:
+        category = unicodedata.category(char)
+        if char.isspace():
+            kept.append(" ")
+            marks = 0
+        elif category in ("Cc", "Cf", "Cs", "Co", "Cn") or char in INVISIBLE or _selector(char):
+            continue
+        elif category in ("Mn", "Me"):
+            marks += 1
+            if marks <= MARKS_PER_LETTER and kept and kept[-1] != " ":
+                kept.append(char)
+        else:
+            kept.append(char)
+            marks = 0
+    return _SPACES.sub(" ", "".join(kept)).strip()
+
+
+def chat_line(text: str) -> str:
+    """``text`` cleaned, ready to say; ``ChatRefused`` (its one line) when nothing is left or it is too long."""
+    cleaned = clean_chat(text)
+    if not cleaned:
+        raise ChatRefused("Not sent: nothing in it can be shown.")
+    if len(cleaned) > CHAT_LONGEST:
+        raise ChatRefused(f"Not sent: {len(cleaned)} characters; a line has at most {CHAT_LONGEST}.")
+    return cleaned
+
+
+def _selector(char: str) -> bool:
+    """A variation selector: it only changes how the character before it is drawn."""
+    code = ord(char)
+    return 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF

@@ -1,0 +1,64 @@
+"""Table talk's panel: the last lines said where the player is, and the chat line under them while it is open
+(opened by its key, closed by Escape)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+
+from ..link.messages import ChatLine
+from ..play.talk import spoken_by
+from .chat_input import ChatInput
+from .chat_lines import ChatLines, Spoken
+
+#: The most lines the panel keeps to draw (the newest: the panel shows the last few that fit).
+LINES_DRAWN = 100
+
+
+class ChatPanel(Vertical):
+    """The lines said here, and the chat line under them while it is open."""
+
+    def __init__(self, *, shown_with_lines: bool, id: str | None = None) -> None:
+        """``shown_with_lines``: the panel stays in view, closed, while there are lines to read (beside the board);
+        else only while open (in the lobby, in the lists' place)."""
+        super().__init__(id=id)
+        self.shown_with_lines = shown_with_lines
+        self.is_open = False
+        self._spoken: tuple[Spoken, ...] = ()
+
+    def compose(self) -> ComposeResult:
+        yield ChatLines(id="chat-lines")
+        yield ChatInput(id="chat-input")
+
+    def on_mount(self) -> None:
+        self.border_title = "Talk"
+        self._show()
+
+    @property
+    def chat_line(self) -> ChatInput:
+        return self.query_one(ChatInput)
+
+    def show(self, lines: Sequence[ChatLine], note: str | None = None, players_see_spectators: bool = False) -> None:
+        """The lines to show (the last ``LINES_DRAWN``), and a note under them (why not said, a command's answer)."""
+        self._spoken = (*((spoken_by(line, players_see_spectators), line.text, line.yours)
+                          for line in lines[-LINES_DRAWN:]), *(((None, note, False),) if note else ()))
+        if self.is_mounted:
+            self._show()
+
+    def open(self) -> None:
+        """The chat line, open and focused."""
+        self.is_open = True
+        self._show()
+        self.chat_line.focus()
+
+    def close(self) -> None:
+        self.is_open = False
+        self.chat_line.value = ""
+        self._show()
+
+    def _show(self) -> None:
+        self.display = self.is_open or (self.shown_with_lines and bool(self._spoken))
+        self.chat_line.display = self.is_open
+        self.query_one(ChatLines).show(self._spoken)

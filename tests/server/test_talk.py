@@ -1,0 +1,329 @@
+"""Table talk: the pure parts (a line cleaned, the limits, who hears which room, a line between servers), then the
+rooms in a lobby of fake guests (who is sent what: players, spectators, the lobby, a mute, a flood, the owner's
+flags), on SQLite and on PostgreSQL, with two lobbies sharing the database where there are servers to share it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from soluna_tui.link.messages import REQUESTS, ProtocolError, from_wire
+from soluna_tui.link.talk import CHAT_LONGEST, ChatRefused, Room, chat_line, clean_chat
+from soluna_tui.server.lobby.chat import NO_SUCH_LINE, REPORTED
+from soluna_tui.server.lobby.online import guest_person, key_person
+from soluna_tui.server.lobby.talk import (
+    CHAT_OFF,
+    GUESTS_SILENT,
+    PERSON_BURST,
+    PERSON_EVERY,
+    REPORT_BURST,
+    REPORT_EVERY,
+    ROOM_BURST,
+    Buckets,
+    Place,
+    Said,
+    TalkLimits,
+    TalkPolicy,
+)
+
+from .helpers import Clock
+from .test_lobby import FakeGuest, move_message, pair, wait_for
+
+# ---- a line cleaned ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("said", "shown"), [
+    ("good game", "good game"),
+    ("  two\tspaces\n\nand lines  ", "two spaces and lines"),
+    ("\x1b[2J\x1b[Hwiped?", "wiped?"),  # CSI: clear the screen, home
+    ("\x1b]0;a new title\x07hi", "hi"),  # OSC: the window's title
+    ("\x1b]8;;http://evil\x1b\\link\x1b]8;;\x1b\\", "link"),  # OSC 8 hyperlink, ended by ST
+    ("\x9b31mred", "red"),  # the 8-bit CSI
+    ("\x1bPq#0;2;0;0;0\x1b\\after", "after"),  # DCS (sixel) to ST
+    ("bell\x07 and \x00nul\x7f", "bell and nul"),
+    ("zero\u200bwidth\u200d joiner\ufeff", "zerowidth joiner"),
+    ("\u202egnp.exe", "gnp.exe"),  # a right-to-left override
+    ("a\u2800b\u3164c", "abc"),  # blank letters
+    ("Z\u0351\u0352\u0353\u0354\u0355algo", "Z\u0351\u0352algo"),  # at most two marks a letter
+    ("e\u0301t\u00e9", "e\u0301t\u00e9"),  # accents stay
+    ("日本語で話す", "日本語で話す"),
+    ("\ufe0f\u0301", ""),
+])
+def test_a_line_is_cleaned_of_what_a_terminal_would_obey_or_that_draws_nothing(said: str, shown: str) -> None:
+    assert clean_chat(said) == shown
+
+
+def test_a_line_too_long_or_empty_once_cleaned_is_refused_in_one_line() -> None:
+    assert chat_line("x" * CHAT_LONGEST) == "x" * CHAT_LONGEST
+    assert chat_line("\x1b[31m" * 500 + "ok") == "ok"  # long only with what is cleaned away: said
+    with pytest.raises(ChatRefused, match=f"^Not sent: 10000 characters; a line has at most {CHAT_LONGEST}.$"):
+        chat_line("y" * 10_000)
+    with pytest.raises(ChatRefused, match="nothing in it can be shown"):
+        chat_line("\u200b\x1b[2J \t")
+
+
+def test_the_wire_refuses_a_line_longer_than_a_child_may_send() -> None:
+    assert from_wire({"type": "say", "text": "hi"}, REQUESTS).text == "hi"
+    with pytest.raises(ProtocolError):
+        from_wire({"type": "say", "text": "x" * 1001}, REQUESTS)
+    with pytest.raises(ProtocolError):
+        from_wire({"type": "mute", "speaker": "bob"}, REQUESTS)
+
+
+# ---- who hears which room ----------------------------------------------------------------------
+
+
+def test_players_hear_each_other_spectators_hear_each_other_and_players_hear_spectators_once_over() -> None:
+    lobby, seated = Place(), Place("ABCD", seated=True)
+    watching, over = Place("ABCD", watching=True), Place("ABCD", seated=True, over=True)
+    assert lobby.says_in == (Room.LOBBY, None) and lobby.hears == {(Room.LOBBY, None)}
+    assert seated.says_in == (Room.PLAYERS, "ABCD") and seated.hears == {(Room.PLAYERS, "ABCD")}
+    assert watching.says_in == (Room.SPECTATORS, "ABCD") and watching.hears == {(Room.SPECTATORS, "ABCD")}
+    assert over.hears == {(Room.PLAYERS, "ABCD"), (Room.SPECTATORS, "ABCD")}
+    assert over.says_in == (Room.PLAYERS, "ABCD")  # after the match, still among the players
+    assert Place("ABCD", watching=True, over=True).hears == {(Room.SPECTATORS, "ABCD")}  # never the players'
+    assert Place("ABCD").says_in is None and Place("ABCD").hears == frozenset()
+
+
+def test_the_owner_may_turn_talk_off_or_keep_it_to_players_with_a_key() -> None:
+    assert TalkPolicy().closed(keyed=False) is None
+    assert TalkPolicy(guests=False).closed(keyed=False) == GUESTS_SILENT
+    assert TalkPolicy(guests=False).closed(keyed=True) is None
+    assert TalkPolicy(chat=False).closed(keyed=True) == CHAT_OFF
+
+
+def test_a_line_travels_between_servers_and_anything_else_is_left_out() -> None:
+    said = Said(Room.SPECTATORS, "ABCD", key_person("SHA256:eve"), "eve", "nice move", 12.5)
+    assert Said.from_payload(said.to_payload()) == said
+    good = json.loads(said.to_payload())
+    broken = [{**good, "room": "kitchen"}, {**good, "code": None}, {**good, "code": "X" * 9},
+              {**good, "room": "lobby"}, {**good, "person": "eve"}, {**good, "name": ""}, {**good, "text": ""},
+              {**good, "text": "x" * (CHAT_LONGEST + 1)}, {**good, "at": "now"}, {**good, "at": True}, [good], "hi"]
+    assert all(Said.from_payload(json.dumps(each)) is None for each in broken)
+    assert Said.from_payload("{not json") is None
+    lobby = Said(Room.LOBBY, None, guest_person("srv", 3), "cyd (guest)", "hello", 1.0)
+    assert Said.from_payload(lobby.to_payload()) == lobby
+
+
+# ---- the limits ----------------------------------------------------------------------------------
+
+
+def test_a_burst_then_a_line_every_few_seconds_and_a_refused_line_costs_nothing() -> None:
+    clock = Clock()
+    limits = TalkLimits(clock)
+    said = [limits.allow("key:ann", "10.0.0.1", "lobby") for _ in range(PERSON_BURST + 20)]
+    assert said[:PERSON_BURST] == [None] * PERSON_BURST
+    assert all(refusal is not None and refusal.startswith("Slow down") for refusal in said[PERSON_BURST:])
+    clock.now += PERSON_EVERY * 0.9
+    assert limits.allow("key:ann", "10.0.0.1", "lobby") is not None  # a flood meanwhile did not push it back
+    clock.now += PERSON_EVERY * 0.1
+    assert limits.allow("key:ann", "10.0.0.1", "lobby") is None
+    assert limits.allow("key:bob", "10.0.0.2", "lobby") is None  # someone else talks on
+
+
+def test_many_keys_from_one_address_are_held_to_the_address_s_limit() -> None:
+    limits = TalkLimits(Clock())
+    passed = sum(limits.allow(f"guest:s:{number}", "10.0.0.9", "lobby") is None for number in range(50))
+    assert passed == limits.addresses.burst
+
+
+def test_many_keys_and_addresses_are_held_to_a_room_s_limit_counted_as_lines_are_heard() -> None:
+    clock = Clock()
+    limits = TalkLimits(clock)
+    passed = 0
+    for number in range(100):
+        if limits.allow(f"key:{number}", f"10.0.{number}.1", "players:ABCD") is None:
+            passed += 1
+            limits.heard("players:ABCD")  # every server hears every line: each counts it against the room
+    assert passed == ROOM_BURST
+    assert limits.allow("key:other", "10.9.9.9", "lobby") is None  # another room talks on
+    clock.now += 10
+    assert limits.allow("key:0", "10.0.0.1", "players:ABCD") is None
+
+
+def test_reports_are_a_few_then_one_every_so_often() -> None:
+    clock = Clock()
+    limits = TalkLimits(clock)
+    assert [limits.report("key:ann") for _ in range(REPORT_BURST)] == [None] * REPORT_BURST
+    assert limits.report("key:ann").startswith("Not reported") and limits.report("key:bob") is None
+    clock.now += REPORT_EVERY
+    assert limits.report("key:ann") is None
+
+
+def test_buckets_forget_the_keys_whose_bucket_is_full_again() -> None:
+    clock = Clock()
+    buckets = Buckets(2, 1.0, clock)
+    for number in range(1000):
+        buckets.take(f"key{number}")
+    clock.now += 5
+    buckets.take("late")
+    assert len(buckets) == 1
+
+
+# ---- the rooms, in a lobby ---------------------------------------------------------------------
+
+
+def chats(guest: FakeGuest) -> list[dict]:
+    return [message for message in guest.inbox if message["type"] == "chat"]
+
+
+def heard(guest: FakeGuest) -> list[str]:
+    """Every line ``guest`` was told, as "name: text"."""
+    return [f"{line['name']}: {line['text']}" for message in chats(guest) for line in message["lines"]]
+
+
+def refusals(guest: FakeGuest) -> list[str]:
+    return [message["refused"] for message in chats(guest) if message.get("refused")]
+
+
+async def say(lobby, guest: FakeGuest, text: str) -> None:
+    await lobby.handle(guest, {"type": "say", "text": text})
+
+
+async def test_players_talk_to_each_other_and_spectators_among_themselves_until_the_match_is_over(
+        make_lobby) -> None:
+    lobby = await make_lobby()
+    ann, bob, eve, dan = FakeGuest("ann"), FakeGuest("bob"), FakeGuest("eve", "10.0.0.5"), FakeGuest("dan")
+    code = await pair(lobby, ann, bob)
+    await lobby.arrive(eve)
+    await lobby.arrive(dan)
+    await lobby.handle(eve, {"type": "watch", "code": code})
+    await say(lobby, ann, "good luck")
+    await say(lobby, eve, "\x1b[2Jann will lose\u200b")
+    await say(lobby, dan, "anyone for a match?")
+    await wait_for(lambda: "ann: good luck" in heard(bob) and "eve: ann will lose" in heard(eve))
+    await wait_for(lambda: "dan: anyone for a match?" in heard(dan))
+    assert heard(ann) == heard(bob) == ["ann: good luck"]
+    assert heard(eve) == ["eve: ann will lose"] and heard(dan) == ["dan: anyone for a match?"]
+    own = next(line for message in chats(ann) for line in message["lines"])
+    assert own["yours"] and own["room"] == "players" and not chats(bob)[-1]["lines"][0]["yours"]
+    for _ in range(2):  # both have moved: a resignation then ends the match with a winner
+        mover = (ann, bob)[ann.match().to_move]
+        await lobby.handle(mover, move_message(mover))
+    await lobby.handle(ann, {"type": "resign"})
+    await wait_for(lambda: "eve: ann will lose" in heard(ann) and "eve: ann will lose" in heard(bob))
+    whole = next(message for message in chats(bob) if message["room"] == "spectators")
+    assert whole["whole"] and whole["code"] == code
+    assert "dan: anyone for a match?" not in heard(ann) + heard(eve)
+
+
+async def test_a_muted_player_never_hears_the_one_who_muted_them_and_muting_all_talk_silences_the_rest(
+        make_lobby) -> None:
+    lobby = await make_lobby()
+    ann, bob, cyd = FakeGuest("ann"), FakeGuest("bob", "10.0.0.2"), FakeGuest("cyd", "10.0.0.3")
+    for guest in (ann, bob, cyd):
+        await lobby.arrive(guest)
+    await say(lobby, bob, "hello all")
+    await wait_for(lambda: "bob: hello all" in heard(ann))
+    speaker = chats(ann)[-1]["lines"][0]["speaker"]
+    await lobby.handle(ann, {"type": "mute", "speaker": speaker})
+    await say(lobby, bob, "can you hear me")
+    await say(lobby, cyd, "I can")
+    await wait_for(lambda: "cyd: I can" in heard(ann) and "cyd: I can" in heard(bob))
+    assert "bob: can you hear me" not in heard(ann) and "bob: can you hear me" in heard(cyd)
+    await lobby.handle(ann, {"type": "mute", "speaker": None})
+    await say(lobby, cyd, "still there?")
+    await say(lobby, ann, "I only hear myself")
+    await wait_for(lambda: "ann: I only hear myself" in heard(ann) and "cyd: still there?" in heard(bob))
+    assert "cyd: still there?" not in heard(ann)
+    await lobby.handle(ann, {"type": "mute", "speaker": None, "muted": False})
+    await lobby.handle(ann, {"type": "mute", "speaker": speaker, "muted": False})
+    await say(lobby, bob, "back?")
+    await wait_for(lambda: "bob: back?" in heard(ann))
+    newcomer = FakeGuest("dan", "10.0.0.4")
+    await lobby.arrive(newcomer)
+    assert heard(newcomer)[-1] == "bob: back?" and len(heard(newcomer)) == 6  # the lobby's lines so far
+
+
+async def test_a_flood_is_held_to_the_limit_told_once_and_the_other_player_s_moves_go_on(make_lobby) -> None:
+    lobby = await make_lobby()
+    ann, bob = FakeGuest("ann"), FakeGuest("bob", "10.0.0.2")
+    await pair(lobby, ann, bob)
+    version, mover = bob.version(), (ann, bob)[bob.match().to_move]
+    for number in range(200):
+        lobby.lobby.handle(ann, from_wire({"type": "say", "text": f"spam {number}"}, REQUESTS))
+    await lobby.handle(mover, move_message(mover))
+    await wait_for(lambda: ann.version() == bob.version() == version + 1)
+    await lobby.lobby.settled()
+    await wait_for(lambda: len(heard(bob)) == PERSON_BURST)
+    assert heard(bob) == [f"ann: spam {number}" for number in range(PERSON_BURST)]
+    assert len(refusals(ann)) == 1 and refusals(ann)[0].startswith("Slow down")
+
+
+async def test_the_owner_s_flags_keep_guests_or_everyone_quiet_and_bad_lines_are_refused_in_one_line(
+        make_lobby) -> None:
+    lobby = await make_lobby()
+    lobby.talk.policy = TalkPolicy(guests=False)
+    ann, bob = FakeGuest("ann", fingerprint="SHA256:ann"), FakeGuest("bob", "10.0.0.2")
+    await lobby.arrive(ann)
+    await lobby.arrive(bob)
+    assert chats(bob)[0]["closed"] == GUESTS_SILENT and chats(ann)[0]["closed"] is None
+    await say(lobby, bob, "let me in")
+    await say(lobby, ann, "y" * 400)
+    await say(lobby, ann, "\u200b\u200b")
+    await say(lobby, ann, "keyed")
+    await wait_for(lambda: "ann: keyed" in heard(bob))
+    assert heard(bob) == ["ann: keyed"] and refusals(bob) == [GUESTS_SILENT]
+    assert [refusal.split(":")[0] for refusal in refusals(ann)] == ["Not sent"] * 2
+    lobby.talk.policy = TalkPolicy(chat=False)
+    await say(lobby, ann, "anyone?")
+    assert refusals(ann)[-1] == CHAT_OFF and "ann: anyone?" not in heard(bob)
+
+
+async def test_talk_reaches_the_players_of_another_server_and_a_room_s_limit_holds_across_them(
+        make_lobby, backend) -> None:
+    if backend == "sqlite":
+        pytest.skip("one server alone on SQLite")
+    first, second = await make_lobby(), await make_lobby()
+    ann, bob = FakeGuest("ann"), FakeGuest("bob", "10.0.0.2")
+    cyd, dan = FakeGuest("cyd", "10.0.0.3"), FakeGuest("dan", "10.0.0.4")
+    await first.arrive(ann)
+    await first.arrive(cyd)
+    await second.arrive(bob)
+    await second.arrive(dan)
+    await say(first, ann, "hello from one")
+    await say(second, bob, "hello from two")
+    for guest in (ann, bob, cyd, dan):
+        await wait_for(lambda guest=guest: heard(guest) == ["ann: hello from one", "bob: hello from two"])
+    crowd = [FakeGuest(f"p{number}", f"10.1.{number}.1") for number in range(ROOM_BURST + 10)]
+    for number, guest in enumerate(crowd):
+        lobby = first if number % 2 else second
+        await lobby.arrive(guest)
+        await say(lobby, guest, f"line {number}")
+        await wait_for(lambda guest=guest, number=number: refusals(guest) or f"{guest.name}: line {number}"
+                       in heard(ann))
+    await wait_for(lambda: heard(ann) == heard(bob))
+    assert len(heard(ann)) <= 2 + ROOM_BURST + 1
+    assert any("talks too fast" in each for guest in crowd for each in refusals(guest))
+
+
+async def test_a_reported_line_is_kept_with_its_match_and_a_match_s_talk_only_when_the_owner_asks(
+        make_lobby) -> None:
+    lobby = await make_lobby()
+    ann, bob = FakeGuest("ann", fingerprint="SHA256:ann"), FakeGuest("bob", "10.0.0.2")
+    code = await pair(lobby, ann, bob)
+    await say(lobby, bob, "you are bad")
+    await wait_for(lambda: "bob: you are bad" in heard(ann))
+    line = chats(ann)[-1]["lines"][0]
+    await lobby.handle(ann, {"type": "report", "line": line["id"]})
+    await lobby.handle(ann, {"type": "report", "line": 9999})
+    await lobby.handle(ann, {"type": "report", "line": line["id"]})  # again: once is enough
+    assert refusals(ann) == [REPORTED, NO_SUCH_LINE, REPORTED]
+    (report,) = await lobby.store.chat.reports()
+    started = lobby.tables[code].stored.created_at
+    assert (report.line.code, report.line.started_at, report.line.room) == (code, started, "players")
+    assert (report.line.name, report.line.fingerprint, report.line.text) == ("bob", None, "you are bad")
+    assert (report.reporter, report.reporter_fingerprint) == ("ann", "SHA256:ann")
+    assert await lobby.store.chat.of_match(code, started) == []  # not kept: the owner did not ask
+    lobby.talk.policy = TalkPolicy(keep=True)
+    await say(lobby, ann, "kept now")
+    await say(lobby, ann, "and this")
+    kept = await lobby.store.chat.of_match(code, started)
+    assert [(line.name, line.fingerprint, line.text) for line in kept] == [("ann", "SHA256:ann", "kept now"),
+                                                                          ("ann", "SHA256:ann", "and this")]
+    lobby_guest = FakeGuest("cyd", "10.0.0.3")
+    await lobby.arrive(lobby_guest)
+    await say(lobby, lobby_guest, "the lobby is never kept")
+    await wait_for(lambda: "cyd: the lobby is never kept" in heard(lobby_guest))
+    assert len(await lobby.store.chat.of_match(code, started)) == 2
