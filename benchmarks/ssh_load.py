@@ -23,8 +23,9 @@ screen: the whole way through both servers and the database; in the ``meet`` sce
 the same 25 matches (``--matches``) while every other session stays in the lobby with
 who is online listed (``o``), and people come and go: every 2 s a newcomer connects
 and leaves again, each timed until the lobby's count of who is online shows it on a
-sample of the other lobbies' screens (arrival and departure alike; the target is the
-match scene's, the list's changes are told at most twice a second). Memory per session is
+sample of the other lobbies' screens (arrival and departure alike), and a share of the
+lobby (``--chatters``) talks: each opens the lobby's talk (``C``) and says a line every
+10 s or so, each timed until it shows on a listener's screen. Memory per session is
 the proportional set size (PSS, shared pages split fairly) of the session
 processes, plus the server's and the zygote's growth, divided by the sessions.
 
@@ -45,6 +46,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import itertools
 import os
 import random
 import re
@@ -74,6 +76,9 @@ ONLINE = re.compile(r"Soluna · (\d+) online")
 #: The meet scene: a newcomer every this many seconds, each watched for on this many lobbies' screens.
 NEWCOMER_EVERY, WATCHERS = 2.0, 5
 ARRIVED, LEFT = "who is online: a newcomer, to others' lobbies", "who is online: one who left, to others' lobbies"
+#: The meet scene's talkers: a line every this many seconds on average, each timed to a listener's screen.
+TALK_EVERY = 10.0
+HEARD = "a line of talk, to a listener's screen"
 
 
 class Anonymous(asyncssh.SSHClient):
@@ -404,7 +409,7 @@ async def measure(args: argparse.Namespace, servers: list[tuple[subprocess.Popen
         player.close()
 
     count = len(players)
-    online = {name: times.pop(name) for name in (ARRIVED, LEFT) if name in times}
+    online = {name: times.pop(name) for name in (ARRIVED, LEFT, HEARD) if name in times}
     per_session = (children_pss + grown) / count / 1024
     every = [value for values in times.values() for value in values]
     where = "two servers on PostgreSQL" if len(servers) > 1 else "one server on SQLite"
@@ -434,7 +439,8 @@ async def measure(args: argparse.Namespace, servers: list[tuple[subprocess.Popen
     if args.scene == "meet":
         for name, values in online.items():
             print(f"{name}: {describe(values, 'screens')}")
-        current = len(online) == 2 and all(percentile(values, 0.95) < ONLINE_TARGET for values in online.values())
+        current = ARRIVED in online and LEFT in online and all(
+            percentile(online[name], 0.95) < ONLINE_TARGET for name in (ARRIVED, LEFT))
         print(f"who is online kept current (p95 < {ONLINE_TARGET:.0f} s): {'met' if current else 'NOT met'}")
         met = met and current
     return 0 if met else 1
@@ -462,12 +468,18 @@ async def meet(args: argparse.Namespace, servers: list[tuple[subprocess.Popen, i
                rng: random.Random, times: dict[str, list[float]], failures: list[str]) -> None:
     """``--matches`` matches play while the other sessions list who is online and newcomers come and go."""
     playing, lobby = players[:2 * args.matches], players[2 * args.matches:]
+    talkers = round(args.chatters * len(lobby))
+    listener, talking, lobby = lobby[:1], lobby[1:1 + talkers], lobby[1 + talkers:]
     if len(lobby) < WATCHERS:
-        raise SystemExit(f"the meet scene needs at least {2 * args.matches + WATCHERS} sessions")
+        raise SystemExit(f"the meet scene needs at least {2 * args.matches + talkers + 1 + WATCHERS} sessions")
     for player in lobby:
         player.press("o")
+    for player in listener + talking:
+        player.press("C")
     for player in lobby:
         await player.until(lambda text: "Who is online" in text, OPEN_TIMEOUT)
+    for player in listener + talking:
+        await player.until(lambda text: "Talk in the lobby" in text, OPEN_TIMEOUT)
     everyone = len(players)
     for player in lobby:  # every session is listed before anything is timed
         await player.until(lambda text: online_count(text) == everyone, OPEN_TIMEOUT)
@@ -489,12 +501,37 @@ async def meet(args: argparse.Namespace, servers: list[tuple[subprocess.Popen, i
                 return
             number += 1
 
+    said: dict[str, float] = {}  # a line's word, and when it was said
+
+    async def talk(player: Player, number: int, talker: random.Random) -> None:
+        for line in itertools.count():
+            await asyncio.sleep(talker.uniform(0.5, 1.5) * TALK_EVERY)
+            if stop.is_set():
+                return
+            word = f"w{number}x{line}"
+            said[word] = time.perf_counter()
+            player.press(f"hello {word}\r")
+
+    async def listen() -> None:
+        heard = listener[0]
+        while not stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                await heard.until(lambda text: any(word in text for word in said), 1.0)
+            text = heard.text
+            for word in [word for word in said if word in text]:
+                times.setdefault(HEARD, []).append(time.perf_counter() - said.pop(word))
+
     arrivals = asyncio.create_task(newcomers())
+    talks = [asyncio.create_task(talk(player, number, random.Random(rng.random())))
+             for number, player in enumerate(talking)]
+    listening = asyncio.create_task(listen())
     try:
         await play_matches(args, servers, playing, rng, times, failures)
     finally:
         stop.set()
-        await arrivals
+        await asyncio.gather(arrivals, listening, *talks)
+    if said:
+        print(f"{len(said)} lines of talk never reached the listener (the lobby's talk is limited per room)")
 
 
 def online_count(text: str) -> int | None:
@@ -530,6 +567,8 @@ def main() -> int:
     parser.add_argument("--interval", type=float, default=1.0, help="mean seconds between a session's keys")
     parser.add_argument("--scene", choices=("game", "lobby", "match", "meet"), default="game")
     parser.add_argument("--matches", type=int, default=25, help="matches played in the meet scene")
+    parser.add_argument("--chatters", type=float, default=0.3,
+                        help="the share of the meet scene's lobby that talks, a line every 10 s or so each")
     parser.add_argument("--spawn", choices=("zygote", "exec"), default="zygote")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite",
