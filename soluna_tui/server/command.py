@@ -102,6 +102,10 @@ def add_serve_command(commands: argparse._SubParsersAction[Any],
                        help="different established opponents (each with --ranked-after rated matches against "
                             f"others) a player has had rated matches against before the leaderboard lists them "
                             f"(default {RANKED_OPPONENTS})")
+    serve.add_argument("--no-quick-match", dest="quick_match", action="store_false",
+                       help="pair nobody who asks the lobby for an opponent (quick matches are offered by default)")
+    serve.add_argument("--no-challenges", dest="challenges", action="store_false",
+                       help="pass no challenges on between players in the lobby (they are by default)")
     limits = serve.add_argument_group("limits")
     for flag, name, low, high, what in LIMIT_FLAGS:
         default = getattr(defaults, name)
@@ -140,7 +144,8 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
     return ServerConfig(data_dir=args.data_dir or default_data_dir(), host=args.host, port=args.port,
                         host_key_path=args.host_key, limits=limits, spawn=args.spawn,
                         proxy_from=tuple(args.proxy_from), database=args.database, clocks=args.clocks,
-                        ranked_after=args.ranked_after, ranked_opponents=args.ranked_opponents)
+                        ranked_after=args.ranked_after, ranked_opponents=args.ranked_opponents,
+                        quick_match=args.quick_match, challenges=args.challenges)
 
 
 def run_serve(args: argparse.Namespace) -> int:

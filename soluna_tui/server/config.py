@@ -96,6 +96,9 @@ class ServerConfig:
     ranked_after: int = RANKED_AFTER
     #: Different established opponents (``ranked_after`` rated matches against others) they must have played.
     ranked_opponents: int = RANKED_OPPONENTS
+    #: Whether the lobby pairs players who ask for an opponent, and passes challenges on.
+    quick_match: bool = True
+    challenges: bool = True
 
     @property
     def resolved_host_key_path(self) -> Path:

@@ -281,7 +281,8 @@ class SolunaServer:
             await self.spawner.start()
             self.lobby = Lobby(self.store, config.limits.hold_time,
                                referee=Referee(config.limits.hold_time, config.clocks),
-                               ranked_after=config.ranked_after, ranked_opponents=config.ranked_opponents)
+                               ranked_after=config.ranked_after, ranked_opponents=config.ranked_opponents,
+                               quick_match=config.quick_match, challenges=config.challenges)
             in_play = await self.lobby.start()
             self.session_services = SessionServices(config, self.gate, self.lobby, self.spawner, self.refusals)
         except BaseException:

@@ -16,6 +16,7 @@ from .computer_games import ComputerGames
 from .database import Database
 from .finished import FinishedMatches
 from .matches import MatchesInPlay
+from .pairing import Pairing
 from .players import Players
 from .ratings import Ratings
 from .secret_tries import SecretTries
@@ -38,3 +39,4 @@ class Storage(Database, ABC):
         self.servers = Servers(self)
         self.computer_games = ComputerGames(self)
         self.secret_tries = SecretTries(self)
+        self.pairing = Pairing(self)
