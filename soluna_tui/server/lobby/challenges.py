@@ -149,6 +149,7 @@ class ChallengeBook:
         server, live = self.meeting.presence.server_id, self.meeting.presence.live
         present, lobby = self.meeting.online()
         lapsed: list[int] = []
+        settled: list[int] = []  # declined here just now: open no more
         for challenge in challenges:
             sender = challenge.sender
             ours = sender.server == server
@@ -161,6 +162,7 @@ class ChallengeBook:
                     self._tell(guest, f"{challenge.target_name} has left: your challenge lapsed.")
                 elif any(target in self.refusing for target in self.meeting.guests_of(challenge.target)):
                     await self.store.pairing.settle(challenge.id, DECLINED, reason=REFUSES)
+                    settled.append(challenge.id)
             elif not ours or challenge.id in self._acted:
                 continue
             elif guest is None:
@@ -180,7 +182,7 @@ class ChallengeBook:
                                                         challenge.id))
         if lapsed:
             await self.store.pairing.drop(lapsed)
-        open_ones = [each for each in challenges if each.state == OPEN and each.id not in lapsed]
+        open_ones = [each for each in challenges if each.state == OPEN and each.id not in lapsed + settled]
         for guest in list(self.meeting.visitors):
             self.tell_list(guest, open_ones, lobby)
 
