@@ -212,13 +212,14 @@ class LobbyHalf:
         for line in message.challenges:
             if line.id in message.new:
                 app.notify(f"{challenge_words(line)}. Challenges, in the lobby's menu, answers it.",
-                           title="Challenge", timeout=NOTICE_SECONDS * 2)
+                           title="Challenge", timeout=NOTICE_SECONDS)
 
     def _show_challenges(self, wish: LobbyScreen.ShowChallenges) -> None:
         self.app.push_screen(ChallengesScreen(self.challenges.challenges))
 
     def _answer_challenge(self, wish: ChallengesScreen.Answer) -> None:
         if wish.accept:
+            self.app.clear_notifications()  # the notices of challenges: answered, or to be answered later
             self.app.lobby.say("Accepting the challenge...")
         self._ask_for_the_lobby(AnswerChallenge(wish.challenge, wish.accept))
 

@@ -47,7 +47,8 @@ class SeekingScreen(QuietFocus, ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="seeking", classes="dialog"):
-            yield Static(f"Looking for an opponent: {terms_words(self.terms)}.", id="seeking-terms", markup=False)
+            yield Static(f"Looking for an opponent on these terms:\n{terms_words(self.terms)}.", id="seeking-terms",
+                         markup=False)
             yield Static(self._waited(), id="seeking-time", markup=False)
             yield Static("The match starts as soon as someone asks for the same. Escape stops waiting.",
                          id="seeking-text", markup=False)
