@@ -30,6 +30,11 @@ online.py       who is online, pure: each session's line, people merged, who wat
 roster.py       who is online on every server, kept current: the lobby told changes, players who watches
 names.py        the names players are shown by, and a keyed player's chosen name
 choices.py      the lobby's settings a keyed player left, set again on their next visit
+pairing.py      quick matches and challenges: their requests, and the store's news of them read again
+pairs.py        who meets whom, pure: a quick match's partner, whether a challenge may be sent or accepted
+meeting.py      what both share: who a guest is to pairing, the limits, a pair's create-then-join
+seeks.py        quick matches: paired at once under the store's lock, or waiting until paired or cancelled
+challenges.py   challenges: sent, told at once (or once back in the lobby), accepted, declined, withdrawn
 records.py      the leaderboard, a player's record, a finished match to replay
 results.py      a finished match told later: its ratings, and to a player who was away when it ended
 computer.py     matches against the computer, kept in the store and held for players gone

@@ -4,7 +4,8 @@ and what it keeps, a part for each kind, all sharing that database's transaction
 ``store.matches`` (matches in play), ``store.finished`` (finished matches, filed and rated),
 ``store.players`` (players by key, their names and records), ``store.ratings`` (the leaderboard),
 ``store.servers`` (servers sharing the database), ``store.computer_games`` (matches against the
-computer kept for their players) and ``store.secret_tries`` (how often secrets were guessed).
+computer kept for their players), ``store.secret_tries`` (how often secrets were guessed) and
+``store.pairing`` (players waiting for a quick match, and challenges).
 A backend (``sqlite.py``, ``postgres.py``) is a ``Storage``.
 """
 
