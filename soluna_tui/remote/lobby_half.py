@@ -198,10 +198,10 @@ class LobbyHalf:
 
     def _heard_challenge_sent(self, message: ChallengeSent) -> None:
         self.app.asker(message)
-        self.app.lobby.say(f"Challenge sent: {message.name} sees it now. Challenges, in the menu, lists it.")
+        self.app.lobby.say(f"Challenge sent: {message.name} sees it now. c lists your challenges.")
 
     def _heard_challenges(self, message: Challenges) -> None:
-        """The challenges to and from this player: counted in the lobby's menu, listed if open, and a notice for
+        """The challenges to and from this player: counted in the lobby's title, listed if open, and a notice for
         each new one, wherever the player is in the lobby."""
         app = self.app
         self.challenges = message
@@ -211,7 +211,7 @@ class LobbyHalf:
                 screen.show(message.challenges)
         for line in message.challenges:
             if line.id in message.new:
-                app.notify(f"{challenge_words(line)}. Challenges, in the lobby's menu, answers it.",
+                app.notify(f"{challenge_words(line)}. In the lobby, c answers it.",
                            title="Challenge", timeout=NOTICE_SECONDS)
 
     def _show_challenges(self, wish: LobbyScreen.ShowChallenges) -> None:

@@ -451,7 +451,7 @@ class LobbyScreen(QuietFocus, Screen[None]):
             return
         entries = (((RETURN,) if self.held_seat is not None else ())
                    + ((RESUME,) if self.computer_offer is not None else ()) + MENU[:-1]
-                   + ((QUICK,) if self.quick_match else ()) + ((NAME,) if self.rated else ()) + MENU[-1:])
+                   + ((NAME,) if self.rated else ()) + ((QUICK,) if self.quick_match else ()) + MENU[-1:])
         menu = self.query_one("#lobby-menu", Menu)
         keys = [key for key, _ in entries]
         shown = [menu.get_option_at_index(index).id for index in range(menu.option_count)]

@@ -11,8 +11,8 @@ import asyncssh
 from .helpers import SshTerminal, keep_the_name, running_server, terminals, wait_until
 from .test_online_e2e import open_online, see_online
 
-#: From the lobby's menu: "Find me an opponent" (after "Your record"; no held seat nor computer match above).
-QUICK_KEYS = (*("down",) * 6, "enter")
+#: From the lobby's menu: "Find me an opponent" (the last entry but Quit).
+QUICK_KEYS = ("\x1b[F", "up", "enter")
 #: From the menu to the "Stars to win" setting, one more star.
 MORE_STARS_KEYS = ("tab", "tab", "tab", "right")
 #: Shift+Tab: from the menu, back to the list under it (who is online, once shown).
