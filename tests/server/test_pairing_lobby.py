@@ -115,3 +115,27 @@ async def test_a_player_who_refuses_challenges_declines_them_at_once(make_lobby)
     await first.handle(ann, {"type": "challenge", "person": number_of(ann, "bob"), "terms": terms(), "ask": 1})
     await wait_for(lambda: "bob declined your challenge (bob takes no challenges)." in ann.texts())
     assert not any(message["challenges"] for message in sent(bob, "challenges"))
+
+
+async def test_a_flood_of_challenges_from_many_keys_and_addresses_stops_at_five_waiting_for_one_person(
+        make_lobby) -> None:
+    first, second = await two_lobbies(make_lobby)
+    bob = FakeGuest("bob", "10.0.0.2")
+    await second.arrive(bob)
+    cheats = [FakeGuest(f"k{number}", f"10.6.{number}.1", fingerprint=f"SHA256:k{number}") for number in range(7)]
+    for cheat in cheats:
+        await first.arrive(cheat)
+    await wait_for(lambda: all(number_of(cheat, "bob") is not None for cheat in cheats))
+    for ask, cheat in enumerate(cheats, start=1):
+        await first.handle(cheat, {"type": "challenge", "person": number_of(cheat, "bob"), "terms": terms(),
+                                   "ask": ask})
+    assert [bool(sent(cheat, "challenge_sent")) for cheat in cheats] == [True] * 5 + [False] * 2
+    assert "bob has too many challenges to answer already" in cheats[5].last("error")["text"]
+    await wait_for(lambda: len(bob.last("challenges")["challenges"]) == 5 if sent(bob, "challenges") else False)
+    one_place = FakeGuest("zed", "10.6.0.1", fingerprint="SHA256:zed")  # k0's address: its own limit a minute
+    await first.arrive(one_place)
+    await wait_for(lambda: number_of(one_place, "k1") is not None)
+    for ask in range(8):
+        await first.handle(one_place, {"type": "challenge", "person": number_of(one_place, f"k{ask % 7}"),
+                                       "terms": terms(), "ask": ask})
+    assert "Too many tries: wait a minute" in one_place.texts()
