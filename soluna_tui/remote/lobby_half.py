@@ -67,8 +67,10 @@ class LobbyHalf:
         self.app = app
         #: A keyed player is offered to choose their name once a visit (Escape means not now).
         self._name_offered = False
-        #: The terms of the quick match asked for last.
+        #: The terms of the quick match asked for last; whether a match created next is a pair's (a quick match
+        #: found, a challenge accepted: the opponent joins by themselves).
         self._seeking_terms = MatchTerms({})
+        self._pairing = False
         #: What each wish of the lobby's screens does.
         self._wishes: dict[type[LobbyWish], Callable[[Any], None]] = {
             LobbyScreen.PlayComputer: self._play_computer, LobbyScreen.ResumeComputer: self._resume_computer,
@@ -103,6 +105,7 @@ class LobbyHalf:
     def refused(self, text: str) -> None:
         """The server could not do what the lobby asked (a join, a watch, a creation, a resume)."""
         app = self.app
+        self._pairing = False
         if app.remote is None:
             app.following = None
         app.lobby.refused(text)
@@ -153,10 +156,11 @@ class LobbyHalf:
 
     def _heard_waiting(self, message: Waiting) -> None:
         app = self.app
-        if app.asker(message) is not None:  # the lobby's "Create a match", still wanted
+        paired, self._pairing = self._pairing, False
+        if app.asker(message) is not None:  # the lobby's "Create a match" (or a pair's), still wanted
             app.following = message.code
-            app.lobby.say(f"Match {message.code} created: waiting for an opponent.")
-            app.push_screen(WaitingScreen(message.code), self._waiting_closed)
+            app.lobby.say(f"Match {message.code} created: waiting for {'your' if paired else 'an'} opponent.")
+            app.push_screen(WaitingScreen(message.code, paired), self._waiting_closed)
 
     def _waiting_closed(self, cancelled: bool | None) -> None:
         if cancelled:
@@ -169,11 +173,12 @@ class LobbyHalf:
 
     def _quick_match(self, wish: LobbyScreen.QuickMatch) -> None:
         self.app.lobby.say("Looking for an opponent...")
-        self._seeking_terms = wish.terms
+        self._seeking_terms, self._pairing = wish.terms, True
         self._ask_for_the_lobby(Seek(wish.terms))
 
     def _heard_seeking(self, message: Seeking) -> None:
         """No one on these terms yet: waiting, until paired or Escape."""
+        self._pairing = False
         if self.app.asker(message) is not None:
             self.app.push_screen(SeekingScreen(self._seeking_terms), self._seeking_closed)
 
@@ -219,6 +224,7 @@ class LobbyHalf:
 
     def _answer_challenge(self, wish: ChallengesScreen.Answer) -> None:
         if wish.accept:
+            self._pairing = True
             self.app.clear_notifications()  # the notices of challenges: answered, or to be answered later
             self.app.lobby.say("Accepting the challenge...")
         self._ask_for_the_lobby(AnswerChallenge(wish.challenge, wish.accept))
@@ -269,6 +275,7 @@ class LobbyHalf:
         self._ask_for_the_lobby(ComputerResume(wish.secret))
 
     def _create(self, wish: LobbyScreen.CreateMatch) -> None:
+        self._pairing = False
         self._ask_for_the_lobby(CreateMatch(wish.options.to_dict(), wish.hints, wish.clock))
 
     def _join(self, wish: LobbyScreen.JoinMatch) -> None:

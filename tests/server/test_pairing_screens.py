@@ -10,6 +10,7 @@ from soluna_tui.rules import MatchOptions
 from soluna_tui.screens.challenges import ChallengesScreen, challenge_words
 from soluna_tui.screens.lobby import LobbyScreen
 from soluna_tui.screens.seeking import SeekingScreen, terms_words, waited_words
+from soluna_tui.screens.waiting import WaitingScreen
 
 from ..app.helpers import footer_keys, screen_text
 from .test_child_app import FakeServer, settle, start, wait_for_screen
@@ -94,3 +95,20 @@ async def test_a_new_challenge_is_a_notice_and_counted_and_c_lists_them_to_answe
         await pilot.press("escape")
         await wait_for_screen(pilot, app, LobbyScreen)
         assert "challenge" not in screen_text(app).split("Welcome")[0]  # the count gone from the title
+
+
+async def test_paired_at_once_the_match_created_says_the_opponent_is_joining_and_a_plain_one_gives_the_code() -> None:
+    app, ours = await start()
+    async with app.run_test(size=(80, 24)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        server.send(WELCOME)
+        await wait_for_screen(pilot, app, LobbyScreen, "Find me an opponent")
+        await pilot.press("end", "up", "enter")
+        server.answer(await server.expect("seek"), {"type": "waiting", "code": "WXYZ"})
+        await wait_for_screen(pilot, app, WaitingScreen, "Your opponent is joining")
+        await pilot.press("escape")
+        await server.expect("cancel")
+        await wait_for_screen(pilot, app, LobbyScreen)
+        await pilot.press("home", "down", "enter")  # Create a match
+        server.answer(await server.expect("create"), {"type": "waiting", "code": "ABCD"})
+        await wait_for_screen(pilot, app, WaitingScreen, "Tell it to your opponent")
