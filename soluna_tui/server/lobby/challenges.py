@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Collection
+from dataclasses import dataclass
 
 from ...link.messages import (
     AnswerChallenge,
@@ -38,6 +39,14 @@ log = logging.getLogger("soluna.server")
 
 OFF = "This server passes no challenges on: create a match and give its code instead."
 REFUSES = "takes no challenges"
+
+
+@dataclass(frozen=True)
+class ChallengeLines:
+    """The open challenges as lines: those to each person, and those from each terminal."""
+
+    incoming: dict[str, list[ChallengeLine]]
+    outgoing: dict[str, list[ChallengeLine]]
 
 
 class ChallengeBook:
@@ -182,30 +191,20 @@ class ChallengeBook:
                                                         challenge.id))
         if lapsed:
             await self.store.pairing.drop(lapsed)
-        open_ones = [each for each in challenges if each.state == OPEN and each.id not in lapsed + settled]
+        gone = {*lapsed, *settled}
+        lines = self._lines([each for each in challenges if each.state == OPEN and each.id not in gone], lobby)
         for guest in list(self.meeting.visitors):
-            self.tell_list(guest, open_ones, lobby)
+            self.tell_list(guest, lines)
 
-    def tell_list(self, guest: Guest, challenges: list[ChallengeRecord] | None = None,
-                  lobby: Collection[str] | None = None) -> None:
+    def tell_list(self, guest: Guest, lines: ChallengeLines | None = None) -> None:
         """``guest``'s challenges, to and from them, told when they changed (in the lobby only: one at a match hears
         them once back)."""
         if not self.meeting.in_lobby(guest):
             return
-        if challenges is None:
-            challenges = [each for each in self.known if each.state == OPEN]
-        in_lobby = self.meeting.online()[1] if lobby is None else lobby
+        if lines is None:
+            lines = self._lines([each for each in self.known if each.state == OPEN], self.meeting.online()[1])
         someone = self.meeting.someone(guest)
-        lines = []
-        for challenge in challenges:
-            terms = terms_from_document(challenge.terms)
-            if challenge.target == someone.person:
-                lines.append(ChallengeLine(challenge.id, challenge.sender.name, True, terms, challenge.sent_at,
-                                           challenge.sender.rating))
-            elif challenge.sender.session == someone.session:
-                lines.append(ChallengeLine(challenge.id, challenge.target_name, False, terms, challenge.sent_at,
-                                           waiting=challenge.target not in in_lobby))
-        told = tuple(lines)
+        told = (*lines.incoming.get(someone.person, ()), *lines.outgoing.get(someone.session, ()))
         if told == self._told.get(guest, ()):
             return
         heard = self._heard_of.setdefault(guest, set())
@@ -213,6 +212,20 @@ class ChallengeBook:
         heard.update(line.id for line in told)
         self._told[guest] = told
         guest.send(Challenges(told, new))
+
+    @staticmethod
+    def _lines(challenges: list[ChallengeRecord], lobby: Collection[str]) -> ChallengeLines:
+        """The open challenges as their players' lines, each read once: to each person, from each terminal."""
+        lines = ChallengeLines({}, {})
+        for challenge in challenges:
+            terms = terms_from_document(challenge.terms)
+            lines.incoming.setdefault(challenge.target, []).append(
+                ChallengeLine(challenge.id, challenge.sender.name, True, terms, challenge.sent_at,
+                              challenge.sender.rating))
+            lines.outgoing.setdefault(challenge.sender.session, []).append(
+                ChallengeLine(challenge.id, challenge.target_name, False, terms, challenge.sent_at,
+                              waiting=challenge.target not in lobby))
+        return lines
 
     def back_in_lobby(self, guest: Guest) -> None:
         """Back from a match: the challenges that waited for them."""
