@@ -460,9 +460,11 @@ class LobbyScreen(QuietFocus, Screen[None]):
         highlighted = shown[menu.highlighted] if menu.highlighted is not None else None
         menu.clear_options()
         menu.add_options([Option(text, id=key) for key, text in entries])
-        # A match to come back to is most likely what the player came for: it is highlighted.
-        comeback = len(keys) > len(shown) or highlighted is None or highlighted not in keys
-        menu.highlighted = 0 if comeback or highlighted is None else keys.index(highlighted)
+        # A match to come back to, new in the menu, is most likely what the player came for: it is highlighted. Any
+        # other entry coming (the server's word on quick matches, a name to choose) leaves the highlight where it was:
+        # a key pressed meanwhile still chooses what the player saw.
+        comeback = bool({RETURN[0], RESUME[0]} & (set(keys) - set(shown)))
+        menu.highlighted = 0 if comeback or highlighted not in keys else keys.index(highlighted)
 
     def ask_secret(self, code: str | None) -> None:
         """The server wants proof of who is coming back (no key, or another one): show the secret field."""
