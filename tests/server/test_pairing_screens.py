@@ -112,3 +112,15 @@ async def test_paired_at_once_the_match_created_says_the_opponent_is_joining_and
         await pilot.press("home", "down", "enter")  # Create a match
         server.answer(await server.expect("create"), {"type": "waiting", "code": "ABCD"})
         await wait_for_screen(pilot, app, WaitingScreen, "Tell it to your opponent")
+
+
+async def test_a_key_pressed_before_the_server_offers_quick_matches_still_chooses_what_the_player_saw() -> None:
+    app, ours = await start()
+    async with app.run_test(size=(80, 24)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        await wait_for_screen(pilot, app, LobbyScreen, "Create a match")
+        await pilot.press("down")  # "Create a match", before the server's word adds an entry to the menu
+        server.send(WELCOME)
+        await wait_for_screen(pilot, app, LobbyScreen, "Find me an opponent")
+        await pilot.press("enter")
+        assert (await server.expect("create"))["type"] == "create"
