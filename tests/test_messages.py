@@ -49,6 +49,7 @@ from soluna_tui.server.storage import RESULTS
 MATCH = Match(MatchOptions(discs=4), ("ann", "bob"), seed=3).to_dict()
 SAVE = {"setup": {"names": ["ann", "Computer"]}, "match": MATCH, "hints_used": [0, 0]}
 
+TERMS = messages.MatchTerms(MatchOptions(discs=4).to_dict(), ClockSetting(180.0, 2.0), rated=True, hints=True)
 CHOICES = messages.LobbyChoices("perfect", "online", 3, 16, 1, True, ClockSetting(180.0, 2.0))
 
 #: One of each kind, every field set (nested records included).
@@ -95,6 +96,15 @@ EXAMPLES: list[messages.Message] = [
                   whole=True, code="ABCD"),
     messages.Chat(Room.LOBBY, (), closed="Chat is off on this server.", refused="Not sent."),
     messages.KeepChoices(messages.LobbyChoices("perfect", "online", 3, 16, 1, True, hidden=True)),
+    messages.KeepChoices(messages.LobbyChoices("perfect", "box", 3, 12, 0, False, rated=False,
+                                               refuse_challenges=True)),
+    messages.Seek(TERMS), messages.CancelSeek(), messages.ChallengePerson(7, TERMS),
+    messages.AnswerChallenge(12, accept=True), messages.WithdrawChallenge(12),
+    messages.Seeking(1_790_000_000.5), messages.Paired("ABCD", "bob"), messages.ChallengeSent("bob"),
+    messages.Challenges((messages.ChallengeLine(12, "bob", True, TERMS, 1_790_000_000.0, 1532),
+                         messages.ChallengeLine(13, "cyd (guest)", False, messages.MatchTerms({}), 1_790_000_001.0,
+                                                waiting=True)), new=(12,)),
+    Welcome("KQXPMR", 300.0, "ann", True, quick_match=True, challenges=True),
 ]
 
 

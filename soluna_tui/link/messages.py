@@ -43,6 +43,8 @@ LONGEST_LISTING: Final = 5000
 ONLINE_LISTED: Final = 100
 #: The most spectators of a match named (everyone is counted).
 SPECTATORS_NAMED: Final = 8
+#: The most challenges to and from one player a list carries (the server keeps fewer open).
+CHALLENGES_LISTED: Final = 32
 
 
 class ProtocolError(ValueError):
@@ -117,6 +119,10 @@ class LobbyChoices:
     clock: ClockSetting | None = None
     #: Left out of the lobby's list of who is online (and named to nobody as watching a match).
     hidden: bool = False
+    #: Quick matches and challenges sent: rated (keyed players only, never one address) or not.
+    rated: bool = True
+    #: Every challenge refused at once.
+    refuse_challenges: bool = False
 
 
 @dataclass(frozen=True)
@@ -245,6 +251,31 @@ class ChatLine:
     at: float
     #: This player said it.
     yours: bool = False
+
+
+@dataclass(frozen=True)
+class MatchTerms:
+    """What a quick match or a challenge is for: the match's options and clock, rated or not, hints allowed (the
+    player's own, as when creating or joining)."""
+
+    options: Annotated[dict[str, Any], Longest(10)]
+    clock: ClockSetting | None = None
+    rated: bool = False
+    hints: bool = False
+
+
+@dataclass(frozen=True)
+class ChallengeLine:
+    """A challenge this player sent (``incoming`` False) or has to answer: who the other is, the terms, when it
+    was sent; ``waiting``: the one challenged is at a match, and is told once back in the lobby."""
+
+    id: int
+    name: ShownName
+    incoming: bool
+    terms: MatchTerms
+    sent_at: float
+    rating: int | None = None
+    waiting: bool = False
 
 
 # ---- child to server ----------------------------------------------------------------------------
@@ -385,6 +416,48 @@ class KeepChoices(Request):
 
 
 @dataclass(frozen=True)
+class Seek(Question):
+    """Find me an opponent with these terms (a quick match): paired at once, or waiting (``Seeking``)."""
+
+    TYPE: ClassVar[str] = "seek"
+    terms: MatchTerms
+    ask: int | None = None
+
+
+@dataclass(frozen=True)
+class CancelSeek(Request):
+    """Stop waiting for a quick match (nothing, once paired)."""
+
+    TYPE: ClassVar[str] = "cancel_seek"
+
+
+@dataclass(frozen=True)
+class ChallengePerson(Question):
+    """Challenge someone in the list of who is online (by its ``OnlinePerson.id``) to a match on these terms."""
+
+    TYPE: ClassVar[str] = "challenge"
+    person: int
+    terms: MatchTerms
+    ask: int | None = None
+
+
+@dataclass(frozen=True)
+class AnswerChallenge(Question):
+    """Accept (the match is created, ``Waiting``, and the challenger joins it) or decline a challenge."""
+
+    TYPE: ClassVar[str] = "answer_challenge"
+    id: int
+    accept: bool
+    ask: int | None = None
+
+
+@dataclass(frozen=True)
+class WithdrawChallenge(Request):
+    TYPE: ClassVar[str] = "withdraw_challenge"
+    id: int
+
+
+@dataclass(frozen=True)
 class CrashReport(Request):
     """The end of a child's traceback, for the server's log (never the player's screen)."""
 
@@ -446,7 +519,46 @@ class Welcome(Answer):
     ranked_opponents: int = 0
     pair_rated_per_day: int = 0
     choices: LobbyChoices | None = None
+    #: Whether this server pairs players who ask for an opponent, and passes challenges on.
+    quick_match: bool = False
+    challenges: bool = False
     answer_to: int | None = None
+
+
+@dataclass(frozen=True)
+class Seeking(Answer):
+    """Waiting for a quick match on these terms, since then (the store's time)."""
+
+    TYPE: ClassVar[str] = "seeking"
+    since: float
+    answer_to: int | None = None
+
+
+@dataclass(frozen=True)
+class Paired(Reply):
+    """A quick match found, or a challenge accepted: this terminal joins the match ``code`` against ``opponent``
+    (its ``MatchState`` follows)."""
+
+    TYPE: ClassVar[str] = "paired"
+    code: Code
+    opponent: ShownName
+
+
+@dataclass(frozen=True)
+class ChallengeSent(Answer):
+    TYPE: ClassVar[str] = "challenge_sent"
+    name: ShownName
+    answer_to: int | None = None
+
+
+@dataclass(frozen=True)
+class Challenges(Reply):
+    """The challenges open to and from this player, all of them, each time they change; ``new``: the ids of
+    those just come to this player (a notice says so)."""
+
+    TYPE: ClassVar[str] = "challenges"
+    challenges: Annotated[tuple[ChallengeLine, ...], Longest(CHALLENGES_LISTED)]
+    new: Annotated[tuple[int, ...], Longest(CHALLENGES_LISTED)] = ()
 
 
 @dataclass(frozen=True)
@@ -672,10 +784,12 @@ def _registry(*kinds: type[Message]) -> Mapping[str, type[Message]]:
 REQUESTS: Final = _registry(CreateMatch, JoinMatch, WatchMatch, CancelMatch, LeaveMatch, PlayMove, StartNextRound,
                             AskRematch, Resign, SyncMatch, ComputerSaved, ComputerDropped, ComputerResume,
                             AskLeaderboard, AskRecord, AskFinishedMatch, ChooseName, KeepChoices, CrashReport,
-                            Activity, Say, MuteChat, ReportChat)
+                            Activity, Say, MuteChat, ReportChat, Seek, CancelSeek, ChallengePerson, AnswerChallenge,
+                            WithdrawChallenge)
 REPLIES: Final = _registry(Welcome, LobbyListing, Waiting, MatchState, Moved, SecretNeeded, ComputerGameKept, Notice,
                            MatchGone, ErrorReply, ClosingSoon, Exit, LeaderboardPage, PlayerRecord, FinishedMatch,
-                           ComputerResult, OnlinePeople, OnlineChanges, Spectators, Chat)
+                           ComputerResult, OnlinePeople, OnlineChanges, Spectators, Chat, Seeking, Paired,
+                           ChallengeSent, Challenges)
 
 
 # ---- to and from the wire -----------------------------------------------------------------------

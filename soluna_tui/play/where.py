@@ -104,7 +104,8 @@ LOBBY: Keys = (
                   "above or below"),
     ("Tab, Shift+Tab", "the next or previous part: the menu, each setting, the code field, the matches in play"),
     ("o", "who is online (each with their rating and what they are doing), in the matches' place; again, the "
-          "matches"),
+          "matches; Enter on someone challenges them (with the settings shown, asked first)"),
+    ("c", "your challenges, while there are any: a accepts one, d declines it, w withdraws one of yours"),
     ("Left / Right", "on a setting: its previous or next value (h / l and Space too)"),
     ("Enter", "choose the highlighted option; in the code field, join that match; in the matches in play, "
               "watch it (or take your own seat back)"),

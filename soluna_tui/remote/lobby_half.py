@@ -15,10 +15,15 @@ from collections.abc import Callable
 from typing import Any
 
 from ..link.messages import (
+    AnswerChallenge,
     AskFinishedMatch,
     AskLeaderboard,
     AskRecord,
     CancelMatch,
+    CancelSeek,
+    ChallengePerson,
+    Challenges,
+    ChallengeSent,
     ChooseName,
     ComputerResume,
     CreateMatch,
@@ -27,23 +32,30 @@ from ..link.messages import (
     KeepChoices,
     LeaderboardPage,
     LobbyListing,
+    MatchTerms,
     Message,
     OnlineChanges,
     OnlinePeople,
+    Paired,
     PlayerRecord,
     Question,
     SecretNeeded,
+    Seek,
+    Seeking,
     Waiting,
     WatchMatch,
     Welcome,
+    WithdrawChallenge,
 )
 from ..rules import Match, SolunaError
+from ..screens.challenges import ChallengesScreen, challenge_words
 from ..screens.choose_name import ChooseNameScreen
 from ..screens.leaderboard import LeaderboardScreen
 from ..screens.lobby import LobbyScreen
 from ..screens.lobby_wish import LobbyWish
 from ..screens.record import RecordScreen
 from ..screens.replay import ReplayScreen
+from ..screens.seeking import SeekingScreen
 from ..screens.waiting import WaitingScreen
 from .linked_app import NOTICE_SECONDS, LinkedApp
 
@@ -55,6 +67,10 @@ class LobbyHalf:
         self.app = app
         #: A keyed player is offered to choose their name once a visit (Escape means not now).
         self._name_offered = False
+        #: The terms of the quick match asked for last; whether a match created next is a pair's (a quick match
+        #: found, a challenge accepted: the opponent joins by themselves).
+        self._seeking_terms = MatchTerms({})
+        self._pairing = False
         #: What each wish of the lobby's screens does.
         self._wishes: dict[type[LobbyWish], Callable[[Any], None]] = {
             LobbyScreen.PlayComputer: self._play_computer, LobbyScreen.ResumeComputer: self._resume_computer,
@@ -63,7 +79,12 @@ class LobbyHalf:
             LeaderboardScreen.PageWanted: self._leaderboard_page, LobbyScreen.ShowRecord: self._show_record,
             RecordScreen.ReplayWanted: self._replay_wanted, LobbyScreen.ChoicesChanged: self._keep_choices,
             LobbyScreen.ChooseName: self._offer_name_choice, ChooseNameScreen.Chosen: self._name_chosen,
+            LobbyScreen.QuickMatch: self._quick_match, LobbyScreen.Challenge: self._challenge,
+            LobbyScreen.ShowChallenges: self._show_challenges, ChallengesScreen.Answer: self._answer_challenge,
+            ChallengesScreen.Withdraw: self._withdraw_challenge,
         }
+        #: The challenges to and from this player, as the server last said.
+        self.challenges: Challenges = Challenges(())
 
     @property
     def handlers(self) -> dict[type[Message], Callable[[Any], None]]:
@@ -73,6 +94,8 @@ class LobbyHalf:
             SecretNeeded: self._heard_secret_needed, LeaderboardPage: self._heard_leaderboard_page,
             PlayerRecord: self._heard_record, FinishedMatch: self._replay_finished,
             OnlinePeople: self._heard_online, OnlineChanges: self._heard_online,
+            Seeking: self._heard_seeking, Paired: self._heard_paired, ChallengeSent: self._heard_challenge_sent,
+            Challenges: self._heard_challenges,
         }
 
     def grant(self, wish: LobbyWish) -> None:
@@ -82,6 +105,7 @@ class LobbyHalf:
     def refused(self, text: str) -> None:
         """The server could not do what the lobby asked (a join, a watch, a creation, a resume)."""
         app = self.app
+        self._pairing = False
         if app.remote is None:
             app.following = None
         app.lobby.refused(text)
@@ -105,6 +129,7 @@ class LobbyHalf:
             app.player_name = message.name
         app.rated = message.rated is True
         app.lobby.show_player(app.player_name, message.rated)
+        app.lobby.show_services(message.quick_match, message.challenges)
         if asked is not None and isinstance(asked.screen, ChooseNameScreen):
             if message.name_chosen:
                 if app.screen is asked.screen:
@@ -131,10 +156,11 @@ class LobbyHalf:
 
     def _heard_waiting(self, message: Waiting) -> None:
         app = self.app
-        if app.asker(message) is not None:  # the lobby's "Create a match", still wanted
+        paired, self._pairing = self._pairing, False
+        if app.asker(message) is not None:  # the lobby's "Create a match" (or a pair's), still wanted
             app.following = message.code
-            app.lobby.say(f"Match {message.code} created: waiting for an opponent.")
-            app.push_screen(WaitingScreen(message.code), self._waiting_closed)
+            app.lobby.say(f"Match {message.code} created: waiting for {'your' if paired else 'an'} opponent.")
+            app.push_screen(WaitingScreen(message.code, paired), self._waiting_closed)
 
     def _waiting_closed(self, cancelled: bool | None) -> None:
         if cancelled:
@@ -142,6 +168,69 @@ class LobbyHalf:
             app.following = None
             app.send(CancelMatch())
             app.lobby.say("Match cancelled.")
+
+    # ---- quick matches and challenges ----------------------------------------------------------
+
+    def _quick_match(self, wish: LobbyScreen.QuickMatch) -> None:
+        self.app.lobby.say("Looking for an opponent...")
+        self._seeking_terms, self._pairing = wish.terms, True
+        self._ask_for_the_lobby(Seek(wish.terms))
+
+    def _heard_seeking(self, message: Seeking) -> None:
+        """No one on these terms yet: waiting, until paired or Escape."""
+        self._pairing = False
+        if self.app.asker(message) is not None:
+            self.app.push_screen(SeekingScreen(self._seeking_terms), self._seeking_closed)
+
+    def _seeking_closed(self, cancelled: bool | None) -> None:
+        if cancelled:
+            self.app.send(CancelSeek())
+            self.app.lobby.say("You stopped looking for an opponent.")
+
+    def _heard_paired(self, message: Paired) -> None:
+        """Paired (a quick match found, this player's challenge accepted): the match follows; the waiting goes."""
+        app = self.app
+        app.following = message.code
+        for screen in reversed(app.screen_stack):
+            if isinstance(screen, SeekingScreen):
+                screen.dismiss(False)
+            elif isinstance(screen, ChallengesScreen):
+                screen.dismiss(None)
+        app.lobby.say(f"Paired with {message.opponent}: the match begins.")
+
+    def _challenge(self, wish: LobbyScreen.Challenge) -> None:
+        self._ask_for_the_lobby(ChallengePerson(wish.person, wish.terms))
+
+    def _heard_challenge_sent(self, message: ChallengeSent) -> None:
+        self.app.asker(message)
+        self.app.lobby.say(f"Challenge sent: {message.name} sees it now. c lists your challenges.")
+
+    def _heard_challenges(self, message: Challenges) -> None:
+        """The challenges to and from this player: counted in the lobby's title, listed if open, and a notice for
+        each new one, wherever the player is in the lobby."""
+        app = self.app
+        self.challenges = message
+        app.lobby.show_challenges(message.challenges)
+        for screen in app.screen_stack:
+            if isinstance(screen, ChallengesScreen):
+                screen.show(message.challenges)
+        for line in message.challenges:
+            if line.id in message.new:
+                app.notify(f"{challenge_words(line)}. In the lobby, c answers it.",
+                           title="Challenge", timeout=NOTICE_SECONDS)
+
+    def _show_challenges(self, wish: LobbyScreen.ShowChallenges) -> None:
+        self.app.push_screen(ChallengesScreen(self.challenges.challenges))
+
+    def _answer_challenge(self, wish: ChallengesScreen.Answer) -> None:
+        if wish.accept:
+            self._pairing = True
+            self.app.clear_notifications()  # the notices of challenges: answered, or to be answered later
+            self.app.lobby.say("Accepting the challenge...")
+        self._ask_for_the_lobby(AnswerChallenge(wish.challenge, wish.accept))
+
+    def _withdraw_challenge(self, wish: ChallengesScreen.Withdraw) -> None:
+        self.app.send(WithdrawChallenge(wish.challenge))
 
     def _heard_secret_needed(self, message: SecretNeeded) -> None:
         app = self.app
@@ -186,6 +275,7 @@ class LobbyHalf:
         self._ask_for_the_lobby(ComputerResume(wish.secret))
 
     def _create(self, wish: LobbyScreen.CreateMatch) -> None:
+        self._pairing = False
         self._ask_for_the_lobby(CreateMatch(wish.options.to_dict(), wish.hints, wish.clock))
 
     def _join(self, wish: LobbyScreen.JoinMatch) -> None:

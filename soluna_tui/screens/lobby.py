@@ -31,7 +31,7 @@ from textual.widgets.option_list import Option
 
 from ..compat import retitle
 from ..link.clock import ClockSetting
-from ..link.messages import ComputerOffer, ListedMatch, LobbyChoices, OnlinePerson
+from ..link.messages import ChallengeLine, ComputerOffer, ListedMatch, LobbyChoices, MatchTerms, OnlinePerson
 from ..match_setup import MatchSetup
 from ..rules import MAX_DISCS, MIN_DISCS, MatchOptions, OptionError
 from ..rules.match import DEFAULT_STARS, MAX_STARS, MIN_STARS
@@ -42,14 +42,18 @@ from ..widgets.choice import Choice
 from ..widgets.key_footer import KeyFooter
 from ..widgets.menu import Menu
 from ..widgets.people_list import PeopleList
+from .confirm import ConfirmScreen
 from .lobby_wish import LobbyWish
 from .quiet_focus import QuietFocus
+from .seeking import terms_words
 
 CODE_PATTERN = re.compile(r"[A-Z]{4}")
 RESUME = ("resume", "Resume computer match")
 RETURN = ("return", "Return to your match")
 #: Offered to a player with a key (rated), whose name is kept with it.
 NAME = ("name", "Choose your name")
+#: Offered where the server pairs players (``Welcome.quick_match``).
+QUICK = ("quick", "Find me an opponent")
 MENU = (
     ("computer", "Play the computer"),
     ("create", "Create a match"),
@@ -62,7 +66,7 @@ MENU = (
 RULES = [("box (loser chooses)", "box"), ("online (loser opens)", "online")]
 NO_CLOCK: tuple[str, ClockSetting | None] = ("none", None)
 #: The settings, as their widgets' ids and ``LobbyChoices``' fields both say them.
-SETTINGS = ("level", "rules", "stars", "discs", "opener", "hints", "clock", "hidden")
+SETTINGS = ("level", "rules", "stars", "discs", "opener", "hints", "clock", "hidden", "rated", "refuse_challenges")
 MATCHES_TITLE = "Matches in play"
 TALK_TITLE = "Talk in the lobby"
 #: Seconds the settings stay as they are before they are told (holding a key down sends nothing).
@@ -119,6 +123,8 @@ class LobbyScreen(QuietFocus, Screen[None]):
         # One key, two lists in one place: the one not shown is offered (``check_action``).
         Binding("o", "list_online", "Who is online"),
         Binding("o", "list_matches", "Matches"),
+        # Offered while there are challenges to or from this player (counted in the lobby's title).
+        Binding("c", "challenges", "Challenges"),
     ]
 
     class PlayComputer(LobbyWish):
@@ -161,6 +167,23 @@ class LobbyScreen(QuietFocus, Screen[None]):
     class ChooseName(LobbyWish):
         """A player with a key asked to choose the name kept with it."""
 
+    class QuickMatch(LobbyWish):
+        """Find me an opponent on these terms."""
+
+        def __init__(self, terms: MatchTerms) -> None:
+            super().__init__()
+            self.terms = terms
+
+    class Challenge(LobbyWish):
+        """Challenge someone in the list of who is online (by the number the server tells them by)."""
+
+        def __init__(self, person: int, name: str, terms: MatchTerms) -> None:
+            super().__init__()
+            self.person, self.name, self.terms = person, name, terms
+
+    class ShowChallenges(LobbyWish):
+        """The player asked for their challenges."""
+
     class ChoicesChanged(LobbyWish):
         """The settings changed and then stayed so a moment (or a menu item was chosen with them)."""
 
@@ -202,6 +225,9 @@ class LobbyScreen(QuietFocus, Screen[None]):
         self.talk_unread = 0
         #: The lobby's title and the list's, as last drawn.
         self._titles: tuple[str, str] = ("", MATCHES_TITLE)
+        #: Whether the server pairs players and passes challenges on; the challenges to and from this player.
+        self.quick_match = self.challenging = False
+        self.challenges: tuple[ChallengeLine, ...] = ()
 
     def _choice(self, label: str, values: Sequence[tuple[str, Any]], value: Any, id: str) -> Choice:
         return Choice(label, values, value, ascii_mode=self.ascii_mode, label_width=16, id=id)
@@ -223,6 +249,9 @@ class LobbyScreen(QuietFocus, Screen[None]):
                                        "hints")
                     yield self._choice("Clock", clock_values(self.clocks), None, "clock")
                     yield self._choice("Online list", [("show me", False), ("hide me", True)], False, "hidden")
+                    yield self._choice("Rated", [("yes (players with keys)", True), ("no", False)], True, "rated")
+                    yield self._choice("Challenges", [("welcome", False), ("refuse all", True)], False,
+                                       "refuse_challenges")
                     # Beside the menu, not under it: the tallest menu still leaves the matches in view at 80x24.
                     with Row(classes="form-row", id="lobby-code-row"):
                         yield Label("Match code", classes="form-label")
@@ -249,6 +278,7 @@ class LobbyScreen(QuietFocus, Screen[None]):
         self.show_matches(self.matches)
         self.show_computer_offer(self.computer_offer)
         self._offer_clocks()
+        self.show_services(self.quick_match, self.challenging)
         if self._choices_to_show is not None:
             self.show_choices(self._choices_to_show)
         self.action_menu()
@@ -364,6 +394,9 @@ class LobbyScreen(QuietFocus, Screen[None]):
         counted = self.online_total
         dot = "-" if self.ascii_mode else "·"
         border = "Soluna" if counted is None else f"Soluna {dot} {counted} online"
+        if self.challenges:
+            waiting = len(self.challenges)
+            border += f" {dot} {waiting} challenge{'s' * (waiting > 1)} (c)"
         title = MATCHES_TITLE
         if self.talking:
             title = TALK_TITLE
@@ -427,6 +460,8 @@ class LobbyScreen(QuietFocus, Screen[None]):
             return not self.listing_online
         if action == "list_matches":
             return self.listing_online
+        if action == "challenges":
+            return bool(self.challenges)
         return True
 
     def show_computer_offer(self, offer: ComputerOffer | None) -> None:
@@ -445,7 +480,7 @@ class LobbyScreen(QuietFocus, Screen[None]):
             return
         entries = (((RETURN,) if self.held_seat is not None else ())
                    + ((RESUME,) if self.computer_offer is not None else ()) + MENU[:-1]
-                   + ((NAME,) if self.rated else ()) + MENU[-1:])
+                   + ((NAME,) if self.rated else ()) + ((QUICK,) if self.quick_match else ()) + MENU[-1:])
         menu = self.query_one("#lobby-menu", Menu)
         keys = [key for key, _ in entries]
         shown = [menu.get_option_at_index(index).id for index in range(menu.option_count)]
@@ -454,9 +489,11 @@ class LobbyScreen(QuietFocus, Screen[None]):
         highlighted = shown[menu.highlighted] if menu.highlighted is not None else None
         menu.clear_options()
         menu.add_options([Option(text, id=key) for key, text in entries])
-        # A match to come back to is most likely what the player came for: it is highlighted.
-        comeback = len(keys) > len(shown) or highlighted is None or highlighted not in keys
-        menu.highlighted = 0 if comeback or highlighted is None else keys.index(highlighted)
+        # A match to come back to, new in the menu, is most likely what the player came for: it is highlighted. Any
+        # other entry coming (the server's word on quick matches, a name to choose) leaves the highlight where it was:
+        # a key pressed meanwhile still chooses what the player saw.
+        comeback = bool({RETURN[0], RESUME[0]} & (set(keys) - set(shown)))
+        menu.highlighted = 0 if comeback or highlighted not in keys else keys.index(highlighted)
 
     def ask_secret(self, code: str | None) -> None:
         """The server wants proof of who is coming back (no key, or another one): show the secret field."""
@@ -512,6 +549,50 @@ class LobbyScreen(QuietFocus, Screen[None]):
         return MatchSetup.against_computer(self._value("level"), options, name=self.player_name, hints=hints,
                                            review=hints, rated=rated)
 
+    def terms(self) -> MatchTerms:
+        """A quick match's or a challenge's terms, as the settings say (a guest's are never rated)."""
+        return MatchTerms(self.options().to_dict(), self._value("clock"), bool(self.rated and self._value("rated")),
+                          self._value("hints"))
+
+    def show_services(self, quick_match: bool, challenges: bool) -> None:
+        """Whether the server pairs players ("Find me an opponent") and passes challenges on."""
+        self.quick_match, self.challenging = quick_match, challenges
+        if self._ready:
+            self.query_one("#rated").display = bool(self.rated) and (quick_match or challenges)
+            self.query_one("#refuse_challenges").display = challenges
+        self._update_menu()
+
+    def show_challenges(self, challenges: tuple[ChallengeLine, ...]) -> None:
+        """The challenges to and from this player: counted in the lobby's title, and ``c`` lists them."""
+        self.challenges = challenges
+        if self.composed:
+            self._show_titles()
+        self.refresh_bindings()
+
+    def action_challenges(self) -> None:
+        self.post_message(self.ShowChallenges())
+
+    @on(OptionList.OptionSelected, "#lobby-online")
+    def _person_chosen(self, event: OptionList.OptionSelected) -> None:
+        """Enter on someone online: challenge them, on the terms the settings say (asked first)."""
+        if event.option_index >= len(self.online):
+            return
+        person = self.online[event.option_index]
+        if person.id == self.you:
+            self.say("That is you: choose someone else to challenge.")
+        elif not self.challenging:
+            self.say("This server passes no challenges on: create a match and give its code instead.")
+        else:
+            terms = self.terms()
+
+            def challenge(sure: bool | None) -> None:
+                if sure:
+                    self.say(f"Challenging {person.name}...")
+                    self.post_message(self.Challenge(person.id, person.name, terms))
+
+            self.app.push_screen(ConfirmScreen(f"Challenge {person.name} to a match: {terms_words(terms)}?",
+                                               "Challenge", "Not now", title="Challenge"), challenge)
+
     def code(self) -> str | None:
         """The code typed, upper-cased, when it is four letters."""
         code = self.query_one("#code", Input).value.strip().upper()
@@ -543,6 +624,9 @@ class LobbyScreen(QuietFocus, Screen[None]):
             self.post_message(self.ShowRecord())
         elif choice == "name":
             self.post_message(self.ChooseName())
+        elif choice == "quick":
+            self.post_message(self.QuickMatch(self.terms()))
+
         elif choice == "quit":
             await self.run_action("app.quit")
 

@@ -18,16 +18,21 @@ class WaitingScreen(QuietFocus, ModalScreen[bool]):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel the match"), HELP_BINDING]
 
-    def __init__(self, code: str) -> None:
+    def __init__(self, code: str, paired: bool = False) -> None:
+        """``paired``: made for a quick match or a challenge accepted, the opponent is joining already."""
         super().__init__()
         self.code = code
+        self.paired = paired
 
     def compose(self) -> ComposeResult:
         with Vertical(id="waiting", classes="dialog"):
             yield Static(f"Your match code:  {' '.join(self.code)}", id="waiting-code", markup=False)
-            yield Static("Tell it to your opponent: they connect to this server, choose "
-                         "\"Join a match by code\" and type it. The match starts as soon as they join.\n\n"
-                         "Escape cancels the match.", id="waiting-text", markup=False)
+            if self.paired:
+                text = "Your opponent is joining: the match starts as soon as they are in.\n\nEscape cancels the match."
+            else:
+                text = ("Tell it to your opponent: they connect to this server, choose \"Join a match by code\" and "
+                        "type it. The match starts as soon as they join.\n\nEscape cancels the match.")
+            yield Static(text, id="waiting-text", markup=False)
         yield KeyFooter()  # its own keys: not the lobby's underneath, whose Escape is another thing
 
     def on_mount(self) -> None:

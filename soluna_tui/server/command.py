@@ -107,6 +107,10 @@ def add_serve_command(commands: argparse._SubParsersAction[Any],
                        help="different established opponents (each with --ranked-after rated matches against "
                             f"others) a player has had rated matches against before the leaderboard lists them "
                             f"(default {RANKED_OPPONENTS})")
+    serve.add_argument("--no-quick-match", dest="quick_match", action="store_false",
+                       help="pair nobody who asks the lobby for an opponent (quick matches are offered by default)")
+    serve.add_argument("--no-challenges", dest="challenges", action="store_false",
+                       help="pass no challenges on between players in the lobby (they are by default)")
     talk = serve.add_argument_group("table talk")
     talk.add_argument("--no-chat", dest="chat", action="store_false",
                       help="no chat at all: in the lobby, between players, among spectators")
@@ -158,7 +162,8 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
                         proxy_from=tuple(args.proxy_from), database=args.database, clocks=args.clocks,
                         ranked_after=args.ranked_after, ranked_opponents=args.ranked_opponents,
                         ban_file=args.ban_file.expanduser() if args.ban_file is not None else None, chat=args.chat,
-                        guest_chat=args.guest_chat, keep_chat=args.keep_chat)
+                        guest_chat=args.guest_chat, keep_chat=args.keep_chat, quick_match=args.quick_match,
+                        challenges=args.challenges)
 
 
 def run_serve(args: argparse.Namespace) -> int:

@@ -105,6 +105,9 @@ class ServerConfig:
     chat: bool = True
     guest_chat: bool = True
     keep_chat: bool = False
+    #: Whether the lobby pairs players who ask for an opponent, and passes challenges on.
+    quick_match: bool = True
+    challenges: bool = True
 
     @property
     def resolved_host_key_path(self) -> Path:

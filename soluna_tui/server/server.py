@@ -317,7 +317,8 @@ class SolunaServer:
             self.lobby = Lobby(self.store, config.limits.hold_time,
                                referee=Referee(config.limits.hold_time, config.clocks),
                                ranked_after=config.ranked_after, ranked_opponents=config.ranked_opponents,
-                               talk=TalkPolicy(config.chat, config.guest_chat, config.keep_chat))
+                               talk=TalkPolicy(config.chat, config.guest_chat, config.keep_chat),
+                               quick_match=config.quick_match, challenges=config.challenges)
             in_play = await self.lobby.start()
             self.session_services = SessionServices(config, self.gate, self.lobby, self.spawner, self.refusals)
             self.bans.start()

@@ -46,6 +46,15 @@ def test_the_limits_on_connections_that_have_not_started_a_game_are_flags() -> N
     assert (defaults.unstarted, defaults.unstarted_per_ip, defaults.login_timeout) == (32, 2, 20)
 
 
+def test_quick_matches_and_challenges_are_on_unless_the_owner_turns_them_off() -> None:
+    parser = argparse.ArgumentParser()
+    add_serve_command(parser.add_subparsers(), lambda low, high, what: int, Path)
+    on = config_from(parser.parse_args(["serve"]))
+    off = config_from(parser.parse_args(["serve", "--no-quick-match", "--no-challenges"]))
+    assert (on.quick_match, on.challenges, off.quick_match, off.challenges) == (True, True, False, False)
+    assert config_from(parser.parse_args(["serve", "--no-challenges"])).quick_match is True
+
+
 def test_the_host_key_is_made_once_with_mode_0600_and_reused(tmp_path) -> None:
     path = tmp_path / "keys" / "host_key"
     first = load_or_create_host_key(path)

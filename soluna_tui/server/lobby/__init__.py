@@ -32,6 +32,11 @@ talk.py         table talk's rules, pure: the owner's flags, who hears which roo
 chat.py         table talk, live: a line said, passed to every server through the store, heard and told to its room
 names.py        the names players are shown by, and a keyed player's chosen name
 choices.py      the lobby's settings a keyed player left, set again on their next visit
+pairing.py      quick matches and challenges: their requests, and the store's news of them read again
+pairs.py        who meets whom, pure: a quick match's partner, whether a challenge may be sent or accepted
+meeting.py      what both share: who a guest is to pairing, the limits, a pair's create-then-join
+seeks.py        quick matches: paired at once under the store's lock, or waiting until paired or cancelled
+challenges.py   challenges: sent, told at once (or once back in the lobby), accepted, declined, withdrawn
 records.py      the leaderboard, a player's record, a finished match to replay
 results.py      a finished match told later: its ratings, and to a player who was away when it ended
 computer.py     matches against the computer, kept in the store and held for players gone

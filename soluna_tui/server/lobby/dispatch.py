@@ -54,6 +54,7 @@ from ...play.wording import minutes
 from ...rules import SolunaError
 from ..ratings import PAIR_RATED_PER_DAY, RANKED_AFTER, RANKED_OPPONENTS
 from ..storage import ComputerGameRecord, Storage, StorageError, StorageUnavailable, Subscription
+from ..storage.pairing import PAIRING
 from .chat import TalkRooms
 from .choices import Choices
 from .computer import ComputerGames
@@ -61,6 +62,7 @@ from .decisions import Referee
 from .guesses import Guesses
 from .listing import Listing, listing_for
 from .names import Names, welcome
+from .pairing import Pairings
 from .presence import HEARTBEAT, Presence
 from .records import Records
 from .results import ended_while_away, rating_shifts
@@ -87,11 +89,13 @@ class Lobby:
 
     def __init__(self, store: Storage, hold_time: float, server_id: str | None = None, heartbeat: float = HEARTBEAT,
                  referee: Referee | None = None, ranked_after: int = RANKED_AFTER,
-                 ranked_opponents: int = RANKED_OPPONENTS, talk: TalkPolicy | None = None) -> None:
+                 ranked_opponents: int = RANKED_OPPONENTS, talk: TalkPolicy | None = None, quick_match: bool = True,
+                 challenges: bool = True) -> None:
         """``referee``: the match policy (by default, ``hold_time`` seconds away a match and the preset clocks;
         a referee given holds seats for its own ``hold_time``); ``ranked_after``: the rated matches a player
         has played before the leaderboard lists them, against ``ranked_opponents`` established opponents;
-        ``talk``: the owner's flags for table talk (by default, on for everyone)."""
+        ``talk``: the owner's flags for table talk (by default, on for everyone); ``quick_match`` and
+        ``challenges``: whether players are paired, and challenges passed on."""
         self.store = store
         self.referee = referee = referee if referee is not None else Referee(hold_time)
         self.hold_time = hold_time = referee.hold_time
@@ -117,6 +121,9 @@ class Lobby:
         self.names = Names(store)
         self.choices = Choices(store)
         self.records = Records(store, ranked_after, ranked_opponents)
+        # Quick matches and challenges (the store keeps them: they meet across servers).
+        self.pairing = Pairings(store, self.visitors, self.roster, self.presence, self.matches, quick_match,
+                                challenges)
         self._subscription: Subscription | None = None
         #: What each step does: one handler per kind of request (and the lobby's own arrive and depart).
         self._handlers: dict[type[Step], Handler] = {
@@ -128,7 +135,7 @@ class Lobby:
             PlayMove: self.matches.move, StartNextRound: self.matches.next_round, AskRematch: self.matches.rematch,
             Resign: self.matches.resign,
             ComputerSaved: self.games.saved, ComputerDropped: self.games.dropped, ComputerResume: self.games.resume,
-            KeepChoices: self._keep_choices,
+            KeepChoices: self._keep_choices, **self.pairing.handlers,
             Say: self.talk.say, MuteChat: self.talk.mute, ReportChat: self.talk.report,
         }
 
@@ -153,6 +160,7 @@ class Lobby:
         self.store.on_talk = self.talk.heard
         self.background.keep(self._follow(self._subscription), name="soluna-lobby-follow")
         self.background.keep(self.upkeep.keep_alive(self._reread), name="soluna-lobby-heartbeat")
+        self.background.keep(self.pairing.watch(), name="soluna-lobby-pairing")
         return sum(1 for table in self.tables.values() if table.in_play)
 
     async def close(self) -> None:
@@ -163,6 +171,7 @@ class Lobby:
         self.upkeep.close()
         self.roster.close()
         self.store.on_talk = None
+        await self.pairing.close()
         await self.background.close()
         if self._subscription is not None:
             self._subscription.close()
@@ -185,6 +194,10 @@ class Lobby:
             try:
                 if change.code is None:  # the store lost track: everything again
                     await self._reread()
+                    self.pairing.stir()
+                    continue
+                if change.code == PAIRING:  # seeks or challenges, on any server
+                    self.pairing.stir()
                     continue
                 table = self.tables.get(change.code)
                 if table is not None and table.version >= change.version:
@@ -252,6 +265,7 @@ class Lobby:
                 self.visitors.pop(guest, None)
                 return
             await self._follow_online(guest)
+            await self.pairing.after_step(guest)
 
     async def _act(self, asker: Asker, step: Step) -> None:
         handler = self._handlers.get(type(step))
@@ -294,6 +308,7 @@ class Lobby:
         asker.guest.send(self._welcome(asker.visitor, choices))
         self.listing.send_to(asker.guest, force=True)
         self.roster.enter(asker.guest, rating, hidden=choices is not None and choices.hidden)
+        self.pairing.arrive(asker.guest, choices)
         try:
             ended = await ended_while_away(self.store, asker.guest, asker.visitor, self.hold_time)
         except StorageUnavailable:
@@ -304,6 +319,7 @@ class Lobby:
     async def _depart(self, asker: Asker, step: Depart) -> None:
         await self.matches.leave(asker)
         await self.games.depart(asker.guest)
+        await self.pairing.depart(asker.guest)
 
     async def _choose_name(self, asker: Asker, request: ChooseName) -> None:
         if await self.names.choose(asker, request):
@@ -313,6 +329,7 @@ class Lobby:
     async def _keep_choices(self, asker: Asker, request: KeepChoices) -> None:
         """The lobby's settings, kept with a key; whether the player hides from the list of who is online."""
         self.roster.hide(asker.guest, request.choices.hidden)
+        self.pairing.choices(asker.guest, request.choices)
         await self.choices.keep(asker, request)
 
     async def _rating(self, guest: Guest) -> int | None:
@@ -335,7 +352,8 @@ class Lobby:
         on arrival, the lobby's settings the player's key left."""
         return replace(welcome(visitor, self.hold_time), clocks=self.referee.clocks,
                        ranked_after=self.records.minimum, ranked_opponents=self.records.opponents,
-                       pair_rated_per_day=PAIR_RATED_PER_DAY, choices=choices)
+                       pair_rated_per_day=PAIR_RATED_PER_DAY, choices=choices,
+                       quick_match=self.pairing.seeks.enabled, challenges=self.pairing.book.enabled)
 
     # ---- what the cache's changes mean for the rest (tables.Listener) ---------------------
 

@@ -226,6 +226,12 @@ class Roster:
                 if told is not None or now[1] != NOBODY:
                     guest.send(Spectators(code, now[1].count, now[1].names))
 
+    def person_numbered(self, number: int) -> tuple[str, OnlinePerson] | None:
+        """The person the lobby's list tells as ``number``, and their line as last told (``None``: not listed)."""
+        shown = self.shown.get(number)
+        person = next((person for person, each in self._numbers.items() if each == number), None)
+        return (person, shown) if shown is not None and person is not None else None
+
     def _number(self, person: str) -> int:
         """The number a person is told as (never their identity: a key's fingerprint stays on the server)."""
         number = self._numbers.get(person)

@@ -126,6 +126,18 @@ class TwoPlayerMatches:
         else:
             await self._take_back_seat(asker, table, request.secret)
 
+    async def join_paired(self, asker: Asker, code: str, hints: bool) -> bool:
+        """Join the waiting match ``code`` a quick match or an accepted challenge made for this player, as a join by
+        code does (no code was typed: none counts as tried). Whether they sat down."""
+        if self._busy(asker):
+            return False
+        table = await self.cache.table_for(code, fresh=True)
+        if table is None or not table.waiting:
+            asker.refuse("Your opponent's match has gone: its creator left it.")
+            return False
+        await self._seat_opponent(asker, table, hints)
+        return asker.visitor.code == code
+
     async def _seat_opponent(self, asker: Asker, table: Table, hints: bool) -> None:
         if table.seat_of(asker.guest) is not None:
             asker.refuse("That is your own match: wait for your opponent to join it.")

@@ -4,8 +4,9 @@ and what it keeps, a part for each kind, all sharing that database's transaction
 ``store.matches`` (matches in play), ``store.finished`` (finished matches, filed and rated),
 ``store.players`` (players by key, their names and records), ``store.ratings`` (the leaderboard),
 ``store.servers`` (servers sharing the database), ``store.computer_games`` (matches against the
-computer kept for their players), ``store.secret_tries`` (how often secrets were guessed) and ``store.chat``
-(table talk the owner keeps: lines reported, and a match's talk with ``--keep-chat``).
+computer kept for their players), ``store.secret_tries`` (how often secrets were guessed), ``store.chat``
+(table talk the owner keeps: lines reported, and a match's talk with ``--keep-chat``) and ``store.pairing``
+(players waiting for a quick match, and challenges).
 A backend (``sqlite.py``, ``postgres.py``) is a ``Storage``.
 """
 
@@ -18,6 +19,7 @@ from .computer_games import ComputerGames
 from .database import Database
 from .finished import FinishedMatches
 from .matches import MatchesInPlay
+from .pairing import Pairing
 from .players import Players
 from .ratings import Ratings
 from .secret_tries import SecretTries
@@ -41,3 +43,4 @@ class Storage(Database, ABC):
         self.computer_games = ComputerGames(self)
         self.secret_tries = SecretTries(self)
         self.chat = ChatKept(self)
+        self.pairing = Pairing(self)

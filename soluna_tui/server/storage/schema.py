@@ -157,6 +157,31 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             said_at DOUBLE PRECISION NOT NULL)""",
         "CREATE INDEX chat_lines_by_match ON chat_lines (code, started_at, said_at)",
     ),
+    # 10: players meeting: those waiting for a quick match (one a person, on one terminal), and challenges.
+    (
+        """CREATE TABLE seeks (
+            person TEXT PRIMARY KEY,
+            session TEXT NOT NULL UNIQUE,
+            server TEXT NOT NULL,
+            seeker TEXT NOT NULL,
+            terms TEXT NOT NULL,
+            since DOUBLE PRECISION NOT NULL,
+            code TEXT,
+            partner TEXT)""",
+        """CREATE TABLE challenges (
+            id {id},
+            sender TEXT NOT NULL,
+            sender_session TEXT NOT NULL,
+            sender_server TEXT NOT NULL,
+            target TEXT NOT NULL,
+            who TEXT NOT NULL,
+            terms TEXT NOT NULL,
+            sent_at DOUBLE PRECISION NOT NULL,
+            state TEXT NOT NULL,
+            code TEXT,
+            reason TEXT)""",
+        "CREATE INDEX challenges_by_target ON challenges (target)",
+    ),
 )
 
 #: The migrations that compute every player's ``name_key`` again.

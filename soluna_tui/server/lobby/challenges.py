@@ -1,0 +1,239 @@
+"""Runs in the server process.
+
+Challenges: a player chooses someone in the list of who is online and challenges them on the chosen terms. The
+one challenged sees it at once wherever they are in the lobby (a notice, and the list of their challenges); one at
+a match is told once back in the lobby. They accept (they create the match, the challenger joins it: as by code)
+or decline; the challenger may withdraw it. A player may refuse every challenge (a setting kept with their key):
+each is declined at once, with that reason. The limits (``pairs.challenge_refusal``, ``meeting.Meeting.allow``)
+keep a flood from many keys and addresses from burying anyone.
+
+The store keeps every challenge; each server tells its own guests what concerns them after every change
+(``heard``), and lets lapse those of players gone.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from ...link.messages import (
+    AnswerChallenge,
+    ChallengeLine,
+    ChallengePerson,
+    Challenges,
+    ChallengeSent,
+    CreateMatch,
+    Notice,
+    WithdrawChallenge,
+)
+from ..storage import Storage
+from ..storage.pairing import ACCEPTED, CLAIMED, DECLINED, OPEN, ChallengeRecord
+from .meeting import Meeting, PairedJoin, checked_terms, terms_document, terms_from_document
+from .online import KEY
+from .pairs import accept_refusal, challenge_refusal
+from .two_player import TwoPlayerMatches
+from .visitors import Asker, Guest
+
+log = logging.getLogger("soluna.server")
+
+OFF = "This server passes no challenges on: create a match and give its code instead."
+REFUSES = "takes no challenges"
+
+
+@dataclass(frozen=True)
+class ChallengeLines:
+    """The open challenges as lines: those to each person, and those from each terminal."""
+
+    incoming: dict[str, list[ChallengeLine]]
+    outgoing: dict[str, list[ChallengeLine]]
+
+
+class ChallengeBook:
+    """Challenges, as the store keeps them and this server's guests are told them."""
+
+    def __init__(self, store: Storage, meeting: Meeting, matches: TwoPlayerMatches, enabled: bool = True) -> None:
+        self.store, self.meeting, self.matches, self.enabled = store, meeting, matches, enabled
+        #: This server's guests who refuse every challenge.
+        self.refusing: set[Guest] = set()
+        #: What each guest in the lobby was last told, and the challenges it has heard of (for ``new``).
+        self._told: dict[Guest, tuple[ChallengeLine, ...]] = {}
+        self._heard_of: dict[Guest, set[int]] = {}
+        #: The challenges as last read, and those answered whose news this server has acted on.
+        self.known: list[ChallengeRecord] = []
+        self._acted: set[int] = set()
+
+    # ---- requests ------------------------------------------------------------------------------
+
+    async def challenge(self, asker: Asker, request: ChallengePerson) -> None:
+        if not self.enabled:
+            asker.refuse(OFF)
+            return
+        listed = self.meeting.roster.person_numbered(request.person)
+        if listed is None:
+            asker.refuse("That player is not in the list of who is online any more.")
+            return
+        target, line = listed
+        terms = checked_terms(request.terms, asker.guest.fingerprint is not None)
+        self.matches.referee.clock_for(terms.clock)
+        if not self.meeting.allow(asker, challenge=True):
+            return
+        sender = self.meeting.someone(asker.guest)
+        present, _ = self.meeting.online()
+        made = await self.store.pairing.challenge(
+            sender, target, line.name, terms_document(terms),
+            lambda kept: challenge_refusal(sender, target, line.name, target in present, terms.rated,
+                                           target.startswith(KEY), kept))
+        if isinstance(made, str):
+            asker.refuse(made)
+            return
+        log.info("a challenge sent (%d)", made.id)
+        asker.answer(ChallengeSent(line.name))
+
+    async def answer(self, asker: Asker, request: AnswerChallenge) -> None:
+        """Accept (the match is created here, the challenger joins it) or decline."""
+        challenge = next((each for each in await self.store.pairing.challenges() if each.id == request.id), None)
+        me = self.meeting.someone(asker.guest)
+        if challenge is None or challenge.target != me.person or challenge.state != OPEN:
+            asker.refuse("That challenge is not open any more.")
+            return
+        if not request.accept:
+            await self.store.pairing.settle(challenge.id, DECLINED)
+            return
+        if asker.visitor.code is not None:
+            asker.refuse("Leave the match you are at first (n).")
+            return
+        _, lobby = self.meeting.online()
+        refusal = accept_refusal(challenge, me, challenge.sender.person in lobby)
+        if refusal is not None:
+            asker.refuse(refusal)
+            return
+        if not await self.store.pairing.settle(challenge.id, ACCEPTED, code=CLAIMED):
+            asker.refuse("That challenge is not open any more.")
+            return
+        terms = terms_from_document(challenge.terms)
+        # The challenger's "Opens round 1" is theirs: they sit in the second seat.
+        options = {**terms.options, "first_opener": 1 - int(terms.options.get("first_opener", 0))}
+        await self.matches.create(asker, CreateMatch(options, terms.hints, terms.clock))
+        code = asker.visitor.code
+        if code is None:
+            await self.store.pairing.drop([challenge.id])
+            return
+        await self.store.pairing.settle(challenge.id, ACCEPTED, code=code, was=ACCEPTED)
+        log.info("challenge %d accepted: match %s", challenge.id, code)
+
+    async def withdraw(self, asker: Asker, request: WithdrawChallenge) -> None:
+        session = self.meeting.session(asker.guest)
+        ids = [each.id for each in await self.store.pairing.challenges()
+               if each.id == request.id and each.sender.session == session and each.state == OPEN]
+        await self.store.pairing.drop(ids)
+
+    async def join(self, asker: Asker, step: PairedJoin) -> None:
+        """The challenger's turn to join the match its accepted challenge made."""
+        if step.challenge is not None:
+            await self.store.pairing.drop([step.challenge])
+        await self.meeting.join(asker, step)
+
+    def refuse(self, guest: Guest, refusing: bool) -> None:
+        """``guest`` refuses every challenge (or no longer does)."""
+        if refusing:
+            self.refusing.add(guest)
+        else:
+            self.refusing.discard(guest)
+
+    async def gone(self, guest: Guest) -> None:
+        """The terminal has gone: its open challenges go with it."""
+        self.refusing.discard(guest)
+        self._told.pop(guest, None)
+        self._heard_of.pop(guest, None)
+        session = self.meeting.session(guest)
+        await self.store.pairing.drop([each.id for each in self.known if each.sender.session == session])
+
+    # ---- what the store says ---------------------------------------------------------------------
+
+    async def heard(self, challenges: list[ChallengeRecord]) -> None:
+        """Every challenge, read after a change (or a while): each acted on by the server whose guest it concerns,
+        and this server's guests in the lobby told their list when it changed."""
+        self.known = challenges
+        server, live = self.meeting.presence.server_id, self.meeting.presence.live
+        present, lobby = self.meeting.online()
+        lapsed: list[int] = []
+        settled: list[int] = []  # declined here just now: open no more
+        for challenge in challenges:
+            sender = challenge.sender
+            ours = sender.server == server
+            guest = self.meeting.guest_at(sender.session) if ours else None
+            if challenge.state == OPEN:
+                if sender.server not in live or (ours and guest is None):
+                    lapsed.append(challenge.id)
+                elif challenge.target not in present:
+                    lapsed.append(challenge.id)
+                    self._tell(guest, f"{challenge.target_name} has left: your challenge lapsed.")
+                elif any(target in self.refusing for target in self.meeting.guests_of(challenge.target)):
+                    await self.store.pairing.settle(challenge.id, DECLINED, reason=REFUSES)
+                    settled.append(challenge.id)
+            elif not ours or challenge.id in self._acted:
+                continue
+            elif guest is None:
+                lapsed.append(challenge.id)
+            elif challenge.state == DECLINED:
+                self._acted.add(challenge.id)
+                lapsed.append(challenge.id)
+                why = f" ({challenge.target_name} {challenge.reason})" if challenge.reason else ""
+                self._tell(guest, f"{challenge.target_name} declined your challenge{why}.")
+            elif challenge.state == ACCEPTED and challenge.code not in (None, CLAIMED):
+                self._acted.add(challenge.id)
+                assert challenge.code is not None
+                terms = terms_from_document(challenge.terms)
+                visitor = self.meeting.visitors.get(guest)
+                if visitor is not None:
+                    visitor.queue.put_nowait(PairedJoin(challenge.code, challenge.target_name, terms.hints,
+                                                        challenge.id))
+        if lapsed:
+            await self.store.pairing.drop(lapsed)
+        gone = {*lapsed, *settled}
+        lines = self._lines([each for each in challenges if each.state == OPEN and each.id not in gone], lobby)
+        for guest in list(self.meeting.visitors):
+            self.tell_list(guest, lines)
+
+    def tell_list(self, guest: Guest, lines: ChallengeLines | None = None) -> None:
+        """``guest``'s challenges, to and from them, told when they changed (in the lobby only: one at a match hears
+        them once back)."""
+        if not self.meeting.in_lobby(guest):
+            return
+        if lines is None:
+            lines = self._lines([each for each in self.known if each.state == OPEN], self.meeting.online()[1])
+        someone = self.meeting.someone(guest)
+        told = (*lines.incoming.get(someone.person, ()), *lines.outgoing.get(someone.session, ()))
+        if told == self._told.get(guest, ()):
+            return
+        heard = self._heard_of.setdefault(guest, set())
+        new = tuple(line.id for line in told if line.incoming and line.id not in heard)
+        heard.update(line.id for line in told)
+        self._told[guest] = told
+        guest.send(Challenges(told, new))
+
+    @staticmethod
+    def _lines(challenges: list[ChallengeRecord], lobby: Collection[str]) -> ChallengeLines:
+        """The open challenges as their players' lines, each read once: to each person, from each terminal."""
+        lines = ChallengeLines({}, {})
+        for challenge in challenges:
+            terms = terms_from_document(challenge.terms)
+            lines.incoming.setdefault(challenge.target, []).append(
+                ChallengeLine(challenge.id, challenge.sender.name, True, terms, challenge.sent_at,
+                              challenge.sender.rating))
+            lines.outgoing.setdefault(challenge.sender.session, []).append(
+                ChallengeLine(challenge.id, challenge.target_name, False, terms, challenge.sent_at,
+                              waiting=challenge.target not in lobby))
+        return lines
+
+    def back_in_lobby(self, guest: Guest) -> None:
+        """Back from a match: the challenges that waited for them."""
+        self._told.pop(guest, None)
+        self.tell_list(guest)
+
+    @staticmethod
+    def _tell(guest: Guest | None, text: str) -> None:
+        if guest is not None:
+            guest.send(Notice(text))
+

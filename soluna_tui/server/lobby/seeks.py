@@ -1,0 +1,107 @@
+"""Runs in the server process.
+
+Quick matches: "find me an opponent" on the chosen terms. The newcomer is paired at once with a waiting player
+whose terms agree (``pairs.partner_for``: nobody with themselves, the nearest rating where there is a choice),
+under the store's lock, so two servers never pair one player twice; else the newcomer waits (``Seeking``) until
+paired, cancelled, gone, or off to another match. A player waits in one queue at a time (one seek a person).
+
+The newcomer creates the match (``Waiting`` answers their question); the one who waited hears its code from the
+store (``PAIRING`` changes) and joins it in their turn (``meeting.PairedJoin``).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from ...link.messages import CancelSeek, CreateMatch, MatchTerms, Seek, Seeking
+from ..storage import Storage
+from ..storage.pairing import CLAIMED, SeekRecord
+from .meeting import Meeting, PairedJoin, checked_terms, terms_document, terms_from_document
+from .pairs import partner_for
+from .two_player import TwoPlayerMatches
+from .visitors import Asker, Guest
+
+log = logging.getLogger("soluna.server")
+
+OFF = "This server does not pair players for quick matches: create a match and give its code instead."
+
+
+class Seeks:
+    """Quick matches asked for on this server, and the pairs the store tells of."""
+
+    def __init__(self, store: Storage, meeting: Meeting, matches: TwoPlayerMatches, enabled: bool = True) -> None:
+        self.store, self.meeting, self.matches, self.enabled = store, meeting, matches, enabled
+        #: This server's terminals waiting, and the joins queued already (by terminal: the match's code).
+        self.waiting: set[Guest] = set()
+        self._queued: dict[str, str] = {}
+
+    async def seek(self, asker: Asker, request: Seek) -> None:
+        if not self.enabled:
+            asker.refuse(OFF)
+            return
+        if asker.visitor.code is not None:
+            asker.refuse("Leave the match you are at first (n).")
+            return
+        terms = checked_terms(request.terms, asker.guest.fingerprint is not None)
+        self.matches.referee.clock_for(terms.clock)  # a clock this server does not offer is refused now
+        if not self.meeting.allow(asker):
+            return
+        record = SeekRecord(self.meeting.someone(asker.guest), terms_document(terms), self.store.clock())
+        outcome = await self.store.pairing.seek(record, lambda waiting: partner_for(record, waiting),
+                                                self.meeting.presence.live)
+        if isinstance(outcome, str):
+            asker.refuse(outcome)
+        elif outcome is None:
+            self.waiting.add(asker.guest)
+            asker.answer(Seeking(record.since))
+        else:
+            self.waiting.discard(asker.guest)
+            await self._create(asker, outcome, terms)
+
+    async def _create(self, asker: Asker, partner: SeekRecord, terms: MatchTerms) -> None:
+        """Paired: the match is created here on this player's terms (as "Create a match" does), and the partner
+        told its code."""
+        await self.matches.create(asker, CreateMatch(terms.options, terms.hints, terms.clock))
+        code = asker.visitor.code
+        if code is None:
+            return  # not created (refused, told): the partner is claimed for nothing, and waits no more
+        if not await self.store.pairing.paired(partner.seeker.session, code, asker.visitor.name):
+            log.info("a quick match's partner left before the match %s was made: it waits for a join by code", code)
+        else:
+            log.info("quick match %s: two players paired", code)
+
+    async def cancel(self, asker: Asker, request: CancelSeek) -> None:
+        """Stop waiting (too late once paired: the join follows)."""
+        self.waiting.discard(asker.guest)
+        await self.store.pairing.unseek(self.meeting.session(asker.guest))
+
+    async def gone(self, guest: Guest) -> None:
+        """The terminal has gone (or went to another match): it waits no more, paired or not."""
+        if guest in self.waiting:
+            self.waiting.discard(guest)
+            await self.store.pairing.unseek(self.meeting.session(guest), paired_too=True)
+
+    async def heard(self, seeks: list[SeekRecord]) -> None:
+        """The store's seeks, read after a change: this server's waiting terminals paired by another's newcomer
+        join their match in their turn."""
+        server = self.meeting.presence.server_id
+        for record in seeks:
+            seeker, code = record.seeker, record.code
+            if seeker.server != server or code in (None, CLAIMED) or self._queued.get(seeker.session) == code:
+                continue
+            guest = self.meeting.guest_at(seeker.session)
+            visitor = self.meeting.visitors.get(guest) if guest is not None else None
+            if guest is None or visitor is None:
+                continue
+            assert code is not None
+            self._queued[seeker.session] = code
+            terms = terms_from_document(record.terms)
+            visitor.queue.put_nowait(PairedJoin(code, record.partner or "an opponent", terms.hints))
+
+    async def join(self, asker: Asker, step: PairedJoin) -> None:
+        """A waiting terminal's turn to join the match it was paired into."""
+        session = self.meeting.session(asker.guest)
+        self.waiting.discard(asker.guest)
+        self._queued.pop(session, None)
+        await self.store.pairing.unseek(session, paired_too=True)
+        await self.meeting.join(asker, step)

@@ -1,0 +1,141 @@
+"""Quick matches and challenges in a lobby of fake guests, on SQLite and on PostgreSQL (there, each pair on two
+lobbies sharing the database: seeks and challenges meet through the store): what each is sent."""
+
+from __future__ import annotations
+
+from soluna_tui.rules import MatchOptions
+
+from .test_lobby import FakeGuest, wait_for
+
+BOX = MatchOptions.preset("box", stars_to_win=2, discs=4).to_dict()
+
+
+def terms(rated: bool = False, stars: int = 2, clock: dict | None = None) -> dict:
+    return {"options": {**BOX, "stars_to_win": stars}, "clock": clock, "rated": rated, "hints": False}
+
+
+async def two_lobbies(make_lobby):
+    first = await make_lobby()
+    return first, (await make_lobby() if first.store.SHARED else first)
+
+
+def sent(guest: FakeGuest, kind: str) -> list[dict]:
+    return [message for message in guest.inbox if message["type"] == kind]
+
+
+def number_of(guest: FakeGuest, name: str) -> int | None:
+    """The number ``guest``'s list of who is online tells ``name`` by (the last it heard)."""
+    found = None
+    for message in guest.online:
+        for person in message.get("people", []) + message.get("came", []):
+            if person["name"] == name:
+                found = person["id"]
+    return found
+
+
+async def test_two_seekers_on_the_same_terms_are_paired_and_a_third_on_other_terms_waits_and_cancels(
+        make_lobby) -> None:
+    first, second = await two_lobbies(make_lobby)
+    ann = FakeGuest("ann", "10.0.0.1")
+    bob = FakeGuest("bob", "10.0.0.2")
+    cyd = FakeGuest("cyd", "10.0.0.3")
+    await first.arrive(ann)
+    await second.arrive(bob)
+    await second.arrive(cyd)
+    await first.handle(ann, {"type": "seek", "terms": terms(), "ask": 1})
+    assert ann.last("seeking")["answer_to"] == 1
+    await second.handle(cyd, {"type": "seek", "terms": terms(stars=3), "ask": 1})
+    assert cyd.last("seeking")
+    await second.handle(bob, {"type": "seek", "terms": terms(), "ask": 2})
+    code = bob.last("waiting")["code"]  # the newcomer created the match
+    await wait_for(lambda: any(message["type"] == "match" for message in ann.inbox))
+    assert ann.last("paired") == {"type": "paired", "code": code, "opponent": "bob"}
+    assert ann.last("match")["code"] == code and ann.last("match")["seat"] == 1
+    await wait_for(lambda: any(message["type"] == "match" for message in bob.inbox))
+    assert sent(cyd, "match") == [] and sent(cyd, "paired") == []
+    assert [each.seeker.name for each in await first.store.pairing.seeks()] == ["cyd"]
+    await second.handle(cyd, {"type": "cancel_seek"})
+    assert await first.store.pairing.seeks() == []
+
+
+async def test_nobody_is_paired_with_themselves_nor_rated_from_one_address(make_lobby) -> None:
+    first, second = await two_lobbies(make_lobby)
+    ann = FakeGuest("ann", "10.0.0.1", fingerprint="SHA256:ann")
+    ann_again = FakeGuest("ann", "10.0.0.9", fingerprint="SHA256:ann")
+    dan = FakeGuest("dan", "10.0.0.1", fingerprint="SHA256:dan")
+    await first.arrive(ann)
+    await second.arrive(ann_again)
+    await second.arrive(dan)
+    await first.handle(ann, {"type": "seek", "terms": terms(rated=True), "ask": 1})
+    await second.handle(ann_again, {"type": "seek", "terms": terms(rated=True), "ask": 1})
+    assert "another terminal" in ann_again.last("error")["text"]  # one queue at a time, and never themselves
+    await second.handle(dan, {"type": "seek", "terms": terms(rated=True), "ask": 1})
+    assert dan.last("seeking")  # rated, one address: no pair; both wait
+    assert sorted(each.seeker.name for each in await first.store.pairing.seeks()) == ["ann", "dan"]
+    assert sent(ann, "match") == sent(dan, "match") == []
+
+
+async def test_a_challenge_accepted_makes_a_match_and_one_declined_is_told(make_lobby) -> None:
+    first, second = await two_lobbies(make_lobby)
+    ann = FakeGuest("ann", "10.0.0.1")
+    bob = FakeGuest("bob", "10.0.0.2")
+    await first.arrive(ann)
+    await second.arrive(bob)
+    await wait_for(lambda: number_of(ann, "bob") is not None and number_of(bob, "ann") is not None)
+    await first.handle(ann, {"type": "challenge", "person": number_of(ann, "bob"), "terms": terms(), "ask": 3})
+    assert ann.last("challenge_sent") == {"type": "challenge_sent", "name": "bob", "answer_to": 3}
+    await wait_for(lambda: sent(bob, "challenges"))
+    told = bob.last("challenges")
+    assert [line["name"] for line in told["challenges"]] == ["ann"] and told["new"] == [told["challenges"][0]["id"]]
+    await wait_for(lambda: sent(ann, "challenges"))
+    assert ann.last("challenges")["challenges"][0]["incoming"] is False
+    await second.handle(bob, {"type": "answer_challenge", "id": told["challenges"][0]["id"], "accept": False,
+                              "ask": 4})
+    await wait_for(lambda: "bob declined your challenge." in ann.texts())
+    await wait_for(lambda: ann.last("challenges")["challenges"] == [])
+    await first.handle(ann, {"type": "challenge", "person": number_of(ann, "bob"), "terms": terms(), "ask": 5})
+    await wait_for(lambda: bob.last("challenges")["challenges"])
+    challenge = bob.last("challenges")["challenges"][0]
+    await second.handle(bob, {"type": "answer_challenge", "id": challenge["id"], "accept": True, "ask": 6})
+    code = bob.last("waiting")["code"]
+    await wait_for(lambda: sent(ann, "match"))
+    assert ann.last("match")["code"] == code and ann.last("paired")["opponent"] == "bob"
+    await wait_for(lambda: sent(bob, "match"))
+    assert await first.store.pairing.challenges() == []
+
+
+async def test_a_player_who_refuses_challenges_declines_them_at_once(make_lobby) -> None:
+    first, second = await two_lobbies(make_lobby)
+    ann, bob = FakeGuest("ann", "10.0.0.1"), FakeGuest("bob", "10.0.0.2")
+    await first.arrive(ann)
+    await second.arrive(bob)
+    await second.handle(bob, {"type": "keep_choices", "choices": {
+        "level": "5", "rules": "box", "stars": 4, "discs": 12, "opener": 0, "hints": False, "refuse_challenges": True}})
+    await wait_for(lambda: number_of(ann, "bob") is not None)
+    await first.handle(ann, {"type": "challenge", "person": number_of(ann, "bob"), "terms": terms(), "ask": 1})
+    await wait_for(lambda: "bob declined your challenge (bob takes no challenges)." in ann.texts())
+    assert not any(message["challenges"] for message in sent(bob, "challenges"))
+
+
+async def test_a_flood_of_challenges_from_many_keys_and_addresses_stops_at_five_waiting_for_one_person(
+        make_lobby) -> None:
+    first, second = await two_lobbies(make_lobby)
+    bob = FakeGuest("bob", "10.0.0.2")
+    await second.arrive(bob)
+    cheats = [FakeGuest(f"k{number}", f"10.6.{number}.1", fingerprint=f"SHA256:k{number}") for number in range(7)]
+    for cheat in cheats:
+        await first.arrive(cheat)
+    await wait_for(lambda: all(number_of(cheat, "bob") is not None for cheat in cheats))
+    for ask, cheat in enumerate(cheats, start=1):
+        await first.handle(cheat, {"type": "challenge", "person": number_of(cheat, "bob"), "terms": terms(),
+                                   "ask": ask})
+    assert [bool(sent(cheat, "challenge_sent")) for cheat in cheats] == [True] * 5 + [False] * 2
+    assert "bob has too many challenges to answer already" in cheats[5].last("error")["text"]
+    await wait_for(lambda: len(bob.last("challenges")["challenges"]) == 5 if sent(bob, "challenges") else False)
+    one_place = FakeGuest("zed", "10.6.0.1", fingerprint="SHA256:zed")  # k0's address: its own limit a minute
+    await first.arrive(one_place)
+    await wait_for(lambda: number_of(one_place, "k1") is not None)
+    for ask in range(8):
+        await first.handle(one_place, {"type": "challenge", "person": number_of(one_place, f"k{ask % 7}"),
+                                       "terms": terms(), "ask": ask})
+    assert "Too many tries: wait a minute" in one_place.texts()
