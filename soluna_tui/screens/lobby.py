@@ -444,10 +444,17 @@ class LobbyScreen(QuietFocus, Screen[None]):
             self._show_titles()
 
     def action_list_online(self) -> None:
+        """Who is online, in the matches' place, the list focused: arrows choose someone, Enter challenges them."""
         self._list_online(True)
+        people = self.query_one("#lobby-online", PeopleList)
+        if people.display:
+            people.focus()
 
     def action_list_matches(self) -> None:
         self._list_online(False)
+        matches = self.query_one("#lobby-matches", OptionList)
+        if self.focused is matches and not matches.display:  # no match in play to choose: the menu again
+            self.action_menu()
 
     def _list_online(self, online: bool) -> None:
         self.listing_online = online

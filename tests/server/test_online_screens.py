@@ -92,6 +92,7 @@ async def test_the_lobby_lists_who_is_online_in_the_matches_place_at_80x24_and_c
         await pilot.press("o")
         await settle(pilot)
         text = screen_text(app)
+        assert app.focused is people  # arrows choose someone at once
         assert "Who is online (43)" in text and "p1 vs q1" not in text
         assert "ann (you)" in text and text.index("ann (you)") < text.index("Bob") < text.index("cyd (guest)")
         assert "Resume computer match" in text and "Choose your name" in text and "tab Next field" in text
@@ -101,7 +102,7 @@ async def test_the_lobby_lists_who_is_online_in_the_matches_place_at_80x24_and_c
         await settle(pilot)
         text = screen_text(app)
         assert "cyd (guest)" not in text and "1100  in the lobby" in text and "Soluna · 42 online" in text
-        await pilot.press(*("tab",) * 8, "right")  # the Online list setting: hide me
+        await pilot.press("escape", *("tab",) * 8, "right")  # from the menu, the Online list setting: hide me
         await settle(pilot)
         assert "Who is online (42): you are hidden" in screen_text(app)
         assert (await server.expect("keep_choices"))["choices"]["hidden"] is True

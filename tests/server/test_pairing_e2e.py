@@ -15,8 +15,6 @@ from .test_online_e2e import open_online, see_online
 QUICK_KEYS = ("\x1b[F", "up", "enter")
 #: From the menu to the "Stars to win" setting, one more star.
 MORE_STARS_KEYS = ("tab", "tab", "tab", "right")
-#: Shift+Tab: from the menu, back to the list under it (who is online, once shown).
-TO_THE_LIST = "\x1b[Z"
 #: Home: the first line of a list.
 HOME = "\x1b[H"
 
@@ -42,7 +40,7 @@ async def challenge(terminal: SshTerminal, name: str) -> None:
     """From the lobby: who is online, Enter on ``name``, and yes to the question."""
     await open_online(terminal)
     screen = await terminal.wait_for(lambda screen: name in people_listed(screen))
-    await terminal.press(TO_THE_LIST, HOME, *("down",) * people_listed(screen).index(name), "enter")
+    await terminal.press(HOME, *("down",) * people_listed(screen).index(name), "enter")
     await terminal.wait_for_text(f"Challenge {name} to a match")
     await terminal.press("y")
     await terminal.wait_for_text(f"Challenge sent: {name} sees it now")
@@ -152,5 +150,5 @@ async def test_a_server_may_turn_quick_matches_and_challenges_off(tmp_path) -> N
         await open_online(ann)
         screen = await see_online(ann, ("ann", "bob"))
         assert "Find me an opponent" not in screen and "Challenges" not in screen and "Rated" not in screen
-        await ann.press(TO_THE_LIST, HOME, *("down",) * people_listed(screen).index("bob"), "enter")
+        await ann.press(HOME, *("down",) * people_listed(screen).index("bob"), "enter")
         await ann.wait_for_text("This server passes no challenges on")
