@@ -44,6 +44,7 @@ from .proxy_protocol import ProxyListener
 from .session import GameSession, SessionServices
 from .spawn import make_spawner
 from .storage import DEFAULT_FILE, Storage, describe_location, import_json_archive, open_storage
+from .web.door import WebDoorServer
 
 log = logging.getLogger("soluna.server")
 
@@ -252,6 +253,12 @@ class SolunaConnection(asyncssh.SSHServer):
             self.conn.close()
 
 
+def _banned_why(bans: BanList, address: str) -> str | None:
+    """What the log says of a web visitor the ban list keeps out, or ``None`` if it does not."""
+    ban = bans.ban_for(address)
+    return banned_by(ban) if ban is not None else None
+
+
 def banned_by(ban: BanEntry) -> str:
     """What the log says of a connection the ban list keeps out."""
     return f"banned by line {ban.line} of the ban list ({ban})"
@@ -271,6 +278,8 @@ class SolunaServer:
         #: What every session is handed (once the lobby exists, before the server listens).
         self.session_services: SessionServices | None = None
         self.connections: set[SolunaConnection] = set()
+        #: The web door (``--web``): browser tabs, each a session like an SSH channel's, in the same lobby.
+        self.web: WebDoorServer | None = None
         #: The log of refused connections and sessions, and of connections that never played: floods are summed up.
         self.refusals = ThrottledLog(log)
         self._listener: Any = None
@@ -282,6 +291,8 @@ class SolunaServer:
             ban = bans.ban_for(connection.address, connection.fingerprint)
             if ban is not None:
                 connection.shut_out(ban)
+        if self.web is not None:
+            self.web.shut_out(lambda address: _banned_why(bans, address))
 
     def next_session_number(self) -> int:
         return next(self._numbers)
@@ -295,7 +306,9 @@ class SolunaServer:
 
     @property
     def sessions(self) -> list[GameSession]:
-        return [session for connection in self.connections for session in connection.sessions]
+        """Every session, from both doors."""
+        web = self.web.sessions if self.web is not None else []
+        return [session for connection in self.connections for session in connection.sessions] + web
 
     @property
     def port(self) -> int:
@@ -327,7 +340,12 @@ class SolunaServer:
             raise
         try:
             self._listener = await self._listen(key)
+            if config.web is not None:
+                self.web = WebDoorServer(config.web, self.session_services, self.bans, self.next_session_number)
+                await self.web.start()
         except BaseException:
+            if self._listener is not None:
+                self._listener.close()
             await self.bans.close()
             await self.spawner.close()
             await self.lobby.close()
@@ -360,6 +378,8 @@ class SolunaServer:
         """Stop listening, end every session with a word to its player, and keep every match in the store."""
         if self._listener is not None:
             self._listener.close()
+        if self.web is not None:
+            await self.web.stop_listening()
         await self.bans.close()
         sessions = self.sessions
         for session in sessions:
@@ -372,6 +392,8 @@ class SolunaServer:
                 connection.conn.close()
         if self._listener is not None:
             await self._listener.wait_closed()
+        if self.web is not None:
+            await self.web.close()
         if self.lobby is not None:
             await self.lobby.close()
         if self.store is not None:
