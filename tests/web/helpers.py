@@ -62,8 +62,9 @@ class WebTerminal(SshTerminal):
 
     @classmethod
     async def open(cls, port: int, name: str = "ann", columns: int = 80, lines: int = 24,  # type: ignore[override]
-                   origin: str | None = None) -> WebTerminal:
-        """A tab on the web door at ``port``, as the page opens it: the websocket, then the terminal's size."""
+                   origin: str | None = None, size_first: bool = True) -> WebTerminal:
+        """A tab on the web door at ``port``, as the page opens it: the websocket, then the terminal's size
+        (unless not ``size_first``)."""
         http = aiohttp.ClientSession()
         try:
             socket = await http.ws_connect(f"http://127.0.0.1:{port}/ws/{quote(name, safe='')}",
@@ -73,7 +74,8 @@ class WebTerminal(SshTerminal):
             await http.close()
             raise
         terminal = cls(http, socket, columns, lines)
-        terminal.message("resize", {"width": columns, "height": lines})
+        if size_first:
+            terminal.message("resize", {"width": columns, "height": lines})
         return terminal
 
     def message(self, *envelope: object) -> None:
