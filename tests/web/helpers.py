@@ -22,11 +22,12 @@ from ..server.helpers import HOST_KEY, TIMEOUT, SshTerminal
 
 
 @contextlib.asynccontextmanager
-async def web_server(tmp_path: Path, public_url: str | None = None, **limits) -> AsyncIterator[SolunaServer]:
+async def web_server(tmp_path: Path, public_url: str | None = None, proxy_from: tuple = (),
+                     **limits) -> AsyncIterator[SolunaServer]:
     """A server on 127.0.0.1 with its web door there too, both on free ports; a computer without pauses."""
     config = ServerConfig(data_dir=tmp_path, host="127.0.0.1", port=0, host_key=HOST_KEY,
                           limits=replace(Limits(), **limits), computer_pause=0, reveal_pause=0,
-                          web=WebDoor(port=0, public_url=public_url))
+                          web=WebDoor(port=0, public_url=public_url, proxy_from=proxy_from))
     server = SolunaServer(config)
     await server.start()
     try:
@@ -62,14 +63,15 @@ class WebTerminal(SshTerminal):
 
     @classmethod
     async def open(cls, port: int, name: str = "ann", columns: int = 80, lines: int = 24,  # type: ignore[override]
-                   origin: str | None = None, size_first: bool = True) -> WebTerminal:
+                   origin: str | None = None, size_first: bool = True,
+                   headers: dict[str, str] | None = None) -> WebTerminal:
         """A tab on the web door at ``port``, as the page opens it: the websocket, then the terminal's size
         (unless not ``size_first``)."""
         http = aiohttp.ClientSession()
         try:
             socket = await http.ws_connect(f"http://127.0.0.1:{port}/ws/{quote(name, safe='')}",
                                            origin=origin or f"http://127.0.0.1:{port}",
-                                           timeout=aiohttp.ClientWSTimeout(ws_close=TIMEOUT))
+                                           timeout=aiohttp.ClientWSTimeout(ws_close=TIMEOUT), headers=headers)
         except BaseException:
             await http.close()
             raise

@@ -3,6 +3,7 @@ closed, the idle close's last line, no file but the page's, and the page's secur
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import time
 
@@ -167,3 +168,16 @@ async def test_a_flood_of_messages_is_read_at_its_pace_while_the_players_moves_a
         finally:
             for terminal in (ann, bob, eve):
                 await terminal.close()
+
+
+@pytest.mark.parametrize("trusted", [True, False])
+async def test_the_forwarded_address_is_believed_only_from_a_configured_proxy(tmp_path, trusted: bool) -> None:
+    proxies = (ipaddress.ip_network("127.0.0.1/32"),) if trusted else ()
+    async with web_server(tmp_path, proxy_from=proxies) as server:
+        assert server.web is not None
+        ann = await WebTerminal.open(server.web.port, name="ann", headers={"X-Forwarded-For": "10.9.9.9, 203.0.113.7"})
+        try:
+            await ann.wait_for_text("Welcome, ann")
+            assert [session.address for session in server.sessions] == ["203.0.113.7" if trusted else "127.0.0.1"]
+        finally:
+            await ann.close()
