@@ -10,9 +10,11 @@ import time
 import aiohttp
 import pytest
 
+from soluna_tui.server.bans import CLOSED_LINE, REFUSED_LINE
 from soluna_tui.server.web.door import GARBAGE, MESSAGE_BURST, MESSAGE_RATE
 
 from ..server.helpers import TIMEOUT, SshTerminal, play_a_move, wait_until
+from ..server.test_bans_e2e import FEW_SECONDS, ban
 from ..server.test_coming_back_e2e import last_line
 from ..server.test_lobby_e2e import JOIN_KEYS, create
 from .helpers import WebTerminal, page_url, web_server
@@ -181,3 +183,21 @@ async def test_the_forwarded_address_is_believed_only_from_a_configured_proxy(tm
             assert [session.address for session in server.sessions] == ["203.0.113.7" if trusted else "127.0.0.1"]
         finally:
             await ann.close()
+
+
+async def test_a_ban_closes_a_playing_tab_with_its_one_line_and_keeps_the_address_out(tmp_path) -> None:
+    async with web_server(tmp_path) as server:
+        assert server.web is not None
+        dan = await WebTerminal.open(server.web.port, name="dan")
+        try:
+            await dan.wait_for_text("Welcome, dan")
+            ban(tmp_path, "add", "127.0.0.0/8")
+            assert CLOSED_LINE in last_line(await dan.wait_closed(timeout=FEW_SECONDS + TIMEOUT))
+        finally:
+            await dan.close()
+        again = await WebTerminal.open(server.web.port, name="dan")
+        try:
+            assert REFUSED_LINE in (await again.wait_closed()).decode()
+            assert server.sessions == [] and server.gate.connections == 0
+        finally:
+            await again.close()
