@@ -18,7 +18,7 @@ from soluna_tui.server.config import Limits, ServerConfig, WebDoor
 from soluna_tui.server.server import SolunaServer
 
 from ..clean_up import within
-from ..server.helpers import HOST_KEY, TIMEOUT, SshTerminal
+from ..server.helpers import HOST_KEY, PLACE_BASE, TIMEOUT, SshTerminal
 
 
 @contextlib.asynccontextmanager
@@ -112,6 +112,11 @@ class WebTerminal(SshTerminal):
     def send(self, data: str | bytes) -> None:
         self.message("stdin", data.decode() if isinstance(data, bytes) else data)
 
+    def click(self, column: int, line: int) -> None:
+        """A click of the left button on a cell (counted from 0), as xterm.js reports it to an app asking for SGR
+        mouse reports: the press, then the release."""
+        self.send(f"\x1b[<0;{column + 1};{line + 1}M\x1b[<0;{column + 1};{line + 1}m")
+
     def resize(self, columns: int, lines: int) -> None:
         self.screen.resize(lines, columns)
         self.message("resize", {"width": columns, "height": lines})
@@ -123,3 +128,13 @@ class WebTerminal(SshTerminal):
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.socket.close(), TIMEOUT)
         await self.http.close()
+
+
+def place_cell(lines: list[str], slot: int) -> tuple[int, int]:
+    """A cell inside the tower at ``slot`` (the board's order, as ``places_on_board`` reads it): just above the
+    middle of its base line."""
+    sidebar = next((line.find("╭─ Soluna") for line in lines if "╭─ Soluna" in line), -1)
+    found = [(match.start() + (match.end() - match.start()) // 2, row) for row, line in enumerate(lines)
+             for match in PLACE_BASE.finditer(line[:sidebar] if sidebar > 0 else line)]
+    column, row = found[slot]
+    return column, row - 1

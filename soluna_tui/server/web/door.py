@@ -84,6 +84,7 @@ class WebDoorServer:
     async def start(self) -> None:
         self.files = load_static_files()
         app = web.Application(middlewares=[self._headers], client_max_size=4096)
+        app.on_response_prepare.append(_unnamed)
         app.router.add_get("/", self._page)
         app.router.add_get("/static/{file}", self._static)
         app.router.add_get("/ws/{name}", self._websocket)
@@ -291,6 +292,11 @@ async def _last_line(socket: web.WebSocketResponse, line: str) -> None:
         async with asyncio.timeout(5):
             await socket.send_bytes(f"\r\n{line}\r\n".encode())
             await socket.close()
+
+
+async def _unnamed(request: web.Request, response: web.StreamResponse) -> None:
+    """No answer names the server's software and its versions."""
+    response.headers.pop("Server", None)
 
 
 def _html(page: str) -> web.Response:
