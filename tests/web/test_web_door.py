@@ -9,6 +9,7 @@ from soluna_tui.server.lobby import player_name
 from soluna_tui.server.web.visitor import WebVisitor
 
 from ..server.helpers import SshTerminal, keep_the_name, process_gone, session_named, wait_until
+from ..server.test_coming_back_e2e import last_line
 from .helpers import WebTerminal, web_server
 
 
@@ -64,7 +65,8 @@ async def test_max_sessions_counts_both_doors(tmp_path) -> None:
             await cyd.close()
 
 
-@pytest.mark.parametrize(("typed", "shown"), [("Ｃｏｍｐｕｔｅｒ", "Computer (guest)"), ("\x1b[31mkim\x07", "31mkim")])
+@pytest.mark.parametrize(("typed", "shown"), [
+    ("Ｃｏｍｐｕｔｅｒ", "Computer (guest)"), ("\x1b[31mkim\x07", "31mkim"), ("a/b?c #1%2F", "a/b?c #1%2F")])
 async def test_the_name_typed_is_cleaned_as_an_ssh_user_name_is(tmp_path, typed: str, shown: str) -> None:
     visitor = WebVisitor("127.0.0.1", 1, typed, "", None, None, lambda: None)  # type: ignore[arg-type]
     assert visitor.player_name == player_name(typed) == shown  # as an SSH user name is
@@ -91,3 +93,16 @@ async def test_a_browser_guest_is_not_taken_for_the_keyed_player_whose_name_it_t
                 await impostor.close()
         finally:
             await bob.close()
+
+
+async def test_a_server_shutting_down_tells_the_browser_player_and_ends_the_tab(tmp_path) -> None:
+    async with web_server(tmp_path) as server:
+        assert server.web is not None
+        ann = await WebTerminal.open(server.web.port, name="ann")
+        try:
+            await ann.wait_for_text("Welcome, ann")
+            await server.close()
+            assert "The server is shutting down." in last_line(await ann.wait_closed())
+            assert server.sessions == [] and server.gate.sessions == 0
+        finally:
+            await ann.close()

@@ -100,8 +100,10 @@ class WebDoorServer:
                  f" (public URL {self.public})" if self.public else "")
 
     async def stop_listening(self) -> None:
+        """No new tab is let in (the tabs open play on until the server ends them)."""
         if self._site is not None:
-            await self._site.stop()
+            site, self._site = self._site, None
+            await site.stop()
 
     async def close(self) -> None:
         if self._runner is not None:
