@@ -201,3 +201,20 @@ async def test_a_ban_closes_a_playing_tab_with_its_one_line_and_keeps_the_addres
             assert server.sessions == [] and server.gate.connections == 0
         finally:
             await again.close()
+
+
+async def test_the_per_address_limit_counts_tabs_and_ssh_connections_together(tmp_path) -> None:
+    async with web_server(tmp_path, per_ip=1) as server:
+        assert server.web is not None
+        ann = await SshTerminal.open(server.port, username="ann")
+        try:
+            await ann.wait_for_text("Welcome, ann")
+            bob = await WebTerminal.open(server.web.port, name="bob")
+            try:
+                line = (await bob.wait_closed()).decode()
+                assert "Slow down: at most 1 connections at once from one address." in line
+            finally:
+                await bob.close()
+            assert [session.name for session in server.sessions] == ["ann"]
+        finally:
+            await ann.close()
