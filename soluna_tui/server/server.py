@@ -36,7 +36,7 @@ from .ban_watch import BanWatch
 from .bans import CLOSED_LINE, REFUSED_LINE, BanEntry, BanList
 from .channel_guard import GuardedChannel
 from .config import ServerConfig
-from .gate import Gate, ThrottledLog
+from .gate import Gate, ThrottledLog, Unstarted
 from .host_key import load_or_create_host_key
 from .lobby import Lobby, player_name
 from .lobby.decisions import Referee
@@ -102,7 +102,7 @@ class SolunaConnection(asyncssh.SSHServer):
             return
         self.admitted = True
         self.server.connections.add(self)
-        if isinstance(admission.evicted, SolunaConnection):
+        if isinstance(admission.evicted, Unstarted):  # an SSH connection or a browser tab
             admission.evicted.make_room()
         timeout = self.server.config.limits.login_timeout
         self._no_game = asyncio.get_running_loop().call_later(timeout, self._close_unless_playing, timeout)

@@ -218,3 +218,21 @@ async def test_the_per_address_limit_counts_tabs_and_ssh_connections_together(tm
             assert [session.name for session in server.sessions] == ["ann"]
         finally:
             await ann.close()
+
+
+async def test_a_tab_that_has_not_started_a_game_makes_room_for_an_ssh_player_as_an_ssh_connection_would(
+        tmp_path) -> None:
+    async with web_server(tmp_path, unstarted=1) as server:
+        assert server.web is not None
+        quiet = await WebTerminal.open(server.web.port, name="quiet", size_first=False)
+        ann = None
+        try:
+            await wait_until(lambda: server.gate.unstarted == 1, what="the tab holding the unstarted place")
+            ann = await SshTerminal.open(server.port, username="ann")
+            await ann.wait_for_text("Welcome, ann")
+            await quiet.wait_closed(timeout=TIMEOUT / 2)  # well before the login timeout
+            assert [session.name for session in server.sessions] == ["ann"]
+        finally:
+            await quiet.close()
+            if ann is not None:
+                await ann.close()

@@ -26,7 +26,7 @@ from ...play.wording import minutes
 from ..ban_watch import BanWatch
 from ..bans import REFUSED_LINE
 from ..config import WebDoor
-from ..gate import TokenBucket
+from ..gate import TokenBucket, Unstarted
 from ..session import GameSession, SessionServices
 from .channel import WebChannel
 from .messages import MAX_MESSAGE, Focus, Ping, Resize, Stdin, WebMessageError, pong, read_message
@@ -186,7 +186,7 @@ class WebDoorServer:
             raise web.HTTPForbidden(text="This game is played from its own page.")
         name = " ".join(request.match_info["name"].split())
         if not name or len(name) > NAME_INPUT_LIMIT:
-            raise web.HTTPBadRequest(text="A name is 1 to 40 letters.")
+            raise web.HTTPBadRequest(text=f"A name is 1 to {NAME_INPUT_LIMIT} letters.")
         socket = web.WebSocketResponse(heartbeat=self.services.config.limits.keepalive_interval,
                                        max_msg_size=MAX_MESSAGE)
         await socket.prepare(request)
@@ -205,9 +205,8 @@ class WebDoorServer:
             return socket
         visitor.admitted = True
         self.visitors.add(visitor)
-        evicted = admission.evicted
-        if evicted is not None and hasattr(evicted, "make_room"):
-            evicted.make_room()
+        if isinstance(admission.evicted, Unstarted):  # an SSH connection or a browser tab
+            admission.evicted.make_room()
         self.services.gate.logged_in(address, visitor)
         try:
             await self._play(socket, visitor)
@@ -221,7 +220,8 @@ class WebDoorServer:
         timeout = self.services.config.limits.login_timeout
         size = await _first_size(socket, timeout)
         if size is None:
-            visitor.closing_reason = f"no terminal size within {timeout:.0f} s, or not a resize first"
+            visitor.closing_reason = visitor.closing_reason or f"no terminal size within {timeout:.0f} s, or not a " \
+                                                                 "resize first"
             await _last_line(socket, f"Closed: the page did not start a game within {minutes(timeout)}; "
                                      "reload it to play.")
             return
