@@ -25,7 +25,7 @@ import asyncio
 import itertools
 import logging
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
@@ -44,7 +44,9 @@ from .proxy_protocol import ProxyListener
 from .session import GameSession, SessionServices
 from .spawn import make_spawner
 from .storage import DEFAULT_FILE, Storage, describe_location, import_json_archive, open_storage
-from .web.door import WebDoorServer
+
+if TYPE_CHECKING:
+    from .web.door import WebDoorServer
 
 log = logging.getLogger("soluna.server")
 
@@ -341,6 +343,8 @@ class SolunaServer:
         try:
             self._listener = await self._listen(key)
             if config.web is not None:
+                from .web.door import WebDoorServer  # aiohttp's memory is paid only by a server with a web door
+
                 self.web = WebDoorServer(config.web, self.session_services, self.bans, self.next_session_number)
                 await self.web.start()
         except BaseException:
