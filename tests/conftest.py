@@ -21,7 +21,7 @@ os.environ.setdefault("TERM", "xterm-256color")
 os.environ.pop("NO_COLOR", None)
 
 #: Test folders that start servers, child processes or installed commands: ``pytest -m "not slow"`` skips them.
-SLOW_FOLDERS = {"server", "e2e", "storage", "fleet"}
+SLOW_FOLDERS = {"server", "e2e", "storage", "fleet", "web"}
 #: The databases the store (and the server on it) is tested on.
 BACKENDS = ("sqlite", "postgresql")
 #: The longest tests (15-90 s each with two workers on a loaded 2-core machine: real outages, idle timeouts and

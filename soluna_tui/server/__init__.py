@@ -1,4 +1,4 @@
-"""``soluna serve``: the game as an SSH service. This package is its server process.
+"""``soluna serve``: the game as an SSH service (and to web browsers). This package is its server process.
 
 The service runs in three kinds of process. One asyncssh process, the server (this package),
 holds the lobby and every two-player match (kept in a database). Each SSH session gets a child
@@ -32,6 +32,7 @@ session_clock.py     server process    input budget, idle warning and timeout, l
 ending.py            server process    how a session ends; the child asked to leave, ended, reaped
 spawn.py             server process    starting, signalling and reaping children (zygote or exec)
 client_env.py        server process    what a client may pass to its child (TERM, colour hints, size)
+web/                 server process    the web door (``--web``): a page, and each websocket a session
 lobby/               server process    the authority on matches: codes, seats, moves, forfeits, records
 ratings.py           server process    player ratings over rated matches
 storage/             server process    players, matches and ratings in SQLite or PostgreSQL

@@ -25,7 +25,7 @@ from typing import Any
 from ..link.clock import PRESETS, ClockSetting, ClockSettingError
 from .ban_command import add_ban_command
 from .chat_command import add_chat_reports_command
-from .config import BAN_FILE_NAME, DEFAULT_PORT, SPAWN_MODES, Limits, ServerConfig
+from .config import BAN_FILE_NAME, DEFAULT_PORT, SPAWN_MODES, Limits, ServerConfig, WebDoor
 from .gate import EXPLAINING_AT_ONCE
 from .ratings import RANKED_AFTER, RANKED_OPPONENTS
 
@@ -119,6 +119,19 @@ def add_serve_command(commands: argparse._SubParsersAction[Any],
     talk.add_argument("--keep-chat", action="store_true",
                       help="write each match's talk to the database with the match (never written otherwise; "
                            "lines players report are kept either way: soluna serve chat-reports)")
+    door = serve.add_argument_group("web door", "the same lobby in a web browser (see docs/serving.md)")
+    door.add_argument("--web", type=whole_number(0, 65_535, "--web"), metavar="PORT",
+                      help="also serve the game to web browsers on this port (0 picks a free one): SSH and "
+                           "browser players share the lobby, the store and every limit")
+    door.add_argument("--web-host", default="127.0.0.1", metavar="H",
+                      help="the address the web door listens on (default 127.0.0.1: a reverse proxy in front; "
+                           "0.0.0.0 for every address)")
+    door.add_argument("--public-url", type=_public_url, metavar="URL",
+                      help="the address players open, behind a reverse proxy (https://soluna.example.org): "
+                           "the page's websocket is accepted only from it")
+    door.add_argument("--web-proxy-from", type=_proxy_network, action="append", default=[], metavar="CIDR",
+                      help="a reverse proxy (address or CIDR block; repeatable) whose X-Forwarded-For header "
+                           "gives the player's address; nobody else's is read")
     limits = serve.add_argument_group("limits")
     for flag, name, low, high, what in LIMIT_FLAGS:
         default = getattr(defaults, name)
@@ -136,6 +149,15 @@ def _proxy_network(text: str) -> Any:
     try:
         return parse_network(text)
     except ProxyHeaderError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _public_url(text: str) -> str:
+    from .web.page import PublicUrlError, public_origin
+
+    try:
+        return public_origin(text)
+    except PublicUrlError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
@@ -163,7 +185,17 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
                         ranked_after=args.ranked_after, ranked_opponents=args.ranked_opponents,
                         ban_file=args.ban_file.expanduser() if args.ban_file is not None else None, chat=args.chat,
                         guest_chat=args.guest_chat, keep_chat=args.keep_chat, quick_match=args.quick_match,
-                        challenges=args.challenges)
+                        challenges=args.challenges, web=_web_door(args))
+
+
+def _web_door(args: argparse.Namespace) -> WebDoor | None:
+    """The web door's settings, if ``--web`` opens one (its other flags alone are an error)."""
+    if args.web is None:
+        if args.public_url is not None or args.web_proxy_from:
+            args.parser.error("--public-url and --web-proxy-from need --web PORT")
+        return None
+    return WebDoor(port=args.web, host=args.web_host, public_url=args.public_url,
+                   proxy_from=tuple(args.web_proxy_from))
 
 
 def run_serve(args: argparse.Namespace) -> int:

@@ -72,6 +72,19 @@ class Limits:
 
 
 @dataclass(frozen=True)
+class WebDoor:
+    """The web door (``soluna serve --web``): where it listens, the address players reach it at, whom to believe."""
+
+    port: int
+    host: str = "127.0.0.1"
+    #: The URL players open when the server is behind a reverse proxy (``https://soluna.example.org``): the
+    #: websocket's Origin must be its origin. ``None``: the page's own address (the request's Host).
+    public_url: str | None = None
+    #: Reverse proxies whose ``X-Forwarded-For`` names the player's address (``--web-proxy-from``); others' is not read.
+    proxy_from: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = ()
+
+
+@dataclass(frozen=True)
 class ServerConfig:
     """One server: its address, its files, its limits, and how children start."""
 
@@ -108,6 +121,8 @@ class ServerConfig:
     #: Whether the lobby pairs players who ask for an opponent, and passes challenges on.
     quick_match: bool = True
     challenges: bool = True
+    #: The web door, if the server opens one (``--web PORT``): browsers play in the same lobby.
+    web: WebDoor | None = None
 
     @property
     def resolved_host_key_path(self) -> Path:

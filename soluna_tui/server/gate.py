@@ -25,6 +25,7 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
 from .config import Limits
 
@@ -84,6 +85,13 @@ class RateWindow:
         stale = [key for key, events in self._events.items() if not events or events[-1] <= now - self.window]
         for key in stale:
             del self._events[key]
+
+
+@runtime_checkable
+class Unstarted(Protocol):
+    """A connection (an SSH one, or a browser tab) holding an unstarted place: asked to give it up, it goes."""
+
+    def make_room(self) -> None: ...
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ import asyncio
 import itertools
 import logging
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
@@ -36,7 +36,7 @@ from .ban_watch import BanWatch
 from .bans import CLOSED_LINE, REFUSED_LINE, BanEntry, BanList
 from .channel_guard import GuardedChannel
 from .config import ServerConfig
-from .gate import Gate, ThrottledLog
+from .gate import Gate, ThrottledLog, Unstarted
 from .host_key import load_or_create_host_key
 from .lobby import Lobby, player_name
 from .lobby.decisions import Referee
@@ -45,6 +45,9 @@ from .proxy_protocol import ProxyListener
 from .session import GameSession, SessionServices
 from .spawn import make_spawner
 from .storage import DEFAULT_FILE, Storage, describe_location, import_json_archive, open_storage
+
+if TYPE_CHECKING:
+    from .web.door import WebDoorServer
 
 log = logging.getLogger("soluna.server")
 
@@ -102,7 +105,7 @@ class SolunaConnection(asyncssh.SSHServer):
             return
         self.admitted = True
         self.server.connections.add(self)
-        if isinstance(admission.evicted, SolunaConnection):
+        if isinstance(admission.evicted, Unstarted):  # an SSH connection or a browser tab
             admission.evicted.make_room()
         timeout = self.server.config.limits.login_timeout
         self._no_game = asyncio.get_running_loop().call_later(timeout, self._close_unless_playing, timeout)
@@ -253,6 +256,12 @@ class SolunaConnection(asyncssh.SSHServer):
             self.conn.close()
 
 
+def _banned_why(bans: BanList, address: str) -> str | None:
+    """What the log says of a web visitor the ban list keeps out, or ``None`` if it does not."""
+    ban = bans.ban_for(address)
+    return banned_by(ban) if ban is not None else None
+
+
 def banned_by(ban: BanEntry) -> str:
     """What the log says of a connection the ban list keeps out."""
     return f"banned by line {ban.line} of the ban list ({ban})"
@@ -272,6 +281,8 @@ class SolunaServer:
         #: What every session is handed (once the lobby exists, before the server listens).
         self.session_services: SessionServices | None = None
         self.connections: set[SolunaConnection] = set()
+        #: The web door (``--web``): browser tabs, each a session like an SSH channel's, in the same lobby.
+        self.web: WebDoorServer | None = None
         #: The log of refused connections and sessions, and of connections that never played: floods are summed up.
         self.refusals = ThrottledLog(log)
         self._listener: Any = None
@@ -283,6 +294,8 @@ class SolunaServer:
             ban = bans.ban_for(connection.address, connection.fingerprint)
             if ban is not None:
                 connection.shut_out(ban)
+        if self.web is not None:
+            self.web.shut_out(lambda address: _banned_why(bans, address))
 
     def next_session_number(self) -> int:
         return next(self._numbers)
@@ -296,7 +309,9 @@ class SolunaServer:
 
     @property
     def sessions(self) -> list[GameSession]:
-        return [session for connection in self.connections for session in connection.sessions]
+        """Every session, from both doors."""
+        web = self.web.sessions if self.web is not None else []
+        return [session for connection in self.connections for session in connection.sessions] + web
 
     @property
     def port(self) -> int:
@@ -330,7 +345,14 @@ class SolunaServer:
             raise
         try:
             self._listener = await self._listen(key)
+            if config.web is not None:
+                from .web.door import WebDoorServer  # aiohttp's memory is paid only by a server with a web door
+
+                self.web = WebDoorServer(config.web, self.session_services, self.bans, self.next_session_number)
+                await self.web.start()
         except BaseException:
+            if self._listener is not None:
+                self._listener.close()
             await self.bans.close()
             await self.spawner.close()
             await self.lobby.close()
@@ -363,6 +385,8 @@ class SolunaServer:
         """Stop listening, end every session with a word to its player, and keep every match in the store."""
         if self._listener is not None:
             self._listener.close()
+        if self.web is not None:
+            await self.web.stop_listening()
         await self.bans.close()
         sessions = self.sessions
         for session in sessions:
@@ -375,6 +399,8 @@ class SolunaServer:
                 connection.conn.close()
         if self._listener is not None:
             await self._listener.wait_closed()
+        if self.web is not None:
+            await self.web.close()
         if self.lobby is not None:
             await self.lobby.close()
         if self.store is not None:

@@ -34,7 +34,7 @@ from .config import ServerConfig
 from .ending import TERMINAL_RESET, Ending
 from .gate import Gate, ThrottledLog
 from .lobby import Lobby
-from .session_channel import SessionChannel
+from .session_channel import SessionChannel, TerminalChannel
 from .session_child import SessionChild
 from .session_clock import IdleWarning, SessionClock, TimeUp
 from .spawn import Spawner
@@ -133,7 +133,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 
     # ---- asyncssh's callbacks ------------------------------------------------------------
 
-    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
+    def connection_made(self, chan: TerminalChannel) -> None:
         self.channel.opened(chan)
 
     def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Any) -> bool:

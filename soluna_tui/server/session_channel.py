@@ -1,24 +1,41 @@
 """Runs in the server process.
 
-One session's SSH channel as the server writes to it: the game's bytes, one last line, the exit
+One session's channel as the server writes to it: the game's bytes, one last line, the exit
 status once; and what the client asked of it (a terminal, its size, a command). A channel the client
-has closed is written to no more.
+has closed is written to no more. The channel is an SSH channel, or a browser's websocket
+(``web/channel.py``): both are a ``TerminalChannel``.
 """
 
 from __future__ import annotations
 
 import contextlib
-
-import asyncssh
+from collections.abc import Mapping
+from typing import Protocol
 
 from .client_env import clamp_size
+
+
+class TerminalChannel(Protocol):
+    """What a session uses of its channel: asyncssh's ``SSHServerChannel``, or a browser's websocket."""
+
+    def write(self, data: bytes) -> None: ...
+
+    def write_stderr(self, data: bytes) -> None: ...
+
+    def exit(self, status: int) -> None: ...
+
+    def get_environment(self) -> Mapping[str, str]: ...
+
+    def pause_reading(self) -> None: ...
+
+    def resume_reading(self) -> None: ...
 
 
 class SessionChannel:
     """The session's channel: open from ``connection_made`` until ``connection_lost``, and what was asked of it."""
 
     def __init__(self) -> None:
-        self.chan: asyncssh.SSHServerChannel[bytes] | None = None
+        self.chan: TerminalChannel | None = None
         self.open = False
         self.exited = False
         #: The terminal type asked for (``None``: no terminal), its size as asked and as used (clamped).
@@ -28,7 +45,7 @@ class SessionChannel:
         #: A command asked for instead of a shell (accepted only to answer it with one clear line).
         self.command: str | None = None
 
-    def opened(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
+    def opened(self, chan: TerminalChannel) -> None:
         self.chan = chan
         self.open = True
 
@@ -37,8 +54,8 @@ class SessionChannel:
         self.open = False
 
     @property
-    def channel(self) -> asyncssh.SSHServerChannel[bytes]:
-        """The asyncssh channel: there from ``connection_made`` on, before every other callback."""
+    def channel(self) -> TerminalChannel:
+        """The channel: there from ``connection_made`` on, before every other callback."""
         if self.chan is None:
             raise RuntimeError("the session's channel is not open yet")
         return self.chan

@@ -101,11 +101,15 @@ class SshTerminal:
         while not self.closed and (left := deadline - time.monotonic()) > 0:
             wait = min(left, quiet) if came and quiet is not None else left
             try:
-                data = await asyncio.wait_for(self.process.stdout.read(65536), wait)
+                data = await self.read(wait)
             except TimeoutError:
                 return  # the time is up, or the output has been quiet long enough
             self._feed(data)
             came = True
+
+    async def read(self, timeout: float) -> bytes:
+        """What the session sends next (``b""`` at its end); ``TimeoutError`` if nothing comes in ``timeout`` s."""
+        return await asyncio.wait_for(self.process.stdout.read(65536), timeout)
 
     def _feed(self, data: bytes) -> None:
         if not data:
@@ -122,7 +126,7 @@ class SshTerminal:
             if left <= 0 or self.closed:
                 raise AssertionError(f"the screen never matched; it shows:\n{self.shown}")
             try:
-                data = await asyncio.wait_for(self.process.stdout.read(65536), min(left, 0.5))
+                data = await self.read(min(left, 0.5))
             except TimeoutError:
                 continue
             self._feed(data)
@@ -148,12 +152,16 @@ class SshTerminal:
             if left <= 0:
                 raise AssertionError(f"the session never ended; the screen shows:\n{self.shown}")
             try:
-                data = await asyncio.wait_for(self.process.stdout.read(65536), left)
+                data = await self.read(left)
             except TimeoutError:
                 continue
             self._feed(data)
-        await asyncio.wait_for(self.process.wait_closed(), timeout)
+        await self.finished(timeout)
         return bytes(self.received)
+
+    async def finished(self, timeout: float) -> None:
+        """The session's end, once all it sent is read."""
+        await asyncio.wait_for(self.process.wait_closed(), timeout)
 
     def send(self, data: str | bytes) -> None:
         self.process.stdin.write(data.encode() if isinstance(data, str) else data)

@@ -1,0 +1,305 @@
+"""Runs in the server process.
+
+The web door's aiohttp server: the name page, the play page, the files it loads, and a websocket
+per tab that is a game session exactly as an SSH channel is.
+
+A websocket is opened only from the page's own origin (the ``--public-url``'s, else the address
+the page was asked at): another site's page cannot open one in a visitor's name. Before its game
+starts, a tab holds an unstarted place at the gate, as an SSH connection logging in does; it must
+send its terminal's size within the login timeout. Its messages are read at most
+``MESSAGE_RATE`` a second (past a burst, the server stops reading, and the browser waits), each
+at most ``MAX_MESSAGE`` bytes; the bytes typed pay the session's input budget and resizes its
+request budget, as over SSH; a message ``textual.js`` never sends ends the session with one line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import logging
+from collections.abc import Awaitable, Callable
+
+from aiohttp import WSMsgType, web
+
+from ...play.wording import minutes
+from ..ban_watch import BanWatch
+from ..bans import REFUSED_LINE
+from ..config import WebDoor
+from ..gate import TokenBucket, Unstarted
+from ..session import GameSession, SessionServices
+from .channel import WebChannel
+from .messages import MAX_MESSAGE, Focus, Ping, Resize, Stdin, WebMessageError, pong, read_message
+from .page import (
+    NAME_INPUT_LIMIT,
+    StaticFile,
+    load_static_files,
+    name_page,
+    own_origin,
+    play_page,
+    public_origin,
+    security_headers,
+)
+from .visitor import WebVisitor
+
+log = logging.getLogger("soluna.server")
+
+#: Messages a second one tab's are read at, and how many at once.
+MESSAGE_RATE, MESSAGE_BURST = 200, 400
+#: The terminal a browser's xterm.js is.
+BROWSER_TERM = "xterm-256color"
+#: The one line for a tab that sent what the page never sends.
+GARBAGE = "Closed: this page sent the server something it does not understand; reload the page to play again."
+#: What a channel request costs the session's budget: a resize, as an SSH window change.
+RESIZE_REQUEST = "window-change"
+
+
+class WebDoorServer:
+    """``start()`` listens; ``close()`` stops listening (the sessions are the server's to end)."""
+
+    def __init__(self, settings: WebDoor, services: SessionServices, bans: BanWatch,
+                 next_number: Callable[[], int]) -> None:
+        self.settings = settings
+        self.services = services
+        self.bans = bans
+        self.next_number = next_number
+        self.public = public_origin(settings.public_url) if settings.public_url else None
+        self.files: dict[str, StaticFile] = {}
+        self.visitors: set[WebVisitor] = set()
+        self._closing: set[asyncio.Task[bool]] = set()
+        self._runner: web.AppRunner | None = None
+        self._site: web.TCPSite | None = None
+
+    @property
+    def sessions(self) -> list[GameSession]:
+        return [visitor.session for visitor in self.visitors if visitor.session is not None]
+
+    @property
+    def port(self) -> int:
+        """The port listened on (the one asked for, or the one picked for 0)."""
+        if self._runner is None or not self._runner.addresses:
+            raise RuntimeError("the web door is not open")
+        return int(self._runner.addresses[0][1])
+
+    async def start(self) -> None:
+        self.files = load_static_files()
+        app = web.Application(middlewares=[self._headers], client_max_size=4096)
+        app.on_response_prepare.append(_unnamed)
+        app.router.add_get("/", self._page)
+        app.router.add_get("/static/{file}", self._static)
+        app.router.add_get("/ws/{name}", self._websocket)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        self._site = web.TCPSite(self._runner, self.settings.host, self.settings.port, reuse_address=True)
+        try:
+            await self._site.start()
+        except BaseException:
+            await self._runner.cleanup()
+            raise
+        log.info("web door open on http://%s:%d%s", self.settings.host, self.port,
+                 f" (public URL {self.public})" if self.public else "")
+
+    async def stop_listening(self) -> None:
+        """No new tab is let in (the tabs open play on until the server ends them)."""
+        if self._site is not None:
+            site, self._site = self._site, None
+            await site.stop()
+
+    async def close(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    def shut_out(self, banned: Callable[[str], str | None]) -> None:
+        """Every tab whose address the new ban list bans (``banned`` says why, or ``None``) is closed with one line."""
+        for visitor in list(self.visitors):
+            why = banned(visitor.address)
+            if why is not None:
+                visitor.shut_out(why)
+
+    def _close_soon(self, socket: web.WebSocketResponse) -> None:
+        """Close a websocket from a callback (the task is kept until it is done)."""
+        if not socket.closed:
+            task = asyncio.get_running_loop().create_task(socket.close())
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
+
+    # ---- the page and its files ----------------------------------------------------------------
+
+    @web.middleware
+    async def _headers(self, request: web.Request,
+                       handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+        origin = own_origin(self.public, request.host)
+        try:
+            response = await handler(request)
+        except web.HTTPException as error:
+            error.headers.update(security_headers(origin))
+            raise
+        if not response.prepared:
+            response.headers.update(security_headers(origin))
+        return response
+
+    async def _page(self, request: web.Request) -> web.Response:
+        origin = own_origin(self.public, request.host)
+        if origin is None:
+            raise web.HTTPBadRequest(text="This page needs the address it was asked at.")
+        name = " ".join(request.query.get("name", "").split())
+        if not name:
+            return _html(name_page())
+        if len(name) > NAME_INPUT_LIMIT:
+            return _html(name_page(name[:NAME_INPUT_LIMIT], f"A name is at most {NAME_INPUT_LIMIT} letters."))
+        return _html(play_page(origin, name))
+
+    async def _static(self, request: web.Request) -> web.Response:
+        found = self.files.get(request.match_info["file"])
+        if found is None:
+            raise web.HTTPNotFound()
+        return web.Response(body=found.body, content_type=found.content_type.split(";")[0],
+                            charset="utf-8" if "charset" in found.content_type else None,
+                            headers={"Cache-Control": "public, max-age=86400"})
+
+    # ---- the websocket: a game session ---------------------------------------------------------
+
+    def _client(self, request: web.Request) -> tuple[str, int]:
+        """The player's address: the peer's, or the one a trusted reverse proxy forwards (its last hop)."""
+        peer = request.transport.get_extra_info("peername") if request.transport is not None else None
+        address, port = (str(peer[0]), int(peer[1])) if peer else ("?", 0)
+        forwarded = request.headers.get("X-Forwarded-For", "").rsplit(",", 1)[-1].strip()
+        if forwarded and self._trusted(address):
+            with contextlib.suppress(ValueError):
+                return str(ipaddress.ip_address(forwarded)), 0
+        return address, port
+
+    def _trusted(self, address: str) -> bool:
+        try:
+            parsed = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        return any(parsed in network for network in self.settings.proxy_from)
+
+    async def _websocket(self, request: web.Request) -> web.StreamResponse:
+        address, port = self._client(request)
+        origin = own_origin(self.public, request.host)
+        if origin is None or request.headers.get("Origin") != origin:
+            self.services.refusals.info("web connection from %s:%d refused: Origin %r is not this server's (%s)",
+                                        address, port, request.headers.get("Origin", "")[:80], origin)
+            raise web.HTTPForbidden(text="This game is played from its own page.")
+        name = " ".join(request.match_info["name"].split())
+        if not name or len(name) > NAME_INPUT_LIMIT:
+            raise web.HTTPBadRequest(text=f"A name is 1 to {NAME_INPUT_LIMIT} letters.")
+        socket = web.WebSocketResponse(heartbeat=self.services.config.limits.keepalive_interval,
+                                       max_msg_size=MAX_MESSAGE)
+        await socket.prepare(request)
+        visitor = WebVisitor(address, port, name, request.headers.get("User-Agent", ""), self.services.gate,
+                             self.services.refusals, lambda: self._close_soon(socket))
+        ban = self.bans.bans.ban_for(address)
+        if ban is not None:
+            self.services.refusals.info("web connection from %s:%d refused: banned by line %d of the ban list (%s)",
+                                        address, port, ban.line, ban)
+            await _last_line(socket, REFUSED_LINE)
+            return socket
+        admission = self.services.gate.admit_connection(address, visitor)
+        if admission.refusal is not None:
+            self.services.refusals.info("web connection from %s:%d refused: %s", address, port, admission.refusal)
+            await _last_line(socket, admission.refusal)
+            return socket
+        visitor.admitted = True
+        self.visitors.add(visitor)
+        if isinstance(admission.evicted, Unstarted):  # an SSH connection or a browser tab
+            admission.evicted.make_room()
+        self.services.gate.logged_in(address, visitor)
+        try:
+            await self._play(socket, visitor)
+        finally:
+            visitor.release()
+            self.visitors.discard(visitor)
+        return socket
+
+    async def _play(self, socket: web.WebSocketResponse, visitor: WebVisitor) -> None:
+        """The tab's game: started once the page says its terminal's size, played until either side ends it."""
+        timeout = self.services.config.limits.login_timeout
+        size = await _first_size(socket, timeout)
+        if size is None:
+            visitor.closing_reason = visitor.closing_reason or f"no terminal size within {timeout:.0f} s, or not a " \
+                                                                 "resize first"
+            await _last_line(socket, f"Closed: the page did not start a game within {minutes(timeout)}; "
+                                     "reload it to play.")
+            return
+        session = GameSession(visitor, self.services, self.next_number())
+        channel = WebChannel(socket, session)
+        visitor.session, visitor.channel = session, channel
+        sender = asyncio.get_running_loop().create_task(channel.run())
+        session.connection_made(channel)
+        session.pty_requested(BROWSER_TERM, (size.columns, size.lines, 0, 0), None)
+        session.shell_requested()
+        session.session_started()
+        try:
+            await self._read(socket, session, channel)
+        finally:
+            session.connection_lost(None)
+            if session.task is not None:
+                await asyncio.shield(session.task)
+            channel.exit(0)
+            await sender
+
+    async def _read(self, socket: web.WebSocketResponse, session: GameSession, channel: WebChannel) -> None:
+        """The tab's messages to its session, paced, until the websocket closes."""
+        budget = TokenBucket(MESSAGE_RATE, MESSAGE_BURST)
+        while True:
+            await channel.reading.wait()
+            message = await socket.receive()
+            if message.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
+                return  # closed, closing, or broken
+            if not budget.take():
+                await asyncio.sleep(-budget.tokens / budget.rate)  # read no faster than the rate
+            if session.ending.requested:
+                continue  # the last line is on its way; the close follows
+            try:
+                if message.type is not WSMsgType.TEXT:
+                    raise WebMessageError("a binary message")
+                parsed = read_message(message.data)
+            except WebMessageError as error:
+                session.request_end(f"a bad websocket message ({error})", GARBAGE)
+                continue
+            if isinstance(parsed, Stdin):
+                session.data_received(parsed.data, None)
+            elif isinstance(parsed, Resize):
+                if session.request_allowed(RESIZE_REQUEST, 16):
+                    session.terminal_size_changed(parsed.columns, parsed.lines, 0, 0)
+            elif isinstance(parsed, Ping):
+                with contextlib.suppress(ConnectionError, RuntimeError):
+                    await socket.send_str(pong(parsed))
+            elif isinstance(parsed, Focus):
+                pass  # the app is told nothing: a terminal's focus reports are the child's to ask for
+
+
+async def _first_size(socket: web.WebSocketResponse, timeout: float) -> Resize | None:
+    """The page's first message, its terminal's size, within ``timeout`` seconds (else ``None``)."""
+    try:
+        message = await socket.receive(timeout)
+    except TimeoutError:
+        return None
+    if message.type is not WSMsgType.TEXT:
+        return None
+    try:
+        parsed = read_message(message.data)
+    except WebMessageError:
+        return None
+    return parsed if isinstance(parsed, Resize) else None
+
+
+async def _last_line(socket: web.WebSocketResponse, line: str) -> None:
+    """One line on the page's terminal, and the websocket closed."""
+    with contextlib.suppress(ConnectionError, RuntimeError, TimeoutError):
+        async with asyncio.timeout(5):
+            await socket.send_bytes(f"\r\n{line}\r\n".encode())
+            await socket.close()
+
+
+async def _unnamed(request: web.Request, response: web.StreamResponse) -> None:
+    """No answer names the server's software and its versions."""
+    response.headers.pop("Server", None)
+
+
+def _html(page: str) -> web.Response:
+    return web.Response(text=page, content_type="text/html", charset="utf-8", headers={"Cache-Control": "no-store"})

@@ -1,0 +1,120 @@
+"""Runs in the server process.
+
+The web door's page and files: the name asked on arrival, the page with the terminal, the files
+it loads (``textual-serve``'s xterm.js bundle, its stylesheet and font, and ours), and the headers
+every answer carries. Nothing on the page comes from another site: no web font, no script, no
+image (the page works offline on a LAN); its splash shows the game's title, nothing of the server.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from importlib import resources
+from urllib.parse import quote, urlsplit
+
+#: The files the page loads, by the name it asks for: (package, path inside it, content type).
+STATIC_FILES = {
+    "textual.js": ("textual_serve", "static/js/textual.js", "text/javascript; charset=utf-8"),
+    "xterm.css": ("textual_serve", "static/css/xterm.css", "text/css; charset=utf-8"),
+    "RobotoMono.ttf": ("textual_serve", "static/fonts/RobotoMono-VariableFont_wght.ttf", "font/ttf"),
+    "soluna.css": ("soluna_tui.server.web", "soluna.css", "text/css; charset=utf-8"),
+}
+#: The longest name a visitor may type (the lobby cleans and shortens it as it does an SSH user name).
+NAME_INPUT_LIMIT = 40
+#: A Host header the page may name in its websocket's address: a host name or address, and a port.
+HOST_PATTERN = re.compile(r"[A-Za-z0-9.-]{1,253}(:\d{1,5})?|\[[0-9A-Fa-f:.]{2,45}\](:\d{1,5})?")
+
+
+class PublicUrlError(ValueError):
+    """A ``--public-url`` that is not an http(s) address of a host."""
+
+
+@dataclass(frozen=True)
+class StaticFile:
+    body: bytes
+    content_type: str
+
+
+def load_static_files() -> dict[str, StaticFile]:
+    """Every file the page loads, read once from the wheels that ship them."""
+    return {name: StaticFile(resources.files(package).joinpath(path).read_bytes(), content_type)
+            for name, (package, path, content_type) in STATIC_FILES.items()}
+
+
+def public_origin(url: str) -> str:
+    """The origin (``https://soluna.example.org``) of a ``--public-url``; ``PublicUrlError`` if it is none."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/") \
+            or parts.query or parts.fragment or parts.username or parts.password:
+        raise PublicUrlError(f"{url!r} is not an address such as https://soluna.example.org")
+    return f"{parts.scheme}://{parts.netloc.lower()}"
+
+
+def own_origin(public: str | None, host_header: str) -> str | None:
+    """The page's origin: the public URL's, else ``http://`` and the Host asked for (``None``: no usable Host)."""
+    if public is not None:
+        return public
+    if not HOST_PATTERN.fullmatch(host_header):
+        return None
+    return f"http://{host_header.lower()}"
+
+
+def security_headers(origin: str | None) -> dict[str, str]:
+    """What every answer carries: scripts, styles, fonts and connections from this server only; never framed."""
+    socket = f" {origin.replace('http', 'ws', 1)}" if origin else ""
+    policy = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; font-src 'self'; "
+              f"img-src 'self' data:; connect-src 'self'{socket}; form-action 'self'; base-uri 'none'; "
+              "frame-ancestors 'none'")
+    return {"Content-Security-Policy": policy, "X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff",
+            "Referrer-Policy": "no-referrer", "Cross-Origin-Opener-Policy": "same-origin",
+            "Cross-Origin-Resource-Policy": "same-origin"}
+
+
+HEAD = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Soluna</title>
+{links}
+</head>
+"""
+
+NAME_PAGE = HEAD.format(links='<link rel="stylesheet" href="/static/soluna.css">') + """<body>
+<main class="welcome">
+<h1>Soluna</h1>
+<p>Bruno Faidutti's two-player stacking game: play the computer, or meet other players in the lobby.</p>
+<form method="get" action="/">
+<label for="name">Your name</label><br>
+<input id="name" name="name" maxlength="{limit}" required autofocus autocomplete="nickname" value="{name}">
+<button type="submit">Play</button>
+</form>
+{error}</main>
+</body>
+</html>
+"""
+
+PLAY_PAGE = HEAD.format(links="""<link rel="stylesheet" href="/static/xterm.css">
+<link rel="stylesheet" href="/static/soluna.css">
+<script src="/static/textual.js"></script>""") + """<body>
+<div class="splash">Soluna</div>
+<div id="terminal" class="textual-terminal" data-session-websocket-url="{socket}" data-font-size="16"></div>
+<div class="ended">Session ended. <a href="/?name={again}">Play again</a> · <a href="/">Change name</a></div>
+</body>
+</html>
+"""
+
+
+def name_page(name: str = "", error: str = "") -> str:
+    """The page a visitor arrives at: the name they will be known by in the lobby."""
+    said = f'<p class="error">{html.escape(error)}</p>\n' if error else ""
+    return NAME_PAGE.replace("{limit}", str(NAME_INPUT_LIMIT)).replace("{name}", html.escape(name)) \
+        .replace("{error}", said)
+
+
+def play_page(origin: str, name: str) -> str:
+    """The page with the terminal, its websocket at ``/ws/NAME`` on this server."""
+    socket = f"{origin.replace('http', 'ws', 1)}/ws/{quote(name, safe='')}"
+    return PLAY_PAGE.replace("{socket}", html.escape(socket)).replace("{again}", html.escape(quote(name, safe="")))
