@@ -26,12 +26,17 @@ SHARED_SCRIPTS = frozenset({"COMMON", "INHERITED"})
 DIRECTION_MARKS = str.maketrans("", "", "\u200e\u200f")
 
 
+def variation_selector(char: str) -> bool:
+    """A variation selector: it only changes how the character before it is drawn."""
+    code = ord(char)
+    return 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF
+
+
 def visible_text(text: str) -> str:
     """``text`` in its compatibility form (fullwidth and styled letters made plain), without what draws nothing."""
     normal = unicodedata.normalize("NFKC", text)
     return "".join(char for char in normal
-                   if unicodedata.category(char) != "Cf" and char not in INVISIBLE
-                   and not 0xFE00 <= ord(char) <= 0xFE0F and not 0xE0100 <= ord(char) <= 0xE01EF)
+                   if unicodedata.category(char) != "Cf" and char not in INVISIBLE and not variation_selector(char))
 
 
 def skeleton(text: str) -> str:

@@ -15,7 +15,7 @@ import re
 import unicodedata
 from typing import Final
 
-from .names import INVISIBLE
+from .names import INVISIBLE, variation_selector
 
 #: The longest chat line, in characters once cleaned.
 CHAT_LONGEST: Final = 300
@@ -61,7 +61,7 @@ def clean_chat(text: str) -> str:
         if char.isspace():
             kept.append(" ")
             marks = 0
-        elif category in ("Cc", "Cf", "Cs", "Co", "Cn") or char in INVISIBLE or _selector(char):
+        elif category in ("Cc", "Cf", "Cs", "Co", "Cn") or char in INVISIBLE or variation_selector(char):
             continue
         elif category in ("Mn", "Me"):
             marks += 1
@@ -81,9 +81,3 @@ def chat_line(text: str) -> str:
     if len(cleaned) > CHAT_LONGEST:
         raise ChatRefused(f"Not sent: {len(cleaned)} characters; a line has at most {CHAT_LONGEST}.")
     return cleaned
-
-
-def _selector(char: str) -> bool:
-    """A variation selector: it only changes how the character before it is drawn."""
-    code = ord(char)
-    return 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF
