@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..link.messages import Chat, ChatLine
 from ..link.talk import MATCH_LINES_KEPT, Room
+
+if TYPE_CHECKING:  # the messages' module is only the SSH child's: the local game never imports it
+    from ..link.messages import Chat, ChatLine
 
 Where = tuple[Room, str | None]
 

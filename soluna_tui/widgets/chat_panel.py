@@ -4,14 +4,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
 
-from ..link.messages import ChatLine
 from ..play.talk import spoken_by
 from .chat_input import ChatInput
 from .chat_lines import ChatLines, Spoken
+
+if TYPE_CHECKING:  # the messages' module is only the SSH child's: the local game never imports it
+    from ..link.messages import ChatLine
 
 #: The most lines the panel keeps to draw (the newest: the panel shows the last few that fit).
 LINES_DRAWN = 100
