@@ -77,8 +77,10 @@ async def test_the_page_loads_only_this_server_s_files_under_a_strict_policy_and
             assert leak not in page.lower()
         assert "<script>" not in page and "onclick" not in page.lower()  # no inline script: the policy allows none
         loaded = re.findall(r'(?:src|href)="([^"]+)"', page)
-        assert sorted(loaded) == ["/", "/?name=ann", "/static/soluna.css", "/static/textual.js", "/static/xterm.css"]
-        for path in ("/static/soluna.css", "/static/xterm.css", "/static/textual.js", "/static/RobotoMono.ttf"):
+        assert sorted(loaded) == ["/", "/?name=ann", "/static/soluna.css", "/static/soluna.js", "/static/textual.js",
+                                  "/static/xterm.css", "data:,"]  # data:, the page's (empty) icon: none asked for
+        for path in ("/static/soluna.css", "/static/xterm.css", "/static/textual.js", "/static/soluna.js",
+                     "/static/RobotoMono.ttf"):
             async with http.get(page_url(server, path)) as response:
                 assert response.status == 200, path
                 assert response.headers["X-Content-Type-Options"] == "nosniff"

@@ -20,6 +20,7 @@ STATIC_FILES = {
     "xterm.css": ("textual_serve", "static/css/xterm.css", "text/css; charset=utf-8"),
     "RobotoMono.ttf": ("textual_serve", "static/fonts/RobotoMono-VariableFont_wght.ttf", "font/ttf"),
     "soluna.css": ("soluna_tui.server.web", "soluna.css", "text/css; charset=utf-8"),
+    "soluna.js": ("soluna_tui.server.web", "soluna.js", "text/javascript; charset=utf-8"),
 }
 #: The longest name a visitor may type (the lobby cleans and shortens it as it does an SSH user name).
 NAME_INPUT_LIMIT = 40
@@ -78,6 +79,7 @@ HEAD = """<!DOCTYPE html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Soluna</title>
+<link rel="icon" href="data:,">
 {links}
 </head>
 """
@@ -98,7 +100,8 @@ NAME_PAGE = HEAD.format(links='<link rel="stylesheet" href="/static/soluna.css">
 
 PLAY_PAGE = HEAD.format(links="""<link rel="stylesheet" href="/static/xterm.css">
 <link rel="stylesheet" href="/static/soluna.css">
-<script src="/static/textual.js"></script>""") + """<body>
+<script src="/static/textual.js"></script>
+<script src="/static/soluna.js"></script>""") + """<body>
 <div class="splash">Soluna</div>
 <div id="terminal" class="textual-terminal" data-session-websocket-url="{socket}" data-font-size="16"></div>
 <div class="ended">Session ended. <a href="/?name={again}">Play again</a> · <a href="/">Change name</a></div>
