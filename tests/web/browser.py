@@ -22,6 +22,7 @@ from typing import Any
 import pyte
 import pytest
 
+from soluna_tui.rules import Move
 from soluna_tui.rules.places import PlacedMove
 from soluna_tui.server.server import SolunaServer
 
@@ -189,11 +190,12 @@ async def browser_joins(server: SolunaServer, browser: Any, host: SshTerminal, n
     return code, tab
 
 
-async def pick_up_by_mouse(tab: BrowserTerminal, server: SolunaServer, code: str) -> tuple[PlacedMove, Cell]:
-    """The tab's player, to move, clicks the tower of the first legal move, once the game says to put it down:
-    the move, and the cell to click to end it (read before the tower was lifted)."""
+async def pick_up_by_mouse(tab: BrowserTerminal, server: SolunaServer, code: str,
+                           move: Move | None = None) -> tuple[PlacedMove, Cell]:
+    """The tab's player, to move, clicks the tower of ``move`` (the first legal move if ``None``), once the game
+    says to put it down: the move, and the cell to click to end it (read before the tower was lifted)."""
     match = server.lobby.tables[code].match
-    placed = match.round.table.resolve(match.position.legal_moves[0])
+    placed = match.round.table.resolve(move or match.position.legal_moves[0])
     await tab.wait_for_text("Your move")
     await shows_places(tab, server_places(match.round.table))
     lifted, target = (place_cell(tab.screen.display, slot) for slot in (placed.mover_slot, placed.target_slot))
