@@ -99,11 +99,14 @@ class BrowserTerminal(SshTerminal):
         self.requests: list[str] = []
         #: The websockets the page opened, by address.
         self.sockets: list[str] = []
+        #: What the page's scripts threw and did not catch.
+        self.errors: list[str] = []
         #: The sizes the page asked for, in order (columns, lines).
         self.sizes: list[tuple[int, int]] = []
         self._incoming: asyncio.Queue[bytes] = asyncio.Queue()
         page.on("request", lambda request: self.requests.append(request.url))
         page.on("websocket", self._watch)
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
 
     def _watch(self, socket: Any) -> None:
         self.sockets.append(socket.url)

@@ -88,5 +88,6 @@ async def test_a_chromium_guest_plays_an_ssh_player_by_keyboard_and_by_mouse(tmp
             box, viewport = await ended.bounding_box(), bob.page.viewport_size
             assert box is not None and viewport is not None and box["y"] + box["height"] <= viewport["height"]
             assert "Play again" in await ended.inner_text()
+            assert bob.errors == []  # no script on the page threw
         finally:
             await ann.close()
