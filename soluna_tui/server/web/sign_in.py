@@ -61,7 +61,7 @@ def agent_words(agent: str) -> str:
     system = next((name for mark, name in SYSTEM_NAMES if mark in agent), None)
     if browser or system:
         return " on ".join(part for part in (browser or "a browser", system) if part)
-    return re.sub(r"[^ -~]", "", agent)[:40] or "a browser"
+    return re.sub(r"[^ -~]", "", agent)[:24] or "a browser"
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,69 @@
+"""A keyed SSH player's code for a browser, and a browser (an aiohttp session with its cookie jar) using it."""
+
+from __future__ import annotations
+
+import re
+
+import aiohttp
+import asyncssh
+
+from ..server.helpers import TIMEOUT, SshTerminal, keep_the_name
+from .helpers import WebTerminal
+
+#: A code as the lobby's dialog shows it.
+SHOWN_CODE = re.compile(r"Your code: ([A-Z]{4}-[A-Z]{6})")
+
+
+async def keyed_player(port: int, name: str, key: asyncssh.SSHKey) -> SshTerminal:
+    """A player over SSH with ``key``, their name kept with it, in the lobby."""
+    terminal = await SshTerminal.open(port, username=name, client_keys=[key])
+    await keep_the_name(terminal)
+    return terminal
+
+
+async def code_shown(terminal: SshTerminal) -> str:
+    """Play in a browser (``b``): the code the dialog shows."""
+    await terminal.press("b")
+    text = await terminal.wait_for(lambda screen: SHOWN_CODE.search(screen) is not None)
+    found = SHOWN_CODE.search(text)
+    assert found is not None
+    return found.group(1)
+
+
+class Browser:
+    """A browser at one web door: its cookies, the pages it asks for, its tabs."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.origin = f"http://127.0.0.1:{port}"
+        self.http = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+
+    async def sign_in(self, code: str, origin: str | None = None) -> tuple[int, str]:
+        """The code typed on the page and Sign in pressed: the answer's status (303 when signed in) and text."""
+        async with self.http.post(f"{self.origin}/sign-in", data={"code": code}, allow_redirects=False,
+                                  headers={"Origin": origin or self.origin},
+                                  timeout=aiohttp.ClientTimeout(total=TIMEOUT)) as response:
+            return response.status, await response.text()
+
+    async def page(self, path: str = "/") -> str:
+        async with self.http.get(f"{self.origin}{path}", timeout=aiohttp.ClientTimeout(total=TIMEOUT)) as response:
+            return await response.text()
+
+    async def sign_out(self) -> int:
+        async with self.http.post(f"{self.origin}/sign-out", allow_redirects=False, headers={"Origin": self.origin},
+                                  timeout=aiohttp.ClientTimeout(total=TIMEOUT)) as response:
+            return response.status
+
+    @property
+    def cookie(self) -> str | None:
+        found = [cookie.value for cookie in self.http.cookie_jar if cookie.key == "soluna_sign_in"]
+        return found[0] if found else None
+
+    async def tab(self, columns: int = 80, lines: int = 24) -> WebTerminal:
+        """A tab of the signed-in page: its websocket at ``/ws`` with the browser's cookie."""
+        cookie = self.cookie
+        return await WebTerminal.open(self.port, name=None, columns=columns, lines=lines,
+                                      headers={"Cookie": f"soluna_sign_in={cookie}"} if cookie else None)
+
+    async def close(self) -> None:
+        await self.http.close()
