@@ -36,7 +36,7 @@ class BrowsersHalf:
         return granted is not None
 
     def _show(self, wish: ShowBrowsers) -> None:
-        screen = BrowsersScreen(self.app.player_name)
+        screen = BrowsersScreen(self.app.player_name, ascii_mode=self.app.ascii_mode)
         self.app.push_screen(screen)
         self.app.ask(AskBrowserCode(), screen, screen.refused)
         self.app.ask(AskBrowsers(), screen, screen.refused)

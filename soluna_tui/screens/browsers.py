@@ -37,10 +37,11 @@ def ago_words(seconds: float) -> str:
     return f"{int(seconds // 86400)} days ago"
 
 
-def browser_words(browser: SignedInBrowser, now: float) -> str:
+def browser_words(browser: SignedInBrowser, now: float, ascii_mode: bool = False) -> str:
     """One signed-in browser as its line says it: what it is, from where it was last seen, and when, since when."""
     linked = time.strftime("%d %b", time.gmtime(browser.linked_at))
-    return f"{browser.agent} · {browser.address} · seen {ago_words(now - browser.last_seen)} · linked {linked}"
+    dot = " - " if ascii_mode else " · "
+    return dot.join((browser.agent, browser.address, f"seen {ago_words(now - browser.last_seen)}", f"linked {linked}"))
 
 
 class ShowBrowsers(LobbyWish):
@@ -76,9 +77,10 @@ class BrowsersScreen(QuietFocus, ModalScreen[None]):
             super().__init__(screen)
             self.browser = browser
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, *, ascii_mode: bool = False) -> None:
         super().__init__()
         self.player_name = name
+        self.ascii_mode = ascii_mode
         self.code: BrowserCode | None = None
         #: When the code runs out (``time.monotonic()``).
         self.runs_out = 0.0
@@ -127,7 +129,7 @@ class BrowsersScreen(QuietFocus, ModalScreen[None]):
         was = self._highlighted()
         self.browsers = browsers
         now = time.time()
-        menu.set_options([browser_words(browser, now) for browser in browsers])
+        menu.set_options([browser_words(browser, now, self.ascii_mode) for browser in browsers])
         ids = [browser.id for browser in browsers]
         if browsers:
             menu.highlighted = ids.index(was.id) if was is not None and was.id in ids else 0

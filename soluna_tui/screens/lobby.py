@@ -595,6 +595,7 @@ class LobbyScreen(QuietFocus, Screen[None]):
         self.refresh_bindings()
 
     def action_browser(self) -> None:
+        self._tell_choices()  # a browser signed in now finds the settings as they are
         self.post_message(ShowBrowsers())
 
     @on(OptionList.OptionSelected, "#lobby-online")

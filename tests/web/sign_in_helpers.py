@@ -10,6 +10,8 @@ import asyncssh
 from ..server.helpers import TIMEOUT, SshTerminal, keep_the_name
 from .helpers import WebTerminal
 
+#: What a browser says it is.
+FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"
 #: A code as the lobby's dialog shows it.
 SHOWN_CODE = re.compile(r"Your code: ([A-Z]{4}-[A-Z]{6})")
 
@@ -33,10 +35,12 @@ async def code_shown(terminal: SshTerminal) -> str:
 class Browser:
     """A browser at one web door: its cookies, the pages it asks for, its tabs."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, address: str | None = None, agent: str = FIREFOX) -> None:
+        """``address``: the one a trusted reverse proxy says it comes from (``X-Forwarded-For``)."""
         self.port = port
         self.origin = f"http://127.0.0.1:{port}"
-        self.http = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+        self.headers = {"User-Agent": agent, **({"X-Forwarded-For": address} if address else {})}
+        self.http = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True), headers=self.headers)
 
     async def sign_in(self, code: str, origin: str | None = None) -> tuple[int, str]:
         """The code typed on the page and Sign in pressed: the answer's status (303 when signed in) and text."""
@@ -63,7 +67,8 @@ class Browser:
         """A tab of the signed-in page: its websocket at ``/ws`` with the browser's cookie."""
         cookie = self.cookie
         return await WebTerminal.open(self.port, name=None, columns=columns, lines=lines,
-                                      headers={"Cookie": f"soluna_sign_in={cookie}"} if cookie else None)
+                                      headers={**self.headers, **({"Cookie": f"soluna_sign_in={cookie}"} if cookie
+                                                                  else {})})
 
     async def close(self) -> None:
         await self.http.close()
