@@ -53,10 +53,11 @@ class Browser:
         async with self.http.get(f"{self.origin}{path}", timeout=aiohttp.ClientTimeout(total=TIMEOUT)) as response:
             return await response.text()
 
-    async def sign_out(self) -> int:
+    async def sign_out(self) -> tuple[int, str]:
+        """Sign out pressed: the answer's status (303 when done) and the cookie it sets."""
         async with self.http.post(f"{self.origin}/sign-out", allow_redirects=False, headers={"Origin": self.origin},
                                   timeout=aiohttp.ClientTimeout(total=TIMEOUT)) as response:
-            return response.status
+            return response.status, response.headers.get("Set-Cookie", "")
 
     @property
     def cookie(self) -> str | None:

@@ -84,6 +84,7 @@ class Browsers:
         now = self._db.clock()
         async with self._db.transaction() as tx:
             await self._db.lock(tx, f"soluna-browser-code:{identifier}")
+            await tx.execute("DELETE FROM browser_codes WHERE code_id = ? AND expires_at <= ?", (identifier, now))
             rows = await tx.fetch("SELECT code_hash, fingerprint, name, wrong FROM browser_codes "
                                   f"WHERE code_id = ? AND expires_at > ?{self._db.FOR_UPDATE}", (identifier, now))
             if not rows:

@@ -94,8 +94,8 @@ class SignInDesk:
             limits[key_scope(holder.fingerprint)] = KEY_TRIES
         tried = await self.store.secret_tries.take(limits)
         if tried.wait > 0:
-            whose = {ALL_SCOPE: "on this server", f"address:{client}": "from your address"}.get(tried.scope or "",
-                                                                                           "for that player")
+            whose = {ALL_SCOPE: "by everyone just now", f"address:{client}": "from your address"}.get(
+                tried.scope or "", "for that player")
             return f"Too many codes tried {whose}: try again in {minutes(max(1.0, tried.wait))}."
         token = new_token()
         sign_in = await self.store.browsers.redeem(typed, token_hash(token), address, agent_words(agent))
