@@ -16,9 +16,9 @@ FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.
 SHOWN_CODE = re.compile(r"Your code: ([A-Z]{4}-[A-Z]{6})")
 
 
-async def keyed_player(port: int, name: str, key: asyncssh.SSHKey) -> SshTerminal:
+async def keyed_player(port: int, name: str, key: asyncssh.SSHKey, **options) -> SshTerminal:
     """A player over SSH with ``key``, their name kept with it, in the lobby."""
-    terminal = await SshTerminal.open(port, username=name, client_keys=[key])
+    terminal = await SshTerminal.open(port, username=name, client_keys=[key], **options)
     await keep_the_name(terminal)
     return terminal
 
