@@ -92,10 +92,12 @@ async def test_the_page_loads_only_this_server_s_files_under_a_strict_policy_and
         assert websocket == own.replace("http", "ws", 1) + "/ws/ann"
         assert re.findall(r"https?://", page) == []
         for path in ("/static/app_index.html", "/static/..%2F..%2Fpyproject.toml", "/static/", "/download/1",
-                     "/ws", "/pyproject.toml", "/static/js/textual.js"):
+                     "/pyproject.toml", "/static/js/textual.js"):
             async with http.get(page_url(server, path)) as response:
                 assert response.status == 404, path
                 assert "Content-Security-Policy" in response.headers
+        async with http.get(page_url(server, "/ws")) as response:  # a signed-in tab's websocket: from the page only
+            assert response.status == 403 and "Content-Security-Policy" in response.headers
 
 
 async def test_a_tab_that_sends_garbage_is_closed_with_one_line(tmp_path) -> None:

@@ -16,9 +16,9 @@ import asyncssh
 
 from soluna_tui.server.storage.sign_ins import CODE_LIFE, WRONG_PER_CODE
 from soluna_tui.server.web.door import NOT_SIGNED_IN
-from soluna_tui.server.web.sign_in import BUSY, SERVER_BURST, SIGNED_OUT, SLOW_DOWN, WRONG, WRONG_DELAY
+from soluna_tui.server.web.sign_in import BUSY, SERVER_BURST, SIGNED_OUT, WRONG, WRONG_DELAY
 
-from ..server.helpers import SshTerminal, TIMEOUT, play_a_move, running_server, wait_until
+from ..server.helpers import SshTerminal, play_a_move, running_server, wait_until
 from ..server.test_coming_back_e2e import last_line
 from ..server.test_lobby_e2e import CREATE_KEYS, JOIN_KEYS, short_match_settings
 from .helpers import WebTerminal, web_server
@@ -124,7 +124,8 @@ async def test_wrong_codes_are_answered_slowly_and_limited_per_address_per_code_
             await guesser.close()
             # Many addresses at ann's code (its first letters known): spent after a few wrong tries, and ann's key
             # waits before the next, whichever address tries it.
-            crowd = [Browser(server.web.port, address=f"198.51.100.{number}") for number in range(2, 2 + WRONG_PER_CODE)]
+            crowd = [Browser(server.web.port, address=f"198.51.100.{number}")
+                     for number in range(2, 2 + WRONG_PER_CODE)]
             wrong = code[:-1] + ("A" if code[-1] != "A" else "B")
             await asyncio.gather(*(browser.sign_in(wrong) for browser in crowd))
             assert (await crowd[0].sign_in(code))[0] == 403 and crowd[0].cookie is None  # spent
