@@ -72,6 +72,8 @@ async def test_the_page_loads_only_this_server_s_files_under_a_strict_policy_and
         assert "script-src 'self';" in policy and "default-src 'none'" in policy
         assert "frame-ancestors 'none'" in policy and headers["X-Frame-Options"] == "DENY"
         assert headers["X-Content-Type-Options"] == "nosniff"
+        # No address sent to another site; this one's own forms keep their Origin (``no-referrer`` makes it "null").
+        assert headers["Referrer-Policy"] == "same-origin"
         assert '<div class="splash">Soluna</div>' in page
         for leak in ("python", "soluna_tui", "serve", str(tmp_path), "textual-serve"):
             assert leak not in page.lower()

@@ -64,13 +64,14 @@ def own_origin(public: str | None, host_header: str) -> str | None:
 
 
 def security_headers(origin: str | None) -> dict[str, str]:
-    """What every answer carries: scripts, styles, fonts and connections from this server only; never framed."""
+    """What every answer carries: scripts, styles, fonts and connections from this server only; never framed; no
+    address sent to another site (but to this one: a form sent with ``no-referrer`` says its Origin is ``null``)."""
     socket = f" {origin.replace('http', 'ws', 1)}" if origin else ""
     policy = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; font-src 'self'; "
               f"img-src 'self' data:; connect-src 'self'{socket}; form-action 'self'; base-uri 'none'; "
               "frame-ancestors 'none'")
     return {"Content-Security-Policy": policy, "X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff",
-            "Referrer-Policy": "no-referrer", "Cross-Origin-Opener-Policy": "same-origin",
+            "Referrer-Policy": "same-origin", "Cross-Origin-Opener-Policy": "same-origin",
             "Cross-Origin-Resource-Policy": "same-origin"}
 
 
