@@ -14,11 +14,13 @@ import time
 
 import asyncssh
 
+from soluna_tui.server.bans import CLOSED_LINE, REFUSED_LINE
 from soluna_tui.server.storage.sign_ins import CODE_LIFE, WRONG_PER_CODE
 from soluna_tui.server.web.door import NOT_SIGNED_IN
 from soluna_tui.server.web.sign_in import BUSY, SERVER_BURST, SIGNED_OUT, WRONG, WRONG_DELAY
 
-from ..server.helpers import SshTerminal, play_a_move, running_server, wait_until
+from ..server.helpers import TIMEOUT, SshTerminal, play_a_move, running_server, wait_until
+from ..server.test_bans_e2e import FEW_SECONDS, ban
 from ..server.test_coming_back_e2e import last_line
 from ..server.test_lobby_e2e import CREATE_KEYS, JOIN_KEYS, short_match_settings
 from .helpers import WebTerminal, web_server
@@ -224,6 +226,12 @@ async def test_only_the_cookie_says_who_a_tab_is_and_only_the_pages_own_origin_s
             status, _ = await browser.sign_in(code, origin="https://elsewhere.example")
             assert status == 403 and browser.cookie is None
             assert (await browser.sign_in(code))[0] == 303  # the code was not spent by the other site's try
+            first = browser.cookie
+            await ann.press("n")
+            text = await ann.wait_for(lambda screen: code not in screen and "Your code: " in screen)
+            assert (await browser.sign_in(text.split("Your code: ")[1].split()[0]))[0] == 303
+            assert browser.cookie != first  # signed in again: the sign-in before is gone, not left listed
+            assert len(await server.store.browsers.of_key(ANN.get_fingerprint("sha256"))) == 1
         finally:
             await browser.close()
             await ann.close()
@@ -244,4 +252,28 @@ async def test_play_in_a_browser_is_offered_to_keyed_ssh_players_where_there_is_
             await ann.press("b")
             assert "Play in a browser" not in ann.text
         finally:
+            await ann.close()
+
+
+async def test_a_ban_of_the_key_closes_its_browsers_game_and_keeps_it_out(tmp_path) -> None:
+    async with web_server(tmp_path) as server:
+        assert server.web is not None
+        ann = await keyed_player(server.port, "ann", ANN)
+        browser = Browser(server.web.port)
+        try:
+            assert (await browser.sign_in(await code_shown(ann)))[0] == 303
+            tab = await browser.tab()
+            try:
+                await tab.wait_for_text("Welcome, ann")
+                ban(tmp_path, "add", ANN.get_fingerprint("sha256"))
+                assert CLOSED_LINE in last_line(await tab.wait_closed(timeout=FEW_SECONDS + TIMEOUT))
+            finally:
+                await tab.close()
+            again = await browser.tab()
+            try:
+                assert REFUSED_LINE in (await again.wait_closed()).decode()
+            finally:
+                await again.close()
+        finally:
+            await browser.close()
             await ann.close()

@@ -211,8 +211,12 @@ class WebDoorServer:
         form = await request.post()
         typed = str(form.get("code", ""))[:CODE_INPUT_LIMIT]
         address, _ = self._client(request)
+        if self.bans.bans.ban_for(address) is not None:
+            return _html(name_page(code=typed, code_error=REFUSED_LINE), status=403)
         try:
             result = await self.desk.redeem(typed, address, request.headers.get("User-Agent", ""))
+            if isinstance(result, SignedIn):
+                await self.desk.sign_out(request)  # the browser's sign-in before this one, if any, is gone
         except StorageError:
             return _html(name_page(code=typed, code_error=NO_STORE))
         if not isinstance(result, SignedIn):
