@@ -17,7 +17,15 @@ import asyncssh
 from soluna_tui.server.bans import CLOSED_LINE, REFUSED_LINE
 from soluna_tui.server.storage.sign_ins import CODE_LIFE, WRONG_PER_CODE
 from soluna_tui.server.web.door import NOT_SIGNED_IN
-from soluna_tui.server.web.sign_in import BUSY, SERVER_BURST, SIGNED_OUT, WRONG, WRONG_DELAY
+from soluna_tui.server.web.sign_in import (
+    BUSY,
+    PER_ADDRESS_MINUTE,
+    SERVER_BURST,
+    SIGNED_OUT,
+    SLOW_DOWN,
+    WRONG,
+    WRONG_DELAY,
+)
 
 from ..server.helpers import TIMEOUT, SshTerminal, play_a_move, running_server, wait_until
 from ..server.test_bans_e2e import FEW_SECONDS, ban
@@ -123,6 +131,8 @@ async def test_wrong_codes_are_answered_slowly_and_limited_per_address_per_code_
             assert time.monotonic() - began >= WRONG_DELAY
             status, page = await guesser.sign_in(code)
             assert status == 403 and "Too many codes tried from your address" in page
+            answers = [await guesser.sign_in(code) for _ in range(PER_ADDRESS_MINUTE - 6 + 1)]
+            assert SLOW_DOWN in answers[-1][1]  # and past a few a minute, before the store
             await guesser.close()
             # Many addresses at ann's code (its first letters known): spent after a few wrong tries, and ann's key
             # waits before the next, whichever address tries it.
