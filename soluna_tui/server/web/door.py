@@ -266,13 +266,14 @@ class WebDoorServer:
     async def _guest_websocket(self, request: web.Request) -> web.StreamResponse:
         """A guest's tab, named by the name typed."""
         name = " ".join(request.match_info["name"].split())
-        return await self._websocket(request, name, None)
+        return await self._websocket(request, name)
 
     async def _signed_in_websocket(self, request: web.Request) -> web.StreamResponse:
         """A signed-in browser's tab: who it is comes from its cookie alone, checked in the store."""
-        return await self._websocket(request, None, self.desk)
+        return await self._websocket(request, None)
 
-    async def _websocket(self, request: web.Request, name: str | None, desk: SignInDesk | None) -> web.StreamResponse:
+    async def _websocket(self, request: web.Request, name: str | None) -> web.StreamResponse:
+        """A tab's game: a guest's under ``name``, or (``None``) the player its browser is signed in as."""
         address, port = self._client(request)
         origin = own_origin(self.public, request.host)
         if origin is None or request.headers.get("Origin") != origin:
@@ -289,7 +290,7 @@ class WebDoorServer:
         if not await self._let_in(socket, visitor):
             return socket
         try:
-            if desk is None or await self._signed_in(socket, visitor, request, desk):
+            if name is not None or await self._signed_in(socket, visitor, request):
                 await self._play(socket, visitor)
         finally:
             visitor.release()
@@ -317,13 +318,12 @@ class WebDoorServer:
         self.services.gate.logged_in(address, visitor)
         return True
 
-    async def _signed_in(self, socket: web.WebSocketResponse, visitor: WebVisitor, request: web.Request,
-                         desk: SignInDesk) -> bool:
+    async def _signed_in(self, socket: web.WebSocketResponse, visitor: WebVisitor, request: web.Request) -> bool:
         """The tab is the player its browser's cookie signs it in as (seen now, from its address); else it is told
         why not, and closed. Asked once the tab has its place at the gate: a flood pays the gate, not the store."""
         try:
-            signed_in = await desk.signed_in(request)
-            if signed_in is not None and not await desk.store.browsers.seen([signed_in.id], visitor.address):
+            signed_in = await self.desk.signed_in(request)
+            if signed_in is not None and not await self.desk.store.browsers.seen([signed_in.id], visitor.address):
                 signed_in = None
         except StorageError:
             visitor.closing_reason = "the store was unreachable to check its sign-in"
