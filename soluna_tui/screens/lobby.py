@@ -495,8 +495,8 @@ class LobbyScreen(QuietFocus, Screen[None]):
             return
         entries = (((RETURN,) if self.held_seat is not None else ())
                    + ((RESUME,) if self.computer_offer is not None else ()) + MENU[:-1]
-                   + ((NAME,) if self.rated else ()) + ((QUICK,) if self.quick_match else ())
-                   + ((BROWSER,) if self.browser_link else ()) + MENU[-1:])
+                   + ((NAME,) if self.rated else ()) + ((BROWSER,) if self.browser_link else ())
+                   + ((QUICK,) if self.quick_match else ()) + MENU[-1:])
         menu = self.query_one("#lobby-menu", Menu)
         keys = [key for key, _ in entries]
         shown = [menu.get_option_at_index(index).id for index in range(menu.option_count)]
