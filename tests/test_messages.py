@@ -105,6 +105,12 @@ EXAMPLES: list[messages.Message] = [
                          messages.ChallengeLine(13, "cyd (guest)", False, messages.MatchTerms({}), 1_790_000_001.0,
                                                 waiting=True)), new=(12,)),
     Welcome("KQXPMR", 300.0, "ann", True, quick_match=True, challenges=True),
+    Welcome("KQXPMR", 300.0, "ann", True, browser_link=True),
+    messages.AskBrowserCode(), messages.AskBrowsers(), messages.RevokeBrowser(3),
+    messages.BrowserCode("ABCD-EFGHJK", "https://soluna.example.org/?code=ABCDEFGHJK", 300.0),
+    messages.Browsers((messages.SignedInBrowser(3, 1_790_000_000.0, 1_790_000_100.5, "2001:db8::7",
+                                                "Firefox on Linux"),)),
+    messages.Browsers(()),
 ]
 
 

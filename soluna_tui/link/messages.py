@@ -278,6 +278,18 @@ class ChallengeLine:
     waiting: bool = False
 
 
+@dataclass(frozen=True)
+class SignedInBrowser:
+    """A browser signed in as this key's player: when it was linked, when last seen, from which address, and what it
+    said it was (its browser and system, in a few words)."""
+
+    id: int
+    linked_at: float
+    last_seen: float
+    address: Annotated[str, Longest(64)]
+    agent: Annotated[str, Longest(60)]
+
+
 # ---- child to server ----------------------------------------------------------------------------
 
 
@@ -458,6 +470,31 @@ class WithdrawChallenge(Request):
 
 
 @dataclass(frozen=True)
+class AskBrowserCode(Question):
+    """A code that signs a browser in as this key's player (a keyed player over SSH, where there is a web door)."""
+
+    TYPE: ClassVar[str] = "browser_code"
+    ask: int | None = None
+
+
+@dataclass(frozen=True)
+class AskBrowsers(Question):
+    """The browsers signed in as this key's player."""
+
+    TYPE: ClassVar[str] = "browsers"
+    ask: int | None = None
+
+
+@dataclass(frozen=True)
+class RevokeBrowser(Question):
+    """Sign this browser out (its tabs closed, its cookie no good); answered with the browsers left."""
+
+    TYPE: ClassVar[str] = "revoke_browser"
+    id: int
+    ask: int | None = None
+
+
+@dataclass(frozen=True)
 class CrashReport(Request):
     """The end of a child's traceback, for the server's log (never the player's screen)."""
 
@@ -522,6 +559,8 @@ class Welcome(Answer):
     #: Whether this server pairs players who ask for an opponent, and passes challenges on.
     quick_match: bool = False
     challenges: bool = False
+    #: Whether this player may sign a browser in as themselves here (a key over SSH, a server with a web door).
+    browser_link: bool = False
     answer_to: int | None = None
 
 
@@ -777,6 +816,27 @@ class FinishedMatch(Answer):
     answer_to: int | None = None
 
 
+@dataclass(frozen=True)
+class BrowserCode(Answer):
+    """A one-time code (``ABCD-EFGHJK``) that signs a browser in as this key's player, the page's address with it,
+    and the seconds it may be used in."""
+
+    TYPE: ClassVar[str] = "browser_code"
+    code: Annotated[str, Longest(16)]
+    link: Annotated[str, Longest(300)]
+    seconds: float
+    answer_to: int | None = None
+
+
+@dataclass(frozen=True)
+class Browsers(Answer):
+    """The browsers signed in as this key's player, the last seen first."""
+
+    TYPE: ClassVar[str] = "browsers"
+    browsers: Annotated[tuple[SignedInBrowser, ...], Longest(LONGEST_LISTING)]
+    answer_to: int | None = None
+
+
 def _registry(*kinds: type[Message]) -> Mapping[str, type[Message]]:
     return types.MappingProxyType({kind.TYPE: kind for kind in kinds})
 
@@ -785,11 +845,11 @@ REQUESTS: Final = _registry(CreateMatch, JoinMatch, WatchMatch, CancelMatch, Lea
                             AskRematch, Resign, SyncMatch, ComputerSaved, ComputerDropped, ComputerResume,
                             AskLeaderboard, AskRecord, AskFinishedMatch, ChooseName, KeepChoices, CrashReport,
                             Activity, Say, MuteChat, ReportChat, Seek, CancelSeek, ChallengePerson, AnswerChallenge,
-                            WithdrawChallenge)
+                            WithdrawChallenge, AskBrowserCode, AskBrowsers, RevokeBrowser)
 REPLIES: Final = _registry(Welcome, LobbyListing, Waiting, MatchState, Moved, SecretNeeded, ComputerGameKept, Notice,
                            MatchGone, ErrorReply, ClosingSoon, Exit, LeaderboardPage, PlayerRecord, FinishedMatch,
                            ComputerResult, OnlinePeople, OnlineChanges, Spectators, Chat, Seeking, Paired,
-                           ChallengeSent, Challenges)
+                           ChallengeSent, Challenges, BrowserCode, Browsers)
 
 
 # ---- to and from the wire -----------------------------------------------------------------------

@@ -106,6 +106,8 @@ LOBBY: Keys = (
     ("o", "who is online (each with their rating and what they are doing), in the matches' place; again, the "
           "matches; Enter on someone challenges them (with the settings shown, asked first)"),
     ("c", "your challenges, while there are any: a accepts one, d declines it, w withdraws one of yours"),
+    ("b", "play in a browser (with a key, where the server has a web door): a code for its page, once, for 5 "
+          "minutes; the browsers signed in as you (Enter signs one out, n makes a new code)"),
     ("Left / Right", "on a setting: its previous or next value (h / l and Space too)"),
     ("Enter", "choose the highlighted option; in the code field, join that match; in the matches in play, "
               "watch it (or take your own seat back)"),

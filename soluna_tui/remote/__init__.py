@@ -12,6 +12,7 @@ child.py             child             the child's set-up: session leader, limit
 app.py               child             the app a session runs: each message from the server to its half, quitting
 linked_app.py        child             the app's link to the server: what it said, questions, no disk
 lobby_half.py        child             what the lobby's screens wish, told the server, and its answers
+browsers_half.py     child             play in a browser: a code and the browsers signed in, asked of the server
 match_half.py        child             the match shown: its news, a computer match kept, leaving it
 table.py             child             a seat at a match the server holds
 online.py            child             who is online, as the server last said (the lobby draws from it)

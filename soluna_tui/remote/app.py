@@ -28,6 +28,7 @@ from ..screens.help import server_rules_text
 from ..screens.lobby_wish import LobbyWish
 from ..table import Table
 from ..widgets.chat_input import ChatInput
+from .browsers_half import BrowsersHalf
 from .linked_app import NOTICE_SECONDS, LinkedApp
 from .lobby_half import LobbyHalf
 from .match_half import MatchHalf
@@ -48,7 +49,9 @@ class ChildApp(LinkedApp):
         self.lobby_half = LobbyHalf(self)
         self.match_half = MatchHalf(self)
         self.talk_half = TalkHalf(self)
+        self.browsers_half = BrowsersHalf(self)
         self._handlers.update(self.lobby_half.handlers)
+        self._handlers.update(self.browsers_half.handlers)
         self._handlers.update(self.match_half.handlers)
         self._handlers.update(self.talk_half.handlers)
         self._handlers.update({Notice: self._heard_notice, ClosingSoon: self._closing_soon,
@@ -56,7 +59,8 @@ class ChildApp(LinkedApp):
 
     @on(LobbyWish)
     def _lobby_wish(self, wish: LobbyWish) -> None:
-        self.lobby_half.grant(wish)
+        if not self.browsers_half.grant(wish):
+            self.lobby_half.grant(wish)
 
     def action_talk(self) -> None:
         self.talk_half.open()

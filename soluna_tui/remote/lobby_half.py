@@ -130,6 +130,7 @@ class LobbyHalf:
         app.rated = message.rated is True
         app.lobby.show_player(app.player_name, message.rated)
         app.lobby.show_services(message.quick_match, message.challenges)
+        app.lobby.show_browser_link(message.browser_link)
         if asked is not None and isinstance(asked.screen, ChooseNameScreen):
             if message.name_chosen:
                 if app.screen is asked.screen:

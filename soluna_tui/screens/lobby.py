@@ -42,6 +42,7 @@ from ..widgets.choice import Choice
 from ..widgets.key_footer import KeyFooter
 from ..widgets.menu import Menu
 from ..widgets.people_list import PeopleList
+from .browsers import ShowBrowsers
 from .confirm import ConfirmScreen
 from .lobby_wish import LobbyWish
 from .quiet_focus import QuietFocus
@@ -54,6 +55,8 @@ RETURN = ("return", "Return to your match")
 NAME = ("name", "Choose your name")
 #: Offered where the server pairs players (``Welcome.quick_match``).
 QUICK = ("quick", "Find me an opponent")
+#: Offered to a player with a key over SSH where the server has a web door (``Welcome.browser_link``).
+BROWSER = ("browser", "Play in a browser")
 MENU = (
     ("computer", "Play the computer"),
     ("create", "Create a match"),
@@ -125,6 +128,7 @@ class LobbyScreen(QuietFocus, Screen[None]):
         Binding("o", "list_matches", "Matches"),
         # Offered while there are challenges to or from this player (counted in the lobby's title).
         Binding("c", "challenges", "Challenges"),
+        Binding("b", "browser", "Play in a browser", show=False),
     ]
 
     class PlayComputer(LobbyWish):
@@ -228,6 +232,8 @@ class LobbyScreen(QuietFocus, Screen[None]):
         #: Whether the server pairs players and passes challenges on; the challenges to and from this player.
         self.quick_match = self.challenging = False
         self.challenges: tuple[ChallengeLine, ...] = ()
+        #: Whether this player may sign a browser in as themselves ("Play in a browser").
+        self.browser_link = False
 
     def _choice(self, label: str, values: Sequence[tuple[str, Any]], value: Any, id: str) -> Choice:
         return Choice(label, values, value, ascii_mode=self.ascii_mode, label_width=16, id=id)
@@ -469,6 +475,8 @@ class LobbyScreen(QuietFocus, Screen[None]):
             return self.listing_online
         if action == "challenges":
             return bool(self.challenges)
+        if action == "browser":
+            return self.browser_link
         return True
 
     def show_computer_offer(self, offer: ComputerOffer | None) -> None:
@@ -487,7 +495,8 @@ class LobbyScreen(QuietFocus, Screen[None]):
             return
         entries = (((RETURN,) if self.held_seat is not None else ())
                    + ((RESUME,) if self.computer_offer is not None else ()) + MENU[:-1]
-                   + ((NAME,) if self.rated else ()) + ((QUICK,) if self.quick_match else ()) + MENU[-1:])
+                   + ((NAME,) if self.rated else ()) + ((BROWSER,) if self.browser_link else ())
+                   + ((QUICK,) if self.quick_match else ()) + MENU[-1:])
         menu = self.query_one("#lobby-menu", Menu)
         keys = [key for key, _ in entries]
         shown = [menu.get_option_at_index(index).id for index in range(menu.option_count)]
@@ -579,6 +588,16 @@ class LobbyScreen(QuietFocus, Screen[None]):
     def action_challenges(self) -> None:
         self.post_message(self.ShowChallenges())
 
+    def show_browser_link(self, offered: bool) -> None:
+        """Whether "Play in a browser" is offered (``b``, and the menu)."""
+        self.browser_link = offered
+        self._update_menu()
+        self.refresh_bindings()
+
+    def action_browser(self) -> None:
+        self._tell_choices()  # a browser signed in now finds the settings as they are
+        self.post_message(ShowBrowsers())
+
     @on(OptionList.OptionSelected, "#lobby-online")
     def _person_chosen(self, event: OptionList.OptionSelected) -> None:
         """Enter on someone online: challenge them, on the terms the settings say (asked first)."""
@@ -633,6 +652,8 @@ class LobbyScreen(QuietFocus, Screen[None]):
             self.post_message(self.ChooseName())
         elif choice == "quick":
             self.post_message(self.QuickMatch(self.terms()))
+        elif choice == "browser":
+            self.action_browser()
 
         elif choice == "quit":
             await self.run_action("app.quit")

@@ -38,7 +38,7 @@ from .channel_guard import GuardedChannel
 from .config import ServerConfig
 from .gate import Gate, ThrottledLog, Unstarted
 from .host_key import load_or_create_host_key
-from .lobby import Lobby, player_name
+from .lobby import Guest, Lobby, player_name
 from .lobby.decisions import Referee
 from .lobby.talk import TalkPolicy
 from .proxy_protocol import ProxyListener
@@ -69,6 +69,8 @@ class SolunaConnection(asyncssh.SSHServer):
         #: asyncssh's connection, set before any other callback (``ssh`` once it must be there).
         self.conn: asyncssh.SSHServerConnection | None = None
         self.address, self.port = "?", 0
+        #: The server's address this connection reached (a code's link names it, where the web door listens on all).
+        self.reached = "127.0.0.1"
         self.player_name = "guest"
         self.fingerprint: str | None = None
         self.client_version = ""
@@ -95,6 +97,9 @@ class SolunaConnection(asyncssh.SSHServer):
         self.conn = conn
         peer = conn.get_extra_info("peername") or ("?", 0)
         self.address, self.port = str(peer[0]), int(peer[1])
+        here = conn.get_extra_info("sockname")
+        if here:
+            self.reached = str(here[0])
         banned = self.server.bans.bans.ban_for(self.address)
         if banned is not None:  # before the gate: a banned address costs no place and no rate
             self._refuse(REFUSED_LINE, True, why=banned_by(banned))
@@ -256,9 +261,10 @@ class SolunaConnection(asyncssh.SSHServer):
             self.conn.close()
 
 
-def _banned_why(bans: BanList, address: str) -> str | None:
-    """What the log says of a web visitor the ban list keeps out, or ``None`` if it does not."""
-    ban = bans.ban_for(address)
+def _banned_why(bans: BanList, address: str, fingerprint: str | None) -> str | None:
+    """What the log says of a web visitor the ban list keeps out (by its address, or the key it signed in as), or
+    ``None`` if it does not."""
+    ban = bans.ban_for(address, fingerprint)
     return banned_by(ban) if ban is not None else None
 
 
@@ -295,7 +301,15 @@ class SolunaServer:
             if ban is not None:
                 connection.shut_out(ban)
         if self.web is not None:
-            self.web.shut_out(lambda address: _banned_why(bans, address))
+            self.web.shut_out(lambda address, fingerprint: _banned_why(bans, address, fingerprint))
+
+    def browser_page(self, guest: Guest) -> str | None:
+        """The web door's address a player on SSH with a key is shown with a code that signs a browser in as them
+        (``None``: no web door, or not such a player)."""
+        if self.web is None or guest.fingerprint is None or not isinstance(guest, GameSession):
+            return None
+        connection = guest.connection
+        return self.web.page_address(connection.reached) if isinstance(connection, SolunaConnection) else None
 
     def next_session_number(self) -> int:
         return next(self._numbers)
@@ -333,7 +347,8 @@ class SolunaServer:
                                referee=Referee(config.limits.hold_time, config.clocks),
                                ranked_after=config.ranked_after, ranked_opponents=config.ranked_opponents,
                                talk=TalkPolicy(config.chat, config.guest_chat, config.keep_chat),
-                               quick_match=config.quick_match, challenges=config.challenges)
+                               quick_match=config.quick_match, challenges=config.challenges,
+                               browser_page=self.browser_page)
             in_play = await self.lobby.start()
             self.session_services = SessionServices(config, self.gate, self.lobby, self.spawner, self.refusals)
             self.bans.start()

@@ -62,14 +62,15 @@ class WebTerminal(SshTerminal):
         self._tasks = [loop.create_task(self._receive()), loop.create_task(self._send())]
 
     @classmethod
-    async def open(cls, port: int, name: str = "ann", columns: int = 80, lines: int = 24,  # type: ignore[override]
+    async def open(cls, port: int, name: str | None = "ann", columns: int = 80, lines: int = 24,  # type: ignore[override]
                    origin: str | None = None, size_first: bool = True,
                    headers: dict[str, str] | None = None) -> WebTerminal:
         """A tab on the web door at ``port``, as the page opens it: the websocket, then the terminal's size
-        (unless not ``size_first``)."""
+        (unless not ``size_first``); ``name`` ``None``: a signed-in browser's tab (its cookie in ``headers``)."""
         http = aiohttp.ClientSession()
         try:
-            socket = await http.ws_connect(f"http://127.0.0.1:{port}/ws/{quote(name, safe='')}",
+            path = "/ws" if name is None else f"/ws/{quote(name, safe='')}"
+            socket = await http.ws_connect(f"http://127.0.0.1:{port}{path}",
                                            origin=origin or f"http://127.0.0.1:{port}",
                                            timeout=aiohttp.ClientWSTimeout(ws_close=TIMEOUT), headers=headers)
         except BaseException:

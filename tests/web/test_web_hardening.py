@@ -72,6 +72,8 @@ async def test_the_page_loads_only_this_server_s_files_under_a_strict_policy_and
         assert "script-src 'self';" in policy and "default-src 'none'" in policy
         assert "frame-ancestors 'none'" in policy and headers["X-Frame-Options"] == "DENY"
         assert headers["X-Content-Type-Options"] == "nosniff"
+        # No address sent to another site; this one's own forms keep their Origin (``no-referrer`` makes it "null").
+        assert headers["Referrer-Policy"] == "same-origin"
         assert '<div class="splash">Soluna</div>' in page
         for leak in ("python", "soluna_tui", "serve", str(tmp_path), "textual-serve"):
             assert leak not in page.lower()
@@ -94,10 +96,12 @@ async def test_the_page_loads_only_this_server_s_files_under_a_strict_policy_and
         assert websocket == own.replace("http", "ws", 1) + "/ws/ann"
         assert re.findall(r"https?://", page) == []
         for path in ("/static/app_index.html", "/static/..%2F..%2Fpyproject.toml", "/static/", "/download/1",
-                     "/ws", "/pyproject.toml", "/static/js/textual.js"):
+                     "/pyproject.toml", "/static/js/textual.js"):
             async with http.get(page_url(server, path)) as response:
                 assert response.status == 404, path
                 assert "Content-Security-Policy" in response.headers
+        async with http.get(page_url(server, "/ws")) as response:  # a signed-in tab's websocket: from the page only
+            assert response.status == 403 and "Content-Security-Policy" in response.headers
 
 
 async def test_a_tab_that_sends_garbage_is_closed_with_one_line(tmp_path) -> None:

@@ -41,6 +41,7 @@ records.py      the leaderboard, a player's record, a finished match to replay
 results.py      a finished match told later: its ratings, and to a player who was away when it ended
 computer.py     matches against the computer, kept in the store and held for players gone
 visitors.py     who is at this server's lobby, and the guest asking (its answers carry its number)
+sign_ins.py     browsers signed in as a keyed player: a code for the web door, the key's browsers, one signed out
 ==============  ===================================================================================
 """
 

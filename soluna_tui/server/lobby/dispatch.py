@@ -54,6 +54,7 @@ from ...play.wording import minutes
 from ...rules import SolunaError
 from ..ratings import PAIR_RATED_PER_DAY, RANKED_AFTER, RANKED_OPPONENTS
 from ..storage import ComputerGameRecord, Storage, StorageError, StorageUnavailable, Subscription
+from ..storage.browsers import BROWSERS
 from ..storage.pairing import PAIRING
 from .chat import TalkRooms
 from .choices import Choices
@@ -67,6 +68,7 @@ from .presence import HEARTBEAT, Presence
 from .records import Records
 from .results import ended_while_away, rating_shifts
 from .roster import Roster
+from .sign_ins import SignIns
 from .tables import MatchCache, Table
 from .talk import TalkPolicy
 from .two_player import TwoPlayerMatches
@@ -90,12 +92,13 @@ class Lobby:
     def __init__(self, store: Storage, hold_time: float, server_id: str | None = None, heartbeat: float = HEARTBEAT,
                  referee: Referee | None = None, ranked_after: int = RANKED_AFTER,
                  ranked_opponents: int = RANKED_OPPONENTS, talk: TalkPolicy | None = None, quick_match: bool = True,
-                 challenges: bool = True) -> None:
+                 challenges: bool = True, browser_page: Callable[[Guest], str | None] = lambda guest: None) -> None:
         """``referee``: the match policy (by default, ``hold_time`` seconds away a match and the preset clocks;
         a referee given holds seats for its own ``hold_time``); ``ranked_after``: the rated matches a player
         has played before the leaderboard lists them, against ``ranked_opponents`` established opponents;
         ``talk``: the owner's flags for table talk (by default, on for everyone); ``quick_match`` and
-        ``challenges``: whether players are paired, and challenges passed on."""
+        ``challenges``: whether players are paired, and challenges passed on; ``browser_page``: the web door's
+        address to show a guest who may sign a browser in as themselves (``None``: not offered to them)."""
         self.store = store
         self.referee = referee = referee if referee is not None else Referee(hold_time)
         self.hold_time = hold_time = referee.hold_time
@@ -124,6 +127,8 @@ class Lobby:
         # Quick matches and challenges (the store keeps them: they meet across servers).
         self.pairing = Pairings(store, self.visitors, self.roster, self.presence, self.matches, quick_match,
                                 challenges)
+        # Browsers signed in as a keyed player: codes, and the browsers listed and signed out.
+        self.sign_ins = SignIns(store, browser_page)
         self._subscription: Subscription | None = None
         #: What each step does: one handler per kind of request (and the lobby's own arrive and depart).
         self._handlers: dict[type[Step], Handler] = {
@@ -136,7 +141,7 @@ class Lobby:
             Resign: self.matches.resign,
             ComputerSaved: self.games.saved, ComputerDropped: self.games.dropped, ComputerResume: self.games.resume,
             KeepChoices: self._keep_choices, **self.pairing.handlers,
-            Say: self.talk.say, MuteChat: self.talk.mute, ReportChat: self.talk.report,
+            Say: self.talk.say, MuteChat: self.talk.mute, ReportChat: self.talk.report, **self.sign_ins.handlers,
         }
 
     @property
@@ -198,6 +203,8 @@ class Lobby:
                     continue
                 if change.code == PAIRING:  # seeks or challenges, on any server
                     self.pairing.stir()
+                    continue
+                if change.code == BROWSERS:  # a browser signed out: the web door's to act on
                     continue
                 table = self.tables.get(change.code)
                 if table is not None and table.version >= change.version:
@@ -305,7 +312,7 @@ class Lobby:
             await self.games.refresh()
         except StorageUnavailable as error:  # the lobby still works as far as it can: known by the SSH name
             log.warning("cannot look the player up: %s", error)
-        asker.guest.send(self._welcome(asker.visitor, choices))
+        asker.guest.send(self._welcome(asker, choices))
         self.listing.send_to(asker.guest, force=True)
         self.roster.enter(asker.guest, rating, hidden=choices is not None and choices.hidden)
         self.pairing.arrive(asker.guest, choices)
@@ -323,7 +330,7 @@ class Lobby:
 
     async def _choose_name(self, asker: Asker, request: ChooseName) -> None:
         if await self.names.choose(asker, request):
-            asker.answer(self._welcome(asker.visitor))
+            asker.answer(self._welcome(asker))
             self.listing.send_to(asker.guest, force=True)
 
     async def _keep_choices(self, asker: Asker, request: KeepChoices) -> None:
@@ -347,10 +354,11 @@ class Lobby:
             except StorageError as error:
                 log.warning("cannot read a player's rating for the list of who is online: %s", error)
 
-    def _welcome(self, visitor: Visitor, choices: LobbyChoices | None = None) -> Welcome:
+    def _welcome(self, asker: Asker, choices: LobbyChoices | None = None) -> Welcome:
         """Who this player is, and this server's rules: time away, the clocks offered, the leaderboard's minimum;
         on arrival, the lobby's settings the player's key left."""
-        return replace(welcome(visitor, self.hold_time), clocks=self.referee.clocks,
+        return replace(welcome(asker.visitor, self.hold_time), clocks=self.referee.clocks,
+                       browser_link=self.sign_ins.offered(asker.guest),
                        ranked_after=self.records.minimum, ranked_opponents=self.records.opponents,
                        pair_rated_per_day=PAIR_RATED_PER_DAY, choices=choices,
                        quick_match=self.pairing.seeks.enabled, challenges=self.pairing.book.enabled)

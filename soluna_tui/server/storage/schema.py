@@ -182,6 +182,30 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             reason TEXT)""",
         "CREATE INDEX challenges_by_target ON challenges (target)",
     ),
+    # 11: browsers signed in as a keyed player. The one-time codes shown in the SSH lobby (named by their first
+    # letters, the whole code kept only as a salted hash), and each browser's sign-in (its cookie kept as a hash).
+    (
+        """CREATE TABLE browser_codes (
+            code_id TEXT PRIMARY KEY,
+            code_hash TEXT NOT NULL,
+            fingerprint TEXT NOT NULL,
+            name TEXT NOT NULL,
+            wrong INTEGER NOT NULL,
+            made_at DOUBLE PRECISION NOT NULL,
+            expires_at DOUBLE PRECISION NOT NULL)""",
+        "CREATE INDEX browser_codes_by_key ON browser_codes (fingerprint)",
+        """CREATE TABLE browser_sign_ins (
+            id {id},
+            token_hash TEXT NOT NULL UNIQUE,
+            fingerprint TEXT NOT NULL,
+            name TEXT NOT NULL,
+            linked_at DOUBLE PRECISION NOT NULL,
+            last_seen DOUBLE PRECISION NOT NULL,
+            expires_at DOUBLE PRECISION NOT NULL,
+            address TEXT NOT NULL,
+            agent TEXT NOT NULL)""",
+        "CREATE INDEX browser_sign_ins_by_key ON browser_sign_ins (fingerprint)",
+    ),
 )
 
 #: The migrations that compute every player's ``name_key`` again.

@@ -16,5 +16,6 @@ visitor.py       one browser tab as a session's connection: its address, name, p
 channel.py       the websocket as a session's channel: bytes out with back-pressure, a last line
 messages.py      ``textual.js``'s messages read, bounded (stdin, resize, ping, focus, blur)
 page.py          the page, its stylesheet, the files served and the security headers
+sign_in.py       a code typed (slow when wrong, limited), the cookie, signing out; signed-in tabs closed when revoked
 ===============  ===============================================================================
 """

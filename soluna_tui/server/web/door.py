@@ -1,10 +1,14 @@
 """Runs in the server process.
 
 The web door's aiohttp server: the name page, the play page, the files it loads, and a websocket
-per tab that is a game session exactly as an SSH channel is.
+per tab that is a game session exactly as an SSH channel is. A guest's tab is named by the name typed
+(``/ws/NAME``); a browser signed in with a code from the SSH lobby (``POST /sign-in``, ``sign_in.py``)
+opens ``/ws``, and is the key's player by its cookie alone, checked in the store (``POST /sign-out``
+forgets it on both sides).
 
-A websocket is opened only from the page's own origin (the ``--public-url``'s, else the address
-the page was asked at): another site's page cannot open one in a visitor's name. Before its game
+A websocket, a sign-in and a sign-out are accepted only from the page's own origin (the
+``--public-url``'s, else the address the page was asked at): another site's page cannot open one in
+a visitor's name, nor sign a visitor in or out. Before its game
 starts, a tab holds an unstarted place at the gate, as an SSH connection logging in does; it must
 send its terminal's size within the login timeout. Its messages are read at most
 ``MESSAGE_RATE`` a second (past a burst, the server stops reading, and the browser waits), each
@@ -28,9 +32,11 @@ from ..bans import REFUSED_LINE
 from ..config import WebDoor
 from ..gate import TokenBucket, Unstarted
 from ..session import GameSession, SessionServices
+from ..storage import StorageError
 from .channel import WebChannel
 from .messages import MAX_MESSAGE, Focus, Ping, Resize, Stdin, WebMessageError, pong, read_message
 from .page import (
+    CODE_INPUT_LIMIT,
     NAME_INPUT_LIMIT,
     StaticFile,
     load_static_files,
@@ -39,7 +45,9 @@ from .page import (
     play_page,
     public_origin,
     security_headers,
+    signed_in_page,
 )
+from .sign_in import SignedIn, SignedInTabs, SignInDesk
 from .visitor import WebVisitor
 
 log = logging.getLogger("soluna.server")
@@ -52,6 +60,11 @@ BROWSER_TERM = "xterm-256color"
 GARBAGE = "Closed: this page sent the server something it does not understand; reload the page to play again."
 #: What a channel request costs the session's budget: a resize, as an SSH window change.
 RESIZE_REQUEST = "window-change"
+#: The one line for a tab opened as signed in by a browser that is not (any more).
+NOT_SIGNED_IN = "This browser is not signed in (any more): reload the page to play as a guest, or sign in with a code."
+NO_STORE = "The server cannot reach its database right now: try again in a moment."
+#: Addresses a web door listening on every address is not reached at: a code's link names the SSH door's instead.
+EVERY_ADDRESS = ("", "0.0.0.0", "::")
 
 
 class WebDoorServer:
@@ -64,6 +77,9 @@ class WebDoorServer:
         self.bans = bans
         self.next_number = next_number
         self.public = public_origin(settings.public_url) if settings.public_url else None
+        store = services.lobby.store
+        self.desk = SignInDesk(store, secure=(self.public or "").startswith("https://"))
+        self.signed_in_tabs = SignedInTabs(store, lambda: list(self.visitors))
         self.files: dict[str, StaticFile] = {}
         self.visitors: set[WebVisitor] = set()
         self._closing: set[asyncio.Task[bool]] = set()
@@ -87,7 +103,10 @@ class WebDoorServer:
         app.on_response_prepare.append(_unnamed)
         app.router.add_get("/", self._page)
         app.router.add_get("/static/{file}", self._static)
-        app.router.add_get("/ws/{name}", self._websocket)
+        app.router.add_post("/sign-in", self._sign_in)
+        app.router.add_post("/sign-out", self._sign_out)
+        app.router.add_get("/ws", self._signed_in_websocket)
+        app.router.add_get("/ws/{name}", self._guest_websocket)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
         self._site = web.TCPSite(self._runner, self.settings.host, self.settings.port, reuse_address=True)
@@ -96,8 +115,17 @@ class WebDoorServer:
         except BaseException:
             await self._runner.cleanup()
             raise
+        self.signed_in_tabs.start()
         log.info("web door open on http://%s:%d%s", self.settings.host, self.port,
                  f" (public URL {self.public})" if self.public else "")
+
+    def page_address(self, reached: str) -> str:
+        """The page's address as a code's link names it: the public URL, else the address and port the web door
+        listens on (the one the player's SSH connection ``reached``, where it listens on every address)."""
+        if self.public is not None:
+            return self.public
+        host = reached if self.settings.host in EVERY_ADDRESS else self.settings.host
+        return f"http://{f'[{host}]' if ':' in host else host}:{self.port}"
 
     async def stop_listening(self) -> None:
         """No new tab is let in (the tabs open play on until the server ends them)."""
@@ -106,14 +134,16 @@ class WebDoorServer:
             await site.stop()
 
     async def close(self) -> None:
+        await self.signed_in_tabs.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
 
-    def shut_out(self, banned: Callable[[str], str | None]) -> None:
-        """Every tab whose address the new ban list bans (``banned`` says why, or ``None``) is closed with one line."""
+    def shut_out(self, banned: Callable[[str, str | None], str | None]) -> None:
+        """Every tab whose address or key the new ban list bans (``banned`` says why, or ``None``) is closed with one
+        line."""
         for visitor in list(self.visitors):
-            why = banned(visitor.address)
+            why = banned(visitor.address, visitor.fingerprint)
             if why is not None:
                 visitor.shut_out(why)
 
@@ -139,16 +169,72 @@ class WebDoorServer:
             response.headers.update(security_headers(origin))
         return response
 
-    async def _page(self, request: web.Request) -> web.Response:
+    def _origin(self, request: web.Request, same: bool = False) -> str:
+        """The page's origin (``same``: the request must come from a page of it, as its Origin header says)."""
         origin = own_origin(self.public, request.host)
         if origin is None:
             raise web.HTTPBadRequest(text="This page needs the address it was asked at.")
+        if same and request.headers.get("Origin") != origin:
+            raise web.HTTPForbidden(text="Sign in and out from this game's own page.")
+        return origin
+
+    async def _page(self, request: web.Request) -> web.Response:
+        """A signed-in browser's game; else the page asking a name or a code (``?code=``: filled in, not used)."""
+        origin = self._origin(request)
+        try:
+            signed_in = await self.desk.signed_in(request)
+            if signed_in is not None:
+                known = await self.services.lobby.store.players.get(signed_in.fingerprint)
+                response = _html(signed_in_page(origin, known.name if known is not None else signed_in.name))
+                token = self.desk.token(request)
+                assert token is not None
+                self.desk.keep(response, token)  # its whole life again from now
+                return response
+        except StorageError:
+            return _html(name_page(error=NO_STORE))
+        stale = self.desk.token(request) is not None
+        code = request.query.get("code", "")[:CODE_INPUT_LIMIT]
         name = " ".join(request.query.get("name", "").split())
-        if not name:
-            return _html(name_page())
-        if len(name) > NAME_INPUT_LIMIT:
-            return _html(name_page(name[:NAME_INPUT_LIMIT], f"A name is at most {NAME_INPUT_LIMIT} letters."))
-        return _html(play_page(origin, name))
+        if not name or code:
+            response = _html(name_page(code=code, notice="This browser was signed out." if stale else ""))
+        elif len(name) > NAME_INPUT_LIMIT:
+            response = _html(name_page(name[:NAME_INPUT_LIMIT], f"A name is at most {NAME_INPUT_LIMIT} letters."))
+        else:
+            response = _html(play_page(origin, name))
+        if stale:
+            self.desk.forget(response)
+        return response
+
+    async def _sign_in(self, request: web.Request) -> web.Response:
+        """A code typed on the page: the browser signed in (its cookie, and back to the page), or why not."""
+        self._origin(request, same=True)
+        form = await request.post()
+        typed = str(form.get("code", ""))[:CODE_INPUT_LIMIT]
+        address, _ = self._client(request)
+        if self.bans.bans.ban_for(address) is not None:
+            return _html(name_page(code=typed, code_error=REFUSED_LINE), status=403)
+        try:
+            result = await self.desk.redeem(typed, address, request.headers.get("User-Agent", ""))
+            if isinstance(result, SignedIn):
+                await self.desk.sign_out(request)  # the browser's sign-in before this one, if any, is gone
+        except StorageError:
+            return _html(name_page(code=typed, code_error=NO_STORE))
+        if not isinstance(result, SignedIn):
+            return _html(name_page(code=typed, code_error=result), status=403)
+        response = web.Response(status=303, headers={"Location": "/", "Cache-Control": "no-store"})
+        self.desk.keep(response, result.token)
+        return response
+
+    async def _sign_out(self, request: web.Request) -> web.Response:
+        """The browser signs out: its sign-in gone from the store (its tabs closed everywhere), its cookie forgotten."""
+        self._origin(request, same=True)
+        try:
+            await self.desk.sign_out(request)
+        except StorageError:
+            return _html(name_page(error=NO_STORE))
+        response = web.Response(status=303, headers={"Location": "/", "Cache-Control": "no-store"})
+        self.desk.forget(response)
+        return response
 
     async def _static(self, request: web.Request) -> web.Response:
         found = self.files.get(request.match_info["file"])
@@ -177,43 +263,83 @@ class WebDoorServer:
             return False
         return any(parsed in network for network in self.settings.proxy_from)
 
-    async def _websocket(self, request: web.Request) -> web.StreamResponse:
+    async def _guest_websocket(self, request: web.Request) -> web.StreamResponse:
+        """A guest's tab, named by the name typed."""
+        name = " ".join(request.match_info["name"].split())
+        return await self._websocket(request, name)
+
+    async def _signed_in_websocket(self, request: web.Request) -> web.StreamResponse:
+        """A signed-in browser's tab: who it is comes from its cookie alone, checked in the store."""
+        return await self._websocket(request, None)
+
+    async def _websocket(self, request: web.Request, name: str | None) -> web.StreamResponse:
+        """A tab's game: a guest's under ``name``, or (``None``) the player its browser is signed in as."""
         address, port = self._client(request)
         origin = own_origin(self.public, request.host)
         if origin is None or request.headers.get("Origin") != origin:
             self.services.refusals.info("web connection from %s:%d refused: Origin %r is not this server's (%s)",
                                         address, port, request.headers.get("Origin", "")[:80], origin)
             raise web.HTTPForbidden(text="This game is played from its own page.")
-        name = " ".join(request.match_info["name"].split())
-        if not name or len(name) > NAME_INPUT_LIMIT:
+        if name is not None and (not name or len(name) > NAME_INPUT_LIMIT):
             raise web.HTTPBadRequest(text=f"A name is 1 to {NAME_INPUT_LIMIT} letters.")
         socket = web.WebSocketResponse(heartbeat=self.services.config.limits.keepalive_interval,
                                        max_msg_size=MAX_MESSAGE)
         await socket.prepare(request)
-        visitor = WebVisitor(address, port, name, request.headers.get("User-Agent", ""), self.services.gate,
-                             self.services.refusals, lambda: self._close_soon(socket))
+        visitor = WebVisitor(address, port, name or "guest", request.headers.get("User-Agent", ""),
+                             self.services.gate, self.services.refusals, lambda: self._close_soon(socket))
+        if not await self._let_in(socket, visitor):
+            return socket
+        try:
+            if name is not None or await self._signed_in(socket, visitor, request):
+                await self._play(socket, visitor)
+        finally:
+            visitor.release()
+            self.visitors.discard(visitor)
+        return socket
+
+    async def _let_in(self, socket: web.WebSocketResponse, visitor: WebVisitor) -> bool:
+        """The tab has a place at the gate (else it is told why not, and closed)."""
+        address, port = visitor.address, visitor.port
         ban = self.bans.bans.ban_for(address)
         if ban is not None:
             self.services.refusals.info("web connection from %s:%d refused: banned by line %d of the ban list (%s)",
                                         address, port, ban.line, ban)
             await _last_line(socket, REFUSED_LINE)
-            return socket
+            return False
         admission = self.services.gate.admit_connection(address, visitor)
         if admission.refusal is not None:
             self.services.refusals.info("web connection from %s:%d refused: %s", address, port, admission.refusal)
             await _last_line(socket, admission.refusal)
-            return socket
+            return False
         visitor.admitted = True
         self.visitors.add(visitor)
         if isinstance(admission.evicted, Unstarted):  # an SSH connection or a browser tab
             admission.evicted.make_room()
         self.services.gate.logged_in(address, visitor)
+        return True
+
+    async def _signed_in(self, socket: web.WebSocketResponse, visitor: WebVisitor, request: web.Request) -> bool:
+        """The tab is the player its browser's cookie signs it in as (seen now, from its address); else it is told
+        why not, and closed. Asked once the tab has its place at the gate: a flood pays the gate, not the store."""
         try:
-            await self._play(socket, visitor)
-        finally:
-            visitor.release()
-            self.visitors.discard(visitor)
-        return socket
+            signed_in = await self.desk.signed_in(request)
+            if signed_in is not None and not await self.desk.store.browsers.seen([signed_in.id], visitor.address):
+                signed_in = None
+        except StorageError:
+            visitor.closing_reason = "the store was unreachable to check its sign-in"
+            await _last_line(socket, NO_STORE)
+            return False
+        if signed_in is None:
+            visitor.closing_reason = "not signed in"
+            await _last_line(socket, NOT_SIGNED_IN)
+            return False
+        visitor.sign_in_as(signed_in)
+        ban = self.bans.bans.ban_for(visitor.address, signed_in.fingerprint)
+        if ban is not None:
+            visitor.closing_reason = f"its key is banned by line {ban.line} of the ban list ({ban})"
+            await _last_line(socket, REFUSED_LINE)
+            return False
+        return True
 
     async def _play(self, socket: web.WebSocketResponse, visitor: WebVisitor) -> None:
         """The tab's game: started once the page says its terminal's size, played until either side ends it."""
@@ -301,5 +427,6 @@ async def _unnamed(request: web.Request, response: web.StreamResponse) -> None:
     response.headers.pop("Server", None)
 
 
-def _html(page: str) -> web.Response:
-    return web.Response(text=page, content_type="text/html", charset="utf-8", headers={"Cache-Control": "no-store"})
+def _html(page: str, status: int = 200) -> web.Response:
+    return web.Response(text=page, status=status, content_type="text/html", charset="utf-8",
+                        headers={"Cache-Control": "no-store"})

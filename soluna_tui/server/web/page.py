@@ -24,6 +24,8 @@ STATIC_FILES = {
 }
 #: The longest name a visitor may type (the lobby cleans and shortens it as it does an SSH user name).
 NAME_INPUT_LIMIT = 40
+#: The longest code read from the page (ten letters, with a dash or spaces).
+CODE_INPUT_LIMIT = 20
 #: A Host header the page may name in its websocket's address: a host name or address, and a port.
 HOST_PATTERN = re.compile(r"[A-Za-z0-9.-]{1,253}(:\d{1,5})?|\[[0-9A-Fa-f:.]{2,45}\](:\d{1,5})?")
 
@@ -63,13 +65,14 @@ def own_origin(public: str | None, host_header: str) -> str | None:
 
 
 def security_headers(origin: str | None) -> dict[str, str]:
-    """What every answer carries: scripts, styles, fonts and connections from this server only; never framed."""
+    """What every answer carries: scripts, styles, fonts and connections from this server only; never framed; no
+    address sent to another site (but to this one: a form sent with ``no-referrer`` says its Origin is ``null``)."""
     socket = f" {origin.replace('http', 'ws', 1)}" if origin else ""
     policy = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; font-src 'self'; "
               f"img-src 'self' data:; connect-src 'self'{socket}; form-action 'self'; base-uri 'none'; "
               "frame-ancestors 'none'")
     return {"Content-Security-Policy": policy, "X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff",
-            "Referrer-Policy": "no-referrer", "Cross-Origin-Opener-Policy": "same-origin",
+            "Referrer-Policy": "same-origin", "Cross-Origin-Opener-Policy": "same-origin",
             "Cross-Origin-Resource-Policy": "same-origin"}
 
 
@@ -88,12 +91,20 @@ NAME_PAGE = HEAD.format(links='<link rel="stylesheet" href="/static/soluna.css">
 <main class="welcome">
 <h1>Soluna</h1>
 <p>Bruno Faidutti's two-player stacking game: play the computer, or meet other players in the lobby.</p>
-<form method="get" action="/">
+{notice}<form method="get" action="/">
 <label for="name">Your name</label><br>
-<input id="name" name="name" maxlength="{limit}" required autofocus autocomplete="nickname" value="{name}">
+<input id="name" name="name" maxlength="{limit}" required{name_focus} autocomplete="nickname" value="{name}">
 <button type="submit">Play</button>
 </form>
-{error}</main>
+{error}<form method="post" action="/sign-in" class="sign-in">
+<label for="code">Or your code, to play under your SSH key's name, rated</label><br>
+<input id="code" name="code" maxlength="{code_limit}" required autocomplete="off" autocapitalize="characters"
+ spellcheck="false" placeholder="ABCD-EFGHJK" value="{code}">
+<button type="submit"{code_focus}>Sign in</button>
+</form>
+{code_error}<p class="hint">Play over SSH with a key, and the lobby's "Play in a browser" shows a code for this
+page.</p>
+</main>
 </body>
 </html>
 """
@@ -102,22 +113,53 @@ PLAY_PAGE = HEAD.format(links="""<link rel="stylesheet" href="/static/xterm.css"
 <link rel="stylesheet" href="/static/soluna.css">
 <script src="/static/textual.js"></script>
 <script src="/static/soluna.js"></script>""") + """<body>
-<div class="splash">Soluna</div>
+{bar}<div class="splash">Soluna</div>
 <div id="terminal" class="textual-terminal" data-session-websocket-url="{socket}" data-font-size="16"></div>
-<div class="ended">Session ended. <a href="/?name={again}">Play again</a> · <a href="/">Change name</a></div>
+<div class="ended">Session ended. {again}</div>
 </body>
 </html>
 """
 
+#: The bar over a signed-in browser's terminal: whose name it plays under, and signing out.
+SIGNED_IN_BAR = """<form method="post" action="/sign-out" class="signed-in">
+Signed in as {name} with a code from the SSH lobby. <button type="submit">Sign out</button>
+</form>
+"""
 
-def name_page(name: str = "", error: str = "") -> str:
-    """The page a visitor arrives at: the name they will be known by in the lobby."""
-    said = f'<p class="error">{html.escape(error)}</p>\n' if error else ""
-    return NAME_PAGE.replace("{limit}", str(NAME_INPUT_LIMIT)).replace("{name}", html.escape(name)) \
-        .replace("{error}", said)
+
+def name_page(name: str = "", error: str = "", code: str = "", code_error: str = "", notice: str = "") -> str:
+    """The page a visitor arrives at: the name they will be known by in the lobby, or a code from the SSH lobby
+    (``code`` filled in: the page was opened as the code's link; the code is used only once Sign in is pressed)."""
+    return fill(NAME_PAGE, limit=str(NAME_INPUT_LIMIT), code_limit=str(CODE_INPUT_LIMIT), name=name, code=code,
+                name_focus="" if code else " autofocus", code_focus=" autofocus" if code else "",
+                error=_said(error, "error"), code_error=_said(code_error, "error"), notice=_said(notice, "notice"))
 
 
-def play_page(origin: str, name: str) -> str:
-    """The page with the terminal, its websocket at ``/ws/NAME`` on this server."""
-    socket = f"{origin.replace('http', 'ws', 1)}/ws/{quote(name, safe='')}"
-    return PLAY_PAGE.replace("{socket}", html.escape(socket)).replace("{again}", html.escape(quote(name, safe="")))
+def play_page(origin: str, name: str | None) -> str:
+    """The page with the terminal: a guest's websocket at ``/ws/NAME``; a signed-in browser's (``name`` ``None``)
+    at ``/ws``, where the server knows who it is by its cookie alone."""
+    base = origin.replace("http", "ws", 1)
+    if name is None:
+        return fill(PLAY_PAGE, bar="", socket=f"{base}/ws", again='<a href="/">Play again</a>')
+    typed = html.escape(quote(name, safe=""))
+    return fill(PLAY_PAGE, bar="", socket=f"{base}/ws/{quote(name, safe='')}",
+                again=f'<a href="/?name={typed}">Play again</a> · <a href="/">Change name</a>')
+
+
+def signed_in_page(origin: str, name: str) -> str:
+    """The page with the terminal for a browser signed in as ``name``'s key, with its Sign out."""
+    page = play_page(origin, None)
+    return page.replace("<body>\n", "<body>\n" + fill(SIGNED_IN_BAR, name=name), 1)
+
+
+def fill(template: str, **values: str) -> str:
+    """``template`` with each ``{key}`` replaced by its value, HTML-escaped (but those this module made as HTML:
+    the bar, the links, the lines said, the focus)."""
+    for key, value in values.items():
+        made_here = key in ("bar", "again", "error", "code_error", "notice", "name_focus", "code_focus")
+        template = template.replace("{" + key + "}", value if made_here else html.escape(value))
+    return template
+
+
+def _said(text: str, kind: str) -> str:
+    return f'<p class="{kind}">{html.escape(text)}</p>\n' if text else ""

@@ -1,8 +1,9 @@
 """Runs in the server process.
 
 One browser tab as a session's connection (what ``GameSession`` asks of an SSH connection): who it
-is (its address, the name typed on the page, made safe as an SSH user name is), its place at the
-gate (counted with SSH connections: per address, unstarted, in all), and how it is closed.
+is (its address, the name typed on the page, made safe as an SSH user name is; or, signed in with a
+code, the key's player, known by its cookie alone), its place at the gate (counted with SSH
+connections: per address, unstarted, in all), and how it is closed.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from ..bans import CLOSED_LINE
 from ..gate import Gate, ThrottledLog
 from ..lobby import player_name
 from ..session import GameSession
+from ..storage.browsers import BrowserSignIn
 from .channel import WebChannel
+from .sign_in import SIGNED_OUT
 
 #: The most characters of the browser's User-Agent kept for the log.
 AGENT_LIMIT = 60
@@ -38,6 +41,18 @@ class WebVisitor:
         self.played = False
         self.opened = time.monotonic()
         self.closing_reason: str | None = None
+        #: The sign-in it plays under (the key's player), if the browser showed a cookie that is one.
+        self.sign_in: int | None = None
+
+    def sign_in_as(self, signed_in: BrowserSignIn) -> None:
+        """The browser's cookie is a sign-in: this tab is the key's player (their name as they were linked; the
+        lobby shows the name the key keeps)."""
+        self.sign_in, self.fingerprint = signed_in.id, signed_in.fingerprint
+        self.player_name = player_name(signed_in.name)
+
+    def signed_out(self) -> None:
+        """Its sign-in is gone (revoked, signed out, run out): the game ends with one line, or the tab is closed."""
+        self._close_for_good("the browser's sign-in is gone", SIGNED_OUT)
 
     # ---- what a session asks of its connection ----------------------------------------------
 
@@ -66,9 +81,12 @@ class WebVisitor:
         self.close("made room for a newer connection (every unstarted place taken)")
 
     def shut_out(self, why: str) -> None:
-        """The ban list now bans this address: the game ends with the one line, or the tab is closed."""
+        """The ban list now bans this address (or key): the game ends with the one line, or the tab is closed."""
+        self._close_for_good(why, CLOSED_LINE)
+
+    def _close_for_good(self, why: str, line: str) -> None:
         if self.session is not None and self.session.running:
-            self.session.close_for_good(why, CLOSED_LINE)
+            self.session.close_for_good(why, line)
         else:
             self.close(why)
 
