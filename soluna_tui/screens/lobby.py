@@ -21,6 +21,7 @@ import time
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -221,6 +222,8 @@ class LobbyScreen(QuietFocus, Screen[None]):
         self.you: int | None = None
         self.listing_online = False
         #: Table talk shown in the lists' place (its chat line open), and its lines come since it was last read.
+        #: The panel is kept here: the talk draws into it on every line heard, and a query walks the screen.
+        self.chat_panel = ChatPanel(shown_with_lines=False, id="lobby-chat")
         self.talking = False
         self.talk_unread = 0
         #: The lobby's title and the list's, as last drawn.
@@ -267,7 +270,7 @@ class LobbyScreen(QuietFocus, Screen[None]):
             yield Words(MATCHES_TITLE, id="lobby-matches-title", markup=False)
             yield Menu(id="lobby-matches")
             yield PeopleList(ascii_mode=self.ascii_mode, id="lobby-online")
-            yield ChatPanel(shown_with_lines=False, id="lobby-chat")  # table talk (C), in the lists' place
+            yield self.chat_panel  # table talk (C), in the lists' place
             yield Words("", id="lobby-none", markup=False)
         yield KeyFooter()
 
@@ -363,8 +366,9 @@ class LobbyScreen(QuietFocus, Screen[None]):
     @property
     def composed(self) -> bool:
         """Whether the widgets exist. Not ``is_mounted``: that is still False in ``on_mount``, so the
-        first listing (which arrives as the session starts) was kept and never drawn."""
-        return bool(self.query("#lobby-matches"))
+        first listing (which arrives as the session starts) was kept and never drawn. Its children, not a
+        query: this is asked on every change of who is online, and a query walks the whole screen."""
+        return bool(self.children)
 
     def show_matches(self, matches: tuple[ListedMatch, ...]) -> None:
         """The matches in play, as the server lists them."""
@@ -411,8 +415,15 @@ class LobbyScreen(QuietFocus, Screen[None]):
         if border != drawn_border:
             retitle(self.query_one("#lobby"), border)  # the border's top line, not the whole lobby
         if title != drawn_title:
-            self.query_one("#lobby-matches-title", Static).update(title)
+            self._retitle_list(title, drawn_title)
         self._titles = border, title
+
+    def _retitle_list(self, title: str, drawn: str) -> None:
+        """The line over the lists: laid out again only when either title is too long for one line (a count
+        that changes as players come and go otherwise repaints that line alone, not the whole lobby)."""
+        line = self.query_one("#lobby-matches-title", Static)
+        width = line.content_region.width
+        line.update(title, layout=not width or max(cell_len(title), cell_len(drawn)) > width)
 
     def _show_list(self) -> None:
         """The list asked for in its place (the matches in play, or who is online), or the line saying it is
@@ -428,7 +439,9 @@ class LobbyScreen(QuietFocus, Screen[None]):
         matches.display = not self.listing_online and bool(self.matches) and not self.talking
         people.display = self.listing_online and bool(self.online) and not self.talking
         none = self.query_one("#lobby-none", Static)
-        none.update("Nobody else is listed right now." if self.listing_online else "None right now.")
+        empty = "Nobody else is listed right now." if self.listing_online else "None right now."
+        if none.content != empty:  # its update lays out the whole lobby, on every change of who is online
+            none.update(empty)
         none.display = not entries and not self.talking
 
     def show_talk(self, talking: bool) -> None:
