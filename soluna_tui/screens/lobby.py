@@ -289,8 +289,14 @@ class LobbyScreen(QuietFocus, Screen[None]):
     # ---- attributes down -----------------------------------------------------------------
 
     def _welcome_text(self) -> str:
-        text = (f"Welcome, {self.player_name}. Play the computer, or someone else: one of you creates a match "
-                "and tells the other its four-letter code.")
+        ways = [*(["find an opponent"] if self.quick_match else []),
+                *(["challenge someone online (o)"] if self.challenging else [])]
+        if ways:
+            text = (f"Welcome, {self.player_name}. Play the computer or someone here: {', '.join(ways)}, or share "
+                    "a match's code.")
+        else:
+            text = (f"Welcome, {self.player_name}. Play the computer, or someone else: one of you creates a match "
+                    "and tells the other its four-letter code.")
         if self.rated is False:
             # One line: with a held seat to return to, the lobby must still fit 80x24 with its status line.
             text += "\nYou play as a guest, unrated: an SSH key keeps your name and rating."
@@ -577,6 +583,8 @@ class LobbyScreen(QuietFocus, Screen[None]):
     def show_services(self, quick_match: bool, challenges: bool) -> None:
         """Whether the server pairs players ("Find me an opponent") and passes challenges on."""
         self.quick_match, self.challenging = quick_match, challenges
+        if self.composed:
+            self.query_one("#lobby-welcome", Static).update(self._welcome_text())
         if self._ready:
             self.query_one("#rated").display = bool(self.rated) and (quick_match or challenges)
             self.query_one("#refuse_challenges").display = challenges
