@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from rich.cells import cell_len
@@ -228,6 +228,8 @@ class LobbyScreen(QuietFocus, Screen[None]):
         self.talk_unread = 0
         #: The lobby's title and the list's, as last drawn.
         self._titles: tuple[str, str] = ("", MATCHES_TITLE)
+        #: What changed while the lobby was out of view (under a match), drawn when it shows again.
+        self._undrawn: dict[str, Callable[[], None]] = {}
         #: Whether the server pairs players and passes challenges on; the challenges to and from this player.
         self.quick_match = self.challenging = False
         self.challenges: tuple[ChallengeLine, ...] = ()
@@ -376,11 +378,38 @@ class LobbyScreen(QuietFocus, Screen[None]):
         query: this is asked on every change of who is online, and a query walks the whole screen."""
         return bool(self.children)
 
+    @property
+    def in_view(self) -> bool:
+        """Whether the lobby shows: in front, or under dialogs that let it show through (not under a match)."""
+        for screen in reversed(self.app.screen_stack):
+            if screen is self:
+                return True
+            if screen.styles.background.a == 1:
+                return False
+        return False
+
+    def _draw(self, part: Callable[[], None]) -> None:
+        """Draw ``part`` of the lobby now if it shows, else when it shows again. Textual passes what changes on
+        the screen under the one in front to that one, which then repaints whole: news of the lobby (who is
+        online, the matches in play) repainted each player's match screen."""
+        if not self.composed:
+            return
+        if self.in_view:
+            part()
+        else:
+            self._undrawn[part.__name__] = part
+
+    def on_screen_resume(self) -> None:
+        undrawn, self._undrawn = self._undrawn, {}
+        for part in undrawn.values():
+            part()
+
     def show_matches(self, matches: tuple[ListedMatch, ...]) -> None:
         """The matches in play, as the server lists them."""
         self.matches = matches
-        if not self.composed:
-            return
+        self._draw(self._draw_matches)
+
+    def _draw_matches(self) -> None:
         listing = self.query_one("#lobby-matches", OptionList)
         highlighted = listing.highlighted
         listing.clear_options()
@@ -394,10 +423,12 @@ class LobbyScreen(QuietFocus, Screen[None]):
         """Who is online, as the server lists them (``total`` counted in all; ``you``, this player's number):
         drawn now if listed here, else when the player asks for them."""
         self.online, self.online_total, self.you = people, total, you
-        if self.composed:
-            self._show_titles()
-            if self.listing_online:
-                self._show_list()
+        self._draw(self._draw_online)
+
+    def _draw_online(self) -> None:
+        self._show_titles()
+        if self.listing_online:
+            self._show_list()
 
     def _show_titles(self) -> None:
         """How many are online, in the lobby's title and over their list (and whether this player hides)."""
@@ -459,8 +490,7 @@ class LobbyScreen(QuietFocus, Screen[None]):
     def show_talk_unread(self, count: int) -> None:
         """How many lines of the lobby's talk came since it was last read (said over the lists)."""
         self.talk_unread = count
-        if self.composed:
-            self._show_titles()
+        self._draw(self._show_titles)
 
     def action_list_online(self) -> None:
         """Who is online, in the matches' place, the list focused: arrows choose someone, Enter challenges them."""
@@ -493,7 +523,7 @@ class LobbyScreen(QuietFocus, Screen[None]):
     def show_computer_offer(self, offer: ComputerOffer | None) -> None:
         """A match against the computer kept for this player: first in the menu, until it is resumed."""
         self.computer_offer = offer
-        self._update_menu()
+        self._draw(self._update_menu)
 
     @property
     def held_seat(self) -> ListedMatch | None:
@@ -593,8 +623,7 @@ class LobbyScreen(QuietFocus, Screen[None]):
     def show_challenges(self, challenges: tuple[ChallengeLine, ...]) -> None:
         """The challenges to and from this player: counted in the lobby's title, and ``c`` lists them."""
         self.challenges = challenges
-        if self.composed:
-            self._show_titles()
+        self._draw(self._show_titles)
         self.refresh_bindings()
 
     def action_challenges(self) -> None:
