@@ -60,27 +60,23 @@ class TalkHalf:
     def _panel(self) -> ChatPanel | None:
         """The panel of the screen on top: the lobby's or the game screen's (``None`` over a dialog)."""
         screen = self.app.screen
-        if screen is not self.app.lobby and not isinstance(screen, GameScreen):
-            return None
-        panels = screen.query(ChatPanel)
-        return panels.first() if panels else None
+        if screen is self.app.lobby or isinstance(screen, GameScreen):
+            return screen.chat_panel if screen.is_mounted else None
+        return None
 
     def redraw(self) -> None:
         """Every panel drawn again from the book: the lobby's with the lobby's talk, the game screen's with its
         match's (a player reads the spectators once the match is over), or the lobby's beside a match against
         the computer (its player is in the lobby, as the server sees it)."""
-        lobby_panels = self.app.lobby.query(ChatPanel)
-        if lobby_panels:
-            lobby_panels.first().show(self.book.lines(None), self._note)
+        self.app.lobby.chat_panel.show(self.book.lines(None), self._note)
         game = self.app.game
         if game is not None and game.is_mounted:
-            remote = self._remote
-            for panel in game.query(ChatPanel):
-                if remote is not None:
-                    panel.show(self.book.lines(remote.code, remote.watching), self._note,
-                               players_see_spectators=not remote.watching)
-                else:  # against the computer: the lobby's talk, only while the player opens it
-                    panel.show(self.book.lines(None) if panel.is_open else (), self._note if panel.is_open else None)
+            remote, panel = self._remote, game.chat_panel
+            if remote is not None:
+                panel.show(self.book.lines(remote.code, remote.watching), self._note,
+                           players_see_spectators=not remote.watching)
+            else:  # against the computer: the lobby's talk, only while the player opens it
+                panel.show(self.book.lines(None) if panel.is_open else (), self._note if panel.is_open else None)
 
     # ---- the player's keys -----------------------------------------------------------------
 

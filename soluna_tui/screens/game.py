@@ -151,6 +151,11 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
         return cast(PartT, found)
 
     @property
+    def chat_panel(self) -> ChatPanel:
+        """Table talk over SSH, beside the board (drawn into on every line heard)."""
+        return self._part(ChatPanel)
+
+    @property
     def soluna(self) -> SolunaView:
         """The app, with the game's own settings and stores."""
         return app_view(self)

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -225,10 +226,14 @@ class LobbyScreen(QuietFocus, Screen[None]):
         self.you: int | None = None
         self.listing_online = False
         #: Table talk shown in the lists' place (its chat line open), and its lines come since it was last read.
+        #: The panel is kept here: the talk draws into it on every line heard, and a query walks the screen.
+        self.chat_panel = ChatPanel(shown_with_lines=False, id="lobby-chat")
         self.talking = False
         self.talk_unread = 0
         #: The lobby's title and the list's, as last drawn.
         self._titles: tuple[str, str] = ("", MATCHES_TITLE)
+        #: What changed while the lobby was out of view (under a match), drawn when it shows again.
+        self._undrawn: dict[str, Callable[[], None]] = {}
         #: Whether the server pairs players and passes challenges on; the challenges to and from this player.
         self.quick_match = self.challenging = False
         self.challenges: tuple[ChallengeLine, ...] = ()
@@ -273,7 +278,7 @@ class LobbyScreen(QuietFocus, Screen[None]):
             yield Words(MATCHES_TITLE, id="lobby-matches-title", markup=False)
             yield Menu(id="lobby-matches")
             yield PeopleList(ascii_mode=self.ascii_mode, id="lobby-online")
-            yield ChatPanel(shown_with_lines=False, id="lobby-chat")  # table talk (C), in the lists' place
+            yield self.chat_panel  # table talk (C), in the lists' place
             yield Words("", id="lobby-none", markup=False)
         yield KeyFooter()
 
@@ -292,8 +297,14 @@ class LobbyScreen(QuietFocus, Screen[None]):
     # ---- attributes down -----------------------------------------------------------------
 
     def _welcome_text(self) -> str:
-        text = (f"Welcome, {self.player_name}. Play the computer, or someone else: one of you creates a match "
-                "and tells the other its four-letter code.")
+        ways = [*(["find an opponent"] if self.quick_match else []),
+                *(["challenge someone online (o)"] if self.challenging else [])]
+        if ways:
+            text = (f"Welcome, {self.player_name}. Play the computer or someone here: {', '.join(ways)}, or share "
+                    "a match's code.")
+        else:
+            text = (f"Welcome, {self.player_name}. Play the computer, or someone else: one of you creates a match "
+                    "and tells the other its four-letter code.")
         if self.rated is False:
             # One line: with a held seat to return to, the lobby must still fit 80x24 with its status line.
             text += "\nYou play as a guest, unrated: an SSH key keeps your name and rating."
@@ -369,14 +380,42 @@ class LobbyScreen(QuietFocus, Screen[None]):
     @property
     def composed(self) -> bool:
         """Whether the widgets exist. Not ``is_mounted``: that is still False in ``on_mount``, so the
-        first listing (which arrives as the session starts) was kept and never drawn."""
-        return bool(self.query("#lobby-matches"))
+        first listing (which arrives as the session starts) was kept and never drawn. Its children, not a
+        query: this is asked on every change of who is online, and a query walks the whole screen."""
+        return bool(self.children)
+
+    @property
+    def in_view(self) -> bool:
+        """Whether the lobby shows: in front, or under dialogs that let it show through (not under a match)."""
+        for screen in reversed(self.app.screen_stack):
+            if screen is self:
+                return True
+            if screen.styles.background.a == 1:
+                return False
+        return False
+
+    def _draw(self, part: Callable[[], None]) -> None:
+        """Draw ``part`` of the lobby now if it shows, else when it shows again. Textual passes what changes on
+        the screen under the one in front to that one, which then repaints whole: news of the lobby (who is
+        online, the matches in play) repainted each player's match screen."""
+        if not self.composed:
+            return
+        if self.in_view:
+            part()
+        else:
+            self._undrawn[part.__name__] = part
+
+    def on_screen_resume(self) -> None:
+        undrawn, self._undrawn = self._undrawn, {}
+        for part in undrawn.values():
+            part()
 
     def show_matches(self, matches: tuple[ListedMatch, ...]) -> None:
         """The matches in play, as the server lists them."""
         self.matches = matches
-        if not self.composed:
-            return
+        self._draw(self._draw_matches)
+
+    def _draw_matches(self) -> None:
         listing = self.query_one("#lobby-matches", OptionList)
         highlighted = listing.highlighted
         listing.clear_options()
@@ -390,10 +429,12 @@ class LobbyScreen(QuietFocus, Screen[None]):
         """Who is online, as the server lists them (``total`` counted in all; ``you``, this player's number):
         drawn now if listed here, else when the player asks for them."""
         self.online, self.online_total, self.you = people, total, you
-        if self.composed:
-            self._show_titles()
-            if self.listing_online:
-                self._show_list()
+        self._draw(self._draw_online)
+
+    def _draw_online(self) -> None:
+        self._show_titles()
+        if self.listing_online:
+            self._show_list()
 
     def _show_titles(self) -> None:
         """How many are online, in the lobby's title and over their list (and whether this player hides)."""
@@ -417,8 +458,15 @@ class LobbyScreen(QuietFocus, Screen[None]):
         if border != drawn_border:
             retitle(self.query_one("#lobby"), border)  # the border's top line, not the whole lobby
         if title != drawn_title:
-            self.query_one("#lobby-matches-title", Static).update(title)
+            self._retitle_list(title, drawn_title)
         self._titles = border, title
+
+    def _retitle_list(self, title: str, drawn: str) -> None:
+        """The line over the lists: laid out again only when either title is too long for one line (a count
+        that changes as players come and go otherwise repaints that line alone, not the whole lobby)."""
+        line = self.query_one("#lobby-matches-title", Static)
+        width = line.content_region.width
+        line.update(title, layout=not width or max(cell_len(title), cell_len(drawn)) > width)
 
     def _show_list(self) -> None:
         """The list asked for in its place (the matches in play, or who is online), or the line saying it is
@@ -434,7 +482,9 @@ class LobbyScreen(QuietFocus, Screen[None]):
         matches.display = not self.listing_online and bool(self.matches) and not self.talking
         people.display = self.listing_online and bool(self.online) and not self.talking
         none = self.query_one("#lobby-none", Static)
-        none.update("Nobody else is listed right now." if self.listing_online else "None right now.")
+        empty = "Nobody else is listed right now." if self.listing_online else "None right now."
+        if none.content != empty:  # its update lays out the whole lobby, on every change of who is online
+            none.update(empty)
         none.display = not entries and not self.talking
 
     def show_talk(self, talking: bool) -> None:
@@ -446,8 +496,7 @@ class LobbyScreen(QuietFocus, Screen[None]):
     def show_talk_unread(self, count: int) -> None:
         """How many lines of the lobby's talk came since it was last read (said over the lists)."""
         self.talk_unread = count
-        if self.composed:
-            self._show_titles()
+        self._draw(self._show_titles)
 
     def action_list_online(self) -> None:
         """Who is online, in the matches' place, the list focused: arrows choose someone, Enter challenges them."""
@@ -482,7 +531,7 @@ class LobbyScreen(QuietFocus, Screen[None]):
     def show_computer_offer(self, offer: ComputerOffer | None) -> None:
         """A match against the computer kept for this player: first in the menu, until it is resumed."""
         self.computer_offer = offer
-        self._update_menu()
+        self._draw(self._update_menu)
 
     @property
     def held_seat(self) -> ListedMatch | None:
@@ -573,6 +622,8 @@ class LobbyScreen(QuietFocus, Screen[None]):
     def show_services(self, quick_match: bool, challenges: bool) -> None:
         """Whether the server pairs players ("Find me an opponent") and passes challenges on."""
         self.quick_match, self.challenging = quick_match, challenges
+        if self.composed:
+            self.query_one("#lobby-welcome", Static).update(self._welcome_text())
         if self._ready:
             self.query_one("#rated").display = bool(self.rated) and (quick_match or challenges)
             self.query_one("#refuse_challenges").display = challenges
@@ -581,8 +632,7 @@ class LobbyScreen(QuietFocus, Screen[None]):
     def show_challenges(self, challenges: tuple[ChallengeLine, ...]) -> None:
         """The challenges to and from this player: counted in the lobby's title, and ``c`` lists them."""
         self.challenges = challenges
-        if self.composed:
-            self._show_titles()
+        self._draw(self._show_titles)
         self.refresh_bindings()
 
     def action_challenges(self) -> None:

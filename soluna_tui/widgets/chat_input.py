@@ -15,7 +15,7 @@ from ..play.talk import PLACEHOLDER
 class ChatInput(Input):
     """The chat line (messages up: a line said, the line closed)."""
 
-    BINDINGS = [Binding("escape", "close_chat", "Close talk", show=False)]
+    BINDINGS = [Binding("enter", "submit", "Say"), Binding("escape", "close_chat", "Close talk")]
 
     class Said(Message):
         """The player said ``text`` (typed, or a canned line)."""

@@ -29,7 +29,11 @@ class ChatLines(Widget):
         width, height = self.content_size
         if width <= 0 or height <= 0 or not self._lines:
             return Text()
-        texts = [Text.assemble((name, "bold underline" if yours else "bold"), ": ", said) if name is not None
-                 else Text(said, style="italic") for name, said, yours in self._lines]
-        wrapped = [row for text in texts for row in text.wrap(self.app.console, width, overflow="fold")]
-        return Text("\n").join([Text()] * (height - len(wrapped)) + wrapped[-height:])  # the newest at the bottom
+        rows: list[Text] = []
+        for name, said, yours in reversed(self._lines):  # the newest first, and only as many as show
+            text = (Text.assemble((name, "bold underline" if yours else "bold"), ": ", said) if name is not None
+                    else Text(said, style="italic"))
+            rows[:0] = text.wrap(self.app.console, width, overflow="fold")
+            if len(rows) >= height:
+                break
+        return Text("\n").join([Text()] * (height - len(rows)) + rows[-height:])  # the newest at the bottom

@@ -64,4 +64,5 @@ class ChatPanel(Vertical):
     def _show(self) -> None:
         self.display = self.is_open or (self.shown_with_lines and bool(self._spoken))
         self.chat_line.display = self.is_open
-        self.query_one(ChatLines).show(self._spoken)
+        if self.display:  # a hidden panel's lines wait until it shows: refreshing a widget out of view costs the
+            self.query_one(ChatLines).show(self._spoken)  # screen its whole map again, on every line heard

@@ -4,6 +4,8 @@ of the child's link."""
 
 from __future__ import annotations
 
+from textual.widgets import OptionList
+
 from soluna_tui.link.messages import ONLINE_LISTED, Doing, OnlineChanges, OnlinePeople, OnlinePerson
 from soluna_tui.link.protocol import Link
 from soluna_tui.remote.online import OnlineBook
@@ -130,3 +132,31 @@ async def test_the_tally_says_who_watches_without_a_notice_over_the_board() -> N
         server.send({"type": "spectators", "code": "KQXP", "count": 0, "names": []})
         await settle(pilot)
         assert "watching" not in screen_text(app)
+
+
+async def test_the_lobby_s_news_waits_under_a_match_and_shows_when_the_lobby_does() -> None:
+    """Under a match the lobby is not drawn (Textual passes a change to the screen under the one in front on to that
+    one, which then repainted whole: every change of who is online repainted every match); what changed meanwhile
+    is drawn when the lobby shows again."""
+    app, ours = await start()
+    async with app.run_test(size=(80, 24)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        server.send({"type": "lobby", "matches": []})
+        server.send({"type": "online", "people": [wire(ANN)], "total": 1, "you": 1})
+        await wait_for_screen(pilot, app, LobbyScreen, "Soluna · 1 online")
+        app.following = "WXYZ"
+        server.send(match_message(Match(seed=2), None, code="WXYZ", notice="You are watching."))
+        await wait_for_screen(pilot, app, GameScreen)
+        entry = {"code": "ABCD", "players": ["p0", "q0"], "round": 1, "stars": [0, 0], "watchers": 0,
+                 "away": [False, False], "yours": False}
+        server.send({"type": "lobby", "matches": [entry]})
+        server.send({"type": "online_changes", "came": [wire(BOB)], "total": 2})
+        await settle(pilot)
+        lobby = app.lobby
+        assert lobby.online_total == 2 and len(lobby.matches) == 1  # told, and kept
+        assert lobby.query_one("#lobby-matches", OptionList).option_count == 0  # not drawn under the match
+        assert "2 online" not in str(lobby.query_one("#lobby").border_title)
+        await pilot.press("n")
+        await server.expect("leave")
+        await wait_for_screen(pilot, app, LobbyScreen, "Soluna · 2 online")
+        assert "p0 vs q0: round 1" in screen_text(app)

@@ -18,7 +18,7 @@ from soluna_tui.widgets.clock_panel import ClockPanel
 from soluna_tui.widgets.history import History
 from soluna_tui.widgets.tally import Tally
 
-from ..app.helpers import screen_text
+from ..app.helpers import footer_keys, screen_text
 from .test_child_app import FakeServer, match_message, settle, start, wait_for_screen
 
 CLOCK = {"seconds": 180.0, "increment": 2.0}
@@ -123,7 +123,7 @@ async def test_in_the_lobby_at_80x24_the_talk_takes_the_lists_place_and_the_tall
     async with app.run_test(size=(80, 24)) as pilot:
         server = FakeServer(await Link.over(ours))
         server.send({"type": "welcome", "secret": "KQXPMR", "hold_seconds": 300, "name": "ann", "rated": True,
-                     "name_chosen": True})
+                     "name_chosen": True, "quick_match": True, "challenges": True})
         entries = [{"code": code, "players": [f"p{index}", f"q{index}"], "round": 1, "stars": [0, 0], "watchers": 0,
                     "away": [False, False], "yours": index == 0} for index, code in enumerate(("ABCD", "EFGH"))]
         server.send({"type": "lobby", "matches": entries,  # the tallest menu: a seat to return to, a match to resume
@@ -142,6 +142,9 @@ async def test_in_the_lobby_at_80x24_the_talk_takes_the_lists_place_and_the_tall
         assert TALK_TITLE in text and "p1 vs q1" not in text and "cyd: anyone?" in text and "new line" not in text
         assert "Return to your match" in text and "Resume computer match" in text and "Quit" in text
         assert "Welcome, ann" in rows[1] and "Enter says it" in rows[-3] and rows[-2].strip().startswith("╰")
+        assert "find an opponent," in rows[1] and "challenge someone online (o), or share a match's code" in rows[2]
+        assert "Find me an opponent" in text
+        assert {"Say", "Close talk"} <= set(footer_keys(app))  # the chat line's own keys, in its footer
         server.send({"type": "chat", "room": "lobby", "refused": "Slow down: too fast.", "lines": []})
         await settle(pilot)
         assert "Slow down: too fast." in screen_text(app)
