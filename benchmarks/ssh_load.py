@@ -1,8 +1,16 @@
-"""Many SSH players at once on loopback: memory per session and the keystroke-to-screen round trip.
+"""Many players at once on loopback, over SSH or the web door: memory per session and the keystroke-to-screen
+round trip.
 
-Usage: python benchmarks/ssh_load.py [--sessions 50] [--keys 30] [--interval 1.0]
+Usage: python benchmarks/ssh_load.py [--sessions 50] [--door ssh|web|both] [--keys 30] [--interval 1.0]
                                      [--scene game|lobby|match|meet] [--spawn zygote|exec]
                                      [--database sqlite|postgresql]
+
+The players come through ``--door``: SSH (asyncssh with a PTY, as OpenSSH), the web door (a
+websocket per player speaking ``textual.js``'s messages as a browser's page does, offering
+compression as browsers do; the server started with ``--web``), or both at once, ``--sessions``
+of each (SSH then web; with both doors, each match's two players come through different doors).
+Every scene plays the same through either door: only connecting, sending bytes and reading
+them differ (``SshPlayer``, ``WebPlayer``).
 
 Starts ``soluna serve`` in its own process on a free loopback port (on its default
 SQLite database), or with ``--database postgresql`` a PostgreSQL of its own (the
@@ -27,13 +35,19 @@ sample of the other lobbies' screens (arrival and departure alike), and a share 
 lobby (``--chatters``) talks: each opens the lobby's talk (``C``) and says a line every
 10 s or so, each timed until it shows on a listener's screen. Memory per session is
 the proportional set size (PSS, shared pages split fairly) of the session
-processes, plus the server's and the zygote's growth, divided by the sessions.
+processes, plus the server's and the zygote's growth, divided by the sessions: with
+both doors, each door's sessions are opened in turn and read after each, so each door
+pays for what its own sessions added (their processes, and the change in every other
+process: the server relaying them, the zygote and earlier sessions sharing pages with
+them), printed side by side with their ratio. Target: a web session at most 10% over
+an SSH one.
 
 Everything is bounded: at most 200 sessions and 500 keys each, 20 s to open a
 session, 5 s for any key, 15 minutes in all. The client runs on the same
 machine, so it takes its share of the CPU too. Target on a 2-core machine:
-p95 under 100 ms with 50 sessions, and with 100 (``--sessions 100``); in the
-match scene, 25 matches (the default 50 sessions), p95 under 300 ms. The
+p95 under 100 ms with 50 sessions, and with 100 (``--sessions 100``), through
+either door and with 100 of each (``--door both --sessions 100``); in the match
+scene, 25 matches (the default 50 sessions), p95 under 300 ms. The
 server gets limits that admit every session from this one address (and raises
 its own open-file limit); this script raises its own too, so 200 sessions fit.
 Typing goes through the session's input budget, never its channel-request
@@ -47,6 +61,7 @@ import asyncio
 import contextlib
 import gc
 import itertools
+import json
 import os
 import random
 import re
@@ -59,7 +74,9 @@ import tempfile
 import time
 import warnings
 from pathlib import Path
+from typing import NamedTuple
 
+import aiohttp
 import asyncssh
 import pyte
 
@@ -68,6 +85,8 @@ OPEN_TIMEOUT, KEY_TIMEOUT, TOTAL_TIMEOUT = 20.0, 5.0, 900.0
 OPEN_AT_ONCE = 4
 #: The p95 asked for: a key to its screen (game and lobby scenes), a move to the opponent's screen (match).
 KEY_TARGET, MATCH_TARGET = 0.100, 0.300
+#: How much more memory a web session may take than an SSH one (``--door both``).
+MEMORY_MARGIN = 0.10
 #: The meet scene's p95 for who is online: a newcomer (from its connection, its child's start included) or one
 #: who left, counted in other lobbies' titles (the list's changes are told at most twice a second).
 ONLINE_TARGET = 2.0
@@ -89,24 +108,42 @@ class Anonymous(asyncssh.SSHClient):
         return []
 
 
-class Player:
-    """One SSH session with a PTY, its screen kept by pyte."""
+class Server(NamedTuple):
+    """A ``soluna serve`` of this run: its process and its ports (SSH, and the web door's when it has one)."""
 
-    def __init__(self, connection, process) -> None:
-        self.connection = connection
-        self.process = process
+    process: subprocess.Popen
+    ssh_port: int
+    web_port: int | None
+
+
+class Player:
+    """One session with an 80x24 terminal, its screen kept by pyte: what every scene presses and reads.
+
+    ``SshPlayer`` and ``WebPlayer`` are its two doors; they differ only in how bytes come and go.
+    """
+
+    door = ""
+
+    def __init__(self, number: int) -> None:
+        self.name = f"p{number}"
         self.screen = pyte.Screen(80, 24)
         self.stream = pyte.ByteStream(self.screen)
 
-    @classmethod
-    async def connect(cls, port: int, number: int) -> Player:
-        # Each player from an address of its own on the loopback network (127.0.0.0/8 is all local), as
-        # players are: joining by code is limited per address.
-        connection = await asyncssh.connect("127.0.0.1", port, username=f"p{number}", known_hosts=None,
-                                            agent_path=None, client_keys=None, config=None, client_factory=Anonymous,
-                                            local_addr=(f"127.0.{number // 250}.{number % 250 + 2}", 0))
-        process = await connection.create_process(term_type="xterm-256color", term_size=(80, 24), encoding=None)
-        return cls(connection, process)
+    @staticmethod
+    def address(number: int) -> str:
+        """Each player from an address of its own on the loopback network (127.0.0.0/8 is all local), as
+        players are: joining by code is limited per address."""
+        return f"127.0.{number // 250}.{number % 250 + 2}"
+
+    async def read(self, timeout: float) -> bytes:
+        """The next bytes the session drew (``b""`` once it has ended); ``TimeoutError`` after ``timeout``."""
+        raise NotImplementedError
+
+    async def write(self, data: bytes) -> None:
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        raise NotImplementedError
 
     @property
     def text(self) -> str:
@@ -122,7 +159,7 @@ class Player:
             left = deadline - time.perf_counter()
             if left <= 0:
                 raise TimeoutError
-            data = await asyncio.wait_for(self.process.stdout.read(65536), left)
+            data = await self.read(left)
             arrived = time.perf_counter()
             if not data:
                 raise ConnectionError("the session ended")
@@ -134,18 +171,97 @@ class Player:
         for ``quiet`` seconds, so that no key is timed for reading an earlier screen."""
         while True:
             try:
-                data = await asyncio.wait_for(self.process.stdout.read(65536), quiet)
+                data = await self.read(quiet)
             except TimeoutError:
                 return
             if not data:
                 raise ConnectionError("the session ended")
             self.stream.feed(data)
 
-    def press(self, key: str) -> None:
-        self.process.stdin.write(key.encode())
+    async def press(self, key: str) -> None:
+        await self.write(key.encode())
 
-    def close(self) -> None:
+
+class SshPlayer(Player):
+    """A session over SSH with a PTY, as OpenSSH opens one."""
+
+    door = "ssh"
+
+    def __init__(self, number: int, connection, process) -> None:
+        super().__init__(number)
+        self.connection = connection
+        self.process = process
+
+    @classmethod
+    async def connect(cls, server: Server, number: int) -> SshPlayer:
+        connection = await asyncssh.connect("127.0.0.1", server.ssh_port, username=f"p{number}", known_hosts=None,
+                                            agent_path=None, client_keys=None, config=None, client_factory=Anonymous,
+                                            local_addr=(cls.address(number), 0))
+        process = await connection.create_process(term_type="xterm-256color", term_size=(80, 24), encoding=None)
+        return cls(number, connection, process)
+
+    async def read(self, timeout: float) -> bytes:
+        return await asyncio.wait_for(self.process.stdout.read(65536), timeout)
+
+    async def write(self, data: bytes) -> None:
+        self.process.stdin.write(data)
+
+    async def close(self) -> None:
         self.connection.close()
+
+
+class WebPlayer(Player):
+    """A browser tab on the web door, as ``textual.js`` speaks to it: a websocket offering compression (as every
+    browser does), the terminal's size first, keys as ``["stdin", ...]``, the screen's bytes back as binary
+    messages. A task reads the websocket all the time, as a browser does (it answers the server's pings)."""
+
+    door = "web"
+
+    def __init__(self, number: int, http: aiohttp.ClientSession, socket: aiohttp.ClientWebSocketResponse) -> None:
+        super().__init__(number)
+        self.http, self.socket = http, socket
+        self.incoming: asyncio.Queue[bytes] = asyncio.Queue()
+        self.receiver = asyncio.get_running_loop().create_task(self._receive())
+
+    @classmethod
+    async def connect(cls, server: Server, number: int) -> WebPlayer:
+        assert server.web_port is not None
+        http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(cls.address(number), 0)))
+        try:
+            socket = await http.ws_connect(f"http://127.0.0.1:{server.web_port}/ws/p{number}",
+                                           origin=f"http://127.0.0.1:{server.web_port}", compress=15)
+            await socket.send_str(json.dumps(["resize", {"width": 80, "height": 24}]))
+        except BaseException:
+            await http.close()
+            raise
+        return cls(number, http, socket)
+
+    async def _receive(self) -> None:
+        while True:
+            message = await self.socket.receive()
+            if message.type is aiohttp.WSMsgType.BINARY:
+                self.incoming.put_nowait(message.data)
+            elif message.type is not aiohttp.WSMsgType.TEXT:  # a pong's text is not the screen's
+                self.incoming.put_nowait(b"")
+                return
+
+    async def read(self, timeout: float) -> bytes:
+        return await asyncio.wait_for(self.incoming.get(), timeout)
+
+    async def write(self, data: bytes) -> None:
+        await self.socket.send_str(json.dumps(["stdin", data.decode()]))
+
+    async def close(self) -> None:
+        self.receiver.cancel()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.socket.close(), 5)
+        await self.http.close()
+
+
+DOORS: dict[str, type[SshPlayer] | type[WebPlayer]] = {"ssh": SshPlayer, "web": WebPlayer}
+#: ``--door``'s choices: the doors a run's players come through, in the order they are opened.
+DOOR_CHOICES = {"ssh": ("ssh",), "web": ("web",), "both": ("ssh", "web")}
+DOOR_NAMES = {"ssh": "SSH", "web": "web"}
 
 
 async def into_scene(player: Player, scene: str) -> None:
@@ -153,11 +269,19 @@ async def into_scene(player: Player, scene: str) -> None:
     if scene in ("match", "meet"):
         return
     if scene == "game":
-        player.press("\r")  # Play the computer: the player opens, so nothing moves until a key
+        await player.press("\r")  # Play the computer: the player opens, so nothing moves until a key
         await player.until(lambda text: "Your move" in text, OPEN_TIMEOUT)
     else:
-        player.press("\t\t\t")  # from the menu to "Stars to win"
+        await player.press("\t\t\t")  # from the menu to "Stars to win"
     await player.settle()
+
+
+#: Each time taken, by the door of the screen it showed on and what was timed.
+Times = dict[tuple[str, str], list[float]]
+
+
+def note(times: Times, player: Player, what: str, seconds: float) -> None:
+    times.setdefault((player.door, what), []).append(seconds)
 
 
 #: The game scene's keys, over and over: three moves between towers, a tower picked up and put back.
@@ -180,13 +304,13 @@ def next_expectation(player: Player, scene: str, step: int) -> tuple[str, object
 
 
 async def play(player: Player, scene: str, keys: int, interval: float, rng: random.Random,
-               times: dict[str, list[float]], failures: list[str]) -> None:
+               times: Times, failures: list[str]) -> None:
     await asyncio.sleep(rng.uniform(0, interval))
     for step in range(keys):
         key, shown = next_expectation(player, scene, step)
-        player.press(key)
+        await player.press(key)
         try:
-            times.setdefault(KEY_NAMES[key], []).append(await player.until(shown, KEY_TIMEOUT))
+            note(times, player, KEY_NAMES[key], await player.until(shown, KEY_TIMEOUT))
         except (TimeoutError, ConnectionError) as error:
             failures.append(type(error).__name__)
             return
@@ -195,7 +319,7 @@ async def play(player: Player, scene: str, keys: int, interval: float, rng: rand
 
 async def keys(player: Player, *pressed: str, pause: float = 0.2) -> None:
     for key in pressed:
-        player.press(key)
+        await player.press(key)
         await asyncio.sleep(pause)
 
 
@@ -211,9 +335,8 @@ async def pair_up(first: Player, second: Player) -> str:
     return code
 
 
-async def play_match(players: tuple[Player, Player], names: tuple[str, str], code: str, store, moves: int,
-                     interval: float, rng: random.Random, times: dict[str, list[float]],
-                     failures: list[str]) -> None:
+async def play_match(players: tuple[Player, Player], code: str, store, moves: int, interval: float,
+                     rng: random.Random, times: Times, failures: list[str]) -> None:
     """Legal moves in turn until the first round is over (or ``moves``), each timed to the opponent's screen."""
     from soluna_tui.play.looks import JUMP_KEYS
     from soluna_tui.rules import Match
@@ -231,12 +354,12 @@ async def play_match(players: tuple[Player, Player], names: tuple[str, str], cod
         number = len(match.round.moves) + 1
         # The move in the opponent's list of moves, or in the round's review that a round's last move
         # opens over it (or the round's summary, once the review is closed).
-        shown = re.compile(rf"\b{number}\. {names[seat]}\b|cannot move \(after {number} move")
+        shown = re.compile(rf"\b{number}\. {players[seat].name}\b|cannot move \(after {number} move")
         await keys(players[seat], JUMP_KEYS[mover], "\r", JUMP_KEYS[target], pause=0.1)
-        players[seat].press("\r")
+        await players[seat].press("\r")
         try:
-            times.setdefault("a move, to the opponent's screen", []).append(
-                await players[1 - seat].until(lambda text, shown=shown: shown.search(text) is not None, KEY_TIMEOUT))
+            note(times, players[1 - seat], "a move, to the opponent's screen",
+                 await players[1 - seat].until(lambda text, shown=shown: shown.search(text) is not None, KEY_TIMEOUT))
         except (TimeoutError, ConnectionError) as error:
             failures.append(type(error).__name__)
             return
@@ -297,47 +420,55 @@ def raise_open_files(sessions: int) -> None:
                                                     hard))
 
 
-def start_server(data_dir: str, sessions: int, spawn: str, *flags: str) -> tuple[subprocess.Popen, int]:
+def start_server(data_dir: str, sessions: int, args: argparse.Namespace, *flags: str) -> Server:
+    """``soluna serve`` on free loopback ports, a web door too if a door of this run is the web's; its log is a
+    file (a pipe nobody reads would stop it once full)."""
+    web = ("--web", "0", "--web-host", "127.0.0.1") if "web" in args.doors else ()
     argv = [sys.executable, "-m", "soluna_tui.cli", "serve", "--allow-root", "--host", "127.0.0.1", "--port", "0",
-            "--data-dir", data_dir, "--spawn", spawn, "--max-sessions", str(sessions),
-            "--max-per-ip", str(sessions + 2), "--max-new-per-minute", str(2 * sessions + 10), *flags]
-    server = subprocess.Popen(argv, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+            "--data-dir", data_dir, "--spawn", args.spawn, "--max-sessions", str(sessions),
+            "--max-per-ip", str(sessions + 2), "--max-new-per-minute", str(2 * sessions + 10), *web, *flags]
+    log = Path(data_dir) / "serve.log"
+    with log.open("w") as writing:
+        server = subprocess.Popen(argv, stderr=writing, stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        line = server.stderr.readline()
-        found = re.search(r"listening on 127\.0\.0\.1 port (\d+)", line)
-        if found:
-            return server, int(found.group(1))
-        if not line and server.poll() is not None:
+        text = log.read_text(errors="replace")
+        listening = re.search(r"listening on 127\.0\.0\.1 port (\d+)", text)
+        if listening:
+            web_door = re.search(r"web door open on http://127\.0\.0\.1:(\d+)", text)
+            return Server(server, int(listening.group(1)), int(web_door.group(1)) if web_door else None)
+        if server.poll() is not None:
             break
+        time.sleep(0.1)
     server.kill()
-    raise SystemExit("soluna serve did not start")
+    raise SystemExit(f"soluna serve did not start:\n{log.read_text(errors='replace')[-2000:]}")
 
 
 async def run(args: argparse.Namespace) -> int:
-    raise_open_files(args.sessions)
-    capacity = args.sessions + (1 if args.scene == "meet" else 0)  # room for the meet scene's newcomer
+    total = args.sessions * len(args.doors)
+    raise_open_files(total)
+    capacity = total + (1 if args.scene == "meet" else 0)  # room for the meet scene's newcomer
     with tempfile.TemporaryDirectory() as data_dir, contextlib.ExitStack() as stack:
-        servers: list[tuple[subprocess.Popen, int]] = []
+        servers: list[Server] = []
         try:
             if args.database == "postgresql":
                 url = args.database_url = stack.enter_context(postgresql(Path(data_dir) / "postgres"))
                 flags = ("--database", url, "--host-key", str(Path(data_dir) / "shared_host_key"))
                 for name in ("a", "b"):
                     (Path(data_dir) / name).mkdir()
-                    servers.append(start_server(str(Path(data_dir) / name), capacity, args.spawn, *flags))
+                    servers.append(start_server(str(Path(data_dir) / name), capacity, args, *flags))
             else:
-                servers.append(start_server(data_dir, capacity, args.spawn))
+                servers.append(start_server(data_dir, capacity, args))
                 args.database_url = str(Path(data_dir) / "soluna.sqlite3")
             return await measure(args, servers)
         finally:
-            for server, _ in servers:
-                server.send_signal(signal.SIGTERM)
-            for server, _ in servers:
+            for server in servers:
+                server.process.send_signal(signal.SIGTERM)
+            for server in servers:
                 try:
-                    server.wait(timeout=30)
+                    server.process.wait(timeout=30)
                 except subprocess.TimeoutExpired:
-                    server.kill()
+                    server.process.kill()
 
 
 @contextlib.contextmanager
@@ -357,46 +488,101 @@ def postgresql(folder: Path):
         server.cleanup()
 
 
-def all_processes(servers: list[tuple[subprocess.Popen, int]]) -> list[int]:
-    return [pid for server, _ in servers for pid in process_tree(server.pid)]
+def all_processes(servers: list[Server]) -> list[int]:
+    return [pid for server in servers for pid in process_tree(server.process.pid)]
 
 
-async def measure(args: argparse.Namespace, servers: list[tuple[subprocess.Popen, int]]) -> int:
+def seating(doors: tuple[str, ...], sessions: int) -> list[tuple[str, int]]:
+    """Each session's door and number, in the order the scenes take them: with both doors, an SSH player and a
+    web player in turn, so each match's two players come through different doors."""
+    return [(door, len(doors) * index + turn) for index in range(sessions) for turn, door in enumerate(doors)]
+
+
+def server_for(servers: list[Server], number: int, doors: int) -> Server:
+    """Sessions dealt to the servers in turn, as a balancer would: neighbours (a match's players) on different
+    servers, and each door's sessions spread over every server."""
+    return servers[(number + number // doors * (doors - 1)) % len(servers)]
+
+
+async def connect(door: str, servers: list[Server], number: int, doors: int) -> Player:
+    return await asyncio.wait_for(DOORS[door].connect(server_for(servers, number, doors), number), OPEN_TIMEOUT)
+
+
+class DoorMemory(NamedTuple):
+    """What one door's sessions added to the server side's memory (kibibytes): their own processes' PSS, and the
+    change in every other process's (the servers, the zygotes, the sessions opened before) while they opened."""
+
+    door: str
+    sessions: int
+    pids: list[int]
+    own_pss: int
+    others_change: int
+    servers_change: int
+    rss: list[int]
+    uss: list[int]
+
+    @property
+    def per_session(self) -> float:
+        """MiB a session: the physical memory the door's sessions added, shared pages split fairly."""
+        return (self.own_pss + self.others_change) / self.sessions / 1024
+
+    def line(self) -> str:
+        return (f"memory per session, {DOOR_NAMES[self.door]}: {self.per_session:.1f} MiB (PSS of {len(self.pids)} "
+                f"session processes {self.own_pss / 1024:.0f} MiB + the other processes' change "
+                f"{self.others_change / 1024:+.0f} MiB, the server's own {self.servers_change / 1024:+.1f} MiB of it); "
+                f"a session's RSS {statistics.median(self.rss) / 1024:.0f} MiB, private "
+                f"{statistics.median(self.uss) / 1024:.1f} MiB")
+
+
+def door_memory(door: str, sessions: int, servers: list[Server], before: dict[int, dict[str, int]],
+                after: dict[int, dict[str, int]]) -> DoorMemory:
+    pids = [pid for pid in after if pid not in before]
+    relays = [server.process.pid for server in servers]
+    return DoorMemory(door, sessions, pids, sum(after[pid]["Pss"] for pid in pids),
+                      sum(after[pid]["Pss"] - before[pid]["Pss"] for pid in before if pid in after),
+                      sum(after[pid]["Pss"] - before[pid]["Pss"] for pid in relays if pid in before and pid in after),
+                      [after[pid]["Rss"] for pid in pids], [after[pid]["Uss"] for pid in pids])
+
+
+async def measure(args: argparse.Namespace, servers: list[Server]) -> int:
     await asyncio.sleep(0.5)
-    baseline = {pid: memory_kib(pid) for pid in all_processes(servers)}
+    snapshot = {pid: memory_kib(pid) for pid in all_processes(servers)}
     rng = random.Random(args.seed)
-    players: list = []
-    opening: list[float] = []
+    opened: list[tuple[int, Player]] = []
+    opening: dict[str, list[float]] = {}
     gate = asyncio.Semaphore(OPEN_AT_ONCE)
+    doors = len(args.doors)
 
-    async def open_one(number: int) -> None:
+    async def open_one(door: str, number: int) -> None:
         async with gate:
             started = time.perf_counter()
-            port = servers[number % len(servers)][1]  # dealt in turn, as a balancer would
-            player = await asyncio.wait_for(Player.connect(port, number), OPEN_TIMEOUT)
+            player = await connect(door, servers, number, doors)
             await asyncio.wait_for(into_scene(player, args.scene), OPEN_TIMEOUT * 2)
-            opening.append(time.perf_counter() - started)
-            players.append((number, player))
+            opening.setdefault(door, []).append(time.perf_counter() - started)
+            opened.append((number, player))
 
-    await asyncio.gather(*(open_one(number) for number in range(args.sessions)))
-    players = [player for _, player in sorted(players, key=lambda pair: pair[0])]
-    await asyncio.sleep(1.0)
+    # One door after the other, memory read after each: what each door's sessions cost, side by side.
+    memories: list[DoorMemory] = []
+    seats = seating(args.doors, args.sessions)
+    for door in args.doors:
+        await asyncio.gather(*(open_one(door, number) for seat, number in seats if seat == door))
+        await asyncio.sleep(1.0)
+        before, snapshot = snapshot, {pid: memory_kib(pid) for pid in all_processes(servers)}
+        memories.append(door_memory(door, args.sessions, servers, before, snapshot))
+    players = [player for _, player in sorted(opened, key=lambda pair: pair[0])]
     # This process's own collections would pause every session's timing at once (50 pyte screens
     # are a lot of objects): what exists now is kept out of them.
     gc.collect()
     gc.freeze()
     tree = all_processes(servers)
-    sessions = [pid for pid in tree if pid not in baseline]
-    memory = {pid: memory_kib(pid) for pid in tree}
-    grown = sum(memory[pid]["Pss"] - baseline[pid]["Pss"] for pid in baseline if pid in memory)
-    children_pss = sum(memory[pid]["Pss"] for pid in sessions)
-    times: dict[str, list[float]] = {}
+    times: Times = {}
     failures: list[str] = []
     started = time.perf_counter()
-    relays = [server.pid for server, _ in servers]  # the servers' own processes: every session's bytes
+    relays = [server.process.pid for server in servers]  # the servers' own processes: every session's bytes
     serving_cpu, relay_cpu, client_cpu = cpu_seconds(tree), cpu_seconds(relays), own_cpu_seconds()
+    doors_cpu = [cpu_seconds(memory.pids) for memory in memories]
     if args.scene == "match":
-        await play_matches(args, servers, players, rng, times, failures)
+        await play_matches(args, players, rng, times, failures)
     elif args.scene == "meet":
         await meet(args, servers, players, rng, times, failures)
     else:
@@ -405,50 +591,77 @@ async def measure(args: argparse.Namespace, servers: list[tuple[subprocess.Popen
     elapsed = time.perf_counter() - started
     serving_cpu, client_cpu = cpu_seconds(tree) - serving_cpu, own_cpu_seconds() - client_cpu
     relay_cpu = cpu_seconds(relays) - relay_cpu
-    for player in players:
-        player.close()
+    doors_cpu = [cpu_seconds(memory.pids) - used for memory, used in zip(memories, doors_cpu, strict=True)]
+    await asyncio.gather(*(player.close() for player in players))
 
-    count = len(players)
-    online = {name: times.pop(name) for name in (ARRIVED, LEFT, HEARD) if name in times}
-    per_session = (children_pss + grown) / count / 1024
+    online = {key: times.pop(key) for key in list(times) if key[1] in (ARRIVED, LEFT, HEARD)}
     every = [value for values in times.values() for value in values]
     where = "two servers on PostgreSQL" if len(servers) > 1 else "one server on SQLite"
-    print(f"{count} sessions ({args.spawn}, {args.scene} scene, {where}) on {os.cpu_count()} CPUs; "
-          f"{len(every)} keys in {elapsed:.0f} s ({len(every) / elapsed:.0f} keys/s in all)")
-    print(f"opening a session (connect to first screen): median {statistics.median(opening) * 1000:.0f} ms, "
-          f"slowest {max(opening) * 1000:.0f} ms")
-    print(f"memory per session: {per_session:.1f} MiB (PSS of {len(sessions)} session processes "
-          f"{children_pss / 1024:.0f} MiB + server and zygote growth {grown / 1024:.0f} MiB); "
-          f"a session's RSS {statistics.median(memory[pid]['Rss'] for pid in sessions) / 1024:.0f} MiB, "
-          f"private {statistics.median(memory[pid]['Uss'] for pid in sessions) / 1024:.1f} MiB")
+    print(f"{len(players)} sessions ({' + '.join(f'{args.sessions} {DOOR_NAMES[door]}' for door in args.doors)}; "
+          f"{args.spawn}, "
+          f"{args.scene} scene, {where}) on {os.cpu_count()} CPUs; {len(every)} keys in {elapsed:.0f} s "
+          f"({len(every) / elapsed:.0f} keys/s in all); load average {os.getloadavg()[0]:.1f} at the end")
+    for door, values in opening.items():
+        print(f"opening a session, {DOOR_NAMES[door]} (connect to first screen): median "
+              f"{statistics.median(values) * 1000:.0f} ms, slowest {max(values) * 1000:.0f} ms")
+    for memory in memories:
+        print(memory.line())
+    if len(memories) > 1:
+        first, second = memories
+        print(f"memory per session, side by side: {DOOR_NAMES[first.door]} {first.per_session:.1f} MiB, "
+              f"{DOOR_NAMES[second.door]} {second.per_session:.1f} MiB ({second.per_session / first.per_session:.2f}"
+              f" times)")
+    keyed = {door: sum(len(values) for (seen, _), values in times.items() if seen == door) for door in args.doors}
     print(f"CPU while typing: the server side (server, zygote, sessions) {serving_cpu / elapsed:.2f} cores, "
           f"{serving_cpu / max(len(every), 1) * 1000:.0f} ms a key (the server's own process"
-          f"{'es' if len(relays) > 1 else ''} {relay_cpu / elapsed:.2f} cores of it); "
-          f"this load generator {client_cpu / elapsed:.2f} cores")
+          f"{'es' if len(relays) > 1 else ''} {relay_cpu / elapsed:.2f} cores of it"
+          + "".join(f"; the {DOOR_NAMES[memory.door]} sessions' processes {used / elapsed:.2f} cores, "
+                    f"{used / max(keyed[memory.door], 1) * 1000:.0f} ms a key to their screens"
+                    for memory, used in zip(memories, doors_cpu, strict=True))
+          + f"); this load generator {client_cpu / elapsed:.2f} cores")
     if not every:
         print("no keystroke was timed")
         return 1
-    if len(times) > 1:
-        for name, values in sorted(times.items()):
-            print(f"  {name}: {describe(values)}")
-    print(f"keystroke to screen: {describe(every)}"
-          + (f"; {len(failures)} keys never showed ({', '.join(sorted(set(failures)))})" if failures else ""))
     target = MATCH_TARGET if args.scene in ("match", "meet") else KEY_TARGET
-    met = percentile(every, 0.95) < target and not failures
-    print(f"target (p95 < {target * 1000:.0f} ms): {'met' if met else 'NOT met'}")
+    met = not failures
+    for door in args.doors:
+        mine = {name: values for (seen, name), values in times.items() if seen == door}
+        if len(mine) > 1:
+            for name, values in sorted(mine.items()):
+                print(f"  {DOOR_NAMES[door]}, {name}: {describe(values)}")
+        if mine:
+            values = [value for values in mine.values() for value in values]
+            print(f"keystroke to screen, {DOOR_NAMES[door]}: {describe(values)}")
+            met = met and percentile(values, 0.95) < target
+    if len(args.doors) > 1:
+        print(f"keystroke to screen, every door: {describe(every)}")
+    if failures:
+        print(f"{len(failures)} keys never showed ({', '.join(sorted(set(failures)))})")
+    print(f"target (p95 < {target * 1000:.0f} ms{', each door' if len(args.doors) > 1 else ''}): "
+          f"{'met' if met else 'NOT met'}")
+    if len(memories) > 1:
+        ratio = memories[1].per_session / memories[0].per_session
+        close = ratio <= 1 + MEMORY_MARGIN
+        print(f"target ({DOOR_NAMES[memories[1].door]} memory per session at most {MEMORY_MARGIN:.0%} over "
+              f"{DOOR_NAMES[memories[0].door]}'s): {'met' if close else 'NOT met'} ({ratio:.2f} times)")
+        met = met and close
     if args.scene == "meet":
-        for name, values in online.items():
+        merged: dict[str, list[float]] = {}
+        for (_, name), values in online.items():
+            merged.setdefault(name, []).extend(values)
+        for name, values in merged.items():
             print(f"{name}: {describe(values, 'screens')}")
-        current = ARRIVED in online and LEFT in online and all(
-            percentile(online[name], 0.95) < ONLINE_TARGET for name in (ARRIVED, LEFT))
+        current = ARRIVED in merged and LEFT in merged and all(
+            percentile(merged[name], 0.95) < ONLINE_TARGET for name in (ARRIVED, LEFT))
         print(f"who is online kept current (p95 < {ONLINE_TARGET:.0f} s): {'met' if current else 'NOT met'}")
         met = met and current
     return 0 if met else 1
 
 
-async def play_matches(args: argparse.Namespace, servers: list[tuple[subprocess.Popen, int]], players: list[Player],
-                       rng: random.Random, times: dict[str, list[float]], failures: list[str]) -> None:
-    """Pair the sessions (neighbours: dealt to different servers), then play every match at once."""
+async def play_matches(args: argparse.Namespace, players: list[Player], rng: random.Random, times: Times,
+                       failures: list[str]) -> None:
+    """Pair the sessions (neighbours: dealt to different servers, through different doors when there are two),
+    then play every match at once."""
     from soluna_tui.server.storage import open_storage
 
     store = await open_storage(args.database_url)
@@ -457,15 +670,14 @@ async def play_matches(args: argparse.Namespace, servers: list[tuple[subprocess.
         codes = []
         for first, second in pairs:  # one at a time: codes are typed, not rushed
             codes.append(await pair_up(first, second))
-        await asyncio.gather(*(play_match(pair, (f"p{2 * index}", f"p{2 * index + 1}"), code, store, args.keys,
-                                          args.interval, random.Random(rng.random()), times, failures)
-                               for index, (pair, code) in enumerate(zip(pairs, codes, strict=True))))
+        await asyncio.gather(*(play_match(pair, code, store, args.keys, args.interval, random.Random(rng.random()),
+                                          times, failures) for pair, code in zip(pairs, codes, strict=True)))
     finally:
         await store.close()
 
 
-async def meet(args: argparse.Namespace, servers: list[tuple[subprocess.Popen, int]], players: list[Player],
-               rng: random.Random, times: dict[str, list[float]], failures: list[str]) -> None:
+async def meet(args: argparse.Namespace, servers: list[Server], players: list[Player], rng: random.Random,
+               times: Times, failures: list[str]) -> None:
     """``--matches`` matches play while the other sessions list who is online and newcomers come and go."""
     playing, lobby = players[:2 * args.matches], players[2 * args.matches:]
     talkers = round(args.chatters * len(lobby))
@@ -473,9 +685,9 @@ async def meet(args: argparse.Namespace, servers: list[tuple[subprocess.Popen, i
     if len(lobby) < WATCHERS:
         raise SystemExit(f"the meet scene needs at least {2 * args.matches + talkers + 1 + WATCHERS} sessions")
     for player in lobby:
-        player.press("o")
+        await player.press("o")
     for player in listener + talking:
-        player.press("C")
+        await player.press("C")
     for player in lobby:
         await player.until(lambda text: "Who is online" in text, OPEN_TIMEOUT)
     for player in listener + talking:
@@ -490,13 +702,12 @@ async def meet(args: argparse.Namespace, servers: list[tuple[subprocess.Popen, i
         while not stop.is_set():
             await asyncio.sleep(NEWCOMER_EVERY)
             watchers = rng.sample(lobby, WATCHERS)
-            port = servers[number % len(servers)][1]
-            try:
-                newcomer = await asyncio.wait_for(Player.connect(port, number), OPEN_TIMEOUT)
+            try:  # through each door in turn
+                newcomer = await connect(args.doors[number % len(args.doors)], servers, number, len(args.doors))
                 await time_count(watchers, everyone + 1, ARRIVED, times)
-                newcomer.close()
+                await newcomer.close()
                 await time_count(watchers, everyone, LEFT, times)
-            except (TimeoutError, ConnectionError, OSError, asyncssh.Error) as error:
+            except (TimeoutError, ConnectionError, OSError, asyncssh.Error, aiohttp.ClientError) as error:
                 failures.append(type(error).__name__)
                 return
             number += 1
@@ -510,7 +721,7 @@ async def meet(args: argparse.Namespace, servers: list[tuple[subprocess.Popen, i
                 return
             word = f"w{number}x{line}"
             said[word] = time.perf_counter()
-            player.press(f"hello {word}\r")
+            await player.press(f"hello {word}\r")
 
     async def listen() -> None:
         heard = listener[0]
@@ -519,14 +730,14 @@ async def meet(args: argparse.Namespace, servers: list[tuple[subprocess.Popen, i
                 await heard.until(lambda text: any(word in text for word in said), 1.0)
             text = heard.text
             for word in [word for word in said if word in text]:
-                times.setdefault(HEARD, []).append(time.perf_counter() - said.pop(word))
+                note(times, heard, HEARD, time.perf_counter() - said.pop(word))
 
     arrivals = asyncio.create_task(newcomers())
     talks = [asyncio.create_task(talk(player, number, random.Random(rng.random())))
              for number, player in enumerate(talking)]
     listening = asyncio.create_task(listen())
     try:
-        await play_matches(args, servers, playing, rng, times, failures)
+        await play_matches(args, playing, rng, times, failures)
     finally:
         stop.set()
         await asyncio.gather(arrivals, listening, *talks)
@@ -539,13 +750,13 @@ def online_count(text: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
-async def time_count(watchers: list[Player], count: int, name: str, times: dict[str, list[float]]) -> None:
+async def time_count(watchers: list[Player], count: int, name: str, times: Times) -> None:
     """Each watcher's time until its lobby counts ``count`` online (measured from now, for all of them at once)."""
     started = time.perf_counter()
 
     async def seen(player: Player) -> None:
         await player.until(lambda text: online_count(text) == count, KEY_TIMEOUT + ONLINE_TARGET)
-        times.setdefault(name, []).append(time.perf_counter() - started)
+        note(times, player, name, time.perf_counter() - started)
 
     await asyncio.gather(*(seen(player) for player in watchers))
 
@@ -562,7 +773,10 @@ def describe(values: list[float], counted: str = "keys") -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sessions", type=int, default=50)
+    parser.add_argument("--sessions", type=int, default=50, help="sessions through each door")
+    parser.add_argument("--door", choices=tuple(DOOR_CHOICES), default="ssh",
+                        help="how the players come: SSH, the web door's websocket as a browser's page speaks it, or "
+                             "both at once (--sessions of each, SSH opened first)")
     parser.add_argument("--keys", type=int, default=30, help="keys each session presses")
     parser.add_argument("--interval", type=float, default=1.0, help="mean seconds between a session's keys")
     parser.add_argument("--scene", choices=("game", "lobby", "match", "meet"), default="game")
@@ -574,8 +788,10 @@ def main() -> int:
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite",
                         help="one server on its SQLite file, or two servers sharing a PostgreSQL of this run's own")
     args = parser.parse_args()
-    if not 1 <= args.sessions <= MAX_SESSIONS or not 1 <= args.keys <= MAX_KEYS or args.interval < 0.05:
-        parser.error(f"1-{MAX_SESSIONS} sessions, 1-{MAX_KEYS} keys, an interval of at least 0.05 s")
+    args.doors = DOOR_CHOICES[args.door]
+    total = args.sessions * len(args.doors)
+    if not 1 <= total <= MAX_SESSIONS or not 1 <= args.keys <= MAX_KEYS or args.interval < 0.05:
+        parser.error(f"1-{MAX_SESSIONS} sessions in all, 1-{MAX_KEYS} keys, an interval of at least 0.05 s")
     return asyncio.run(asyncio.wait_for(run(args), TOTAL_TIMEOUT))
 
 
