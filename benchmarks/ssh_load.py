@@ -19,8 +19,8 @@ host key, as behind a balancer, the sessions dealt to them in turn. It opens the
 sessions (a few at a time), then every session presses keys at random moments
 (on average one every ``--interval`` seconds, as a player would) and times each
 one from the write to the moment the screen read through pyte shows its effect (each
-screen is read to the end of its first frames before timing starts, so no key pays for
-reading an earlier screen):
+screen is read to the end of its first frames, and again once every session is open,
+before timing starts, so no key pays for reading an earlier screen):
 in the ``game`` scene three moves to the next tower (its frame changes) then a
 tower picked up and put back (the status line changes), in the ``lobby`` scene
 the stars to win going up by one, in the ``match`` scene two-player matches (in
@@ -570,6 +570,9 @@ async def measure(args: argparse.Namespace, servers: list[Server]) -> int:
         before, snapshot = snapshot, {pid: memory_kib(pid) for pid in all_processes(servers)}
         memories.append(door_memory(door, args.sessions, servers, before, snapshot))
     players = [player for _, player in sorted(opened, key=lambda pair: pair[0])]
+    # Each newcomer redraws the others' screens (a game under the lobby whose count of who is online changed
+    # repaints all of it): read to the end before timing, as a player's terminal would have drawn them already.
+    await asyncio.gather(*(player.settle() for player in players))
     # This process's own collections would pause every session's timing at once (50 pyte screens
     # are a lot of objects): what exists now is kept out of them.
     gc.collect()
@@ -614,7 +617,8 @@ async def measure(args: argparse.Namespace, servers: list[Server]) -> int:
     keyed = {door: sum(len(values) for (seen, _), values in times.items() if seen == door) for door in args.doors}
     print(f"CPU while typing: the server side (server, zygote, sessions) {serving_cpu / elapsed:.2f} cores, "
           f"{serving_cpu / max(len(every), 1) * 1000:.0f} ms a key (the server's own process"
-          f"{'es' if len(relays) > 1 else ''} {relay_cpu / elapsed:.2f} cores of it"
+          f"{'es' if len(relays) > 1 else ''} {relay_cpu / elapsed:.2f} cores of it, "
+          f"{relay_cpu / max(len(every), 1) * 1000:.1f} ms a key"
           + "".join(f"; the {DOOR_NAMES[memory.door]} sessions' processes {used / elapsed:.2f} cores, "
                     f"{used / max(keyed[memory.door], 1) * 1000:.0f} ms a key to their screens"
                     for memory, used in zip(memories, doors_cpu, strict=True))
