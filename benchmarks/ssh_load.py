@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import gc
 import itertools
@@ -114,6 +115,11 @@ class Server(NamedTuple):
     process: subprocess.Popen
     ssh_port: int
     web_port: int | None
+    log: Path
+
+    def endings(self) -> collections.Counter[str]:
+        """How the sessions that ended so far ended, as its log says (\"the client disconnected\", ...)."""
+        return collections.Counter(re.findall(r" ended: (.+)", self.log.read_text(errors="replace")))
 
 
 class Player:
@@ -446,7 +452,7 @@ def start_server(data_dir: str, sessions: int, args: argparse.Namespace, *flags:
         listening = re.search(r"listening on 127\.0\.0\.1 port (\d+)", text)
         if listening:
             web_door = re.search(r"web door open on http://127\.0\.0\.1:(\d+)", text)
-            return Server(server, int(listening.group(1)), int(web_door.group(1)) if web_door else None)
+            return Server(server, int(listening.group(1)), int(web_door.group(1)) if web_door else None, log)
         if server.poll() is not None:
             break
         time.sleep(0.1)
@@ -574,15 +580,29 @@ async def measure(args: argparse.Namespace, servers: list[Server]) -> int:
     # One door after the other, memory read after each: what each door's sessions cost, side by side.
     memories: list[DoorMemory] = []
     seats = seating(args.doors, args.sessions)
-    for door in args.doors:
-        await asyncio.gather(*(open_one(door, number) for seat, number in seats if seat == door))
-        await asyncio.sleep(1.0)
-        before, snapshot = snapshot, {pid: memory_kib(pid) for pid in all_processes(servers)}
-        memories.append(door_memory(door, args.sessions, servers, before, snapshot))
-    players = [player for _, player in sorted(opened, key=lambda pair: pair[0])]
+    try:
+        for door in args.doors:
+            await asyncio.gather(*(open_one(door, number) for seat, number in seats if seat == door))
+            await asyncio.sleep(1.0)
+            before, snapshot = snapshot, {pid: memory_kib(pid) for pid in all_processes(servers)}
+            memories.append(door_memory(door, args.sessions, servers, before, snapshot))
+        players = [player for _, player in sorted(opened, key=lambda pair: pair[0])]
+        return await type_and_tell(args, servers, players, memories, opening, rng)
+    finally:
+        await asyncio.gather(*(player.close() for _, player in opened))
+
+
+async def type_and_tell(args: argparse.Namespace, servers: list[Server], players: list[Player],
+                        memories: list[DoorMemory], opening: dict[str, list[float]], rng: random.Random) -> int:
+    """The scene played by the open sessions, and what it measured printed; 0 if every target was met."""
     # Each newcomer redraws the others' screens (a game under the lobby whose count of who is online changed
     # repaints all of it): read to the end before timing, as a player's terminal would have drawn them already.
-    await asyncio.gather(*(player.settle() for player in players))
+    settled = await asyncio.gather(*(player.settle() for player in players), return_exceptions=True)
+    lost = [player for player, error in zip(players, settled, strict=True) if isinstance(error, Exception)]
+    if lost:
+        endings = sum((server.endings() for server in servers), collections.Counter())
+        raise SystemExit(f"{len(lost)} sessions ended before typing began; the server's log says how sessions "
+                         f"ended: {dict(endings)}")
     # This process's own collections would pause every session's timing at once (50 pyte screens
     # are a lot of objects): what exists now is kept out of them.
     gc.collect()
@@ -605,7 +625,6 @@ async def measure(args: argparse.Namespace, servers: list[Server]) -> int:
     serving_cpu, client_cpu = cpu_seconds(tree) - serving_cpu, own_cpu_seconds() - client_cpu
     relay_cpu = cpu_seconds(relays) - relay_cpu
     doors_cpu = [cpu_seconds(memory.pids) - used for memory, used in zip(memories, doors_cpu, strict=True)]
-    await asyncio.gather(*(player.close() for player in players))
 
     online = {key: times.pop(key) for key in list(times) if key[1] in (ARRIVED, LEFT, HEARD)}
     every = [value for values in times.values() for value in values]
