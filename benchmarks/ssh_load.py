@@ -601,8 +601,9 @@ async def type_and_tell(args: argparse.Namespace, servers: list[Server], players
     lost = [player for player, error in zip(players, settled, strict=True) if isinstance(error, Exception)]
     if lost:
         endings = sum((server.endings() for server in servers), collections.Counter())
-        raise SystemExit(f"{len(lost)} sessions ended before typing began; the server's log says how sessions "
-                         f"ended: {dict(endings)}")
+        doors = collections.Counter(DOOR_NAMES[player.door] for player in lost)
+        raise SystemExit(f"{len(lost)} sessions ended before typing began ({dict(doors)}); the server's log says "
+                         f"how sessions ended: {dict(endings)}")
     # This process's own collections would pause every session's timing at once (50 pyte screens
     # are a lot of objects): what exists now is kept out of them.
     gc.collect()
