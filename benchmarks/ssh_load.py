@@ -508,6 +508,13 @@ def all_processes(servers: list[Server]) -> list[int]:
     return [pid for server in servers for pid in process_tree(server.process.pid)]
 
 
+async def memory_now(servers: list[Server]) -> dict[int, dict[str, int]]:
+    """Every process's memory, read in a thread: on a busy machine reading 200 processes' ``smaps_rollup`` takes
+    seconds, and this process's sessions answer their server's pings meanwhile (the web door closes a websocket
+    whose pong is 15 s late)."""
+    return await asyncio.to_thread(lambda: {pid: memory_kib(pid) for pid in all_processes(servers)})
+
+
 def seating(doors: tuple[str, ...], sessions: int) -> list[tuple[str, int]]:
     """Each session's door and number, in the order the scenes take them: with both doors, an SSH player and a
     web player in turn, so each match's two players come through different doors."""
@@ -562,7 +569,7 @@ def door_memory(door: str, sessions: int, servers: list[Server], before: dict[in
 
 async def measure(args: argparse.Namespace, servers: list[Server]) -> int:
     await asyncio.sleep(0.5)
-    snapshot = {pid: memory_kib(pid) for pid in all_processes(servers)}
+    snapshot = await memory_now(servers)
     rng = random.Random(args.seed)
     opened: list[tuple[int, Player]] = []
     opening: dict[str, list[float]] = {}
@@ -584,7 +591,7 @@ async def measure(args: argparse.Namespace, servers: list[Server]) -> int:
         for door in args.doors:
             await asyncio.gather(*(open_one(door, number) for seat, number in seats if seat == door))
             await asyncio.sleep(1.0)
-            before, snapshot = snapshot, {pid: memory_kib(pid) for pid in all_processes(servers)}
+            before, snapshot = snapshot, await memory_now(servers)
             memories.append(door_memory(door, args.sessions, servers, before, snapshot))
         players = [player for _, player in sorted(opened, key=lambda pair: pair[0])]
         return await type_and_tell(args, servers, players, memories, opening, rng)
@@ -602,8 +609,11 @@ async def type_and_tell(args: argparse.Namespace, servers: list[Server], players
     if lost:
         endings = sum((server.endings() for server in servers), collections.Counter())
         doors = collections.Counter(DOOR_NAMES[player.door] for player in lost)
-        raise SystemExit(f"{len(lost)} sessions ended before typing began ({dict(doors)}); the server's log says "
-                         f"how sessions ended: {dict(endings)}")
+        first = [line for server in servers for line in server.log.read_text(errors="replace").splitlines()
+                 if " ended: " in line][:3]
+        raise SystemExit(f"{time.strftime('%H:%M:%S')}: {len(lost)} sessions ended before typing began "
+                         f"({dict(doors)}); the server's log says how sessions ended: {dict(endings)}; the first:\n"
+                         + "\n".join(first))
     # This process's own collections would pause every session's timing at once (50 pyte screens
     # are a lot of objects): what exists now is kept out of them.
     gc.collect()
