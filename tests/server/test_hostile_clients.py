@@ -175,9 +175,8 @@ async def test_a_connection_that_never_starts_a_game_is_closed_after_the_login_t
         for _ in range(count):
             opened.append(time.monotonic())
             connections.append(await asyncssh.connect("127.0.0.1", server.port, **client_options()))
-        for connection in connections:
-            await open_bare_session(connection)
-        assert server.gate.connections == count
+            # At once: on a loaded machine the eighth connected after the first's login timeout.
+            await open_bare_session(connections[-1])
         stayed = []
         for connection, since in zip(connections, opened, strict=True):
             await asyncio.wait_for(connection.wait_closed(), TIMEOUT)
