@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import uuid
 from pathlib import Path
 
@@ -67,6 +68,9 @@ def pytest_configure(config) -> None:
 
 
 def pytest_unconfigure(config) -> None:
+    warm_zygotes = sys.modules.get(f"{__package__}.warm_zygotes")  # imported by the tests that start servers
+    if warm_zygotes is not None:
+        warm_zygotes.close_mothers()  # in each worker: its warm zygotes' process, reaped before the worker exits
     folder = config.stash.get(RUN_FOLDER_KEY, None)
     if folder is not None:
         remove_run_folder(folder)

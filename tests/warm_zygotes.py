@@ -88,6 +88,7 @@ class Mother:
         return ForkedZygote(json.loads(data)["pid"], fds[0])
 
     def close(self) -> None:
+        atexit.unregister(self.close)
         self.sock.close()
         try:
             self.process.wait(10)
@@ -118,6 +119,12 @@ class ForkedZygoteSpawner(ZygoteSpawner):
     async def _start_zygote(self, theirs: socket.socket) -> ForkedZygote:  # type: ignore[override]
         chosen = mother()  # in this thread: base_environment() reads this process's environment
         return await asyncio.to_thread(chosen.fork_zygote, theirs)
+
+
+def close_mothers() -> None:
+    """End this worker's mothers and reap them (their CPU time, and their zygotes', counts as the run's)."""
+    while _mothers:
+        _mothers.popitem()[1].close()
 
 
 def warm(server: SolunaServer) -> SolunaServer:
