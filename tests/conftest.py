@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import uuid
 from pathlib import Path
 
@@ -27,14 +28,15 @@ BACKENDS = ("sqlite", "postgresql")
 #: The longest tests (15-90 s each with two workers on a loaded 2-core machine: real outages, idle timeouts and
 #: clocks, a scaled-down attack, whole matches over SSH; mypy, cold in a fresh clone), longest first. They start
 #: first, from one queue all workers take from (``--dist load --maxschedchunk 1``): none starts last and leaves
-#: the other workers idle while it runs on alone. A file's name stands for all its tests.
+#: the other workers idle while it runs on alone. A file's name stands for all its tests, a folder's (ending in
+#: ``/``) for all of its files: the fleet's tests each start two ``soluna serve`` processes and wait on heartbeats.
 LONGEST_FIRST = (
     "tests/server/test_hostile_clients.py::test_connections_that_never_start_a_game_keep_no_player_out",
     "tests/fleet/test_outage.py",
+    "tests/fleet/",
     "tests/server/test_remote_match_e2e.py",
     "tests/test_terminal_output.py::test_compacted_frames_show_the_same_screen",
     "tests/test_typing.py::test_the_package_passes_mypy_strict",
-    "tests/fleet/test_fleet.py",
     "tests/server/test_clocks_e2e.py",
     "tests/app/test_match_flow.py::test_a_whole_hot_seat_match_to_four_stars_by_keys_only",
     "tests/server/test_endings_told_e2e.py",
@@ -67,6 +69,9 @@ def pytest_configure(config) -> None:
 
 
 def pytest_unconfigure(config) -> None:
+    warm_zygotes = sys.modules.get(f"{__package__}.warm_zygotes")  # imported by the tests that start servers
+    if warm_zygotes is not None:
+        warm_zygotes.close_mothers()  # in each worker: its warm zygotes' process, reaped before the worker exits
     folder = config.stash.get(RUN_FOLDER_KEY, None)
     if folder is not None:
         remove_run_folder(folder)
@@ -83,7 +88,7 @@ def pytest_collection_modifyitems(config, items):
 def _rank(item) -> int:
     """Where ``item`` stands in ``LONGEST_FIRST`` (a test's own id first), after all of it if it is not there."""
     for index, start in enumerate(LONGEST_FIRST):
-        if item.nodeid == start or item.nodeid.startswith((f"{start}::", f"{start}[")):
+        if item.nodeid == start or item.nodeid.startswith((f"{start}::", f"{start}[") if start[-1] != "/" else start):
             return index
     return len(LONGEST_FIRST)
 

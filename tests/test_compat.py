@@ -428,12 +428,14 @@ async def test_the_palette_s_steps_under_names_of_our_own() -> None:
     async with app.run_test() as pilot:
         palette = StepsPalette()
         await app.push_screen(palette)
-        await pilot.pause()
-        assert palette.searched == [""]  # the palette's own first search comes through the hook
+        # the palette's own first search comes through the hook
+        await settled(pilot, lambda: palette.searched == [""], "the palette's first search")
+        palette.cancel_search()  # as the palette does when the input changes: the first search's countdown to
+        palette.stop_no_matches_countdown()  # "no matches" would hide the list found next, half a second later
         search = palette.search("alp")
         await search.wait()
-        await pilot.pause()
-        assert palette.searched == ["", "alp"] and palette.list_visible
+        await settled(pilot, lambda: palette.searched == ["", "alp"] and palette.list_visible,
+                      lambda: f"the search for alp: searched {palette.searched}, list shown {palette.list_visible}")
         palette.cursor_down()
         palette.open = False
         palette._action_escape()  # not answering: stays open
@@ -443,8 +445,17 @@ async def test_the_palette_s_steps_under_names_of_our_own() -> None:
         palette.cancel_search()
         palette.stop_no_matches_countdown()
         palette._action_escape()
-        await pilot.pause()
-        assert app.screen is not palette
+        await settled(pilot, lambda: app.screen is not palette, "the palette closing")
+
+
+async def settled(pilot, condition, what, timeout: float = 10.0) -> None:
+    """Until ``condition()`` holds, the app's messages handled in between; ``AssertionError`` after ``timeout`` s
+    saying ``what`` (or what ``what()`` says then)."""
+    deadline = time.monotonic() + timeout
+    await pilot.pause()
+    while not condition():
+        assert time.monotonic() < deadline, f"{what() if callable(what) else what} never came"
+        await pilot.pause(0.02)
 
 
 # ---- asyncssh: channel requests ------------------------------------------------------------------

@@ -188,11 +188,7 @@ class ZygoteSpawner(Spawner):
         loop = asyncio.get_running_loop()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
-            self._process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", ZYGOTE_MODULE, str(theirs.fileno()),
-                pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                start_new_session=True, env=base_environment(), cwd="/",
-            )
+            self._process = await self._start_zygote(theirs)
         except OSError as error:
             ours.close()
             raise SpawnError(f"cannot start the zygote: {error.strerror or error}") from None
@@ -208,6 +204,14 @@ class ZygoteSpawner(Spawner):
             self._lost()
             raise SpawnError("the zygote did not start (see the log above)") from None
         log.info("zygote %d ready", self._process.pid)
+
+    async def _start_zygote(self, theirs: socket.socket) -> asyncio.subprocess.Process:
+        """The zygote's process, its end of the socket (``theirs``) handed to it; it says ``ready`` once warm."""
+        return await asyncio.create_subprocess_exec(
+            sys.executable, "-m", ZYGOTE_MODULE, str(theirs.fileno()),
+            pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            start_new_session=True, env=base_environment(), cwd="/",
+        )
 
     def _readable(self) -> None:
         if self._sock is None or self._ready is None:  # closed under a reading already queued

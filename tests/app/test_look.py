@@ -13,7 +13,7 @@ from soluna_tui.widgets.board import JUMP_KEYS, ROOM_STEPS
 from soluna_tui.widgets.key_footer import KeyFooter
 from soluna_tui.widgets.tally import Tally
 
-from .helpers import game, hot_seat, make_app, play_by_keys, screen_text
+from .helpers import game, hot_seat, make_app, play_by_keys, screen_text, wait_for
 
 
 def shown_regions(app) -> list:
@@ -148,10 +148,8 @@ async def test_the_footer_never_overlaps(tmp_path, ascii_mode) -> None:
         last_line = screen_text(app).splitlines()[-1]
         assert "q Quit" in last_line and "u Undo" in last_line
         await pilot.resize_terminal(160, 24)  # room again: the roomy look and the palette key come back
-        await pilot.pause()
-        await pilot.pause()
-        assert not footer.compact and footer.show_command_palette
-        assert "^p palette" in screen_text(app).splitlines()[-1]
+        await wait_for(pilot, app, lambda: not footer.compact and footer.show_command_palette
+                       and "^p palette" in screen_text(app).splitlines()[-1], "the roomy footer at 160 columns")
 
 
 async def test_a_solved_puzzle_shows_the_table_after_its_move(tmp_path) -> None:

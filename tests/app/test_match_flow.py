@@ -21,6 +21,7 @@ from .helpers import (
     screen_text,
     settle,
     skip_review,
+    wait_for,
 )
 
 
@@ -160,18 +161,17 @@ async def test_undo_against_the_computer_takes_back_both_moves(tmp_path) -> None
 async def test_input_is_refused_while_the_computer_thinks(tmp_path) -> None:
     setup = MatchSetup.against_computer("perfect", MatchOptions(first_opener=1), seed=11)
     # A long pause, so the keys surely land while it thinks however slowly the machine starts the app.
-    app = make_app(tmp_path, setup, computer_pause=3.0, reveal_pause=0.3)
+    app = make_app(tmp_path, setup, computer_pause=5.0, reveal_pause=0.3)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = game(app)
-        await pilot.pause()
-        assert screen.thinking
-        assert "thinking" in screen_text(app)
+        await wait_for(pilot, app, lambda: screen.thinking and "thinking" in screen_text(app), "the computer thinking")
         await pilot.press("enter", "right", "enter")
+        assert screen.thinking, "the keys took longer than the computer's pause of 5 s: the machine is too busy"
         assert screen.picked_slot is None and screen.match.round.ply == 0
         # Dimmed while it thinks (not hidden: the footer keeps its keys from turn to turn).
         shown = footer_keys(app)
         assert shown["Pick/place"] is False and shown["Type"] is False
-        for _ in range(150):  # the computer moves once its pause is over: waited for, at most 15 s
+        for _ in range(200):  # the computer moves once its pause is over: waited for, at most 20 s
             if screen.match.round.ply == 1 and not screen.thinking:
                 break
             await pilot.pause(0.1)

@@ -26,7 +26,7 @@ from ..server.test_two_players import create_match, join_match
 
 #: Seconds a seat is held in these tests (long enough never to run out by accident).
 HOLD = "120"
-#: A move shown on the other server's screens in this long, at most, on a loaded shared machine.
+#: A move shown on the other server's screens in this long after the mover's own, at most, on a loaded machine.
 GENEROUS_LATENCY = 1.0
 
 
@@ -75,7 +75,8 @@ async def test_a_match_created_on_one_server_is_joined_watched_and_played_from_t
                 shown_after(eve, " 1. ann", started))
             print(f"\nkey to screen: {here * 1000:.0f} ms on the mover's server, {there * 1000:.0f} ms for the "
                   f"opponent and {watching * 1000:.0f} ms for the spectator on the other server")
-            assert max(there, watching) < GENEROUS_LATENCY
+            # What the other server adds to the mover's own screen's time (on a loaded machine both take longer).
+            assert max(there, watching) - here < GENEROUS_LATENCY, (here, there, watching)
             await bob.wait_for_text("Your move")
         finally:
             for terminal in (ann, bob, eve):

@@ -24,6 +24,7 @@ from soluna_tui.server.ratings import RANKED_AFTER, RANKED_OPPONENTS
 from soluna_tui.server.server import SolunaServer
 
 from ..clean_up import within
+from ..warm_zygotes import warm
 
 #: Every wait in these tests gives up after this long.
 TIMEOUT = 15.0
@@ -56,7 +57,7 @@ async def running_server(tmp_path: Path, spawn: str = "zygote", proxy_from: tupl
                           limits=replace(Limits(), **limits), computer_pause=0, reveal_pause=0,
                           proxy_from=proxy_from, clocks=clocks, ranked_after=ranked_after, database=database,
                           ranked_opponents=ranked_opponents)
-    server = SolunaServer(config)
+    server = warm(SolunaServer(config))
     await server.start()
     try:
         yield server

@@ -16,7 +16,7 @@ import pytest
 
 from soluna_tui.link.clock import ClockSetting
 
-from .helpers import TIMEOUT, SshTerminal, play_a_move, running_server, session_named, terminals, wait_until
+from .helpers import KEYS, TIMEOUT, SshTerminal, play_a_move, running_server, session_named, terminals, wait_until
 from .test_clocks_e2e import FIRST_CLOCK, open_keyed
 from .test_coming_back_e2e import a_match, last_line
 from .test_endings_e2e import watch_the_first_listed
@@ -226,13 +226,19 @@ async def test_a_spectator_is_not_closed_for_idleness_while_the_match_moves(tmp_
         await bob.wait_for_text("Type the four-letter code")
         await bob.press(code.lower(), "enter")
         await ann.wait_for_text("bob has joined")
-        eve = await opened.open("eve")  # now: the idle timeout is short
-        await eve.wait_for_text("ann vs bob: round 1")
-        await watch_the_first_listed(eve)
+        # The players press keys while eve comes (on a loaded machine a session's start can outlast the idle timeout).
+        keeper = asyncio.get_running_loop().create_task(keep_pressing([ann, bob], "right", every=idle / 4))
+        try:
+            eve = await opened.open("eve")  # now: the idle timeout is short
+            await eve.wait_for_text("ann vs bob: round 1")
+            await watch_the_first_listed(eve)
+        finally:
+            keeper.cancel()
+            await asyncio.gather(keeper, return_exceptions=True)
         watching = session_named(server, "eve")
         players, since = [ann, bob], time.monotonic()
         for player in players:
-            await player.press("right")  # the players are here (eve's watching took a while)
+            await player.press("right")  # read what the players' screens drew meanwhile
         for _ in range(60):  # eve presses nothing for one and a half idle timeouts while the players play
             if time.monotonic() - since > 1.5 * idle:
                 break
@@ -245,3 +251,11 @@ async def test_a_spectator_is_not_closed_for_idleness_while_the_match_moves(tmp_
         await eve.pump(1.0, quiet=0.2)  # what the server sent her meanwhile
         assert not watching.ending.requested and not eve.closed, (watching.ending.reason, eve.shown)
         assert "No key pressed" not in eve.text
+
+
+async def keep_pressing(players: list[SshTerminal], key: str, every: float) -> None:
+    """``key`` for each of ``players`` every ``every`` seconds, until cancelled (what they draw is read later)."""
+    while True:
+        for player in players:
+            player.send(KEYS[key])
+        await asyncio.sleep(every)

@@ -19,6 +19,7 @@ from soluna_tui.server.server import SolunaServer
 
 from ..clean_up import within
 from ..server.helpers import HOST_KEY, PLACE_BASE, TIMEOUT, SshTerminal
+from ..warm_zygotes import warm
 
 
 @contextlib.asynccontextmanager
@@ -28,7 +29,7 @@ async def web_server(tmp_path: Path, public_url: str | None = None, proxy_from: 
     config = ServerConfig(data_dir=tmp_path, host="127.0.0.1", port=0, host_key=HOST_KEY,
                           limits=replace(Limits(), **limits), computer_pause=0, reveal_pause=0,
                           web=WebDoor(port=0, public_url=public_url, proxy_from=proxy_from))
-    server = SolunaServer(config)
+    server = warm(SolunaServer(config))
     await server.start()
     try:
         yield server

@@ -206,6 +206,12 @@ class SQLiteStorage(Storage):
             self._checkpoint_timer = asyncio.get_running_loop().call_later(self.checkpoint_delay,
                                                                            self._checkpoint_soon)
 
+    @property
+    def checkpoint_due(self) -> bool:
+        """Whether rows written since the write-ahead log was last emptied wait for it to be emptied again."""
+        return self._checkpoint_timer is not None or (self._checkpoint_task is not None
+                                                      and not self._checkpoint_task.done())
+
     def _checkpoint_soon(self) -> None:
         if self._checkpoint_timer is not None:
             self._checkpoint_timer.cancel()
