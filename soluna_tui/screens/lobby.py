@@ -27,6 +27,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -232,6 +233,11 @@ class LobbyScreen(QuietFocus, Screen[None]):
         self.talk_unread = 0
         #: The lobby's title and the list's, as last drawn.
         self._titles: tuple[str, str] = ("", MATCHES_TITLE)
+        #: Where the focus was when the player asked for who is online before the server had said: the list takes
+        #: the focus when it comes, if it is still there.
+        self._focus_people_from: tuple[Widget | None] | None = None
+        #: The matches in play as their list last drew them.
+        self._matches_drawn: tuple[str, ...] = ()
         #: What changed while the lobby was out of view (under a match), drawn when it shows again.
         self._undrawn: dict[str, Callable[[], None]] = {}
         #: Whether the server pairs players and passes challenges on; the challenges to and from this player.
@@ -416,14 +422,21 @@ class LobbyScreen(QuietFocus, Screen[None]):
         self._draw(self._draw_matches)
 
     def _draw_matches(self) -> None:
-        listing = self.query_one("#lobby-matches", OptionList)
-        highlighted = listing.highlighted
-        listing.clear_options()
-        listing.add_options([Option(describe(entry)) for entry in self.matches])
-        if self.matches:
-            listing.highlighted = min(highlighted or 0, len(self.matches) - 1)
         self._show_list()
         self._update_menu()
+
+    def _fill_matches(self, listing: Menu) -> None:
+        """The matches in play in their list, when it shows (the list changed behind who is online or the talk
+        laid the lobby out again all the same), and only if what it says has changed."""
+        lines = tuple(describe(entry) for entry in self.matches)
+        if lines == self._matches_drawn:
+            return
+        self._matches_drawn = lines
+        highlighted = listing.highlighted
+        listing.fit_height(len(lines))
+        listing.set_options(lines)
+        if lines:
+            listing.highlighted = min(highlighted or 0, len(lines) - 1)
 
     def show_online(self, people: tuple[OnlinePerson, ...], total: int, you: int | None) -> None:
         """Who is online, as the server lists them (``total`` counted in all; ``you``, this player's number):
@@ -471,10 +484,12 @@ class LobbyScreen(QuietFocus, Screen[None]):
     def _show_list(self) -> None:
         """The list asked for in its place (the matches in play, or who is online), or the line saying it is
         empty: not an empty line, at 80x24 every line of the list counts."""
-        matches = self.query_one("#lobby-matches", OptionList)
+        matches = self.query_one("#lobby-matches", Menu)
         people = self.query_one("#lobby-online", PeopleList)
         if self.listing_online:
             people.show(self.online, self.you)
+        elif not self.talking:
+            self._fill_matches(matches)
         shown = people if self.listing_online else matches
         if self.focused in (matches, people) and self.focused is not shown:
             shown.focus()
@@ -486,6 +501,10 @@ class LobbyScreen(QuietFocus, Screen[None]):
         if none.content != empty:  # its update lays out the whole lobby, on every change of who is online
             none.update(empty)
         none.display = not entries and not self.talking
+        if self._focus_people_from is not None and (people.display or not self.listing_online):
+            if people.display and self.focused is self._focus_people_from[0]:
+                people.focus()
+            self._focus_people_from = None
 
     def show_talk(self, talking: bool) -> None:
         """Table talk (its panel, opened by the app) in the lists' place, or (``False``) the list again."""
@@ -504,6 +523,8 @@ class LobbyScreen(QuietFocus, Screen[None]):
         people = self.query_one("#lobby-online", PeopleList)
         if people.display:
             people.focus()
+        else:  # the list comes with the server's word (the player pressed o at once): focused then, if still here
+            self._focus_people_from = (self.focused,)
 
     def action_list_matches(self) -> None:
         self._list_online(False)

@@ -6,6 +6,7 @@ Moving the highlight repaints the two options it leaves and reaches, not the who
 
 from __future__ import annotations
 
+from textual.css.scalar import Unit
 from textual.geometry import Region
 from textual.reactive import reactive
 from textual.widgets import OptionList
@@ -30,6 +31,14 @@ class Menu(OptionList):
             return
         first, height = lines
         self.refresh(Region(0, first - self.scroll_offset.y, self.size.width, height))
+
+    def fit_height(self, count: int) -> None:
+        """As tall as ``count`` options of a line each, up to the style's ``max-height``: set here rather than left
+        ``auto``, whose every change of the options lays the whole screen out again, though the height (the most
+        lines shown, for as long as there are that many) has not changed."""
+        tallest = self.styles.max_height
+        most = int(tallest.value) if tallest is not None and tallest.unit is Unit.CELLS else count
+        self.styles.height = min(count, most)
 
     def action_cursor_up(self) -> None:
         if self.highlighted is None or self.highlighted > 0:

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.cells import cell_len, set_cell_size
-from textual.css.scalar import Unit
 
 from ..link.messages import Doing, OnlinePerson
 from .menu import Menu
@@ -68,16 +67,8 @@ class PeopleList(Menu):
         highlighted, numbers = self.highlighted, self._people_numbers
         was = numbers[highlighted] if highlighted is not None and highlighted < len(numbers) else None
         self._texts, self._people_numbers = lines, tuple(person.id for person in people)
-        self._fit_height(len(lines))
+        self.fit_height(len(lines))
         self.set_options(lines)
         if lines:
             self.highlighted = (self._people_numbers.index(was) if was in self._people_numbers
                                 else min(highlighted or 0, len(lines) - 1))
-
-    def _fit_height(self, count: int) -> None:
-        """A line a person, up to the style's ``max-height``, set here rather than ``auto``: an ``auto``
-        height lays the whole lobby out again on every change of the list, though its height has not
-        changed (it is the most lines shown for as long as that many are online)."""
-        tallest = self.styles.max_height
-        most = int(tallest.value) if tallest is not None and tallest.unit is Unit.CELLS else count
-        self.styles.height = min(count, most)

@@ -160,3 +160,19 @@ async def test_the_lobby_s_news_waits_under_a_match_and_shows_when_the_lobby_doe
         await server.expect("leave")
         await wait_for_screen(pilot, app, LobbyScreen, "Soluna · 2 online")
         assert "p0 vs q0: round 1" in screen_text(app)
+
+
+async def test_who_is_online_asked_for_before_the_server_says_takes_the_focus_when_it_comes() -> None:
+    """``o`` at once on arrival, before the list has come: the list is focused when it comes (arrows and Enter
+    then choose someone), unless the player has moved the focus meanwhile."""
+    app, ours = await start()
+    async with app.run_test(size=(80, 24)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        server.send({"type": "lobby", "matches": []})
+        await wait_for_screen(pilot, app, LobbyScreen, "None right now.")
+        await pilot.press("o")
+        await settle(pilot)
+        assert "Nobody else is listed right now." in screen_text(app)
+        server.send({"type": "online", "people": [wire(ANN), wire(BOB)], "total": 2, "you": 1})
+        await settle(pilot)
+        assert app.focused is app.lobby.query_one(PeopleList)
