@@ -153,7 +153,7 @@ class LobbyHalf:
             online.take(message)
         else:
             online.apply(message)
-        self.app.lobby.show_online(online.people, online.total, online.you)
+        self.app.lobby.show_online(online.people, online.total, online.you, news=isinstance(message, OnlineChanges))
 
     def _heard_waiting(self, message: Waiting) -> None:
         app = self.app

@@ -47,7 +47,11 @@ class TalkHalf:
         if message.code is None and not message.whole and not lobby.talking:
             self._unread += sum(1 for line in message.lines if not line.yours and line in self.book.lines(None))
             lobby.show_talk_unread(self._unread)
-        self.redraw()
+        others = message.refused is None and not message.whole and not any(line.yours for line in message.lines)
+        if message.code is None and others and lobby.composed and lobby.in_view:
+            lobby.draw_news(self.redraw)  # others' lines in the lobby shown: news, as who comes and goes
+        else:
+            self.redraw()
 
     # ---- where the talk is shown -----------------------------------------------------------
 

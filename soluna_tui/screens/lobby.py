@@ -16,6 +16,7 @@ title counts the lines come since (``show_talk_unread``).
 
 from __future__ import annotations
 
+import random
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -76,6 +77,12 @@ MATCHES_TITLE = "Matches in play"
 TALK_TITLE = "Talk in the lobby"
 #: Seconds the settings stay as they are before they are told (holding a key down sends nothing).
 CHOICES_SETTLE_SECONDS = 1.0
+#: Seconds over which the lobby's news (changes of who is online, others' lines of talk) is drawn, at a moment each
+#: lobby chooses at random: every lobby hears a change at once, and fifty of them drawing it in the same instant
+#: held the moves of the matches in play behind them (news that comes meanwhile is drawn with it).
+NEWS_SPREAD = 0.3
+#: The least seconds between two drawings of news in one lobby (news that comes meanwhile waits for the next).
+NEWS_EVERY = 1.0
 
 
 def unread_words(count: int) -> str:
@@ -117,6 +124,10 @@ def describe_computer_match(offer: ComputerOffer) -> str:
 
 class LobbyScreen(QuietFocus, Screen[None]):
     """Where an SSH player starts, and comes back to after each match."""
+
+    #: How news from others is paced (``NEWS_SPREAD``, ``NEWS_EVERY``).
+    news_spread: ClassVar[float] = NEWS_SPREAD
+    news_every: ClassVar[float] = NEWS_EVERY
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("tab", "app.focus_next", "Next field"),
@@ -240,6 +251,10 @@ class LobbyScreen(QuietFocus, Screen[None]):
         self._matches_drawn: tuple[str, ...] = ()
         #: What changed while the lobby was out of view (under a match), drawn when it shows again.
         self._undrawn: dict[str, Callable[[], None]] = {}
+        #: The news to draw at the moment chosen for it (``NEWS_SPREAD``), and its timer.
+        self._news: dict[str, Callable[[], None]] = {}
+        self._news_timer: Timer | None = None
+        self._news_drawn = 0.0
         #: Whether the server pairs players and passes challenges on; the challenges to and from this player.
         self.quick_match = self.challenging = False
         self.challenges: tuple[ChallengeLine, ...] = ()
@@ -411,6 +426,22 @@ class LobbyScreen(QuietFocus, Screen[None]):
         else:
             self._undrawn[part.__name__] = part
 
+    def draw_news(self, part: Callable[[], None]) -> None:
+        """Draw ``part`` of the lobby, news from others, at a moment within ``NEWS_SPREAD`` seconds."""
+        if not self.composed:
+            return
+        self._news[part.__name__] = part
+        if self._news_timer is None:
+            wait = max(random.uniform(0, self.news_spread), self._news_drawn + self.news_every - time.monotonic())
+            self._news_timer = self.set_timer(wait, self._draw_the_news)
+
+    def _draw_the_news(self) -> None:
+        self._news_timer = None
+        self._news_drawn = time.monotonic()
+        news, self._news = self._news, {}
+        for part in news.values():
+            self._draw(part)
+
     def on_screen_resume(self) -> None:
         undrawn, self._undrawn = self._undrawn, {}
         for part in undrawn.values():
@@ -422,7 +453,8 @@ class LobbyScreen(QuietFocus, Screen[None]):
         self._draw(self._draw_matches)
 
     def _draw_matches(self) -> None:
-        self._show_list()
+        if not self.listing_online and not self.talking:  # else their list is hidden: only the menu may change
+            self._show_list()
         self._update_menu()
 
     def _fill_matches(self, listing: Menu) -> None:
@@ -438,11 +470,11 @@ class LobbyScreen(QuietFocus, Screen[None]):
         if lines:
             listing.highlighted = min(highlighted or 0, len(lines) - 1)
 
-    def show_online(self, people: tuple[OnlinePerson, ...], total: int, you: int | None) -> None:
+    def show_online(self, people: tuple[OnlinePerson, ...], total: int, you: int | None, news: bool = False) -> None:
         """Who is online, as the server lists them (``total`` counted in all; ``you``, this player's number):
-        drawn now if listed here, else when the player asks for them."""
+        drawn if listed here, else when the player asks for them; ``news``, a change: at its moment."""
         self.online, self.online_total, self.you = people, total, you
-        self._draw(self._draw_online)
+        (self.draw_news if news else self._draw)(self._draw_online)
 
     def _draw_online(self) -> None:
         self._show_titles()
@@ -515,7 +547,7 @@ class LobbyScreen(QuietFocus, Screen[None]):
     def show_talk_unread(self, count: int) -> None:
         """How many lines of the lobby's talk came since it was last read (said over the lists)."""
         self.talk_unread = count
-        self._draw(self._show_titles)
+        self.draw_news(self._show_titles)
 
     def action_list_online(self) -> None:
         """Who is online, in the matches' place, the list focused: arrows choose someone, Enter challenges them."""

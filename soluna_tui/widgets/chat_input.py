@@ -6,6 +6,7 @@ from __future__ import annotations
 from textual import events
 from textual.binding import Binding
 from textual.message import Message
+from textual.reactive import reactive
 from textual.widgets import Input
 
 from ..link.talk import CANNED
@@ -16,6 +17,9 @@ class ChatInput(Input):
     """The chat line (messages up: a line said, the line closed)."""
 
     BINDINGS = [Binding("enter", "submit", "Say"), Binding("escape", "close_chat", "Close talk")]
+    #: A steady cursor: a blinking one repainted the line twice a second for as long as the talk was open, in
+    #: every session of the server that had it open, however quiet the talk.
+    cursor_blink = reactive(False, init=False)
 
     class Said(Message):
         """The player said ``text`` (typed, or a canned line)."""

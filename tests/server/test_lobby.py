@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from soluna_tui.link.messages import REPLIES, REQUESTS, PlayMove, Reply, from_wire
+from soluna_tui.link.messages import REPLIES, REQUESTS, LobbyListing, PlayMove, Reply, from_wire
 from soluna_tui.link.protocol import decode, encode
 from soluna_tui.match_setup import MatchSetup
 from soluna_tui.rules import Match, MatchOptions, PlacedMove, parse_move_record
@@ -326,6 +326,45 @@ async def test_the_lobby_offers_a_held_seat_to_its_player(make_lobby) -> None:
     await lobby.arrive(other_guest)
     assert [entry["yours"] for entry in back.last("lobby")["matches"]] == [True]
     assert [entry["yours"] for entry in other_guest.last("lobby")["matches"]] == [False]
+
+
+class ListingGuest(FakeGuest):
+    """A guest that keeps the listings it was sent as the objects they are (the link encodes an object once)."""
+
+    def __init__(self, name: str, **kwargs) -> None:
+        super().__init__(name, **kwargs)
+        self.listings: list[LobbyListing] = []
+
+    def send(self, message: Reply) -> None:
+        super().send(message)
+        if isinstance(message, LobbyListing):
+            self.listings.append(message)
+
+
+async def test_the_listing_is_worked_out_once_a_change_one_object_for_all_who_have_no_seat_in_it(make_lobby) -> None:
+    """A change of the matches in play is worked out once, not once a guest in the lobby (counting every match's
+    stars for each of fifty guests held the server's loop on each change), and the guests with nothing of theirs
+    in it share one listing, which the link then encodes once; a guest whose seat is held has its own."""
+    lobby = await make_lobby(hold_time=300)
+    ann, bob = FakeGuest("ann"), FakeGuest("bob")
+    crowd = [ListingGuest(name) for name in ("cyd", "dan", "eve")]
+    for guest in crowd:
+        await lobby.arrive(guest)
+    worked_out = []
+    in_play = lobby.listing._matches
+    lobby.listing._matches = lambda: worked_out.append(1) or in_play()
+    code = await pair(lobby, ann, bob)
+    await wait_for(lambda: all(guest.listings[-1].matches for guest in crowd))
+    shared = crowd[0].listings[-1]
+    assert all(guest.listings[-1] is shared for guest in crowd) and [entry.code for entry in shared.matches] == [code]
+    told = sum(len(guest.listings) for guest in crowd)
+    assert 0 < len(worked_out) < told  # once a change for the three, not once each
+    await lobby.depart(bob)
+    back = ListingGuest("bob", address="10.0.0.9")
+    await lobby.arrive(back)
+    await wait_for(lambda: crowd[0].listings[-1].matches[0].away == (False, True))
+    assert back.listings[-1].matches[0].yours and back.listings[-1] is not crowd[0].listings[-1]
+    assert all(guest.listings[-1] is crowd[0].listings[-1] for guest in crowd)
 
 
 async def test_every_change_has_the_next_version_and_a_gap_is_filled_by_sync(make_lobby) -> None:

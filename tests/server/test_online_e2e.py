@@ -102,7 +102,7 @@ async def test_a_spectator_arriving_and_leaving_changes_the_count_the_players_se
         await eve.wait_for_text("ann vs bob: round 1, stars 0-0")
         await eve.press(ONLINE)
         await see_online(eve, ("ann", "bob", "eve"))
-        assert "playing bob" in eve.text and "playing ann" in eve.text
+        await eve.wait_for_text("playing bob", "playing ann")  # what each does: a change, drawn at its moment
         await eve.press(ONLINE, *WATCH_FIRST_KEYS)
         await eve.wait_for_text("You are watching", "Waiting for ann.")
         for player in (ann, bob):

@@ -4,6 +4,9 @@ of the child's link."""
 
 from __future__ import annotations
 
+import functools
+import time
+
 from textual.widgets import OptionList
 
 from soluna_tui.link.messages import ONLINE_LISTED, Doing, OnlineChanges, OnlinePeople, OnlinePerson
@@ -11,7 +14,7 @@ from soluna_tui.link.protocol import Link
 from soluna_tui.remote.online import OnlineBook
 from soluna_tui.rules import Match, MatchOptions
 from soluna_tui.screens.game import GameScreen
-from soluna_tui.screens.lobby import LobbyScreen
+from soluna_tui.screens.lobby import NEWS_EVERY, NEWS_SPREAD, LobbyScreen
 from soluna_tui.widgets.people_list import PeopleList, person_line
 from soluna_tui.widgets.tally import watching_text
 
@@ -101,7 +104,7 @@ async def test_the_lobby_lists_who_is_online_in_the_matches_place_at_80x24_and_c
         assert footer_keys(app)["Matches"] and "Who is online" not in footer_keys(app)
         server.send({"type": "online_changes", "came": [wire(OnlinePerson(2, "Bob", True, 1100, Doing.LOBBY))],
                      "went": [3], "total": 42})
-        await settle(pilot)
+        await wait_for_screen(pilot, app, LobbyScreen, "Soluna · 42 online")  # news: drawn at its moment
         text = screen_text(app)
         assert "cyd (guest)" not in text and "1100  in the lobby" in text and "Soluna · 42 online" in text
         await pilot.press("escape", *("tab",) * 8, "right")  # from the menu, the Online list setting: hide me
@@ -176,3 +179,34 @@ async def test_who_is_online_asked_for_before_the_server_says_takes_the_focus_wh
         server.send({"type": "online", "people": [wire(ANN), wire(BOB)], "total": 2, "you": 1})
         await settle(pilot)
         assert app.focused is app.lobby.query_one(PeopleList)
+
+
+async def test_news_from_others_is_drawn_at_most_once_a_second_whatever_came_meanwhile_at_once(monkeypatch) -> None:
+    """Every lobby hears a change of who is online in the same instant: each draws it at a moment of its own (within
+    ``NEWS_SPREAD``) and at most once every ``NEWS_EVERY`` seconds, what came meanwhile drawn together (fifty lobbies
+    drawing each change at once held the moves of the matches in play behind them)."""
+    monkeypatch.setattr(LobbyScreen, "news_spread", NEWS_SPREAD)  # as a server runs it
+    monkeypatch.setattr(LobbyScreen, "news_every", NEWS_EVERY)
+    app, ours = await start()
+    async with app.run_test(size=(80, 24)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        server.send({"type": "lobby", "matches": []})
+        server.send({"type": "online", "people": [wire(ANN)], "total": 1, "you": 1})
+        await wait_for_screen(pilot, app, LobbyScreen, "Soluna · 1 online")
+        lobby, drawn = app.lobby, []
+        draw_online = lobby._draw_online
+
+        @functools.wraps(draw_online)
+        def counted() -> None:
+            drawn.append(lobby.online_total)
+            draw_online()
+
+        lobby._draw_online = counted
+        started = time.monotonic()
+        server.send({"type": "online_changes", "came": [wire(BOB)], "total": 2})
+        await settle(pilot)
+        assert lobby.online_total == 2 and "Soluna · 1 online" in screen_text(app)  # kept, drawn at its moment
+        server.send({"type": "online_changes", "came": [wire(CYD)], "total": 3})
+        await wait_for_screen(pilot, app, LobbyScreen, "Soluna · 3 online")
+        assert drawn == [3]  # both changes, drawn once
+        assert time.monotonic() - started < NEWS_EVERY + NEWS_SPREAD + 0.5

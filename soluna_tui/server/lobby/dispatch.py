@@ -61,7 +61,7 @@ from .choices import Choices
 from .computer import ComputerGames
 from .decisions import Referee
 from .guesses import Guesses
-from .listing import Listing, listing_for
+from .listing import InPlay, Listing, in_play, listing_for
 from .names import Names, welcome
 from .pairing import Pairings
 from .presence import HEARTBEAT, Presence
@@ -106,7 +106,7 @@ class Lobby:
         self.visitors: dict[Guest, Visitor] = {}
         self.presence = Presence(store, self.server_id, heartbeat)
         self.background = Background()
-        self.listing = Listing(self.visitors, self._listing_for)
+        self.listing = Listing(self.visitors, self._in_play, self._listing_for)
         self.cache = MatchCache(store, self.visitors, self.presence.moment, self)
         # Who is online on every server (their heartbeats carry it), and how many watch each match.
         self.roster = Roster(self.server_id, self.visitors, self.cache.tables, lambda: self.presence.live,
@@ -396,9 +396,12 @@ class Lobby:
     def seat_taken_over(self, table: Table, index: int, guest: Guest) -> None:
         self.background.run(self.matches.reclaim(table.code, index, guest))
 
-    def _listing_for(self, guest: Guest, visitor: Visitor) -> LobbyListing:
-        return listing_for(identities(guest, visitor), guest.fingerprint, self.tables.values(),
-                           self.roster.watcher_counts, self.presence.moment(), self.games.offer(guest, visitor))
+    def _in_play(self) -> InPlay:
+        return in_play(self.tables.values(), self.roster.watcher_counts, self.presence.moment())
+
+    def _listing_for(self, guest: Guest, visitor: Visitor, matches: InPlay) -> LobbyListing:
+        return listing_for(identities(guest, visitor), guest.fingerprint, matches, self.presence.moment(),
+                           self.games.offer(guest, visitor))
 
 
 def _kind(step: Step) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass, replace
 
 from ...link.messages import ComputerOffer, ListedMatch, LobbyListing
 from .decisions import Moment
@@ -16,30 +17,58 @@ from .tables import Table
 from .visitors import Guest, Visitor
 
 
-def listing_for(names: Collection[str], fingerprint: str | None, tables: Iterable[Table],
-                watchers: Mapping[str, int], moment: Moment, offer: ComputerOffer | None) -> LobbyListing:
-    """What a player known by ``names`` (with the key ``fingerprint``, if any) sees: the matches in play, with
-    their own seat marked where it is held for them, or taken by a session of their key (a connection half
-    dead, another terminal: taking it back closes that one)."""
-    matches = []
+@dataclass(frozen=True)
+class InPlay:
+    """The matches in play as every guest's listing shows them (``entries``: marked as nobody's), their tables,
+    and the listing of a guest with no seat there and no match against the computer kept: one object, so the
+    link encodes it once for all of them."""
+
+    tables: tuple[Table, ...]
+    entries: tuple[ListedMatch, ...]
+    listing: LobbyListing
+
+
+def in_play(tables: Iterable[Table], watchers: Mapping[str, int], moment: Moment) -> InPlay:
+    """The matches in play, worked out once for all the guests told (a match's stars are counted from its
+    rounds: worked out for each guest on each change, they held the server's loop behind fifty lobbies)."""
+    playing, entries = [], []
     for table in tables:
         match = table.match
         if match is None or match.is_over:
             continue
         away = [moment.seat_free(seat) for seat in table.seats]
-        mine = [(moment.seat_free(seat) and seat.identity in names)
-                or (fingerprint is not None and seat.fingerprint == fingerprint) for seat in table.seats]
-        held = next((moment.away(seat) for seat, its in zip(table.seats, mine, strict=True) if its), None)
-        matches.append(ListedMatch(table.code, match.players, match.round_number, match.stars,
-                                   watchers.get(table.code, 0), (away[0], away[1]), any(mine), held))
-    return LobbyListing(tuple(matches), offer)
+        playing.append(table)
+        entries.append(ListedMatch(table.code, match.players, match.round_number, match.stars,
+                                   watchers.get(table.code, 0), (away[0], away[1])))
+    return InPlay(tuple(playing), tuple(entries), LobbyListing(tuple(entries)))
+
+
+def listing_for(names: Collection[str], fingerprint: str | None, matches: InPlay, moment: Moment,
+                offer: ComputerOffer | None) -> LobbyListing:
+    """What a player known by ``names`` (with the key ``fingerprint``, if any) sees: the matches in play, with
+    their own seat marked where it is held for them, or taken by a session of their key (a connection half
+    dead, another terminal: taking it back closes that one)."""
+    listed, theirs = [], False
+    for table, entry in zip(matches.tables, matches.entries, strict=True):
+        mine = [(free and seat.identity in names) or (fingerprint is not None and seat.fingerprint == fingerprint)
+                for seat, free in zip(table.seats, entry.away, strict=True)]
+        if any(mine):
+            theirs = True
+            held = next(moment.away(seat) for seat, its in zip(table.seats, mine, strict=True) if its)
+            entry = replace(entry, yours=True, held=held)
+        listed.append(entry)
+    if not theirs and offer is None:
+        return matches.listing
+    return LobbyListing(tuple(listed), offer)
 
 
 class Listing:
     """Tells the guests in the lobby (at no match) what is in play."""
 
-    def __init__(self, visitors: dict[Guest, Visitor], build: Callable[[Guest, Visitor], LobbyListing]) -> None:
+    def __init__(self, visitors: dict[Guest, Visitor], matches: Callable[[], InPlay],
+                 build: Callable[[Guest, Visitor, InPlay], LobbyListing]) -> None:
         self._visitors = visitors
+        self._matches = matches
         self._build = build
         self._due = False
 
@@ -51,16 +80,18 @@ class Listing:
 
     def _send(self) -> None:
         self._due = False
+        matches = self._matches()
         for guest, visitor in list(self._visitors.items()):
             if visitor.code is None:
-                self.send_to(guest)
+                self.send_to(guest, matches=matches)
 
-    def send_to(self, guest: Guest, force: bool = False) -> None:
-        """The listing to one guest, unless it has just been sent the very same (``force``: even then)."""
+    def send_to(self, guest: Guest, force: bool = False, matches: InPlay | None = None) -> None:
+        """The listing to one guest, unless it has just been sent the very same (``force``: even then);
+        ``matches``: those in play, when already worked out."""
         visitor = self._visitors.get(guest)
         if visitor is None:
             return
-        listing = self._build(guest, visitor)
+        listing = self._build(guest, visitor, self._matches() if matches is None else matches)
         if force or listing != visitor.last_listing:
             visitor.last_listing = listing
             guest.send(listing)
