@@ -58,6 +58,16 @@ async def refused_line(port: int, address: str = "127.0.0.1", key: asyncssh.SSHK
         return reason
 
 
+async def refused_soon(port: int, address: str, key: asyncssh.SSHKey | None = None) -> str:
+    """The line a server refuses with, once it has read the ban (each server rereads the ban file on its own
+    beat: one that has not yet lets the player in meanwhile)."""
+    started = time.monotonic()
+    while (line := await refused_line(port, address, key)) == "let in":
+        assert time.monotonic() - started < FEW_SECONDS, "still let in"
+        await asyncio.sleep(0.2)
+    return line
+
+
 async def let_in_again(port: int, address: str, key: asyncssh.SSHKey | None = None) -> float:
     """Try to connect until let in (a lifted ban applies within seconds); how long it took."""
     started = time.monotonic()
