@@ -36,7 +36,11 @@ async def say(terminal: SshTerminal, text: str) -> None:
     terminal.send(text + "\r")
     await terminal.answered()
     await terminal.press("escape")
-    await terminal.wait_for(lambda screen: "Enter says it" not in screen)  # closed: keys are the board's again
+    # Closed: keys are the board's again. Its footer says so, not only the hint gone from the panel (a frame read
+    # half drawn lacked the hint while the line was still open, and the next key was a canned line).
+    await terminal.wait_for(lambda screen: "Enter says it" not in screen and "Close talk" not in screen
+                            and "C Talk" in screen)
+    await terminal.answered()
 
 
 async def sees(terminal: SshTerminal, words: str, timeout: float = TIMEOUT) -> None:
