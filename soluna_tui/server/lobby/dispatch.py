@@ -400,8 +400,7 @@ class Lobby:
         return in_play(self.tables.values(), self.roster.watcher_counts, self.presence.moment())
 
     def _listing_for(self, guest: Guest, visitor: Visitor, matches: InPlay) -> LobbyListing:
-        return listing_for(identities(guest, visitor), guest.fingerprint, matches, self.presence.moment(),
-                           self.games.offer(guest, visitor))
+        return listing_for(identities(guest, visitor), guest.fingerprint, matches, self.games.offer(guest, visitor))
 
 
 def _kind(step: Step) -> str:

@@ -26,6 +26,8 @@ class InPlay:
     tables: tuple[Table, ...]
     entries: tuple[ListedMatch, ...]
     listing: LobbyListing
+    #: When they were worked out (a guest's own seat is held from then).
+    moment: Moment
 
 
 def in_play(tables: Iterable[Table], watchers: Mapping[str, int], moment: Moment) -> InPlay:
@@ -40,10 +42,10 @@ def in_play(tables: Iterable[Table], watchers: Mapping[str, int], moment: Moment
         playing.append(table)
         entries.append(ListedMatch(table.code, match.players, match.round_number, match.stars,
                                    watchers.get(table.code, 0), (away[0], away[1])))
-    return InPlay(tuple(playing), tuple(entries), LobbyListing(tuple(entries)))
+    return InPlay(tuple(playing), tuple(entries), LobbyListing(tuple(entries)), moment)
 
 
-def listing_for(names: Collection[str], fingerprint: str | None, matches: InPlay, moment: Moment,
+def listing_for(names: Collection[str], fingerprint: str | None, matches: InPlay,
                 offer: ComputerOffer | None) -> LobbyListing:
     """What a player known by ``names`` (with the key ``fingerprint``, if any) sees: the matches in play, with
     their own seat marked where it is held for them, or taken by a session of their key (a connection half
@@ -54,7 +56,7 @@ def listing_for(names: Collection[str], fingerprint: str | None, matches: InPlay
                 for seat, free in zip(table.seats, entry.away, strict=True)]
         if any(mine):
             theirs = True
-            held = next(moment.away(seat) for seat, its in zip(table.seats, mine, strict=True) if its)
+            held = next(matches.moment.away(seat) for seat, its in zip(table.seats, mine, strict=True) if its)
             entry = replace(entry, yours=True, held=held)
         listed.append(entry)
     if not theirs and offer is None:
