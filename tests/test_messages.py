@@ -288,6 +288,23 @@ def test_a_field_replaced_by_any_json_is_read_back_the_same_or_refused(message, 
     assert decode(encode(read), kinds_of(message)) == read
 
 
+@pytest.mark.parametrize(("changed", "said"), [
+    ({"match": {"rounds": [[1, float("inf")]]}}, "'match' message field 'match' holds a number that is not finite"),
+    ({"away": [float("nan"), None]}, "'match' message field 'away' item 1 is not a finite number"),
+    ({"clock": {"setting": {"seconds": 300, "increment": 2}, "left": [300.0, float("-inf")]}},
+     "'match' message field 'clock' field 'left' item 2 is not a finite number"),
+    ({"seat": True}, "'match' message field 'seat' is not one of 0, 1"),
+    ({"away": [None, None, None]}, "'match' message field 'away' has 3 items, not 2"),
+])
+def test_a_number_that_is_not_finite_is_refused_at_any_depth_and_named_by_its_place(changed, said) -> None:
+    """Each list and record is read item by item, so its numbers are checked where they are read; a document
+    carried whole (the match) is checked through and through. Whichever, the error names the place."""
+    wire = {"type": "match", "code": "ABCD", "version": 1, "seat": 0, "match": {}, **changed}
+    with pytest.raises(ProtocolError) as refused:
+        from_wire(json.loads(json.dumps(wire)), REPLIES)
+    assert str(refused.value) == said
+
+
 @given(JSON)
 def test_any_json_at_all_is_a_message_or_a_protocol_error(document) -> None:
     for kinds in (REQUESTS, REPLIES):

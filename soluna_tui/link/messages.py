@@ -24,9 +24,9 @@ import dataclasses
 import enum
 import functools
 import types
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, Final, Literal, Union, get_args, get_origin, get_type_hints
+from typing import Annotated, Any, ClassVar, Final, Literal, Union, cast, get_args, get_origin, get_type_hints
 
 from ..rules.fields import LONGEST, checked
 from .clock import ClockReading, ClockSetting
@@ -882,7 +882,10 @@ def from_wire(document: Any, kinds: Mapping[str, type[Message]]) -> Message:
     if kind is None:
         raise ProtocolError(f"an unknown message {_short(document['type'])!r}")
     values = {key: value for key, value in document.items() if key != "type"}
-    message: Message = _record(kind, values, f"{kind.TYPE!r} message")
+    try:
+        message: Message = _reader(cast(Hashable, kind), LONGEST)(values)  # a class is hashable
+    except _Misread as wrong:
+        raise ProtocolError(f"{kind.TYPE!r} message{wrong.tail}") from None
     return message
 
 
@@ -891,70 +894,145 @@ def _short(name: str) -> str:
     return name[:40]
 
 
+class _Misread(Exception):
+    """What was wrong with a value, said from where it was found outwards: each record and list it is in puts
+    its own part (`` field 'code'``, `` item 3``) before ``tail`` as it passes, so no words are made while all
+    is well."""
+
+    def __init__(self, tail: str) -> None:
+        super().__init__(tail)
+        self.tail = tail
+
+    def within(self, part: str) -> _Misread:
+        self.tail = part + self.tail
+        return self
+
+
+#: Reads one value as its declaration says: the value itself, a tuple for a list, a record for an object.
+Reader = Callable[[Any], Any]
+
+
 @functools.cache
-def _declared(kind: type) -> tuple[tuple[str, Any, bool], ...]:
-    """Each field of a record: its name, its declared type, and whether it may be left out."""
-    hints = get_type_hints(kind, include_extras=True)
-    return tuple((each.name, hints[each.name], each.default is not dataclasses.MISSING)
-                 for each in dataclasses.fields(kind))
-
-
-def _record(kind: type, document: Any, where: str) -> Any:
-    document = checked(document, (dict,), where, ProtocolError, LONGEST)
-    declared = _declared(kind)
-    unknown = set(document) - {name for name, _, _ in declared}
-    if unknown:
-        raise ProtocolError(f"{where} has an unknown field {_short(sorted(unknown)[0])!r}")
-    values = {}
-    for name, annotation, optional in declared:
-        if name in document:
-            values[name] = _value(annotation, document[name], f"{where} field {name!r}")
-        elif not optional:
-            raise ProtocolError(f"{where} has no {name!r} field")
-    try:
-        return kind(**values)
-    except ProtocolError:
-        raise
-    except ValueError as error:  # a record that checks itself (a clock setting out of range)
-        raise ProtocolError(f"{where}: {error}") from None
-
-
-def _value(annotation: Any, value: Any, what: str, longest: int = LONGEST) -> Any:
-    """``value`` read as ``annotation`` declares (see the module's docstring for what is checked)."""
-    origin = get_origin(annotation)
-    arguments = get_args(annotation)
+def _reader(annotation: Any, longest: int) -> Reader:
+    """The reader of ``annotation`` (see the module's docstring for what is checked), made once for each."""
+    origin, arguments = get_origin(annotation), get_args(annotation)
     if origin is Annotated:
         limit = next((extra.limit for extra in arguments[1:] if isinstance(extra, Longest)), longest)
-        return _value(arguments[0], value, what, limit)
+        return _reader(arguments[0], limit)
     if origin in (Union, types.UnionType):
-        if value is None and type(None) in arguments:
-            return None
         (only,) = [each for each in arguments if each is not type(None)]
-        return _value(only, value, what, longest)
+        inner = _reader(only, longest)
+        if type(None) not in arguments:
+            return inner
+        return lambda value: None if value is None else inner(value)
     if origin is Literal:
-        if value not in arguments or isinstance(value, bool) != any(isinstance(each, bool) for each in arguments):
-            raise ProtocolError(f"{what} is not one of {', '.join(map(repr, arguments))}")
-        return value
+        return _literal_reader(arguments)
     if origin is tuple:
-        items = checked(value, (list,), what, ProtocolError, longest)
-        if len(arguments) == 2 and arguments[1] is Ellipsis:
-            return tuple(_value(arguments[0], item, f"{what} item {number}")
-                         for number, item in enumerate(items, start=1))
-        if len(items) != len(arguments):
-            raise ProtocolError(f"{what} has {len(items)} items, not {len(arguments)}")
-        return tuple(_value(kind, item, f"{what} item {number}")
-                     for number, (kind, item) in enumerate(zip(arguments, items, strict=True), start=1))
-    if origin is dict:
-        return checked(value, (dict,), what, ProtocolError, longest)
+        return _tuple_reader(arguments, longest)
+    if origin is dict:  # a document carried whole: checked through and through here, read where it is used
+        return lambda value: _checked(value, (dict,), longest)
     if isinstance(annotation, type) and dataclasses.is_dataclass(annotation):
-        return _record(annotation, value, what)
+        return _record_reader(annotation, LONGEST)
     if isinstance(annotation, type) and issubclass(annotation, enum.StrEnum):
-        text = checked(value, (str,), what, ProtocolError, longest)
-        try:
-            return annotation(text)
-        except ValueError:
-            raise ProtocolError(f"{what} is not one of {', '.join(map(str, annotation))}") from None
-    if annotation in (str, int, float, bool):
-        plain = checked(value, (annotation,), what, ProtocolError, longest)
-        return float(plain) if annotation is float else plain
+        return _enum_reader(annotation, longest)
+    if annotation in (str, int, bool):
+        return lambda value: value if type(value) is annotation and (
+            annotation is not str or len(value) <= longest) else _checked(value, (annotation,), longest)
+    if annotation is float:
+        return lambda value: float(_checked(value, (float,), longest))
     raise TypeError(f"a message field declared as {annotation!r}, which this reader does not know")
+
+
+def _checked(value: Any, kinds: tuple[type, ...], longest: int, deep: bool = True) -> Any:
+    """``rules.fields.checked``, its complaint raised as a ``_Misread`` (its place put before it on the way out)."""
+    try:
+        return checked(value, kinds, "", _MisreadText, longest, deep)
+    except _MisreadText as error:
+        raise _Misread(str(error)) from None
+
+
+class _MisreadText(ValueError):
+    """``checked``'s words about a value, without the value's place (added on the way out)."""
+
+
+def _literal_reader(choices: tuple[Any, ...]) -> Reader:
+    takes_bool = any(isinstance(each, bool) for each in choices)
+
+    def literal(value: Any) -> Any:
+        if value not in choices or isinstance(value, bool) != takes_bool:
+            raise _Misread(f" is not one of {', '.join(map(repr, choices))}")
+        return value
+    return literal
+
+
+def _tuple_reader(arguments: tuple[Any, ...], longest: int) -> Reader:
+    if len(arguments) == 2 and arguments[1] is Ellipsis:
+        item = _reader(arguments[0], LONGEST)
+
+        def many(value: Any) -> tuple[Any, ...]:
+            items = _checked(value, (list,), longest, deep=False)
+            try:
+                return tuple([item(each) for each in items])
+            except _Misread as wrong:
+                number = next(number for number, each in enumerate(items, start=1) if _misread(item, each))
+                raise wrong.within(f" item {number}") from None
+        return many
+    readers = tuple(_reader(each, LONGEST) for each in arguments)
+
+    def fixed(value: Any) -> tuple[Any, ...]:
+        items = _checked(value, (list,), longest, deep=False)
+        if len(items) != len(readers):
+            raise _Misread(f" has {len(items)} items, not {len(readers)}")
+        read = []
+        for number, (reader, each) in enumerate(zip(readers, items, strict=True), start=1):
+            try:
+                read.append(reader(each))
+            except _Misread as wrong:
+                raise wrong.within(f" item {number}") from None
+        return tuple(read)
+    return fixed
+
+
+def _misread(reader: Reader, value: Any) -> bool:
+    try:
+        reader(value)
+    except _Misread:
+        return True
+    return False
+
+
+def _record_reader(kind: type, longest: int) -> Reader:
+    hints = get_type_hints(kind, include_extras=True)
+    fields = tuple((each.name, _reader(hints[each.name], LONGEST), each.default is not dataclasses.MISSING)
+                   for each in dataclasses.fields(kind))
+    names = frozenset(name for name, _, _ in fields)
+
+    def record(document: Any) -> Any:
+        document = _checked(document, (dict,), longest, deep=False)
+        if not names.issuperset(document):
+            raise _Misread(f" has an unknown field {_short(sorted(set(document) - names)[0])!r}")
+        values = {}
+        for name, reader, optional in fields:
+            if name in document:
+                try:
+                    values[name] = reader(document[name])
+                except _Misread as wrong:
+                    raise wrong.within(f" field {name!r}") from None
+            elif not optional:
+                raise _Misread(f" has no {name!r} field")
+        try:
+            return kind(**values)
+        except ProtocolError:
+            raise
+        except ValueError as error:  # a record that checks itself (a clock setting out of range)
+            raise _Misread(f": {error}") from None
+    return record
+
+
+def _enum_reader(kind: type[enum.StrEnum], longest: int) -> Reader:
+    def member(value: Any) -> enum.StrEnum:
+        try:
+            return kind(_checked(value, (str,), longest))
+        except ValueError:
+            raise _Misread(f" is not one of {', '.join(map(str, kind))}") from None
+    return member

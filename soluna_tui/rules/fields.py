@@ -35,13 +35,14 @@ def _kind_names(kinds: tuple[type, ...]) -> str:
 
 
 def checked(value: Any, kinds: tuple[type, ...], what: str, error: type[ValueError] = ValueError,
-            longest: int = LONGEST) -> Any:
+            longest: int = LONGEST, deep: bool = True) -> Any:
     """``value`` when it is one of ``kinds`` and sane, else ``error`` saying what was wrong with ``what``.
 
     The type must be one of ``kinds`` itself, not a subclass: a bool is not an int (JSON's ``true``
     is no seat number); only an int is also a float where floats are wanted (JSON writes ``300``
     for 300.0). No float, even one inside a list or an object, is infinite or not a number; a
-    string, list or object is at most ``longest`` long.
+    string, list or object is at most ``longest`` long. ``deep=False``: the items of a list or an
+    object are the caller's to check, each in turn (their numbers are not looked at here).
     """
     kind = type(value)
     if kind not in kinds and not (kind is int and float in kinds):
@@ -50,7 +51,7 @@ def checked(value: Any, kinds: tuple[type, ...], what: str, error: type[ValueErr
         raise error(f"{what} has the wrong type (wanted {_kind_names(kinds)})")
     if kind in (str, list, dict) and len(value) > longest:
         raise error(f"{what} is too long ({len(value)}, at most {longest})")
-    if not _all_finite(value):
+    if (deep or kind is float) and not _all_finite(value):
         raise error(f"{what} is not a finite number" if kind is float else f"{what} holds a number that is not finite")
     return value
 

@@ -77,11 +77,10 @@ MATCHES_TITLE = "Matches in play"
 TALK_TITLE = "Talk in the lobby"
 #: Seconds the settings stay as they are before they are told (holding a key down sends nothing).
 CHOICES_SETTLE_SECONDS = 1.0
-#: Seconds over which the lobby's news (changes of who is online, others' lines of talk) is drawn, at a moment each
-#: lobby chooses at random: every lobby hears a change at once, and fifty of them drawing it in the same instant
-#: held the moves of the matches in play behind them (news that comes meanwhile is drawn with it).
-NEWS_SPREAD = 0.3
-#: The least seconds between two drawings of news in one lobby (news that comes meanwhile waits for the next).
+#: Seconds between the moments at which a lobby draws its news (changes of who is online, others' lines of talk):
+#: each lobby has moments of its own, at a phase it chooses at random, and draws what came since the last one.
+#: Every lobby hears a change in the same instant, and fifty of them drawing it then (or within a short spread
+#: after it, which the next changes kept them to) held the moves of the matches in play behind them.
 NEWS_EVERY = 1.0
 
 
@@ -125,8 +124,7 @@ def describe_computer_match(offer: ComputerOffer) -> str:
 class LobbyScreen(QuietFocus, Screen[None]):
     """Where an SSH player starts, and comes back to after each match."""
 
-    #: How news from others is paced (``NEWS_SPREAD``, ``NEWS_EVERY``).
-    news_spread: ClassVar[float] = NEWS_SPREAD
+    #: How news from others is paced (``NEWS_EVERY``).
     news_every: ClassVar[float] = NEWS_EVERY
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -251,10 +249,10 @@ class LobbyScreen(QuietFocus, Screen[None]):
         self._matches_drawn: tuple[str, ...] = ()
         #: What changed while the lobby was out of view (under a match), drawn when it shows again.
         self._undrawn: dict[str, Callable[[], None]] = {}
-        #: The news to draw at the moment chosen for it (``NEWS_SPREAD``), and its timer.
+        #: The news to draw at this lobby's next moment (``NEWS_EVERY``), its timer, and the moments' phase.
         self._news: dict[str, Callable[[], None]] = {}
         self._news_timer: Timer | None = None
-        self._news_drawn = 0.0
+        self._news_phase = random.uniform(0, self.news_every)
         #: Whether the server pairs players and passes challenges on; the challenges to and from this player.
         self.quick_match = self.challenging = False
         self.challenges: tuple[ChallengeLine, ...] = ()
@@ -427,17 +425,16 @@ class LobbyScreen(QuietFocus, Screen[None]):
             self._undrawn[part.__name__] = part
 
     def draw_news(self, part: Callable[[], None]) -> None:
-        """Draw ``part`` of the lobby, news from others, at a moment within ``NEWS_SPREAD`` seconds."""
+        """Draw ``part`` of the lobby, news from others, at this lobby's next moment (``NEWS_EVERY``)."""
         if not self.composed:
             return
         self._news[part.__name__] = part
         if self._news_timer is None:
-            wait = max(random.uniform(0, self.news_spread), self._news_drawn + self.news_every - time.monotonic())
+            wait = (self._news_phase - time.monotonic()) % self.news_every
             self._news_timer = self.set_timer(wait, self._draw_the_news)
 
     def _draw_the_news(self) -> None:
         self._news_timer = None
-        self._news_drawn = time.monotonic()
         news, self._news = self._news, {}
         for part in news.values():
             self._draw(part)

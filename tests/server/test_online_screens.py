@@ -187,9 +187,9 @@ async def test_who_is_online_asked_for_before_the_server_says_takes_the_focus_wh
 
 
 async def test_news_from_others_is_drawn_at_most_once_a_second_whatever_came_meanwhile_at_once() -> None:
-    """Every lobby hears a change of who is online in the same instant: each draws it at a moment of its own (within
-    ``NEWS_SPREAD``) and at most once every ``NEWS_EVERY`` seconds, what came meanwhile drawn together (fifty lobbies
-    drawing each change at once held the moves of the matches in play behind them)."""
+    """Every lobby hears a change of who is online in the same instant: each draws it at the next of its own moments,
+    ``NEWS_EVERY`` seconds apart, what came meanwhile drawn together (fifty lobbies drawing each change at once held
+    the moves of the matches in play behind them)."""
     app, ours = await start()
     async with app.run_test(size=(80, 24)) as pilot:
         server = await in_the_lobby_alone(pilot, app, ours)
@@ -203,7 +203,7 @@ async def test_news_from_others_is_drawn_at_most_once_a_second_whatever_came_mea
 
         lobby._draw_online = counted
         server.send({"type": "online_changes", "came": [wire(BOB)], "total": 2})
-        await wait_for_screen(pilot, app, LobbyScreen, "Soluna · 2 online")  # within NEWS_SPREAD
+        await wait_for_screen(pilot, app, LobbyScreen, "Soluna · 2 online")  # within NEWS_EVERY
         server.send({"type": "online_changes", "came": [wire(CYD)], "total": 3})
         await pilot.pause(0.05)
         server.send({"type": "online_changes", "came": [], "went": [3], "total": 2})
