@@ -10,7 +10,7 @@ import re
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -228,6 +228,16 @@ def session_named(server: SolunaServer, name: str):
 async def wait_until(condition: Callable[[], bool], timeout: float = TIMEOUT, what: str = "the condition") -> None:
     deadline = time.monotonic() + timeout
     while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} never held")
+        await asyncio.sleep(0.05)
+
+
+async def wait_until_stored(condition: Callable[[], Awaitable[bool]], timeout: float = TIMEOUT,
+                            what: str = "the condition") -> None:
+    """``wait_until`` for what the store says: the server writes some things a moment after it has acted."""
+    deadline = time.monotonic() + timeout
+    while not await condition():
         if time.monotonic() > deadline:
             raise AssertionError(f"{what} never held")
         await asyncio.sleep(0.05)
