@@ -68,6 +68,9 @@ async def running_server(tmp_path: Path, spawn: str = "zygote", proxy_from: tupl
 class SshTerminal:
     """An interactive SSH session with a PTY, its output fed to a pyte screen."""
 
+    #: The screen's lines as last worked out (pyte works them out afresh each time it is asked), until more comes.
+    _display: list[str] | None = None
+
     def __init__(self, connection: asyncssh.SSHClientConnection, process: asyncssh.SSHClientProcess,
                  columns: int, lines: int) -> None:
         self.connection = connection
@@ -86,13 +89,20 @@ class SshTerminal:
         return cls(connection, process, columns, lines)
 
     @property
+    def display(self) -> list[str]:
+        """The screen's lines."""
+        if self._display is None:
+            self._display = self.screen.display
+        return self._display
+
+    @property
     def text(self) -> str:
-        return "\n".join(self.screen.display)
+        return "\n".join(self.display)
 
     @property
     def shown(self) -> str:
         """The screen's lines that hold something, for failure messages."""
-        return "\n".join(line.rstrip() for line in self.screen.display if line.strip())
+        return "\n".join(line.rstrip() for line in self.display if line.strip())
 
     async def pump(self, seconds: float, quiet: float | None = None) -> None:
         """Read whatever arrives for ``seconds``; with ``quiet``, stop sooner once output has come and
@@ -118,6 +128,7 @@ class SshTerminal:
             return
         self.received += data
         self.stream.feed(data)
+        self._display = None
 
     async def wait_for(self, predicate: Callable[[str], bool], timeout: float = TIMEOUT) -> str:
         """Read until ``predicate(screen text)`` holds; ``AssertionError`` with the screen if it never does."""
@@ -139,7 +150,7 @@ class SshTerminal:
     @property
     def sidebar(self) -> str:
         """The panel beside the board (the last 30 columns), its lines joined: a notice there reads as one line."""
-        return " ".join(" ".join(line[-30:].split()) for line in self.screen.display if line[-30:].strip())
+        return " ".join(" ".join(line[-30:].split()) for line in self.display if line[-30:].strip())
 
     async def wait_for_notice(self, line: str, timeout: float = TIMEOUT) -> None:
         """Read until the notice lines beside the board show ``line`` whole (not cut short)."""
@@ -181,6 +192,7 @@ class SshTerminal:
 
     def resize(self, columns: int, lines: int) -> None:
         self.screen.resize(lines, columns)
+        self._display = None
         self.process.change_terminal_size(columns, lines)
 
     async def close(self) -> None:

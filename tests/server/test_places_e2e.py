@@ -31,10 +31,10 @@ def alike_places(table: Arrangement) -> tuple[int, int]:
 async def shows_places(terminal: SshTerminal, places: list[str | None]) -> None:
     """Wait until the terminal's board shows exactly ``places``, place by place."""
     try:
-        await terminal.wait_for(lambda _text: places_on_board(terminal.screen.display) == places)
+        await terminal.wait_for(lambda _text: places_on_board(terminal.display) == places)
     except AssertionError as error:
         raise AssertionError(f"expected the places {places}, "
-                             f"the board shows {places_on_board(terminal.screen.display)}\n{error}") from None
+                             f"the board shows {places_on_board(terminal.display)}\n{error}") from None
 
 
 #: Each player from an address of their own: keys that sit down from one address are not rated against each other.

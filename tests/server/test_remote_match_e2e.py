@@ -27,7 +27,7 @@ DISCS = 6
 MATCH_SECONDS = 240
 def towers_shown(terminal: SshTerminal) -> list[str]:
     """The towers drawn on the board, as notation, sorted."""
-    return sorted(towers_on_board(terminal.screen.display))
+    return sorted(towers_on_board(terminal.display))
 
 
 def server_towers(match: Match) -> list[str]:

@@ -25,7 +25,7 @@ PASTE_START, PASTE_END = "\x1b[200~", "\x1b[201~"
 
 def flat(terminal: SshTerminal) -> str:
     """The screen's words on one line, and the panel beside the board's on another (a line wraps there)."""
-    beside = "\n".join(line[-30:] for line in terminal.screen.display)
+    beside = "\n".join(line[-30:] for line in terminal.display)
     return "\n".join(" ".join(re.sub(r"[│╭╮╰╯─]", " ", text).split()) for text in (terminal.text, beside))
 
 

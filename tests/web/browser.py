@@ -120,6 +120,7 @@ class BrowserTerminal(SshTerminal):
             size = (int(message[1]["width"]), int(message[1]["height"]))
             self.sizes.append(size)
             self.screen.resize(size[1], size[0])
+            self._display = None
 
     def _received(self, payload: str | bytes) -> None:
         if isinstance(payload, bytes):  # the terminal's bytes (a text frame is a pong)

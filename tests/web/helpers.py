@@ -121,6 +121,7 @@ class WebTerminal(SshTerminal):
 
     def resize(self, columns: int, lines: int) -> None:
         self.screen.resize(lines, columns)
+        self._display = None
         self.message("resize", {"width": columns, "height": lines})
 
     async def close(self) -> None:
