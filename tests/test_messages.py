@@ -293,12 +293,16 @@ def test_a_field_replaced_by_any_json_is_read_back_the_same_or_refused(message, 
     ({"away": [float("nan"), None]}, "'match' message field 'away' item 1 is not a finite number"),
     ({"clock": {"setting": {"seconds": 300, "increment": 2}, "left": [300.0, float("-inf")]}},
      "'match' message field 'clock' field 'left' item 2 is not a finite number"),
+    ({"away": [10 ** 400, None]}, "'match' message field 'away' item 1 is not a finite number"),  # no float
     ({"seat": True}, "'match' message field 'seat' is not one of 0, 1"),
+    ({"seat": 1.0}, "'match' message field 'seat' is not one of 0, 1"),  # a seat is an int
     ({"away": [None, None, None]}, "'match' message field 'away' has 3 items, not 2"),
 ])
 def test_a_number_that_is_not_finite_is_refused_at_any_depth_and_named_by_its_place(changed, said) -> None:
     """Each list and record is read item by item, so its numbers are checked where they are read; a document
-    carried whole (the match) is checked through and through. Whichever, the error names the place."""
+    carried whole (the match) is checked through and through. Whichever, the error names the place. An int too
+    big for a float is refused as such (it raised ``OverflowError``, which ended the server's reading of that
+    child), and a choice of numbers takes the very type (``1.0`` is no seat)."""
     wire = {"type": "match", "code": "ABCD", "version": 1, "seat": 0, "match": {}, **changed}
     with pytest.raises(ProtocolError) as refused:
         from_wire(json.loads(json.dumps(wire)), REPLIES)

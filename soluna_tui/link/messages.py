@@ -28,7 +28,7 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Final, Literal, Union, cast, get_args, get_origin, get_type_hints
 
-from ..rules.fields import LONGEST, checked
+from ..rules.fields import LONGEST, checked, is_one_of
 from .clock import ClockReading, ClockSetting
 from .end_reason import EndReason
 from .talk import CHAT_LONGEST, MATCH_LINES_KEPT, Room
@@ -895,9 +895,8 @@ def _short(name: str) -> str:
 
 
 class _Misread(Exception):
-    """What was wrong with a value, said from where it was found outwards: each record and list it is in puts
-    its own part (`` field 'code'``, `` item 3``) before ``tail`` as it passes, so no words are made while all
-    is well."""
+    """What was wrong with a value; each record and list it is in puts its place (`` field 'code'``, `` item 3``)
+    before ``tail`` on the way out. Not a ``ValueError``: only ``from_wire`` turns it into one."""
 
     def __init__(self, tail: str) -> None:
         super().__init__(tail)
@@ -939,7 +938,7 @@ def _reader(annotation: Any, longest: int) -> Reader:
         return lambda value: value if type(value) is annotation and (
             annotation is not str or len(value) <= longest) else _checked(value, (annotation,), longest)
     if annotation is float:
-        return lambda value: float(_checked(value, (float,), longest))
+        return _float_reader(longest)
     raise TypeError(f"a message field declared as {annotation!r}, which this reader does not know")
 
 
@@ -955,11 +954,18 @@ class _MisreadText(ValueError):
     """``checked``'s words about a value, without the value's place (added on the way out)."""
 
 
-def _literal_reader(choices: tuple[Any, ...]) -> Reader:
-    takes_bool = any(isinstance(each, bool) for each in choices)
+def _float_reader(longest: int) -> Reader:
+    def number(value: Any) -> float:
+        try:
+            return float(_checked(value, (float,), longest))
+        except OverflowError:  # an int too big for a float
+            raise _Misread(" is not a finite number") from None
+    return number
 
+
+def _literal_reader(choices: tuple[Any, ...]) -> Reader:
     def literal(value: Any) -> Any:
-        if value not in choices or isinstance(value, bool) != takes_bool:
+        if not is_one_of(value, choices):  # the very type too: 1.0 or true is not the seat 1
             raise _Misread(f" is not one of {', '.join(map(repr, choices))}")
         return value
     return literal
@@ -970,12 +976,13 @@ def _tuple_reader(arguments: tuple[Any, ...], longest: int) -> Reader:
         item = _reader(arguments[0], LONGEST)
 
         def many(value: Any) -> tuple[Any, ...]:
-            items = _checked(value, (list,), longest, deep=False)
-            try:
-                return tuple([item(each) for each in items])
-            except _Misread as wrong:
-                number = next(number for number, each in enumerate(items, start=1) if _misread(item, each))
-                raise wrong.within(f" item {number}") from None
+            read = []
+            for number, each in enumerate(_checked(value, (list,), longest, deep=False), start=1):
+                try:
+                    read.append(item(each))
+                except _Misread as wrong:
+                    raise wrong.within(f" item {number}") from None
+            return tuple(read)
         return many
     readers = tuple(_reader(each, LONGEST) for each in arguments)
 
@@ -991,14 +998,6 @@ def _tuple_reader(arguments: tuple[Any, ...], longest: int) -> Reader:
                 raise wrong.within(f" item {number}") from None
         return tuple(read)
     return fixed
-
-
-def _misread(reader: Reader, value: Any) -> bool:
-    try:
-        reader(value)
-    except _Misread:
-        return True
-    return False
 
 
 def _record_reader(kind: type, longest: int) -> Reader:
@@ -1031,8 +1030,9 @@ def _record_reader(kind: type, longest: int) -> Reader:
 
 def _enum_reader(kind: type[enum.StrEnum], longest: int) -> Reader:
     def member(value: Any) -> enum.StrEnum:
+        text = _checked(value, (str,), longest)
         try:
-            return kind(_checked(value, (str,), longest))
+            return kind(text)
         except ValueError:
             raise _Misread(f" is not one of {', '.join(map(str, kind))}") from None
     return member
