@@ -13,8 +13,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from soluna_tui.link.messages import REPLIES, MatchState, ProtocolError, from_wire, to_wire
+from soluna_tui.link.messages import REPLIES, MatchState, ProtocolError
 from soluna_tui.link.protocol import decode, encode
+from soluna_tui.link.wire import from_wire, to_wire
 from soluna_tui.rules import Match, MatchOptions
 
 MATCH = Match(MatchOptions(discs=4), ("ann", "bob"), seed=3).to_dict()

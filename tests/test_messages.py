@@ -37,11 +37,10 @@ from soluna_tui.link.messages import (
     SideResult,
     Standing,
     Welcome,
-    from_wire,
-    to_wire,
 )
 from soluna_tui.link.protocol import End, Link, decode, encode, encoded
 from soluna_tui.link.talk import Room
+from soluna_tui.link.wire import from_wire, to_wire
 from soluna_tui.rules import Match, MatchOptions
 from soluna_tui.rules.fields import LONGEST
 from soluna_tui.server.storage import RESULTS

@@ -7,7 +7,8 @@ it shows), so that neither imports the other's package:
 Module           What it holds
 ===============  ===============================================================
 protocol.py      the link between server and child, both ends: one JSON line a message
-messages.py      every message on the link, a typed value read by one check
+messages.py      every message on the link, each a typed value declared once
+wire.py          a message as the JSON object that travels, and read back by one check
 end_reason.py    why a two-player match ended (won, forfeit, on time, aborted...)
 clock.py         a match's clock: its setting (3+2), a reading, how it is shown
 names.py         names shown safely: what draws nothing removed, look-alike letters seen through

@@ -30,7 +30,8 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any, Final
 
-from .messages import REPLIES, REQUESTS, Message, ProtocolError, from_wire, to_wire
+from .messages import REPLIES, REQUESTS, Message, ProtocolError
+from .wire import from_wire, to_wire
 
 __all__ = ["MAX_BACKLOG", "MAX_LINE", "End", "Link", "ProtocolError", "decode", "encode", "encoded"]
 

@@ -10,8 +10,9 @@ import socket
 import pytest
 from textual.widgets import Static
 
-from soluna_tui.link.messages import REPLIES, LobbyListing, from_wire, to_wire
+from soluna_tui.link.messages import REPLIES, LobbyListing
 from soluna_tui.link.protocol import Link, encode
+from soluna_tui.link.wire import from_wire, to_wire
 from soluna_tui.remote.app import ChildApp
 from soluna_tui.remote.table import RemoteTable
 from soluna_tui.rules import Match, MatchOptions

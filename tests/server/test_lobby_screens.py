@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from soluna_tui.link.clock import ClockSetting
-from soluna_tui.link.messages import REPLIES, LobbyChoices, from_wire
+from soluna_tui.link.messages import REPLIES, LobbyChoices
 from soluna_tui.link.protocol import Link
+from soluna_tui.link.wire import from_wire
 from soluna_tui.rules import Match, MatchOptions
 from soluna_tui.screens.choose_name import ChooseNameScreen
 from soluna_tui.screens.game import GameScreen

@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 import logging
 
-from ...link.messages import KeepChoices, LobbyChoices, from_wire, to_wire
+from ...link.messages import KeepChoices, LobbyChoices
+from ...link.wire import from_wire, to_wire
 from ..storage import Storage, StorageUnavailable
 from .visitors import Asker, Guest
 

@@ -16,7 +16,8 @@ from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from ...link.messages import MatchTerms, Paired, ProtocolError, Request, Seek, from_wire, to_wire
+from ...link.messages import MatchTerms, Paired, ProtocolError, Request, Seek
+from ...link.wire import from_wire, to_wire
 from ...rules import SolunaError
 from ..gate import RateWindow, client_key
 from ..storage.pairing import Someone
