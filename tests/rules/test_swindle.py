@@ -7,7 +7,7 @@ from collections import Counter
 from functools import partial
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 
 from soluna_tui.rules import Budget, Position, Solver, drop, every_drop
 from soluna_tui.rules.players import move_chances, top_chances, trap_chances
@@ -46,12 +46,23 @@ class Plainly:
         return self.known[position]
 
 
+def lost_to_move(position: Position) -> Position:
+    """``position`` when its player to move loses with perfect play, else where its first winning move leads (its
+    opponent to move there, and losing): most positions drawn win, and throwing them all away failed Hypothesis's
+    health check now and then (50 thrown away for 8 kept)."""
+    analysis = Solver().analyse(position)
+    if not analysis.verdict.wins:
+        return position
+    return next(item.result for item in analysis.moves if item.verdict.wins)
+
+
 @settings(max_examples=40, deadline=None)
-@given(positions(max_discs=10).filter(lambda position: not position.is_blocked))
+@given(positions(max_discs=10).filter(lambda position: not position.is_blocked).map(lost_to_move)
+       .filter(lambda position: not position.is_blocked))
 def test_the_swindle_chances_are_those_of_the_whole_tree(position: Position) -> None:
     solver = Solver()
     analysis = solver.analyse(position)
-    assume(not analysis.verdict.wins)
+    assert not analysis.verdict.wins
     for model in (STRENGTHS[2], STRENGTHS[6], TYPICAL_OPPONENT):
         exact = Swindler(solver).chances(Outcomes.of(analysis, solver).children, model)
         plainly = Plainly(model, solver)
