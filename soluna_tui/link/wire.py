@@ -16,7 +16,7 @@ import dataclasses
 import enum
 import functools
 import types
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Annotated, Any, Literal, Union, cast, get_args, get_origin, get_type_hints
 
 from ..rules.fields import LONGEST, checked, is_one_of
@@ -144,13 +144,7 @@ def _tuple_reader(arguments: tuple[Any, ...], longest: int) -> Reader:
         item = _reader(arguments[0], LONGEST)
 
         def many(value: Any) -> tuple[Any, ...]:
-            read = []
-            for number, each in enumerate(_checked(value, (list,), longest, deep=False), start=1):
-                try:
-                    read.append(item(each))
-                except _Misread as wrong:
-                    raise wrong.within(f" item {number}") from None
-            return tuple(read)
+            return _read_items((item, each) for each in _checked(value, (list,), longest, deep=False))
         return many
     readers = tuple(_reader(each, LONGEST) for each in arguments)
 
@@ -158,14 +152,19 @@ def _tuple_reader(arguments: tuple[Any, ...], longest: int) -> Reader:
         items = _checked(value, (list,), longest, deep=False)
         if len(items) != len(readers):
             raise _Misread(f" has {len(items)} items, not {len(readers)}")
-        read = []
-        for number, (reader, each) in enumerate(zip(readers, items, strict=True), start=1):
-            try:
-                read.append(reader(each))
-            except _Misread as wrong:
-                raise wrong.within(f" item {number}") from None
-        return tuple(read)
+        return _read_items(zip(readers, items, strict=True))
     return fixed
+
+
+def _read_items(items: Iterable[tuple[Reader, Any]]) -> tuple[Any, ...]:
+    """Each item read by its reader; a misread names the item's place."""
+    read = []
+    for number, (reader, each) in enumerate(items, start=1):
+        try:
+            read.append(reader(each))
+        except _Misread as wrong:
+            raise wrong.within(f" item {number}") from None
+    return tuple(read)
 
 
 def _record_reader(kind: type, longest: int) -> Reader:
