@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import json
 import os
 import re
@@ -237,22 +238,20 @@ def session_named(server: SolunaServer, name: str):
     return sessions[0]
 
 
-async def wait_until(condition: Callable[[], bool], timeout: float = TIMEOUT, what: str = "the condition") -> None:
+async def wait_until(condition: Callable[[], bool | Awaitable[bool]], timeout: float = TIMEOUT,
+                     what: str = "the condition") -> None:
+    """Until ``condition`` holds, looked at every 50 ms; it may be a coroutine function (what the store says: the
+    server writes some things a moment after it has acted)."""
     deadline = time.monotonic() + timeout
-    while not condition():
+    while not await _holds(condition):
         if time.monotonic() > deadline:
             raise AssertionError(f"{what} never held")
         await asyncio.sleep(0.05)
 
 
-async def wait_until_stored(condition: Callable[[], Awaitable[bool]], timeout: float = TIMEOUT,
-                            what: str = "the condition") -> None:
-    """``wait_until`` for what the store says: the server writes some things a moment after it has acted."""
-    deadline = time.monotonic() + timeout
-    while not await condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{what} never held")
-        await asyncio.sleep(0.05)
+async def _holds(condition: Callable[[], bool | Awaitable[bool]]) -> bool:
+    held = condition()
+    return await held if inspect.isawaitable(held) else held
 
 
 def process_gone(pid: int) -> bool:

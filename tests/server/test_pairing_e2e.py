@@ -8,7 +8,7 @@ import re
 
 import asyncssh
 
-from .helpers import SshTerminal, keep_the_name, running_server, terminals, wait_until, wait_until_stored
+from .helpers import SshTerminal, keep_the_name, running_server, terminals, wait_until
 from .test_online_e2e import open_online, see_online
 
 #: From the lobby's menu: "Find me an opponent" (the last entry but Quit).
@@ -87,7 +87,7 @@ async def test_two_seekers_on_the_same_terms_are_paired_and_a_third_on_other_ter
 
         async def none_stored() -> bool:
             return await server.lobby.store.pairing.seeks() == []
-        await wait_until_stored(none_stored, what="cyd's seek gone from the store")  # written a moment after
+        await wait_until(none_stored, what="cyd's seek gone from the store")  # written a moment after
 
 
 async def test_nobody_is_paired_with_themselves_nor_rated_with_a_key_from_the_same_address(tmp_path, database) -> None:
