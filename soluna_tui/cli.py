@@ -286,7 +286,7 @@ def build_parser(every_command: bool = True) -> argparse.ArgumentParser:
 
     play = commands.add_parser(
         "play",
-        help="start a match at once (two players here, or --vs LEVEL against the computer, 1 to 10 or match)",
+        help="start a match at once (two players here, or --vs [LEVEL] against the computer, 1 to 10 or match)",
         description="Start a match at once: two players on this terminal, or you against the computer.",
         epilog="computer levels, each rated on the SSH server's scale:\n"
                + "\n".join(f"  {strength.summary}" for strength in STRENGTHS)
@@ -295,9 +295,10 @@ def build_parser(every_command: bool = True) -> argparse.ArgumentParser:
                  "\n         said as the match starts",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    play.add_argument("--vs", "--level", type=_level, metavar="LEVEL",
+    play.add_argument("--vs", "--level", type=_level, nargs="?", const=MATCH_LEVEL, metavar="LEVEL",
                       help="play against the computer at LEVEL, 1 to 10 (or random, greedy, perfect: 1, 2, 10), "
-                           "or match: the level your recent accuracy matches; listed below")
+                           "or match: the level your recent accuracy matches (--vs alone means match); "
+                           "listed below")
     play.add_argument("--seed", type=_int_in(0, 10**9 - 1, "the seed"), help="the seed of the layouts (reproducible)")
     play.add_argument("--discs", type=_int_in(MIN_DISCS, MAX_DISCS, "the number of discs"), default=DEFAULT_DISCS,
                       help=f"discs on the table, {MIN_DISCS} to {MAX_DISCS} (default {DEFAULT_DISCS})")

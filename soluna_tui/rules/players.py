@@ -24,6 +24,9 @@ __all__ = ["LEVELS", "check_level", "choose_move", "choose_to_open", "move_chanc
 #: Positions with more discs than this may take seconds to solve, so levels give up in time.
 SOLVE_FREELY_UP_TO = 18
 DEFAULT_THINK_SECONDS = 3.0
+#: Unsure whether a layout is won for the opener, the computer opens this often: people like to move first,
+#: but not always (``choose_to_open``).
+UNSURE_OPENS = 2 / 3
 #: Swindle chances this close are equal (they are sums of products of float chances).
 _SAME_CHANCE = 1e-12
 
@@ -192,16 +195,18 @@ def choose_to_open(level: str, start: Position, rng: random.Random, *, solver: S
                    budget: Budget | None = None) -> bool:
     """Whether the computer, having lost a round, chooses to open the next one.
 
-    It opens exactly when the layout is won for the opener, if it sees the end of the round that
-    far ahead (``Strength.sees``); else it likes to open. ``random`` flips a coin.
+    As a person would: it opens exactly when the layout is won for the opener if it sees the end of the
+    round that far ahead (``Strength.sees``: level 10 always, the weak levels seldom on 12 discs, 1 and 2
+    never); unsure, it guesses, opening with the chance ``UNSURE_OPENS``. Level 1 (``random``) flips a coin.
     """
     strength = strength_of(level)
     if strength is RANDOM:
         return rng.random() < 0.5
-    if not strength.uses_solver:
-        return True
-    try:
-        verdict = solver.verdict(start, budget if budget is not None else default_budget(start))
-    except SearchAborted:
-        return True
-    return verdict.wins if strength.is_perfect or rng.random() < strength.sees(verdict.plies) else True
+    if strength.uses_solver:
+        try:
+            verdict = solver.verdict(start, budget if budget is not None else default_budget(start))
+        except SearchAborted:
+            verdict = None
+        if verdict is not None and (strength.is_perfect or rng.random() < strength.sees(verdict.plies)):
+            return verdict.wins
+    return rng.random() < UNSURE_OPENS

@@ -99,6 +99,8 @@ def computer_rated_text(per_day: int) -> str:
 
 #: ``?`` on a dialog: a modal screen keeps the app's own keys from reaching it.
 HELP_BINDING = Binding("question_mark", "app.help", "Help", show=False)
+#: The same, shown in the footer: on the first screen a newcomer sees, where to learn the rest.
+SHOWN_HELP_BINDING = Binding("question_mark", "app.help", "Help")
 
 
 class HelpScreen(QuietFocus, ModalScreen[None]):

@@ -38,7 +38,7 @@ from ..link.messages import ChallengeLine, ComputerOffer, ListedMatch, LobbyChoi
 from ..match_setup import MatchSetup
 from ..rules import MAX_DISCS, MIN_DISCS, MatchOptions, OptionError
 from ..rules.match import DEFAULT_STARS, MAX_STARS, MIN_STARS
-from ..rules.strengths import CALIBRATED_DISCS, PERFECT, STRENGTHS, strength_of
+from ..rules.strengths import CALIBRATED_DISCS, FIRST_MATCHED, STRENGTHS, strength_of
 from ..widgets.cached_lines import Column, Panel, Row, Words
 from ..widgets.chat_panel import ChatPanel
 from ..widgets.choice import Choice
@@ -269,7 +269,7 @@ class LobbyScreen(QuietFocus, Screen[None]):
                 yield Menu(*(Option(text, id=key) for key, text in MENU), id="lobby-menu")
                 with Column(id="lobby-settings"):
                     yield self._choice("Computer level", [(strength.rated, strength.level) for strength in STRENGTHS],
-                                       PERFECT.level, "level")
+                                       FIRST_MATCHED.level, "level")
                     yield self._choice("Rules", RULES, "box", "rules")
                     yield self._choice("Stars to win", [(str(n), n) for n in range(MIN_STARS, MAX_STARS + 1)],
                                        DEFAULT_STARS, "stars")

@@ -18,11 +18,11 @@ from ..match_setup import NAME_LIMIT, MatchSetup
 from ..preferences import pause_choices
 from ..rules import MAX_DISCS, MIN_DISCS, MatchOptions, OptionError
 from ..rules.match import MAX_STARS, MIN_STARS
-from ..rules.strengths import PERFECT, STRENGTHS
+from ..rules.strengths import STRENGTHS
 from ..widgets.cached_lines import Panel, Row, Words
 from ..widgets.choice import Choice
 from ..widgets.key_footer import KeyFooter
-from .help import HELP_BINDING
+from .help import SHOWN_HELP_BINDING
 from .quiet_focus import QuietFocus
 
 if TYPE_CHECKING:
@@ -35,6 +35,14 @@ RULES = [("Box rules (same layout, loser chooses)", "box"), ("Online rules (new 
 FORM_KEYS = "Left/Right change a value, Up/Down move between fields, Enter starts."
 #: The level choice's first entry: the level your recent accuracy matches (``stats.match_my_strength``).
 MATCH_LEVEL = "match"
+
+
+def starting_level(previous: MatchSetup) -> str:
+    """The level the form offers first: the one chosen last time, else (a new player, or one who last
+    played a friend) "Match my strength", level 3 until there is a match to go by."""
+    if previous.vs_computer and not previous.matched and previous.computer_level is not None:
+        return previous.computer_level
+    return MATCH_LEVEL
 
 
 def clock_choices(current: ClockSetting | None) -> list[tuple[str, ClockSetting | None]]:
@@ -61,7 +69,7 @@ class NewMatchScreen(QuietFocus, ModalScreen[MatchSetup | None]):
         Binding("up", "app.focus_previous", "Previous field", show=False),
         Binding("enter", "start", "Start"),
         Binding("ctrl+s", "start", "Start", show=False),
-        HELP_BINDING,
+        SHOWN_HELP_BINDING,
     ]
 
     def __init__(self, previous: MatchSetup | None = None, *, ascii_mode: bool = False, in_game: bool = False,
@@ -88,8 +96,7 @@ class NewMatchScreen(QuietFocus, ModalScreen[MatchSetup | None]):
             yield self._choice("Mode", MODES, "computer" if previous.vs_computer else "two", "mode")
             levels = [("Match my strength (from your recent accuracy)", MATCH_LEVEL),
                       *((strength.summary, strength.level) for strength in STRENGTHS)]
-            yield self._choice("Computer level", levels,
-                               MATCH_LEVEL if previous.matched else previous.computer_level or PERFECT.level, "level")
+            yield self._choice("Computer level", levels, starting_level(previous), "level")
             yield Words("", id="level-reason", markup=False)
             if self.pause is not None:
                 yield self._choice("Computer's pause", pause_choices(self.pause), self.pause, "pause")

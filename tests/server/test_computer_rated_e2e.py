@@ -16,8 +16,8 @@ from .test_lobby_e2e import RECORD_KEYS, TOP
 
 pytestmark = pytest.mark.slow
 
-#: From the menu: level 1 (past the strongest), one star wins; then the menu's first entry.
-RATED_LEVEL_1 = ("tab", "right", "tab", "tab", "left", "left", "left", *TOP)
+#: From the menu: level 1 (two down from the first offered, 3), one star wins; then the menu's first entry.
+RATED_LEVEL_1 = ("tab", "left", "left", "tab", "tab", "left", "left", "left", *TOP)
 LEVEL = strength_of("1")
 
 
