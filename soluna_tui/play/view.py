@@ -182,9 +182,10 @@ def last_move_words(match: Match, viewing: HistoryEntry | None) -> tuple[str, ..
             f"{name} {written}")
 
 
-def tally_info(match: Match, facts: TableFacts, moment: Moment) -> TallyInfo:
+def tally_info(match: Match, facts: TableFacts, moment: Moment, counted_rounds: int | None = None) -> TallyInfo:
     """The star tally's lines; the turn's marker is on the side to move in the position shown (an
-    earlier one, while the history view shows it)."""
+    earlier one, while the history view shows it). ``counted_rounds``: the stars of only so many rounds
+    (a side line's round wins none of the match's)."""
     to_move = None if match.round.is_over or match.is_over else match.to_move
     if moment.viewing is not None:
         played = match.rounds[moment.viewing.round_number - 1]
@@ -194,7 +195,7 @@ def tally_info(match: Match, facts: TableFacts, moment: Moment) -> TallyInfo:
     status = ("thinking..." if moment.ascii else "thinking…") if moment.thinking else ""
     return TallyInfo(
         names=match.players,
-        stars=match.stars,
+        stars=stars_of(match, counted_rounds),
         stars_to_win=match.options.stars_to_win,
         round_number=match.round_number,
         to_move=to_move,
@@ -212,6 +213,14 @@ def tally_info(match: Match, facts: TableFacts, moment: Moment) -> TallyInfo:
     )
 
 
+def stars_of(match: Match, counted_rounds: int | None = None) -> tuple[int, int]:
+    """The stars each player has won, in the first ``counted_rounds`` rounds only if given."""
+    if counted_rounds is None:
+        return match.stars
+    won = [played.outcome.winner for played in match.rounds[:counted_rounds] if played.outcome is not None]
+    return (won.count(0), won.count(1))
+
+
 GUEST_MARK = " (guest)"
 
 
@@ -227,14 +236,15 @@ def _fit(name: str, width: int) -> str:
     return name if cell_len(name) <= width else set_cell_size(name, width - 1) + "…"
 
 
-def history_entries(match: Match) -> list[HistoryEntry]:
+def history_entries(match: Match, counted_rounds: int | None = None) -> list[HistoryEntry]:
     """Every round's heading and every move, numbered within its round (with the keys of its places
-    where alike towers leave the notation in doubt)."""
+    where alike towers leave the notation in doubt). ``counted_rounds``: only so many rounds' headings
+    say who won (a side line's round is no round of the match won)."""
     entries = []
     names = short_names(match.players)
     for number, played in enumerate(match.rounds, start=1):
         outcome = played.outcome
-        if outcome is not None:
+        if outcome is not None and (counted_rounds is None or number <= counted_rounds):
             heading = f"Round {number}: {names[outcome.winner]} won"
         else:
             heading = f"Round {number}: {names[played.opener]} opened"

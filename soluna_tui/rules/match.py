@@ -245,10 +245,10 @@ class Match:
         opener = other(self.winner) if self.winner is not None else self.options.first_opener
         return Match(replace(self.options, first_opener=opener), self.players, seed)
 
-    def branch(self, round_number: int, ply: int) -> Match:
+    def branch(self, round_number: int, ply: int, players: tuple[str, str] | None = None) -> Match:
         """A copy of this match as it stood after ``ply`` moves of round ``round_number``: later moves
         and rounds gone, nothing to redo, no forfeit; every move keeps its places. A side line plays on
-        from it without touching this match."""
+        from it without touching this match; ``players``: the sides' names there, if not the match's."""
         if not 1 <= round_number <= self.round_number:
             raise OutOfTurnError(f"no round {round_number}: the match has {self.round_number}")
         played = self.rounds[round_number - 1]
@@ -258,6 +258,8 @@ class Match:
         rounds = document["rounds"][:round_number]
         rounds[-1].update(moves=rounds[-1]["moves"][:ply], redo=[])
         document.update(rounds=rounds, forfeited_by=None)
+        if players is not None:
+            document.update(players=list(players))
         return Match.from_dict(document)
 
     # ---- serialisation -------------------------------------------------------------------

@@ -253,6 +253,11 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
     def table_facts(self) -> TableFacts:
         return TableFacts.of(self.table, hints=self.hints_allowed, analysis_on=self.analysis_on)
 
+    @property
+    def counted_rounds(self) -> int | None:
+        """How many rounds' results the tally and the history count (``None``: every round's)."""
+        return None
+
     def prompt(self, facts: TableFacts | None = None, moment: Moment | None = None) -> tuple[str, str]:
         """The status line for the current moment, and its kind."""
         return view.status_prompt(self.match, facts or self.table_facts(), moment or self.moment(),
@@ -270,12 +275,12 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
             board.show(view.board_looks(table, last, moment, self.coach, facts.analysis_on), cursor)
             self._part(LastMoveLine).show(view.last_move_words(self.match, self.viewing))
             tally = self._part(Tally)
-            tally.info = view.tally_info(self.match, facts, moment)
+            tally.info = view.tally_info(self.match, facts, moment, self.counted_rounds)
             self._part(ClockPanel).show(self.table.clock, self.table.clock_read_at, self.match.players)
             subtitle = "analysis on" if facts.analysis_on else ""
             if tally.border_subtitle != subtitle:  # setting it redraws the panel, even to the same text
                 tally.border_subtitle = subtitle
-            self._part(History).show(view.history_entries(self.match))
+            self._part(History).show(view.history_entries(self.match, self.counted_rounds))
             self._part(StatusLine).say(*self.prompt(facts, moment))
             self.refresh_bindings()
 

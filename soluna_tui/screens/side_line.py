@@ -21,6 +21,12 @@ from ..table import SideLineTable, Table
 from .game import GameScreen
 
 
+def swapped(players: tuple[str, str]) -> tuple[str, str]:
+    """The sides' names the other way round: in a side line where you play the computer's side and it plays
+    yours, each side is named by who plays it now (you by your name, the computer as the computer)."""
+    return (players[1], players[0])
+
+
 def position_words(round_number: int, ply: int) -> str:
     """``Round 2, after move 5`` (``Round 2, start``): a position of a match, as the history names it."""
     return f"Round {round_number}, {'start' if ply == 0 else f'after move {ply}'}"
@@ -50,6 +56,11 @@ class SideLineScreen(GameScreen):
 
     def _tell(self) -> None:
         self.show_notice(f"A side line: the match is untouched. Esc returns to {self.back_to}.")
+
+    @property
+    def counted_rounds(self) -> int | None:
+        """The rounds before the side line's: winning it is no star of the match, in the tally or the history."""
+        return self.match.round_number - 1
 
     def prompt(self, facts: TableFacts | None = None, moment: Moment | None = None) -> tuple[str, str]:
         """Once the side line's round is decided, who won it and what now (there is no dialog)."""
@@ -102,10 +113,14 @@ class SideLines:
         mover = branch.to_move
 
         def chosen(computer: bool | None) -> None:
-            if computer is not None:
-                table = SideLineTable(branch, computer_seat=other(mover) if computer else None, hints=hints,
-                                      analysis_on=analysis_on)
-                open_side_line(source, table, back_to)
+            if computer is None:
+                return
+            played_on = branch
+            if computer and you is not None and mover != you:  # you take the computer's side, it yours
+                played_on = branch.branch(round_number, ply, players=swapped(branch.players))
+            table = SideLineTable(played_on, computer_seat=other(mover) if computer else None, hints=hints,
+                                  analysis_on=analysis_on)
+            open_side_line(source, table, back_to)
 
         dialog = PlayOnScreen(position_words(round_number, ply), branch.players[mover], back_to, hints,
                               yours=mover == you)

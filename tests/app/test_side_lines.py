@@ -185,3 +185,41 @@ def test_try_again_against_the_computer_starts_from_your_mistake_not_its_own() -
     assert f"Press p to try again from just before your move 3, {played.moves[2]} (your move)" in text
     alone = "\n".join(line for line, _ in describe_review(review, played, ("Ann", "Bob"), None, try_again=True))
     assert "Press p to try again from just before it (Bob's move)" in alone  # two players here: the turning point
+
+
+async def test_playing_the_computers_side_names_each_side_by_who_plays_it_and_wins_no_star_of_the_match(
+        tmp_path) -> None:
+    """From the position after your move 1, the computer's to move, you take its side and perfect play
+    yours. The tally, the moves and the status name you "You" and it "Computer", and the round won in
+    the side line is no star and no "won" in the tally or the history."""
+    setup = MatchSetup.against_computer("perfect", MatchOptions(discs=8), seed=5)
+    app = make_app(tmp_path, setup)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = game(app)
+        rng = random.Random(5)
+        for _ in range(2):
+            await play_by_keys(pilot, app, choose_move("random", screen.match.position, rng))
+            await settle(pilot, app)
+        await pilot.press("tab", "up", "up", "up")  # the position after move 1: the computer's to play
+        await wait_for(pilot, app, lambda: screen.viewing is not None and screen.viewing.ply == 1, "move 1")
+        await pilot.press("p")
+        await wait_for(pilot, app, lambda: isinstance(app.screen, PlayOnScreen), "the question")
+        assert "you play Computer's side" in screen_text(app)
+        await pilot.press("c")
+        side = await side_line_opened(pilot, app)
+        assert (side.table.seat(0), side.table.seat(1)) == (COMPUTER, HUMAN) and side.you == 1
+        assert side.match.players == ("Computer", "You") and screen.match.players == ("You", "Computer")
+        text = screen_text(app)
+        assert "▶ You" in text and "Your move" in text
+        assert " 1. Computer" in text  # the side's move, named by who plays that side now
+        while not side.match.round.is_over:
+            await play_by_keys(pilot, app, shared_solver.analyse(side.match.position).moves[0].move, side)
+            await wait_for(pilot, app, lambda: not side.thinking, "the computer's answer")
+        await pilot.pause()
+        winner = side.match.round.outcome.winner
+        said = "You won the side line." if winner == 1 else "Computer won the side line."
+        await wait_for_text(pilot, app, said)
+        text = screen_text(app)
+        assert "★" not in text and text.count("☆☆☆☆ 0/4") == 2  # no star of the match won
+        assert "Round 1: Computer opened" in text and "Round 1: You won" not in text
+        assert "Round 1: Computer won" not in text
