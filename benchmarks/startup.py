@@ -12,6 +12,7 @@ the bare app).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import fcntl
 import os
 import select
@@ -26,7 +27,7 @@ import time
 from pathlib import Path
 
 #: The game may take at most this many times the bare app's time to its first frame.
-TARGET = 1.2
+TARGET = 1.1
 
 BARE_APP = """
 from textual.app import App
@@ -42,10 +43,21 @@ Bare().run()
 """
 
 
-def time_to_text(argv: list[str], markers: tuple[bytes, ...], timeout: float = 30.0) -> float:
-    """Seconds from starting ``argv`` on a new PTY until every marker appears in what it draws.
+def cpu_seconds(pid: int) -> float:
+    """The CPU time process ``pid`` has spent so far, all its threads, in nanoseconds' precision (their
+    ``/proc/PID/task/TID/schedstat``: /proc's user and system times count in 10 ms ticks)."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(FileNotFoundError):  # a thread that ended meanwhile
+            total += int((task / "schedstat").read_text().split()[0])
+    return total / 1e9
 
-    The markers are the screen's content and its footer's keys, so the frame timed is complete.
+
+def time_to_text(argv: list[str], markers: tuple[bytes, ...], timeout: float = 30.0) -> tuple[float, float]:
+    """Seconds from starting ``argv`` on a new PTY until every marker appears in what it draws: wall and CPU.
+
+    The markers are the screen's content and its footer's keys, so the frame timed is complete. The CPU
+    time is the process's own (from /proc), which other work on the machine does not inflate.
     """
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
@@ -64,7 +76,7 @@ def time_to_text(argv: list[str], markers: tuple[bytes, ...], timeout: float = 3
                 except OSError:
                     break
                 if all(marker in seen for marker in markers):
-                    return time.perf_counter() - started
+                    return time.perf_counter() - started, cpu_seconds(process.pid)
         raise RuntimeError(f"{argv[0]} never drew all of {markers!r}")
     finally:
         os.killpg(process.pid, signal.SIGKILL)
@@ -104,13 +116,17 @@ def main() -> int:
         for _ in range(args.runs):
             bare_times.append(time_to_text(bare, bare_markers))
             game_times.append(time_to_text(game(), game_markers))
-    bare_median, game_median = statistics.median(bare_times), statistics.median(game_times)
-    ratio = game_median / bare_median
-    print(f"bare Textual app: median {bare_median * 1000:.0f} ms over {args.runs} runs")
-    print(f"soluna play:      median {game_median * 1000:.0f} ms over {args.runs} runs")
-    print(f"ratio {ratio:.2f} (target <= {TARGET}): {'met' if ratio <= TARGET else 'NOT met'}")
-    return 0 if ratio <= TARGET else 1
-
+    ratios = []
+    for what, index in (("wall", 0), ("CPU", 1)):
+        bare_median = statistics.median(times[index] for times in bare_times)
+        game_median = statistics.median(times[index] for times in game_times)
+        ratios.append(game_median / bare_median)
+        print(f"{what:>4}: bare Textual app median {bare_median * 1000:.0f} ms, soluna play {game_median * 1000:.0f} ms"
+              f" over {args.runs} runs: ratio {game_median / bare_median:.2f}")
+    met = ratios[1] <= TARGET
+    print(f"ratio {ratios[1]:.2f} in CPU, {ratios[0]:.2f} in wall time (target <= {TARGET} in CPU):"
+          f" {'met' if met else 'NOT met'}")
+    return 0 if met else 1
 
 if __name__ == "__main__":
     raise SystemExit(main())
