@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from ..rules import Arrangement, Move, NotationError, PlacedMove, Position, Tower
+from ..rules import Arrangement, Move, NotationError, PlacedMove, Position, PositionError, Tower
+from ..rules.notation import short_quote
 from .looks import JUMP_KEYS
 
 
@@ -94,17 +95,21 @@ class Picker:
             move, mover_slot, target_slot = read_typed_move(text, table)
         except EmptyPlaceError as error:
             return refused(f"{error}.", "error")
-        except NotationError as error:
-            return refused(f"Cannot read {text.strip()!r}: {error}.", "error")
+        except (NotationError, PositionError) as error:  # the text is on the prompt's line: not said again
+            reason = str(error)
+            return refused(f"{reason[:1].upper()}{reason[1:]}.", "error")
         position = table.position
         if move.mover not in position:
             return refused(f"There is no {move.mover} tower to move.", "error")
-        return stuck(position, move.mover) or self._choose(table, move, mover_slot, target_slot)
+        return stuck(position, move.mover) or self._choose(table, move, mover_slot, target_slot, typed=True)
 
-    def _choose(self, table: Arrangement, move: Move, mover_slot: int | None, target_slot: int | None) -> Outcome:
+    def _choose(self, table: Arrangement, move: Move, mover_slot: int | None, target_slot: int | None,
+                typed: bool = False) -> Outcome:
+        """The move played, or why not: "Not there" where a tower in hand met the wrong one; a typed move's
+        reason alone, to read whole in the lines the prompt leaves."""
         reason = table.position.why_illegal(move)
         if reason is not None:
-            return refused(f"Not there: {reason}.", "error")
+            return refused(f"{reason[:1].upper()}{reason[1:]}." if typed else f"Not there: {reason}.", "error")
         self.picked_slot = None
         return Outcome(Pressed.MOVE, placed=table.resolve(move, mover_slot, target_slot))
 
@@ -155,7 +160,7 @@ def _typed_tower(text: str, table: Arrangement) -> tuple[Tower, int | None]:
     beyond = slot is not None and slot >= len(table)
     no_key = slot is None and written.isascii() and written.isdigit()  # a number alone means a key
     if beyond or no_key:
-        raise NotationError(f"no tower has the key {written}: the keys are {JUMP_KEYS[0]} to "
+        raise NotationError(f"no tower has the key {short_quote(written)}: the keys are {JUMP_KEYS[0]} to "
                             f"{JUMP_KEYS[len(table) - 1]}")
     if slot is not None:
         tower = table[slot]

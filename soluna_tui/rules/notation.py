@@ -23,17 +23,30 @@ _SYMBOL_HINT = "use S, M, * or C (or sun, moon, stars, comet)"
 _HEIGHT_DIGITS = 6
 
 
-def _short(text: str) -> str:
-    """Input quoted in a message, cut short if it is long."""
-    return text if len(text) <= 24 else f"{text[:10]}...{text[-10:]}"
+#: Characters of input a message quotes: longer input is cut in the middle, so a message with its
+#: example reads whole in the two lines of a typed move's refusal at 80x24.
+QUOTE_ROOM = 14
+
+
+def short_quote(text: str) -> str:
+    """Input quoted in a message, cut short in the middle if it is long."""
+    text = text.strip()
+    if len(text) <= QUOTE_ROOM:
+        return text
+    keep = (QUOTE_ROOM - 3) // 2
+    return f"{text[:keep]}...{text[-keep:]}"
+
+
+def _quoted(text: str) -> str:
+    return repr(short_quote(text))
 
 
 def parse_symbol(text: str, *, within: str = "") -> Symbol:
     """Read one symbol: ``S``/``m``/``*``/``comet``/``☾``..."""
     symbol = SYMBOL_ALIASES.get(text.strip().casefold())
     if symbol is None:
-        where = f" in {within!r}" if within else ""
-        raise NotationError(f"unknown symbol {text.strip()!r}{where}: {_SYMBOL_HINT}")
+        where = f" in {_quoted(within)}" if within and len(within) <= QUOTE_ROOM else ""
+        raise NotationError(f"unknown symbol {_quoted(text)}{where}: {_SYMBOL_HINT}")
     return symbol
 
 
@@ -46,17 +59,16 @@ def _towers_in(text: str, what: str) -> list[TowerParts]:
         match = _TOWER_TOKEN.match(stripped, at)
         if match is None:
             rest = stripped[at:].split()[0]
-            raise NotationError(
-                f"cannot read {rest!r} in {what} {text.strip()!r}: a tower is a height then a symbol, like 3M"
-            )
+            raise NotationError(f"cannot read {_quoted(rest)} in the {what}: a tower is a height then a symbol, "
+                                "like 3M")
         height_text, symbol_text = match.groups()
         written = f"{height_text}{symbol_text}"
         symbol = parse_symbol(symbol_text, within=written)
         if len(height_text.lstrip("0")) > _HEIGHT_DIGITS:
-            raise NotationError(f"tower {_short(written)!r} is far too tall: heights are a few discs")
+            raise NotationError(f"tower {_quoted(written)} is far too tall: heights are a few discs")
         height = int(height_text)
         if height < 1:
-            raise NotationError(f"tower {written!r} has height {height}: heights start at 1")
+            raise NotationError(f"tower {_quoted(written)} has height {height}: heights start at 1")
         found.append((height, symbol))
         at = match.end()
     return found
@@ -66,7 +78,7 @@ def read_tower(text: str) -> TowerParts:
     """Read one tower such as ``3M``, ``3 moon`` or ``3☾``."""
     found = _towers_in(text, "tower")
     if len(found) != 1:
-        raise NotationError(f"expected one tower like 3M, got {text.strip()!r}")
+        raise NotationError(f"expected one tower like 3M, got {_quoted(text)}")
     return found[0]
 
 
@@ -82,5 +94,5 @@ def read_move(text: str) -> tuple[TowerParts, TowerParts]:
     """Read a move ``A>B``: tower A is put on tower B (``2*>2M``)."""
     sides = text.split(">")
     if len(sides) != 2 or not sides[0].strip() or not sides[1].strip():
-        raise NotationError(f"a move is written A>B, like 2*>2M; got {text.strip()!r}")
+        raise NotationError(f"a move is written A>B, like 2*>2M; got {_quoted(text)}")
     return read_tower(sides[0]), read_tower(sides[1])

@@ -202,3 +202,21 @@ async def test_a_tower_kept_drawing_is_never_shown_stale(tmp_path) -> None:
         app.theme = "textual-light"
         await pilot.pause()
         assert colours() != dark and drawing() == plain
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_notice_never_covers_the_status_line(tmp_path, size) -> None:
+    """A toast (a notice over the game: the stats file, the computer's pause, news over SSH) stands in the
+    sidebar's columns, never over the lines under the board."""
+    from soluna_tui.widgets.status_line import StatusLine
+
+    app = make_app(tmp_path, hot_seat(seed=1))
+    async with app.run_test(size=size, notifications=True) as pilot:
+        screen = game(app)
+        status = screen.query_one(StatusLine)
+        app.notify("The computer now waits 1.5 seconds before its move lands, so you can follow it. " * 2)
+        await wait_for(pilot, app, lambda: bool(app.screen.query("Toast")), "the notice")
+        await pilot.pause()
+        toast = app.screen.query_one("Toast")
+        assert toast.region.x >= status.region.right, (toast.region, status.region)
+        assert "Ann to move: pick a tower up" in screen_text(app)

@@ -61,15 +61,16 @@ async def test_the_prompt_shows_what_is_typed_and_escape_closes_it(tmp_path) -> 
 
 
 @pytest.mark.parametrize(("text", "said"), [
-    ("1>3", "Not there: 2S cannot go on 1M: the heights differ (2, 1) and so do the symbols (sun, moon)."),
-    ("2S>1M", "Not there: 2S cannot go on 1M: the heights differ"),
+    ("1>3", "2S cannot go on 1M: the heights differ (2, 1) and so do the symbols (sun, moon)."),
+    ("2S>1M", "2S cannot go on 1M: the heights differ"),
     ("3M>1M", "There is no 3M tower to move."),
-    ("1M>2M", "Not there: there is no 2M tower"),
-    ("1M>1M", "Not there: there is only one 1M tower"),
-    ("9>1", "no tower has the key 9: the keys are 1 to 4"),
+    ("1M>2M", "There is no 2M tower"),
+    ("1M>1M", "There is only one 1M tower"),
+    ("9>1", "No tower has the key 9: the keys are 1 to 4"),
     ("3>3", "3>3 puts a tower on itself"),
-    ("2x>1M", "unknown symbol 'x'"),
-    ("2S 1M", "a move is A>B"),
+    ("2x>1M", "Unknown symbol 'x'"),
+    ("2S 1M", "A move is A>B"),
+    ("1>25C", "A tower holds 1 to 24 discs, not 25"),
 ])
 async def test_a_refused_move_says_why_and_keeps_the_text(tmp_path, text, said) -> None:
     app = make_app(tmp_path, hot_seat(seed=1))
@@ -140,3 +141,35 @@ async def test_against_the_computer_only_on_your_turn(tmp_path) -> None:
         await settle(pilot, app)
         assert screen.match.round.ply == 3 and screen.match.to_move == 0
         assert not prompt_of(app).display
+
+
+#: Typed moves each refusal of the prompt answers: unreadable, a key or a tower that is not there, illegal.
+REFUSED_TYPINGS = [
+    "2X>1S", "1sunny>1moon", "1" + "Q" * 60 + ">1S", "abcdefghijklmnopqrstu>1S", "1S1M>2C", "0S>1S",
+    "0000000000000000000000S>1S", "1" + "9" * 40 + "S>1M", "9" * 50 + ">1", "zz", "1S 1M", "3>3", ">",
+    "12S>1M", "1>25C", "1C>2S", "3M>1S", "2S>1M", "1S>1S", "1S>" + "☀" * 30, "1 " + "moonish" * 6 + ">1S",
+]
+
+
+async def test_a_refusal_of_a_typed_move_is_whole_at_80x24_its_example_never_cut(tmp_path) -> None:
+    """The prompt's two lines of status at 80x24 hold every refusal whole (no ellipsis), the fix it
+    explains (``use S, M, * or C``, ``like 3M``) included: the text typed is on the prompt's line above,
+    not repeated."""
+    from soluna_tui.widgets.status_line import StatusLine
+
+    app = make_app(tmp_path, hot_seat(seed=1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = game(app)
+        set_position(screen, "12S 2S 1S 1M 1M 1C")
+        await pilot.pause()
+        status = screen.query_one(StatusLine)
+        for text in REFUSED_TYPINGS:
+            await burst(pilot, "escape")
+            await type_move(pilot, text)
+            assert screen.match.round.ply == 0 and prompt_of(app).value == text
+            said = status.text
+            assert status.kind == "error" and said.endswith(".")
+            shown = [line[1:status.size.width - 1].strip()
+                     for line in screen_text(app).splitlines()[status.region.y:status.region.bottom]]
+            assert "…" not in "".join(shown), (text, shown)
+            assert " ".join(" ".join(shown).split()) == " ".join(said.split()), (text, said, shown)

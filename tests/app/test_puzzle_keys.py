@@ -57,7 +57,7 @@ async def test_a_puzzle_answered_by_typing_it(tmp_path) -> None:
         await pilot.press("colon", *"9x>1", "enter")
         await pilot.pause()
         assert screen.move_prompt.is_open and screen.answered is None and screen.picked_slot is None
-        assert "Cannot read" in screen_text(app)
+        assert "Unknown symbol 'x' in '9x'" in screen_text(app)
         await pilot.press("escape")
         assert not screen.move_prompt.is_open
         await pilot.press("colon", *str(puzzle.solution), "enter")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from soluna_tui.play.picker import Outcome, Picker, Pressed
 from soluna_tui.rules import Arrangement, Move, Position
@@ -96,12 +98,12 @@ def test_a_typed_key_of_an_empty_place_says_so() -> None:
 
 
 @pytest.mark.parametrize(("text", "reason"), [
-    ("1M", "Cannot read '1M': a move is A>B"),
-    ("9>1", "Cannot read '9>1': no tower has the key 9: the keys are 1 to 4."),
-    ("99>1", "Cannot read '99>1': no tower has the key 99: the keys are 1 to 4."),  # short enough for 80 columns
-    ("2>2", "Cannot read '2>2': 2>2 puts a tower on itself"),
+    ("1M", "A move is A>B"),  # what was typed is on the prompt's line: not quoted again
+    ("9>1", "No tower has the key 9: the keys are 1 to 4."),
+    ("99>1", "No tower has the key 99: the keys are 1 to 4."),
+    ("2>2", "2>2 puts a tower on itself"),
     ("3M>1S", "There is no 3M tower to move."),
-    ("1M>2C", "Not there: "),
+    ("1M>2C", "1M cannot go on 2C: "),
 ])
 def test_a_typed_move_is_refused_in_the_words_of_picking(text: str, reason: str) -> None:
     outcome = Picker().typed(OPEN, text)
@@ -112,3 +114,15 @@ def test_a_typed_move_is_refused_in_the_words_of_picking(text: str, reason: str)
 def test_a_typed_stuck_tower_is_refused_as_picking_it_up_is() -> None:
     picker = Picker()
     assert picker.typed(STUCK, "2S>1M") == picker.press(STUCK, slot_of(STUCK, "2S"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("0123456789SMC*smc>☀☾✶☄ sunmoonstarscomet"), max_size=80))
+def test_a_refusal_of_a_typed_move_fits_the_two_lines_the_prompt_leaves_at_80x24(text: str) -> None:
+    """At 80x24 the prompt leaves two lines of 48 cells (80 less the sidebar's 30 and a margin either side:
+    ``tests/app/test_move_prompt.py`` reads them off the screen): every refusal fits them whole."""
+    from soluna_tui.widgets.text_lines import wrap
+
+    outcome = Picker().typed(OPEN, text)
+    if outcome.pressed is Pressed.REFUSED:
+        assert not wrap(outcome.reason, 48, 2, "…")[-1].endswith("…"), outcome.reason
