@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from ..rules import Analysis, Arrangement, Position
+from ..rules import Analysis, Arrangement, Position, Tower, Verdict
 from ..rules.teaching import Hint
 from ..rules.wording import plies, plural
 from .looks import NO_NOTE, Note, NoteKind
@@ -36,13 +36,36 @@ class Purpose(Enum):
     ANALYSIS = "analysis"
 
 
-#: What the marks under the towers mean, by example (the status line says it with the analysis).
-MARKS_EXAMPLE = "W3 wins in 3 plies, L5 loses in 5"
-
-
 def verdict_note(wins: bool, count: int) -> Note:
     """The mark under a tower: ``W3`` (a win in 3 plies) or ``L5``, and its kind."""
     return (f"W{count}", NoteKind.WIN) if wins else (f"L{count}", NoteKind.LOSS)
+
+
+def best_verdicts(analysis: Analysis) -> dict[Tower, Verdict]:
+    """Each tower's best move's outcome, as analysis mode marks it under the tower: the quickest win, else
+    the longest loss."""
+    best: dict[Tower, Verdict] = {}
+    for item in analysis.moves:
+        known = best.get(item.move.mover)
+        if known is None or _rank(item.verdict) > _rank(known):
+            best[item.move.mover] = item.verdict
+    return best
+
+
+def _rank(verdict: Verdict) -> tuple[bool, int]:
+    """The better outcome ranks higher: a win over a loss, a quicker win, a longer loss."""
+    return (verdict.wins, -verdict.plies if verdict.wins else verdict.plies)
+
+
+def marks_legend(analysis: Analysis) -> str:
+    """What the marks under the towers mean, by marks the position shown has (never one it has not):
+    ``W1 wins in 1 ply, L4 loses in 4``."""
+    verdicts = best_verdicts(analysis).values()
+    win = min((verdict.plies for verdict in verdicts if verdict.wins), default=None)
+    loss = max((verdict.plies for verdict in verdicts if not verdict.wins), default=None)
+    if win is None or loss is None:
+        return f"W{win} wins in {plies(win)}" if win is not None else f"L{loss} loses in {plies(loss or 0)}"
+    return f"W{win} wins in {plies(win)}, L{loss} loses in {loss}"
 
 
 class Coach:
@@ -130,6 +153,7 @@ class Coach:
         verdicts = {(item.move.mover, item.move.target): item.verdict for item in analysis.moves}
         notes: dict[int, Note] = {}
         picked = table[picked_slot] if picked_slot is not None else None
+        bests = best_verdicts(analysis)
         for slot, tower in enumerate(table):
             if tower is None:
                 continue
@@ -137,12 +161,8 @@ class Coach:
                 verdict = verdicts.get((picked, tower))
                 notes[slot] = verdict_note(verdict.wins, verdict.plies) if verdict else NO_NOTE
                 continue
-            own = [item.verdict for item in analysis.moves if item.move.mover == tower]
-            if own:
-                best = max(own, key=lambda verdict: (verdict.wins, -verdict.plies if verdict.wins else verdict.plies))
-                notes[slot] = verdict_note(best.wins, best.plies)
-            else:
-                notes[slot] = ("-", NoteKind.NONE)
+            best = bests.get(tower)
+            notes[slot] = verdict_note(best.wins, best.plies) if best is not None else ("-", NoteKind.NONE)
         return notes
 
     def prompt(self, turn: Turn, live: Position | None, shown: Position, analysis_on: bool,
@@ -164,4 +184,4 @@ class Coach:
                  else f"lost, holding out {plies(verdict.plies)}")
         return (f"Analysis: {state}; {wins} of {plural(len(analysis.moves), 'move')} "
                 f"{'wins' if wins == 1 else 'win'}. "
-                f"Under each tower, its best move: {MARKS_EXAMPLE}.", "info")
+                f"Under each tower, its best move: {marks_legend(analysis)}.", "info")

@@ -220,3 +220,23 @@ async def test_a_notice_never_covers_the_status_line(tmp_path, size) -> None:
         toast = app.screen.query_one("Toast")
         assert toast.region.x >= status.region.right, (toast.region, status.region)
         assert "Ann to move: pick a tower up" in screen_text(app)
+
+
+async def test_the_analysis_line_is_whole_at_80x24_and_names_marks_on_the_board(tmp_path) -> None:
+    """The legend explains the marks by ones under the towers shown (``W11``, ``L10`` here), not by
+    ``W3`` and ``L5`` that are nowhere on the board, and reads whole under it at 80x24."""
+    import re
+
+    from soluna_tui.widgets.status_line import StatusLine
+
+    app = make_app(tmp_path, hot_seat(seed=3))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = game(app)
+        await pilot.press("A")
+        await wait_for(pilot, app, lambda: "Under each tower" in screen.query_one(StatusLine).text, "the analysis")
+        await pilot.pause()
+        said, text = screen.query_one(StatusLine).text, screen_text(app)
+        board = "\n".join(line[:50] for line in text.splitlines()[:19])
+        named = re.findall(r"\b([WL]\d+) (?:wins|loses) in", said)
+        assert named and all(re.search(rf"\b{mark}\b", board) for mark in named), (said, board)
+        assert "…" not in text and " ".join(said.split()[-4:]) in " ".join(text.split())

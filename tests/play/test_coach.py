@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from soluna_tui.play.coach import HINT_STEPS, Coach, Purpose, Turn
 from soluna_tui.play.looks import NoteKind
 from soluna_tui.rules import Arrangement, Move, Position, Solver
@@ -118,8 +121,8 @@ def test_the_prompt_tells_the_hint_step_then_the_analysis() -> None:
     coach = answered(POSITION)
     assert coach.prompt(TURN, POSITION, POSITION, False, "Ann") is None
     assert coach.prompt(TURN, POSITION, POSITION, True, "Ann") == (
-        "Analysis: lost, holding out 2 plies; 0 of 3 moves win. Under each tower, its best move: W3 wins in 3 "
-        "plies, L5 loses in 5.", "info")
+        "Analysis: lost, holding out 2 plies; 0 of 3 moves win. Under each tower, its best move: L2 loses in "
+        "2 plies.", "info")  # the marks this position has (L2), never ones it has not
     coach.step_hint(TURN)
     text, kind = coach.prompt(TURN, POSITION, POSITION, True, "Ann")
     assert text.startswith("Hint: this position is lost") and kind == "info"
@@ -129,3 +132,22 @@ def test_the_prompt_tells_the_hint_step_then_the_analysis() -> None:
     coach.answered(blocked, Solver().analyse(blocked), Purpose.ANALYSIS)
     assert coach.prompt(TURN, None, blocked, True, "Ann") == (
         "Analysis: no move is left; the player to move has lost.", "info")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(["1S", "1M", "1*", "1C", "2S", "2M", "2*", "2C", "3S", "3M"]), min_size=3, max_size=7))
+def test_the_legend_names_only_marks_the_position_shown_has(towers: list[str]) -> None:
+    """Analysis mode's line explains the marks by marks under the towers shown: never ``W3`` on a board
+    without one."""
+    import re
+
+    table = Arrangement.opening(Position.parse(" ".join(towers)))
+    coach = answered(table.position)
+    said = coach.prompt(TURN, table.position, table.position, True, "Ann")
+    assert said is not None
+    marks = {note for note, _ in coach.analysis_notes(table, None).values()}
+    named = re.findall(r"\b([WL]\d+) (?:wins|loses) in (\d+)", said[0])
+    assert {mark for mark, _ in named} <= marks
+    assert all(mark[1:] == count for mark, count in named)
+    if any(mark[0] in "WL" for mark in marks):  # a mark to explain: one of each kind shown is explained
+        assert {mark[0] for mark, _ in named} == {mark[0] for mark in marks if mark[0] in "WL"}
