@@ -59,7 +59,7 @@ LATER_MODULES = (
     "soluna_tui.screens.resume", "soluna_tui.screens.stats", "soluna_tui.screens.too_small",
     "soluna_tui.screens.round_over", "soluna_tui.screens.match_over", "soluna_tui.screens.review",
     "soluna_tui.screens.command_palette", "soluna_tui.screens.difficulty", "soluna_tui.screens.play_on",
-    "soluna_tui.screens.side_line",
+    "soluna_tui.screens.side_line", "soluna_tui.screens.guided_round",
     "soluna_tui.app_commands", "soluna_tui.app_screens", "soluna_tui.stats", "soluna_tui.rules.puzzles",
 )
 
@@ -119,11 +119,13 @@ class SolunaApp(InOrderInput, TooSmallNotice, App[None]):
         stats_store: StatsStore | None = None,
         preferences: Preferences | None = None,
         start_notice: str = "",
+        offer_guided_round: bool = True,
     ) -> None:
         """The stores default to files in ``data_dir``; a host (the SSH child, a test) may hand in its own.
 
         The computer's pauses default to the player's preference (``pause_parts``); a host may set them.
-        ``start_notice`` is said once the first screen shows (the level ``--vs match`` chose, and why)."""
+        ``start_notice`` is said once the first screen shows (the level ``--vs match`` chose, and why).
+        ``offer_guided_round``: show the guided round at a first start (no save, no stats, not done before)."""
         self.sheets = Stylesheets(ascii_mode=ascii_mode, at_once=self.STYLES_AT_ONCE,
                                   extra=self.EXTRA_STYLESHEETS)
         super().__init__(css_path=self.sheets.first)
@@ -140,7 +142,8 @@ class SolunaApp(InOrderInput, TooSmallNotice, App[None]):
         #: How long the computer's chosen tower stays lifted before it lands.
         self.reveal_pause = reveal if reveal_pause is None else reveal_pause
         self.matches = Matches(self)
-        self.start_up = StartUp(self, self.matches, setup=setup, puzzle=puzzle, notice=start_notice)
+        self.start_up = StartUp(self, self.matches, setup=setup, puzzle=puzzle, notice=start_notice,
+                                offer_guided_round=offer_guided_round)
         draw_scroll_bars(ascii_mode)
 
     @property
@@ -261,6 +264,11 @@ class SolunaApp(InOrderInput, TooSmallNotice, App[None]):
         from .app_screens import OtherScreens
 
         OtherScreens(self).stats()
+
+    def action_guided_round(self) -> None:
+        from .app_screens import OtherScreens
+
+        OtherScreens(self).guided_round()
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """What works where the player is (``where``): nothing that would do nothing there."""

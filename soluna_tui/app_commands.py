@@ -59,6 +59,9 @@ class PaletteCommands:
             yield SystemCommand("Replay a finished match", "Step through one of your last 50, every move judged",
                                 screens.finished_matches)
         yield SystemCommand("Help", "The rules in brief and every key (?)", app.action_help)
+        if where is Where.TERMINAL:
+            yield SystemCommand("Guided round", "Learn to play: four steps on a small round against the computer",
+                                app.action_guided_round)
         if where.plays_alone:
             yield SystemCommand("Computer's pause", f"How long the computer waits before its move lands "
                                 f"(now {pause_label(app.pause)})", self.choose_pause)

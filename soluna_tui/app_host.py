@@ -70,6 +70,9 @@ class AppHost(SolunaView, Protocol):
     def action_stats(self) -> None:
         """Show the statistics."""
 
+    def action_guided_round(self) -> None:
+        """Show the guided round."""
+
     # Textual's, as the parts call them.
 
     @property

@@ -1,5 +1,5 @@
-"""The screens the app opens over whatever shows, from a key or the palette: the help, puzzles,
-statistics, and the finished matches kept on this computer with their replays.
+"""The screens the app opens over whatever shows, from a key or the palette: the help, the guided round,
+puzzles, statistics, and the finished matches kept on this computer with their replays.
 
 Imported when one is first opened; each screen's module too.
 """
@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 from .glyphs import glyphs_for
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .app_host import AppHost
     from .saves import FinishedFile
 
@@ -32,6 +34,21 @@ class OtherScreens:
             hints = game is None or game.hints_allowed
             app.push_screen(HelpScreen(glyphs_for(app.ascii_mode), app.server_rules(), app.where, hints,
                                        side_line=side_line is not None))
+
+    def guided_round(self, then: Callable[[bool], None] | None = None) -> None:
+        """The guided round (not over itself); once played or skipped it is not offered at start-up again,
+        and ``then`` is told which (``True``: played to the end)."""
+        from .screens.guided_round import GuidedRoundScreen
+
+        app = self._app
+
+        def done(played: bool | None) -> None:
+            app.remember(guided_round_done=True)
+            if then is not None:
+                then(bool(played))
+
+        if not isinstance(app.screen, GuidedRoundScreen):
+            app.push_screen(GuidedRoundScreen(), done)
 
     def puzzles(self, difficulty: str = "any") -> None:
         """Puzzles of ``difficulty`` (not over a puzzle)."""

@@ -1,13 +1,18 @@
-"""Starting up: the first screen (the match ``soluna play`` asked for, a puzzle, or the new-match
-form), the Welcome back offer of an unfinished saved match, and a damaged save set aside."""
+"""Starting up: the first screen (the match ``soluna play`` asked for, a puzzle, the guided round at a
+first start, or the new-match form), the Welcome back offer of an unfinished saved match, and a damaged
+save set aside."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .files import SaveError
 from .match_setup import MatchSetup
-from .saves import ResumeFailed, SavedMatch
+from .play.where import Where
+from .rules.strengths import FIRST_MATCHED
+from .saves import FINISHED_DIR, SAVE_SLOTS, ResumeFailed, SavedMatch, slot_file
 from .screens.game import GameScreen
 from .table import LocalTable
 
@@ -21,18 +26,28 @@ if TYPE_CHECKING:
 ELSEWHERE_NOTICE = "Another copy of Soluna has the saved match; this one saves apart."
 
 
+def is_first_start(data_dir: Path) -> bool:
+    """Nothing in the data directory says the game was ever played here: no save, no finished match, no stats."""
+    from .stats import STATS_FILE
+
+    names = [*(slot_file(slot) for slot in range(1, SAVE_SLOTS + 1)), FINISHED_DIR, STATS_FILE]
+    return not any(os.path.lexists(data_dir / name) for name in names)
+
+
 class StartUp:
     """What the app shows first, and what it says as it does."""
 
     def __init__(self, app: AppHost, matches: Matches, *, setup: MatchSetup | None,
-                 puzzle: tuple[int | None, str, int] | None, notice: str) -> None:
+                 puzzle: tuple[int | None, str, int] | None, notice: str, offer_guided_round: bool = True) -> None:
         """``setup``: the match to start (``soluna play``); ``puzzle``: the puzzle to show instead;
-        ``notice``: said once the first screen shows (the level ``--vs match`` chose, and why)."""
+        ``notice``: said once the first screen shows (the level ``--vs match`` chose, and why);
+        ``offer_guided_round``: at a first start (``guides_first``), the guided round before the new-match form."""
         self._app = app
         self._matches = matches
         self.setup = setup
         self.puzzle = puzzle
         self.notice = notice
+        self.offer_guided_round = offer_guided_round
         self._unfinished: SavedMatch | None = None
         self._first_table: LocalTable | None = None  # the match ``soluna play`` starts with, kept once drawn
         self._save_notice = ""
@@ -73,6 +88,11 @@ class StartUp:
         if self.setup is None:
             self._unfinished, self._save_notice = self._read_save()
         saved = self._unfinished
+        if saved is None and self.guides_first():
+            from .app_screens import OtherScreens
+
+            OtherScreens(app).guided_round(then=self._guided_round_done)
+            return
         if saved is None:
             app.action_new_match(notice=self._save_notice)
             return
@@ -81,6 +101,18 @@ class StartUp:
         new_label = "Start the new match instead" if self.setup is not None else "Start a new match"
         app.push_screen(ResumeScreen(saved, new_label, notice=self._save_notice),
                         lambda resume: self._resume_chosen(saved, resume))
+
+    def guides_first(self) -> bool:
+        """A newcomer on this terminal: the guided round comes first (not over SSH, never twice, never once
+        there is a save, a finished match or stats to say the game was played here)."""
+        app, store = self._app, self._app.store
+        return (self.offer_guided_round and store is not None and app.where is Where.TERMINAL
+                and not app.preferences.guided_round_done and is_first_start(store.data_dir))
+
+    def _guided_round_done(self, played: bool) -> None:
+        """The new-match form: after the guided round, set for a match against the computer at your strength."""
+        previous = MatchSetup.against_computer(FIRST_MATCHED.level, matched=True) if played else None
+        self._app.action_new_match(previous=previous, notice=self._save_notice)
 
     def _read_save(self) -> tuple[SavedMatch | None, str]:
         """The unfinished saved match, if any, and a notice if the save had to be set aside, another

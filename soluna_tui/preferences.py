@@ -1,4 +1,5 @@
-"""What the player chose last time: the theme, the new-match settings and the computer's pause.
+"""What the player chose last time: the theme, the new-match settings, the computer's pause, and whether the
+guided round was done (or skipped), so it is offered once.
 
 Kept in the data directory next to the saves, written atomically; an unreadable
 file is moved aside and the defaults apply, and a theme this game does not know is
@@ -69,6 +70,8 @@ class Preferences:
         self.last_setup: MatchSetup | None = None
         #: Seconds the computer waits before it moves (0 to ``LONGEST_PAUSE``).
         self.computer_pause: float | None = None
+        #: The guided round was done or skipped: it is not offered again at start-up.
+        self.guided_round_done = False
         self._adopt(self._read())
 
     def _read(self) -> dict[str, Any]:
@@ -81,8 +84,10 @@ class Preferences:
                                default=None)
             setup = document.get("last_setup")
             pause = document.get("computer_pause")
+            guided = read_field(document, "guided_round_done", bool, where=PREFERENCES_FILE, error=SaveError,
+                                default=False)
             choices = {"theme": theme, "last_setup": MatchSetup.from_dict(setup) if setup is not None else None,
-                       "computer_pause": float(pause) if _is_pause(pause) else None}
+                       "computer_pause": float(pause) if _is_pause(pause) else None, "guided_round_done": guided}
         except (SaveError, SolunaError, TypeError) as error:
             try:
                 self.problem = f"Preferences unreadable: {error}; they were moved to {move_aside(self.path)}."
@@ -99,11 +104,14 @@ class Preferences:
         self.theme = choices.get("theme", self.theme)
         self.last_setup = choices.get("last_setup", self.last_setup)
         self.computer_pause = choices.get("computer_pause", self.computer_pause)
+        self.guided_round_done = choices.get("guided_round_done", self.guided_round_done)
 
     def remember(self, *, theme: str | None = None, setup: MatchSetup | None = None,
-                 computer_pause: float | None = None) -> None:
+                 computer_pause: float | None = None, guided_round_done: bool | None = None) -> None:
         """Write this change over the file as it is now; a disk that refuses only means it is not remembered."""
         changed: dict[str, Any] = {}
+        if guided_round_done is not None:
+            changed["guided_round_done"] = guided_round_done
         if theme is not None:
             changed["theme"] = theme
         if setup is not None:
@@ -120,6 +128,7 @@ class Preferences:
                     "theme": self.theme,
                     "last_setup": self.last_setup.to_dict() if self.last_setup is not None else None,
                     "computer_pause": self.computer_pause,
+                    "guided_round_done": self.guided_round_done,
                 }))
         except (OSError, SaveError):
             self._adopt(changed)

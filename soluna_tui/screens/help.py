@@ -38,6 +38,9 @@ RULES = (
     "as possible."
 )
 
+GUIDED_ROUND = "New to Soluna? Press g for the guided round: four steps on a small round against the computer."
+
+
 def symbols_line(glyphs: Glyphs) -> str:
     return "Symbols: " + ", ".join(f"{symbol.word} {glyphs.symbol(symbol)} ({symbol.letter})" for symbol in Symbol)
 
@@ -106,6 +109,7 @@ SHOWN_HELP_BINDING = Binding("question_mark", "app.help", "Help")
 class HelpScreen(QuietFocus, ModalScreen[None]):
     BINDINGS = [
         Binding("escape,q,question_mark", "close", "Close"),
+        Binding("g", "guided_round", "Guided round"),
     ]
 
     def __init__(self, glyphs: Glyphs, server_rules: str = "", where: Where = Where.TERMINAL,
@@ -116,10 +120,13 @@ class HelpScreen(QuietFocus, ModalScreen[None]):
         super().__init__()
         self.glyphs = glyphs
         self.server_rules = server_rules
+        self.where = where
         self.keys = help_keys(where, hints, side_line=side_line)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help", classes="dialog"):
+            if self.where is Where.TERMINAL:  # first, where a newcomer looks
+                yield Static(f"{GUIDED_ROUND}\n", id="help-guided", markup=False)
             yield Static("THE RULES IN BRIEF", classes="help-heading", markup=False)
             yield Static(f"{RULES}\n\n{symbols_line(self.glyphs)}", markup=False)
             if self.server_rules:
@@ -137,3 +144,13 @@ class HelpScreen(QuietFocus, ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "guided_round":
+            return self.where is Where.TERMINAL  # the guided round is this terminal's, not a session's
+        return True
+
+    def action_guided_round(self) -> None:
+        """``g``: the help gives way to the guided round."""
+        self.dismiss(None)
+        self.app.call_later(self.app.run_action, "guided_round")

@@ -27,9 +27,10 @@ def footer_keys(app: SolunaApp) -> dict[str, bool]:
 
 
 def make_app(data_dir: Path, setup: MatchSetup | None = None, **kwargs) -> SolunaApp:
-    """An app that saves under ``data_dir`` and whose computer moves without pauses."""
+    """An app that saves under ``data_dir``, whose computer moves without pauses, and that skips the guided round."""
     kwargs.setdefault("computer_pause", 0)
     kwargs.setdefault("reveal_pause", 0)
+    kwargs.setdefault("offer_guided_round", False)  # a fresh data directory is a first start: tests go straight on
     return SolunaApp(setup=setup, data_dir=data_dir, **kwargs)
 
 

@@ -15,7 +15,7 @@ from .helpers import screen_text, wait_for_text
 
 def app_with_preferences(data_dir) -> SolunaApp:
     """An app that takes the pause from the preferences, as ``soluna`` does (the tests' helper sets 0)."""
-    return SolunaApp(data_dir=data_dir)
+    return SolunaApp(data_dir=data_dir, offer_guided_round=False)
 
 
 def remembered_pause(data_dir) -> float | None:

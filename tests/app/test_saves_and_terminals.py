@@ -205,7 +205,7 @@ async def test_new_match_screen_builds_the_chosen_setup(tmp_path) -> None:
         await pilot.pause()
         assert isinstance(app.screen, NewMatchScreen)
         await pilot.press("right")  # mode: against the computer
-        await pilot.press("down", "left")  # level: 9, below perfect
+        await pilot.press("down", "left", "left")  # level: 9 (from Match my strength, the first entry: perfect, then 9)
         await pilot.press("down")  # the computer's pause stays as it is
         await pilot.press("down")
         app.screen.query_one("#name-1").value = "Zoe"

@@ -1,0 +1,142 @@
+"""The guided round: a newcomer plays a small round against the computer, one step at a time (``play/guided.py``
+decides; this screen shows the step beside the board and hands the lesson the player's moves).
+
+Offered by itself at the very first start on this terminal, and from the help (``g``) and the palette
+("Guided round") later. Returns ``True`` when played to the end, ``False`` when skipped (``n``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Static
+
+from ..app_view import app_view
+from ..glyphs import glyphs_for
+from ..play.guided import Lesson, Step
+from ..play.picker import Picker
+from ..play.view import tower_looks
+from ..rules import Arrangement, Move, PlacedMove
+from ..widgets.board import Board
+from ..widgets.key_footer import KeyFooter
+from ..widgets.status_line import StatusLine
+from .help import SHOWN_HELP_BINDING
+from .picking import PICKING_BINDINGS, PickingMixin
+from .quiet_focus import QuietFocus
+
+
+class GuidedRoundScreen(QuietFocus, PickingMixin, Screen[bool]):
+    """Four steps on a real layout; ``n`` skips, ``r`` starts again, Enter at the end goes on."""
+
+    BINDINGS = [
+        *PICKING_BINDINGS,
+        Binding("r", "again", "Start again"),
+        Binding("n", "skip", "Skip"),
+        SHOWN_HELP_BINDING,
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.picker = Picker()
+        self.lesson = Lesson.start()
+
+    def compose(self) -> ComposeResult:
+        glyphs = glyphs_for(app_view(self).ascii_mode)
+        with Horizontal(id="guided-main"):
+            with Vertical(id="play-area"):
+                yield Board(glyphs, id="board")
+                yield StatusLine(id="status")
+            with Vertical(id="sidebar"):
+                yield Static("", id="guided-step", markup=False)
+        yield KeyFooter()
+
+    @property
+    def board(self) -> Board:
+        return self.query_one(Board)
+
+    def on_mount(self) -> None:
+        self.query_one("#guided-step").border_title = "Guided round"
+        self.redraw(cursor=0)
+
+    # ---- the player's moves ----------------------------------------------------------------
+
+    @property
+    def picking_arrangement(self) -> Arrangement:
+        return self.lesson.table
+
+    def may_pick(self) -> bool:
+        return not self.lesson.over
+
+    def commit(self, placed: PlacedMove) -> None:
+        refusal = self.lesson.refusal(placed.move)
+        if refusal is not None:
+            self.redraw(cursor=placed.mover_slot)
+            self.say(refusal, "error")
+            return
+        self.lesson = self.lesson.played(placed)
+        reply = self.lesson.reply
+        self.redraw(cursor=reply.target_slot if reply is not None else placed.target_slot)
+
+    def action_press_focused(self) -> None:
+        """Enter: pick up or place; once the round is over, go on."""
+        if self.lesson.over:
+            self.dismiss(True)
+        else:
+            super().action_press_focused()
+
+    def action_again(self) -> None:
+        self.picker.drop()
+        self.lesson = Lesson.start()
+        self.redraw(cursor=0)
+
+    def action_skip(self) -> None:
+        self.dismiss(False)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "put_back":
+            return self.picking_check(action, not self.lesson.over)
+        if action == "open_move_prompt":
+            return False  # no typed moves here: the steps are about the towers
+        return True
+
+    # ---- drawing ---------------------------------------------------------------------------
+
+    def redraw(self, cursor: int | None = None) -> None:
+        if self.picked_slot is not None:
+            self.lesson = self.lesson.picked()
+        lesson = self.lesson
+        looks = tower_looks(lesson.table, mover_slot=self.picked_slot,
+                            last=lesson.reply if self.picked_slot is None else None)
+        held = self.picked_tower
+        if held is not None:  # the symbol step lights the targets by symbol only
+            looks = [replace(look, target=False, dimmed=True)
+                     if look.target and look.tower is not None and not lesson.lights(Move(held, look.tower)) else look
+                     for look in looks]
+        self.board.show(looks, cursor)
+        self.query_one("#guided-step", Static).update(lesson.text)
+        self.say(*self.prompt())
+        self.refresh_bindings()
+
+    def prompt(self) -> tuple[str, str]:
+        """The status line: what to press now."""
+        if self.lesson.over:
+            return ("Round over. Enter goes on; r plays the guided round again.", "info")
+        held = self.picked_tower
+        if held is not None:
+            lit = [move for move in self.lesson.table.position.legal_moves
+                   if move.mover == held and self.lesson.lights(move)]
+            if not lit:
+                return (f"{held} has no tower of another height with a {held.symbol.word} on top: Esc puts it "
+                        "back, then pick another.", "warning")
+            if self.lesson.step is Step.BY_SYMBOL:
+                return (f"Put {held} on a lit tower: another height, the same symbol (Enter); Esc puts it back.",
+                        "info")
+            return (f"Put {held} on a lit tower (Enter), or Esc to put it back.", "info")
+        return ("Your move: pick a tower up (arrows, Enter).", "info")
+
+    def say(self, text: str, kind: str = "warning") -> None:
+        self.query_one(StatusLine).say(text, kind)
