@@ -8,7 +8,7 @@ stand in for it without the screen knowing.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import suppress
 from dataclasses import replace
 from enum import StrEnum
@@ -168,6 +168,11 @@ class Table:
         """The finished match has been reviewed (its positions solved by ``solver``): keep what can help later."""
 
 
+class UndoTooLateError(OutOfTurnError):
+    """A take-back that would need time already spent: the player's clock holds no more than the increment the
+    move gained."""
+
+
 class MatchKeeper(Protocol):
     """Where a local table keeps its match after each change: this computer's save slot and finished
     matches (``SaveStore``), or, over SSH, the server (which keeps no file: no path comes back)."""
@@ -196,6 +201,9 @@ class LocalTable(Table):
         self.hints_used = list(hints_used)
         self.analysis_on = analysis_on
         self.ended = ended
+        #: Where the clock reads the time (``time.monotonic``, as the screen's timers and clock panel do; a test
+        #: may set a time of its own before the clock first runs).
+        self.time_source: Callable[[], float] = time.monotonic
         #: The match's clock (a saved one as it was saved), stopped until a screen shows the match.
         self.match_clock = clock if clock is not None or setup.clock is None else MatchClock.fresh(setup.clock)
         self._clock_paused = True
@@ -215,15 +223,17 @@ class LocalTable(Table):
 
     # ---- the clock -----------------------------------------------------------------------
 
-    def _clock_follows_match(self, mover: int | None = None, now: float | None = None) -> None:
+    def _clock_follows_match(self, moved: Sequence[int] = (), taken_back: Sequence[int] = (),
+                             now: float | None = None) -> None:
         """The clock after a change: the player whose turn it is has theirs running (none while paused or once
-        the match is over); ``mover`` has just moved (their clock gains the increment)."""
+        the match is over); each of ``moved`` has just made a move (played or redone: it gains the increment),
+        each of ``taken_back`` has had one undone (the increment it gained is taken back; see ``link/clock.py``)."""
         clock = self.match_clock
         if clock is None:
             return
-        now = time.monotonic() if now is None else now
+        now = self.time_source() if now is None else now
         turn = None if self._clock_paused else clock_turn(self.match)
-        clock = clock.after_move(mover, now, turn) if mover is not None else clock.run(turn, now)
+        clock = clock.after_change(now, turn, moved, taken_back)
         self.match_clock, self.clock, self.clock_read_at = clock, clock.reading(now), now
 
     def pause_clock(self, paused: bool) -> None:
@@ -243,7 +253,7 @@ class LocalTable(Table):
 
     def time_is_up(self) -> bool:
         """The running clock has reached zero: its player loses the match on time (saved as such)."""
-        now = time.monotonic()
+        now = self.time_source()
         loser = self.match_clock.flagged(now) if self.match_clock is not None else None
         if loser is None or self.match.is_over:
             return False
@@ -256,7 +266,7 @@ class LocalTable(Table):
 
     def _saved(self, verdicts: tuple[RoundVerdicts, ...] = ()) -> SavedMatch:
         """The match as it is saved: its clock stopped now (the time used so far charged)."""
-        clock = self.match_clock.run(None, time.monotonic()) if self.match_clock is not None else None
+        clock = self.match_clock.run(None, self.time_source()) if self.match_clock is not None else None
         return SavedMatch(self.setup, self.match, (self.hints_used[0], self.hints_used[1]), self.analysis_on,
                           verdicts, clock, self.ended)
 
@@ -301,7 +311,7 @@ class LocalTable(Table):
         if self.time_is_up():
             return
         self.match.play(placed, player)
-        self._clock_follows_match(mover=player)
+        self._clock_follows_match(moved=(player,))
         self.save()
 
     def resigner(self) -> int | None:
@@ -334,19 +344,36 @@ class LocalTable(Table):
         # Against the computer, taking back only its opening move is pointless: it would play it again.
         return COMPUTER not in (self.seat(0), self.seat(1)) or self._human_moves_in_round() > 0
 
+    def _movers_to_take_back(self) -> list[int]:
+        """Who made the moves an undo takes back, the last first: the last move; against the computer, its
+        replies and the move before them (a move of this keyboard's)."""
+        round_ = self.match.round
+        movers = []
+        for ply in reversed(range(round_.ply)):
+            movers.append(round_.mover_at(ply))
+            if self.seat(movers[-1]) is not COMPUTER:
+                break
+        return movers
+
     def undo(self) -> list[Move]:
-        """Take back the last move; against the computer, its reply and your move together."""
+        """Take back the last move; against the computer, its reply and your move together.
+
+        The clock cannot be wound up: each move taken back loses the increment it gained, and the time spent
+        thinking stays spent (``link/clock.py``). A take-back that would need time already spent is refused
+        (``UndoTooLateError``); one that comes once the running clock is at zero takes nothing back: the match
+        is lost on time (as a move would be)."""
         if not self.can_undo:
             raise OutOfTurnError("nothing to undo")
-        undone = []
+        if self.time_is_up():
+            return []
+        movers = self._movers_to_take_back()
+        clock = self.match_clock
+        if clock is not None and (short := clock.short_of_time(movers, self.time_source())) is not None:
+            raise UndoTooLateError(f"Too late to undo: {self.match.players[short]} has spent that move's "
+                                   f"{clock.setting.increment:g} s.")
         was_over = self.match.is_over
-        while True:
-            round_ = self.match.round
-            mover = round_.mover_at(round_.ply - 1)
-            undone.append(self.match.undo().move)
-            if self.seat(mover) is not COMPUTER:
-                break
-        self._clock_follows_match()  # time used is not given back: the clock of who is to move runs
+        undone = [self.match.undo().move for _ in movers]
+        self._clock_follows_match(taken_back=movers)
         self.save()
         if was_over and not self.match.is_over:
             self._withdraw_finished()
@@ -357,13 +384,19 @@ class LocalTable(Table):
         return self.match.can_redo
 
     def redo(self) -> list[Move]:
-        """Replay the last undone move; against the computer, its reply too, up to your next turn."""
+        """Replay the last undone move; against the computer, its reply too, up to your next turn. Each move
+        is played again, and gains its increment again; once the running clock is at zero, nothing is replayed:
+        the match is lost on time (as a move would be)."""
         if not self.can_redo:
             raise OutOfTurnError("nothing to redo")
+        if self.time_is_up():
+            return []
+        movers = [self.match.to_move]
         redone = [self.match.redo().move]
         while self.match.can_redo and self.seat(self.match.to_move) is COMPUTER:
+            movers.append(self.match.to_move)
             redone.append(self.match.redo().move)
-        self._clock_follows_match()
+        self._clock_follows_match(moved=movers)
         self.save()
         return redone
 

@@ -4,12 +4,22 @@ A clock is a ``ClockSetting`` (time per player for the whole match, plus seconds
 of their moves: ``3+2`` is three minutes and two seconds a move); the server offers a few presets
 and keeps each match's clock itself. What it tells the terminals is a ``ClockReading``: each
 player's time left when the message was sent, and whose clock is running.
+
+A move taken back (undo, on one terminal) cannot wind a clock up: the increment the move gained is taken
+back with it, and the time each player spent thinking stays spent. After an undo the player to move again
+holds what they held when they made the undone move, less whatever their clock has run since (against the
+computer, from its reply to the undo); the opponent holds what they held, less their clock's running until
+the undo. So at every moment each player holds the clock's time, plus the increment of each of their moves
+on the board, less the time their clock has run (``MatchClock.after_change``). A redone move is played
+again, and gains its increment again. An undo that would need time already spent (a player left with no
+more than the increments to take back) is refused (``MatchClock.short_of_time``).
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -139,10 +149,27 @@ class MatchClock:
 
     def after_move(self, mover: int, now: float, next_turn: int | None) -> MatchClock:
         """``mover`` has moved at ``now``: their clock stops, gains the increment, and ``next_turn``'s runs."""
+        return self.after_change(now, next_turn, moved=(mover,))
+
+    def after_change(self, now: float, next_turn: int | None, moved: Sequence[int] = (),
+                     taken_back: Sequence[int] = ()) -> MatchClock:
+        """The match changed at ``now``: the running clock is charged its time (never given back); each player in
+        ``moved`` (once a move played or redone) gains the increment, each in ``taken_back`` (once a move undone)
+        loses the increment that move gained (never below zero: ``short_of_time`` says when it would be); then
+        ``next_turn``'s clock runs."""
         charged = self.run(None, now)
-        left = list(charged.left)
-        left[mover] += self.setting.increment
+        increment = self.setting.increment
+        left = [max(0.0, held + increment * (moved.count(seat) - taken_back.count(seat)))
+                for seat, held in enumerate(charged.left)]
         return replace(charged, left=(left[0], left[1])).run(next_turn, now)
+
+    def short_of_time(self, taken_back: Sequence[int], now: float) -> int | None:
+        """The player who, at ``now``, holds no more than the increments of their moves in ``taken_back``: those
+        moves cannot be taken back, the time they gained is spent (``None``: they can)."""
+        for seat in (0, 1):
+            if seat in taken_back and self.left_at(seat, now) <= self.setting.increment * taken_back.count(seat):
+                return seat
+        return None
 
     def credited(self, start: float, end: float) -> MatchClock:
         """The running clock charged nothing from ``start`` to ``end`` (nobody could play: the server was down, a

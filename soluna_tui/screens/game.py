@@ -28,7 +28,7 @@ from ..play.match_flow import KeyFacts, MatchFlow, MatchOver, Question, Reveal, 
 from ..play.picker import Picker
 from ..play.view import Moment, TableFacts
 from ..rules import Arrangement, Budget, Match, PlacedMove, Position, SolunaError
-from ..table import Table
+from ..table import Table, UndoTooLateError
 from ..widgets.board import Board
 from ..widgets.cached_lines import CachedLines, Column, Row
 from ..widgets.chat_panel import ChatPanel
@@ -540,7 +540,15 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
             return
         with self.app.batch_update():
             self.stop_thinking()
-            undone = self.table.undo()
+            try:
+                undone = self.table.undo()
+            except UndoTooLateError as error:
+                self.after_change()  # the computer thinks on, if it was thinking
+                self.say(str(error))
+                return
+            if not undone:  # the clock had run out: the match is lost on time, and that is told
+                self.after_change()
+                return
             self.picker.drop()
             self.flow.taken_back()
             self.after_change()

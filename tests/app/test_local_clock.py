@@ -55,8 +55,8 @@ def test_a_table_s_clock_runs_only_while_shown_and_charges_the_mover() -> None:
     time.sleep(0.2)
     assert table.time_runs_out_at() is None and table.match_clock == stopped
     table.pause_clock(False)
-    table.undo()  # time used is not given back: Ann's clock runs again from what she has
-    assert table.match_clock.left[0] == pytest.approx(ann, abs=1e-6) and table.clock.running == 0  # type: ignore[union-attr]
+    table.undo()  # time used is not given back, and the increment is taken back: Ann runs again from what she had
+    assert table.match_clock.left[0] == pytest.approx(ann - 2, abs=1e-6) and table.clock.running == 0  # type: ignore[union-attr]
 
 
 def test_a_table_without_a_clock_shows_none() -> None:
