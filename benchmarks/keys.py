@@ -356,6 +356,8 @@ def dialog_keys(size: tuple[int, int], args: argparse.Namespace, scratch: Path) 
     """The new-match dialog: a setting's value (right), and the next field (down, then back up)."""
     term = Terminal([str(soluna()), "--data-dir", str(scratch / f"dialog-{size[0]}")], *size)
     try:
+        term.wait_for(lambda text: "Guided round" in text, "the guided round a fresh data directory starts with")
+        term.send("n")  # skipped: the new-match dialog follows
         term.wait_for(lambda text: "Stars to win" in text and "Start" in text, "the new-match dialog")
         term.settle()
         for _ in range(4):  # Mode, Computer level, Player 1 name, Rules (whichever show): down to a setting
