@@ -108,7 +108,7 @@ def held(table: LocalTable, now: float) -> tuple[float, float]:
 ACTIONS = ("wait", "play", "play", "undo", "undo", "redo", "pause", "resume", "save", "next round")
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.booleans(), st.integers(0, 2**16), st.data())
 def test_each_player_holds_the_time_given_plus_increments_on_the_board_minus_time_spent(computer, seed, data) -> None:
     """Whatever the players do (moves, undo, redo, pauses, saves, rounds), each holds exactly the clock's time,
