@@ -127,6 +127,11 @@ def saved_found(saved: SavedMatch, where: str) -> Found:
     return Found(saved.match, details, saved.verdicts, saved.ended)
 
 
+def end_reason(result: Any) -> EndReason | None:
+    """How a server's match ended, as its store or archive file says it (``None``: not a result a server writes)."""
+    return EndReason(result) if isinstance(result, str) and result in set(EndReason) else None
+
+
 def match_from_document(document: Any, where: str) -> Found:
     """The match in any of our JSON files (a save, a server archive file, a bare match) and context lines."""
     if not isinstance(document, dict):
@@ -137,11 +142,11 @@ def match_from_document(document: Any, where: str) -> Found:
             from .saves import SavedMatch
 
             saved = SavedMatch.from_document(document)
-            return saved_found(saved, f"Saved game: {saved.setup.mode_label}, saved {document.get('saved_at', '?')}")
+            return saved_found(saved, f"Saved match: {saved.setup.mode_label}, saved {document.get('saved_at', '?')}")
         if kind == "soluna-server-match":
             match = Match.from_dict(document.get("match"))
             return Found(match, [f"Server match {document.get('code', '?')}: {document.get('result', '?')}, "
-                                 f"saved {document.get('saved_at', '?')}"])
+                                 f"saved {document.get('saved_at', '?')}"], ended=end_reason(document.get("result")))
         if kind == "soluna-match":
             return Found(Match.from_dict(document), [])
     except (SolunaError, ValueError) as error:
@@ -149,16 +154,18 @@ def match_from_document(document: Any, where: str) -> Found:
     raise ExportError(f"{where} is not a Soluna match file")
 
 
-def read_match_file(path: Path) -> Found:
+def read_match_file(path: str | Path) -> Found:
     """The match in a file, read as carefully as the game reads its own: a pipe, a device, a huge file or
-    absurd numbers are refused in one line, without hanging or filling the memory."""
+    absurd numbers are refused in one line, without hanging or filling the memory. Messages name the path
+    as given (``cannot read ./saves/x.json``), not its last part."""
     from .files import SaveError, parse_json, read_document_bytes
 
+    shown = str(path)
     try:
-        document = parse_json(read_document_bytes(path), path.name)
+        document = parse_json(read_document_bytes(Path(path), shown=shown), shown)
     except SaveError as error:
         raise ExportError(str(error)) from None
-    return match_from_document(document, str(path))
+    return match_from_document(document, shown)
 
 
 #: Latest time a server's store may say a match finished (the year 9999).
@@ -179,7 +186,8 @@ def stored_match_details(finished: Any) -> list[str]:
     what = f"match #{finished.id} in the store"
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(_seconds_since_epoch(finished.finished_at, what)))
     # "won, on time", "won, by resignation"... (a result no server writes is shown as it is, made printable)
-    how = EndReason(finished.result).words if finished.result in set(EndReason) else finished.result
+    ended = end_reason(finished.result)
+    how = ended.words if ended is not None else finished.result
     lines = [f"Server match {finished.code} (#{finished.id}), {how}, finished {stamp}"]
     changes = finished.rating_changes
     if changes:
@@ -236,7 +244,8 @@ async def match_from_store(location: str | None, data_dir: Path | None, code: st
                     raise ExportError(f"no match with the code {code} in the store")
                 return Found(_checked(playing.document, code), [f"Server match {code}, in play "
                                                                  f"(version {playing.version})"])
-        return Found(_checked(finished.document, code or f"#{match_id}"), stored_match_details(finished))
+        return Found(_checked(finished.document, code or f"#{match_id}"), stored_match_details(finished),
+                     ended=end_reason(finished.result))
     except StorageError as error:
         raise ExportError(str(error)) from None
     except DAMAGED_ROW as error:
@@ -274,7 +283,7 @@ def unfinished_match(data_dir: Path | None) -> Found:
         raise ExportError(f"no unfinished match in {folder} (no {CURRENT_SAVE}): --last exports the match that "
                           "ended last, or give a match file, or --code for a server's match")
     _, saved = found
-    return saved_found(saved, f"Unfinished game: {saved.setup.mode_label}")
+    return saved_found(saved, f"Unfinished match: {saved.setup.mode_label}")
 
 
 def last_finished_match(data_dir: Path | None) -> Found:
@@ -289,7 +298,7 @@ def last_finished_match(data_dir: Path | None) -> Found:
         raise ExportError(str(error)) from None
     if saved is None:
         raise ExportError(f"no finished match kept in {store.folder}")
-    return saved_found(saved, f"Finished game: {saved.setup.mode_label}")
+    return saved_found(saved, f"Finished match: {saved.setup.mode_label}")
 
 
 # ---- soluna export -----------------------------------------------------------------------
@@ -363,7 +372,7 @@ def add_export_command(commands: Any, data_dir_type: Callable[[str], Path]) -> N
                "soluna export --code ABCD (a server's match, in DIR/soluna.sqlite3); "
                "soluna export --database postgresql://host/soluna --code ABCD",
     )
-    export.add_argument("file", nargs="?", type=Path, metavar="FILE",
+    export.add_argument("file", nargs="?", metavar="FILE",
                         help="a match file: a save (current-match.json), a server archive file, or a match document")
     export.add_argument("--code", type=_code, help="a server's match by its code: the latest finished under it, "
                                                    "else the one in play")

@@ -140,29 +140,31 @@ def _check_regular(name: str, status: os.stat_result) -> None:
         raise SaveError(f"{name} is too large to be a Soluna file ({status.st_size // 1024 // 1024} MB)")
 
 
-def read_document_bytes(path: Path) -> bytes:
+def read_document_bytes(path: Path, shown: str | None = None) -> bytes:
     """The bytes of ``path`` if it is a regular file of sane size; ``SaveError`` otherwise.
 
     A pipe or a device (say a link to /dev/zero) is refused before it is read, so it can
     neither hang the game nor fill its memory; the opened file is checked again in case it
-    was swapped meanwhile, and never more than the limit is read.
+    was swapped meanwhile, and never more than the limit is read. ``shown``: how messages name the file
+    (its name unless told: a path the user typed is named as typed).
     """
+    name = path.name if shown is None else shown
     try:
-        _check_regular(path.name, os.stat(path))
+        _check_regular(name, os.stat(path))
         handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     except OSError as error:
-        raise SaveError(f"cannot read {path.name}: {error.strerror}") from None
+        raise SaveError(f"cannot read {name}: {error.strerror}") from None
     try:
-        _check_regular(path.name, os.fstat(handle))
+        _check_regular(name, os.fstat(handle))
         chunks, size = [], 0
         while chunk := os.read(handle, 1024 * 1024):
             chunks.append(chunk)
             size += len(chunk)
             if size > MAX_DOCUMENT_BYTES:
-                raise SaveError(f"{path.name} is too large to be a Soluna file")
+                raise SaveError(f"{name} is too large to be a Soluna file")
         return b"".join(chunks)
     except OSError as error:
-        raise SaveError(f"cannot read {path.name}: {error.strerror}") from None
+        raise SaveError(f"cannot read {name}: {error.strerror}") from None
     finally:
         os.close(handle)
 

@@ -9,7 +9,7 @@ from typing import Any
 from .link.clock import ClockSetting, ClockSettingError
 from .rules import Match, MatchOptions, OptionError
 from .rules.fields import read_field, read_items
-from .rules.strengths import check_level, strength_of
+from .rules.strengths import check_level, level_words
 
 NAME_LIMIT = 16
 #: Against the computer you sit in seat 1 (index 0) and the computer in seat 2.
@@ -66,9 +66,8 @@ class MatchSetup:
     def mode_label(self) -> str:
         if not self.vs_computer:
             return "two players"
-        if self.rated:  # by its number: "12 discs, level 10, rated" fits the tally's width
-            return f"level {strength_of(self.computer_level or '').number}, rated"
-        return f"level {self.computer_level}"
+        words = level_words(self.computer_level or "")
+        return f"{words}, rated" if self.rated else words
 
     def new_match(self) -> Match:
         """A fresh match; without a chosen seed, a random one (recorded in the match)."""

@@ -25,9 +25,10 @@ from .files import (
     remove_leftovers,
     write_atomically,
 )
+from .link.end_reason import EndReason, gave_up_words
 from .match_setup import clean_name
 from .rules.fields import read_field, read_items
-from .rules.strengths import FIRST_MATCHED, MATCHED_FROM, Strength, check_level, nearest_in_accuracy
+from .rules.strengths import FIRST_MATCHED, MATCHED_FROM, Strength, check_level, level_words, nearest_in_accuracy
 
 if TYPE_CHECKING:
     from .match_setup import MatchSetup
@@ -63,6 +64,14 @@ class MatchRecord:
     hints: tuple[int, int]
     #: The moves each player made (what each accuracy is a share of); ``None`` in records written before it was kept.
     moves: tuple[int, int] | None = None
+    #: How it ended when not on the board (``resigned``, ``time``: an ``EndReason``); ``None`` on the board, and in
+    #: records written before it was kept.
+    ended: str | None = None
+
+    @property
+    def gave_up(self) -> str | None:
+        """``resigned``, ``ran out of time``: what the loser did, where the match was not played out."""
+        return gave_up_words(EndReason(self.ended)) if self.ended is not None else None
 
     @classmethod
     def from_dict(cls, document: dict[str, Any]) -> MatchRecord:
@@ -75,6 +84,9 @@ class MatchRecord:
         level = read_field(document, "level", str, type(None), where=where, default=None)
         moves = (read_items(document, "moves", int, where=where, count=2)
                  if document.get("moves") is not None else None)
+        ended = read_field(document, "ended", str, type(None), where=where, default=None)
+        if ended is not None and ended not in set(EndReason):
+            raise ValueError(f"unknown end of a match {ended!r}"[:80])
         if level is not None:
             level = check_level(level)  # an OptionError (a ValueError) when unknown; the old "trap" is "perfect"
         record = cls(
@@ -88,6 +100,7 @@ class MatchRecord:
             accuracy=(_fraction(accuracy[0]), _fraction(accuracy[1])),
             hints=(hints[0], hints[1]),
             moves=(moves[0], moves[1]) if moves is not None else None,
+            ended=ended,
         )
         if record.winner not in (0, 1) or any(winner not in (0, 1) for winner in record.round_winners):
             raise ValueError("a winner is not player 0 or 1")
@@ -101,8 +114,8 @@ class MatchRecord:
 
     @property
     def mode_key(self) -> str:
-        """``two players`` or ``vs computer (LEVEL)``: how the stats group matches."""
-        return f"vs computer ({self.level})" if self.mode == "computer" else "two players"
+        """``two players`` or ``vs level 10 (perfect)``: how the stats group matches."""
+        return f"vs {level_words(self.level or '')}" if self.mode == "computer" else "two players"
 
 
 @dataclass
@@ -131,6 +144,8 @@ class ModeSummary:
     rounds: int = 0
     rounds_won: int = 0
     wins_by_name: dict[str, int] = field(default_factory=dict)
+    #: Matches not played out, by what the loser did and who: ``{"resigned": {"You": 2}}``.
+    gave_up: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def to_dict(self, against_computer: bool) -> dict[str, Any]:
         """As JSON; "won" means won by you, so two-player modes count wins by name only."""
@@ -166,6 +181,10 @@ class Stats:
             summary.rounds_won += sum(winner == 0 for winner in record.round_winners)
             name = record.names[record.winner]
             summary.wins_by_name[name] = summary.wins_by_name.get(name, 0) + 1
+            if record.gave_up is not None:
+                losers = summary.gave_up.setdefault(record.gave_up, {})
+                loser = record.names[1 - record.winner]
+                losers[loser] = losers.get(loser, 0) + 1
         return dict(summaries)
 
     def accuracy_over_time(self, limit: int = 10) -> list[tuple[str, str, float]]:
@@ -181,7 +200,7 @@ class Stats:
             for seat in seats:
                 accuracy = record.accuracy[seat]
                 if accuracy is not None:
-                    against = f"computer ({record.level})" if record.mode == "computer" else record.names[1 - seat]
+                    against = level_words(record.level or "") if record.mode == "computer" else record.names[1 - seat]
                     points.append((record.finished[:10], record.names[seat], against, accuracy))
         return points[-limit:]
 
@@ -237,6 +256,9 @@ class PlayedAt(Protocol):
     @property
     def hints_used(self) -> list[int]: ...
 
+    @property
+    def ended(self) -> EndReason | None: ...
+
 
 def match_record(table: PlayedAt, accuracy: tuple[float | None, float | None]) -> MatchRecord:
     """The stats' record of the finished match at ``table``."""
@@ -255,6 +277,7 @@ def match_record(table: PlayedAt, accuracy: tuple[float | None, float | None]) -
         accuracy=accuracy,
         hints=(table.hints_used[0], table.hints_used[1]),
         moves=(moves_made(match, 0), moves_made(match, 1)),
+        ended=table.ended.value if table.ended is not None else None,
     )
 
 
@@ -342,6 +365,8 @@ def describe(stats: Stats, bar: tuple[str, str] = ("#", ".")) -> list[str]:
             if not computer:
                 wins = ", ".join(f"{name} {count}" for name, count in sorted(summary.wins_by_name.items()))
                 lines.append(f"  match wins: {wins}")
+            for gave_up, losers in sorted(summary.gave_up.items()):
+                lines.append(f"  {gave_up}: {', '.join(f'{name} {count}' for name, count in sorted(losers.items()))}")
     else:
         lines.append("No finished matches yet.")
     points = stats.latest_accuracies()

@@ -330,6 +330,7 @@ class LocalTable(Table):
         if player != self.resigner():
             raise OutOfTurnError("that player cannot resign now")
         self.match.forfeit(player)
+        self.ended = EndReason.RESIGNED  # kept with the match: its export, replay and stats say "resigned"
         self._clock_follows_match()
         self.save()
 

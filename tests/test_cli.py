@@ -213,3 +213,11 @@ async def test_the_game_turns_the_collector_on_once_drawn(tmp_path) -> None:
             assert (tmp_path / "current-match.json").exists()  # the new match, written once drawn
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize("given", ["/missing.json", "./no/such/match.json", "no-such-match.json"])
+def test_export_names_a_missing_file_by_the_path_as_given(capsys, tmp_path, monkeypatch, given: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    status, out, err = run(capsys, "export", given)
+    assert status == 1 and out == ""
+    assert err == f"soluna export: error: cannot read {given}: No such file or directory\n"

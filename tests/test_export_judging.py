@@ -148,7 +148,7 @@ def test_a_progress_bar_runs_on_stderr_when_it_is_a_terminal(tmp_path: Path) -> 
     assert process.returncode == 0
     assert b"Judging every move" in shown and b"positions" in shown
     text = (tmp_path / "out.txt").read_text()
-    assert text.startswith("Soluna: Ann vs Bob\nFinished game: two players") and "Judging" not in text
+    assert text.startswith("Soluna: Ann vs Bob\nFinished match: two players") and "Judging" not in text
 
 
 def test_no_progress_is_written_when_stderr_is_not_a_terminal(tmp_path: Path) -> None:

@@ -50,6 +50,15 @@ HOW = {EndReason.WON: "on the board", EndReason.FORFEIT: "by forfeit", EndReason
        EndReason.RESIGNED: "by resignation"}
 
 
+def gave_up_words(ended: EndReason | None) -> str:
+    """What the player who did not play a match out did, as every screen and text says it: ``resigned`` (``R``),
+    ``ran out of time``, ``forfeited`` (left over SSH and did not come back, or ``None``: no reason kept, as in a
+    bare match file)."""
+    if ended is EndReason.TIME:
+        return "ran out of time"
+    return "resigned" if ended is EndReason.RESIGNED else "forfeited"
+
+
 def rematch_allowed(ended: EndReason | None) -> bool:
     """Whether both players were still at a match that ended as ``ended`` (``None``: on one terminal), so it may be
     played again: not after a forfeit, where one of them had gone."""

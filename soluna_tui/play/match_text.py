@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..link.end_reason import EndReason
+from ..link.end_reason import EndReason, gave_up_words
 from ..rules import Budget, Match, SearchAborted, shared_solver
 from ..rules.round import Round
 from ..rules.solver import Solver
@@ -38,7 +38,7 @@ def export_match(match: Match, details: Sequence[str] = (), solver: Solver = sha
              RESULT_CONVENTION, MARKS_MEANING, ACCURACY_MEANING]
     for number, (played, review) in enumerate(zip(match.rounds, reviews, strict=True), start=1):
         lines.append("")
-        lines.extend(_round_lines(number, played, match, review))
+        lines.extend(_round_lines(number, played, match, review, ended))
     return "\n".join(lines) + "\n"
 
 
@@ -77,12 +77,13 @@ def result_line(match: Match, ended: EndReason | None = None) -> str:
     stars = f"{match.stars[winner]}-{match.stars[1 - winner]}"
     if match.forfeited_by is not None:
         on_time = ended is EndReason.TIME
-        return (f"Result: {match.players[match.forfeited_by]} {'ran out of time' if on_time else 'forfeited'}; "
+        return (f"Result: {match.players[match.forfeited_by]} {gave_up_words(ended)}; "
                 f"{match.players[winner]} won the match{' on time' if on_time else ''} (stars {stars}).")
     return f"Result: {match.players[winner]} won the match {stars}."
 
 
-def _round_lines(number: int, played: Round, match: Match, review: RoundReview | None) -> list[str]:
+def _round_lines(number: int, played: Round, match: Match, review: RoundReview | None,
+                 ended: EndReason | None) -> list[str]:
     names = match.players
     lines = [f"Round {number}: {names[played.opener]} opened; layout {played.start}"]
     if review is None:
@@ -95,15 +96,16 @@ def _round_lines(number: int, played: Round, match: Match, review: RoundReview |
         if review is not None:
             line += f"  {move_annotation(review.moves[ply])}"
         lines.append(line.rstrip())
-    lines.extend(_round_end(number, played, match, review))
+    lines.extend(_round_end(number, played, match, review, ended))
     return lines
 
 
-def _round_end(number: int, played: Round, match: Match, review: RoundReview | None) -> list[str]:
+def _round_end(number: int, played: Round, match: Match, review: RoundReview | None,
+               ended: EndReason | None) -> list[str]:
     names = match.players
     if played.outcome is None:
         if match.forfeited_by is not None:
-            return [f"  {names[match.forfeited_by]} forfeited during this round."]
+            return [f"  {names[match.forfeited_by]} {gave_up_words(ended)} during this round."]
         return [f"  In play: {names[played.to_move]} to move."]
     winner = played.outcome.winner
     stars = [outcome.winner for outcome in match.outcomes[:number]]

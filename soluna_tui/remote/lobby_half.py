@@ -262,7 +262,7 @@ class LobbyHalf:
         when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(message.finished_at))
         details = [f"Server match #{message.id}: {message.result.words}, finished {when}"]
         asked.screen.say("")
-        self.app.push_screen(ReplayScreen(match, details, ascii_mode=self.app.ascii_mode))
+        self.app.push_screen(ReplayScreen(match, details, ascii_mode=self.app.ascii_mode, ended=message.result))
 
     # ---- what the player asks for ----------------------------------------------------------
 

@@ -61,13 +61,18 @@ class Strength:
 
     @property
     def label(self) -> str:
-        """``5`` or ``10 perfect``."""
-        return f"{self.number} {self.name}" if self.name else str(self.number)
+        """``5`` or ``10 (perfect)``: the number, and the old name where there is one."""
+        return f"{self.number} ({self.name})" if self.name else str(self.number)
+
+    @property
+    def words(self) -> str:
+        """``level 5``, ``level 10 (perfect)``: how every screen, list and text names a level."""
+        return f"level {self.label}"
 
     @property
     def rated(self) -> str:
-        """``10 perfect (rated 1706)``."""
-        return f"{self.label} (rated {self.rating})"
+        """``10 (perfect), rated 1706``."""
+        return f"{self.label}, rated {self.rating}"
 
     @property
     def summary(self) -> str:
@@ -210,6 +215,15 @@ def strength_of(level: str) -> Strength:
     if found is None:
         raise OptionError(f"unknown computer level {level!r}: use 1 to 10 ({', '.join(LEVELS)})"[:160])
     return found
+
+
+def level_words(level: str) -> str:
+    """A level as matches name it (``perfect``, ``5``) in the words every screen uses: ``level 10 (perfect)``,
+    ``level 5``; one no strength has (a damaged file's), as it is."""
+    try:
+        return strength_of(level).words
+    except OptionError:
+        return f"level {level}"
 
 
 def check_level(level: str) -> str:

@@ -9,13 +9,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
+from ..link.end_reason import gave_up_words
 from ..saves import FinishedFile
 from .choice_dialog import ChoiceDialog
 from .help import HELP_BINDING
 
 
 def describe_finished(kept: FinishedFile) -> str:
-    """One line: when it ended, who played, who won and the stars (or why the file cannot be read)."""
+    """One line: when it ended, who played, who won, the stars and how, if not on the board (``You resigned``,
+    ``Bob ran out of time``), or why the file cannot be read."""
     try:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(kept.path.stat().st_mtime))
     except OSError:
@@ -25,7 +27,10 @@ def describe_finished(kept: FinishedFile) -> str:
     match = kept.saved.match
     names, stars = match.players, match.stars
     winner = f"{names[match.winner]} won" if match.winner is not None else "unfinished"
-    return f"{when}  {names[0]} vs {names[1]}: {winner}, {stars[0]}-{stars[1]} ({kept.saved.setup.mode_label})"
+    how = (f", {names[match.forfeited_by]} {gave_up_words(kept.saved.ended)}" if match.forfeited_by is not None
+           else "")
+    return (f"{when}  {names[0]} vs {names[1]}: {winner}, {stars[0]}-{stars[1]}{how} "
+            f"({kept.saved.setup.mode_label})")
 
 
 class FinishedListScreen(ChoiceDialog[FinishedFile | None]):

@@ -20,6 +20,7 @@ from textual.widgets import Static
 
 from ..app_view import app_view
 from ..glyphs import glyphs_for
+from ..link.end_reason import EndReason, gave_up_words
 from ..play.looks import HistoryEntry, TallyInfo, move_words
 from ..play.match_text import export_match, result_line, review_or_none
 from ..play.view import history_entries, shown_table, tower_looks
@@ -67,9 +68,11 @@ class ReplayScreen(QuietFocus, Screen[None]):
             self.text = text
 
     def __init__(self, match: Match, details: Sequence[str] = (), *, ascii_mode: bool = False,
-                 seconds_per_round: float = REPLAY_SECONDS_PER_ROUND) -> None:
+                 seconds_per_round: float = REPLAY_SECONDS_PER_ROUND, ended: EndReason | None = None) -> None:
+        """``ended``: how the match ended when the board does not say (resigned, on time, forfeited)."""
         super().__init__()
         self.match = match
+        self.ended = ended
         self.details = tuple(details)
         self.glyphs = glyphs_for(ascii_mode)
         self.seconds_per_round = seconds_per_round
@@ -103,7 +106,7 @@ class ReplayScreen(QuietFocus, Screen[None]):
         self.query_one("#tally").border_title = "Replay"
         self.query_one("#history").border_title = "Moves"
         self.query_one("#replay-result", Static).update(
-            f"{names[0]} vs {names[1]}. {result_line(self.match).removeprefix('Result: ')}")
+            f"{names[0]} vs {names[1]}. {result_line(self.match, self.ended).removeprefix('Result: ')}")
         self.history.show(self.entries)
         self.history.focus()
         self.show(0)
@@ -163,7 +166,7 @@ class ReplayScreen(QuietFocus, Screen[None]):
             if played.outcome is not None:
                 text += f"\n{names[played.to_move]} cannot move: {names[played.outcome.winner]} won the round."
             elif match.forfeited_by is not None:
-                text += f"\n{names[match.forfeited_by]} forfeited here."
+                text += f"\n{names[match.forfeited_by]} {gave_up_words(self.ended)} here."
         return text
 
     @on(History.Viewed)
@@ -201,7 +204,7 @@ class ReplayScreen(QuietFocus, Screen[None]):
                     return None
                 reviews.append(review)
                 self.post_message(self.Judged(number, review))
-            return self.Written(export_match(match, details, reviews=reviews))
+            return self.Written(export_match(match, details, reviews=reviews, ended=self.ended))
 
         solve_in_worker(self, judge, group="replay-judging")
 

@@ -132,10 +132,10 @@ def level_refusal(player: Rating, strength: Strength, decided: bool, rated_today
     if not decided:
         return "Unrated: no round was decided on the board."
     if strength.rating < player.shown - LEVEL_BELOW:
-        return (f"Unrated: level {strength.label} ({strength.rating}) is more than {LEVEL_BELOW} below your "
+        return (f"Unrated: {strength.words}, rated {strength.rating}, is more than {LEVEL_BELOW} below your "
                 f"rating ({player.shown}).")
     if rated_today >= PAIR_RATED_PER_DAY:
-        return f"Unrated: {PAIR_RATED_PER_DAY} rated matches against level {strength.label} in 24 hours already."
+        return f"Unrated: {PAIR_RATED_PER_DAY} rated matches against {strength.words} in 24 hours already."
     return None
 
 

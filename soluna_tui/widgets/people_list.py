@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from rich.cells import cell_len, set_cell_size
 
 from ..link.messages import Doing, OnlinePerson
+from ..rules.strengths import level_words
 from .menu import Menu
 
 #: Cells for the name (a name is at most 16, and this player's is marked), and for the rating or "guest".
@@ -26,7 +27,7 @@ def doing_words(person: OnlinePerson) -> str:
     if person.doing is Doing.WATCHING and len(others) == 2:
         return f"watching {others[0]} vs {others[1]}"
     if person.doing is Doing.COMPUTER:
-        return f"playing the computer (level {others[0]})" if others else "playing the computer"
+        return f"playing the computer at {level_words(others[0])}" if others else "playing the computer"
     if person.doing is Doing.WAITING:
         return "waiting for an opponent"
     return "in the lobby" if person.doing is Doing.LOBBY else person.doing.value

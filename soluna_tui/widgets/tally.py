@@ -36,6 +36,12 @@ def watching_text(count: int, names: tuple[str, ...], width: int) -> str:
     return words
 
 
+def detail_lines(text: str, width: int) -> list[str]:
+    """``12 discs, level 10 (perfect)`` on one line where it fits, else broken after its first comma."""
+    head, comma, rest = text.partition(", ")
+    return [text] if cell_len(text) <= width or not comma else [head, rest]
+
+
 def away_text(deadline: float, now: float) -> str:
     """``away: 4:05 to return``, counting down; ``has left`` once the seat is no longer held."""
     left = int(deadline - now + 0.999)
@@ -148,7 +154,7 @@ class Tally(CachedLines, Widget):
             if deadline is not None:
                 rows.append(((f"  {away_text(deadline, now)}", "away"),))
         rows.append(((f"Round {info.round_number} {self._dot()} {info.rules}", "detail"),))
-        rows.append(((info.mode, "detail"),))
+        rows.extend(((line, "detail"),) for line in detail_lines(info.mode, width))
         if info.spectators:
             rows.append(((watching_text(info.spectators, info.spectator_names, width), "detail"),))
         if info.seed is not None:

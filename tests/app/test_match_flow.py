@@ -132,7 +132,7 @@ async def test_against_the_computer_with_a_seed(tmp_path) -> None:
         assert screen.match.to_move == 0
         text = screen_text(app)
         assert f" 2. Computer  {moves[1]}" in text
-        assert "level perfect" in text
+        assert "level 10 (perfect)" in text
         # The computer's reply is reproducible from the seed.
         again = make_app(tmp_path / "again", setup)
         async with again.run_test(size=(100, 30)) as pilot_again:

@@ -60,7 +60,7 @@ def test_the_level_is_chosen_from_the_last_five_matches_against_the_computer_wit
 
 def test_one_match_is_said_as_one_and_a_perfect_player_meets_perfect_play() -> None:
     assert match_my_strength(stats_of(computer_match(1.0))).reason == (
-        "Level 10 perfect chosen: your accuracy in your last match was 100%")
+        "Level 10 (perfect) chosen: your accuracy in your last match was 100%")
     assert match_my_strength(stats_of(computer_match(0.4))).strength is strength_of("1")
 
 

@@ -278,7 +278,7 @@ async def test_stats_are_updated_after_a_match(tmp_path) -> None:
         await pilot.pause()
         assert isinstance(app.screen, StatsScreen)
         text = screen_text(app)
-        assert "vs computer (random)" in text and "Accuracy, latest matches" in text
+        assert "vs level 1 (random)" in text and "Accuracy, latest matches" in text
 
 
 async def test_drawing_asks_the_solver_nothing_and_saves_nothing(tmp_path) -> None:

@@ -35,7 +35,7 @@ def test_levels_are_named_by_number_and_by_their_old_names() -> None:
     assert [strength_of(str(number)).number for number in range(1, 11)] == list(range(1, 11))
     assert check_level("1") == "random" and check_level("2") == "greedy" and check_level("7") == "7"
     assert check_level("10") == check_level("Perfect") == check_level("trap") == "perfect"
-    assert PERFECT.label == "10 perfect" and strength_of("5").summary.startswith("5 (rated ")
+    assert PERFECT.label == "10 (perfect)" and strength_of("5").summary.startswith("5, rated ")
     for unknown in ("0", "11", "3.5", "", "genius"):
         with pytest.raises(OptionError, match="unknown computer level"):
             check_level(unknown)

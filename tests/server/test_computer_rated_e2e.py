@@ -55,10 +55,10 @@ async def test_a_finished_match_moves_the_player_s_rating_and_not_the_level_s_an
         try:
             await keep_the_name(ann)
             await ann.press(*RATED_LEVEL_1, pause=0.05)
-            await ann.wait_for_text("◂ 1 random (rated 1297) ▸", "◂ 1 ▸")
+            await ann.wait_for_text("◂ 1 (random), rated 1297 ▸", "◂ 1 ▸")
             await ann.press("enter")  # Play the computer: hints off (the lobby's setting), 12 discs
-            await ann.wait_for_notice("Rated against level 1 random (rated 1297): no hints, no take-backs.")
-            await ann.wait_for_text("level 1, rated")
+            await ann.wait_for_notice("Rated against level 1 (random), rated 1297: no hints, no take-backs.")
+            await ann.wait_for_text("level 1 (random), rated")
             fingerprint = kept_game(server).fingerprint
             while server.lobby.games.playing:  # one round, one star: the match
                 await play_my_move(server, ann)
@@ -91,7 +91,7 @@ async def test_a_finished_match_moves_the_player_s_rating_and_not_the_level_s_an
             await ann.wait_for(shows_the_record)
             await ann.press("escape")  # a second rated match, left after one move (kept for ann)
             await ann.press(*TOP, "enter")
-            await ann.wait_for_text("level 1, rated")
+            await ann.wait_for_text("level 1 (random), rated")
             await play_my_move(server, ann)
             await ann.press("n")
             await ann.wait_for_text("Resume computer match")  # kept for ann

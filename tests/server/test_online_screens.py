@@ -63,7 +63,7 @@ def test_a_person_s_line_says_who_their_rating_and_what_they_do_in_the_width_giv
     longer = OnlinePerson(8, "abcdefghijklmnop (guest)", False, None, Doing.LOBBY)
     assert person_line(longer, you=True).startswith("abcdefghijklmno… (you) guest")
     computer = OnlinePerson(6, "eve", False, None, Doing.COMPUTER, ("5",))
-    assert person_line(computer, False).endswith("playing the computer (level 5)")
+    assert person_line(computer, False).endswith("playing the computer at level 5")
     assert person_line(OnlinePerson(7, "fay", True, 999, Doing.WAITING), False).endswith("waiting for an opponent")
     assert person_line(watching, True, 30, ellipsis="...").endswith("...") and len(person_line(watching, True, 30,
                                                                                                 ellipsis="...")) == 30

@@ -62,7 +62,7 @@ async def test_a_level_is_no_farm_the_day_s_few_and_not_far_below_the_player(sto
                                                               0.0)
         said.append(unrated)
     assert said[:-1] == [None] * PAIR_RATED_PER_DAY
-    assert said[-1] == f"Unrated: {PAIR_RATED_PER_DAY} rated matches against level 1 random in 24 hours already."
+    assert said[-1] == f"Unrated: {PAIR_RATED_PER_DAY} rated matches against level 1 (random) in 24 hours already."
     clock.now += 24 * 3600
     rating = (await store.players.summary("SHA256:ann")).standing.rating
     while rating.shown - LEVEL_BELOW <= weakest.rating:  # beating level 1 day after day lifts a rating so far
@@ -71,7 +71,7 @@ async def test_a_level_is_no_farm_the_day_s_few_and_not_far_below_the_player(sto
         assert unrated is None
         rating = filed.rating_changes[0].after
     _, unrated = await store.finished.file_computer_match(ANN, weakest, against_computer(0), "won", 0.0)
-    assert unrated == (f"Unrated: level 1 random (1297) is more than {LEVEL_BELOW} below your rating "
+    assert unrated == (f"Unrated: level 1 (random), rated 1297, is more than {LEVEL_BELOW} below your rating "
                        f"({rating.shown}).")
     filed, unrated = await store.finished.file_computer_match(ANN, strength_of("4"), against_computer(0), "won", 0.0)
     assert unrated is None and filed.rated  # a level near the player's rating still counts

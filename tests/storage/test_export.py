@@ -104,7 +104,7 @@ def test_soluna_export_reads_the_unfinished_match_of_the_data_directory(tmp_path
     SaveStore(tmp_path).save(SavedMatch(setup, match_in_play()))
     status, out, err = _run(capsys, "--data-dir", str(tmp_path))
     assert status == 0 and err == ""
-    assert out.startswith("Soluna: ann vs bob\nUnfinished game: two players\n") and _judged_lines(out)
+    assert out.startswith("Soluna: ann vs bob\nUnfinished match: two players\n") and _judged_lines(out)
 
 
 def test_soluna_export_reads_match_files_and_refuses_others_in_one_line(tmp_path, capsys):
