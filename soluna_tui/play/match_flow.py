@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from ..files import SaveError
 from ..match_setup import computer_rng
 from ..rules import Budget, Move, PlacedMove, shared_solver
-from ..rules.players import choose_move, choose_to_open, think_seconds
+from ..rules.players import choose_move, choose_to_open, think_budget
 from ..rules.strengths import strength_of
 from ..table import Seat, Table
 from .coach import Turn
@@ -268,11 +268,12 @@ class MatchFlow:
         turn, position, rng = self.turn, match.position, computer_rng(match)
 
         def think(budget: Budget) -> ComputerMove:
-            """Choose the computer's move off the event loop (a level gives up in time on its own)."""
-            move = choose_move(level, position, rng, budget=budget)
+            """Choose the computer's move off the event loop, with the level's own budget (level 10 solves on
+            until called off, however long it takes; the others guess after a few CPU seconds)."""
+            move = choose_move(level, position, rng, budget=think_budget(level, position, budget.cancelled))
             return ComputerMove(turn, move, strength_of(level).uses_solver and not shared_solver.is_solved(position))
 
-        return Question(think, think_seconds(position), not_before=time.monotonic() + pause)
+        return Question(think, None, not_before=time.monotonic() + pause)
 
     def _choose_opener(self, turn: Turn) -> Question:
         """The computer lost the round: whether it opens the next."""
@@ -280,9 +281,10 @@ class MatchFlow:
         start, rng = match.layout_for(match.round_number + 1), computer_rng(match)
 
         def choose(budget: Budget) -> OpenerChoice:
-            return OpenerChoice(turn, choose_to_open(level, start, rng, budget=budget))
+            opens = choose_to_open(level, start, rng, budget=think_budget(level, start, budget.cancelled))
+            return OpenerChoice(turn, opens)
 
-        return Question(choose, think_seconds(start))
+        return Question(choose, None)
 
     def _judge_match(self, turn: Turn) -> Question:
         """Judge every move of the finished match (for the summary and the stats)."""

@@ -4,14 +4,18 @@ Each level gives every legal move a chance (``move_chances``) and ``choose_move`
 the generator, so a seed replays the same game. The levels are the strengths of ``strengths.py``;
 beyond what a strength sees of the solver's verdicts, the top one swindles when lost
 (``swindle.py``). The ways of choosing work on a position's ``Outcomes``, so a measure
-(``swindle.chances_to_win``) weighs them exactly as they play. Levels that need the solver fall
-back to ``greedy`` when their budget runs out (large positions), so the computer always answers.
+(``swindle.chances_to_win``) weighs them exactly as they play.
+
+The top level never plays a move it has not proved best: it solves on, however long the proof takes (a
+cold start on 24 discs takes seconds), until its caller calls it off. The fallible levels that need the
+solver give up on large positions after ``THINK_CPU_SECONDS`` of CPU time and guess (``greedy``): CPU
+time, not the wall clock's, so a loaded machine does not change how they play (``think_budget``).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 
 from .errors import RoundOverError, SearchAborted
 from .position import Move, Position
@@ -21,9 +25,10 @@ from .swindle import EXACT_UP_TO, Outcomes, swindler_for
 
 __all__ = ["LEVELS", "check_level", "choose_move", "choose_to_open", "move_chances"]
 
-#: Positions with more discs than this may take seconds to solve, so levels give up in time.
+#: Positions with more discs than this may take seconds to solve, so the fallible levels give up in time.
 SOLVE_FREELY_UP_TO = 18
-DEFAULT_THINK_SECONDS = 3.0
+#: The CPU time (of the thread thinking) a fallible level spends on a larger position before it guesses.
+THINK_CPU_SECONDS = 3.0
 #: Unsure whether a layout is won for the opener, the computer opens this often: people like to move first,
 #: but not always (``choose_to_open``).
 UNSURE_OPENS = 2 / 3
@@ -34,14 +39,14 @@ _SAME_CHANCE = 1e-12
 Chances = tuple[tuple[Move, float], ...]
 
 
-def think_seconds(position: Position) -> float | None:
-    """No time limit for positions solved in a blink; a few seconds for larger ones."""
-    return None if position.disc_count <= SOLVE_FREELY_UP_TO else DEFAULT_THINK_SECONDS
+def think_budget(level: str, position: Position, cancelled: Callable[[], bool] | None = None) -> Budget:
+    """What the computer at ``level`` may spend on ``position``; ``cancelled``: its caller calling it off.
 
-
-def default_budget(position: Position) -> Budget:
-    """The time a computer player takes over ``position`` (``think_seconds``)."""
-    return Budget(seconds=think_seconds(position))
+    The top level solves on, however long it takes. The others solve freely up to ``SOLVE_FREELY_UP_TO``
+    discs, and beyond for ``THINK_CPU_SECONDS`` of CPU time (the same on a loaded machine), then guess.
+    """
+    limited = not strength_of(level).is_perfect and position.disc_count > SOLVE_FREELY_UP_TO
+    return Budget(cpu_seconds=THINK_CPU_SECONDS if limited else None, cancelled=cancelled)
 
 
 def _legal(position: Position) -> tuple[Move, ...]:
@@ -131,25 +136,33 @@ def top_chances(outcomes: Outcomes, discs: int, opponent: Model, solver: Solver,
 
 def move_chances(level: str, position: Position, *, solver: Solver = shared_solver, budget: Budget | None = None,
                  opponent: Model = TYPICAL_OPPONENT) -> Chances:
-    """Each legal move with the chance the computer at ``level`` plays it (``opponent``: whom it swindles)."""
+    """Each legal move with the chance the computer at ``level`` plays it (``opponent``: whom it swindles).
+
+    ``budget``: what it may spend (``think_budget`` when ``None``). Out of budget, a fallible level guesses
+    (``greedy``); the top level never does: ``SearchAborted`` goes to the caller.
+    """
     strength = strength_of(level)
     if strength is RANDOM:
         return uniform(_legal(position))
     if strength is GREEDY:
         return greedy_chances(position)
-    analysis = _analyse_or_none(position, solver, budget)
-    if analysis is None:
-        return greedy_chances(position)
+    budget = budget if budget is not None else think_budget(level, position)
     if strength.is_perfect:
+        analysis = _proved(position, solver, budget)
         shares = top_chances(Outcomes.of(analysis, solver), position.disc_count, opponent, solver, budget)
     else:
+        solved = _analyse_or_none(position, solver, budget)
+        if solved is None:
+            return greedy_chances(position)
+        analysis = solved
         shares = strength.chances([item.verdict for item in analysis.moves])
     return tuple((item.move, share) for item, share in zip(analysis.moves, shares, strict=True))
 
 
 def choose_move(level: str, position: Position, rng: random.Random, *, solver: Solver = shared_solver,
                 budget: Budget | None = None, opponent: Model = TYPICAL_OPPONENT) -> Move:
-    """The move the computer at ``level`` plays in ``position``."""
+    """The move the computer at ``level`` plays in ``position`` (``move_chances``: out of budget, the top
+    level raises ``SearchAborted`` and the others guess)."""
     return draw(move_chances(level, position, solver=solver, budget=budget, opponent=opponent), rng)
 
 
@@ -164,10 +177,8 @@ def greedy_move(position: Position, rng: random.Random) -> Move:
 
 def perfect_move(position: Position, rng: random.Random, *, solver: Solver = shared_solver,
                  budget: Budget | None = None) -> Move:
-    """The fastest win when there is one, else the longest resistance (``greedy`` out of budget)."""
-    analysis = _analyse_or_none(position, solver, budget)
-    if analysis is None:
-        return greedy_move(position, rng)
+    """The fastest win when there is one, else the longest resistance (``SearchAborted`` out of budget)."""
+    analysis = _proved(position, solver, budget if budget is not None else think_budget(PERFECT.level, position))
     shares = PERFECT.chances([item.verdict for item in analysis.moves])
     return draw(tuple((item.move, share) for item, share in zip(analysis.moves, shares, strict=True)), rng)
 
@@ -175,18 +186,23 @@ def perfect_move(position: Position, rng: random.Random, *, solver: Solver = sha
 def trap_move(position: Position, rng: random.Random, *, solver: Solver = shared_solver,
               budget: Budget | None = None) -> Move:
     """The old "trap" level: ``trap_chances`` (``greedy`` out of budget)."""
-    analysis = _analyse_or_none(position, solver, budget)
+    analysis = _analyse_or_none(position, solver, budget if budget is not None else Budget())
     if analysis is None:
         return greedy_move(position, rng)
     shares = trap_chances(Outcomes.of(analysis, solver), solver)
     return draw(tuple((item.move, share) for item, share in zip(analysis.moves, shares, strict=True)), rng)
 
 
-def _analyse_or_none(position: Position, solver: Solver, budget: Budget | None) -> Analysis | None:
-    """The full analysis, or ``None`` when the budget ran out first."""
+def _proved(position: Position, solver: Solver, budget: Budget) -> Analysis:
+    """The full analysis (``SearchAborted`` when the budget runs out first, ``RoundOverError`` with no move)."""
     _legal(position)
+    return solver.analyse(position, budget)
+
+
+def _analyse_or_none(position: Position, solver: Solver, budget: Budget) -> Analysis | None:
+    """The full analysis, or ``None`` when the budget ran out first."""
     try:
-        return solver.analyse(position, budget if budget is not None else default_budget(position))
+        return _proved(position, solver, budget)
     except SearchAborted:
         return None
 
@@ -204,7 +220,7 @@ def choose_to_open(level: str, start: Position, rng: random.Random, *, solver: S
         return rng.random() < 0.5
     if strength.uses_solver:
         try:
-            verdict = solver.verdict(start, budget if budget is not None else default_budget(start))
+            verdict = solver.verdict(start, budget if budget is not None else think_budget(level, start))
         except SearchAborted:
             verdict = None
         if verdict is not None and (strength.is_perfect or rng.random() < strength.sees(verdict.plies)):

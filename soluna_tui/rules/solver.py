@@ -107,14 +107,21 @@ class Analysis:
 
 @dataclass
 class Budget:
-    """Limits on one call: a wall-clock deadline, a count of new positions, a cancel check."""
+    """Limits on one call: a wall-clock deadline, CPU seconds, a count of new positions, a cancel check.
+
+    ``cpu_seconds`` counts the CPU time of the thread that spends the budget (``time.thread_time``), from
+    its first look at it: unlike the wall clock, a loaded machine does not make it run out sooner, so a
+    computer player's choice does not depend on what else the machine is doing.
+    """
 
     seconds: float | None = None
     max_positions: int | None = None
     cancelled: Callable[[], bool] | None = None
+    cpu_seconds: float | None = None
 
     def __post_init__(self) -> None:
         self._deadline = None if self.seconds is None else time.monotonic() + self.seconds
+        self._cpu_deadline: float | None = None
         self.positions = 0
 
     @property
@@ -129,6 +136,12 @@ class Budget:
             raise SearchAborted(f"gave up after {self.positions} new positions")
         if self._deadline is not None and time.monotonic() > self._deadline:
             raise SearchAborted(f"gave up after {self.seconds:g} seconds")
+        if self.cpu_seconds is not None:
+            used = time.thread_time()
+            if self._cpu_deadline is None:
+                self._cpu_deadline = used + self.cpu_seconds
+            elif used > self._cpu_deadline:
+                raise SearchAborted(f"gave up after {self.cpu_seconds:g} CPU seconds")
         if self.is_cancelled:
             raise SearchAborted("cancelled")
 

@@ -1,0 +1,113 @@
+"""Level 10 never errs, whatever the discs and the load; the fallible levels think as long on a loaded machine.
+
+A cold proof of the first move takes seconds on 20-24 discs (``docs/playing.md``): the top level solves on
+rather than guess when a wall-clock budget runs out, and the others' budget is CPU time, which processes
+spinning on every core do not spend for them.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+
+from soluna_tui.rules import Budget, Position, SearchAborted, Solver, choose_move, drop
+from soluna_tui.rules.players import THINK_CPU_SECONDS, move_chances, think_budget
+
+#: The round of the issue: a win in 17 for the opener, where a guess (1S>1M) is a loss in 18.
+WON_IN_17 = Position.parse(" ".join(["1S"] * 7 + ["1M"] * 2 + ["1*"] * 6 + ["1C"] * 5))
+#: Code for a process that spins for the seconds in its argument, then ends on its own (so never outlives a test).
+SPIN = "import sys, time\nend = time.monotonic() + float(sys.argv[1])\nwhile time.monotonic() < end:\n    pass\n"
+
+
+@contextmanager
+def every_core_busy(per_core: int = 1, seconds: float = 120.0) -> Iterator[None]:
+    """``per_core`` processes a core spinning while the block runs (each for ``seconds`` at most)."""
+    count = per_core * (os.cpu_count() or 1)
+    spinners = [subprocess.Popen([sys.executable, "-c", SPIN, str(seconds)]) for _ in range(count)]
+    try:
+        yield
+    finally:
+        for spinner in spinners:
+            spinner.kill()
+        for spinner in spinners:
+            spinner.wait(timeout=10)
+
+
+@pytest.mark.parametrize(("position", "per_core"), [(WON_IN_17, 2), (drop(20, random.Random(1)), 2),
+                                                     (drop(22, random.Random(1)), 1), (drop(24, random.Random(1)), 1)],
+                         ids=["20-won-in-17", "20-lost", "22", "24"])
+def test_level_10_plays_a_proven_best_first_move_cold_on_a_loaded_machine(position: Position, per_core: int) -> None:
+    """Its cold proof takes 1-2 CPU seconds on 20 discs (more than 3 s on the wall's clock when two processes
+    spin on each core), 4-6 on 22 and 10-15 on 24 (so the load there is one process a core)."""
+    solver = Solver()  # cold, as in a fresh process
+    with every_core_busy(per_core):
+        move = choose_move("perfect", position, random.Random(0), solver=solver)
+    assert solver.is_solved(position), "it guessed instead of proving its move"
+    best = solver.analyse(position)
+    chosen = next(item for item in best.moves if item.move == move)
+    if best.verdict.wins:
+        assert chosen.verdict == best.verdict  # the fastest win
+    assert dict(move_chances("perfect", position, solver=solver))[move] > 0  # lost: the traps it sets, proved
+
+
+def test_the_issues_round_is_won_by_level_10_and_thrown_by_a_guess() -> None:
+    solver = Solver()
+    best = solver.analyse(WON_IN_17)
+    assert str(best.verdict) == "win in 17"
+    assert str(next(item.verdict for item in best.moves if str(item.move) == "1S>1M")) == "loss in 18"
+
+
+def test_level_10_never_guesses_when_called_off() -> None:
+    """Out of budget (its caller calls it off), it raises rather than play a move it has not proved."""
+    with pytest.raises(SearchAborted):
+        choose_move("perfect", drop(22, random.Random(1)), random.Random(0), solver=Solver(),
+                    budget=Budget(max_positions=200))
+    with pytest.raises(SearchAborted, match="cancelled"):
+        choose_move("perfect", drop(22, random.Random(1)), random.Random(0), solver=Solver(),
+                    budget=Budget(cancelled=lambda: True))
+
+
+def test_a_fallible_level_spends_its_cpu_seconds_however_loaded_the_machine() -> None:
+    """Level 9 on 24 discs gives up after ``THINK_CPU_SECONDS`` of its own CPU time, however long that takes
+    on a machine whose every core is busy, then guesses (it may err)."""
+    position, solver = drop(24, random.Random(1)), Solver()
+    assert think_budget("9", position).cpu_seconds == THINK_CPU_SECONDS
+    with every_core_busy():
+        started = time.thread_time()
+        move = choose_move("9", position, random.Random(0), solver=solver)
+        spent = time.thread_time() - started
+    assert move in position.legal_moves
+    assert not solver.is_solved(position)  # a 24-disc proof takes several times longer
+    assert THINK_CPU_SECONDS <= spent < THINK_CPU_SECONDS + 2
+
+
+def test_a_cpu_budget_is_not_spent_by_waiting_and_a_wall_clock_budget_is() -> None:
+    cpu, wall = Budget(cpu_seconds=0.05), Budget(seconds=0.05)
+    cpu.spend(0)  # its first look starts its CPU clock
+    time.sleep(0.2)
+    cpu.spend(0)
+    with pytest.raises(SearchAborted, match="0.05 seconds"):
+        wall.spend(0)
+    started = time.thread_time()
+    while time.thread_time() - started < 0.1:
+        pass
+    with pytest.raises(SearchAborted, match="0.05 CPU seconds"):
+        cpu.spend(0)
+
+
+def test_level_10_solves_on_and_a_fallible_level_has_cpu_seconds_on_large_positions() -> None:
+    large, small = drop(20, random.Random(1)), drop(18, random.Random(1))
+    for level in ("perfect", "10"):
+        budget = think_budget(level, large)
+        assert (budget.seconds, budget.cpu_seconds, budget.max_positions) == (None, None, None)
+    for level in ("3", "9"):
+        budget = think_budget(level, large)
+        assert (budget.seconds, budget.cpu_seconds) == (None, THINK_CPU_SECONDS)
+        assert think_budget(level, small).cpu_seconds is None
