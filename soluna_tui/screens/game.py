@@ -473,8 +473,8 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
         if landing is None:
             return
         if landing.tell_guess:
-            self.notify("Too many discs to solve in time: the computer played its best guess. "
-                        "It plays perfectly again once the table is smaller.", timeout=8)
+            self.notify("Too many discs to work out in time: the computer played a guess. "
+                        "It plays at its level again once the table is smaller.", timeout=8)
         self._play(landing.placed)
 
     def stop_thinking(self) -> None:
