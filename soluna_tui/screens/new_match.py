@@ -70,6 +70,8 @@ class NewMatchScreen(QuietFocus, ModalScreen[MatchSetup | None]):
         Binding("enter", "start", "Start"),
         Binding("ctrl+s", "start", "Start", show=False),
         SHOWN_HELP_BINDING,
+        # A modal screen keeps the app's keys from it: q quits here too, as everywhere (in a name, it is a q).
+        Binding("q", "app.quit", "Quit"),
     ]
 
     def __init__(self, previous: MatchSetup | None = None, *, ascii_mode: bool = False, in_game: bool = False,

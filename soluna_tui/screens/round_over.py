@@ -41,9 +41,11 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
     BINDINGS = [
         Binding("u", "undo", "Take back the last move"),
         Binding("H", "advice", "Advice (a hint)"),
-        # Escape closes the dialog where the other player chooses; elsewhere it takes the first choice.
+        # Escape closes the dialog where the other player chooses, and starts the next round where there is
+        # one way on (the rules or the computer chose who opens); it never chooses who opens (it says so).
         Binding("escape", "close", "Close"),
         Binding("escape", "take_first", "Next round"),
+        Binding("escape", "choose_first", show=False),
         # A modal dialog keeps the app's own keys from it: the game's q and ? here too.
         Binding("question_mark", "app.help", "Help"),
         Binding("q", "app.quit", "Quit"),
@@ -93,17 +95,25 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
         if action == "close":  # only where there is nothing to choose here (the other player chooses)
             return self.nothing_to_choose
         if action == "take_first":
-            return not self.nothing_to_choose
+            return len(self.choices()) == 1
+        if action == "choose_first":
+            return len(self.choices()) > 1
         return True
 
     def action_close(self) -> None:
         self.dismiss(None)
 
     def action_take_first(self) -> None:
-        """Escape: the first choice (the loser opens, unless the computer chose otherwise)."""
+        """Escape where there is one way on: the next round, opened as the rules or the computer chose."""
         choices = self.choices()
         if choices:
             self.dismiss(choices[0][1])
+
+    def action_choose_first(self) -> None:
+        """Escape where who opens is to be chosen: nothing is chosen for the player; the dialog says how."""
+        self.query_one("#round-keys", Static).update(
+            f"Escape chooses nothing: who opens round {self.round_number + 1} is yours to choose. "
+            f"Up/Down and Enter choose. {self.keys_line()}")
 
     def on_screen_resume(self) -> None:
         """Back on top (after help, say) once the round has moved on elsewhere: nothing left to show."""
@@ -183,8 +193,7 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
 
     def keys_line(self) -> str:
         """The keys besides Enter, each a sentence (the footer has them in brief)."""
-        choices = self.choices()
-        keys = [f"Esc: {choices[0][0]}."] if len(choices) > 1 else []
+        keys = []
         if self.can_take_back:
             keys.append("u takes back the last move.")
         if self.count_hint is not None and self.loser_chooses_here:

@@ -89,17 +89,22 @@ async def test_round_over_q_quits(tmp_path) -> None:
     assert app.return_code == 0
 
 
-async def test_round_over_escape_takes_the_first_choice_the_loser_opens(tmp_path) -> None:
+async def test_round_over_escape_never_chooses_who_opens_it_says_how_to(tmp_path) -> None:
+    """Escape used to take the first choice (the loser opens) without a word on the screen but a line of keys:
+    it now chooses nothing, and says so; Enter then takes the choice lit."""
     async with at_the(RoundOverScreen, tmp_path) as (app, pilot):
+        dialog = app.screen
         loser = game(app).match.round.outcome.loser
-        name = game(app).match.players[loser]
-        assert f"Esc: {name} opens round 2." in screen_text(app)
-        assert footer_keys(app).get("Next round")
+        assert "Esc:" not in screen_text(app) and "Next round" not in footer_keys(app)
         await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is dialog and game(app).match.round_number == 1  # nothing chosen
+        assert "Escape chooses nothing: who opens round 2 is yours to choose." in screen_text(app)
+        await pilot.press("down", "enter")  # the second choice: the winner opens
         await pilot.pause()
         match = game(app).match
         assert isinstance(app.screen, GameScreen)
-        assert match.round_number == 2 and match.round.opener == loser
+        assert match.round_number == 2 and match.round.opener == 1 - loser
 
 
 async def test_round_over_escape_under_online_rules_starts_the_next_round(tmp_path) -> None:
@@ -116,10 +121,32 @@ def test_round_over_speaks_to_you_plainly() -> None:
     finish_round(match, random.Random(3), loser=0)
     dialog = RoundOverScreen(match, glyphs_for(False), local_players=(0,), you=0)
     assert [label for label, _ in dialog.choices()] == ["You open round 2", "Computer opens round 2, you move second"]
-    assert dialog.keys_line() == "Esc: You open round 2. u takes back the last move."
+    assert dialog.keys_line() == "u takes back the last move."
     advised = RoundOverScreen(match, glyphs_for(False), local_players=(0,), you=0, count_hint=lambda player: None)
     assert advised.keys_line().endswith("u takes back the last move. H says which choice wins; it counts as a hint.")
     online = Match(MatchOptions.preset("online"), ("Ann", "Computer"), 3)
     finish_round(online, random.Random(3), loser=0)
     dialog = RoundOverScreen(online, glyphs_for(False), local_players=(0,), you=0)
     assert [label for label, _ in dialog.choices()] == ["Start round 2: you open"]
+
+
+async def test_q_quits_the_new_match_form_opened_with_n_and_types_a_q_in_a_name(tmp_path) -> None:
+    from textual.widgets import Input
+
+    app = make_app(tmp_path, hot_seat(seed=7))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, NewMatchScreen) and footer_keys(app).get("Quit")
+        name = app.screen.query_one("#name-1", Input)
+        name.focus()
+        await pilot.press("end", "q")
+        await pilot.pause()
+        assert isinstance(app.screen, NewMatchScreen) and name.value == "Annq"
+        await pilot.press("down", "down")  # out of the names: q is the game's q again
+        await pilot.pause()
+        assert not isinstance(app.focused, Input)
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0
+    assert (tmp_path / "current-match.json").exists()  # the match under the form is kept
