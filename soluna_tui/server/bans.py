@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
-import asyncssh
+from .quiet_asyncssh import asyncssh
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 

@@ -15,12 +15,11 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
-import asyncssh
-
 from ..compat import adopt_class, ask_before_requests
 from .client_env import ENV_BYTES, ENV_VARIABLES
 from .config import Limits
 from .gate import TokenBucket
+from .quiet_asyncssh import asyncssh
 
 #: The channel requests that start a session; ``env`` after one of them is refused.
 STARTING_REQUESTS = frozenset({"shell", "exec", "subsystem"})

@@ -14,9 +14,8 @@ import os
 import stat
 from pathlib import Path
 
-import asyncssh
-
 from ..files import write_atomically
+from .quiet_asyncssh import asyncssh
 
 
 class HostKeyError(ValueError):

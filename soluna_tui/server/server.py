@@ -27,8 +27,6 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
-import asyncssh
-
 from .. import __version__
 from ..link.names import skeleton
 from ..play.wording import minutes
@@ -42,6 +40,7 @@ from .lobby import Guest, Lobby, player_name
 from .lobby.decisions import Referee
 from .lobby.talk import TalkPolicy
 from .proxy_protocol import ProxyListener
+from .quiet_asyncssh import asyncssh
 from .session import GameSession, SessionServices
 from .spawn import make_spawner
 from .storage import DEFAULT_FILE, Storage, describe_location, import_json_archive, open_storage

@@ -25,8 +25,6 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-import asyncssh
-
 from ..link.messages import ClosingSoon, Reply
 from .channel_guard import RequestBudget, Verdict
 from .client_env import term_refusal
@@ -34,6 +32,7 @@ from .config import ServerConfig
 from .ending import TERMINAL_RESET, Ending
 from .gate import Gate, ThrottledLog
 from .lobby import Lobby
+from .quiet_asyncssh import asyncssh
 from .session_channel import SessionChannel, TerminalChannel
 from .session_child import SessionChild
 from .session_clock import IdleWarning, SessionClock, TimeUp
