@@ -8,18 +8,24 @@ database of its own.
 from __future__ import annotations
 
 import contextlib
+import importlib.metadata
 import os
+import re
+import shutil
 import sys
+import tempfile
+import tomllib
 import uuid
 from pathlib import Path
 
 import pytest
 
-from .postgres import RUN_FOLDER, ThrowawayPostgres, make_run_folder, remove_run_folder
+# asyncssh through the one module that keeps cryptography's deprecations of asyncssh's code quiet, before a test
+# module imports it: the warnings it would print as it loads stay out of the run's summary too.
+import soluna_tui.server.quiet_asyncssh  # noqa: F401
 
-# The app must not pick ASCII mode or colours from whatever terminal runs the tests.
-os.environ.setdefault("TERM", "xterm-256color")
-os.environ.pop("NO_COLOR", None)
+from .known_environment import XDG_FOLDERS, known_environment, use_environment
+from .postgres import RUN_FOLDER, ThrowawayPostgres, make_run_folder, remove_run_folder
 
 #: Test folders that start servers, child processes or installed commands: ``pytest -m "not slow"`` skips them.
 SLOW_FOLDERS = {"server", "e2e", "storage", "fleet", "web"}
@@ -60,12 +66,41 @@ def pytest_xdist_auto_num_workers(config) -> int:
 #: Seconds the tests' own statements on the PostgreSQL server (creating and dropping a database) may take.
 ADMIN_WAIT = 30
 RUN_FOLDER_KEY = pytest.StashKey[Path]()
+#: The name at the start of a requirement such as ``psycopg[binary,pool]>=3.2,<4``.
+PACKAGE_NAME = re.compile(r"[A-Za-z0-9._-]+")
+HOME_KEY = pytest.StashKey[Path]()
 
 
 def pytest_configure(config) -> None:
-    """The run's folder for PostgreSQL servers, made by the process that starts the run (its workers inherit it)."""
-    if not hasattr(config, "workerinput"):
-        config.stash[RUN_FOLDER_KEY] = make_run_folder()
+    """The run's environment (see ``known_environment``) and its folder for PostgreSQL servers, made by the
+    process that starts the run: its workers, started after this, inherit both."""
+    if hasattr(config, "workerinput"):
+        use_environment(known_environment(os.environ, Path(os.environ["HOME"])))  # as it was given, less readline's
+        return
+    home = config.stash[HOME_KEY] = Path(tempfile.mkdtemp(prefix="soluna-test-home-"))
+    environment = known_environment(os.environ, home)
+    for folder in XDG_FOLDERS:
+        Path(environment[folder]).mkdir(mode=0o700, parents=True)
+    use_environment(environment)
+    config.stash[RUN_FOLDER_KEY] = make_run_folder()
+
+
+def pytest_report_header(config) -> list[str]:
+    """The installed versions of the packages pyproject.toml names, first in the run's output: a run that breaks
+    after a new release names it (``.ci/run`` installs the newest the bounds allow)."""
+    project = tomllib.loads((config.rootpath / "pyproject.toml").read_text())["project"]
+    groups = {"dependencies": project["dependencies"],
+              **{f"[{extra}] extra": named for extra, named in project["optional-dependencies"].items()}}
+    return [f"{group}: " + ", ".join(f"{name} {_installed(name)}" for name in names)
+            for group, required in groups.items()
+            if (names := [name for line in required if (name := PACKAGE_NAME.match(line)[0]) != project["name"]])]
+
+
+def _installed(name: str) -> str:
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return "(not installed)"
 
 
 def pytest_unconfigure(config) -> None:
@@ -75,6 +110,9 @@ def pytest_unconfigure(config) -> None:
     folder = config.stash.get(RUN_FOLDER_KEY, None)
     if folder is not None:
         remove_run_folder(folder)
+    home = config.stash.get(HOME_KEY, None)
+    if home is not None:
+        shutil.rmtree(home, ignore_errors=True)
 
 
 def pytest_collection_modifyitems(config, items):

@@ -25,8 +25,11 @@ class PtyTerminal:
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
         self.master = master
+        # The PTY's size is the only one the child may see: ``COLUMNS`` and ``LINES`` would win over it.
+        known = {name: value for name, value in (os.environ if env is None else env).items()
+                 if name not in ("COLUMNS", "LINES")}
         self.process = subprocess.Popen(
-            list(argv), stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True, close_fds=True
+            list(argv), stdin=slave, stdout=slave, stderr=slave, env=known, start_new_session=True, close_fds=True
         )
         os.close(slave)
 
