@@ -49,6 +49,10 @@ class PaletteCommands:
             yield SystemCommand(*NEW_MATCH_COMMANDS.get(where, NEW_MATCH_COMMAND), app.action_new_match)
         if game is not None and side_line is None and where is not Where.WATCHING:
             yield from self._match_commands(game, where)
+        shown = side_line or game
+        if shown is not None:
+            yield SystemCommand("Copy the position", "The position shown, in notation as soluna analyze reads it "
+                                "(Y)", shown.action_copy_position)
         if where.plays_alone:
             screens = OtherScreens(app)
             for difficulty in ("any", "easy", "medium", "hard"):

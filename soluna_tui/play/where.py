@@ -55,6 +55,8 @@ HINTS: Keys = (
                     "hint used, and turning analysis on counts as one"),
 )
 HISTORY = ("Tab", "the move history; arrows there show earlier positions (read-only); Escape returns")
+COPY_POSITION = ("Y (shift+y)", "copy the position shown in notation, as soluna analyze reads it (to the "
+                                "clipboard, and on the status line)")
 PLAY_ON = ("p", "in the history, a replay or a round's review: play on from the position shown, against the "
                 "computer or by hand; the match is untouched (a side line)")
 PLAY_ON_ONCE_OVER = ("p", "once the match is over, in its history or a round's review: play on from the "
@@ -120,7 +122,8 @@ def help_keys(where: Where, hints: bool = True, *, side_line: bool = False) -> K
     """The keys that work ``where`` the player is, as the help lists them; ``hints``: the match (or the side
     line) allows hints; ``side_line``: a side line is played (from a match there, or a replay)."""
     if side_line:
-        rows = [*PICKING, SIDE_LINE_TAKING_BACK, *(HINTS if hints else ()), HISTORY, *SIDE_LINE_LEAVING]
+        rows = [*PICKING, SIDE_LINE_TAKING_BACK, *(HINTS if hints else ()), HISTORY, COPY_POSITION,
+                *SIDE_LINE_LEAVING]
         palette = f"undo, redo{', hints' if hints else ''}{', puzzles' if where.plays_alone else ''}, themes..."
         return (*rows, HELP, ("Ctrl+P", f"command palette: {palette}"), ("q", QUIT[where]))
     if where is Where.LOBBY:
@@ -133,7 +136,7 @@ def help_keys(where: Where, hints: bool = True, *, side_line: bool = False) -> K
             rows.append(REMATCH_OVER_SSH)
         if hints and where is not Where.WATCHING:
             rows.extend(HINTS)
-        rows += [HISTORY, PLAY_ON if where.takes_back else PLAY_ON_ONCE_OVER, LEAVING[where]]
+        rows += [HISTORY, PLAY_ON if where.takes_back else PLAY_ON_ONCE_OVER, COPY_POSITION, LEAVING[where]]
         if where is not Where.WATCHING:
             rows.append(RESIGN)
         if where is not Where.TERMINAL:

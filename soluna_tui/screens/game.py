@@ -79,6 +79,7 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
         Binding("tab,shift+tab", "toggle_history", "Moves", show=False),
         # Only while the history has the focus (on the board, p is a tower's key).
         Binding("p", "play_on", "Play on"),
+        Binding("Y", "copy_position", "Copy position", show=False),
     ]
 
     class ComputerAnswered(Message):
@@ -625,6 +626,14 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
         """Whether a side line from this match has hints: as the match while it is in play (a match
         without hints stays without them), always once it is over."""
         return self.hints_allowed or self.match.is_over
+
+    def action_copy_position(self) -> None:
+        """``Y``: the position shown (live, or the one picked in the history) in notation, as ``soluna analyze``
+        reads it: to the terminal's clipboard (OSC 52, over SSH too) and on the status line, for a terminal
+        that keeps OSC 52 from its clipboard."""
+        position = str(view.shown_position(self.match, self.viewing))
+        self.app.copy_to_clipboard(position)
+        self.say(f"Copied, for soluna analyze: {position}", "info")
 
     def action_play_on(self) -> None:
         """``p`` in the history: play on from the position shown (a side line), the match untouched."""

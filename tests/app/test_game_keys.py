@@ -275,3 +275,32 @@ async def test_keys_that_do_nothing_now_say_why_in_the_status(tmp_path) -> None:
             await pilot.press(key)
             await pilot.pause()
             assert status.text == "Computer is thinking: wait for the move.", key
+
+
+async def test_y_copies_the_position_shown_in_notation_for_soluna_analyze(tmp_path) -> None:
+    """``Y`` (and the palette's "Copy the position"): the live position, or the one shown in the history, to the
+    terminal's clipboard and on the status line (a terminal without OSC 52 still gives it), and ``soluna analyze``
+    reads it back as the same position."""
+    from soluna_tui.widgets.status_line import StatusLine
+
+    from .helpers import help_and_palette, wait_for
+
+    app = make_app(tmp_path, hot_seat(seed=3, discs=8))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = game(app)
+        start = screen.match.position
+        await play_by_keys(pilot, app, start.legal_moves[0])
+        await pilot.pause()
+        live = screen.match.position
+        keys, titles = await help_and_palette(pilot, app)
+        assert "Copy the position" in titles and "Y (shift+y) copy the position shown in notation" in keys
+        await pilot.press("Y")
+        await pilot.pause()
+        assert app.clipboard == str(live) and Position.parse(app.clipboard) == live
+        status = screen.query_one(StatusLine).text
+        assert status == f"Copied, for soluna analyze: {live}" and status in " ".join(screen_text(app).split())
+        await pilot.press("tab", "up")  # the history: the layout, before the move
+        await wait_for(pilot, app, lambda: screen.viewing is not None and screen.viewing.ply == 0, "the layout")
+        await pilot.press("Y")
+        await pilot.pause()
+        assert app.clipboard == str(start) and Position.parse(app.clipboard) == start

@@ -366,7 +366,7 @@ async def test_the_palette_offers_nothing_that_writes_on_the_servers_disk() -> N
         assert "Screenshot" not in titles and "Undo" in titles
         app.action_screenshot()
         await settle(pilot)
-        assert "not taken over SSH" in screen_text(app) and not server.closed
+        assert "Screenshots are not" in screen_text(app) and not server.closed  # a notice, in the sidebar's columns
 
 
 async def test_the_lobby_lists_matches_on_arrival_keeps_them_current_and_watches_from_the_list() -> None:
@@ -550,10 +550,14 @@ async def test_in_a_match_over_ssh_help_and_palette_list_what_works_there(hints:
         for not_here in ("u / r", "undo", "puzzles", "statistics", "computer's pause", "Tab, Shift+Tab"):
             assert not_here not in keys
         assert ("H (shift+h)" in keys) is hints and ("Hint" in titles) is hints
-        for offered in ("Back to the lobby", "Help", "Theme", "Quit"):
+        for offered in ("Back to the lobby", "Help", "Theme", "Quit", "Copy the position"):
             assert offered in titles
         for not_offered in (*SOLO_COMMANDS, "New match", "Rematch", "Replay a finished match"):
             assert not_offered not in titles
+        assert "Y (shift+y) copy the position shown in notation" in keys
+        await pilot.press("Y")  # the same key as on one terminal: OSC 52 goes to the player's terminal
+        await wait_for(pilot, app, lambda: app.clipboard == str(match.position), "the position copied")
+        assert f"Copied, for soluna analyze: {match.position}" in " ".join(screen_text(app).split())
         while not match.is_over:
             match.play(match.position.legal_moves[0], match.to_move)
         server.send(match_message(match, 0, version=1, hints=hints))
@@ -575,7 +579,7 @@ async def test_a_spectator_s_help_and_palette_offer_no_move_take_back_or_rematch
             assert listed in keys
         for not_here in ("Enter or Space", "Mouse", "u / r", "rematch", "R (shift+r)", "H (shift+h)", "puzzles"):
             assert not_here not in keys
-        assert set(titles) == {"Back to the lobby", "Help", "Theme", "Quit"}
+        assert set(titles) == {"Back to the lobby", "Help", "Theme", "Quit", "Copy the position"}
 
 
 async def test_the_lobby_s_help_lists_its_own_keys_and_its_palette_no_match_commands() -> None:
