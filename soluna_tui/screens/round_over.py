@@ -45,7 +45,7 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
         # one way on (the rules or the computer chose who opens); it never chooses who opens (it says so).
         Binding("escape", "close", "Close"),
         Binding("escape", "take_first", "Next round"),
-        Binding("escape", "choose_first", show=False),
+        Binding("escape", "nothing_chosen", show=False),
         # A modal dialog keeps the app's own keys from it: the game's q and ? here too.
         Binding("question_mark", "app.help", "Help"),
         Binding("q", "app.quit", "Quit"),
@@ -96,7 +96,7 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
             return self.nothing_to_choose
         if action == "take_first":
             return len(self.choices()) == 1
-        if action == "choose_first":
+        if action == "nothing_chosen":
             return len(self.choices()) > 1
         return True
 
@@ -109,7 +109,7 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
         if choices:
             self.dismiss(choices[0][1])
 
-    def action_choose_first(self) -> None:
+    def action_nothing_chosen(self) -> None:
         """Escape where who opens is to be chosen: nothing is chosen for the player; the dialog says how."""
         self.query_one("#round-keys", Static).update(
             f"Escape chooses nothing: who opens round {self.round_number + 1} is yours to choose. "
