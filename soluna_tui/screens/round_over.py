@@ -12,7 +12,7 @@ from textual.widgets import Static
 
 from ..app_view import app_view
 from ..glyphs import Glyphs
-from ..play.wording import verb
+from ..play.wording import possessive, verb
 from ..rules import Match, NextOpener, Position, other
 from ..rules.teaching import opener_advice
 from ..rules.wording import plural
@@ -112,8 +112,12 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
     def action_nothing_chosen(self) -> None:
         """Escape where who opens is to be chosen: nothing is chosen for the player; the dialog says how."""
         self.query_one("#round-keys", Static).update(
-            f"Escape chooses nothing: who opens round {self.round_number + 1} is yours to choose. "
+            f"Escape chooses nothing: who opens round {self.round_number + 1} is {self._whose_choice()} choice. "
             f"Up/Down and Enter choose. {self.keys_line()}")
+
+    def _whose_choice(self) -> str:
+        loser = self.outcome.loser
+        return possessive(self.match.players[loser], you=loser == self.you)
 
     def on_screen_resume(self) -> None:
         """Back on top (after help, say) once the round has moved on elsewhere: nothing left to show."""

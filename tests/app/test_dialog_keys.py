@@ -99,7 +99,8 @@ async def test_round_over_escape_never_chooses_who_opens_it_says_how_to(tmp_path
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is dialog and game(app).match.round_number == 1  # nothing chosen
-        assert "Escape chooses nothing: who opens round 2 is yours to choose." in screen_text(app)
+        whose = f"{game(app).match.players[loser]}'s"
+        assert f"Escape chooses nothing: who opens round 2 is {whose} choice." in screen_text(app)
         await pilot.press("down", "enter")  # the second choice: the winner opens
         await pilot.pause()
         match = game(app).match
