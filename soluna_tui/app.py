@@ -61,6 +61,9 @@ LATER_MODULES = (
     "soluna_tui.screens.command_palette", "soluna_tui.screens.difficulty", "soluna_tui.screens.play_on",
     "soluna_tui.screens.side_line", "soluna_tui.screens.guided_round",
     "soluna_tui.app_commands", "soluna_tui.app_screens", "soluna_tui.stats", "soluna_tui.rules.puzzles",
+    # The solver, the computer players and the teaching: a match on one terminal draws its first frame
+    # without them, and imports them when the computer first moves or a hint is asked for.
+    "soluna_tui.rules.solver", "soluna_tui.rules.players", "soluna_tui.rules.teaching",
 )
 
 

@@ -12,17 +12,19 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import __version__
 from .files import default_data_dir, one_line, write_atomically
 from .link.clock import ClockSetting, ClockSettingError
-from .rules import DEFAULT_DISCS, MAX_DISCS, MIN_DISCS, OptionError, Position, SolunaError, shared_solver
+from .rules import DEFAULT_DISCS, MAX_DISCS, MIN_DISCS, OptionError, Position, SolunaError
 from .rules.match import DEFAULT_STARS, MAX_STARS, MIN_STARS
 from .rules.puzzles import DIFFICULTIES, MIN_CHOICES, PUZZLE_MIN_DISCS
-from .rules.solver import Analysis
 from .rules.strengths import FIRST_MATCHED, MATCHED_FROM, STRENGTHS, check_level
 from .rules.wording import plies, plural
+
+if TYPE_CHECKING:
+    from .rules.solver import Analysis
 
 USAGE_ERROR = 2
 #: The status of a command whose reader went away (``soluna analyze ... | head``), as if killed by SIGPIPE.
@@ -68,6 +70,8 @@ def format_analysis(analysis: Analysis) -> str:
 
 
 def run_analyze(args: argparse.Namespace) -> int:
+    from .rules.solver import shared_solver
+
     position = Position.parse(" ".join(args.position))
     analysis = shared_solver.analyse(position)
     if args.json:

@@ -10,19 +10,28 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-from .rules import Match, Solver, Verdict, shared_solver
+from .rules.match import Match
 from .rules.round import Round
-from .rules.teaching import MoveReview, RoundReview
+
+if TYPE_CHECKING:
+    from .rules.solver import Solver, Verdict
+    from .rules.teaching import RoundReview
 
 #: One round's verdicts: one per position, from the layout to the last move's (``None``: not solved).
-RoundVerdicts = tuple[Verdict | None, ...]
+#: (The solver, which a save is read without, is imported by what judges.)
+RoundVerdicts: TypeAlias = "tuple[Verdict | None, ...]"
 _VERDICT = re.compile(r"(win|loss) in (\d{1,2})")
 
 
-def known_verdicts(match: Match, solver: Solver = shared_solver) -> tuple[RoundVerdicts, ...]:
-    """What ``solver`` has already solved of ``match``'s positions (it solves nothing new)."""
+def known_verdicts(match: Match, solver: Solver | None = None) -> tuple[RoundVerdicts, ...]:
+    """What ``solver`` (the shared one by default) has already solved of ``match``'s positions (it solves
+    nothing new)."""
+    if solver is None:
+        from .rules.solver import shared_solver
+
+        solver = shared_solver
     return tuple(tuple(solver.verdict(position) if solver.is_solved(position) else None
                        for position in (played.position_at(ply) for ply in range(played.ply + 1)))
                  for played in match.rounds)
@@ -30,6 +39,8 @@ def known_verdicts(match: Match, solver: Solver = shared_solver) -> tuple[RoundV
 
 def review_from_verdicts(played: Round, verdicts: Sequence[Verdict]) -> RoundReview:
     """The round judged from the verdicts of its positions (one more than its moves)."""
+    from .rules.teaching import MoveReview, RoundReview
+
     return RoundReview(tuple(MoveReview(ply, played.mover_at(ply), move, verdicts[ply], verdicts[ply + 1].after_move())
                              for ply, move in enumerate(played.moves)))
 
@@ -42,6 +53,8 @@ def verdicts_from_document(document: Any, match: Match) -> tuple[RoundVerdicts, 
     """The verdicts kept for ``match``; ``ValueError`` if they do not fit its rounds and positions."""
     if not isinstance(document, list) or len(document) > len(match.rounds):
         raise ValueError("the kept verdicts do not fit the match's rounds")
+    from .rules.solver import Verdict
+
     rounds = []
     for played, texts in zip(match.rounds, document, strict=False):
         if not isinstance(texts, list) or len(texts) != played.ply + 1:
@@ -59,4 +72,6 @@ def _verdict(text: Any, discs: int) -> Verdict | None:
     found = _VERDICT.fullmatch(text) if isinstance(text, str) else None
     if found is None or int(found[2]) >= discs:
         raise ValueError("a kept verdict is not a win or a loss in a number of plies")
+    from .rules.solver import Verdict
+
     return Verdict(found[1] == "win", int(found[2]))

@@ -13,16 +13,19 @@ from contextlib import suppress
 from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from .files import SaveError
 from .judgements import RoundVerdicts, known_verdicts
 from .link.clock import ClockReading, MatchClock, clock_turn
 from .link.end_reason import EndReason, rematch_allowed
 from .match_setup import MatchSetup
-from .rules import Match, Move, OutOfTurnError, PlacedMove, Solver, shared_solver
+from .rules import Match, Move, OutOfTurnError, PlacedMove
 from .rules.strengths import PERFECT
 from .saves import SavedMatch
+
+if TYPE_CHECKING:
+    from .rules.solver import Solver
 
 
 class Seat(StrEnum):
@@ -164,8 +167,9 @@ class Table:
     def start_next_round(self, opener: int | None, chooser: int | None) -> None:
         raise NotImplementedError
 
-    def judged(self, solver: Solver = shared_solver) -> None:
-        """The finished match has been reviewed (its positions solved by ``solver``): keep what can help later."""
+    def judged(self, solver: Solver | None = None) -> None:
+        """The finished match has been reviewed (its positions solved by ``solver``, the shared one by default):
+        keep what can help later."""
 
 
 class UndoTooLateError(OutOfTurnError):
@@ -289,7 +293,7 @@ class LocalTable(Table):
     def _finished(self, verdicts: tuple[RoundVerdicts, ...] = ()) -> SavedMatch:
         return replace(self._saved(verdicts), analysis=False)
 
-    def judged(self, solver: Solver = shared_solver) -> None:
+    def judged(self, solver: Solver | None = None) -> None:
         """Keep the verdicts the review found with the kept match: ``soluna export`` then solves nothing again."""
         if self.store is None or self._kept_path is None or not self.match.is_over:
             return

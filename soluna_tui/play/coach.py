@@ -10,11 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import TYPE_CHECKING
 
-from ..rules import Analysis, Arrangement, Position, Tower, Verdict
-from ..rules.teaching import Hint
+from ..rules import Arrangement, Position, Tower
 from ..rules.wording import plies, plural
 from .looks import NO_NOTE, Note, NoteKind
+
+if TYPE_CHECKING:
+    from ..rules.solver import Analysis, Verdict
+    from ..rules.teaching import Hint
 
 #: Hint steps per turn: the verdict, the tower to move, the whole move.
 HINT_STEPS = 3
@@ -116,6 +120,8 @@ class Coach:
         if self.hint_turn != turn or live is None:
             return None
         analysis = self.analysis_of(live)
+        from ..rules.teaching import Hint
+
         return Hint(analysis) if analysis is not None and analysis.moves else None
 
     def hint_marks(self, turn: Turn, live: Arrangement | None) -> dict[int, Note]:

@@ -20,8 +20,7 @@ from typing import TYPE_CHECKING
 
 from ..files import SaveError
 from ..match_setup import computer_rng
-from ..rules import Budget, Move, PlacedMove, shared_solver
-from ..rules.players import choose_move, choose_to_open, think_budget
+from ..rules import Move, PlacedMove
 from ..rules.strengths import strength_of
 from ..table import Seat, Table
 from .coach import Turn
@@ -29,6 +28,7 @@ from .picker import picking_key
 from .view import Phase
 
 if TYPE_CHECKING:
+    from ..rules.solver import Budget
     from ..stats import MatchRecord, StatsStore
 
 #: How long judging a whole finished match may take (only large discs counts come near it).
@@ -263,6 +263,9 @@ class MatchFlow:
     def think(self, pause: float) -> Question:
         """The computer is to move: its choice, shown no sooner than ``pause`` seconds from now."""
         self.phase = Phase.THINKING
+        from ..rules.players import choose_move, think_budget
+        from ..rules.solver import shared_solver
+
         level = self._level
         match = self.table.match
         turn, position, rng = self.turn, match.position, computer_rng(match)
@@ -277,6 +280,8 @@ class MatchFlow:
 
     def _choose_opener(self, turn: Turn) -> Question:
         """The computer lost the round: whether it opens the next."""
+        from ..rules.players import choose_to_open, think_budget
+
         level, match = self._level, self.table.match
         start, rng = match.layout_for(match.round_number + 1), computer_rng(match)
 

@@ -17,12 +17,14 @@ import random
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .errors import OptionError
 from .layout import DEFAULT_DISCS, drop
 from .position import Move, Position
-from .solver import Budget, Solver, shared_solver
-from .teaching import best_line
+
+if TYPE_CHECKING:  # the solver is imported by what solves (the command line reads the difficulties without it)
+    from .solver import Budget, Solver
 
 #: Plies to the end (with the winning move) for each difficulty.
 DIFFICULTIES: dict[str, tuple[int, int]] = {"easy": (1, 3), "medium": (4, 7), "hard": (8, 23)}
@@ -64,8 +66,13 @@ def check_difficulty(difficulty: str) -> str:
 
 
 def make_puzzle(seed: int, difficulty: str = ANY, discs: int = DEFAULT_DISCS,
-                solver: Solver = shared_solver, budget: Budget | None = None) -> Puzzle:
-    """The puzzle for ``seed``: always the same one for the same seed, difficulty and discs."""
+                solver: Solver | None = None, budget: Budget | None = None) -> Puzzle:
+    """The puzzle for ``seed``: always the same one for the same seed, difficulty and discs (solved by
+    ``solver``, the shared one by default)."""
+    if solver is None:
+        from .solver import shared_solver
+
+        solver = shared_solver
     low, high = DIFFICULTIES.get(check_difficulty(difficulty), (1, 23))
     if discs < PUZZLE_MIN_DISCS:
         raise OptionError(f"puzzles need at least {PUZZLE_MIN_DISCS} discs: with {discs} there is no choice to make")
@@ -106,6 +113,13 @@ def puzzle_group(position: Position) -> int:
     return zlib.crc32(str(position).encode()) % SEED_GROUPS
 
 
-def refutation(position: Position, move: Move, solver: Solver = shared_solver) -> list[Move]:
-    """Perfect play after a wrong ``move``: how the opponent wins from there."""
+def refutation(position: Position, move: Move, solver: Solver | None = None) -> list[Move]:
+    """Perfect play after a wrong ``move``: how the opponent wins from there (by ``solver``, the shared one
+    by default)."""
+    from .teaching import best_line
+
+    if solver is None:
+        from .solver import shared_solver
+
+        solver = shared_solver
     return best_line(position.play(move), solver)

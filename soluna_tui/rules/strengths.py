@@ -25,11 +25,13 @@ import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from .errors import OptionError
 from .position import MAX_DISCS
-from .solver import Verdict
+
+if TYPE_CHECKING:
+    from .solver import Verdict
 
 
 class Model(Protocol):

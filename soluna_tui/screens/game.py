@@ -27,7 +27,7 @@ from ..play.looks import HistoryEntry
 from ..play.match_flow import KeyFacts, MatchFlow, MatchOver, Question, Reveal, RoundOver, Step
 from ..play.picker import Picker
 from ..play.view import Moment, TableFacts
-from ..rules import Arrangement, Budget, Match, PlacedMove, Position, SolunaError
+from ..rules import Arrangement, Match, PlacedMove, Position, SolunaError
 from ..table import Table, UndoTooLateError
 from ..widgets.board import Board
 from ..widgets.cached_lines import CachedLines, Column, Row
@@ -48,6 +48,7 @@ from .teaching import TEACHING_BINDINGS, TeachingMixin
 
 if TYPE_CHECKING:
     from ..play.match_flow import Answer, ComputerMove, Next
+    from ..rules.solver import Budget
     from .match_over import MatchOverChoice
     from .round_over import RoundOverChoice
 

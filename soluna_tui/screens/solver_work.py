@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from textual.dom import DOMNode
 from textual.message import Message
 from textual.worker import Worker, get_current_worker
 
-from ..rules import Budget, SearchAborted
+from ..rules import SearchAborted
+
+if TYPE_CHECKING:
+    from ..rules.solver import Budget
 
 
 def solve_in_worker(node: DOMNode, job: Callable[[Budget], Message | None], *, seconds: float | None = None,
@@ -29,6 +33,8 @@ def solve_in_worker(node: DOMNode, job: Callable[[Budget], Message | None], *, s
     """
 
     def run() -> None:
+        from ..rules.solver import Budget
+
         worker = get_current_worker()
         budget = Budget(seconds, cancelled=lambda: worker.is_cancelled)
         try:

@@ -15,9 +15,12 @@ from textual.message import Message
 from ..play.coach import Coach, Purpose, Turn
 from ..play.looks import HistoryEntry
 from ..play.match_flow import MatchFlow
-from ..rules import Analysis, Budget, Match, Position, shared_solver
+from ..rules import Match, Position
 from ..table import LocalTable, Table
 from .solver_work import solve_in_worker
+
+if TYPE_CHECKING:
+    from ..rules.solver import Analysis, Budget
 
 #: How long one question to the solver may take (only positions above 18 discs come near it).
 CONSULT_SECONDS = 8.0
@@ -105,6 +108,8 @@ class TeachingMixin:
         turn = self.turn
 
         def consult(budget: Budget) -> TeachingMixin.Consulted:
+            from ..rules.solver import shared_solver
+
             return self.Consulted(position, shared_solver.analyse(position, budget), purpose, turn)
 
         solve_in_worker(self, consult, seconds=CONSULT_SECONDS, aborted=self.Consulted(position, None, purpose, turn),

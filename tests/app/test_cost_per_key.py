@@ -188,8 +188,8 @@ async def test_the_tally_keeps_its_size_while_the_computer_thinks(tmp_path) -> N
 
 
 def test_the_game_starts_without_the_other_screens() -> None:
-    """``soluna play`` imports what its first frame needs: no server, export, replay, puzzles, stats, side line
-    or palette commands."""
+    """``soluna play`` imports what its first frame needs: no server, export, replay, puzzles, stats, side line,
+    palette commands, solver, computer players or teaching (the computer's first move imports those)."""
     loaded = modules_after(
         "import soluna_tui.cli as cli\n"
         "cli.build_parser(every_command=not cli.starts_the_app(['play']))\n"
@@ -199,7 +199,8 @@ def test_the_game_starts_without_the_other_screens() -> None:
     later = ("soluna_tui.server", "soluna_tui.export", "soluna_tui.screens.replay", "soluna_tui.screens.puzzle",
              "soluna_tui.screens.stats", "soluna_tui.stats", "soluna_tui.screens.review",
              "soluna_tui.screens.new_match", "soluna_tui.screens.side_line", "soluna_tui.app_commands",
-             "soluna_tui.app_screens", "textual.widgets._text_area")
+             "soluna_tui.app_screens", "textual.widgets._text_area", "soluna_tui.rules.solver",
+             "soluna_tui.rules.players", "soluna_tui.rules.swindle", "soluna_tui.rules.teaching")
     assert [name for name in loaded if name.startswith(later)] == []
 
 
