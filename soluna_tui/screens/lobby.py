@@ -36,9 +36,9 @@ from ..compat import retitle
 from ..link.clock import ClockSetting
 from ..link.messages import ChallengeLine, ComputerOffer, ListedMatch, LobbyChoices, MatchTerms, OnlinePerson
 from ..match_setup import MatchSetup
-from ..rules import MAX_DISCS, MIN_DISCS, MatchOptions, OptionError
+from ..rules import MAX_DISCS, MIN_DISCS, MatchOptions
 from ..rules.match import DEFAULT_STARS, MAX_STARS, MIN_STARS
-from ..rules.strengths import CALIBRATED_DISCS, FIRST_MATCHED, STRENGTHS, strength_of
+from ..rules.strengths import CALIBRATED_DISCS, FIRST_MATCHED, STRENGTHS, level_words
 from ..widgets.cached_lines import Column, Panel, Row, Words
 from ..widgets.chat_panel import ChatPanel
 from ..widgets.choice import Choice
@@ -113,12 +113,8 @@ def describe(entry: ListedMatch) -> str:
 
 def describe_computer_match(offer: ComputerOffer) -> str:
     stars = offer.stars
-    try:
-        level = f"level {strength_of(offer.level).label}"
-    except OptionError:
-        level = offer.level
-    return f"your match against the computer ({level}, round {offer.round}, " \
-           f"stars {stars[0]}-{stars[1]})"
+    return (f"your match against the computer at {level_words(offer.level)}: round {offer.round}, "
+            f"stars {stars[0]}-{stars[1]}")
 
 
 class LobbyScreen(QuietFocus, Screen[None]):
