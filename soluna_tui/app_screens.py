@@ -85,4 +85,5 @@ class OtherScreens:
 
             self._app.push_screen(ReplayScreen(kept.saved.match,
                                                [f"Played on this computer: {kept.saved.setup.mode_label}"],
-                                               ascii_mode=self._app.ascii_mode, ended=kept.saved.ended))
+                                               ascii_mode=self._app.ascii_mode, ended=kept.saved.ended,
+                                               you=kept.saved.setup.human_seat))

@@ -63,6 +63,11 @@ class MatchSetup:
         return self.vs_computer and player == COMPUTER_SEAT
 
     @property
+    def human_seat(self) -> int | None:
+        """The seat of the one person against the computer (``None`` for two players)."""
+        return 1 - COMPUTER_SEAT if self.vs_computer else None
+
+    @property
     def mode_label(self) -> str:
         if not self.vs_computer:
             return "two players"

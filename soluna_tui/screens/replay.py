@@ -68,11 +68,14 @@ class ReplayScreen(QuietFocus, Screen[None]):
             self.text = text
 
     def __init__(self, match: Match, details: Sequence[str] = (), *, ascii_mode: bool = False,
-                 seconds_per_round: float = REPLAY_SECONDS_PER_ROUND, ended: EndReason | None = None) -> None:
-        """``ended``: how the match ended when the board does not say (resigned, on time, forfeited)."""
+                 seconds_per_round: float = REPLAY_SECONDS_PER_ROUND, ended: EndReason | None = None,
+                 you: int | None = None) -> None:
+        """``ended``: how the match ended when the board does not say (resigned, on time, forfeited); ``you``: the
+        player who played the computer on this terminal, spoken to as "you" when playing on (a side line)."""
         super().__init__()
         self.match = match
         self.ended = ended
+        self.you = you
         self.details = tuple(details)
         self.glyphs = glyphs_for(ascii_mode)
         self.seconds_per_round = seconds_per_round
@@ -227,7 +230,7 @@ class ReplayScreen(QuietFocus, Screen[None]):
         """``p``: play on from the position shown (a side line), against the computer or by hand."""
         entry = self.entry
         refusal = app_view(self).side_line_opener.play_on(self, self.match, entry.round_number, entry.ply, hints=True,
-                                                          back_to="the replay")
+                                                          back_to="the replay", you=self.you)
         if refusal:
             self.notify(refusal, timeout=4)
 

@@ -223,3 +223,32 @@ async def test_playing_the_computers_side_names_each_side_by_who_plays_it_and_wi
         assert "★" not in text and text.count("☆☆☆☆ 0/4") == 2  # no star of the match won
         assert "Round 1: Computer opened" in text and "Round 1: You won" not in text
         assert "Round 1: Computer won" not in text
+
+
+async def test_the_replay_of_a_match_against_the_computer_speaks_to_you_when_playing_on(tmp_path) -> None:
+    """From the list of finished matches: "your move", not "You's move", and "you play Computer's side"."""
+    from soluna_tui.saves import FinishedStore, SavedMatch
+    from soluna_tui.screens.finished import FinishedListScreen
+
+    setup = MatchSetup.against_computer("greedy", MatchOptions(discs=6, stars_to_win=1), seed=3)
+    match = setup.new_match()
+    while not match.is_over:
+        match.play(match.position.legal_moves[0], match.to_move)
+    FinishedStore(tmp_path).keep(SavedMatch(setup, match))
+    app = make_app(tmp_path, MatchSetup(MatchOptions(), ("Ann", "Bob"), None, 1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+p", *"Replay a fin")
+        await wait_for_text(pilot, app, "Replay a finished match")
+        await pilot.press("enter")
+        await wait_for(pilot, app, lambda: isinstance(app.screen, FinishedListScreen), "the list")
+        await pilot.press("enter")
+        await wait_for(pilot, app, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+        replay = app.screen
+        await pilot.press("home", "p")  # the layout: yours to play (you opened)
+        await wait_for(pilot, app, lambda: isinstance(app.screen, PlayOnScreen), "the question")
+        assert "Round 1, start: your move." in screen_text(app) and "You's" not in screen_text(app)
+        await pilot.press("escape")
+        await wait_for(pilot, app, lambda: app.screen is replay, "the replay again")
+        await pilot.press("right", "p")  # after move 1: the computer's to play
+        await wait_for(pilot, app, lambda: isinstance(app.screen, PlayOnScreen), "the question")
+        assert "Computer's move" in screen_text(app) and "you play Computer's side" in screen_text(app)
