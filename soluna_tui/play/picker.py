@@ -96,8 +96,7 @@ class Picker:
         except EmptyPlaceError as error:
             return refused(f"{error}.", "error")
         except (NotationError, PositionError) as error:  # the text is on the prompt's line: not said again
-            reason = str(error)
-            return refused(f"{reason[:1].upper()}{reason[1:]}.", "error")
+            return refused(_sentence(str(error)), "error")
         position = table.position
         if move.mover not in position:
             return refused(f"There is no {move.mover} tower to move.", "error")
@@ -109,7 +108,7 @@ class Picker:
         reason alone, to read whole in the lines the prompt leaves."""
         reason = table.position.why_illegal(move)
         if reason is not None:
-            return refused(f"{reason[:1].upper()}{reason[1:]}." if typed else f"Not there: {reason}.", "error")
+            return refused(_sentence(reason) if typed else f"Not there: {reason}.", "error")
         self.picked_slot = None
         return Outcome(Pressed.MOVE, placed=table.resolve(move, mover_slot, target_slot))
 
@@ -168,3 +167,8 @@ def _typed_tower(text: str, table: Arrangement) -> tuple[Tower, int | None]:
             raise EmptyPlaceError(f"Nothing stands at {written} now: its tower was moved onto another")
         return tower, slot
     return Tower.parse(written), None
+
+
+def _sentence(reason: str) -> str:
+    """A reason as a refusal says it: its first letter upper case, a full stop after it."""
+    return f"{reason[:1].upper()}{reason[1:]}."
