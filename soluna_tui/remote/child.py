@@ -80,6 +80,9 @@ def run(config: ChildConfig, link_fd: int) -> int:
         os.environ.update(config.environment)
         os.chdir("/")
         gc.set_threshold(*GC_THRESHOLDS)
+        from ..screens.solver_work import solve_in_idle_time
+
+        solve_in_idle_time()
         status, errors = _run_app(config, link_fd)
     except Exception as error:  # noqa: BLE001 - the terminal is a player's: never a traceback
         status = FAILED

@@ -9,6 +9,8 @@ cancelled worker posts nothing: a screen only ever hears answers to questions st
 
 from __future__ import annotations
 
+import os
+import threading
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -21,6 +23,17 @@ from ..rules import SearchAborted
 
 if TYPE_CHECKING:
     from ..rules.solver import Budget
+
+#: The niceness of the threads that solve, raised in a session of ``soluna serve`` (``solve_in_idle_time``).
+_solving_niceness = 0
+
+
+def solve_in_idle_time() -> None:
+    """From now on, solve at the lowest priority: this process is one session of many on a server, and the
+    perfect level's proof of a large layout takes many CPU seconds (15 on 24 discs); at the lowest
+    priority it takes only what the other players' sessions leave, and never slows their keys."""
+    global _solving_niceness
+    _solving_niceness = 19
 
 
 def solve_in_worker(node: DOMNode, job: Callable[[Budget], Message | None], *, seconds: float | None = None,
@@ -35,6 +48,8 @@ def solve_in_worker(node: DOMNode, job: Callable[[Budget], Message | None], *, s
     def run() -> None:
         from ..rules.solver import Budget
 
+        if _solving_niceness:  # this thread only (a thread worker's own, gone with it)
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), _solving_niceness)
         worker = get_current_worker()
         budget = Budget(seconds, cancelled=lambda: worker.is_cancelled)
         try:

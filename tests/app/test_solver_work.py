@@ -101,3 +101,29 @@ async def test_a_question_whose_screen_closed_is_never_answered() -> None:
         await until_set(slow.returned)
         await settle(pilot)
         assert slow.stopped_by_cancel and screen.heard == []
+
+
+async def test_a_session_of_the_server_solves_at_the_lowest_priority_and_draws_at_its_own(monkeypatch) -> None:
+    """In ``soluna serve``'s sessions (``solve_in_idle_time``), a proof of many CPU seconds takes only what the
+    other players' sessions leave: the solving thread alone is at niceness 19, the session's own thread is not."""
+    import os
+
+    from soluna_tui.screens import solver_work
+
+    def niceness() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    drawing = niceness()
+    app = App[None]()
+    async with app.run_test() as pilot:
+        screen = Asking()
+        await app.push_screen(screen)
+        solve_in_worker(screen, lambda budget: Answer(f"before {niceness()}"), group="a")
+        await app.workers.wait_for_complete()
+        monkeypatch.setattr(solver_work, "_solving_niceness", 0)
+        solver_work.solve_in_idle_time()
+        solve_in_worker(screen, lambda budget: Answer(f"after {niceness()}"), group="b")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert sorted(screen.heard) == [f"after {max(drawing, 19)}", f"before {drawing}"]
+        assert niceness() == drawing
