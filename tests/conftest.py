@@ -24,7 +24,7 @@ import pytest
 # module imports it: the warnings it would print as it loads stay out of the run's summary too.
 import soluna_tui.server.quiet_asyncssh  # noqa: F401
 
-from .known_environment import XDG_FOLDERS, known_environment, use_environment
+from .known_environment import TERMINAL_SIZE, XDG_FOLDERS, known_environment, use_environment
 from .postgres import RUN_FOLDER, ThrowawayPostgres, make_run_folder, remove_run_folder
 
 #: Test folders that start servers, child processes or installed commands: ``pytest -m "not slow"`` skips them.
@@ -75,7 +75,8 @@ def pytest_configure(config) -> None:
     """The run's environment (see ``known_environment``) and its folder for PostgreSQL servers, made by the
     process that starts the run: its workers, started after this, inherit both."""
     if hasattr(config, "workerinput"):
-        use_environment(known_environment(os.environ, Path(os.environ["HOME"])))  # as it was given, less readline's
+        # As the run gave it, less the terminal size readline put back as the worker started.
+        use_environment({name: value for name, value in os.environ.items() if name not in TERMINAL_SIZE})
         return
     home = config.stash[HOME_KEY] = Path(tempfile.mkdtemp(prefix="soluna-test-home-"))
     environment = known_environment(os.environ, home)

@@ -20,6 +20,10 @@ KNOWN_ENVIRONMENT = {"TERM": "xterm-256color", "LANG": "C.UTF-8"}
 UNKNOWN_ENVIRONMENT = ("COLUMNS", "LINES", "JUPYTER_COLUMNS", "JUPYTER_LINES", "NO_COLOR", "FORCE_COLOR",
                        "COLORTERM", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "LANGUAGE", "SSH_AUTH_SOCK", "TEXTUAL")
 UNKNOWN_PREFIXES = ("LC_", "TEXTUAL_")
+#: Kept, though they begin so: pytest-textual-snapshot's own, which tell its workers where to write.
+KEPT_PREFIXES = ("TEXTUAL_SNAPSHOT_",)
+#: A terminal's size.
+TERMINAL_SIZE = ("COLUMNS", "LINES")
 #: The XDG folders, each in the run's own home.
 XDG_FOLDERS = {"XDG_CONFIG_HOME": ".config", "XDG_DATA_HOME": ".local/share", "XDG_STATE_HOME": ".local/state",
                "XDG_CACHE_HOME": ".cache", "XDG_RUNTIME_DIR": "run"}
@@ -29,7 +33,8 @@ def known_environment(caller: Mapping[str, str], home: Path) -> dict[str, str]:
     """``caller``'s environment without what would make a test depend on the machine or terminal it runs on, with
     ``home`` (a throwaway folder) as its home and the parent of its XDG folders."""
     kept = {name: value for name, value in caller.items()
-            if name not in UNKNOWN_ENVIRONMENT and not name.startswith(UNKNOWN_PREFIXES)}
+            if name not in UNKNOWN_ENVIRONMENT
+            and (not name.startswith(UNKNOWN_PREFIXES) or name.startswith(KEPT_PREFIXES))}
     folders = {name: str(home / folder) for name, folder in XDG_FOLDERS.items()}
     return kept | KNOWN_ENVIRONMENT | {"HOME": str(home)} | folders
 

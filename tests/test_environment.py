@@ -14,13 +14,14 @@ from .known_environment import XDG_FOLDERS, known_environment
 CALLER = {"PATH": "/usr/bin:/bin", "COLUMNS": "200", "LINES": "50", "TERM": "dumb", "NO_COLOR": "1",
           "COLORTERM": "truecolor", "LANG": "en_US.ISO-8859-1", "LC_ALL": "POSIX", "LC_CTYPE": "C", "HOME": "/root",
           "XDG_DATA_HOME": "/root/data", "TEXTUAL": "debug", "TEXTUAL_FPS": "5", "SSH_AUTH_SOCK": "/tmp/agent",
-          "PYTHONPATH": "/src"}
+          "PYTHONPATH": "/src", "TEXTUAL_SNAPSHOT_TEMPDIR": "/tmp/snapshots"}
 
 
 def test_the_callers_terminal_locale_home_and_agent_are_replaced_and_the_rest_kept() -> None:
     home = Path("/tmp/soluna-test-home-x")
     assert known_environment(CALLER, home) == {
-        "PATH": "/usr/bin:/bin", "PYTHONPATH": "/src", "TERM": "xterm-256color", "LANG": "C.UTF-8", "HOME": str(home),
+        "PATH": "/usr/bin:/bin", "PYTHONPATH": "/src", "TEXTUAL_SNAPSHOT_TEMPDIR": "/tmp/snapshots",
+        "TERM": "xterm-256color", "LANG": "C.UTF-8", "HOME": str(home),
         "XDG_CONFIG_HOME": f"{home}/.config", "XDG_DATA_HOME": f"{home}/.local/share",
         "XDG_STATE_HOME": f"{home}/.local/state", "XDG_CACHE_HOME": f"{home}/.cache", "XDG_RUNTIME_DIR": f"{home}/run"}
 
