@@ -12,11 +12,15 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import Enum
 
-from ..rules import Arrangement, Move, PlacedMove, Position, shared_solver
+from ..rules import Arrangement, Move, PlacedMove, Position, Solver
 
 #: Eight discs, two of each symbol: a round of a minute or two, with both kinds of move on offer all through.
 LAYOUT = Position.parse("1S 1S 1M 1M 1* 1* 1C 1C")
 YOU, COMPUTER = 0, 1
+#: The lesson's own solver (instant on eight discs), never the shared one: the replies are chosen on the event
+#: loop, and the shared solver may be held for seconds by a proof in a game's worker (the help's ``g`` opens the
+#: guided round over a match against level 10).
+LESSON_SOLVER = Solver()
 
 
 class Step(Enum):
@@ -129,6 +133,6 @@ def reply_for(position: Position, step: Step) -> Move:
     if step is Step.BY_SYMBOL:
         teaching = [move for move in going_on if any(by_symbol_only(each) for each in leaves(move).legal_moves)]
         return (teaching or going_on)[0]
-    winnable = [move for move in going_on if shared_solver.verdict(leaves(move)).wins]
+    winnable = [move for move in going_on if LESSON_SOLVER.verdict(leaves(move)).wins]
     return (winnable or going_on)[0]
 

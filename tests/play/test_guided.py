@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 
 from soluna_tui.play.guided import COMPUTER, LAYOUT, YOU, Lesson, Step, by_symbol_only
 from soluna_tui.rules import Move, Tower, shared_solver
@@ -67,3 +68,20 @@ def test_the_end_says_who_has_no_move_and_why() -> None:
     assert lesson.winner in (YOU, COMPUTER)
     assert ("LOSES the round" if lesson.winner == YOU else "you LOSE the round") in lesson.text
     assert "share a height or a symbol" in lesson.text or "One tower is left" in lesson.text
+
+
+def test_the_lesson_answers_while_a_proof_holds_the_shared_solver() -> None:
+    """A level-10 proof in a game's worker may hold the shared solver for seconds when the help's g opens the
+    guided round over it: the lesson's replies (chosen on the event loop) never wait for it."""
+
+    def play_to_the_end() -> Lesson:
+        lesson = Lesson.start().picked()
+        while not lesson.over:
+            move = next(move for move in lesson.table.position.legal_moves if lesson.refusal(move) is None)
+            lesson = lesson.played(lesson.table.resolve(move))
+        return lesson
+
+    with ThreadPoolExecutor(1) as pool, shared_solver._lock:  # as a proof holds it, from another thread
+        played = pool.submit(play_to_the_end)
+        lesson = played.result(timeout=10)  # instant on eight discs; it waited forever on the shared solver
+    assert lesson.over and lesson.winner in (YOU, COMPUTER)
