@@ -161,6 +161,11 @@ class Table:
     def undo(self) -> list[Move]:
         raise NotImplementedError
 
+    def undo_refusal(self) -> UndoTooLateError | None:
+        """Why an undo now would be refused (``undo`` raises it), before anything is stopped for it; ``None``:
+        it would not be (it may still find the time run out, and lose the match on time)."""
+        return None
+
     def redo(self) -> list[Move]:
         raise NotImplementedError
 
@@ -371,11 +376,10 @@ class LocalTable(Table):
             raise OutOfTurnError("nothing to undo")
         if self.time_is_up():
             return []
+        refusal = self._too_late_to_undo(self.time_source())
+        if refusal is not None:
+            raise refusal
         movers = self._movers_to_take_back()
-        clock = self.match_clock
-        if clock is not None and (short := clock.short_of_time(movers, self.time_source())) is not None:
-            raise UndoTooLateError(f"Too late to undo: {self.match.players[short]} has spent that move's "
-                                   f"{clock.setting.increment:g} s.")
         was_over = self.match.is_over
         undone = [self.match.undo().move for _ in movers]
         self._clock_follows_match(taken_back=movers)
@@ -383,6 +387,21 @@ class LocalTable(Table):
         if was_over and not self.match.is_over:
             self._withdraw_finished()
         return undone
+
+    def undo_refusal(self) -> UndoTooLateError | None:
+        now = self.time_source()
+        if not self.can_undo or self.match_clock is None or self.match_clock.flagged(now) is not None:
+            return None  # nothing to take back, or the time has run out: the undo loses the match on time
+        return self._too_late_to_undo(now)
+
+    def _too_late_to_undo(self, now: float) -> UndoTooLateError | None:
+        """The refusal of a take-back that would need time already spent at ``now`` (``None``: it needs none)."""
+        clock = self.match_clock
+        short = clock.short_of_time(self._movers_to_take_back(), now) if clock is not None else None
+        if clock is None or short is None:
+            return None
+        return UndoTooLateError(f"Too late to undo: {self.match.players[short]} has spent that move's "
+                                f"{clock.setting.increment:g} s.")
 
     @property
     def can_redo(self) -> bool:

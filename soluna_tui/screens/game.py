@@ -540,12 +540,16 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
         if not self.table.can_undo:
             self.say("Nothing to undo.")
             return
+        refusal = self.table.undo_refusal()
+        if refusal is not None:  # asked first: the computer's thinking (and its pause) goes on untouched
+            self.say(str(refusal))
+            return
         with self.app.batch_update():
             self.stop_thinking()
             try:
                 undone = self.table.undo()
-            except UndoTooLateError as error:
-                self.after_change()  # the computer thinks on, if it was thinking
+            except UndoTooLateError as error:  # the time it held ran below the increment meanwhile
+                self.after_change()  # the computer thinks again, if it was thinking
                 self.say(str(error))
                 return
             if not undone:  # the clock had run out: the match is lost on time, and that is told

@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from textual.worker import WorkerState
 
+from soluna_tui.app import SolunaApp
 from soluna_tui.link.clock import ClockSetting, MatchClock, clock_turn
 from soluna_tui.match_setup import MatchSetup
 from soluna_tui.rules import MatchOptions
@@ -214,7 +216,9 @@ async def cycles_gain_nothing(pilot, app, play_one_cycle) -> None:
     first = held(table, started)
     before, shown_before = first, (panel.left(0), panel.left(1))
     faces_before = shown_faces(app)
-    assert set(faces_before.values()) == {180.0}
+    # The waiting clock reads 3:00; the running one, rounded up, no less than it holds by now (however loaded).
+    waiting_face, running_face = max(faces_before.values()), min(faces_before.values())
+    assert len(faces_before) == 2 and waiting_face == 180.0 and running_face >= held(table, time.monotonic())[0]
     for _ in range(CYCLES):
         await play_one_cycle(screen)
         now = time.monotonic()
@@ -259,24 +263,55 @@ async def test_fifty_moves_and_replies_taken_back_against_the_computer_gain_no_t
         await cycles_gain_nothing(pilot, app, move_and_take_back)
 
 
-async def test_a_take_back_the_clock_cannot_pay_for_is_refused_in_a_line(tmp_path) -> None:
-    """Ann holds 4.5 s after the computer's reply, less than the 5 s her move gained: u says why it does nothing,
-    the moves stay and her clock runs on."""
-    clock = ClockSetting(60.0, 5.0)
-    setup = MatchSetup.against_computer("1", name="Ann", seed=3, clock=clock, review=False)
+#: Ann's move gains five minutes: she holds less after it, and has minutes to spare, however loaded the machine.
+SPENT_INCREMENT = ClockSetting(600.0, 300.0)
+REFUSAL = "Too late to undo: Ann has spent that move's 300 s."
+
+
+def resumable_after(tmp_path, plies: int, ann_holds: float, computer_pause: float = 0) -> SolunaApp:
+    """An app offering to resume a match against level 1 after ``plies`` moves (Ann's first), her clock holding
+    ``ann_holds``, less than the increment her move gained."""
+    setup = MatchSetup.against_computer("1", name="Ann", seed=3, clock=SPENT_INCREMENT, review=False)
     match = setup.new_match()
-    match.play(match.position.legal_moves[0])
-    match.play(match.position.legal_moves[0])
-    SaveStore(tmp_path).save(SavedMatch(setup, match, clock=MatchClock(clock, (4.5, 50.0))))
-    app = make_app(tmp_path)
+    for _ in range(plies):
+        match.play(match.position.legal_moves[0])
+    SaveStore(tmp_path).save(SavedMatch(setup, match, clock=MatchClock(SPENT_INCREMENT, (ann_holds, 500.0))))
+    return make_app(tmp_path, computer_pause=computer_pause)
+
+
+async def test_a_take_back_the_clock_cannot_pay_for_is_refused_in_a_line(tmp_path) -> None:
+    """Ann holds 200 s after the computer's reply, less than the 300 s her move gained: u says why it does
+    nothing, the moves stay and her clock runs on."""
+    app = resumable_after(tmp_path, 2, 200.0)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, app, lambda: isinstance(app.screen, ResumeScreen), "the offer to resume")
         await pilot.press("enter")
         await wait_for(pilot, app, lambda: app.game is not None and app.screen is app.game
                        and app.game.table.clock is not None and app.game.table.clock.running == 0, "the match")
         await pilot.press("u")
-        refusal = "Too late to undo: Ann has spent that move's 5 s."
-        await wait_for(pilot, app, lambda: refusal in " ".join(screen_text(app).split()), "the refusal")
+        await wait_for(pilot, app, lambda: REFUSAL in " ".join(screen_text(app).split()), "the refusal")
         table = game(app).table
-        assert table.match.round.ply == 2 and table.clock.running == 0  # type: ignore[union-attr]
-        assert table.clock.left == (pytest.approx(4.5, abs=1.0), 50.0)  # type: ignore[union-attr]
+        assert table.match.round.ply == 2 and table.match.forfeited_by is None
+        assert table.clock is not None and table.clock.running == 0
+        assert 0 < table.clock.left[0] <= 200.0 and table.clock.left[1] == 500.0
+
+
+async def test_a_refused_take_back_leaves_the_computer_thinking_as_it_was(tmp_path) -> None:
+    """u while the computer thinks about its reply to Ann's move, a move she cannot take back (she holds less
+    than it gained): the refusal is said, and the computer's thinking, its pause and its clock go on untouched,
+    not called off and started again."""
+    app = resumable_after(tmp_path, 1, 200.0, computer_pause=600)  # a long pause: it is still thinking after u
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, app, lambda: isinstance(app.screen, ResumeScreen), "the offer to resume")
+        await pilot.press("enter")
+        await wait_for(pilot, app, lambda: app.game is not None and app.screen is app.game and app.game.thinking
+                       and app.game.table.clock is not None and app.game.table.clock.running == 1, "its thinking")
+        screen = game(app)
+        thinking = [worker for worker in app.workers if worker.group == "computer"]
+        assert len(thinking) == 1 and thinking[0].state is WorkerState.RUNNING
+        clock = screen.table.match_clock
+        await pilot.press("u")
+        await wait_for(pilot, app, lambda: REFUSAL in " ".join(screen_text(app).split()), "the refusal")
+        assert [worker for worker in app.workers if worker.group == "computer"] == thinking
+        assert thinking[0].state is WorkerState.RUNNING and screen.thinking
+        assert screen.table.match_clock == clock and screen.match.round.ply == 1
