@@ -86,6 +86,38 @@ class Moment:
         return self.phase is not Phase.IDLE
 
 
+@dataclass(frozen=True)
+class SideLineStart:
+    """Where a side line leaves its match: the match's own play comes before it (every earlier round and the
+    first ``ply`` moves of round ``round_number``), the side line's after it. ``sides_swapped``: in the side line
+    you play the side the computer played and it yours, so the match's names (each side named by who plays it
+    now) are the other way round from those of the match's own play, its rounds and stars."""
+
+    round_number: int
+    ply: int
+    sides_swapped: bool = False
+
+    def played_by_the_match(self, round_number: int, ply: int) -> bool:
+        """Move ``ply`` (from 0; -1: the round's opening) of round ``round_number`` was the match's own."""
+        return (round_number, ply) < (self.round_number, self.ply)
+
+    def names(self, match: Match, round_number: int, ply: int) -> tuple[str, str]:
+        """The sides' names for move ``ply`` (from 0; -1: the round's opening) of round ``round_number``:
+        as they were where the match played it, as they are now where the side line did."""
+        if self.sides_swapped and self.played_by_the_match(round_number, ply):
+            return (match.players[1], match.players[0])
+        return match.players
+
+    def seat_now(self, seat: int) -> int:
+        """The side line's seat of the one who played ``seat`` in the match."""
+        return 1 - seat if self.sides_swapped else seat
+
+
+def names_at(match: Match, round_number: int, ply: int, side_line: SideLineStart | None) -> tuple[str, str]:
+    """Who played move ``ply`` (from 0; -1: the opening) of round ``round_number`` by name, seat by seat."""
+    return side_line.names(match, round_number, ply) if side_line is not None else match.players
+
+
 def tower_looks(
     table: Arrangement,
     *,
@@ -166,14 +198,16 @@ def board_looks(table: Arrangement, last: PlacedMove | None, moment: Moment, coa
                        notes={**notes, **hint_marks})
 
 
-def last_move_words(match: Match, viewing: HistoryEntry | None) -> tuple[str, ...]:
+def last_move_words(match: Match, viewing: HistoryEntry | None,
+                    side_line: SideLineStart | None = None) -> tuple[str, ...]:
     """The latest move shown, in words, from the longest wording to the shortest (the line that
-    shows it takes the first that fits): ``Last move: Ann 1S>1M, the sun tower onto the moon tower``."""
+    shows it takes the first that fits): ``Last move: Ann 1S>1M, the sun tower onto the moon tower``.
+    ``side_line``: where a side line shown left its match (the match's own moves keep their names)."""
     number, played, ply = shown_round(match, viewing)
     if not ply:
         return (f"No move yet in round {number}.", "No move yet.")
     move, written = played.moves[ply - 1], move_words(played, ply - 1)
-    name = match.players[played.mover_at(ply - 1)]
+    name = names_at(match, number, ply - 1, side_line)[played.mover_at(ply - 1)]
     heading = "Last move" if viewing is None else f"Move {ply}"
     mover, target = move.mover.symbol.word, move.target.symbol.word
     return (f"{heading}: {name} {written}, the {mover} tower onto the {target} tower",
@@ -182,20 +216,22 @@ def last_move_words(match: Match, viewing: HistoryEntry | None) -> tuple[str, ..
             f"{name} {written}")
 
 
-def tally_info(match: Match, facts: TableFacts, moment: Moment, counted_rounds: int | None = None) -> TallyInfo:
+def tally_info(match: Match, facts: TableFacts, moment: Moment, side_line: SideLineStart | None = None) -> TallyInfo:
     """The star tally's lines; the turn's marker is on the side to move in the position shown (an
-    earlier one, while the history view shows it). ``counted_rounds``: the stars of only so many rounds
-    (a side line's round wins none of the match's)."""
+    earlier one, while the history view shows it). ``side_line``: where a side line shown left its match
+    (its round wins no star of the match; the match's stars and turns stay with who won and had them)."""
     to_move = None if match.round.is_over or match.is_over else match.to_move
     if moment.viewing is not None:
-        played = match.rounds[moment.viewing.round_number - 1]
-        ply = moment.viewing.ply
+        number, ply = moment.viewing.round_number, moment.viewing.ply
+        played = match.rounds[number - 1]
         over = ply == len(played.moves) and played.outcome is not None
         to_move = None if over else played.mover_at(ply)
+        if to_move is not None and side_line is not None and side_line.played_by_the_match(number, ply):
+            to_move = side_line.seat_now(to_move)
     status = ("thinking..." if moment.ascii else "thinking…") if moment.thinking else ""
     return TallyInfo(
         names=match.players,
-        stars=stars_of(match, counted_rounds),
+        stars=stars_of(match, side_line),
         stars_to_win=match.options.stars_to_win,
         round_number=match.round_number,
         to_move=to_move,
@@ -213,11 +249,12 @@ def tally_info(match: Match, facts: TableFacts, moment: Moment, counted_rounds: 
     )
 
 
-def stars_of(match: Match, counted_rounds: int | None = None) -> tuple[int, int]:
-    """The stars each player has won, in the first ``counted_rounds`` rounds only if given."""
-    if counted_rounds is None:
+def stars_of(match: Match, side_line: SideLineStart | None = None) -> tuple[int, int]:
+    """The stars each side has won; in a side line (``side_line``), only the match's, each with who won it."""
+    if side_line is None:
         return match.stars
-    won = [played.outcome.winner for played in match.rounds[:counted_rounds] if played.outcome is not None]
+    won = [side_line.seat_now(played.outcome.winner) for played in match.rounds[:side_line.round_number - 1]
+           if played.outcome is not None]
     return (won.count(0), won.count(1))
 
 
@@ -236,21 +273,24 @@ def _fit(name: str, width: int) -> str:
     return name if cell_len(name) <= width else set_cell_size(name, width - 1) + "…"
 
 
-def history_entries(match: Match, counted_rounds: int | None = None) -> list[HistoryEntry]:
+def history_entries(match: Match, side_line: SideLineStart | None = None) -> list[HistoryEntry]:
     """Every round's heading and every move, numbered within its round (with the keys of its places
-    where alike towers leave the notation in doubt). ``counted_rounds``: only so many rounds' headings
-    say who won (a side line's round is no round of the match won)."""
+    where alike towers leave the notation in doubt). ``side_line``: where a side line shown left its
+    match; the match's own rounds and moves keep their names, and the side line's round is none won."""
     entries = []
-    names = short_names(match.players)
+    now = short_names(match.players)
+    theirs = short_names(names_at(match, 0, -1, side_line))  # the match's own play, before any side line's
     for number, played in enumerate(match.rounds, start=1):
         outcome = played.outcome
-        if outcome is not None and (counted_rounds is None or number <= counted_rounds):
+        names = theirs if side_line is None or side_line.played_by_the_match(number, -1) else now
+        if outcome is not None and (side_line is None or number < side_line.round_number):
             heading = f"Round {number}: {names[outcome.winner]} won"
         else:
             heading = f"Round {number}: {names[played.opener]} opened"
         entries.append(HistoryEntry(number, 0, heading, heading=True))
         for ply in range(played.ply):
-            name = set_cell_size(names[played.mover_at(ply)], HISTORY_NAME_WIDTH)
+            movers = theirs if side_line is None or side_line.played_by_the_match(number, ply) else now
+            name = set_cell_size(movers[played.mover_at(ply)], HISTORY_NAME_WIDTH)
             entries.append(HistoryEntry(number, ply + 1, f"{ply + 1:>2}. {name} {move_words(played, ply)}"))
     return entries
 

@@ -256,8 +256,8 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
         return TableFacts.of(self.table, hints=self.hints_allowed, analysis_on=self.analysis_on)
 
     @property
-    def counted_rounds(self) -> int | None:
-        """How many rounds' results the tally and the history count (``None``: every round's)."""
+    def side_line_start(self) -> view.SideLineStart | None:
+        """Where this screen's side line left its match (``None``: this is a match, not a side line)."""
         return None
 
     def prompt(self, facts: TableFacts | None = None, moment: Moment | None = None) -> tuple[str, str]:
@@ -275,14 +275,14 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
             board.discs = self.match.options.discs
             table, last = view.shown_table(self.match, self.viewing)
             board.show(view.board_looks(table, last, moment, self.coach, facts.analysis_on), cursor)
-            self._part(LastMoveLine).show(view.last_move_words(self.match, self.viewing))
+            self._part(LastMoveLine).show(view.last_move_words(self.match, self.viewing, self.side_line_start))
             tally = self._part(Tally)
-            tally.info = view.tally_info(self.match, facts, moment, self.counted_rounds)
+            tally.info = view.tally_info(self.match, facts, moment, self.side_line_start)
             self._part(ClockPanel).show(self.table.clock, self.table.clock_read_at, self.match.players)
             subtitle = "analysis on" if facts.analysis_on else ""
             if tally.border_subtitle != subtitle:  # setting it redraws the panel, even to the same text
                 tally.border_subtitle = subtitle
-            self._part(History).show(view.history_entries(self.match, self.counted_rounds))
+            self._part(History).show(view.history_entries(self.match, self.side_line_start))
             self._part(StatusLine).say(*self.prompt(facts, moment))
             self.refresh_bindings()
 

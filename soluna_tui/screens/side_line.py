@@ -15,7 +15,7 @@ from typing import Any
 from textual.binding import Binding
 from textual.screen import Screen
 
-from ..play.view import Moment, TableFacts
+from ..play.view import Moment, SideLineStart, TableFacts
 from ..rules import Match, other
 from ..table import SideLineTable, Table
 from .game import GameScreen
@@ -23,7 +23,8 @@ from .game import GameScreen
 
 def swapped(players: tuple[str, str]) -> tuple[str, str]:
     """The sides' names the other way round: in a side line where you play the computer's side and it plays
-    yours, each side is named by who plays it now (you by your name, the computer as the computer)."""
+    yours, each side is named by who plays it now (you by your name, the computer as the computer); what
+    the match played before keeps its names (``SideLineStart``)."""
     return (players[1], players[0])
 
 
@@ -42,25 +43,32 @@ class SideLineScreen(GameScreen):
         Binding("n,R", "match_only", show=False),  # a new match, resigning
     ]
 
-    def __init__(self, table: SideLineTable, back_to: str = "the match") -> None:
+    def __init__(self, table: SideLineTable, start: SideLineStart, back_to: str = "the match") -> None:
         super().__init__(table)
+        self.start = start
         self.back_to = back_to
 
     def on_mount(self) -> None:
         self.call_after_refresh(self._tell)
 
     async def load(self, table: Table) -> None:
-        """Another side line in place of this one (``p`` in its history)."""
+        """Another side line in place of this one (``p`` in its history): ``play_from`` says where it starts."""
         await super().load(table)
         self._tell()
+
+    async def play_from(self, table: SideLineTable, start: SideLineStart) -> None:
+        """Another side line in place of this one, leaving the match at ``start``."""
+        self.start = start
+        await self.load(table)
 
     def _tell(self) -> None:
         self.show_notice(f"A side line: the match is untouched. Esc returns to {self.back_to}.")
 
     @property
-    def counted_rounds(self) -> int | None:
-        """The rounds before the side line's: winning it is no star of the match, in the tally or the history."""
-        return self.match.round_number - 1
+    def side_line_start(self) -> SideLineStart:
+        """Where this side line left the match: winning its round is no star of the match, and what the match
+        played before keeps its names, in the tally, the history and the last move."""
+        return self.start
 
     def prompt(self, facts: TableFacts | None = None, moment: Moment | None = None) -> tuple[str, str]:
         """Once the side line's round is decided, who won it and what now (there is no dialog)."""
@@ -84,14 +92,26 @@ class SideLineScreen(GameScreen):
         self.say(f"In a side line: Esc returns to {self.back_to} first.")
 
 
-def open_side_line(source: Screen[Any], table: SideLineTable, back_to: str) -> None:
-    """Show the side line over ``source``; a side line started from a side line takes its place."""
+def open_side_line(source: Screen[Any], table: SideLineTable, start: SideLineStart, back_to: str) -> None:
+    """Show the side line over ``source``, leaving the match at ``start``; a side line started from a side
+    line takes its place."""
     if isinstance(source, SideLineScreen):
-        source.call_later(source.load, table)
+        source.call_later(source.play_from, table, start)
         return
     if isinstance(source, GameScreen):  # the match shows where it stands when the side line is left
         source.set_focus(source.board, scroll_visible=False)
-    source.app.push_screen(SideLineScreen(table, back_to))
+    source.app.push_screen(SideLineScreen(table, start, back_to))
+
+
+def start_of(source: Screen[Any], round_number: int, ply: int, sides_swapped: bool) -> SideLineStart:
+    """Where a side line from the position after ``ply`` moves of round ``round_number`` leaves the match:
+    there, or where ``source``, a side line itself, left it if earlier (what ``source`` played on is not the
+    match's); ``sides_swapped``: the sides change hands there (each time they do, they are the other way round)."""
+    if not isinstance(source, SideLineScreen):
+        return SideLineStart(round_number, ply, sides_swapped)
+    before = source.start
+    earlier = min((round_number, ply), (before.round_number, before.ply))
+    return SideLineStart(*earlier, sides_swapped=before.sides_swapped != sides_swapped)
 
 
 class SideLines:
@@ -116,11 +136,12 @@ class SideLines:
             if computer is None:
                 return
             played_on = branch
-            if computer and you is not None and mover != you:  # you take the computer's side, it yours
+            sides_swapped = bool(computer) and you is not None and mover != you  # you take its side, it yours
+            if sides_swapped:
                 played_on = branch.branch(round_number, ply, players=swapped(branch.players))
             table = SideLineTable(played_on, computer_seat=other(mover) if computer else None, hints=hints,
                                   analysis_on=analysis_on)
-            open_side_line(source, table, back_to)
+            open_side_line(source, table, start_of(source, round_number, ply, sides_swapped), back_to)
 
         dialog = PlayOnScreen(position_words(round_number, ply), branch.players[mover], back_to, hints,
                               yours=mover == you)
@@ -132,4 +153,4 @@ class SideLines:
         the computer, perfect play, answering."""
         branch = match.branch(round_number, ply)
         table = SideLineTable(branch, computer_seat=other(branch.to_move), hints=hints)
-        open_side_line(source, table, "the review")
+        open_side_line(source, table, start_of(source, round_number, ply, False), "the review")

@@ -190,8 +190,9 @@ def test_try_again_against_the_computer_starts_from_your_mistake_not_its_own() -
 async def test_playing_the_computers_side_names_each_side_by_who_plays_it_and_wins_no_star_of_the_match(
         tmp_path) -> None:
     """From the position after your move 1, the computer's to move, you take its side and perfect play
-    yours. The tally, the moves and the status name you "You" and it "Computer", and the round won in
-    the side line is no star and no "won" in the tally or the history."""
+    yours. The tally, the side line's moves and the status name you "You" and it "Computer"; the match's own
+    move 1 and opening stay yours; the round won in the side line is no star and no "won" in the tally or
+    the history."""
     setup = MatchSetup.against_computer("perfect", MatchOptions(discs=8), seed=5)
     app = make_app(tmp_path, setup)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -211,7 +212,7 @@ async def test_playing_the_computers_side_names_each_side_by_who_plays_it_and_wi
         assert side.match.players == ("Computer", "You") and screen.match.players == ("You", "Computer")
         text = screen_text(app)
         assert "▶ You" in text and "Your move" in text
-        assert " 1. Computer" in text  # the side's move, named by who plays that side now
+        assert " 1. You" in text and " 1. Computer" not in text  # the match's own move: yours, as played
         while not side.match.round.is_over:
             await play_by_keys(pilot, app, shared_solver.analyse(side.match.position).moves[0].move, side)
             await wait_for(pilot, app, lambda: not side.thinking, "the computer's answer")
@@ -221,8 +222,9 @@ async def test_playing_the_computers_side_names_each_side_by_who_plays_it_and_wi
         await wait_for_text(pilot, app, said)
         text = screen_text(app)
         assert "★" not in text and text.count("☆☆☆☆ 0/4") == 2  # no star of the match won
-        assert "Round 1: Computer opened" in text and "Round 1: You won" not in text
+        assert "Round 1: You opened" in text and "Round 1: You won" not in text  # you opened the match's round
         assert "Round 1: Computer won" not in text
+        assert " 2. You" in text  # the side line's own move 2: yours, playing the computer's side
 
 
 async def test_the_replay_of_a_match_against_the_computer_speaks_to_you_when_playing_on(tmp_path) -> None:
@@ -252,3 +254,65 @@ async def test_the_replay_of_a_match_against_the_computer_speaks_to_you_when_pla
         await pilot.press("right", "p")  # after move 1: the computer's to play
         await wait_for(pilot, app, lambda: isinstance(app.screen, PlayOnScreen), "the question")
         assert "Computer's move" in screen_text(app) and "you play Computer's side" in screen_text(app)
+
+
+def round_one_won_by_the_computer(setup: MatchSetup) -> Match:
+    """A match against the computer whose round 1 the computer won (random play until it does), round 2
+    opened by you (the loser chooses) and two moves into it: yours, then the computer's."""
+    for seed in range(100):
+        match, rng = setup.new_match(), random.Random(seed)
+        while not match.round.is_over:
+            match.play(choose_move("random", match.position, rng))
+        if match.round.outcome.winner == 1:
+            match.start_next_round(opener=0)
+            for _ in range(2):
+                match.play(choose_move("random", match.position, rng))
+            return match
+    raise AssertionError("the computer never won round 1")
+
+
+async def test_a_side_line_in_round_2_keeps_the_matchs_own_names_for_what_the_match_played(tmp_path) -> None:
+    """Round 1 was the computer's; you opened round 2. Taking the computer's side after your move 1 of round 2,
+    the history still says the computer won round 1, you opened round 2 and played its move 1; the tally credits
+    the computer with its star (it plays the side named "Computer" now, you the other); only the side line's own
+    moves are named by who plays them now."""
+    from soluna_tui.saves import SavedMatch, SaveStore
+    from soluna_tui.screens.resume import ResumeScreen
+    from soluna_tui.widgets.tally import Tally
+
+    setup = MatchSetup.against_computer("perfect", MatchOptions(discs=6), seed=5, review=False)
+    match = round_one_won_by_the_computer(setup)
+    SaveStore(tmp_path).save(SavedMatch(setup, match))
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 30)) as pilot:
+        await wait_for(pilot, app, lambda: isinstance(app.screen, ResumeScreen), "the offer to resume")
+        await pilot.press("enter")
+        await wait_for(pilot, app, lambda: app.game is not None and app.screen is app.game, "the match")
+        screen = game(app)
+        assert screen.match.round_number == 2 and screen.match.stars == (0, 1)
+        await pilot.press("tab", "up")  # the position after your move 1 of round 2: the computer's to play
+        await wait_for(pilot, app, lambda: screen.viewing is not None and screen.viewing.ply == 1, "move 1")
+        await pilot.press("p")
+        await wait_for(pilot, app, lambda: isinstance(app.screen, PlayOnScreen), "the question")
+        await pilot.press("c")
+        side = await side_line_opened(pilot, app)
+        assert side.match.players == ("Computer", "You") and side.you == 1
+        text = screen_text(app)
+        assert "Round 1: Computer won" in text and "Round 1: You won" not in text
+        assert "Round 2: You opened" in text and "Round 2: Computer opened" not in text
+        assert " 1. You" in text and "Last move: You" in text  # your real move 1 of round 2
+        assert "Your move" in text
+        tally = side.query_one(Tally).info
+        assert tally.names == ("Computer", "You") and tally.stars == (1, 0)  # the computer's star stays its own
+        await play_by_keys(pilot, app, shared_solver.analyse(side.match.position).moves[0].move, side)
+        await wait_for(pilot, app, lambda: side.match.round.ply >= 2 and not side.thinking, "the computer's answer")
+        text = screen_text(app)
+        assert " 2. You" in text and " 1. You" in text  # your side line's move, named by who plays it now
+        if side.match.round.ply >= 3:  # its answer, unless your move ended the round
+            assert " 3. Computer" in text
+        await pilot.press("tab", "home")  # round 1's start, shown in the side line: the computer's star still
+        await wait_for(pilot, app, lambda: side.viewing is not None and side.viewing.round_number == 1, "round 1")
+        tally = side.query_one(Tally).info
+        opener = match.rounds[0].opener
+        assert tally.names[tally.to_move] == match.players[opener]  # the marker on who really moved there
+        assert tally.stars == (1, 0)
