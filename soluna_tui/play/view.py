@@ -89,28 +89,39 @@ class Moment:
 @dataclass(frozen=True)
 class SideLineStart:
     """Where a side line leaves its match: the match's own play comes before it (every earlier round and the
-    first ``ply`` moves of round ``round_number``), the side line's after it. ``sides_swapped``: in the side line
-    you play the side the computer played and it yours, so the match's names (each side named by who plays it
-    now) are the other way round from those of the match's own play, its rounds and stars."""
+    first ``ply`` moves of round ``round_number``), the side line's after it. Each side is named by who plays
+    it now; ``handovers``: the positions where the sides changed hands on the way here (you took the
+    computer's side and it yours; a side line from a side line may hand them over again). Whatever was played
+    before a handover was played with the names the other way round, and is shown with them."""
 
     round_number: int
     ply: int
-    sides_swapped: bool = False
+    handovers: tuple[tuple[int, int], ...] = ()
 
-    def played_by_the_match(self, round_number: int, ply: int) -> bool:
-        """Move ``ply`` (from 0; -1: the round's opening) of round ``round_number`` was the match's own."""
-        return (round_number, ply) < (self.round_number, self.ply)
+    @classmethod
+    def at(cls, round_number: int, ply: int, sides_swapped: bool, before: SideLineStart | None = None) -> SideLineStart:
+        """A side line from the position after ``ply`` moves of round ``round_number``, the sides changing hands
+        there if ``sides_swapped``; ``before``: where the side line it starts from started (a handover of its
+        later than this start is one here: what came after it is gone)."""
+        here = (round_number, ply)
+        handovers = tuple(min(handover, here) for handover in (before.handovers if before else ()))
+        return cls(round_number, ply, handovers + ((here,) if sides_swapped else ()))
+
+    def swapped_at(self, round_number: int, ply: int) -> bool:
+        """Move ``ply`` (from 0; -1: the round's opening) of round ``round_number`` was played by the sides
+        the other way round from now."""
+        return sum((round_number, ply) < handover for handover in self.handovers) % 2 == 1
 
     def names(self, match: Match, round_number: int, ply: int) -> tuple[str, str]:
         """The sides' names for move ``ply`` (from 0; -1: the round's opening) of round ``round_number``:
-        as they were where the match played it, as they are now where the side line did."""
-        if self.sides_swapped and self.played_by_the_match(round_number, ply):
+        as they were when it was played."""
+        if self.swapped_at(round_number, ply):
             return (match.players[1], match.players[0])
         return match.players
 
-    def seat_now(self, seat: int) -> int:
-        """The side line's seat of the one who played ``seat`` in the match."""
-        return 1 - seat if self.sides_swapped else seat
+    def seat_now(self, seat: int, round_number: int, ply: int) -> int:
+        """The seat now of who played ``seat`` at move ``ply`` (-1: the opening) of round ``round_number``."""
+        return 1 - seat if self.swapped_at(round_number, ply) else seat
 
 
 def names_at(match: Match, round_number: int, ply: int, side_line: SideLineStart | None) -> tuple[str, str]:
@@ -226,8 +237,8 @@ def tally_info(match: Match, facts: TableFacts, moment: Moment, side_line: SideL
         played = match.rounds[number - 1]
         over = ply == len(played.moves) and played.outcome is not None
         to_move = None if over else played.mover_at(ply)
-        if to_move is not None and side_line is not None and side_line.played_by_the_match(number, ply):
-            to_move = side_line.seat_now(to_move)
+        if to_move is not None and side_line is not None:
+            to_move = side_line.seat_now(to_move, number, ply)
     status = ("thinking..." if moment.ascii else "thinking…") if moment.thinking else ""
     return TallyInfo(
         names=match.players,
@@ -253,7 +264,8 @@ def stars_of(match: Match, side_line: SideLineStart | None = None) -> tuple[int,
     """The stars each side has won; in a side line (``side_line``), only the match's, each with who won it."""
     if side_line is None:
         return match.stars
-    won = [side_line.seat_now(played.outcome.winner) for played in match.rounds[:side_line.round_number - 1]
+    won = [side_line.seat_now(played.outcome.winner, number, -1)
+           for number, played in enumerate(match.rounds[:side_line.round_number - 1], start=1)
            if played.outcome is not None]
     return (won.count(0), won.count(1))
 
@@ -279,17 +291,17 @@ def history_entries(match: Match, side_line: SideLineStart | None = None) -> lis
     match; the match's own rounds and moves keep their names, and the side line's round is none won."""
     entries = []
     now = short_names(match.players)
-    theirs = short_names(names_at(match, 0, -1, side_line))  # the match's own play, before any side line's
+    swapped = (now[1], now[0])  # for what was played with the sides the other way round
     for number, played in enumerate(match.rounds, start=1):
         outcome = played.outcome
-        names = theirs if side_line is None or side_line.played_by_the_match(number, -1) else now
+        names = swapped if side_line is not None and side_line.swapped_at(number, -1) else now
         if outcome is not None and (side_line is None or number < side_line.round_number):
             heading = f"Round {number}: {names[outcome.winner]} won"
         else:
             heading = f"Round {number}: {names[played.opener]} opened"
         entries.append(HistoryEntry(number, 0, heading, heading=True))
         for ply in range(played.ply):
-            movers = theirs if side_line is None or side_line.played_by_the_match(number, ply) else now
+            movers = swapped if side_line is not None and side_line.swapped_at(number, ply) else now
             name = set_cell_size(movers[played.mover_at(ply)], HISTORY_NAME_WIDTH)
             entries.append(HistoryEntry(number, ply + 1, f"{ply + 1:>2}. {name} {move_words(played, ply)}"))
     return entries

@@ -104,14 +104,11 @@ def open_side_line(source: Screen[Any], table: SideLineTable, start: SideLineSta
 
 
 def start_of(source: Screen[Any], round_number: int, ply: int, sides_swapped: bool) -> SideLineStart:
-    """Where a side line from the position after ``ply`` moves of round ``round_number`` leaves the match:
-    there, or where ``source``, a side line itself, left it if earlier (what ``source`` played on is not the
-    match's); ``sides_swapped``: the sides change hands there (each time they do, they are the other way round)."""
-    if not isinstance(source, SideLineScreen):
-        return SideLineStart(round_number, ply, sides_swapped)
-    before = source.start
-    earlier = min((round_number, ply), (before.round_number, before.ply))
-    return SideLineStart(*earlier, sides_swapped=before.sides_swapped != sides_swapped)
+    """Where a side line from the position after ``ply`` moves of round ``round_number`` leaves the match,
+    ``sides_swapped``: the sides change hands there; from a side line (``source``), after the hands they
+    changed on its way."""
+    return SideLineStart.at(round_number, ply, sides_swapped,
+                            source.start if isinstance(source, SideLineScreen) else None)
 
 
 class SideLines:

@@ -316,3 +316,45 @@ async def test_a_side_line_in_round_2_keeps_the_matchs_own_names_for_what_the_ma
         opener = match.rounds[0].opener
         assert tally.names[tally.to_move] == match.players[opener]  # the marker on who really moved there
         assert tally.stars == (1, 0)
+
+
+async def test_a_side_line_from_a_side_line_that_hands_the_sides_over_again_names_each_move_as_played(
+        tmp_path) -> None:
+    """You take the computer's side after your move 1 of round 2 and play move 2 there; from the position after
+    it, the computer's to move, you take the computer's side again: you are back on your own side. Move 1 (the
+    match's) and move 2 (the first side line's) are still yours, round 1 still the computer's, its star too."""
+    from soluna_tui.saves import SavedMatch, SaveStore
+    from soluna_tui.screens.resume import ResumeScreen
+    from soluna_tui.widgets.tally import Tally
+
+    setup = MatchSetup.against_computer("perfect", MatchOptions(discs=6), seed=5, review=False)
+    SaveStore(tmp_path).save(SavedMatch(setup, round_one_won_by_the_computer(setup)))
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 30)) as pilot:
+        await wait_for(pilot, app, lambda: isinstance(app.screen, ResumeScreen), "the offer to resume")
+        await pilot.press("enter")
+        await wait_for(pilot, app, lambda: app.game is not None and app.screen is app.game, "the match")
+        screen = game(app)
+        await pilot.press("tab", "up")  # after your move 1 of round 2: the computer's to play
+        await wait_for(pilot, app, lambda: screen.viewing is not None and screen.viewing.ply == 1, "move 1")
+        await pilot.press("p")
+        await wait_for(pilot, app, lambda: isinstance(app.screen, PlayOnScreen), "the question")
+        await pilot.press("c")
+        side = await side_line_opened(pilot, app)
+        going_on = [move for move in side.match.position.legal_moves
+                    if side.match.position.play(move).legal_moves]  # a move 2 that leaves the computer one
+        await play_by_keys(pilot, app, going_on[0], side)
+        await wait_for(pilot, app, lambda: side.match.round.ply == 3 and not side.thinking, "the computer's answer")
+        await pilot.press("tab", "up")  # the position after move 2: the computer's to play
+        await wait_for(pilot, app, lambda: side.viewing is not None and side.viewing.ply == 2, "move 2")
+        await pilot.press("p")
+        await wait_for(pilot, app, lambda: isinstance(app.screen, PlayOnScreen), "the question")
+        await pilot.press("c")
+        await wait_for(pilot, app, lambda: app.screen is side and side.match.round.ply == 2
+                       and side.match.players == ("You", "Computer") and not side.thinking, "the side line from it")
+        text = screen_text(app)
+        assert "Round 1: Computer won" in text and "Round 2: You opened" in text
+        round_2 = text[text.index("Round 2: You opened"):]
+        assert " 1. You" in round_2 and " 2. You" in round_2 and " 2. Computer" not in round_2
+        tally = side.query_one(Tally).info
+        assert tally.names == ("You", "Computer") and tally.stars == (0, 1)
