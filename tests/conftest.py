@@ -11,9 +11,7 @@ import contextlib
 import importlib.metadata
 import os
 import re
-import shutil
 import sys
-import tempfile
 import tomllib
 import uuid
 from pathlib import Path
@@ -68,22 +66,21 @@ ADMIN_WAIT = 30
 RUN_FOLDER_KEY = pytest.StashKey[Path]()
 #: The name at the start of a requirement such as ``psycopg[binary,pool]>=3.2,<4``.
 PACKAGE_NAME = re.compile(r"[A-Za-z0-9._-]+")
-HOME_KEY = pytest.StashKey[Path]()
 
 
 def pytest_configure(config) -> None:
-    """The run's environment (see ``known_environment``) and its folder for PostgreSQL servers, made by the
-    process that starts the run: its workers, started after this, inherit both."""
+    """The run's folder (for PostgreSQL servers and the run's home; a run killed before it could remove it has
+    it removed by the next) and environment (see ``known_environment``), made by the process that starts the
+    run: its workers, started after this, inherit both."""
     if hasattr(config, "workerinput"):
         # As the run gave it, less the terminal size readline put back as the worker started.
         use_environment({name: value for name, value in os.environ.items() if name not in TERMINAL_SIZE})
         return
-    home = config.stash[HOME_KEY] = Path(tempfile.mkdtemp(prefix="soluna-test-home-"))
-    environment = known_environment(os.environ, home)
+    run_folder = config.stash[RUN_FOLDER_KEY] = make_run_folder()
+    environment = known_environment(os.environ, run_folder / "home")  # removed with the run's folder
     for folder in XDG_FOLDERS:
         Path(environment[folder]).mkdir(mode=0o700, parents=True)
     use_environment(environment)
-    config.stash[RUN_FOLDER_KEY] = make_run_folder()
 
 
 def pytest_report_header(config) -> list[str]:
@@ -111,9 +108,6 @@ def pytest_unconfigure(config) -> None:
     folder = config.stash.get(RUN_FOLDER_KEY, None)
     if folder is not None:
         remove_run_folder(folder)
-    home = config.stash.get(HOME_KEY, None)
-    if home is not None:
-        shutil.rmtree(home, ignore_errors=True)
 
 
 def pytest_collection_modifyitems(config, items):

@@ -30,7 +30,7 @@ def test_this_run_has_the_known_environment_and_a_home_of_its_own() -> None:
     assert (os.environ["TERM"], os.environ["LANG"]) == ("xterm-256color", "C.UTF-8")
     assert not {"COLUMNS", "LINES", "NO_COLOR", "LC_ALL"} & set(os.environ)
     home = Path(os.environ["HOME"])
-    assert home.name.startswith("soluna-test-home-") and home != Path("/root")
+    assert home == Path(os.environ["SOLUNA_TEST_POSTGRES"]) / "home"  # the run's folder, removed after it
     assert all(Path(os.environ[name]).is_dir() and Path(os.environ[name]).is_relative_to(home) for name in XDG_FOLDERS)
 
 
