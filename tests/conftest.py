@@ -41,6 +41,12 @@ LONGEST_FIRST = (
     "tests/server/test_remote_match_e2e.py",
     "tests/test_terminal_output.py::test_compacted_frames_show_the_same_screen",
     "tests/test_typing.py::test_the_package_passes_mypy_strict",
+    # A cold proof of 24 discs: 10-15 CPU seconds, more on a loaded machine (the 22 discs' 4-6).
+    "tests/rules/test_thinking_under_load.py::test_level_10_plays_a_proven_best_first_move_cold_on_a_loaded_machine",
+    "tests/app/test_thinking_on_many_discs.py",
+    # Fifty move-undo cycles at 3+2 by keys, in real time: about 20 s each.
+    "tests/app/test_clock_undo.py::test_fifty_moves_and_replies_taken_back_against_the_computer_gain_no_time",
+    "tests/app/test_clock_undo.py::test_fifty_moves_taken_back_on_one_terminal_gain_no_time",
     "tests/server/test_clocks_e2e.py",
     "tests/app/test_match_flow.py::test_a_whole_hot_seat_match_to_four_stars_by_keys_only",
     "tests/server/test_endings_told_e2e.py",

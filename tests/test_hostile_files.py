@@ -267,7 +267,7 @@ def test_export_reads_a_sound_save_file_under_the_same_limits(tmp_path: Path) ->
     path.write_text(saved_match_json())
     result = export_in_child(str(path))
     assert result.returncode == 0 and result.stderr == ""
-    assert result.stdout.startswith("Soluna: Ann vs Bob\nSaved game: two players")
+    assert result.stdout.startswith("Soluna: Ann vs Bob\nSaved match: two players")
 
 
 # ---- a save whose opener is a float or a bool ---------------------------------------------------

@@ -212,7 +212,7 @@ def test_export_reads_the_match_a_running_game_plays_and_writes_nothing(tmp_path
         before = listing(tmp_path)
         result = export("--data-dir", str(tmp_path), "--seconds", "5")
         assert result.returncode == 0 and result.stderr == ""  # once: "no unfinished match"
-        assert result.stdout.startswith("Soluna: Ann vs Bob\nUnfinished game: two players\n")
+        assert result.stdout.startswith("Soluna: Ann vs Bob\nUnfinished match: two players\n")
         assert f"  1. Ann  {first.match.rounds[0].moves[0]}" in result.stdout
         assert listing(tmp_path) == before  # once: a lock file of its own
     finally:
