@@ -20,6 +20,7 @@ server.py            server process    the asyncssh listener; one ``SolunaConnec
 gate.py              server process    connections and sessions admitted, token buckets, throttled log
 proxy_protocol.py    server process    the real client's address from a trusted load balancer
 host_key.py          server process    the server's ed25519 host key
+quiet_asyncssh.py    server process    asyncssh imported without cryptography's warnings about its code
 bans.py              server process    the owner's ban list: its lines read, who it bans, lines edited
 ban_watch.py         server process    the ban list's file read again when it changes, each list handed on
 ban_command.py       server process    ``soluna serve ban add|remove|list``: the file edited atomically

@@ -1,4 +1,4 @@
-"""asyncssh, without the deprecation warnings cryptography prints about asyncssh's code and the libraries it uses.
+"""Runs in the server process: asyncssh, without the deprecation warnings cryptography prints about asyncssh's code.
 
 asyncssh 2.24 still names DSA and finite-field Diffie-Hellman (``dsa.DSAPrivateKey``, ``dh.DHParameterNumbers``),
 which cryptography 51 deprecates, and so does pyOpenSSL (``OpenSSL.crypto``), which asyncssh imports where it is
