@@ -35,14 +35,16 @@ class Step(Enum):
 
 #: What each step asks, shown beside the board (``Lesson.text`` adds what just happened).
 STEP_TEXTS = {
-    Step.PICK: "Step 1 of 4: pick a tower up.\n\nMove between the towers with the arrows, then press Enter "
-               "(or click a tower).\n\nThe keys are on the bottom line: n skips the guided round.",
+    Step.PICK: "Step 1 of 4: pick a tower up.\n\nEach tower is named by its height and the symbol on its top: "
+               "1S is one disc showing a sun (S), M a moon, * stars, C a comet.\n\nMove between the towers with "
+               "the arrows, then press Enter (or click a tower). The keys are on the bottom line: n skips the "
+               "guided round.",
     Step.BY_HEIGHT: "Step 2 of 4: the lit towers are where it may go.\n\nA tower may go on another of the SAME "
-                    "HEIGHT: every tower is 1 disc high now, so each is lit. Move to one and press Enter. "
+                    "HEIGHT (the next step shows the other way): every tower is 1 disc high now, so each is lit. Move to one and press Enter. "
                     "Escape puts the tower back.",
     Step.BY_SYMBOL: "Step 3 of 4: a tower may also go on another with the SAME SYMBOL on top, whatever the "
-                    "heights.\n\nPut a tower on one of another height with its symbol (a 1 on the 2, or the 2 "
-                    "on a 1). The moved tower's symbol ends on top.",
+                    "heights.\n\nPut a tower of 1 disc on the tower of 2 with its symbol on top, or that tower of 2 on "
+                    "a tower of 1 with its symbol. The moved tower's symbol ends on top.",
     Step.TO_THE_END: "Step 4 of 4: play on.\n\nEach move joins two towers, so the round ends soon: the "
                      "player who cannot move LOSES the round, and the other wins a star.",
 }
@@ -99,9 +101,8 @@ class Lesson:
     def refusal(self, move: Move) -> str | None:
         """Why a legal ``move`` does not show what this step is about, or ``None`` when it does."""
         if self.step is Step.BY_SYMBOL and not by_symbol_only(move):
-            kind = "the same height" if move.mover.height == move.target.height else "another symbol"
-            return (f"That move is legal, but shows {kind}: for this step, put a tower on one of another "
-                    f"height with the same symbol on top.")
+            # legal, and not by symbol alone: the two towers are as high
+            return "Legal by height, but this step is about symbols: choose a lit tower."
         return None
 
     def played(self, placed: PlacedMove) -> Lesson:

@@ -34,6 +34,7 @@ class GuidedRoundScreen(QuietFocus, PickingMixin, Screen[bool]):
 
     BINDINGS = [
         *PICKING_BINDINGS,
+        Binding("enter,space", "go_on", "Go on"),  # once the round is over (Pick/place is hidden then)
         Binding("r", "again", "Start again"),
         Binding("n", "skip", "Skip"),
         SHOWN_HELP_BINDING,
@@ -73,20 +74,18 @@ class GuidedRoundScreen(QuietFocus, PickingMixin, Screen[bool]):
 
     def commit(self, placed: PlacedMove) -> None:
         refusal = self.lesson.refusal(placed.move)
-        if refusal is not None:
-            self.redraw(cursor=placed.mover_slot)
+        if refusal is not None:  # the tower stays in hand, for a target the step is about
+            self.picker.picked_slot = placed.mover_slot
+            self.redraw(cursor=placed.target_slot)
             self.say(refusal, "error")
             return
         self.lesson = self.lesson.played(placed)
         reply = self.lesson.reply
         self.redraw(cursor=reply.target_slot if reply is not None else placed.target_slot)
 
-    def action_press_focused(self) -> None:
-        """Enter: pick up or place; once the round is over, go on."""
-        if self.lesson.over:
-            self.dismiss(True)
-        else:
-            super().action_press_focused()
+    def action_go_on(self) -> None:
+        """Enter once the round is over: the new-match form."""
+        self.dismiss(True)
 
     def action_again(self) -> None:
         self.picker.drop()
@@ -97,6 +96,9 @@ class GuidedRoundScreen(QuietFocus, PickingMixin, Screen[bool]):
         self.dismiss(False)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Over, the round has only Go on and Start again (and help and quit); before, the picking keys."""
+        if action in ("go_on", "press_focused", "skip"):
+            return self.lesson.over is (action == "go_on")
         if action == "put_back":
             return self.picking_check(action, not self.lesson.over)
         if action == "open_move_prompt":

@@ -62,12 +62,16 @@ async def test_a_first_start_teaches_a_round_step_by_step_then_offers_a_match_at
         assert held is not None and all(t.symbol == held.symbol and t.height != held.height for t in lit)
         await pilot.press(JUMP_KEYS[ones[1]], "enter")  # legal by height, not lit: refused, and why
         await pilot.pause()
-        assert "legal, but shows the same height" in screen_text(app) and screen.lesson.step is Step.BY_SYMBOL
+        assert "Legal by height, but this step is about" in screen_text(app)
+        assert screen.lesson.step is Step.BY_SYMBOL and screen.picked_tower == held  # still in hand, to choose again
+        await pilot.press("escape")
         await play_a_fitting_move(pilot, screen)
         assert "Step 4 of 4: play on" in screen_text(app)
         while not screen.lesson.over:
             await play_a_fitting_move(pilot, screen)
         assert "LOSE" in screen_text(app) and "Enter goes on" in screen_text(app)
+        footer = screen_text(app).splitlines()[-1]
+        assert "Go on" in footer and "Start again" in footer and "Pick/place" not in footer and "Skip" not in footer
         assert Position(screen.lesson.table.towers).is_blocked
         await pilot.press("enter")
         await pilot.pause()

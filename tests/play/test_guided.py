@@ -54,7 +54,7 @@ def test_the_symbol_step_refuses_a_move_by_height_and_says_why() -> None:
     assert f"The computer put {lesson.reply.move.mover} on {lesson.reply.move.target}" in lesson.text
     ones = [tower for tower in lesson.table.towers if tower.height == 1]
     by_height = next(Move(a, b) for a in ones for b in ones if a is not b)
-    assert "legal, but shows the same height" in (lesson.refusal(by_height) or "")
+    assert "Legal by height, but this step is about symbols: choose a lit tower." in (lesson.refusal(by_height) or "")
     assert not lesson.lights(by_height)
     by_symbol = next(move for move in lesson.table.position.legal_moves if by_symbol_only(move))
     assert lesson.refusal(by_symbol) is None and lesson.lights(by_symbol)
