@@ -291,16 +291,16 @@ def build_parser(every_command: bool = True) -> argparse.ArgumentParser:
     play = commands.add_parser(
         "play",
         help="start a match at once (two players here, or --vs [LEVEL] against the computer, 1 to 10 or match)",
-        description="Start a match at once: two players on this terminal, or you against the computer.",
-        epilog="computer levels, each rated on the SSH server's scale:\n"
+        description="Start a match now: two players on this terminal, or you against the computer.",
+        epilog="computer levels, each with its rating (as soluna serve rates players):\n"
                + "\n".join(f"  {strength.summary}" for strength in STRENGTHS)
-               + f"\n  match: the level whose own accuracy is nearest yours in your last {MATCHED_FROM} matches against"
-                 f"\n         the computer without hints (from the statistics; level {FIRST_MATCHED.label} with none),"
-                 "\n         said as the match starts",
+               + f"\n  match: the level whose own accuracy is nearest yours in your last {MATCHED_FROM} matches"
+                 f"\n         against the computer without hints (from the statistics; level {FIRST_MATCHED.label}"
+                 "\n         with none), said as the match starts",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     play.add_argument("--vs", "--level", type=_level, nargs="?", const=MATCH_LEVEL, metavar="LEVEL",
-                      help="play against the computer at LEVEL, 1 to 10 (or random, greedy, perfect: 1, 2, 10), "
+                      help="play against the computer at LEVEL, 1 to 10 (random, greedy and perfect name 1, 2 and 10), "
                            "or match: the level your recent accuracy matches (--vs alone means match); "
                            "listed below")
     play.add_argument("--seed", type=_int_in(0, 10**9 - 1, "the seed"), help="the seed of the layouts (reproducible)")

@@ -299,8 +299,8 @@ def match_my_strength(stats: Stats) -> LevelChoice:
     or ``FIRST_MATCHED`` with none to go by."""
     recent = stats.recent_accuracy()
     if recent is None:
-        return LevelChoice(FIRST_MATCHED, f"Level {FIRST_MATCHED.label} chosen: no match against the computer "
-                                           "without hints yet to go by, so a gentle start")
+        return LevelChoice(FIRST_MATCHED, f"Level {FIRST_MATCHED.label} chosen: a gentle start, with no match "
+                                           "against the computer without hints to go by yet")
     accuracy, count = recent
     strength = nearest_in_accuracy(accuracy)
     matches = "match" if count == 1 else f"{count} matches"

@@ -19,8 +19,8 @@ from ..rules.teaching import ACCURACY_MEANING, MARKS_MEANING, RESULT_CONVENTION,
 from ..rules.wording import plural
 from .looks import move_words
 
-RULES_WORDS = {"box": "box rules: the same layout every round, the loser chooses who opens",
-               "online": "online rules: a new layout every round, the loser opens"}
+RULES_WORDS = {"box": "box (the same layout every round, the loser chooses who opens)",
+               "online": "online (a new layout every round, the loser opens)"}
 
 
 def export_match(match: Match, details: Sequence[str] = (), solver: Solver = shared_solver,
@@ -61,8 +61,8 @@ def move_annotation(judged: MoveReview) -> str:
 
 def _rules_line(match: Match) -> str:
     options = match.options
-    rules = RULES_WORDS.get(options.preset_name, f"custom rules: next layout {options.next_layout.value}, "
-                                                 f"next opener {options.next_opener.value}")
+    rules = RULES_WORDS.get(options.preset_name, f"custom (next layout {options.next_layout.value}, "
+                                                 f"next opener {options.next_opener.value})")
     return (f"Rules: {rules}; {plural(options.stars_to_win, 'star')} to win; "
             f"{plural(options.discs, 'disc')}; seed {match.seed}")
 

@@ -37,7 +37,7 @@ async def test_a_new_player_is_offered_match_my_strength_and_plays_level_3(tmp_p
         await pilot.press("right")  # against the computer
         await pilot.pause()
         assert app.screen.query_one("#level", Choice).value == MATCH_LEVEL
-        await wait_for_text(pilot, app, "Level 3 chosen: no match against the computer without hints yet")
+        await wait_for_text(pilot, app, "Level 3 chosen: a gentle start")
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, GameScreen)

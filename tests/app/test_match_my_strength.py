@@ -68,8 +68,8 @@ def test_with_no_match_to_go_by_a_gentle_start_is_said_as_such() -> None:
     for stats in (Stats(), stats_of(two_players(0.9), computer_match(0.9, hints=1))):
         chosen = match_my_strength(stats)
         assert chosen.strength is FIRST_MATCHED is strength_of("3")
-        assert chosen.reason == "Level 3 chosen: no match against the computer without hints yet to go by, so a " \
-                                "gentle start"
+        assert chosen.reason == "Level 3 chosen: a gentle start, with no match against the computer without hints" \
+                                " to go by yet"
 
 
 def test_the_moves_made_are_kept_and_an_older_stats_file_still_reads(tmp_path) -> None:
@@ -111,7 +111,7 @@ async def test_the_new_match_screen_offers_it_says_why_and_remembers_it(tmp_path
 
 
 @pytest.mark.parametrize("recorded, said", [
-    (None, "Level 3 chosen: no match against the computer without hints yet to go by, so a gentle start."),
+    (None, "Level 3 chosen: a gentle start, with no match against the computer without hints to go by yet."),
     (0.93, "Level 8 chosen: your accuracy in your last match was 93%."),
 ])
 def test_play_vs_match_chooses_from_the_stats_and_says_so(monkeypatch, tmp_path, recorded, said) -> None:
