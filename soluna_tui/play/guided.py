@@ -40,8 +40,8 @@ STEP_TEXTS = {
                "the arrows, then press Enter (or click a tower). The keys are on the bottom line: n skips the "
                "guided round.",
     Step.BY_HEIGHT: "Step 2 of 4: the lit towers are where it may go.\n\nA tower may go on another of the SAME "
-                    "HEIGHT (the next step shows the other way): every tower is 1 disc high now, so each is lit. Move to one and press Enter. "
-                    "Escape puts the tower back.",
+                    "HEIGHT (the next step shows the other way): every tower is 1 disc high now, so each is "
+                    "lit. Move to one and press Enter. Escape puts the tower back.",
     Step.BY_SYMBOL: "Step 3 of 4: a tower may also go on another with the SAME SYMBOL on top, whatever the "
                     "heights.\n\nPut a tower of 1 disc on the tower of 2 with its symbol on top, or that tower of 2 on "
                     "a tower of 1 with its symbol. The moved tower's symbol ends on top.",
