@@ -515,9 +515,8 @@ async def test_matches_in_play_outlive_their_server_and_are_held(make_lobby) -> 
     assert back.last("match")["seat"] == 1 and back.match().round.ply == 1
 
 
+@pytest.mark.parametrize("database", ["postgresql"], indirect=True)  # two servers: SQLite serves one
 async def test_two_lobbies_on_one_store_share_matches(make_lobby, backend) -> None:
-    if backend == "sqlite":
-        pytest.skip("SQLite serves one server: its changes are heard in its own process only")
     first, second = await make_lobby(), await make_lobby()
     ann, bob, eve = FakeGuest("ann"), FakeGuest("bob"), FakeGuest("eve")
     code = await create(first, ann)
@@ -544,9 +543,8 @@ async def test_two_lobbies_on_one_store_share_matches(make_lobby, backend) -> No
     assert ann.last("match")["notice"].endswith("then you win by forfeit.")
 
 
+@pytest.mark.parametrize("database", ["postgresql"], indirect=True)  # two servers: SQLite serves one
 async def test_two_lobbies_racing_for_one_move_apply_it_once(make_lobby, backend) -> None:
-    if backend == "sqlite":
-        pytest.skip("SQLite serves one server: its changes are heard in its own process only")
     first, second = await make_lobby(), await make_lobby()
     ann, bob = FakeGuest("ann"), FakeGuest("bob")
     code = await create(first, ann)
@@ -573,9 +571,8 @@ async def test_two_lobbies_racing_for_one_move_apply_it_once(make_lobby, backend
             or (loser is twin and "You took your seat back on another terminal: this one is closed." in told))
 
 
+@pytest.mark.parametrize("database", ["postgresql"], indirect=True)  # two servers: SQLite serves one
 async def test_a_seat_taken_back_with_proof_on_another_server_sends_the_old_session_away(make_lobby, backend) -> None:
-    if backend == "sqlite":
-        pytest.skip("SQLite serves one server: its changes are heard in its own process only")
     first, second = await make_lobby(), await make_lobby()
     ann, bob = FakeGuest("ann"), FakeGuest("bob")
     code = await pair(first, ann, bob)
@@ -595,12 +592,11 @@ async def test_a_seat_taken_back_with_proof_on_another_server_sends_the_old_sess
     assert 1 not in first.tables[code].seated and bob not in first.visitors or first.visitors[bob].code is None
 
 
+@pytest.mark.parametrize("database", ["postgresql"], indirect=True)  # two servers: SQLite serves one
 async def test_a_player_back_on_a_server_that_has_not_heard_the_match_begin_takes_the_seat_back(
         make_lobby, backend, monkeypatch) -> None:
     """The test above met this now and then: the second server still saw the match waiting (the news of bob's
     join had not reached it) and told bob, back at his own seat, that someone else had joined first."""
-    if backend == "sqlite":
-        pytest.skip("SQLite serves one server: its changes are heard in its own process only")
     first, second = await make_lobby(), await make_lobby()
     ann, bob = FakeGuest("ann"), FakeGuest("bob")
     code = await create(first, ann)

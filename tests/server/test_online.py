@@ -161,10 +161,9 @@ async def test_playing_and_watching_are_told_and_the_players_hear_who_watches(ma
     assert {person["name"]: person["doing"] for person in whole["people"]}["bob"] == "playing"
 
 
+@pytest.mark.parametrize("database", ["postgresql"], indirect=True)  # two servers: SQLite serves one
 async def test_a_guest_gone_from_one_server_leaves_the_other_s_list_and_idle_heartbeats_carry_nothing(
         make_lobby, backend) -> None:
-    if backend == "sqlite":
-        pytest.skip("SQLite serves one server: nobody to tell")
     first, second = await make_lobby(), await make_lobby()
     ann, bob = FakeGuest("ann"), FakeGuest("bob")
     await first.arrive(ann)

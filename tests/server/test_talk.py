@@ -274,10 +274,9 @@ async def test_the_owner_s_flags_keep_guests_or_everyone_quiet_and_bad_lines_are
     assert refusals(ann)[-1] == CHAT_OFF and "ann: anyone?" not in heard(bob)
 
 
+@pytest.mark.parametrize("database", ["postgresql"], indirect=True)  # two servers: SQLite serves one
 async def test_talk_reaches_the_players_of_another_server_and_a_room_s_limit_holds_across_them(
         make_lobby, backend) -> None:
-    if backend == "sqlite":
-        pytest.skip("one server alone on SQLite")
     first, second = await make_lobby(), await make_lobby()
     ann, bob = FakeGuest("ann"), FakeGuest("bob", "10.0.0.2")
     cyd, dan = FakeGuest("cyd", "10.0.0.3"), FakeGuest("dan", "10.0.0.4")
