@@ -112,21 +112,26 @@ class SideLineStart:
         the other way round from now."""
         return sum((round_number, ply) < handover for handover in self.handovers) % 2 == 1
 
-    def names(self, match: Match, round_number: int, ply: int) -> tuple[str, str]:
-        """The sides' names for move ``ply`` (from 0; -1: the round's opening) of round ``round_number``:
-        as they were when it was played."""
-        if self.swapped_at(round_number, ply):
-            return (match.players[1], match.players[0])
-        return match.players
+    def names(self, names: tuple[str, str], round_number: int, ply: int) -> tuple[str, str]:
+        """The sides' ``names`` (as named now) for move ``ply`` (from 0; -1: the round's opening) of round
+        ``round_number``: as they were when it was played."""
+        return swapped(names) if self.swapped_at(round_number, ply) else names
 
     def seat_now(self, seat: int, round_number: int, ply: int) -> int:
         """The seat now of who played ``seat`` at move ``ply`` (-1: the opening) of round ``round_number``."""
         return 1 - seat if self.swapped_at(round_number, ply) else seat
 
 
-def names_at(match: Match, round_number: int, ply: int, side_line: SideLineStart | None) -> tuple[str, str]:
-    """Who played move ``ply`` (from 0; -1: the opening) of round ``round_number`` by name, seat by seat."""
-    return side_line.names(match, round_number, ply) if side_line is not None else match.players
+def swapped(names: tuple[str, str]) -> tuple[str, str]:
+    """Two sides' names the other way round (a side line where you and the computer changed sides)."""
+    return (names[1], names[0])
+
+
+def names_at(names: tuple[str, str], round_number: int, ply: int,
+             side_line: SideLineStart | None) -> tuple[str, str]:
+    """The sides' ``names`` (as named now) for move ``ply`` (from 0; -1: the opening) of round ``round_number``,
+    seat by seat: as they were when it was played."""
+    return side_line.names(names, round_number, ply) if side_line is not None else names
 
 
 def tower_looks(
@@ -218,7 +223,7 @@ def last_move_words(match: Match, viewing: HistoryEntry | None,
     if not ply:
         return (f"No move yet in round {number}.", "No move yet.")
     move, written = played.moves[ply - 1], move_words(played, ply - 1)
-    name = names_at(match, number, ply - 1, side_line)[played.mover_at(ply - 1)]
+    name = names_at(match.players, number, ply - 1, side_line)[played.mover_at(ply - 1)]
     heading = "Last move" if viewing is None else f"Move {ply}"
     mover, target = move.mover.symbol.word, move.target.symbol.word
     return (f"{heading}: {name} {written}, the {mover} tower onto the {target} tower",
@@ -291,18 +296,16 @@ def history_entries(match: Match, side_line: SideLineStart | None = None) -> lis
     match; the match's own rounds and moves keep their names, and the side line's round is none won."""
     entries = []
     now = short_names(match.players)
-    swapped = (now[1], now[0])  # for what was played with the sides the other way round
     for number, played in enumerate(match.rounds, start=1):
         outcome = played.outcome
-        names = swapped if side_line is not None and side_line.swapped_at(number, -1) else now
+        names = names_at(now, number, -1, side_line)
         if outcome is not None and (side_line is None or number < side_line.round_number):
             heading = f"Round {number}: {names[outcome.winner]} won"
         else:
             heading = f"Round {number}: {names[played.opener]} opened"
         entries.append(HistoryEntry(number, 0, heading, heading=True))
         for ply in range(played.ply):
-            movers = swapped if side_line is not None and side_line.swapped_at(number, ply) else now
-            name = set_cell_size(movers[played.mover_at(ply)], HISTORY_NAME_WIDTH)
+            name = set_cell_size(names_at(now, number, ply, side_line)[played.mover_at(ply)], HISTORY_NAME_WIDTH)
             entries.append(HistoryEntry(number, ply + 1, f"{ply + 1:>2}. {name} {move_words(played, ply)}"))
     return entries
 

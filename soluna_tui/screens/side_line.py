@@ -15,17 +15,10 @@ from typing import Any
 from textual.binding import Binding
 from textual.screen import Screen
 
-from ..play.view import Moment, SideLineStart, TableFacts
+from ..play.view import Moment, SideLineStart, TableFacts, swapped
 from ..rules import Match, other
 from ..table import SideLineTable, Table
 from .game import GameScreen
-
-
-def swapped(players: tuple[str, str]) -> tuple[str, str]:
-    """The sides' names the other way round: in a side line where you play the computer's side and it plays
-    yours, each side is named by who plays it now (you by your name, the computer as the computer); what
-    the match played before keeps its names (``SideLineStart``)."""
-    return (players[1], players[0])
 
 
 def position_words(round_number: int, ply: int) -> str:
@@ -134,7 +127,7 @@ class SideLines:
                 return
             played_on = branch
             sides_swapped = bool(computer) and you is not None and mover != you  # you take its side, it yours
-            if sides_swapped:
+            if sides_swapped:  # each side named by who plays it now; what the match played keeps its names
                 played_on = branch.branch(round_number, ply, players=swapped(branch.players))
             table = SideLineTable(played_on, computer_seat=other(mover) if computer else None, hints=hints,
                                   analysis_on=analysis_on)

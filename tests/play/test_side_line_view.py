@@ -71,7 +71,7 @@ def assert_reads_as_before(before: Match, before_start: SideLineStart | None, af
             break
         if entry.heading and entry.round_number == start.round_number:  # the side line's round: none won
             opener = before.rounds[start.round_number - 1].opener
-            names = short_names(names_at(before, start.round_number, -1, before_start))
+            names = short_names(names_at(before.players, start.round_number, -1, before_start))
             assert shown.text == f"Round {start.round_number}: {names[opener]} opened"
         else:
             assert shown == entry
