@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from .files import one_line, shorten
 from .judgements import RoundVerdicts, review_from_verdicts
 from .link.clock import clock_face
-from .link.end_reason import EndReason
+from .link.end_reason import EndReason, read_end_reason
 from .play.match_text import export_match
 from .rules import Budget, Match, MatchFormatError, SearchAborted, SolunaError, Verdict, shared_solver
 from .rules.round import Round
@@ -127,11 +127,6 @@ def saved_found(saved: SavedMatch, where: str) -> Found:
     return Found(saved.match, details, saved.verdicts, saved.ended)
 
 
-def end_reason(result: Any) -> EndReason | None:
-    """How a server's match ended, as its store or archive file says it (``None``: not a result a server writes)."""
-    return EndReason(result) if isinstance(result, str) and result in set(EndReason) else None
-
-
 def match_from_document(document: Any, where: str) -> Found:
     """The match in any of our JSON files (a save, a server archive file, a bare match) and context lines."""
     if not isinstance(document, dict):
@@ -146,7 +141,8 @@ def match_from_document(document: Any, where: str) -> Found:
         if kind == "soluna-server-match":
             match = Match.from_dict(document.get("match"))
             return Found(match, [f"Server match {document.get('code', '?')}: {document.get('result', '?')}, "
-                                 f"saved {document.get('saved_at', '?')}"], ended=end_reason(document.get("result")))
+                                 f"saved {document.get('saved_at', '?')}"],
+                         ended=read_end_reason(document.get("result")))
         if kind == "soluna-match":
             return Found(Match.from_dict(document), [])
     except (SolunaError, ValueError) as error:
@@ -186,7 +182,7 @@ def stored_match_details(finished: Any) -> list[str]:
     what = f"match #{finished.id} in the store"
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(_seconds_since_epoch(finished.finished_at, what)))
     # "won, on time", "won, by resignation"... (a result no server writes is shown as it is, made printable)
-    ended = end_reason(finished.result)
+    ended = read_end_reason(finished.result)
     how = ended.words if ended is not None else finished.result
     lines = [f"Server match {finished.code} (#{finished.id}), {how}, finished {stamp}"]
     changes = finished.rating_changes
@@ -245,7 +241,7 @@ async def match_from_store(location: str | None, data_dir: Path | None, code: st
                 return Found(_checked(playing.document, code), [f"Server match {code}, in play "
                                                                  f"(version {playing.version})"])
         return Found(_checked(finished.document, code or f"#{match_id}"), stored_match_details(finished),
-                     ended=end_reason(finished.result))
+                     ended=read_end_reason(finished.result))
     except StorageError as error:
         raise ExportError(str(error)) from None
     except DAMAGED_ROW as error:

@@ -25,7 +25,7 @@ from .files import (
     remove_leftovers,
     write_atomically,
 )
-from .link.end_reason import EndReason, gave_up_words
+from .link.end_reason import EndReason, gave_up_words, read_end_reason
 from .match_setup import clean_name
 from .rules.fields import read_field, read_items
 from .rules.strengths import FIRST_MATCHED, MATCHED_FROM, Strength, check_level, level_words, nearest_in_accuracy
@@ -85,7 +85,7 @@ class MatchRecord:
         moves = (read_items(document, "moves", int, where=where, count=2)
                  if document.get("moves") is not None else None)
         ended = read_field(document, "ended", str, type(None), where=where, default=None)
-        if ended is not None and ended not in set(EndReason):
+        if ended is not None and read_end_reason(ended) is None:
             raise ValueError(f"unknown end of a match {ended!r}"[:80])
         if level is not None:
             level = check_level(level)  # an OptionError (a ValueError) when unknown; the old "trap" is "perfect"

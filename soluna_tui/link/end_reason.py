@@ -50,6 +50,11 @@ HOW = {EndReason.WON: "on the board", EndReason.FORFEIT: "by forfeit", EndReason
        EndReason.RESIGNED: "by resignation"}
 
 
+def read_end_reason(text: object) -> EndReason | None:
+    """The end a file or a store names (``"resigned"``, ``"time"``...); ``None`` for anything that names none."""
+    return EndReason(text) if isinstance(text, str) and text in set(EndReason) else None
+
+
 def gave_up_words(ended: EndReason | None) -> str:
     """What the player who did not play a match out did, as every screen and text says it: ``resigned`` (``R``),
     ``ran out of time``, ``forfeited`` (left over SSH and did not come back, or ``None``: no reason kept, as in a
