@@ -397,8 +397,10 @@ class LocalTable(Table):
     def _too_late_to_undo(self, now: float) -> UndoTooLateError | None:
         """The refusal of a take-back that would need time already spent at ``now`` (``None``: it needs none)."""
         clock = self.match_clock
-        short = clock.short_of_time(self._movers_to_take_back(), now) if clock is not None else None
-        if clock is None or short is None:
+        if clock is None:
+            return None
+        short = clock.short_of_time(self._movers_to_take_back(), now)
+        if short is None:
             return None
         return UndoTooLateError(f"Too late to undo: {self.match.players[short]} has spent that move's "
                                 f"{clock.setting.increment:g} s.")
