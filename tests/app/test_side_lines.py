@@ -7,6 +7,7 @@ import random
 
 from textual.widgets import Static
 
+from soluna_tui.app import SolunaApp
 from soluna_tui.match_setup import MatchSetup
 from soluna_tui.rules import Match, MatchOptions, choose_move, shared_solver
 from soluna_tui.screens.game import GameScreen
@@ -271,31 +272,44 @@ def round_one_won_by_the_computer(setup: MatchSetup) -> Match:
     raise AssertionError("the computer never won round 1")
 
 
+def resuming_round_two(tmp_path) -> tuple[SolunaApp, Match]:
+    """An app offering to resume ``round_one_won_by_the_computer`` (level 10, 6 discs), and that match."""
+    from soluna_tui.saves import SavedMatch, SaveStore
+
+    setup = MatchSetup.against_computer("perfect", MatchOptions(discs=6), seed=5, review=False)
+    match = round_one_won_by_the_computer(setup)
+    SaveStore(tmp_path).save(SavedMatch(setup, match))
+    return make_app(tmp_path), match
+
+
+async def computer_side_after_round_two_move_one(pilot, app: SolunaApp) -> SideLineScreen:
+    """The match resumed; in its history, the position after your move 1 of round 2 (the computer's to play):
+    a side line there, you taking the computer's side."""
+    from soluna_tui.screens.resume import ResumeScreen
+
+    await wait_for(pilot, app, lambda: isinstance(app.screen, ResumeScreen), "the offer to resume")
+    await pilot.press("enter")
+    await wait_for(pilot, app, lambda: app.game is not None and app.screen is app.game, "the match")
+    screen = game(app)
+    await pilot.press("tab", "up")
+    await wait_for(pilot, app, lambda: screen.viewing is not None and screen.viewing.ply == 1, "move 1")
+    await pilot.press("p")
+    await wait_for(pilot, app, lambda: isinstance(app.screen, PlayOnScreen), "the question")
+    await pilot.press("c")
+    return await side_line_opened(pilot, app)
+
+
 async def test_a_side_line_in_round_2_keeps_the_matchs_own_names_for_what_the_match_played(tmp_path) -> None:
     """Round 1 was the computer's; you opened round 2. Taking the computer's side after your move 1 of round 2,
     the history still says the computer won round 1, you opened round 2 and played its move 1; the tally credits
     the computer with its star (it plays the side named "Computer" now, you the other); only the side line's own
     moves are named by who plays them now."""
-    from soluna_tui.saves import SavedMatch, SaveStore
-    from soluna_tui.screens.resume import ResumeScreen
     from soluna_tui.widgets.tally import Tally
 
-    setup = MatchSetup.against_computer("perfect", MatchOptions(discs=6), seed=5, review=False)
-    match = round_one_won_by_the_computer(setup)
-    SaveStore(tmp_path).save(SavedMatch(setup, match))
-    app = make_app(tmp_path)
+    app, match = resuming_round_two(tmp_path)
     async with app.run_test(size=(80, 30)) as pilot:
-        await wait_for(pilot, app, lambda: isinstance(app.screen, ResumeScreen), "the offer to resume")
-        await pilot.press("enter")
-        await wait_for(pilot, app, lambda: app.game is not None and app.screen is app.game, "the match")
-        screen = game(app)
-        assert screen.match.round_number == 2 and screen.match.stars == (0, 1)
-        await pilot.press("tab", "up")  # the position after your move 1 of round 2: the computer's to play
-        await wait_for(pilot, app, lambda: screen.viewing is not None and screen.viewing.ply == 1, "move 1")
-        await pilot.press("p")
-        await wait_for(pilot, app, lambda: isinstance(app.screen, PlayOnScreen), "the question")
-        await pilot.press("c")
-        side = await side_line_opened(pilot, app)
+        side = await computer_side_after_round_two_move_one(pilot, app)
+        assert game(app).match.round_number == 2 and game(app).match.stars == (0, 1)  # the match, under it
         assert side.match.players == ("Computer", "You") and side.you == 1
         text = screen_text(app)
         assert "Round 1: Computer won" in text and "Round 1: You won" not in text
@@ -323,24 +337,11 @@ async def test_a_side_line_from_a_side_line_that_hands_the_sides_over_again_name
     """You take the computer's side after your move 1 of round 2 and play move 2 there; from the position after
     it, the computer's to move, you take the computer's side again: you are back on your own side. Move 1 (the
     match's) and move 2 (the first side line's) are still yours, round 1 still the computer's, its star too."""
-    from soluna_tui.saves import SavedMatch, SaveStore
-    from soluna_tui.screens.resume import ResumeScreen
     from soluna_tui.widgets.tally import Tally
 
-    setup = MatchSetup.against_computer("perfect", MatchOptions(discs=6), seed=5, review=False)
-    SaveStore(tmp_path).save(SavedMatch(setup, round_one_won_by_the_computer(setup)))
-    app = make_app(tmp_path)
+    app, _ = resuming_round_two(tmp_path)
     async with app.run_test(size=(80, 30)) as pilot:
-        await wait_for(pilot, app, lambda: isinstance(app.screen, ResumeScreen), "the offer to resume")
-        await pilot.press("enter")
-        await wait_for(pilot, app, lambda: app.game is not None and app.screen is app.game, "the match")
-        screen = game(app)
-        await pilot.press("tab", "up")  # after your move 1 of round 2: the computer's to play
-        await wait_for(pilot, app, lambda: screen.viewing is not None and screen.viewing.ply == 1, "move 1")
-        await pilot.press("p")
-        await wait_for(pilot, app, lambda: isinstance(app.screen, PlayOnScreen), "the question")
-        await pilot.press("c")
-        side = await side_line_opened(pilot, app)
+        side = await computer_side_after_round_two_move_one(pilot, app)
         going_on = [move for move in side.match.position.legal_moves
                     if side.match.position.play(move).legal_moves]  # a move 2 that leaves the computer one
         await play_by_keys(pilot, app, going_on[0], side)
