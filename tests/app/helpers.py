@@ -91,6 +91,20 @@ async def wait_for_text(pilot, app: SolunaApp, text: str) -> None:
     await wait_for(pilot, app, lambda: text in screen_text(app), repr(text))
 
 
+async def replay_of_the_newest_finished_match(pilot, app: SolunaApp):
+    """The palette's "Replay a finished match", then the list's first (the newest): its replay screen."""
+    from soluna_tui.screens.finished import FinishedListScreen
+    from soluna_tui.screens.replay import ReplayScreen
+
+    await pilot.press("ctrl+p", *"Replay a fin")
+    await wait_for_text(pilot, app, "Replay a finished match")
+    await pilot.press("enter")
+    await wait_for(pilot, app, lambda: isinstance(app.screen, FinishedListScreen), "the list")
+    await pilot.press("enter")
+    await wait_for(pilot, app, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+    return app.screen
+
+
 def slot_keys(table, move) -> tuple[str, str]:
     """The keys of the places ``move`` goes from and onto on ``table`` (an ``Arrangement``): its own
     places for a ``PlacedMove``, the first holding its towers for a bare move."""

@@ -9,12 +9,19 @@ from soluna_tui.cli import main
 from soluna_tui.match_setup import MatchSetup
 from soluna_tui.rules import MatchOptions
 from soluna_tui.saves import FinishedStore
-from soluna_tui.screens.finished import FinishedListScreen
 from soluna_tui.screens.match_over import MatchOverScreen
 from soluna_tui.screens.replay import ReplayScreen
 from soluna_tui.screens.resume import ResumeScreen
 
-from .helpers import game, make_app, play_by_keys, screen_text, settle, wait_for, wait_for_text
+from .helpers import (
+    game,
+    make_app,
+    play_by_keys,
+    replay_of_the_newest_finished_match,
+    screen_text,
+    settle,
+    wait_for,
+)
 from .test_game_keys import shown_places
 
 #: ``soluna play --discs 12 --stars 1 --no-review --seed 11``: a one-disc sun in each of places 1 to 4; the
@@ -55,13 +62,8 @@ async def test_moves_between_alike_towers_keep_their_places_in_the_save_the_repl
             await settle(pilot, resumed)
         assert isinstance(resumed.screen, MatchOverScreen)
         finished = game(resumed).match
-        await pilot.press("escape", "ctrl+p", *"Replay a fin")
-        await wait_for_text(pilot, resumed, "Replay a finished match")
-        await pilot.press("enter")
-        await wait_for(pilot, resumed, lambda: isinstance(resumed.screen, FinishedListScreen), "the list")
-        await pilot.press("enter")
-        await wait_for(pilot, resumed, lambda: isinstance(resumed.screen, ReplayScreen), "the replay")
-        replay = resumed.screen
+        await pilot.press("escape")
+        replay = await replay_of_the_newest_finished_match(pilot, resumed)
         assert isinstance(replay, ReplayScreen)
         await pilot.press("down", "down")  # after move 2
         await pilot.pause()

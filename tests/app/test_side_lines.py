@@ -23,6 +23,7 @@ from .helpers import (
     help_and_palette,
     make_app,
     play_by_keys,
+    replay_of_the_newest_finished_match,
     screen_text,
     settle,
     wait_for,
@@ -231,7 +232,6 @@ async def test_playing_the_computers_side_names_each_side_by_who_plays_it_and_wi
 async def test_the_replay_of_a_match_against_the_computer_speaks_to_you_when_playing_on(tmp_path) -> None:
     """From the list of finished matches: "your move", not "You's move", and "you play Computer's side"."""
     from soluna_tui.saves import FinishedStore, SavedMatch
-    from soluna_tui.screens.finished import FinishedListScreen
 
     setup = MatchSetup.against_computer("greedy", MatchOptions(discs=6, stars_to_win=1), seed=3)
     match = setup.new_match()
@@ -240,13 +240,7 @@ async def test_the_replay_of_a_match_against_the_computer_speaks_to_you_when_pla
     FinishedStore(tmp_path).keep(SavedMatch(setup, match))
     app = make_app(tmp_path, MatchSetup(MatchOptions(), ("Ann", "Bob"), None, 1))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("ctrl+p", *"Replay a fin")
-        await wait_for_text(pilot, app, "Replay a finished match")
-        await pilot.press("enter")
-        await wait_for(pilot, app, lambda: isinstance(app.screen, FinishedListScreen), "the list")
-        await pilot.press("enter")
-        await wait_for(pilot, app, lambda: isinstance(app.screen, ReplayScreen), "the replay")
-        replay = app.screen
+        replay = await replay_of_the_newest_finished_match(pilot, app)
         await pilot.press("home", "p")  # the layout: yours to play (you opened)
         await wait_for(pilot, app, lambda: isinstance(app.screen, PlayOnScreen), "the question")
         assert "Round 1, start: your move." in screen_text(app) and "You's" not in screen_text(app)
