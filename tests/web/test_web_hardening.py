@@ -4,6 +4,7 @@ closed, the idle close's last line, no file but the page's, and the page's secur
 from __future__ import annotations
 
 import ipaddress
+import logging
 import re
 import time
 
@@ -116,6 +117,30 @@ async def test_a_tab_that_sends_garbage_is_closed_with_one_line(tmp_path) -> Non
                              what="the place given back")
         finally:
             await mallory.close()
+
+
+async def test_a_message_nested_sixty_thousand_deep_closes_its_tab_with_one_line_and_no_traceback(
+        tmp_path, caplog) -> None:
+    caplog.set_level(logging.INFO)
+    async with web_server(tmp_path) as server:
+        assert server.web is not None
+        mallory = await WebTerminal.open(server.web.port, name="mallory")
+        ann = await WebTerminal.open(server.web.port, name="ann")
+        try:
+            await mallory.wait_for_text("Welcome, mallory")
+            await ann.wait_for_text("Welcome, ann")
+            mallory.send_raw("[" * 60_000)
+            assert GARBAGE in last_line(await mallory.wait_closed())
+            await wait_until(lambda: server.gate.sessions == 1 and server.gate.connections == 1,
+                             what="mallory's place given back")
+            await ann.press("tab")  # the other tab plays on
+            assert not ann.closed
+        finally:
+            await mallory.close()
+            await ann.close()
+    assert not [record for record in caplog.records if record.exc_info or "Traceback" in record.getMessage()]
+    about = [record.getMessage() for record in caplog.records if "nested deeper" in record.getMessage()]
+    assert len(about) == 1, about
 
 
 async def test_a_tab_that_never_says_its_size_is_closed_within_the_login_timeout(tmp_path) -> None:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
 from soluna_tui.server.web.messages import (
+    MAX_BRACKETS,
     MAX_MESSAGE,
     Focus,
     Ping,
@@ -38,3 +40,29 @@ def test_what_the_page_sends_is_read() -> None:
 def test_anything_else_is_refused(text: str) -> None:
     with pytest.raises(WebMessageError):
         read_message(text)
+
+
+@pytest.mark.parametrize("text", [
+    "[" * 60_000, "[" * 30_000 + "]" * 30_000, '["stdin", ' + "{" * 5 + '"a"', "[" * (MAX_BRACKETS + 1),
+    '["stdin", "[[["' + ", [[[[]]]]" + "]",
+], ids=["60000 [", "30000 pairs", "braces", "one too many", "outside the string"])
+def test_a_message_nested_deeper_than_the_page_s_is_refused_before_it_is_parsed(text: str) -> None:
+    with pytest.raises(WebMessageError, match="nested deeper"):
+        read_message(text)
+
+
+def test_brackets_inside_strings_are_text_however_many() -> None:
+    """Mouse reports and pastes carry ``[`` and ``{`` in their strings: never counted as depth."""
+    pasted = "[" * 10_000 + '{"quoted": "\\"}' + "{" * 10_000
+    assert read_message(json.dumps(["stdin", pasted])) == Stdin(pasted.encode())
+    assert read_message('["stdin", "\\u001b[<0;12;5M\\"[["]') == Stdin(b'\x1b[<0;12;5M"[[')
+
+
+@pytest.mark.parametrize("text", [
+    '"\\"' * 20_000, '"' + '\\"' * 30_000, "\\" * 60_000, '"' * 60_000, '["stdin", "' + "\\u" * 20_000,
+], ids=["quote escape quote", "unclosed escapes", "backslashes", "quotes", "unicode escapes"])
+def test_measuring_a_message_takes_one_pass_whatever_its_quotes_and_escapes(text: str) -> None:
+    started = time.perf_counter()
+    with pytest.raises(WebMessageError):
+        read_message(text)
+    assert time.perf_counter() - started < 0.2

@@ -3,11 +3,15 @@
 What a browser's ``textual.js`` sends on its websocket, read and bounded: each message a JSON list whose
 first item names it (``["stdin", "q"]``, ``["resize", {"width": 80, "height": 24}]``, ``["ping", "1234"]``,
 ``["focus"]``, ``["blur"]``). Anything else is a ``WebMessageError``: the browser's script never sends it.
+A message is measured before it is parsed: at most ``MAX_MESSAGE`` characters, and at most ``MAX_BRACKETS``
+brackets and braces outside its strings (the page's messages have two), so no message nests deep enough to cost
+the parser its recursion.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 
 #: The most bytes of one message (a paste of a few pages; the input budget pays for the bytes).
@@ -16,6 +20,10 @@ MAX_MESSAGE = 64 * 1024
 MAX_PING = 32
 #: The largest terminal a resize may ask for (clamped further to what a child is given).
 MAX_SIDE = 10_000
+#: The most ``[`` and ``{`` outside a message's strings (``["resize", {...}]`` has two): a bound on its depth.
+MAX_BRACKETS = 4
+#: A JSON string, or an unclosed one to the end (so that every quote is read once, however the text is made).
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*+(?:"|\\?\Z)', re.DOTALL)
 
 
 class WebMessageError(ValueError):
@@ -58,6 +66,9 @@ def read_message(text: str) -> WebMessage:
     """One text message from the browser, or ``WebMessageError`` saying why it is none of them."""
     if len(text) > MAX_MESSAGE:
         raise WebMessageError(f"a message of {len(text)} characters")
+    outside = _STRING.sub("", text)
+    if outside.count("[") + outside.count("{") > MAX_BRACKETS:
+        raise WebMessageError("a message nested deeper than the page's")
     try:
         envelope = json.loads(text)
     except ValueError:
