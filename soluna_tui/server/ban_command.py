@@ -45,7 +45,8 @@ def add_ban_command(commands: argparse._SubParsersAction[Any], data_dir: Callabl
     remove.add_argument("entry", nargs="+", metavar="KEY-OR-ADDRESS", help=ENTRY_HELP)
     listing = actions.add_parser("list", help="print the ban list",
                                  description="Print every entry of the ban list with its line number; damaged "
-                                             "lines are reported on standard error.")
+                                             "lines, and entries that can never match, are reported on standard "
+                                             "error.")
     for parser, run in ((add, run_add), (remove, run_remove), (listing, run_list)):
         parser.add_argument("--data-dir", type=data_dir, default=argparse.SUPPRESS, metavar="DIR",
                             help="the server's data directory (default: the user data directory)")
@@ -65,10 +66,15 @@ def ban_file(args: argparse.Namespace) -> Path:
 def run_add(args: argparse.Namespace) -> int:
     from .bans import BanEntryError, BanList, check_reason, parse_banned, with_entry
 
+    typed = " ".join(args.entry)
     try:
-        banned, reason = parse_banned(" ".join(args.entry)), check_reason(args.reason)
+        banned, reason = parse_banned(typed), check_reason(args.reason)
     except BanEntryError as error:
         args.parser.error(str(error))
+    if banned.never_matches is not None:
+        args.parser.error(f"{typed} can never match a client: {banned.never_matches}")
+    if banned.network is not None and banned.network.version == 4 and ":" in typed:
+        print(f"{typed} is an IPv4 address written as IPv6: banned as {banned}, the address its client is seen at.")
     path = ban_file(args)
     today = datetime.now(UTC).date().isoformat()
 
@@ -122,6 +128,8 @@ def run_list(args: argparse.Namespace) -> int:
         print(f"{entry.line:>5}  {entry}")
     for damaged in bans.damaged:
         print(f"{path} line {damaged.line} ignored: {damaged.problem}", file=sys.stderr)
+    for entry, why in bans.useless:
+        print(f"{path} line {entry.line} can never match: {why}", file=sys.stderr)
     return 0
 
 

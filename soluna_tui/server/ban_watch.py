@@ -5,7 +5,8 @@ The ban list kept current: its file looked at every second, read again when it c
 Looking costs one ``stat`` a second, off the event loop (a file on a network share may be slow to
 answer). The file counts as changed when its size, times, inode or device do, so an editor's save,
 an atomic rename (``soluna serve ban``) and a ``chmod`` are all noticed. Each reading logs one
-line for the list and one for each damaged line; a file that cannot be read leaves the list as
+line for the list, and at most one for its damaged lines and one for its entries that can never
+match, however many there are (the first of each named); a file that cannot be read leaves the list as
 it was (a ban list briefly unreadable must not let everyone in), and a file removed bans nobody.
 """
 
@@ -99,7 +100,7 @@ class BanWatch:
                 log.info("ban list %s removed: nobody is banned", self.path)
             return BanList()
         bans = BanList.parse(data)
-        for damaged in bans.damaged:
-            log.warning("ban list %s line %d ignored: %s", self.path, damaged.line, damaged.problem)
+        for warning in bans.warnings():
+            log.warning("ban list %s: %s", self.path, warning)
         log.info("ban list %s read: %s", self.path, bans.summary())
         return bans

@@ -4,9 +4,12 @@ The owner's ban list: its file read line by line, who it bans, and the file edit
 
 One entry a line: a key's fingerprint as the server logs it (``SHA256:...``), an OpenSSH
 public key line (``ssh-ed25519 AAAA... bob@laptop``, banned by its fingerprint), an address
-or a network in CIDR notation, IPv4 or IPv6. Anything after ``#`` is a comment (the owner's
-reason, never shown to the player). A line that is none of these is *damaged*: it is reported
-with its number and left out, and every other line still applies. Pure: no file, no server.
+or a network in CIDR notation, IPv4 or IPv6 (an IPv4-mapped one, ``::ffff:203.0.113.9``, is read
+as the IPv4 address it maps, so it matches the client that address is). Anything after ``#`` is a
+comment (the owner's reason, never shown to the player). A line that is none of these is *damaged*:
+it is reported with its number and left out, and every other line still applies. An entry no
+client can ever come from (a multicast address, ``0.0.0.0``) is kept, and said to be useless.
+Pure: no file, no server.
 """
 
 from __future__ import annotations
@@ -34,6 +37,12 @@ HEADER = ("# Soluna server ban list: one entry a line, a key's fingerprint (SHA2
 _FINGERPRINT = re.compile(r"sha256:(\S*?)=?", re.IGNORECASE)
 #: The first word of an OpenSSH public key line (``ssh-ed25519``, ``ecdsa-sha2-nistp256``, ``sk-ssh-...``).
 _KEY_TYPE = re.compile(r"(?:ssh|ecdsa|sk)-\S+\s")
+#: IPv4 addresses written as IPv6 (``::ffff:a.b.c.d``), and the deprecated IPv4-compatible form (``::a.b.c.d``).
+_MAPPED = ipaddress.IPv6Network("::ffff:0:0/96")
+_COMPATIBLE = ipaddress.IPv6Network("::/96")
+#: ``::`` and ``::1``: inside ``_COMPATIBLE``, yet no IPv4 address. IPv4's reserved block (the broadcast address in it).
+_NOT_COMPATIBLE = ipaddress.IPv6Network("::/127")
+_RESERVED = ipaddress.IPv4Network("240.0.0.0/4")
 #: The longest comment kept with an entry added by the subcommand.
 REASON_LIMIT = 200
 WHAT_GOES_IN = "a key fingerprint (SHA256:...), an OpenSSH public key, an address or a network"
@@ -54,12 +63,29 @@ class Banned:
         if self.fingerprint is not None:
             return self.fingerprint
         assert self.network is not None
-        whole = self.network.prefixlen == self.network.max_prefixlen
-        return str(self.network.network_address) if whole else str(self.network)
+        return _shown(self.network)
 
     @property
     def is_key(self) -> bool:
         return self.fingerprint is not None
+
+    @property
+    def never_matches(self) -> str | None:
+        """Why no client can ever come from the addresses this bans (``None``: some can, or it bans a key)."""
+        network = self.network
+        if network is None:
+            return None
+        if network.is_multicast:
+            return "a multicast address is never a client's"
+        if network.prefixlen == network.max_prefixlen and network.network_address.is_unspecified:
+            return f"{network.network_address} is no client's address"
+        if isinstance(network, ipaddress.IPv4Network) and network.subnet_of(_RESERVED):
+            return "a reserved address (240.0.0.0/4, the broadcast address) is never a client's"
+        if isinstance(network, ipaddress.IPv6Network) and network.prefixlen >= 96 and network.subnet_of(_COMPATIBLE) \
+                and not network.subnet_of(_NOT_COMPATIBLE):
+            mapped = ipaddress.IPv4Network((int(network.network_address), network.prefixlen - 96))
+            return f"an IPv4-compatible address (a form no longer used) is never a client's: write {_shown(mapped)}"
+        return None
 
     def covers(self, other: Banned) -> bool:
         """Whether everything ``other`` bans is banned by this too (a network holding an address, the same key)."""
@@ -103,9 +129,25 @@ def parse_banned(text: str) -> Banned:
         raise BanEntryError(f"{_quoted(text)} is an MD5 fingerprint: give the SHA256:... one the server logs, "
                             "or the public key")
     try:
-        return Banned(network=ipaddress.ip_network(text, strict=False))
+        network = ipaddress.ip_network(text, strict=False)
     except ValueError:
         raise BanEntryError(f"{_quoted(text)} is not {WHAT_GOES_IN}") from None
+    return Banned(network=_unmapped(network))
+
+
+def _unmapped(network: Network) -> Network:
+    """An IPv4-mapped IPv6 network (``::ffff:203.0.113.0/120``) as the IPv4 one it maps (``203.0.113.0/24``): the
+    server sees an IPv4 client by its IPv4 address; other networks as they are."""
+    if isinstance(network, ipaddress.IPv6Network) and network.prefixlen >= 96 and network.subnet_of(_MAPPED):
+        mapped = network.network_address.ipv4_mapped
+        assert mapped is not None
+        return ipaddress.IPv4Network((mapped, network.prefixlen - 96))
+    return network
+
+
+def _shown(network: Network) -> str:
+    """A network as the file and the log write it: one address alone, without ``/32`` or ``/128``."""
+    return str(network.network_address) if network.prefixlen == network.max_prefixlen else str(network)
 
 
 def _fingerprint(digest: str, text: str) -> str:
@@ -159,6 +201,25 @@ class BanList:
         return cls(tuple(entries), tuple(damaged))
 
     @cached_property
+    def useless(self) -> tuple[tuple[BanEntry, str], ...]:
+        """The entries no client can ever match, each with why."""
+        return tuple((entry, why) for entry in self.entries if (why := entry.banned.never_matches) is not None)
+
+    def warnings(self) -> list[str]:
+        """What is wrong with the file, in at most two lines however long it is: its damaged lines, and its entries
+        that can never match (how many of each, and the first)."""
+        said = []
+        if self.damaged:
+            first = self.damaged[0]
+            said.append(_how_many(len(self.damaged), "damaged line", "damaged lines", "ignored",
+                                  f"line {first.line}: {first.problem}"))
+        if self.useless:
+            entry, why = self.useless[0]
+            said.append(_how_many(len(self.useless), "entry", "entries", "can never match",
+                                  f"line {entry.line}: {entry.banned}: {why}"))
+        return said
+
+    @cached_property
     def keys(self) -> dict[str, BanEntry]:
         """Each banned key's fingerprint and its first entry."""
         found: dict[str, BanEntry] = {}
@@ -192,6 +253,11 @@ class BanList:
         others = len(self.entries) - keys
         ignored = f"; {_count(len(self.damaged), 'damaged line')} ignored" if self.damaged else ""
         return f"{_count(keys, 'key')}, {_count(others, 'address', 'addresses or networks')}{ignored}"
+
+
+def _how_many(number: int, one: str, many: str, what: str, first: str) -> str:
+    """``3 damaged lines ignored (first: line 7: ...)``: how many lines are so, and the first of them."""
+    return f"{_count(number, one, many)} {what} ({'first: ' if number > 1 else ''}{first})"
 
 
 def _count(number: int, one: str, many: str | None = None) -> str:

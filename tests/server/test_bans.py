@@ -91,6 +91,44 @@ def test_ipv4_and_ipv6_networks_ban_what_they_hold_and_nothing_else() -> None:
     assert bans("0.0.0.0/0").ban_for("2001:db8::1") is None
 
 
+def test_an_ipv4_address_written_as_ipv6_bans_the_ipv4_client() -> None:
+    listed = bans("::ffff:203.0.113.9", "::FFFF:198.51.100.0/120", "::ffff:0:0/95")
+    assert [str(entry.banned) for entry in listed.entries] == ["203.0.113.9", "198.51.100.0/24", "::fffe:0:0/95"]
+    assert listed.ban_for("203.0.113.9").line == 1  # an IPv4 client on an IPv4 socket
+    assert listed.ban_for("::ffff:203.0.113.9").line == 1  # and on an IPv6 one
+    assert listed.ban_for("198.51.100.77").line == 2
+    assert parse_banned("::ffff:203.0.113.9") == parse_banned("203.0.113.9")  # one entry, however written
+    assert not listed.useless
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    ("224.0.0.1", "multicast"), ("ff02::1", "multicast"), ("0.0.0.0", "no client's address"),
+    ("::", "no client's address"), ("255.255.255.255", "reserved"), ("240.0.0.0/4", "reserved"),
+    ("::203.0.113.9", "IPv4-compatible address .* write 203.0.113.9"),
+])
+def test_an_entry_no_client_can_match_is_kept_and_said_to_be_useless(text: str, why: str) -> None:
+    listed = bans("# notes", text)
+    assert [entry.line for entry in listed.entries] == [2]
+    ((entry, said),) = listed.useless
+    assert entry.line == 2 and re.search(why, said)
+    assert re.fullmatch(rf"1 entry can never match \(line 2: .*{why}.*\)", listed.warnings()[0])
+
+
+@pytest.mark.parametrize("text", ["0.0.0.0/0", "::/0", "::1", "127.0.0.1", "10.0.0.0/8", "fe80::/10", "2001:db8::1"])
+def test_an_entry_some_client_can_match_is_not_said_to_be_useless(text: str) -> None:
+    assert parse_banned(text).never_matches is None
+
+
+def test_a_hundred_thousand_damaged_lines_are_summed_up_in_one_line() -> None:
+    listed = BanList.parse(b"10.0.0.1\n" + b"127.0.0.300\n" * 100_000 + b"224.0.0.1\n224.0.0.2\n")
+    assert len(listed.damaged) == 100_000 and listed.ban_for("10.0.0.1").line == 1
+    assert listed.warnings() == [
+        "100000 damaged lines ignored (first: line 2: '127.0.0.300' is not a key fingerprint (SHA256:...), an "
+        "OpenSSH public key, an address or a network)",
+        "2 entries can never match (first: line 100002: 224.0.0.1: a multicast address is never a client's)"]
+    assert bans("10.0.0.1").warnings() == []
+
+
 def test_the_first_line_that_holds_an_address_bans_it_and_a_long_list_costs_a_lookup_per_prefix_length() -> None:
     blocklist = [f"10.{high}.{low}.0/24" for high in range(100, 180) for low in range(256)]  # 20,480 networks
     listed = bans("10.7.0.0/16", "10.0.0.0/8", *blocklist, "2001:db8::/32")
@@ -144,7 +182,7 @@ def test_the_file_is_read_again_when_it_changes_and_only_then(tmp_path, caplog) 
     path.write_text("192.0.2.1\nbad\n")
     assert [str(entry.banned) for entry in watch.read_if_changed().entries] == ["192.0.2.1"]
     assert watch.read_if_changed() is None  # unchanged: not read again
-    assert f"ban list {path} line 2 ignored: 'bad' is not a key fingerprint" in caplog.text
+    assert f"ban list {path}: 1 damaged line ignored (line 2: 'bad' is not a key fingerprint" in caplog.text
     assert f"ban list {path} read: 0 keys, 1 address; 1 damaged line ignored" in caplog.text
     os.chmod(path, 0o600)  # the same text, another mode (a rename by 'soluna serve ban' keeps it): read again
     assert watch.read_if_changed() is not None
@@ -154,6 +192,24 @@ def test_the_file_is_read_again_when_it_changes_and_only_then(tmp_path, caplog) 
     path.mkdir()  # not a file: the list as last read still applies
     assert watch.read_if_changed() is None
     assert "is a directory, not a file; the list as last read still applies" in caplog.text
+
+
+def test_each_reading_says_what_is_wrong_with_the_file_in_at_most_two_lines(tmp_path, caplog) -> None:
+    path = tmp_path / "bans.txt"
+    path.write_text("192.0.2.1\n" + "bad\n" * 100_000 + "224.0.0.1\n::ffff:192.0.2.2\n")
+    watch = BanWatch(path, lambda _: None)
+    caplog.set_level(logging.INFO, "soluna.server")
+    for rereading in range(2):
+        caplog.clear()
+        os.utime(path, ns=(rereading, rereading))  # changed: read again
+        listed = watch.read_if_changed()
+        assert listed is not None and listed.ban_for("192.0.2.2").line == 100_003
+        assert [record.getMessage() for record in caplog.records] == [
+            f"ban list {path}: 100000 damaged lines ignored (first: line 2: 'bad' is not a key fingerprint "
+            "(SHA256:...), an OpenSSH public key, an address or a network)",
+            f"ban list {path}: 1 entry can never match (line 100002: 224.0.0.1: a multicast address is never a "
+            "client's)",
+            f"ban list {path} read: 0 keys, 3 addresses or networks; 100000 damaged lines ignored"]
 
 
 def ban(tmp_path, *words: str) -> int:
@@ -187,6 +243,8 @@ def test_the_subcommand_says_what_is_wrong_in_one_line(tmp_path, capsys) -> None
             (("add", "192.0.2.1", "--reason", "two\nlines"), 2,
              "soluna serve ban add: error: the reason must be one line"),
             (("remove", "192.0.2.1"), 1, "soluna serve ban remove: error: 192.0.2.1 is not on the ban list"),
+            (("add", "224.0.0.1"), 2, "soluna serve ban add: error: 224.0.0.1 can never match a client: a "
+                                       "multicast address is never a client's"),
             (("frobnicate",), 2, "soluna serve ban: error: argument ACTION: invalid choice: 'frobnicate'")):
         if status == 2:
             with pytest.raises(SystemExit) as exited:
@@ -204,3 +262,19 @@ def test_the_subcommand_says_what_is_wrong_in_one_line(tmp_path, capsys) -> None
     (tmp_path / "bans.txt").mkdir()
     assert ban(tmp_path, "add", "192.0.2.1") == 1
     assert "bans.txt is a directory, not a file" in capsys.readouterr().err
+
+
+def test_the_subcommand_writes_an_ipv4_address_written_as_ipv6_as_ipv4_and_says_so(tmp_path, capsys) -> None:
+    assert ban(tmp_path, "add", "::ffff:192.0.2.7") == 0
+    out = capsys.readouterr().out
+    assert out.startswith("::ffff:192.0.2.7 is an IPv4 address written as IPv6: banned as 192.0.2.7")
+    assert BanList.parse((tmp_path / "bans.txt").read_bytes()).ban_for("192.0.2.7") is not None
+    assert ban(tmp_path, "add", "192.0.2.7") == 0 and "banned already" in capsys.readouterr().out
+    with (tmp_path / "bans.txt").open("a") as file:
+        file.write("::ffff:192.0.2.8\n239.1.2.3  # by hand\n")
+    assert ban(tmp_path, "list") == 0
+    listed = capsys.readouterr()
+    assert "192.0.2.8\n" in listed.out and "::ffff" not in listed.out
+    assert listed.err == f"{tmp_path / 'bans.txt'} line 7 can never match: a multicast address is never a client's\n"
+    assert ban(tmp_path, "remove", "192.0.2.8") == 0  # the line written as IPv6 is the same entry
+    assert "192.0.2.8" not in (tmp_path / "bans.txt").read_text()

@@ -144,24 +144,26 @@ async def test_behind_a_proxy_the_header_s_address_is_the_one_banned(tmp_path) -
                 await terminal.close()
 
 
-async def test_soluna_serve_reports_a_damaged_line_and_applies_the_rest_of_its_ban_file(tmp_path) -> None:
+async def test_soluna_serve_sums_up_damaged_lines_in_one_line_and_bans_an_ipv4_client_written_as_ipv6(
+        tmp_path) -> None:
     bans = tmp_path / "elsewhere" / "owner-bans.txt"
     bans.parent.mkdir()
-    bans.write_text("127.0.0.8  # a bot\nnot an entry at all\n")
+    bans.write_text("::ffff:127.0.0.8  # a bot, as an IPv6 socket logs it\nnot an entry at all\n")
     async with served(tmp_path, "--ban-file", str(bans)) as server:
-        assert await refused_line(server.port, "127.0.0.8") == REFUSED_LINE
+        assert await refused_line(server.port, "127.0.0.8") == REFUSED_LINE  # an IPv4 client on an IPv4 socket
         assert await refused_line(server.port, "127.0.0.9") == "let in"
-        bans.write_text("127.0.0.9\n127.0.0.300\n")  # by hand: the other address now, and a typo
+        bans.write_text("127.0.0.9\n" + "127.0.0.300\n" * 100_000)  # the other address now, and a flood of typos
         deadline = time.monotonic() + FEW_SECONDS
         while await refused_line(server.port, "127.0.0.9") == "let in":
             assert time.monotonic() < deadline, server.log
             await asyncio.sleep(0.2)
         assert await refused_line(server.port, "127.0.0.8") == "let in"
-        await wait_until(lambda: sum(" line 2 ignored: " in line for line in server.log) == 2, TIMEOUT,
-                         "the second report")
-    damaged = [line.split(" ", 2)[2] for line in server.log if " line 2 ignored: " in line]
-    assert damaged == [f"ban list {bans} line 2 ignored: 'not an entry at all' is not a key fingerprint (SHA256:...), "
-                       "an OpenSSH public key, an address or a network",
-                       f"ban list {bans} line 2 ignored: '127.0.0.300' is not a key fingerprint (SHA256:...), "
-                       "an OpenSSH public key, an address or a network"]
-    assert any(f"ban list {bans} read: 0 keys, 1 address; 1 damaged line ignored" in line for line in server.log)
+        await wait_until(lambda: sum(" damaged line" in line for line in server.log) == 4, TIMEOUT,
+                         "the second reading's lines")
+    damaged = [line.split(" ", 2)[2] for line in server.log if " damaged line" in line]
+    assert damaged == [f"ban list {bans}: 1 damaged line ignored (line 2: 'not an entry at all' is not a key "
+                       "fingerprint (SHA256:...), an OpenSSH public key, an address or a network)",
+                       f"ban list {bans} read: 0 keys, 1 address; 1 damaged line ignored",
+                       f"ban list {bans}: 100000 damaged lines ignored (first: line 2: '127.0.0.300' is not a key "
+                       "fingerprint (SHA256:...), an OpenSSH public key, an address or a network)",
+                       f"ban list {bans} read: 0 keys, 1 address; 100000 damaged lines ignored"]
