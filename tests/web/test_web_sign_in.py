@@ -12,6 +12,7 @@ import asyncio
 import ipaddress
 import time
 
+import aiohttp
 import asyncssh
 
 from soluna_tui.server.bans import CLOSED_LINE, REFUSED_LINE
@@ -19,10 +20,12 @@ from soluna_tui.server.storage.sign_ins import CODE_LIFE, WRONG_PER_CODE
 from soluna_tui.server.web.door import NOT_SIGNED_IN
 from soluna_tui.server.web.sign_in import (
     BUSY,
+    CHECKS_PER_WINDOW,
     PER_ADDRESS_MINUTE,
     SERVER_BURST,
     SIGNED_OUT,
     SLOW_DOWN,
+    TOO_MANY_CHECKS,
     WRONG,
     WRONG_DELAY,
 )
@@ -191,6 +194,88 @@ async def test_the_cookie_brings_the_browser_back_signed_in_until_it_signs_out(t
             await back.close()
         finally:
             await browser.close()
+            await ann.close()
+
+
+def count_checks(server) -> list[str]:
+    """Each cookie the store is asked about from now on (the store still answers)."""
+    asked: list[str] = []
+    browsers = server.store.browsers
+    original = browsers.signed_in
+
+    async def signed_in(token_hash: str):
+        asked.append(token_hash)
+        return await original(token_hash)
+
+    browsers.signed_in = signed_in
+    return asked
+
+
+async def test_a_cookie_s_verdict_is_remembered_and_a_sign_out_forgets_it_at_once(tmp_path) -> None:
+    async with web_server(tmp_path) as server:
+        assert server.web is not None
+        ann = await keyed_player(server.port, "ann", ANN)
+        browser = Browser(server.web.port)
+        try:
+            assert (await browser.sign_in(await code_shown(ann)))[0] == 303
+            asked = count_checks(server)
+            for _ in range(5):
+                assert "Signed in as ann" in await browser.page()
+            tab = await browser.tab()
+            try:
+                await tab.wait_for_text("Welcome, ann")
+            finally:
+                await tab.close()
+            assert len(asked) == 1  # the store asked once for six checks
+            cookie = browser.cookie
+            assert (await browser.sign_out())[0] == 303
+            again = Browser(server.web.port)  # the same cookie, at once after: not signed in any more
+            again.http.cookie_jar.update_cookies({"soluna_sign_in": cookie})
+            assert "This browser was signed out." in await again.page()
+            await again.close()
+            tab = await WebTerminal.open(server.web.port, name=None, headers={"Cookie": f"soluna_sign_in={cookie}"})
+            try:
+                assert NOT_SIGNED_IN in (await tab.wait_closed()).decode()
+            finally:
+                await tab.close()
+        finally:
+            await browser.close()
+            await ann.close()
+
+
+async def test_cookie_checks_are_limited_per_address_and_past_the_limit_cost_the_store_nothing(tmp_path) -> None:
+    async with web_server(tmp_path, proxy_from=PROXIED) as server:
+        assert server.web is not None
+        ann = await keyed_player(server.port, "ann", ANN)
+        player = Browser(server.web.port, address="198.51.100.1")
+        flooder = Browser(server.web.port, address="203.0.113.66")
+        try:
+            assert (await player.sign_in(await code_shown(ann)))[0] == 303
+            asked = count_checks(server)
+            statuses = []
+            for number in range(2 * CHECKS_PER_WINDOW):  # made-up cookies, a new one each time
+                async with flooder.http.get(f"{flooder.origin}/", headers={"Cookie": f"soluna_sign_in=made{number}"},
+                                            timeout=aiohttp.ClientTimeout(total=TIMEOUT)) as answer:
+                    statuses.append((answer.status, await answer.text()))
+            assert [status for status, _ in statuses] == [200] * CHECKS_PER_WINDOW + [429] * CHECKS_PER_WINDOW
+            assert statuses[-1][1] == TOO_MANY_CHECKS
+            assert len(asked) == CHECKS_PER_WINDOW  # nothing asked of the store past the limit
+            async with flooder.http.post(f"{flooder.origin}/sign-out", allow_redirects=False,
+                                         headers={"Origin": flooder.origin, "Cookie": "soluna_sign_in=made"},
+                                         timeout=aiohttp.ClientTimeout(total=TIMEOUT)) as answer:
+                assert answer.status == 429
+            tab = await WebTerminal.open(server.web.port, name=None, headers={
+                **flooder.headers, "Cookie": "soluna_sign_in=made"})
+            try:
+                assert TOO_MANY_CHECKS in (await tab.wait_closed()).decode()
+            finally:
+                await tab.close()
+            assert "Your name" in await flooder.page()  # without a cookie there is nothing to check: the page
+            assert "Signed in as ann" in await player.page()  # another address is checked as ever
+            assert len(asked) == CHECKS_PER_WINDOW + 1
+        finally:
+            await player.close()
+            await flooder.close()
             await ann.close()
 
 

@@ -4,7 +4,8 @@ The web door's aiohttp server: the name page, the play page, the files it loads,
 per tab that is a game session exactly as an SSH channel is. A guest's tab is named by the name typed
 (``/ws/NAME``); a browser signed in with a code from the SSH lobby (``POST /sign-in``, ``sign_in.py``)
 opens ``/ws``, and is the key's player by its cookie alone, checked in the store (``POST /sign-out``
-forgets it on both sides).
+forgets it on both sides); an address that has its cookie checked faster than a browser does is answered 429
+(a tab: one line), with no work in the store.
 
 A websocket, a sign-in and a sign-out are accepted only from the page's own origin (the
 ``--public-url``'s, else the address the page was asked at): another site's page cannot open one in
@@ -47,7 +48,7 @@ from .page import (
     security_headers,
     signed_in_page,
 )
-from .sign_in import SignedIn, SignedInTabs, SignInDesk
+from .sign_in import CHECK_WINDOW, SignedIn, SignedInTabs, SignInDesk, TooManyChecks
 from .visitor import WebVisitor
 
 log = logging.getLogger("soluna.server")
@@ -79,7 +80,7 @@ class WebDoorServer:
         self.public = public_origin(settings.public_url) if settings.public_url else None
         store = services.lobby.store
         self.desk = SignInDesk(store, secure=(self.public or "").startswith("https://"))
-        self.signed_in_tabs = SignedInTabs(store, lambda: list(self.visitors))
+        self.signed_in_tabs = SignedInTabs(store, lambda: list(self.visitors), self.desk.forget_verdicts)
         self.files: dict[str, StaticFile] = {}
         self.visitors: set[WebVisitor] = set()
         self._closing: set[asyncio.Task[bool]] = set()
@@ -182,7 +183,7 @@ class WebDoorServer:
         """A signed-in browser's game; else the page asking a name or a code (``?code=``: filled in, not used)."""
         origin = self._origin(request)
         try:
-            signed_in = await self.desk.signed_in(request)
+            signed_in = await self.desk.signed_in(request, self._client(request)[0])
             if signed_in is not None:
                 known = await self.services.lobby.store.players.get(signed_in.fingerprint)
                 response = _html(signed_in_page(origin, known.name if known is not None else signed_in.name))
@@ -192,6 +193,8 @@ class WebDoorServer:
                 return response
         except StorageError:
             return _html(name_page(error=NO_STORE))
+        except TooManyChecks as error:
+            raise _too_many(error) from None
         stale = self.desk.token(request) is not None
         code = request.query.get("code", "")[:CODE_INPUT_LIMIT]
         name = " ".join(request.query.get("name", "").split())
@@ -229,7 +232,10 @@ class WebDoorServer:
         """The browser signs out: its sign-in gone from the store (its tabs closed everywhere), its cookie forgotten."""
         self._origin(request, same=True)
         try:
+            self.desk.allow_check(self._client(request)[0])
             await self.desk.sign_out(request)
+        except TooManyChecks as error:
+            raise _too_many(error) from None
         except StorageError:
             return _html(name_page(error=NO_STORE))
         response = web.Response(status=303, headers={"Location": "/", "Cache-Control": "no-store"})
@@ -322,9 +328,13 @@ class WebDoorServer:
         """The tab is the player its browser's cookie signs it in as (seen now, from its address); else it is told
         why not, and closed. Asked once the tab has its place at the gate: a flood pays the gate, not the store."""
         try:
-            signed_in = await self.desk.signed_in(request)
+            signed_in = await self.desk.signed_in(request, visitor.address)
             if signed_in is not None and not await self.desk.store.browsers.seen([signed_in.id], visitor.address):
                 signed_in = None
+        except TooManyChecks as error:
+            visitor.closing_reason = "its address asks too often whether it is signed in"
+            await _last_line(socket, str(error))
+            return False
         except StorageError:
             visitor.closing_reason = "the store was unreachable to check its sign-in"
             await _last_line(socket, NO_STORE)
@@ -425,6 +435,11 @@ async def _last_line(socket: web.WebSocketResponse, line: str) -> None:
 async def _unnamed(request: web.Request, response: web.StreamResponse) -> None:
     """No answer names the server's software and its versions."""
     response.headers.pop("Server", None)
+
+
+def _too_many(error: TooManyChecks) -> web.HTTPTooManyRequests:
+    """429 and the one line: the address asks about its cookie too often (no work was done in the store)."""
+    return web.HTTPTooManyRequests(text=str(error), headers={"Retry-After": str(int(CHECK_WINDOW))})
 
 
 def _html(page: str, status: int = 200) -> web.Response:

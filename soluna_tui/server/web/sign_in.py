@@ -8,8 +8,11 @@ run out).
 A code is tried only within limits, cheapest first: a few a minute from one address and a few a second on this
 server (in memory, before the store is asked anything), then in the store, where every server counts the same
 tries: per address, per key whose code the first letters name, and in all. A wrong code is answered after
-``WRONG_DELAY`` seconds, and costs one HMAC, never a slow hash. A cookie is checked against the store each time
-it is shown: its tabs take who they are from it alone.
+``WRONG_DELAY`` seconds, and costs one HMAC, never a slow hash. A cookie is checked against the store when it is
+shown, and the verdict (signed in as whom, or not) remembered for ``VERDICT_LIFE`` seconds: a sign-out here
+forgets it at once, and so does any server's word that a sign-in went (its tabs take who they are from the
+cookie alone). One address may have its cookies checked ``CHECKS_PER_WINDOW`` times in ``CHECK_WINDOW``
+seconds; past that it is answered at once that it asks too often (``TooManyChecks``), with no work in the store.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 import re
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
@@ -41,6 +45,11 @@ WRONG_DELAY = 2.0
 PER_ADDRESS_MINUTE, SERVER_RATE, SERVER_BURST = 10, 2.0, 30
 #: Seconds between checks that this server's signed-in tabs are still signed in (a revocation is told at once).
 CHECK_EVERY = 60.0
+#: Seconds a cookie's verdict is remembered (forgotten sooner when a sign-in goes), and the most remembered at once.
+VERDICT_LIFE, VERDICTS_KEPT = 10.0, 10_000
+#: Cookie checks one address may ask within ``CHECK_WINDOW`` seconds (a browser asks one or two a page).
+CHECKS_PER_WINDOW, CHECK_WINDOW = 30, 10.0
+TOO_MANY_CHECKS = "Too many requests from your address: wait a few seconds, then reload the page."
 WRONG = ("That code is not right, or it has run out or been used: in the lobby over SSH, "
          "\"Play in a browser\" shows a new one.")
 SLOW_DOWN = "Too many codes tried from your address: wait a minute, then try again."
@@ -64,6 +73,10 @@ def agent_words(agent: str) -> str:
     return re.sub(r"[^ -~]", "", agent)[:24] or "a browser"
 
 
+class TooManyChecks(ValueError):
+    """An address asks about its cookies faster than a browser does: answered at once, the store not asked."""
+
+
 @dataclass(frozen=True)
 class SignedIn:
     """A code that was right: the browser's new cookie, and who it is signed in as."""
@@ -75,11 +88,15 @@ class SignedIn:
 class SignInDesk:
     """Codes checked and cookies read and written for the web door (``secure``: cookies for https only)."""
 
-    def __init__(self, store: Storage, secure: bool) -> None:
+    def __init__(self, store: Storage, secure: bool, clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
         self.secure = secure
+        self.clock = clock
         self._per_address = RateWindow(PER_ADDRESS_MINUTE)
         self._server = TokenBucket(SERVER_RATE, SERVER_BURST)
+        self._checks = RateWindow(CHECKS_PER_WINDOW, CHECK_WINDOW, clock)
+        #: Each cookie's hash and what the store said of it: until when it holds, and who (``None``: nobody).
+        self._verdicts: dict[str, tuple[float, BrowserSignIn | None]] = {}
 
     async def redeem(self, typed: str, address: str, agent: str) -> SignedIn | str:
         """The code ``typed`` from ``address``: the browser signed in, or the one line saying why not."""
@@ -113,10 +130,32 @@ class SignInDesk:
         token = request.cookies.get(COOKIE)
         return token if token and len(token) <= 100 else None
 
-    async def signed_in(self, request: web.Request) -> BrowserSignIn | None:
-        """Who the browser is signed in as, by its cookie checked in the store (``None``: nobody)."""
+    async def signed_in(self, request: web.Request, address: str) -> BrowserSignIn | None:
+        """Who the browser at ``address`` is signed in as, by its cookie (``None``: nobody): the verdict remembered,
+        else the store's. ``TooManyChecks`` if the address asks too often."""
         token = self.token(request)
-        return await self.store.browsers.signed_in(token_hash(token)) if token is not None else None
+        if token is None:
+            return None
+        self.allow_check(address)
+        hashed, now = token_hash(token), self.clock()
+        remembered = self._verdicts.get(hashed)
+        if remembered is not None and remembered[0] > now:
+            return remembered[1]
+        signed_in = await self.store.browsers.signed_in(hashed)
+        self._verdicts.pop(hashed, None)
+        if len(self._verdicts) >= VERDICTS_KEPT:
+            del self._verdicts[next(iter(self._verdicts))]  # the oldest
+        self._verdicts[hashed] = (now + VERDICT_LIFE, signed_in)
+        return signed_in
+
+    def allow_check(self, address: str) -> None:
+        """``TooManyChecks`` if ``address`` has had its cookies checked too often lately (this one counts)."""
+        if not self._checks.allow(client_key(address)):
+            raise TooManyChecks(TOO_MANY_CHECKS)
+
+    def forget_verdicts(self) -> None:
+        """A sign-in went somewhere (revoked, signed out, run out): every cookie is asked of the store again."""
+        self._verdicts.clear()
 
     def keep(self, response: web.StreamResponse, token: str) -> None:
         """The browser keeps its cookie (again) for the sign-in's whole life: HttpOnly, SameSite=Strict."""
@@ -131,6 +170,7 @@ class SignInDesk:
         """The browser's sign-in is gone from the store (its tabs on every server closed)."""
         token = self.token(request)
         if token is not None:
+            self._verdicts.pop(token_hash(token), None)  # at once, here, whatever the store says
             await self.store.browsers.sign_out(token_hash(token))
 
 
@@ -145,11 +185,14 @@ class SignedInTab(Protocol):
 
 class SignedInTabs:
     """The tabs signed in on this server (``tabs()``), checked against the store when any server says a sign-in
-    went, and every ``CHECK_EVERY`` seconds (then also seen: their sign-ins live on while they play)."""
+    went (``gone()`` is told first), and every ``CHECK_EVERY`` seconds (then also seen: their sign-ins live on
+    while they play)."""
 
-    def __init__(self, store: Storage, tabs: Callable[[], Iterable[SignedInTab]]) -> None:
+    def __init__(self, store: Storage, tabs: Callable[[], Iterable[SignedInTab]],
+                 gone: Callable[[], None] = lambda: None) -> None:
         self.store = store
         self.tabs = tabs
+        self.gone = gone
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -170,6 +213,8 @@ class SignedInTabs:
                     change = None
                 except StopAsyncIteration:
                     return
+                if change is not None and change.code in (BROWSERS, None):
+                    self.gone()
                 if change is None or change.code in (BROWSERS, None):
                     try:
                         await self.check()
