@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, ClassVar, Protocol, cast
+from typing import ClassVar, Protocol, cast
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -25,9 +25,6 @@ from ..glyphs import UNICODE, Frame, Glyphs
 from ..play.looks import TowerLook
 from ..rules import Tower
 from .cached_lines import CachedLines
-
-if TYPE_CHECKING:
-    from textual.visual import VisualType
 
 
 @dataclass(frozen=True)
@@ -317,6 +314,10 @@ class TowerWidget(CachedLines, Widget):
 
     Not focusable: the board keeps the focus and tells each place whether its cursor is on it.
     A change repaints only the lines that differ from the drawing before it.
+
+    No tooltip: the place draws its notation, and Textual's tooltip (a box under the mouse, turned up when
+    there is no room below) covered the status lines under the board; a tap on a phone rests the mouse on the
+    tower it chose, and no mouse leaves it to take the tooltip away.
     """
 
     DIRECT_LINES = True
@@ -348,19 +349,6 @@ class TowerWidget(CachedLines, Widget):
         self.cursor = False
         self._drawing: list[Strip] | None = None
         self._drawn_size = (0, 0)
-
-    @property
-    def tooltip(self) -> VisualType | None:
-        """Worded only when the mouse rests on the place (Textual reads it then), never per key."""
-        tower = self.look.tower
-        if tower is None:
-            return "An empty place: its tower was moved onto another." if self.display and self.look.last else None
-        description = f"{tower}: {tower.height} disc{'s' if tower.height != 1 else ''}, {tower.symbol.word} on top"
-        return f"{description} ({self.look.note})" if self.look.note else description
-
-    @tooltip.setter
-    def tooltip(self, tooltip: VisualType | None) -> None:
-        """The description is worded from the look (see the getter); nothing to keep."""
 
     def show(self, look: TowerLook, cursor: bool) -> None:
         """Draw ``look`` (with the cursor or not), repainting only the lines that change."""

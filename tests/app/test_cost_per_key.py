@@ -14,6 +14,7 @@ from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
+from textual.widgets import Tooltip
 
 from soluna_tui.match_setup import MatchSetup
 from soluna_tui.rules import MatchOptions
@@ -22,7 +23,6 @@ from soluna_tui.widgets.history import History
 from soluna_tui.widgets.key_footer import KeyFooter
 from soluna_tui.widgets.status_line import StatusLine
 from soluna_tui.widgets.tally import Tally
-from soluna_tui.widgets.tower import TowerWidget
 
 from ..fresh import modules_after
 from .helpers import game, hot_seat, make_app, settle
@@ -223,16 +223,15 @@ async def test_the_game_starts_with_its_own_styles_and_the_first_dialog_brings_t
         assert stylesheets_read(ascii_app) == {"app.tcss", "game.tcss", "dialogs.tcss", "replay.tcss", "ascii.tcss"}
 
 
-async def test_a_tower_says_what_it_is_when_the_mouse_rests_on_it(tmp_path) -> None:
+async def test_no_tooltip_covers_the_lines_under_the_board_when_the_mouse_rests_on_a_tower(tmp_path) -> None:
     app = make_app(tmp_path, hot_seat(seed=1))
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=(100, 30), tooltips=True) as pilot:
         await pilot.pause()
-        tower = game(app).board.tower_widgets[4]
-        assert tower.tooltip == "1M: 1 disc, moon on top"
-        await pilot.press("5", "enter", "6", "enter")
-        assert tower.tooltip == "An empty place: its tower was moved onto another."
-        assert isinstance(game(app).board.tower_widgets[5], TowerWidget)
-        assert game(app).board.tower_widgets[5].tooltip == "2M: 2 discs, moon on top"
+        lowest = max(game(app).board.tower_widgets, key=lambda tower: tower.region.y)
+        await pilot.hover(lowest)  # as a tap on a phone leaves the mouse: on the tower, never moved off
+        await pilot.pause(app.TOOLTIP_DELAY + 0.3)
+        assert lowest.tooltip is None
+        assert not app.screen.query_one(Tooltip).display
 
 
 def test_only_the_segments_that_changed_are_repainted() -> None:
