@@ -10,6 +10,13 @@ still has not asked for a game (a player's client asks at once), else the longes
 the address holding most places. Whoever keeps connections open without playing only ever
 pushes out their own kind, while a player logs in and starts a game in well under a second.
 
+Every TCP connection to the web door holds a *socket* place from its first byte, before any header is
+read: a few per address (a browser loads a page over up to six at once, besides a tab's websocket), and
+while it has not sent a whole request it is *waiting*, a few per address and in all; when every waiting
+place is taken, the newcomer gets one and the longest waiting at the address holding most is closed, as
+with unstarted places. A slow-header flood from one address holds a handful of descriptors; from many,
+it pushes out only its own kind.
+
 Refusals are one line meant for the person connecting ("Server full: ...",
 "Slow down: ..."); the caller shows it and disconnects cleanly. A token bucket
 paces what one session may send, and a throttled log keeps a flood of refused
@@ -35,6 +42,10 @@ WINDOW_SECONDS = 60.0
 EXPLAINING_AT_ONCE, EXPLAINING_PER_ADDRESS = 16, 2
 #: Logged in for this share of the login timeout without asking for a game: first to make room for a newcomer.
 LOGGED_IN_IDLE = 0.1
+#: The connections a browser opens to one site at once to load a page (Chromium's and Firefox's six).
+BROWSER_CONNECTIONS = 6
+#: Web connections waiting to send a request, in all, as a multiple of ``--max-unstarted``.
+WAITING_SHARE = 2
 
 
 def client_key(address: str) -> str:
@@ -87,6 +98,45 @@ class RateWindow:
             del self._events[key]
 
 
+class Places:
+    """Places held per address (a client key), and since when each: the one to give up is the longest held at the
+    address holding most."""
+
+    def __init__(self) -> None:
+        self._held: dict[str, dict[Hashable, float]] = {}
+
+    def __len__(self) -> int:
+        return sum(len(held) for held in self._held.values())
+
+    def at(self, key: str) -> int:
+        return len(self._held.get(key, ()))
+
+    def holds(self, key: str, connection: Hashable) -> bool:
+        return connection in self._held.get(key, ())
+
+    def take(self, key: str, connection: Hashable, since: float) -> None:
+        self._held.setdefault(key, {})[connection] = since
+
+    def give_up(self, key: str, connection: Hashable) -> None:
+        held = self._held.get(key)
+        if held is not None:
+            held.pop(connection, None)
+            if not held:
+                del self._held[key]
+
+    def key_of(self, connection: Hashable) -> str:
+        return next(key for key, held in self._held.items() if connection in held)
+
+    def longest_at_fullest(self) -> tuple[str, Hashable]:
+        """The place held longest at the address holding most (the earliest such address on a tie)."""
+        def holding(key: str) -> tuple[int, float]:
+            return len(self._held[key]), -min(self._held[key].values())
+
+        key = max(self._held, key=holding)
+        held = self._held[key]
+        return key, min(held, key=held.__getitem__)
+
+
 @runtime_checkable
 class Unstarted(Protocol):
     """A connection (an SSH one, or a browser tab) holding an unstarted place: asked to give it up, it goes."""
@@ -108,14 +158,18 @@ class Admission:
 
 class Gate:
     """Connections at once per address; unstarted ones per address and in all; new ones a minute per address;
-    game sessions in all."""
+    game sessions in all; the web door's TCP connections per address, and those waiting to send a request per
+    address and in all."""
 
     def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
         self.limits = limits
         self.clock = clock
         self._open: Counter[str] = Counter()
         #: Per address, its connections that have not started a game, and when each came.
-        self._unstarted: dict[str, dict[Hashable, float]] = {}
+        self._unstarted = Places()
+        #: The web door's TCP connections per address; those that have not sent a whole request yet, and since when.
+        self._sockets: Counter[str] = Counter()
+        self._waiting = Places()
         #: When each unstarted connection that has logged in did so.
         self._logged_in: dict[Hashable, float] = {}
         self._explaining: Counter[str] = Counter()
@@ -128,7 +182,29 @@ class Gate:
 
     @property
     def unstarted(self) -> int:
-        return sum(len(waiting) for waiting in self._unstarted.values())
+        return len(self._unstarted)
+
+    @property
+    def sockets(self) -> int:
+        return self._sockets.total()
+
+    @property
+    def waiting(self) -> int:
+        return len(self._waiting)
+
+    @property
+    def sockets_per_ip(self) -> int:
+        """The web door's TCP connections at once from one address: a browser's page loads and a tab's websocket
+        each."""
+        return BROWSER_CONNECTIONS + self.limits.per_ip
+
+    @property
+    def waiting_per_ip(self) -> int:
+        return BROWSER_CONNECTIONS
+
+    @property
+    def waiting_places(self) -> int:
+        return WAITING_SHARE * self.limits.unstarted
 
     def admit_connection(self, address: str, connection: Hashable) -> Admission:
         """Take a place for a new connection from ``address`` (an unstarted one), or say in one line why not."""
@@ -139,13 +215,39 @@ class Gate:
                                      "from one address.")
         if self._open[key] >= limits.per_ip:
             return self._refuse(key, f"Slow down: at most {limits.per_ip} connections at once from one address.")
-        if len(self._unstarted.get(key, ())) >= limits.unstarted_per_ip:
+        if self._unstarted.at(key) >= limits.unstarted_per_ip:
             return self._refuse(key, f"Slow down: at most {limits.unstarted_per_ip} connections from one address "
                                      "may be logging in at once.")
         evicted = self._make_room() if self.unstarted >= limits.unstarted else None
-        self._unstarted.setdefault(key, {})[connection] = self.clock()
+        self._unstarted.take(key, connection, self.clock())
         self._open[key] += 1
         return Admission(evicted=evicted)
+
+    def admit_socket(self, address: str, connection: Hashable, per_address: bool = True) -> Admission:
+        """Take a place for a TCP connection to the web door from ``address`` (waiting for its first request), or
+        say why not; ``per_address`` false: a trusted reverse proxy's, carrying everyone's (only counted in all)."""
+        key = client_key(address)
+        if per_address and self._sockets[key] >= self.sockets_per_ip:
+            return Admission(f"at most {self.sockets_per_ip} web connections at once from one address", explain=False)
+        if per_address and self._waiting.at(key) >= self.waiting_per_ip:
+            return Admission(f"at most {self.waiting_per_ip} web connections from one address may be waiting to "
+                             "send a request at once", explain=False)
+        evicted = None
+        if self.waiting >= self.waiting_places:
+            evicted_key, evicted = self._waiting.longest_at_fullest()
+            self._waiting.give_up(evicted_key, evicted)
+        self._waiting.take(key, connection, self.clock())
+        self._sockets[key] += 1
+        return Admission(evicted=evicted)
+
+    def socket_heard(self, address: str, connection: Hashable) -> None:
+        """A web connection has sent a whole request: it no longer holds a waiting place."""
+        self._waiting.give_up(client_key(address), connection)
+
+    def release_socket(self, address: str, connection: Hashable) -> None:
+        key = client_key(address)
+        self._waiting.give_up(key, connection)
+        _lower(self._sockets, key)
 
     def _refuse(self, key: str, line: str) -> Admission:
         return Admission(line, explain=not self._new.hammering(key))
@@ -158,20 +260,15 @@ class Gate:
                 if now - since >= self.limits.login_timeout * LOGGED_IN_IDLE}
         if idle:
             oldest = min(idle, key=idle.__getitem__)
-            key = next(key for key, waiting in self._unstarted.items() if oldest in waiting)
+            key = self._unstarted.key_of(oldest)
         else:
-            def holding(key: str) -> tuple[int, float]:
-                return len(self._unstarted[key]), -min(self._unstarted[key].values())
-
-            key = max(self._unstarted, key=holding)
-            waiting = self._unstarted[key]
-            oldest = min(waiting, key=waiting.__getitem__)
+            key, oldest = self._unstarted.longest_at_fullest()
         self._forget_unstarted(key, oldest)
         return oldest
 
     def logged_in(self, address: str, connection: Hashable) -> None:
         """``connection`` has logged in: its client should ask for a game at once."""
-        if connection in self._unstarted.get(client_key(address), ()):
+        if self._unstarted.holds(client_key(address), connection):
             self._logged_in[connection] = self.clock()
 
     def started(self, address: str, connection: Hashable) -> None:
@@ -181,18 +278,11 @@ class Gate:
     def release_connection(self, address: str, connection: Hashable) -> None:
         key = client_key(address)
         self._forget_unstarted(key, connection)
-        if self._open[key] <= 1:
-            del self._open[key]
-        else:
-            self._open[key] -= 1
+        _lower(self._open, key)
 
     def _forget_unstarted(self, key: str, connection: Hashable) -> None:
         self._logged_in.pop(connection, None)
-        waiting = self._unstarted.get(key)
-        if waiting is not None:
-            waiting.pop(connection, None)
-            if not waiting:
-                del self._unstarted[key]
+        self._unstarted.give_up(key, connection)
 
     def hold_to_explain(self, address: str) -> bool:
         """Whether a refused connection may stay open a moment to be told why (a few at once, per address too)."""
@@ -219,6 +309,14 @@ class Gate:
 
     def release_session(self) -> None:
         self.sessions = max(0, self.sessions - 1)
+
+
+def _lower(counts: Counter[str], key: str) -> None:
+    """One fewer for ``key`` (gone at none: the counters forget quiet addresses)."""
+    if counts[key] <= 1:
+        counts.pop(key, None)
+    else:
+        counts[key] -= 1
 
 
 class TokenBucket:

@@ -11,7 +11,8 @@ server believes it only from the addresses given with ``--proxy-from``.
 it accepts the TCP connections itself, reads the header, and hands the connection to
 asyncssh with the header's address as its peer, so the gate and every log line see the
 real client. From a trusted address a connection must start with a header (HAProxy always
-sends one); from any other address a connection that starts with one is refused.
+sends one); from any other address a connection that starts with one is refused. Past the
+process's bound on open files (``open_files.py``), a connection is closed as it is accepted.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ import struct
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
+
+from .open_files import OpenFiles
 
 V1_PREFIX = b"PROXY "
 #: The longest v1 header, CRLF included (the specification's own bound).
@@ -217,6 +220,13 @@ class _HeaderReader(asyncio.Protocol):
         self.transport = transport  # type: ignore[assignment]
         peer = transport.get_extra_info("peername") or ("?", 0)
         self.peer = (str(peer[0]), int(peer[1]))
+        open_files = self.listener.open_files
+        if open_files is not None:
+            if not open_files.room():  # logged by ``OpenFiles``, once
+                self.done = True
+                transport.close()  # nothing is written yet: closed at once
+                return
+            open_files.kept()
         self.trusted = self.peer[0] in self.listener.trusted
         if not self.trusted and self.listener.pending >= MAX_PENDING:
             self._hand_over(self.peer, b"")  # under a flood, clients are not made to wait
@@ -293,9 +303,12 @@ class ProxyListener:
     """asyncssh's listener hook: ``asyncssh.listen(tunnel=ProxyListener(...))`` accepts through it."""
 
     def __init__(self, trusted: Iterable[Network], log: Callable[..., None], *,
-                 header_timeout: float = HEADER_TIMEOUT, sniff_timeout: float = SNIFF_TIMEOUT) -> None:
+                 header_timeout: float = HEADER_TIMEOUT, sniff_timeout: float = SNIFF_TIMEOUT,
+                 open_files: OpenFiles | None = None) -> None:
         self.trusted = TrustedProxies(trusted)
         self.log = log
+        #: The process's bound on open files (shared with the web door): past it, connections are closed at once.
+        self.open_files = open_files
         self.header_timeout = header_timeout
         self.sniff_timeout = sniff_timeout
         #: Connections still waiting for their first bytes (or their header).

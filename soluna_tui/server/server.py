@@ -39,6 +39,7 @@ from .host_key import load_or_create_host_key
 from .lobby import Guest, Lobby, player_name
 from .lobby.decisions import Referee
 from .lobby.talk import TalkPolicy
+from .open_files import OpenFiles, QuietFailedAccepts
 from .proxy_protocol import ProxyListener
 from .quiet_asyncssh import asyncssh
 from .session import GameSession, SessionServices
@@ -290,6 +291,9 @@ class SolunaServer:
         self.web: WebDoorServer | None = None
         #: The log of refused connections and sessions, and of connections that never played: floods are summed up.
         self.refusals = ThrottledLog(log)
+        #: Open files kept well below the process's limit: past the bound, both doors close new connections at once.
+        self.open_files = OpenFiles(log)
+        self._failed_accepts = QuietFailedAccepts(log)
         self._listener: Any = None
         self._numbers = itertools.count(1)
 
@@ -358,13 +362,16 @@ class SolunaServer:
             await self.store.close()
             raise
         try:
+            self._failed_accepts.install(asyncio.get_running_loop())
             self._listener = await self._listen(key)
             if config.web is not None:
                 from .web.door import WebDoorServer  # aiohttp's memory is paid only by a server with a web door
 
-                self.web = WebDoorServer(config.web, self.session_services, self.bans, self.next_session_number)
+                self.web = WebDoorServer(config.web, self.session_services, self.bans, self.next_session_number,
+                                         self.open_files)
                 await self.web.start()
         except BaseException:
+            self._failed_accepts.remove()
             if self._listener is not None:
                 self._listener.close()
             await self.bans.close()
@@ -381,7 +388,7 @@ class SolunaServer:
         return await asyncssh.listen(
             config.host, config.port,
             # Accepts the TCP connections itself, to read PROXY headers from --proxy-from addresses.
-            tunnel=ProxyListener(config.proxy_from, self.refusals.info),
+            tunnel=ProxyListener(config.proxy_from, self.refusals.info, open_files=self.open_files),
             server_factory=lambda: SolunaConnection(self),
             server_host_keys=[key],
             server_version=f"Soluna_{__version__}",
@@ -421,6 +428,7 @@ class SolunaServer:
             await self.store.close()
         await self.spawner.close()
         self.refusals.close()
+        self._failed_accepts.remove()
 
 
 async def serve(config: ServerConfig, stop: asyncio.Event) -> None:

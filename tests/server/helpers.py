@@ -8,6 +8,7 @@ import inspect
 import json
 import os
 import re
+import resource
 import sys
 import threading
 import time
@@ -318,13 +319,19 @@ class ServedProcess:
 
 
 @contextlib.asynccontextmanager
-async def served(tmp_path: Path, *flags: str) -> AsyncIterator[ServedProcess]:
-    """``soluna serve`` in a process of its own on 127.0.0.1 (for figures about the server alone)."""
+async def served(tmp_path: Path, *flags: str, open_files: int | None = None) -> AsyncIterator[ServedProcess]:
+    """``soluna serve`` in a process of its own on 127.0.0.1 (for figures about the server alone); ``open_files``:
+    its limit on open files (soft and hard, as systemd's ``LimitNOFILE`` sets them)."""
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join(path for path in sys.path if path)}
+
+    def limit_open_files() -> None:
+        if open_files is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, open_files))
+
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "soluna_tui.cli", "serve", "--allow-root", "--host", "127.0.0.1", "--port", "0",
         "--data-dir", str(tmp_path), *flags, stderr=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.DEVNULL,
-        env=environment)
+        env=environment, preexec_fn=limit_open_files if open_files is not None else None)
     server = ServedProcess(process)
     try:
         deadline = time.monotonic() + 60

@@ -15,6 +15,8 @@ send its terminal's size within the login timeout. Its messages are read at most
 ``MESSAGE_RATE`` a second (past a burst, the server stops reading, and the browser waits), each
 at most ``MAX_MESSAGE`` bytes; the bytes typed pay the session's input budget and resizes its
 request budget, as over SSH; a message ``textual.js`` never sends ends the session with one line.
+Every TCP connection, a page's or a websocket's, holds a place at the gate from its first byte and has
+deadlines for its headers, its body and its idle time (``connections.py``).
 """
 
 from __future__ import annotations
@@ -32,9 +34,11 @@ from ..ban_watch import BanWatch
 from ..bans import REFUSED_LINE
 from ..config import WebDoor
 from ..gate import TokenBucket, Unstarted
+from ..open_files import OpenFiles
 from ..session import GameSession, SessionServices
 from ..storage import StorageError
 from .channel import WebChannel
+from .connections import KEEPALIVE_TIMEOUT, LINGERING_TIME, WebConnections
 from .messages import MAX_MESSAGE, Focus, Ping, Resize, Stdin, WebMessageError, pong, read_message
 from .page import (
     CODE_INPUT_LIMIT,
@@ -72,8 +76,10 @@ class WebDoorServer:
     """``start()`` listens; ``close()`` stops listening (the sessions are the server's to end)."""
 
     def __init__(self, settings: WebDoor, services: SessionServices, bans: BanWatch,
-                 next_number: Callable[[], int]) -> None:
+                 next_number: Callable[[], int], open_files: OpenFiles | None = None) -> None:
         self.settings = settings
+        #: The process's bound on open files, shared with the SSH door.
+        self.open_files = open_files or OpenFiles(log)
         self.services = services
         self.bans = bans
         self.next_number = next_number
@@ -85,7 +91,8 @@ class WebDoorServer:
         self.visitors: set[WebVisitor] = set()
         self._closing: set[asyncio.Task[bool]] = set()
         self._runner: web.AppRunner | None = None
-        self._site: web.TCPSite | None = None
+        #: Every TCP connection, counted at the gate from its first byte (``connections.py``).
+        self._connections: WebConnections | None = None
 
     @property
     def sessions(self) -> list[GameSession]:
@@ -94,13 +101,14 @@ class WebDoorServer:
     @property
     def port(self) -> int:
         """The port listened on (the one asked for, or the one picked for 0)."""
-        if self._runner is None or not self._runner.addresses:
+        if self._connections is None:
             raise RuntimeError("the web door is not open")
-        return int(self._runner.addresses[0][1])
+        return self._connections.port
 
     async def start(self) -> None:
         self.files = load_static_files()
-        app = web.Application(middlewares=[self._headers], client_max_size=4096)
+        connections = WebConnections(self.services.gate, self.open_files, self._make_handler, self._trusted)
+        app = web.Application(middlewares=[connections.deadline, self._headers], client_max_size=4096)
         app.on_response_prepare.append(_unnamed)
         app.router.add_get("/", self._page)
         app.router.add_get("/static/{file}", self._static)
@@ -108,14 +116,15 @@ class WebDoorServer:
         app.router.add_post("/sign-out", self._sign_out)
         app.router.add_get("/ws", self._signed_in_websocket)
         app.router.add_get("/ws/{name}", self._guest_websocket)
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False, keepalive_timeout=KEEPALIVE_TIMEOUT,
+                                     lingering_time=LINGERING_TIME)
         await self._runner.setup()
-        self._site = web.TCPSite(self._runner, self.settings.host, self.settings.port, reuse_address=True)
         try:
-            await self._site.start()
+            await connections.listen(self.settings.host, self.settings.port)
         except BaseException:
             await self._runner.cleanup()
             raise
+        self._connections = connections
         self.signed_in_tabs.start()
         log.info("web door open on http://%s:%d%s", self.settings.host, self.port,
                  f" (public URL {self.public})" if self.public else "")
@@ -128,17 +137,23 @@ class WebDoorServer:
         host = reached if self.settings.host in EVERY_ADDRESS else self.settings.host
         return f"http://{f'[{host}]' if ':' in host else host}:{self.port}"
 
+    def _make_handler(self) -> asyncio.Protocol:
+        """aiohttp's protocol for a connection the gate has let in."""
+        assert self._runner is not None and self._runner.server is not None
+        return self._runner.server()
+
     async def stop_listening(self) -> None:
         """No new tab is let in (the tabs open play on until the server ends them)."""
-        if self._site is not None:
-            site, self._site = self._site, None
-            await site.stop()
+        if self._connections is not None:
+            self._connections.stop()
 
     async def close(self) -> None:
         await self.signed_in_tabs.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+        if self._connections is not None:
+            self._connections.close()
 
     def shut_out(self, banned: Callable[[str, str | None], str | None]) -> None:
         """Every tab whose address or key the new ban list bans (``banned`` says why, or ``None``) is closed with one
