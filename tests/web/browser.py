@@ -40,6 +40,8 @@ REQUIRED = "SOLUNA_BROWSER_TEST"
 #: (Playwright's own, removed at the end).
 CHROMIUM_FLAGS = ["--enable-unsafe-swiftshader", "--no-sandbox", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-default-apps"]
+#: A phone's screen in CSS pixels (portrait), as the issue's test names it: 390 by 844.
+PHONE = (390, 844)
 #: A cell of a terminal: its column and line, counted from 0.
 Cell = tuple[int, int]
 #: The keys the tests name (as ``SshTerminal.press`` takes them), as the browser's keyboard names them.
@@ -103,6 +105,8 @@ class BrowserTerminal(SshTerminal):
         self.errors: list[str] = []
         #: The sizes the page asked for, in order (columns, lines).
         self.sizes: list[tuple[int, int]] = []
+        #: What the page sent as the terminal's input (keys, clicks), message by message.
+        self.typed: list[str] = []
         self._incoming: asyncio.Queue[bytes] = asyncio.Queue()
         page.on("request", lambda request: self.requests.append(request.url))
         page.on("websocket", self._watch)
@@ -116,6 +120,8 @@ class BrowserTerminal(SshTerminal):
 
     def _sent(self, payload: str | bytes) -> None:
         message = json.loads(payload)
+        if message[0] == "stdin":
+            self.typed.append(message[1])
         if message[0] == "resize":
             size = (int(message[1]["width"]), int(message[1]["height"]))
             self.sizes.append(size)
@@ -155,6 +161,23 @@ class BrowserTerminal(SshTerminal):
         await self.page.mouse.click(left + (column + 0.5) * width, top + (line + 0.5) * height)
         await self.page.mouse.move(left + width / 2, top + height / 2)
 
+    async def wait_until_typed(self, sent: list[str]) -> None:
+        """Until the page has sent each of ``sent`` as the terminal's input, in that order (among others)."""
+        def sent_in_order() -> bool:
+            rest = iter(self.typed)
+            return all(any(typed == wanted for typed in rest) for wanted in sent)
+
+        await wait_until(sent_in_order, what=f"the page sending {sent!r} (it sent {self.typed!r})")
+
+    async def tap(self, column: int, line: int) -> None:
+        """A finger's tap on the middle of a cell (counted from 0), on a page opened with touch."""
+        left, top, width, height = await self.cell_box()
+        await self.page.touchscreen.tap(left + (column + 0.5) * width, top + (line + 0.5) * height)
+
+    async def font_size(self) -> float:
+        """The terminal's font size as the page picked it, in CSS pixels."""
+        return float(await self.page.get_attribute("#terminal", "data-font-size") or 0)
+
     async def screenshot(self, path: Path) -> None:
         await self.page.screenshot(path=str(path))
 
@@ -163,6 +186,18 @@ async def open_tab(browser: Any, address: str, width: int = 900, height: int = 6
     """A new tab of ``width`` by ``height`` pixels on ``address`` (the name page), its terminal watched: the
     page's terminal at its font's size is about 100 columns by 30 lines."""
     page = await browser.new_page(viewport={"width": width, "height": height})
+    page.set_default_timeout(TIMEOUT * 1000)
+    terminal = BrowserTerminal(page)
+    await page.goto(address)
+    return terminal
+
+
+async def open_phone_tab(browser: Any, address: str, width: int = PHONE[0], height: int = PHONE[1]) -> BrowserTerminal:
+    """A new tab as a phone opens ``address``: ``width`` by ``height`` CSS pixels, touch, the page's viewport
+    honoured (at one device pixel a CSS pixel: headless Chromium's emulated pixel ratio does not reach xterm.js's
+    canvas, which then draws at that ratio's size)."""
+    context = await browser.new_context(viewport={"width": width, "height": height}, has_touch=True, is_mobile=True)
+    page = await context.new_page()
     page.set_default_timeout(TIMEOUT * 1000)
     terminal = BrowserTerminal(page)
     await page.goto(address)

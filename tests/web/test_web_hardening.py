@@ -80,17 +80,18 @@ async def test_the_page_loads_only_this_server_s_files_under_a_strict_policy_and
             assert leak not in page.lower()
         assert "<script>" not in page and "onclick" not in page.lower()  # no inline script: the policy allows none
         loaded = re.findall(r'(?:src|href)="([^"]+)"', page)
-        assert sorted(loaded) == ["/", "/?name=ann", "/static/soluna.css", "/static/soluna.js", "/static/textual.js",
+        assert sorted(loaded) == ["/", "/static/soluna.css", "/static/soluna.js", "/static/textual.js",
                                   "/static/xterm.css", "data:,"]  # data:, the page's (empty) icon: none asked for
         for path in ("/static/soluna.css", "/static/xterm.css", "/static/textual.js", "/static/soluna.js",
-                     "/static/RobotoMono.ttf"):
+                     "/static/RobotoMono.ttf", "/static/SolunaSymbols.ttf", "/static/SolunaSymbols-LICENSE.txt"):
             async with http.get(page_url(server, path)) as response:
                 assert response.status == 200, path
                 assert response.headers["X-Content-Type-Options"] == "nosniff"
                 body = await response.read()
-            if path.endswith(".css"):  # what a stylesheet loads: only the font beside it (its comments name sites)
+            if path.endswith(".css"):  # what a stylesheet loads: only the fonts beside it (its comments name sites)
                 assert b"@import" not in body
-                assert re.findall(rb"url\(([^)]*)\)", body) in ([], [b'"/static/RobotoMono.ttf"']), path
+                assert re.findall(rb"url\(([^)]*)\)", body) in (
+                    [], [b'"/static/RobotoMono.ttf"', b'"/static/SolunaSymbols.ttf"']), path
             else:
                 assert re.findall(rb"https?://[^\s\"')]+", body) == [], path  # nothing from another site
         websocket = re.search(r'data-session-websocket-url="([^"]+)"', page).group(1)

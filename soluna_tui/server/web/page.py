@@ -1,9 +1,10 @@
 """Runs in the server process.
 
 The web door's page and files: the name asked on arrival, the page with the terminal, the files
-it loads (``textual-serve``'s xterm.js bundle, its stylesheet and font, and ours), and the headers
-every answer carries. Nothing on the page comes from another site: no web font, no script, no
-image (the page works offline on a LAN); its splash shows the game's title, nothing of the server.
+it loads (``textual-serve``'s xterm.js bundle, its stylesheet and font, and ours: the script that
+fits the terminal to the device, the symbol font, the stylesheet), and the headers every answer
+carries. Nothing on the page comes from another site: no web font, no script, no image (the page
+works offline on a LAN); its splash shows the game's title, nothing of the server.
 """
 
 from __future__ import annotations
@@ -21,7 +22,16 @@ STATIC_FILES = {
     "RobotoMono.ttf": ("textual_serve", "static/fonts/RobotoMono-VariableFont_wght.ttf", "font/ttf"),
     "soluna.css": ("soluna_tui.server.web", "soluna.css", "text/css; charset=utf-8"),
     "soluna.js": ("soluna_tui.server.web", "soluna.js", "text/javascript; charset=utf-8"),
+    "SolunaSymbols.ttf": ("soluna_tui.server.web", "SolunaSymbols.ttf", "font/ttf"),
+    "SolunaSymbols-LICENSE.txt": ("soluna_tui.server.web", "SolunaSymbols-LICENSE.txt", "text/plain; charset=utf-8"),
 }
+#: ``textual.js`` keeps its terminal to itself (one object made on load, named nowhere) and fits it to the
+#: window at one font size. The page's copy hands the terminal to ``soluna.js`` instead, as a
+#: ``textual-terminal`` event on the page, and leaves the fitting to it (the font size that suits the device,
+#: the visible part of a zoomed page). If a textual-serve release no longer has this line, its file is served
+#: as it is and the page works as textual.js alone makes it (``tests/web`` fails on it).
+TERMINAL_HANDED_OVER = (b"window.onresize=()=>{this.fit()}",
+                        b'document.dispatchEvent(new CustomEvent("textual-terminal",{detail:this}))')
 #: The longest name a visitor may type (the lobby cleans and shortens it as it does an SSH user name).
 NAME_INPUT_LIMIT = 40
 #: The longest code read from the page (ten letters, with a dash or spaces).
@@ -41,9 +51,13 @@ class StaticFile:
 
 
 def load_static_files() -> dict[str, StaticFile]:
-    """Every file the page loads, read once from the wheels that ship them."""
-    return {name: StaticFile(resources.files(package).joinpath(path).read_bytes(), content_type)
-            for name, (package, path, content_type) in STATIC_FILES.items()}
+    """Every file the page loads, read once from the wheels that ship them (``textual.js`` handing its terminal
+    over: ``TERMINAL_HANDED_OVER``)."""
+    files = {name: StaticFile(resources.files(package).joinpath(path).read_bytes(), content_type)
+             for name, (package, path, content_type) in STATIC_FILES.items()}
+    textual = files["textual.js"]
+    files["textual.js"] = StaticFile(textual.body.replace(*TERMINAL_HANDED_OVER, 1), textual.content_type)
+    return files
 
 
 def public_origin(url: str) -> str:
@@ -80,7 +94,7 @@ HEAD = """<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="viewport" content="width=device-width, initial-scale=1, interactive-widget=resizes-content">
 <title>Soluna</title>
 <link rel="icon" href="data:,">
 {links}
@@ -115,10 +129,25 @@ PLAY_PAGE = HEAD.format(links="""<link rel="stylesheet" href="/static/xterm.css"
 <script src="/static/soluna.js"></script>""") + """<body>
 {bar}<div class="splash">Soluna</div>
 <div id="terminal" class="textual-terminal" data-session-websocket-url="{socket}" data-font-size="16"></div>
-<div class="ended">Session ended. {again}</div>
+<div class="keys" aria-label="Keys a phone's keyboard lacks">
+<button type="button" data-key="escape">Esc</button><button type="button" data-key="tab">Tab</button>
+<button type="button" data-key="?" aria-label="Help">?</button>
+<button type="button" data-key="u" aria-label="Undo">Undo</button>
+<button type="button" data-key="left" aria-label="Left">←</button><button type="button" data-key="up"
+ aria-label="Up">↑</button><button type="button" data-key="down" aria-label="Down">↓</button><button type="button"
+ data-key="right" aria-label="Right">→</button><button type="button" data-key="enter">Enter</button>
+</div>
+<main class="ended">
+<h1>Session ended</h1>
+<p class="last-line"></p>
+<p class="again">{again}</p>
+</main>
 </body>
 </html>
 """
+
+#: The way back once the session ended: the page again (a guest's under the same name).
+AGAIN = '''<form method="get" action="/">{name}<button type="submit">Play again</button></form>'''
 
 #: The bar over a signed-in browser's terminal: whose name it plays under, and signing out.
 SIGNED_IN_BAR = """<form method="post" action="/sign-out" class="signed-in">
@@ -140,10 +169,10 @@ def play_page(origin: str, name: str | None) -> str:
     at ``/ws``, where the server knows who it is by its cookie alone."""
     base = origin.replace("http", "ws", 1)
     if name is None:
-        return fill(PLAY_PAGE, bar="", socket=f"{base}/ws", again='<a href="/">Play again</a>')
-    typed = html.escape(quote(name, safe=""))
+        return fill(PLAY_PAGE, bar="", socket=f"{base}/ws", again=AGAIN.format(name=""))
     return fill(PLAY_PAGE, bar="", socket=f"{base}/ws/{quote(name, safe='')}",
-                again=f'<a href="/?name={typed}">Play again</a> · <a href="/">Change name</a>')
+                again=AGAIN.format(name=f'<input type="hidden" name="name" value="{html.escape(name)}">')
+                + '\n<a href="/">Change name</a>')
 
 
 def signed_in_page(origin: str, name: str) -> str:
