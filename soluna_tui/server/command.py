@@ -129,6 +129,11 @@ def add_serve_command(commands: argparse._SubParsersAction[Any],
     door.add_argument("--public-url", type=_public_url, metavar="URL",
                       help="the address players open, behind a reverse proxy (https://soluna.example.org): "
                            "the page's websocket is accepted only from it")
+    door.add_argument("--web-host-name", type=_web_host_name, action="append", default=[], metavar="NAME",
+                      help="a name players open the page at, without --public-url (soluna.lan; repeatable): "
+                           "besides the address the web door listens on (where it listens on every address, any "
+                           "of the machine's addresses) and localhost, the page is served and its websocket "
+                           "accepted at these names only, never at whatever name a request says")
     door.add_argument("--web-proxy-from", type=_proxy_network, action="append", default=[], metavar="CIDR",
                       help="a reverse proxy (address or CIDR block; repeatable) whose X-Forwarded-For header "
                            "gives the player's address; nobody else's is read")
@@ -158,6 +163,15 @@ def _public_url(text: str) -> str:
     try:
         return public_origin(text)
     except PublicUrlError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _web_host_name(text: str) -> str:
+    from .web.origins import WebHostNameError, parse_host_name
+
+    try:
+        return parse_host_name(text)
+    except WebHostNameError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
@@ -191,11 +205,14 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
 def _web_door(args: argparse.Namespace) -> WebDoor | None:
     """The web door's settings, if ``--web`` opens one (its other flags alone are an error)."""
     if args.web is None:
-        if args.public_url is not None or args.web_proxy_from:
-            args.parser.error("--public-url and --web-proxy-from need --web PORT")
+        if args.public_url is not None or args.web_proxy_from or args.web_host_name:
+            args.parser.error("--public-url, --web-proxy-from and --web-host-name need --web PORT")
         return None
+    if args.public_url is not None and args.web_host_name:
+        args.parser.error("--web-host-name is for a web door without --public-url: the public URL is the page's "
+                          "only address")
     return WebDoor(port=args.web, host=args.web_host, public_url=args.public_url,
-                   proxy_from=tuple(args.web_proxy_from))
+                   proxy_from=tuple(args.web_proxy_from), host_names=tuple(args.web_host_name))
 
 
 def run_serve(args: argparse.Namespace) -> int:

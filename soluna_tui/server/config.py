@@ -78,8 +78,11 @@ class WebDoor:
     port: int
     host: str = "127.0.0.1"
     #: The URL players open when the server is behind a reverse proxy (``https://soluna.example.org``): the
-    #: websocket's Origin must be its origin. ``None``: the page's own address (the request's Host).
+    #: websocket's Origin must be its origin. ``None``: the address listened on, and ``host_names``.
     public_url: str | None = None
+    #: Names players open the page at besides the address listened on (``--web-host-name``), without a public
+    #: URL; never whatever a request's Host says (``web/origins.py``).
+    host_names: tuple[str, ...] = ()
     #: Reverse proxies whose ``X-Forwarded-For`` names the player's address (``--web-proxy-from``); others' is not read.
     proxy_from: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = ()
 

@@ -55,6 +55,24 @@ def test_quick_matches_and_challenges_are_on_unless_the_owner_turns_them_off() -
     assert config_from(parser.parse_args(["serve", "--no-challenges"])).quick_match is True
 
 
+def test_the_web_door_s_host_names_are_flags_and_need_a_web_door_without_a_public_url(capsys) -> None:
+    parser = argparse.ArgumentParser()
+    add_serve_command(parser.add_subparsers(), lambda low, high, what: int, Path)
+    args = parser.parse_args(["serve", "--web", "8080", "--web-host-name", "Soluna.lan",
+                              "--web-host-name", "play.example.org"])
+    assert config_from(args).web.host_names == ("soluna.lan", "play.example.org")
+    assert config_from(parser.parse_args(["serve", "--web", "8080"])).web.host_names == ()
+    for argv, said in ((["--web-host-name", "soluna.lan"], "need --web PORT"),
+                       (["--web", "8080", "--public-url", "https://soluna.example.org", "--web-host-name", "x.lan"],
+                        "--web-host-name is for a web door without --public-url"),
+                       (["--web", "8080", "--web-host-name", "http://soluna.lan"], "is not a host name or address"),
+                       (["--web", "8080", "--web-host-name", "soluna.lan:8080"], "without a port")):
+        with pytest.raises(SystemExit) as stopped:
+            main(["serve", "--allow-root", *argv])  # refused before anything runs, as root or not
+        error = capsys.readouterr().err
+        assert stopped.value.code == 2 and said in error and error.count("\n") == 1, error
+
+
 def test_the_host_key_is_made_once_with_mode_0600_and_reused(tmp_path) -> None:
     path = tmp_path / "keys" / "host_key"
     first = load_or_create_host_key(path)

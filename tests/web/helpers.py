@@ -24,11 +24,11 @@ from ..warm_zygotes import warm
 
 @contextlib.asynccontextmanager
 async def web_server(tmp_path: Path, public_url: str | None = None, proxy_from: tuple = (),
-                     **limits) -> AsyncIterator[SolunaServer]:
+                     host_names: tuple[str, ...] = (), **limits) -> AsyncIterator[SolunaServer]:
     """A server on 127.0.0.1 with its web door there too, both on free ports; a computer without pauses."""
     config = ServerConfig(data_dir=tmp_path, host="127.0.0.1", port=0, host_key=HOST_KEY,
                           limits=replace(Limits(), **limits), computer_pause=0, reveal_pause=0,
-                          web=WebDoor(port=0, public_url=public_url, proxy_from=proxy_from))
+                          web=WebDoor(port=0, public_url=public_url, proxy_from=proxy_from, host_names=host_names))
     server = warm(SolunaServer(config))
     await server.start()
     try:

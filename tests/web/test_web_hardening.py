@@ -12,7 +12,7 @@ import aiohttp
 import pytest
 
 from soluna_tui.server.bans import CLOSED_LINE, REFUSED_LINE
-from soluna_tui.server.web.door import GARBAGE, MESSAGE_BURST, MESSAGE_RATE
+from soluna_tui.server.web.door import GARBAGE, MESSAGE_BURST, MESSAGE_RATE, NOT_HERE
 
 from ..server.helpers import TIMEOUT, SshTerminal, play_a_move, wait_until
 from ..server.test_bans_e2e import FEW_SECONDS, ban
@@ -40,6 +40,41 @@ async def test_a_websocket_from_another_origin_or_none_is_refused(tmp_path, orig
             await http.ws_connect(page_url(server, "/ws/mallory"), origin=origin)
         assert refused.value.status == 403
         assert server.sessions == [] and server.gate.connections == 0
+
+
+async def test_a_dns_rebinding_page_is_refused_whatever_its_host_header_says(tmp_path) -> None:
+    """A page at an attacker's name, made to resolve to this server: its Host and its Origin agree, and are not
+    this server's, so it gets no websocket, no page and no sign-in."""
+    async with web_server(tmp_path) as server, aiohttp.ClientSession() as http:
+        assert server.web is not None
+        rebound = f"rebind.attacker.example:{server.web.port}"
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await http.ws_connect(page_url(server, "/ws/mallory"), origin=f"http://{rebound}",
+                                  headers={"Host": rebound})
+        assert refused.value.status == 403
+        async with http.get(page_url(server, "/?name=mallory"), headers={"Host": rebound}) as answer:
+            assert answer.status == 421 and await answer.text() == NOT_HERE
+            assert "Content-Security-Policy" in answer.headers
+        async with http.post(page_url(server, "/sign-in"), data={"code": "ABCD-EFGHJK"},
+                             headers={"Host": rebound, "Origin": f"http://{rebound}"}) as answer:
+            assert answer.status == 421
+        assert server.sessions == []
+
+
+async def test_the_page_plays_at_localhost_and_at_the_names_its_owner_gives(tmp_path) -> None:
+    async with web_server(tmp_path, host_names=("soluna.test",)) as server, aiohttp.ClientSession() as http:
+        assert server.web is not None
+        port = server.web.port
+        for host in (f"soluna.test:{port}", f"localhost:{port}", f"127.0.0.1:{port}"):
+            async with http.get(page_url(server, "/?name=ann"), headers={"Host": host}) as answer:
+                assert answer.status == 200
+                assert f'data-session-websocket-url="ws://{host}/ws/ann"' in await answer.text()
+        ann = await WebTerminal.open(port, name="ann", origin=f"http://soluna.test:{port}",
+                                     headers={"Host": f"soluna.test:{port}"})
+        try:
+            await ann.wait_for_text("Welcome, ann")
+        finally:
+            await ann.close()
 
 
 async def test_the_public_url_is_the_only_origin_and_the_page_names_its_websocket(tmp_path) -> None:

@@ -8,8 +8,9 @@ forgets it on both sides); an address that has its cookie checked faster than a 
 (a tab: one line), with no work in the store.
 
 A websocket, a sign-in and a sign-out are accepted only from the page's own origin (the
-``--public-url``'s, else the address the page was asked at): another site's page cannot open one in
-a visitor's name, nor sign a visitor in or out. Before its game
+``--public-url``'s, else the address the door listens on and the names its owner gives, never the
+Host a request says: ``origins.py``), and a page is served only at those: another site's page
+cannot open one in a visitor's name, nor sign a visitor in or out. Before its game
 starts, a tab holds an unstarted place at the gate, as an SSH connection logging in does; it must
 send its terminal's size within the login timeout. Its messages are read at most
 ``MESSAGE_RATE`` a second (past a burst, the server stops reading, and the browser waits), each
@@ -40,13 +41,13 @@ from ..storage import StorageError
 from .channel import WebChannel
 from .connections import KEEPALIVE_TIMEOUT, LINGERING_TIME, WebConnections
 from .messages import MAX_MESSAGE, Focus, Ping, Resize, Stdin, WebMessageError, pong, read_message
+from .origins import EVERY_ADDRESS, PageOrigins
 from .page import (
     CODE_INPUT_LIMIT,
     NAME_INPUT_LIMIT,
     StaticFile,
     load_static_files,
     name_page,
-    own_origin,
     play_page,
     public_origin,
     security_headers,
@@ -68,8 +69,8 @@ RESIZE_REQUEST = "window-change"
 #: The one line for a tab opened as signed in by a browser that is not (any more).
 NOT_SIGNED_IN = "This browser is not signed in (any more): reload the page to play as a guest, or sign in with a code."
 NO_STORE = "The server cannot reach its database right now: try again in a moment."
-#: Addresses a web door listening on every address is not reached at: a code's link names the SSH door's instead.
-EVERY_ADDRESS = ("", "0.0.0.0", "::")
+#: The answer to a request for a host the page is not at (a DNS-rebinding page's name, say).
+NOT_HERE = "Soluna is not served under this name here (its owner may add names with --web-host-name)."
 
 
 class WebDoorServer:
@@ -88,6 +89,8 @@ class WebDoorServer:
         self.desk = SignInDesk(store, secure=(self.public or "").startswith("https://"))
         self.signed_in_tabs = SignedInTabs(store, lambda: list(self.visitors), self.desk.forget_verdicts)
         self.files: dict[str, StaticFile] = {}
+        #: Where the page is its own (known once the door listens, its port picked).
+        self.origins: PageOrigins | None = None
         self.visitors: set[WebVisitor] = set()
         self._closing: set[asyncio.Task[bool]] = set()
         self._runner: web.AppRunner | None = None
@@ -125,6 +128,7 @@ class WebDoorServer:
             await self._runner.cleanup()
             raise
         self._connections = connections
+        self.origins = PageOrigins.of(self.public, self.settings.host, self.settings.host_names)
         self.signed_in_tabs.start()
         log.info("web door open on http://%s:%d%s", self.settings.host, self.port,
                  f" (public URL {self.public})" if self.public else "")
@@ -175,7 +179,7 @@ class WebDoorServer:
     @web.middleware
     async def _headers(self, request: web.Request,
                        handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
-        origin = own_origin(self.public, request.host)
+        origin = self._own_origin(request)
         try:
             response = await handler(request)
         except web.HTTPException as error:
@@ -185,11 +189,15 @@ class WebDoorServer:
             response.headers.update(security_headers(origin))
         return response
 
+    def _own_origin(self, request: web.Request) -> str | None:
+        """The page's origin at the host this request asked for; ``None``: the page is not at that host."""
+        return self.origins.origin(request.host) if self.origins is not None else None
+
     def _origin(self, request: web.Request, same: bool = False) -> str:
         """The page's origin (``same``: the request must come from a page of it, as its Origin header says)."""
-        origin = own_origin(self.public, request.host)
+        origin = self._own_origin(request)
         if origin is None:
-            raise web.HTTPBadRequest(text="This page needs the address it was asked at.")
+            raise web.HTTPMisdirectedRequest(text=NOT_HERE)
         if same and request.headers.get("Origin") != origin:
             raise web.HTTPForbidden(text="Sign in and out from this game's own page.")
         return origin
@@ -296,7 +304,7 @@ class WebDoorServer:
     async def _websocket(self, request: web.Request, name: str | None) -> web.StreamResponse:
         """A tab's game: a guest's under ``name``, or (``None``) the player its browser is signed in as."""
         address, port = self._client(request)
-        origin = own_origin(self.public, request.host)
+        origin = self._own_origin(request)
         if origin is None or request.headers.get("Origin") != origin:
             self.services.refusals.info("web connection from %s:%d refused: Origin %r is not this server's (%s)",
                                         address, port, request.headers.get("Origin", "")[:80], origin)

@@ -10,7 +10,6 @@ works offline on a LAN); its splash shows the game's title, nothing of the serve
 from __future__ import annotations
 
 import html
-import re
 from dataclasses import dataclass
 from importlib import resources
 from urllib.parse import quote, urlsplit
@@ -36,8 +35,6 @@ TERMINAL_HANDED_OVER = (b"window.onresize=()=>{this.fit()}",
 NAME_INPUT_LIMIT = 40
 #: The longest code read from the page (ten letters, with a dash or spaces).
 CODE_INPUT_LIMIT = 20
-#: A Host header the page may name in its websocket's address: a host name or address, and a port.
-HOST_PATTERN = re.compile(r"[A-Za-z0-9.-]{1,253}(:\d{1,5})?|\[[0-9A-Fa-f:.]{2,45}\](:\d{1,5})?")
 
 
 class PublicUrlError(ValueError):
@@ -67,15 +64,6 @@ def public_origin(url: str) -> str:
             or parts.query or parts.fragment or parts.username or parts.password:
         raise PublicUrlError(f"{url!r} is not an address such as https://soluna.example.org")
     return f"{parts.scheme}://{parts.netloc.lower()}"
-
-
-def own_origin(public: str | None, host_header: str) -> str | None:
-    """The page's origin: the public URL's, else ``http://`` and the Host asked for (``None``: no usable Host)."""
-    if public is not None:
-        return public
-    if not HOST_PATTERN.fullmatch(host_header):
-        return None
-    return f"http://{host_header.lower()}"
 
 
 def security_headers(origin: str | None) -> dict[str, str]:
