@@ -1,5 +1,7 @@
-"""The notice that covers the layout while the terminal is below the minimum size, kept on top of
-whatever opens or closes under it."""
+"""The app's size as layouts see it: the notice that covers the layout while the terminal is below the
+minimum size, kept on top of whatever opens or closes under it; and the app's ``NARROW_CLASS`` below
+``WIDE_WIDTH``, which the stylesheets lay every screen out by (one class on the app, so a screen under a
+dialog is laid out for the new width too)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from textual.geometry import Size
 from textual.screen import Screen, ScreenResultCallbackType
 from textual.widget import AwaitMount
 
-from .terminal import MIN_HEIGHT, MIN_WIDTH
+from .terminal import MIN_HEIGHT, MIN_WIDTH, NARROW_CLASS, WIDE_WIDTH
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -39,6 +41,7 @@ class TooSmallNotice(_AppBase):
         """Cover whatever is on top with a notice while the terminal is below the minimum size; take
         the notice away once it is large enough."""
         width, height = size or self.size
+        self.set_class(width < WIDE_WIDTH, NARROW_CLASS)
         too_small = width < MIN_WIDTH or height < MIN_HEIGHT
         showing = self.screen.has_class(TOO_SMALL_CLASS)
         if too_small and not showing:

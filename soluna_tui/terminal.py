@@ -10,8 +10,13 @@ from collections.abc import Mapping
 from typing import TextIO
 
 #: Below this size the game shows a "terminal too small" notice instead of its layout.
-MIN_WIDTH = 80
-MIN_HEIGHT = 24
+MIN_WIDTH = 40
+MIN_HEIGHT = 20
+#: From this width the side panels (the tally, the moves, the talk) stand beside the board; below it the
+#: app has the ``NARROW_CLASS`` and lays itself out for a phone or a narrow split: the tally in a line above
+#: the board, the moves and the talk behind Tab.
+WIDE_WIDTH = 80
+NARROW_CLASS = "-narrow"
 
 
 def refusal(environ: Mapping[str, str] = os.environ, stdout: TextIO = sys.stdout,

@@ -52,6 +52,11 @@ class TalkHalf:
             lobby.draw_news(self.redraw)  # others' lines in the lobby shown: news, as who comes and goes
         else:
             self.redraw()
+        remote, game = self._remote, self.app.game
+        if others and remote is not None and game is not None and message.code == remote.code and game.is_mounted:
+            heard = [line for line in message.lines if line in self.book.lines(remote.code, remote.watching)]
+            if heard and not game.chat_panel.display:  # a narrow screen's talk is behind Tab: its newest line told
+                game.show_notice(f"{heard[-1].name}: {heard[-1].text} (Tab reads the talk)")
 
     # ---- where the talk is shown -----------------------------------------------------------
 

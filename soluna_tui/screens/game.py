@@ -29,6 +29,7 @@ from ..play.picker import Picker
 from ..play.view import Moment, TableFacts
 from ..rules import Arrangement, Match, PlacedMove, Position, SolunaError
 from ..table import Table, UndoTooLateError
+from ..terminal import NARROW_CLASS
 from ..widgets.board import Board
 from ..widgets.cached_lines import CachedLines, Column, Row
 from ..widgets.chat_panel import ChatPanel
@@ -54,6 +55,9 @@ if TYPE_CHECKING:
 
 PartT = TypeVar("PartT", bound=Widget)
 
+
+#: The screen's class while the moves and the talk are open on a narrow terminal (styles/game.tcss).
+SIDE_OPEN_CLASS = "-side-open"
 
 #: While a clock kept at this table runs, the time used is saved this often (seconds): a terminal closed without
 #: quitting (its window shut, the SSH connection gone) loses no more than that.
@@ -132,8 +136,9 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
                     yield MovePrompt(id="move-prompt")
                     yield StatusLine(id="status")
             with Column(id="sidebar"):
-                yield Tally(self.glyphs, id="tally")
-                yield ClockPanel(self.glyphs, id="clock-panel")  # shown for a match with a clock
+                with Column(id="score"):  # on a narrow terminal, a line above the board (styles/game.tcss)
+                    yield Tally(self.glyphs, id="tally")
+                    yield ClockPanel(self.glyphs, id="clock-panel")  # shown for a match with a clock
                 yield History(id="history")
                 yield ChatPanel(shown_with_lines=True, id="chat")  # table talk over SSH: hidden until there is some
                 yield NoticeLine(id="notice")
@@ -593,6 +598,19 @@ class GameScreen(QuietFocus, TeachingMixin, PickingMixin, CachedLines, Screen[No
             self.after_change(cursor=last.target_slot if last is not None else None)
 
     # ---- browsing the history ------------------------------------------------------------
+
+    def watch_focused(self, focused: Widget | None) -> None:
+        """On a narrow terminal the moves and the talk show (above the board) while one of them has the focus:
+        Tab opens them, Tab or Escape goes back to the board."""
+        self._show_side(focused)
+
+    def on_resize(self) -> None:
+        self._show_side(self.focused)
+
+    def _show_side(self, focused: Widget | None) -> None:
+        side = focused is not None and self.app.has_class(NARROW_CLASS) and (
+            focused is self._part(History) or isinstance(focused.parent, ChatPanel))
+        self.set_class(side, SIDE_OPEN_CLASS)
 
     def action_toggle_history(self) -> None:
         """Tab: from the board to the move history and back."""

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -33,6 +33,9 @@ class GuidedRoundScreen(QuietFocus, PickingMixin, Screen[bool]):
     """Four steps on a real layout; ``n`` skips, ``r`` starts again, Enter at the end goes on."""
 
     BINDINGS = [
+        # The step's text scrolls where it is taller than its panel (a phone: the board keeps its rows).
+        Binding("pagedown", "scroll_step(1)", "More"),
+        Binding("pageup", "scroll_step(-1)", "Back up", show=False),
         *PICKING_BINDINGS,
         Binding("enter,space", "go_on", "Go on"),  # once the round is over (Pick/place is hidden then)
         Binding("r", "again", "Start again"),
@@ -52,7 +55,8 @@ class GuidedRoundScreen(QuietFocus, PickingMixin, Screen[bool]):
                 yield Board(glyphs, id="board")
                 yield StatusLine(id="status")
             with Vertical(id="sidebar"):
-                yield Static("", id="guided-step", markup=False)
+                with VerticalScroll(id="guided-step", can_focus=False):
+                    yield Static("", id="guided-text", markup=False)
         yield KeyFooter()
 
     @property
@@ -62,6 +66,11 @@ class GuidedRoundScreen(QuietFocus, PickingMixin, Screen[bool]):
     def on_mount(self) -> None:
         self.query_one("#guided-step").border_title = "Guided round"
         self.redraw(cursor=0)
+
+    def action_scroll_step(self, pages: int) -> None:
+        step = self.query_one("#guided-step", VerticalScroll)
+        step.scroll_to(y=step.scroll_y + pages * max(1, step.scrollable_content_region.height - 1), animate=False)
+        self.call_after_refresh(self.refresh_bindings)
 
     # ---- the player's moves ----------------------------------------------------------------
 
@@ -103,7 +112,15 @@ class GuidedRoundScreen(QuietFocus, PickingMixin, Screen[bool]):
             return self.picking_check(action, not self.lesson.over)
         if action == "open_move_prompt":
             return False  # no typed moves here: the steps are about the towers
+        if action == "scroll_step":
+            if not self.is_mounted:
+                return False
+            step = self.query_one("#guided-step", VerticalScroll)
+            return step.max_scroll_y > 0 and (step.scroll_y < step.max_scroll_y if parameters == (1,) else None)
         return True
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.refresh_bindings)  # the step's text may scroll now, or no longer
 
     # ---- drawing ---------------------------------------------------------------------------
 
@@ -119,7 +136,9 @@ class GuidedRoundScreen(QuietFocus, PickingMixin, Screen[bool]):
                      if look.target and look.tower is not None and not lesson.lights(Move(held, look.tower)) else look
                      for look in looks]
         self.board.show(looks, cursor)
-        self.query_one("#guided-step", Static).update(lesson.text)
+        self.query_one("#guided-text", Static).update(lesson.text)
+        self.query_one("#guided-step").scroll_home(animate=False)
+        self.call_after_refresh(self.refresh_bindings)
         self.say(*self.prompt())
         self.refresh_bindings()
 

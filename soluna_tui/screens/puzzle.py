@@ -19,6 +19,7 @@ from ..play.view import tower_looks
 from ..rules import DEFAULT_DISCS, Arrangement, Budget, Move, OptionError, PlacedMove
 from ..rules.puzzles import ANY, Puzzle, make_puzzle, refutation
 from ..rules.wording import plies
+from ..terminal import NARROW_CLASS
 from ..widgets.board import Board
 from ..widgets.key_footer import KeyFooter
 from ..widgets.move_prompt import MovePrompt
@@ -183,6 +184,9 @@ class PuzzleScreen(QuietFocus, PickingMixin, Screen[None]):
 
     # ---- drawing -------------------------------------------------------------------------
 
+    def on_resize(self) -> None:
+        self.redraw()  # the puzzle's panel is worded for the width (a line above the board on a phone)
+
     def redraw(self, cursor: int | None = None) -> None:
         puzzle = self.puzzle
         if puzzle is None:
@@ -195,12 +199,17 @@ class PuzzleScreen(QuietFocus, PickingMixin, Screen[None]):
             cursor = placed.target_slot
         self.board.show(looks, cursor)
         stats = self.record
-        self.query_one("#puzzle-info", Static).update(
-            f"Find the only move\nthat wins.\n\nSeed {puzzle.seed}, {self.difficulty} difficulty\n"
-            f"It wins in {plies(puzzle.plies)}.\n\n"
-            f"Streak {stats.streak} (best {stats.best_streak})\n{stats.solved} solved, {stats.failed} failed"
-        )
-        self.query_one("#puzzle-verdict", Static).update(self.verdict_text())
+        if self.app.has_class(NARROW_CLASS):  # above the board on a phone: in as few lines as it reads
+            info = (f"Find the only move that wins (in {plies(puzzle.plies)}). Seed {puzzle.seed}, {self.difficulty}."
+                    f" Streak {stats.streak} (best {stats.best_streak}), {stats.solved} solved, {stats.failed} failed.")
+        else:
+            info = (f"Find the only move\nthat wins.\n\nSeed {puzzle.seed}, {self.difficulty} difficulty\n"
+                    f"It wins in {plies(puzzle.plies)}.\n\n"
+                    f"Streak {stats.streak} (best {stats.best_streak})\n{stats.solved} solved, {stats.failed} failed")
+        self.query_one("#puzzle-info", Static).update(info)
+        verdict = self.verdict_text()
+        self.query_one("#puzzle-verdict", Static).update(verdict)
+        self.query_one("#puzzle-verdict").set_class(not verdict, "-empty")
         self.say(*self.prompt())
         self.refresh_bindings()
 

@@ -40,6 +40,9 @@ from .tower import PARTS, SCALES, SMALL, Geometry, TowerScale, TowerWidget, draw
 #: A larger scale is chosen only if every tower of up to this many discs (or all the discs of the
 #: round, if fewer) is drawn whole.
 WANTED_DISCS = 6
+#: The compact towers spread over more rows (fewer columns) where the rows still draw a tower of this many
+#: discs whole: a tall narrow board (a phone) fills its height instead of leaving it blank above two rows.
+SPREAD_DISCS = 4
 #: On the large scales, a row has room for this many discs more than the tallest tower on the table...
 GROWTH_ROOM = 1
 #: ...in these steps (beyond the last, as many as its height holds): the rows change once a round at most, when
@@ -72,6 +75,10 @@ def plan_board(width: int, height: int, places: int, discs: int, note_line: bool
         if not fitting:
             continue
         rows = ceil(places / fitting)
+        if widest is SMALL:  # the compact towers: in as many rows as still draw a tower of ``SPREAD_DISCS`` whole
+            spread = min(SPREAD_DISCS, wanted)  # (a phone's tall board: 4 columns of 3, not 6 of 2)
+            rows = next((more for more in range(places, rows, -1)
+                         if SMALL.discs_within(height // more, note_line) >= spread), rows)
         row_height = max(1, height // rows)
         for scale in thinner(widest):  # the thickest discs that still draw such a tower whole
             shown = scale.discs_within(row_height, note_line)

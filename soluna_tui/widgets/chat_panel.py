@@ -23,6 +23,13 @@ LINES_DRAWN = 100
 class ChatPanel(Vertical):
     """The lines said here, and the chat line under them while it is open."""
 
+    DEFAULT_CSS = """
+    ChatPanel {
+        display: none;
+        &.-open, &.-has-lines { display: block; }
+    }
+    """
+
     def __init__(self, *, shown_with_lines: bool, id: str | None = None) -> None:
         """``shown_with_lines``: the panel stays in view, closed, while there are lines to read (beside the board);
         else only while open (in the lobby, in the lists' place)."""
@@ -61,8 +68,15 @@ class ChatPanel(Vertical):
         self.chat_line.value = ""
         self._show()
 
+    def on_show(self) -> None:
+        """Come into view (opened, or a narrow screen's moves and talk opened with Tab): draw the lines heard."""
+        self._show()
+
     def _show(self) -> None:
-        self.display = self.is_open or (self.shown_with_lines and bool(self._spoken))
+        # The stylesheet shows the panel by these classes (styles/talk.tcss): beside the board while there are
+        # lines to read; on a narrow terminal only while it is open or the moves and talk are.
+        self.set_class(self.is_open, "-open")
+        self.set_class(self.shown_with_lines and bool(self._spoken), "-has-lines")
         self.chat_line.display = self.is_open
         if self.display:  # a hidden panel's lines wait until it shows: refreshing a widget out of view costs the
             self.query_one(ChatLines).show(self._spoken)  # screen its whole map again, on every line heard

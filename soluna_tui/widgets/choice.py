@@ -1,6 +1,7 @@
 """A setting with a few values, changed with left/right (or a click): ``Rules  < box >``.
 
-One line drawn with the line API from kept styles: a key that changes the value repaints that
+One line drawn with the line API from kept styles (two where the longest value does not fit beside the label,
+as in a phone's narrow dialog: the value under the label): a key that changes the value repaints that
 line and nothing else (the dialogs' most frequent key, over SSH too). Its focus look is drawn
 too, from the ``choice--focused*`` parts: the focus moving to the next field restyles nothing.
 """
@@ -14,6 +15,7 @@ from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from textual import events
 from textual.binding import Binding
+from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
@@ -35,7 +37,7 @@ class Choice(CachedLines, Widget, can_focus=True):
                          "choice--focused-label", "choice--focused-value", "choice--focused-arrow"}
     DEFAULT_CSS = """
     Choice {
-        height: 1;
+        height: auto;
         width: 1fr;
     }
     """
@@ -99,16 +101,30 @@ class Choice(CachedLines, Widget, can_focus=True):
         self.focus()
         self.action_cycle(1)
 
+    def _one_line(self, width: int) -> bool:
+        """Whether every value fits beside the label in ``width`` columns (else each is drawn under it)."""
+        longest = max((cell_len(text) for text, _ in self.values), default=0)
+        return self.label_width + longest + 4 <= width
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return 1 if self._one_line(width) else 2
+
     def render_line(self, y: int) -> Strip:
         width = self.size.width
         focused = self.has_focus
         base = self.part_style("choice--focused") if focused else self.base_style()
-        if y:
+        one_line = self._one_line(width)
+        if y > (0 if one_line else 1):
             return Strip.blank(width, base)
         left, right = ("<", ">") if self.ascii_mode else ("◂", "▸")
         prefix = "choice--focused-" if focused else "choice--"
-        pieces = [(f"{self.label:<{self.label_width}}", f"{prefix}label"), (f"{left} ", f"{prefix}arrow"),
-                  (self.values[self.index][0], f"{prefix}value"), (f" {right}", f"{prefix}arrow")]
+        label = [(f"{self.label:<{self.label_width}}", f"{prefix}label")]
+        text = self.values[self.index][0]
+        room = width - 4 - (self.label_width if one_line else 2)  # a value longer than its line ends with "..."
+        if cell_len(text) > room > 1:
+            text = set_cell_size(text, room - 1) + ("." if self.ascii_mode else "…")
+        value = [(f"{left} ", f"{prefix}arrow"), (text, f"{prefix}value"), (f" {right}", f"{prefix}arrow")]
+        pieces = label + value if one_line else label if y == 0 else [("  ", f"{prefix}label"), *value]
         segments = []
         used = 0
         for text, part in pieces:

@@ -100,12 +100,14 @@ class ClockPanel(Widget):
         face = clock_face(left)
         running = reading.running == player
         marker = self.glyphs.turn if running else " "
-        width = max(12, self.content_size.width or 26)
+        part = "stopped" if not running else "low" if left < LOW else "running"
+        width = self.content_size.width or 26
+        if width < 12:  # beside the tally's line on a narrow terminal: the time alone, on its player's line
+            return (f"{marker} {face}", part)
         name_width = max(4, width - 2 - len(face) - 1)
         name = self._names[player]
         if cell_len(name) > name_width:
             name = set_cell_size(name, name_width - 1) + self.glyphs.ellipsis[:1]
-        part = "stopped" if not running else "low" if left < LOW else "running"
         return (f"{marker} {set_cell_size(name, name_width)} {face}", part)
 
     def render_line(self, y: int) -> Strip:

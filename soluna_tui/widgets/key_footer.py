@@ -181,9 +181,10 @@ class KeyFooter(CachedLines, Widget, can_focus=False):
         if not dimmed_only:
             self.repaint()
             return
-        # The same keys, some dimmed or lit: repaint those keys only.
-        for old, new in zip(before, self._entries, strict=False):
-            if old.entry.enabled != new.enabled:
+        # The same keys, some dimmed or lit: repaint those keys only (those drawn: a narrow footer leaves some out).
+        enabled = {entry.action: entry.enabled for entry in self._entries}
+        for old in before:
+            if old.entry.enabled != enabled.get(old.entry.action, old.entry.enabled):
                 self.repaint(Region(old.start, 0, old.end - old.start, 1))
 
     def on_resize(self) -> None:
@@ -203,11 +204,30 @@ class KeyFooter(CachedLines, Widget, can_focus=False):
             return False, self._palette is not None
         return True, self._palette is not None and compact + palette_width <= width
 
+    def _shown(self, width: int) -> tuple[FooterEntry, ...]:
+        """The keys drawn: all of them where they fit close together; else the first that fit, and the help's key
+        last (a phone's 40 columns): every key is in the help."""
+        entries = self._entries
+        if not self.compact or sum(entry.width + COMPACT_EXTRA for entry in entries) - COMPACT_EXTRA <= width:
+            return entries
+        helps = [entry for entry in entries if entry.action.rpartition(".")[2] == "help"]
+        room = width - sum(entry.width + COMPACT_EXTRA for entry in helps)
+        shown: list[FooterEntry] = []
+        for entry in entries:
+            if entry in helps:
+                continue
+            if entry.width + COMPACT_EXTRA > room:
+                break
+            shown.append(entry)
+            room -= entry.width + COMPACT_EXTRA
+        return (*shown, *helps)
+
     def _layout(self) -> Strip:
         width = self.size.width or self.app.size.width
         if self._strip is not None and self._strip.cell_length == width:
             return self._strip
         self.compact, self.show_command_palette = self._fit(width)
+        entries = self._shown(width)
         base = self.base_style()
         key_style = self.part_style("key-footer--key")
         description_style = self.part_style("key-footer--description")
@@ -215,8 +235,8 @@ class KeyFooter(CachedLines, Widget, can_focus=False):
         segments: list[Segment] = []
         placed: list[Placed] = []
         column = 0
-        last = len(self._entries) - 1
-        for index, entry in enumerate(self._entries):
+        last = len(entries) - 1
+        for index, entry in enumerate(entries):
             key, description = (key_style, description_style) if entry.enabled else (
                 key_style + dim, description_style + dim)
             start = column

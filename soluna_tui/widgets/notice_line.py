@@ -33,8 +33,10 @@ class NoticeLine(TextLines):
         self._shown += 1
         shown = self._shown
         self.set_text(text, "notice-line--text")
+        self.set_class(bool(text), "-shown")  # a narrow terminal shows the line only then (styles/game.tcss)
         self.set_timer(NOTICE_SECONDS, lambda: self._clear(shown), name="notice")
 
     def _clear(self, shown: int) -> None:
         if shown == self._shown:
             self.set_text("", "notice-line--text")
+            self.remove_class("-shown")

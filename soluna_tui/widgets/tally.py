@@ -16,6 +16,7 @@ from textual.widget import Widget
 
 from ..glyphs import UNICODE, Glyphs
 from ..play.looks import TallyInfo
+from ..terminal import NARROW_CLASS
 from .cached_lines import CachedLines, changed_cells
 
 #: A line of the panel: (text, part) pieces, the part naming its style (``tally--PART``; "" plain).
@@ -107,6 +108,7 @@ class Tally(CachedLines, Widget):
 
     def notify_style_update(self) -> None:
         self._drawn.clear()
+        self._rows = []  # a narrow terminal's panel has fewer lines (``rows``)
         super().notify_style_update()
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
@@ -134,8 +136,10 @@ class Tally(CachedLines, Widget):
         return strip
 
     def rows(self) -> list[Row]:
-        """The panel's lines as they read now, each as (text, part) pieces."""
+        """The panel's lines as they read now, each as (text, part) pieces: on a narrow terminal (a line above
+        the board) the players' lines alone, and what happens to the table."""
         info = self._info
+        compact = self.app.has_class(NARROW_CLASS)
         width = max(10, self.size.width)
         now = time.monotonic()
         rows: list[Row] = []
@@ -153,6 +157,10 @@ class Tally(CachedLines, Widget):
             deadline = info.away[player]
             if deadline is not None:
                 rows.append(((f"  {away_text(deadline, now)}", "away"),))
+        if compact:
+            if info.status or info.status_line:
+                rows.append(((info.status, "turn"),))
+            return rows
         rows.append(((f"Round {info.round_number} {self._dot()} {info.rules}", "detail"),))
         rows.extend(((line, "detail"),) for line in detail_lines(info.mode, width))
         if info.spectators:

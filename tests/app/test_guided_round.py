@@ -132,9 +132,9 @@ async def test_the_help_and_the_palette_open_it_later_and_it_goes_back_where_it_
         assert isinstance(app.screen, GuidedRoundScreen)
 
 
-async def test_it_is_covered_by_the_too_small_notice_below_80x24(tmp_path) -> None:
+async def test_it_is_covered_by_the_too_small_notice_below_40x20(tmp_path) -> None:
     app = newcomer_app(tmp_path)
-    async with app.run_test(size=(70, 20)) as pilot:
+    async with app.run_test(size=(39, 20)) as pilot:
         await pilot.pause()
         assert any(isinstance(screen, GuidedRoundScreen) for screen in app.screen_stack)
         assert "too small" in screen_text(app).lower()

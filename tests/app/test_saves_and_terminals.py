@@ -257,14 +257,14 @@ async def test_ascii_mode_draws_only_7_bit_characters(tmp_path) -> None:
 
 async def test_a_terminal_below_the_minimum_gets_a_notice(tmp_path) -> None:
     app = make_app(tmp_path, hot_seat())
-    async with app.run_test(size=(60, 20)) as pilot:
+    async with app.run_test(size=(36, 20)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, TooSmallScreen)
-        assert "Terminal too small: 60x20" in screen_text(app)
-        await pilot.resize_terminal(80, 24)
+        assert "Terminal too small: 36x20" in screen_text(app) and "at least 40x20" in screen_text(app)
+        await pilot.resize_terminal(40, 20)  # a phone's layout, not the notice
         await pilot.pause()
         assert isinstance(app.screen, GameScreen)
-        await pilot.resize_terminal(79, 30)
+        await pilot.resize_terminal(80, 19)
         await pilot.pause()
         assert isinstance(app.screen, TooSmallScreen)
         await pilot.resize_terminal(120, 40)
@@ -561,7 +561,7 @@ async def test_a_finished_match_is_kept_with_the_verdicts_its_review_found(tmp_p
     assert fresh.positions_solved == 0  # soluna export --last solves nothing again
 
 
-@pytest.mark.parametrize("size", [(60, 20), (70, 22), (79, 24)])
+@pytest.mark.parametrize("size", [(30, 15), (39, 22), (79, 19)])
 async def test_the_too_small_notice_covers_the_first_dialog_and_the_offer_to_resume(tmp_path, size) -> None:
     """The first command in a small terminal crashed (two notices with one id): the new-match form, then
     "Welcome back" with a match saved; each is covered, and shown once the terminal is large enough."""
@@ -592,7 +592,7 @@ async def test_the_too_small_notice_covers_the_first_dialog_and_the_offer_to_res
         await wait_for(pilot, resumed, lambda: isinstance(resumed.screen, GameScreen), "the match")
 
 
-@pytest.mark.parametrize("size", [(60, 20), (70, 22), (79, 24)])
+@pytest.mark.parametrize("size", [(30, 15), (39, 22), (79, 19)])
 async def test_the_too_small_notice_covers_every_dialog_and_keeps_them_working(tmp_path, size) -> None:
     """Shrunk under the round-over dialog, the help and a confirmation: a notice over each, no crash; a
     dialog that closes itself under the notice takes itself away, not the notice; grown again, the
@@ -624,7 +624,7 @@ async def test_the_too_small_notice_covers_every_dialog_and_keeps_them_working(t
         await wait_for(pilot, app, lambda: isinstance(app.screen, ConfirmScreen), "the question")
 
 
-@pytest.mark.parametrize("size", [(60, 20), (79, 24)])
+@pytest.mark.parametrize("size", [(39, 20), (60, 19)])
 async def test_the_lines_under_the_board_are_back_once_the_too_small_notice_goes(tmp_path, size) -> None:
     """The status and the last move, drawn again at the width they come back at (they were blank until the next move:
     the screen under the notice is laid out again as it comes back, and their lines were not drawn again)."""
