@@ -350,18 +350,28 @@ class StatsStore:
         return stats
 
 
-def describe(stats: Stats, bar: tuple[str, str] = ("#", ".")) -> list[str]:
-    """The stats as lines of text, for ``soluna stats`` and the stats screen."""
+#: The width of the table's lines (the mode, then four numbers); narrower, each mode is told in two lines.
+TABLE_WIDTH = 51
+
+
+def describe(stats: Stats, bar: tuple[str, str] = ("#", "."), width: int = 80) -> list[str]:
+    """The stats as lines of text, for ``soluna stats`` and the stats screen; in ``width`` columns (a phone's
+    screen: the table's rows and the accuracy bars in two lines each)."""
     lines = []
+    narrow = width < TABLE_WIDTH
     summaries = stats.by_mode()
     if summaries:
-        lines.append(f"{'Matches':<24}{'played':>7}{'won':>6}{'rounds':>8}{'won':>6}")
+        lines.append("Matches" if narrow else f"{'Matches':<24}{'played':>7}{'won':>6}{'rounds':>8}{'won':>6}")
         for mode in sorted(summaries):
             summary = summaries[mode]
             computer = mode != "two players"
             won = str(summary.matches_won) if computer else "-"
             rounds_won = str(summary.rounds_won) if computer else "-"
-            lines.append(f"{mode:<24}{summary.matches:>7}{won:>6}{summary.rounds:>8}{rounds_won:>6}")
+            if narrow:
+                lines.append(mode)
+                lines.append(f"  {summary.matches} played, {won} won; {summary.rounds} rounds, {rounds_won} won")
+            else:
+                lines.append(f"{mode:<24}{summary.matches:>7}{won:>6}{summary.rounds:>8}{rounds_won:>6}")
             if not computer:
                 wins = ", ".join(f"{name} {count}" for name, count in sorted(summary.wins_by_name.items()))
                 lines.append(f"  match wins: {wins}")
@@ -376,8 +386,12 @@ def describe(stats: Stats, bar: tuple[str, str] = ("#", ".")) -> list[str]:
         full, empty = bar
         for date, name, against, accuracy in points:
             filled = round(accuracy * 10)
-            lines.append(f"  {date} {name[:10]:<10} vs {against[:19]:<19} {full * filled}{empty * (10 - filled)} "
-                         f"{accuracy:.0%}")
+            shown = f"{full * filled}{empty * (10 - filled)} {accuracy:.0%}"
+            if narrow:
+                lines.append(f"  {date} {name[:10]} vs {against[:19]}")
+                lines.append(f"    {shown}")
+            else:
+                lines.append(f"  {date} {name[:10]:<10} vs {against[:19]:<19} {shown}")
     puzzles = stats.puzzles
     lines.append("")
     lines.append(f"Puzzles: {puzzles.solved} solved, {puzzles.failed} failed; "

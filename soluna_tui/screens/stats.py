@@ -13,6 +13,9 @@ from ..widgets.key_footer import KeyFooter
 from .help import HELP_BINDING
 from .quiet_focus import QuietFocus
 
+#: The dialog's width where the terminal has room (styles/dialogs.tcss gives the dialogs theirs).
+STATS_WIDTH = 70
+
 
 class StatsScreen(QuietFocus, ModalScreen[None]):
     BINDINGS = [Binding("escape,q,enter", "close", "Close"), HELP_BINDING]
@@ -24,15 +27,21 @@ class StatsScreen(QuietFocus, ModalScreen[None]):
         self.ascii_mode = ascii_mode
 
     def compose(self) -> ComposeResult:
-        bar = ("#", ".") if self.ascii_mode else ("█", "░")
         with VerticalScroll(id="stats", classes="dialog"):
             if self.problem:
                 yield Static(f"The stats file could not be read: {self.problem}.", id="stats-problem", markup=False)
-            yield Static("\n".join(describe(self.stats, bar)), markup=False)
+            yield Static("", id="stats-text", markup=False)
         yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#stats").border_title = "Statistics"
+        self.on_resize()
+
+    def on_resize(self) -> None:
+        """The lines for the width the dialog has (a phone's: the table in two lines a row)."""
+        bar = ("#", ".") if self.ascii_mode else ("█", "░")
+        width = min(self.app.size.width, STATS_WIDTH) - 4  # the dialog's border and padding
+        self.query_one("#stats-text", Static).update("\n".join(describe(self.stats, bar, width)))
 
     def action_close(self) -> None:
         self.dismiss(None)

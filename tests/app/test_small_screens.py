@@ -216,3 +216,30 @@ async def test_the_dialogs_of_a_round_and_a_match_fit_and_answer(tmp_path, size)
         assert in_view(app.screen.query_one(".dialog"))
         text = screen_text(app)
         assert "wins the match" in text and "Rematch" in text and "Quit" in text
+
+
+async def test_the_stats_and_a_replay_read_whole_on_a_phone(tmp_path) -> None:
+    """The stats' table told in two lines a row where its columns do not fit; a replay's text under the board whole."""
+    from soluna_tui.screens.replay import ReplayScreen
+    from soluna_tui.screens.stats import StatsScreen
+
+    from .helpers import replay_of_the_newest_finished_match
+
+    app = make_app(tmp_path, hot_seat(seed=2, discs=4, stars_to_win=1))
+    async with app.run_test(size=(40, 20)) as pilot:
+        await play_randomly_until(pilot, app, random.Random(1), MatchOverScreen)
+        await pilot.press("escape")
+        await pilot.press("ctrl+p", *"Stats")
+        await settle(pilot, app)
+        await pilot.press("enter")
+        await wait_for(pilot, app, lambda: isinstance(app.screen, StatsScreen), "the stats")
+        text = screen_text(app)
+        assert "two players" in text and "1 played, - won; 1 rounds, - won" in text and "100%" in text
+        await pilot.press("escape")
+        await wait_for(pilot, app, lambda: isinstance(app.screen, GameScreen), "the game")
+        replay = await replay_of_the_newest_finished_match(pilot, app)
+        assert isinstance(replay, ReplayScreen)
+        await settle(pilot, app)
+        text = " ".join(screen_text(app).split())
+        assert "in plies from that move)." in text and "Ann won the match 1-0." in text
+        assert all(in_view(widget) for widget in replay.query(TowerWidget) if widget.display)
