@@ -179,6 +179,18 @@ async def test_a_message_nested_sixty_thousand_deep_closes_its_tab_with_one_line
     assert len(about) == 1, about
 
 
+async def test_a_first_message_the_page_never_sends_closes_its_tab_with_the_one_line(tmp_path) -> None:
+    async with web_server(tmp_path) as server:
+        assert server.web is not None
+        mallory = await WebTerminal.open(server.web.port, name="mallory", size_first=False)
+        try:
+            mallory.send_raw("[" * 60_000)
+            assert GARBAGE in (await mallory.wait_closed()).decode()
+            await wait_until(lambda: server.gate.connections == 0, what="the place given back")
+        finally:
+            await mallory.close()
+
+
 async def test_a_tab_that_never_says_its_size_is_closed_within_the_login_timeout(tmp_path) -> None:
     async with web_server(tmp_path, login_timeout=2) as server:
         assert server.web is not None

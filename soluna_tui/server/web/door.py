@@ -378,6 +378,10 @@ class WebDoorServer:
         """The tab's game: started once the page says its terminal's size, played until either side ends it."""
         timeout = self.services.config.limits.login_timeout
         size = await _first_size(socket, timeout)
+        if isinstance(size, WebMessageError):
+            visitor.closing_reason = f"a bad websocket message ({size})"
+            await _last_line(socket, GARBAGE)
+            return
         if size is None:
             visitor.closing_reason = visitor.closing_reason or f"no terminal size within {timeout:.0f} s, or not a " \
                                                                  "resize first"
@@ -432,8 +436,9 @@ class WebDoorServer:
                 pass  # the app is told nothing: a terminal's focus reports are the child's to ask for
 
 
-async def _first_size(socket: web.WebSocketResponse, timeout: float) -> Resize | None:
-    """The page's first message, its terminal's size, within ``timeout`` seconds (else ``None``)."""
+async def _first_size(socket: web.WebSocketResponse, timeout: float) -> Resize | WebMessageError | None:
+    """The page's first message, its terminal's size, within ``timeout`` seconds (else ``None``; a message the page
+    never sends: why it is none)."""
     try:
         message = await socket.receive(timeout)
     except TimeoutError:
@@ -442,8 +447,8 @@ async def _first_size(socket: web.WebSocketResponse, timeout: float) -> Resize |
         return None
     try:
         parsed = read_message(message.data)
-    except WebMessageError:
-        return None
+    except WebMessageError as error:
+        return error
     return parsed if isinstance(parsed, Resize) else None
 
 
