@@ -4,6 +4,8 @@ the test, at the other end of the child's link."""
 
 from __future__ import annotations
 
+from textual import events
+
 from soluna_tui.link.messages import Chat, ChatLine
 from soluna_tui.link.protocol import Link
 from soluna_tui.link.talk import CANNED, LOBBY_LINES_KEPT, Room
@@ -13,6 +15,7 @@ from soluna_tui.rules import Match, MatchOptions
 from soluna_tui.screens.game import GameScreen
 from soluna_tui.screens.lobby import TALK_TITLE, LobbyScreen
 from soluna_tui.widgets.board import Board
+from soluna_tui.widgets.chat_input import ChatInput
 from soluna_tui.widgets.chat_panel import ChatPanel
 from soluna_tui.widgets.clock_panel import ClockPanel
 from soluna_tui.widgets.history import History
@@ -148,7 +151,13 @@ async def test_in_the_lobby_at_80x24_the_talk_takes_the_lists_place_and_the_tall
         server.send({"type": "chat", "room": "lobby", "refused": "Slow down: too fast.", "lines": []})
         await settle(pilot)
         assert "Slow down: too fast." in screen_text(app)
-        await pilot.press(*"x" * 301, "enter")
+        # Pasted, as a long line comes (301 key presses one by one took 20 s of waiting on the pilot).
+        chat_input = app.screen.query_one(ChatInput)
+        assert chat_input.has_focus
+        chat_input.post_message(events.Paste("x" * 301))
+        await settle(pilot)
+        assert chat_input.value == "x" * 301
+        await pilot.press("enter")
         await settle(pilot)
         assert "Not sent: 301 characters; a line has at most 300." in " ".join(screen_text(app).split())
         await pilot.press("escape")
