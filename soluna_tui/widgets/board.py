@@ -28,6 +28,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
 from textual.containers import Container
+from textual.geometry import Region
 from textual.message import Message
 from textual.strip import Strip
 
@@ -254,6 +255,13 @@ class Board(CachedLines, Container, can_focus=True):
 
     def on_resize(self) -> None:
         self._replan()
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # Textual does not always send a Resize when a sibling's change of height (a notice shown above the board
+        # on a narrow screen) changes the board's: drawn at a size it was not planned for, it plans again.
+        if self.plan is not None and (self.outer_size.width, self.outer_size.height) != self._planned_size:
+            self.call_later(self._replan)
+        return super().render_lines(crop)
 
     def _replan(self) -> None:
         """Choose the scale, columns and rows from the size and the number of places.

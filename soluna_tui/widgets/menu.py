@@ -39,6 +39,14 @@ class Menu(OptionList):
         tallest = self.styles.max_height
         most = int(tallest.value) if tallest is not None and tallest.unit is Unit.CELLS else count
         self.styles.height = min(count, most)
+        self.call_after_refresh(self._fit_wrapped_lines, most)
+
+    def _fit_wrapped_lines(self, most: int) -> None:
+        """Options that wrap (a phone's narrow lobby) take more lines than they count: as tall as those lines."""
+        lines = self.virtual_size.height
+        if self.is_attached and lines > self.option_count and self.styles.height is not None and (
+                int(self.styles.height.value) < min(lines, most)):
+            self.styles.height = min(lines, most)
 
     def action_cursor_up(self) -> None:
         if self.highlighted is None or self.highlighted > 0:

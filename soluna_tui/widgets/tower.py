@@ -176,6 +176,8 @@ def draw(look: TowerLook, cursor: bool, geometry: Geometry, width: int, height: 
     if geometry.note_line:
         note = look.note.center(width)[:width] if look.note else ""
         rows.append([(note, f"note-{look.note_kind}")] if note else [])
+    while len(rows) > height and len(rows) > base_line + 1 and not rows[-1]:
+        rows.pop()  # a row too short for the blank note line and the lift (a phone's moves open): the tower whole
     cell = _cell_part(look)
     base = palette["base"]
 
