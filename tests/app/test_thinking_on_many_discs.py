@@ -9,7 +9,7 @@ import time
 
 from soluna_tui.link.clock import ClockSetting
 from soluna_tui.match_setup import MatchSetup
-from soluna_tui.rules import MatchOptions, shared_solver
+from soluna_tui.rules import MatchOptions, players, shared_solver
 from soluna_tui.screens.confirm import ConfirmScreen
 
 from .helpers import game, make_app, screen_text, settle, wait_for
@@ -75,14 +75,16 @@ async def test_resigning_while_level_10_thinks_calls_its_proof_off(tmp_path) -> 
         assert not shared_solver.is_solved(start)  # called off, not run to its end
 
 
-async def test_a_fallible_level_guesses_on_24_discs_and_says_so(tmp_path) -> None:
+async def test_a_fallible_level_guesses_on_24_discs_and_says_so(tmp_path, monkeypatch) -> None:
+    # Half a CPU second to think, not THINK_CPU_SECONDS' three: the same guess, said the same way, sooner.
+    monkeypatch.setattr(players, "THINK_CPU_SECONDS", 0.5)
     app = make_app(tmp_path, computer_opening(seed=4, discs=24, level="9"))
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         screen = game(app)
         start = screen.match.position
         assert not shared_solver.is_solved(start)
         await wait_for(pilot, app, lambda: screen.thinking, "the computer thinking")
-        for _ in range(600):  # three CPU seconds: at most a minute, however loaded the machine
+        for _ in range(600):  # half a CPU second: at most a minute, however loaded the machine
             if screen.match.round.ply == 1 and not screen.thinking:
                 break
             await pilot.pause(0.1)
