@@ -436,16 +436,19 @@ def raise_open_files(sessions: int) -> None:
                                                     hard))
 
 
-def start_server(data_dir: str, sessions: int, args: argparse.Namespace, *flags: str) -> Server:
+def start_server(data_dir: str, sessions: int, args: argparse.Namespace, *flags: str,
+                 open_files: int | None = None) -> Server:
     """``soluna serve`` on free loopback ports, a web door too if a door of this run is the web's; its log is a
-    file (a pipe nobody reads would stop it once full)."""
+    file (a pipe nobody reads would stop it once full); ``open_files``: its limit on open files, soft and hard (as
+    systemd's ``LimitNOFILE`` sets them)."""
     web = ("--web", "0", "--web-host", "127.0.0.1") if "web" in args.doors else ()
     argv = [sys.executable, "-m", "soluna_tui.cli", "serve", "--allow-root", "--host", "127.0.0.1", "--port", "0",
             "--data-dir", data_dir, "--spawn", args.spawn, "--max-sessions", str(sessions),
             "--max-per-ip", str(sessions + 2), "--max-new-per-minute", str(2 * sessions + 10), *web, *flags]
     log = Path(data_dir) / "serve.log"
     with log.open("w") as writing:
-        server = subprocess.Popen(argv, stderr=writing, stdout=subprocess.DEVNULL)
+        server = subprocess.Popen(argv, stderr=writing, stdout=subprocess.DEVNULL, preexec_fn=None if open_files is None
+                                  else lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, open_files)))
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         text = log.read_text(errors="replace")

@@ -13,9 +13,10 @@ pushes out their own kind, while a player logs in and starts a game in well unde
 Every TCP connection to the web door holds a *socket* place from its first byte, before any header is
 read: a few per address (a browser loads a page over up to six at once, besides a tab's websocket), and
 while it has not sent a whole request it is *waiting*, a few per address and in all; when every waiting
-place is taken, the newcomer gets one and the longest waiting at the address holding most is closed, as
-with unstarted places. A slow-header flood from one address holds a handful of descriptors; from many,
-it pushes out only its own kind.
+place is taken, a newcomer gets one and the longest waiting at the address holding most is closed, as
+with unstarted places, unless the newcomer's address holds as many as any (then it is refused: a flood
+would only churn its own connections). A slow-header flood from one address holds a handful of
+descriptors; from many, a share of the waiting places, which any newcomer can still get.
 
 Refusals are one line meant for the person connecting ("Server full: ...",
 "Slow down: ..."); the caller shows it and disconnects cleanly. A token bucket
@@ -104,9 +105,10 @@ class Places:
 
     def __init__(self) -> None:
         self._held: dict[str, dict[Hashable, float]] = {}
+        self._count = 0
 
     def __len__(self) -> int:
-        return sum(len(held) for held in self._held.values())
+        return self._count
 
     def at(self, key: str) -> int:
         return len(self._held.get(key, ()))
@@ -114,13 +116,20 @@ class Places:
     def holds(self, key: str, connection: Hashable) -> bool:
         return connection in self._held.get(key, ())
 
+    def most(self) -> int:
+        """The most places one address holds."""
+        return max(map(len, self._held.values()), default=0)
+
     def take(self, key: str, connection: Hashable, since: float) -> None:
-        self._held.setdefault(key, {})[connection] = since
+        held = self._held.setdefault(key, {})
+        self._count += connection not in held
+        held[connection] = since
 
     def give_up(self, key: str, connection: Hashable) -> None:
         held = self._held.get(key)
-        if held is not None:
-            held.pop(connection, None)
+        if held is not None and connection in held:
+            del held[connection]
+            self._count -= 1
             if not held:
                 del self._held[key]
 
@@ -234,8 +243,11 @@ class Gate:
                              "send a request at once", explain=False)
         evicted = None
         if self.waiting >= self.waiting_places:
-            evicted_key, evicted = self._waiting.longest_at_fullest()
-            self._waiting.give_up(evicted_key, evicted)
+            if self._waiting.at(key) >= self._waiting.most():  # it would only push out its own kind
+                return Admission(f"all {self.waiting_places} places for web connections waiting to send a request "
+                                 "are taken, and this address holds as many as any", explain=False)
+            busiest, evicted = self._waiting.longest_at_fullest()
+            self._waiting.give_up(busiest, evicted)
         self._waiting.take(key, connection, self.clock())
         self._sockets[key] += 1
         return Admission(evicted=evicted)

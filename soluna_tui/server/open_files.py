@@ -26,8 +26,9 @@ from typing import Any
 from .gate import ThrottledLog
 
 #: The share of the limit kept free for what is not a new connection (sessions' terminals and links, the store,
-#: the log, a listing of the descriptors) and for the connections one readiness of a listener accepts at once
-#: before any of them is looked at (asyncio accepts up to the listen backlog, 100, in one go); at least ``RESERVE``.
+#: the log, a listing of the descriptors) and for the connections a listener accepts at once before any of them is
+#: looked at (asyncio accepts up to its listen backlog in one go: 100 on the SSH door, 128 on the web door); at
+#: least ``RESERVE``.
 FREE_SHARE, RESERVE = 4, 64
 #: Seconds a count of the descriptors is trusted (with the connections kept since added to it).
 MEASURE_EVERY, MEASURE_AGAIN = 0.1, 0.01

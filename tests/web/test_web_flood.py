@@ -101,6 +101,21 @@ async def test_a_request_whose_body_never_comes_is_answered_408_at_the_request_d
             await close_all([writer])
 
 
+async def test_a_client_that_never_reads_its_answers_is_closed_once_they_have_waited_the_stalled_deadline(
+        tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(connections, "STALLED_TIMEOUT", SHORT)
+    async with web_server(tmp_path) as server:
+        assert server.web is not None
+        reader, writer = await raw(server.web.port)
+        asked = b"GET /static/textual.js HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" * 200  # tens of megabytes, unread
+        writer.write(asked)
+        try:
+            await wait_until(lambda: server.gate.sockets == 1, what="the connection counted")
+            await wait_until(lambda: server.gate.sockets == 0, timeout=SHORT + 5, what="the stalled connection closed")
+        finally:
+            writer.transport.abort()
+
+
 async def test_connections_past_the_per_address_cap_are_closed_at_once_while_other_addresses_get_in(
         tmp_path, short_deadlines, monkeypatch, caplog) -> None:
     monkeypatch.setattr(connections, "HEADER_TIMEOUT", 30.0)  # the flood's connections outlast the test
@@ -134,7 +149,7 @@ async def test_connections_past_the_per_address_cap_are_closed_at_once_while_oth
     assert not [record for record in caplog.records if record.exc_info]
 
 
-async def test_when_every_waiting_place_is_taken_the_longest_waiting_at_the_busiest_address_makes_room(
+async def test_when_every_waiting_place_is_taken_the_longest_waiting_at_the_busiest_address_makes_room_for_others(
         tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(connections, "HEADER_TIMEOUT", 30.0)
     monkeypatch.setattr(gate_module, "WAITING_SHARE", 1)
@@ -152,6 +167,15 @@ async def test_when_every_waiting_place_is_taken_the_longest_waiting_at_the_busi
             assert await page_from(port, "127.0.0.4") == 200  # a newcomer gets in: the flood's oldest made room
             assert await answer(flood[0][0], 2.0) == b""
             for reader, _ in [*flood[1:], other]:
+                with pytest.raises(TimeoutError):
+                    await asyncio.wait_for(reader.read(1), 0.01)
+            await wait_until(lambda: server.gate.waiting == 3, what="the newcomer's place given back")
+            flood.append(await raw(port, "127.0.0.2"))  # the busiest address: it takes the last place, no more
+            await wait_until(lambda: server.gate.waiting == 4, what="every waiting place taken again")
+            reader, writer = await raw(port, "127.0.0.2")
+            assert await answer(reader, 2.0) == b""  # it would only push out its own: refused at once
+            writer.close()
+            for reader, _ in [*flood[1:], other]:  # and nobody made room for it
                 with pytest.raises(TimeoutError):
                     await asyncio.wait_for(reader.read(1), 0.01)
         finally:
