@@ -246,6 +246,9 @@ async def test_a_spectator_is_not_closed_for_idleness_while_the_match_moves(tmp_
                 await next_round(server, code, players)
             else:
                 await play_a_move(server, code, players)
+            # At a brisk player's pace, a move every half second: the match moves all through eve's idle time
+            # (moves as fast as the machine went were only more frames to draw on three screens).
+            await asyncio.sleep(idle / 16)
         else:
             raise AssertionError("the players never played for long enough")
         await eve.pump(1.0, quiet=0.2)  # what the server sent her meanwhile
