@@ -306,7 +306,7 @@ def game_keys(size: tuple[int, int], args: argparse.Namespace, scratch: Path) ->
     put back, then real moves, round after round (each round a fresh game of another seed)."""
     term = Terminal([str(soluna()), "play", "--seed", "1", "--data-dir", str(scratch / f"game-{size[0]}")], *size)
     try:
-        term.wait_for(lambda text: "to move" in text and "Quit" in text, "the game screen")
+        term.wait_for(lambda text: "to move" in text and "Help" in text, "the game screen")
         term.settle()
         figures = {
             "arrow": cycle(term, [(RIGHT, True)], args.keys, args.warmup),
@@ -334,7 +334,7 @@ def local_moves(size: tuple[int, int], args: argparse.Namespace, scratch: Path) 
         term = Terminal([str(soluna()), "play", "--seed", str(seed), "--no-review", "--data-dir", str(folder)],
                         *size)
         try:
-            term.wait_for(lambda text: "to move" in text and "Quit" in text, "the game screen")
+            term.wait_for(lambda text: "to move" in text and "Help" in text, "the game screen")
             term.settle()
             played = match.round
             while not played.is_over and len(figures.samples) < args.keys:
