@@ -53,6 +53,7 @@ LONGEST_FIRST = (
     "tests/server/test_hostile_clients.py",
     "tests/server/test_places_e2e.py",
     "tests/web/test_web_browser.py::test_a_chromium_guest_plays_an_ssh_player_by_keyboard_and_by_mouse",
+    "tests/web/test_web_phone.py",
     "tests/server/test_restart.py",
     "tests/rules/test_solver.py::test_known_facts_of_the_twelve_disc_set",
     "tests/server/test_fair_play.py::test_an_idle_sqlite_server_writes_nothing_and_empties_its_log_after_play",

@@ -25,6 +25,8 @@ NEVER_NAMED = ("RULES.md", "../shared")
 FENCE = re.compile(r"^\s*(```|~~~)")
 INLINE_CODE = re.compile(r"`[^`]*`")
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
+#: An HTML image's file (the README's two pictures of the web door side by side, each at a width of its own).
+IMAGE_SOURCE = re.compile(r"<img\s[^>]*\bsrc=[\"']([^\"']+)[\"']")
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 EXTERNAL = re.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)
 
@@ -57,8 +59,10 @@ def code_blocks(text: str) -> list[list[str]]:
 
 
 def links(text: str) -> list[str]:
-    """The targets of the Markdown links and images in the prose (code spans and blocks left out)."""
-    return [found for line in prose_lines(text) for found in LINK.findall(INLINE_CODE.sub("", line))]
+    """The targets of the Markdown links and images, and the HTML images' files, in the prose (code spans and
+    blocks left out)."""
+    return [found for line in prose_lines(text) for pattern in (LINK, IMAGE_SOURCE)
+            for found in pattern.findall(INLINE_CODE.sub("", line))]
 
 
 def slug(heading: str) -> str:
@@ -156,10 +160,11 @@ def test_a_link_to_a_missing_file_or_heading_is_found(tmp_path: Path) -> None:
     page = tmp_path / "docs" / "page.md"
     page.write_text("# A match\n\n[ok](serving.md#flags) [gone](nowhere.md) [bad](serving.md#no-such-heading)\n"
                     "`[in code](nowhere.md)` [web](https://example.org/x.md) [here](#a-match) [there](#gone)\n"
-                    "![picture](missing.svg)\n```\n[in a block](nowhere.md)\n```\n", encoding="utf-8")
+                    "![picture](missing.svg) <img src='gone.png' width=\"24%\">\n```\n[in a block](nowhere.md)\n```\n",
+                    encoding="utf-8")
     assert broken_links(page, root=tmp_path / "docs") == [
         "nowhere.md: no such file", "serving.md#no-such-heading: no heading #no-such-heading in serving.md",
-        "#gone: no heading #gone in page.md", "missing.svg: no such file"]
+        "#gone: no heading #gone in page.md", "missing.svg: no such file", "gone.png: no such file"]
     (page.parent / "out.md").write_text("[up](../outside.md)\n", encoding="utf-8")
     assert broken_links(page.parent / "out.md", root=tmp_path / "docs") == ["../outside.md: no such file"]
     assert broken_links(page.parent / "out.md", root=tmp_path) == []
