@@ -38,10 +38,12 @@ from .rules import Match
 from .saves import SaveStore
 from .screens.game import GameScreen
 from .table import SideLineTable
+from .terminal import NARROW_CLASS, WIDE_WIDTH
 from .terminal_output import compact_driver
 
 if TYPE_CHECKING:
     from textual.driver import Driver
+    from textual.geometry import Size
 
     from .app_view import SolunaView
     from .screens.new_match import NewMatchScreen
@@ -191,6 +193,16 @@ class SolunaApp(InOrderInput, TooSmallNotice, App[None]):
         self.theme_changed_signal.subscribe(self, lambda theme: self.remember(theme=theme.name))
         self.check_size()
         self.start_up.greet()
+
+    def check_size(self, size: Size | None = None) -> None:
+        """Below ``WIDE_WIDTH`` the app has ``NARROW_CLASS``, which the stylesheets lay every screen out by (a class
+        of the app's, so a screen under a dialog is laid out for the new width too); and the too-small notice
+        below the minimum size (``TooSmallNotice``)."""
+        narrow = (size or self.size).width < WIDE_WIDTH
+        if narrow:
+            self.sheets.read_narrow(self)
+        self.set_class(narrow, NARROW_CLASS)
+        super().check_size(size)
 
     def on_unmount(self) -> None:
         if isinstance(self.store, SaveStore):  # a host's own store (the SSH child's) holds no slot

@@ -19,6 +19,9 @@ STYLESHEETS = ("app.tcss", "game.tcss")
 #: mode, whose own sheet must come after them, and by an app with ``STYLES_AT_ONCE``.
 LATER_STYLESHEETS = ("dialogs.tcss", "replay.tcss")
 ASCII_STYLESHEET = "ascii.tcss"
+#: The layouts below 80 columns (a phone, a narrow split): read the first time the app is that narrow, so a
+#: terminal of 80 columns or more never parses them. Their rules outweigh the others by their ``.-narrow``.
+NARROW_STYLESHEET = "narrow.tcss"
 #: Plain names for keys whose usual display is a Unicode symbol.
 ASCII_KEY_NAMES = {"up": "up", "down": "down", "left": "left", "right": "right", "enter": "enter",
                    "backspace": "bksp", "question_mark": "?"}
@@ -74,7 +77,16 @@ class Stylesheets:
         self.first += [folder / name for name in extra]
         if ascii_mode:
             self.first.append(folder / ASCII_STYLESHEET)
+        self._narrow: Path | None = folder / NARROW_STYLESHEET
         self._app: App[Any] | None = None
+
+    def read_narrow(self, app: App[Any]) -> None:
+        """The first time ``app`` is narrower than 80 columns: read the small screens' layouts (once)."""
+        path, self._narrow = self._narrow, None
+        if path is not None:
+            app.stylesheet.read(path)
+            app.stylesheet.reparse()
+            app.stylesheet.update(app)
 
     def read_later_when_needed(self, app: App[Any]) -> None:
         """Once ``app`` is mounted: watch for the first screen other than the game's (perhaps the

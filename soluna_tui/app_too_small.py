@@ -1,7 +1,5 @@
-"""The app's size as layouts see it: the notice that covers the layout while the terminal is below the
-minimum size, kept on top of whatever opens or closes under it; and the app's ``NARROW_CLASS`` below
-``WIDE_WIDTH``, which the stylesheets lay every screen out by (one class on the app, so a screen under a
-dialog is laid out for the new width too)."""
+"""The notice that covers the layout while the terminal is below the minimum size, kept on top of
+whatever opens or closes under it."""
 
 from __future__ import annotations
 
@@ -14,7 +12,7 @@ from textual.geometry import Size
 from textual.screen import Screen, ScreenResultCallbackType
 from textual.widget import AwaitMount
 
-from .terminal import MIN_HEIGHT, MIN_WIDTH, NARROW_CLASS, WIDE_WIDTH
+from .terminal import MIN_HEIGHT, MIN_WIDTH
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -41,7 +39,6 @@ class TooSmallNotice(_AppBase):
         """Cover whatever is on top with a notice while the terminal is below the minimum size; take
         the notice away once it is large enough."""
         width, height = size or self.size
-        self.set_class(width < WIDE_WIDTH, NARROW_CLASS)
         too_small = width < MIN_WIDTH or height < MIN_HEIGHT
         showing = self.screen.has_class(TOO_SMALL_CLASS)
         if too_small and not showing:

@@ -223,6 +223,24 @@ async def test_the_game_starts_with_its_own_styles_and_the_first_dialog_brings_t
         assert stylesheets_read(ascii_app) == {"app.tcss", "game.tcss", "dialogs.tcss", "replay.tcss", "ascii.tcss"}
 
 
+async def test_the_small_screens_layouts_are_read_the_first_time_the_terminal_is_narrow(tmp_path) -> None:
+    """A terminal of 80 columns or more never parses the narrow layouts; narrower, they are read once, and
+    stay when the terminal widens and narrows again."""
+    app = make_app(tmp_path, hot_seat(seed=1))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert "narrow.tcss" not in stylesheets_read(app)
+        await pilot.resize_terminal(46, 35)
+        await pilot.pause()
+        assert "narrow.tcss" in stylesheets_read(app) and app.has_class("-narrow")
+        assert game(app).query_one("#tally").styles.border.top[0] == ""  # the tally a line above the board
+        sources = len(app.stylesheet.source)
+        await pilot.resize_terminal(100, 30)
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause()
+        assert len(app.stylesheet.source) == sources and app.has_class("-narrow")
+
+
 async def test_no_tooltip_covers_the_lines_under_the_board_when_the_mouse_rests_on_a_tower(tmp_path) -> None:
     app = make_app(tmp_path, hot_seat(seed=1))
     async with app.run_test(size=(100, 30), tooltips=True) as pilot:
