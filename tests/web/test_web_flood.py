@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
 import re
 import time
@@ -14,7 +15,9 @@ import aiohttp
 import pytest
 
 from soluna_tui.server import gate as gate_module
-from soluna_tui.server.open_files import OpenFiles
+from soluna_tui.server.config import Limits
+from soluna_tui.server.gate import Gate
+from soluna_tui.server.open_files import ACCEPT_FAILED, OpenFiles, QuietFailedAccepts
 from soluna_tui.server.web import connections
 
 from ..server.helpers import TIMEOUT, SshTerminal, served, wait_until
@@ -240,3 +243,41 @@ async def test_past_the_open_files_bound_both_doors_close_new_connections_with_a
         assert len(re.findall("refusing new connections", log)) == 1, log[-3000:]
         assert "accepting connections again" in log
         assert "Traceback" not in log and "Too many open files" not in log
+
+
+def test_a_trusted_proxy_s_connections_skip_the_per_address_caps_and_everyone_else_s_do_not() -> None:
+    gate = Gate(Limits(unstarted=32))
+    for number in range(gate.waiting_per_ip):
+        assert gate.admit_socket("10.0.0.5", ("client", number)).refusal is None
+    assert "may be waiting" in (gate.admit_socket("10.0.0.5", "one more").refusal or "")
+    for number in range(20):  # a reverse proxy carries everyone's connections
+        assert gate.admit_socket("127.0.0.1", ("proxy", number), per_address=False).refusal is None
+    assert gate.waiting == gate.waiting_per_ip + 20
+    gate.socket_heard("127.0.0.1", ("proxy", 0))
+    gate.release_socket("127.0.0.1", ("proxy", 0))
+    assert gate.waiting == gate.waiting_per_ip + 19 and gate.sockets == gate.waiting_per_ip + 19
+
+
+def test_a_failed_accept_is_one_line_a_second_and_anything_else_goes_to_the_handler_before(caplog) -> None:
+    caplog.set_level(logging.INFO)
+    loop = asyncio.new_event_loop()
+    seen: list[dict] = []
+    loop.set_exception_handler(lambda _, context: seen.append(context))
+    quiet = QuietFailedAccepts(logging.getLogger("soluna.test"))
+    quiet.install(loop)
+    try:
+        async def fail_accepting() -> None:
+            for _ in range(50):
+                loop.call_exception_handler({"message": ACCEPT_FAILED,
+                                             "exception": OSError(errno.EMFILE, "Too many open files")})
+            loop.call_exception_handler({"message": "something else", "exception": ValueError("kept")})
+
+        loop.run_until_complete(fail_accepting())
+    finally:
+        quiet.remove()
+        loop.close()
+    lines = [record.getMessage() for record in caplog.records]
+    assert lines == ["accepting a connection failed: Too many open files (errno EMFILE); trying again in a second",
+                     "suppressed 49 similar lines (more than 1 a second)"]
+    assert not [record for record in caplog.records if record.exc_info]
+    assert [context["message"] for context in seen] == ["something else"]
