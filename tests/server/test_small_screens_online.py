@@ -54,7 +54,7 @@ async def test_the_lobby_s_menu_fields_lists_and_talk_each_show_when_reached(siz
             assert prompt in text, f"{prompt!r} highlighted but not shown at {size}"
             shown.append(prompt)
             await pilot.press("down")
-            await settle(pilot)
+            await pilot.pause()
         assert all(entry in shown for entry in MENU_ENTRIES)
         met = await tab_through(pilot, app)  # the settings, the code, the matches in play
         assert lobby.query_one("#lobby-matches") in met
