@@ -93,7 +93,9 @@ class CountedConnection(asyncio.Protocol):
         self._close()
 
     def _close(self) -> None:
-        self._deadline = None
+        if self._deadline is not None:  # made room, or the deadline itself
+            self._deadline.cancel()
+            self._deadline = None
         if self.transport is not None and not self.transport.is_closing():
             self.transport.abort()
 
