@@ -42,7 +42,8 @@ REQUEST_TIMEOUT = 10.0
 LINGERING_TIME = 2.0
 #: Seconds a connection's answers may wait for the client to read them (a reader that never reads is closed).
 STALLED_TIMEOUT = 30.0
-#: Connections the kernel keeps waiting to be accepted.
+#: Connections the kernel keeps waiting to be accepted, and the most asyncio accepts at once before it looks at any
+#: (so fewer than the open files ``OpenFiles`` keeps free).
 BACKLOG = 128
 
 
