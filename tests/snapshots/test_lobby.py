@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import socket
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 
 from textual.pilot import Pilot
 
@@ -16,10 +18,12 @@ MATCHES = [
 ]
 
 
-def test_the_lobby_with_matches_in_play(snap_compare) -> None:
+@contextmanager
+def lobby_with_matches(*keys: str) -> Iterator[tuple[ChildApp, Callable[[Pilot], Awaitable[None]]]]:
+    """A session's app whose server's first word is ``MATCHES`` (a line of JSON, as on the wire), and the steps
+    that wait for its lobby to list them, then press ``keys``. The server's end stays open while the test runs."""
     ours, theirs = socket.socketpair()
     with ours:
-        # The server's first word: the matches in play (a line of JSON, as on the wire).
         ours.sendall(json.dumps({"type": "lobby", "matches": MATCHES}).encode() + b"\n")
         app = ChildApp(name="ann", link=theirs, computer_pause=0, reveal_pause=0)
 
@@ -29,6 +33,11 @@ def test_the_lobby_with_matches_in_play(snap_compare) -> None:
                 await pilot.pause(0.02)
                 if isinstance(pilot.app.screen, LobbyScreen) and pilot.app.screen.matches:
                     break
-            await pilot.press("down", "down", "down")  # to "Watch a match"
+            await pilot.press(*keys)
 
+        yield app, run_before
+
+
+def test_the_lobby_with_matches_in_play(snap_compare) -> None:
+    with lobby_with_matches("down", "down", "down") as (app, run_before):  # to "Watch a match"
         assert snap_compare(app, terminal_size=(100, 32), run_before=run_before)

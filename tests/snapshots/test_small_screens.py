@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-import json
-import socket
-
 import pytest
 from textual.pilot import Pilot
 
-from soluna_tui.remote.app import ChildApp
-from soluna_tui.screens.lobby import LobbyScreen
-
 from ..app.helpers import make_app
 from .helpers import hot_seat_app, idle, moves_then
-from .test_lobby import MATCHES
+from .test_lobby import lobby_with_matches
 
 
 @pytest.mark.parametrize("size", [(40, 20), (46, 35), (60, 20)], ids=["40x20", "46x35", "60x20"])
@@ -43,15 +37,5 @@ def test_the_guided_round_at_40x20(snap_compare, tmp_path) -> None:
 
 
 def test_the_lobby_at_46x35(snap_compare) -> None:
-    ours, theirs = socket.socketpair()
-    with ours:
-        ours.sendall(json.dumps({"type": "lobby", "matches": MATCHES}).encode() + b"\n")
-        app = ChildApp(name="ann", link=theirs, computer_pause=0, reveal_pause=0)
-
-        async def run_before(pilot: Pilot) -> None:
-            for _ in range(100):
-                await pilot.pause(0.02)
-                if isinstance(pilot.app.screen, LobbyScreen) and pilot.app.screen.matches:
-                    break
-
+    with lobby_with_matches() as (app, run_before):
         assert snap_compare(app, terminal_size=(46, 35), run_before=run_before)
