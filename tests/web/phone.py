@@ -3,6 +3,7 @@ its key and tapped to pick it up and to put it down (``test_web_phone.py``, ``do
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 from soluna_tui.rules import Move
@@ -25,6 +26,8 @@ RESULT = re.compile(r"(\w+) wins the match (\d+-\d+)")
 #: Taps on a setting before the test gives up on it: each tap takes it to its next value, round and round (the
 #: discs, 2 to 24, have the most values).
 MOST_TAPS = MAX_DISCS
+#: A frame of a 60 Hz screen, in seconds: a dragged finger's moves come this far apart.
+FRAME = 1 / 60
 #: The shortest match: one star wins, four discs (one round of three moves at most).
 SHORT_MATCH = (("Stars to win", "1"), ("Discs", "4"))
 
@@ -60,6 +63,25 @@ async def tap(phone: BrowserTerminal, cell: Cell) -> None:
 
     await wait_until(same_size, what="the page's terminal the size the game was told")
     await phone.tap(*cell)
+
+
+async def swipe(phone: BrowserTerminal, column: int, lines: int) -> None:
+    """A finger put on ``column`` of the screen's middle line and dragged ``lines`` lines up (down if negative), half
+    a line a frame (a screen's 60 a second, as a finger's moves come), then lifted (Chromium's own touch events:
+    Playwright has taps but no drags)."""
+    left, top, width, height = await phone.cell_box()
+    x, y = left + (column + 0.5) * width, top + (phone.screen.lines // 2 + 0.5) * height
+    moves = max(1, abs(lines) * 2)  # half a line a move
+    session = await phone.page.context.new_cdp_session(phone.page)
+    try:
+        await session.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+        for move in range(1, moves + 1):
+            point = {"x": x, "y": y - lines * height * move / moves}
+            await session.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+            await asyncio.sleep(FRAME)
+        await session.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    finally:
+        await session.detach()
 
 
 async def tap_setting(phone: BrowserTerminal, label: str, value: str) -> None:

@@ -12,12 +12,16 @@ from ..server.helpers import SshTerminal, play_a_move, server_places
 from ..server.test_places_e2e import shows_places
 from .browser import PHONE, chromium, need_browser, open_phone_tab, sign_in
 from .helpers import page_url, web_server
-from .phone import RESULT, SHORT_MATCH, phone_creates_a_match, ssh_player_joins, tap_a_move, words
+from .phone import RESULT, SHORT_MATCH, phone_creates_a_match, ssh_player_joins, swipe, tap_a_move, words
 
 #: The least terminal the page gives a phone (soluna.js's LEAST_COLUMNS, LEAST_ROWS).
 LEAST_COLUMNS, LEAST_ROWS = 40, 20
 #: What the page sends without a key: a mouse report (a tap), the terminal's focus, its answer to a mode query.
 NOT_A_KEY = re.compile(r"\x1b\[(<\d+;\d+;\d+[Mm]|I|O|\?\d+;\d+\$y)")
+#: The mouse's wheel turned down (SGR report: button 64 is up, 65 down), and a press of its left button.
+WHEEL_DOWN, WHEEL_UP, PRESS = re.compile(r"\x1b\[<65;\d+;\d+M"), re.compile(r"\x1b\[<64;\d+;\d+M"), "\x1b[<0;"
+#: The help's first heading.
+HELP_TOP = "THE RULES IN BRIEF"
 #: Moves in a match of one round of four discs: at most three.
 MOST_MOVES = 3
 
@@ -79,3 +83,23 @@ async def test_a_phone_guest_plays_a_whole_match_by_taps_against_an_ssh_player_a
                   f"{moves} moves ({tapped} by taps) in {took:.1f} s")
         finally:
             await ann.close()
+
+
+async def test_a_finger_dragged_up_or_down_the_phone_scrolls_the_help_as_the_wheel_does(tmp_path) -> None:
+    need_browser()
+    async with web_server(tmp_path) as server, chromium() as chrome:
+        phone = await open_phone_tab(chrome, page_url(server))
+        await sign_in(phone, "bob")
+        await phone.wait_for_text("Welcome, bob")
+        await phone.page.locator('.keys button[data-key="?"]').tap()
+        await phone.wait_for_text(HELP_TOP)
+        phone.typed.clear()
+        # Up the screen from its middle line: the help scrolls on, as under a wheel turned (two lines a step).
+        await swipe(phone, phone.screen.columns // 2, 12)
+        await phone.wait_for(lambda text: HELP_TOP not in text)
+        assert [typed for typed in phone.typed if WHEEL_DOWN.fullmatch(typed)] and not [
+            typed for typed in phone.typed if typed.startswith(PRESS) or WHEEL_UP.fullmatch(typed)], phone.typed
+        await swipe(phone, phone.screen.columns // 2, -16)  # and back down, to the top (the help's end below)
+        await phone.wait_for_text(HELP_TOP)
+        assert [typed for typed in phone.typed if WHEEL_UP.fullmatch(typed)]
+        assert phone.errors == []

@@ -5,6 +5,8 @@
 //   LEAST_COLUMNS by LEAST_ROWS, else the largest that gives that (a phone's narrow screen), and fits the terminal
 //   to the part of the page in view, again on every resize, rotation and zoom (the game gets the new size);
 // - sends the keys of the row of keys (what a phone's keyboard lacks) as the keyboard's keys send them;
+// - turns a finger dragged up or down the terminal into the mouse wheel's steps (xterm.js reads no touch moves), so
+//   a swipe scrolls the help, the moves and a long dialog on a phone;
 // - gives the terminal the keyboard as soon as the game is connected (textual.js opens xterm.js unfocused, so keys
 //   typed before a click on it went nowhere; not before: a focused terminal tells the server so, and a websocket
 //   still connecting cannot send);
@@ -24,6 +26,9 @@ const FONT_WAIT_MS = 3000;
 // The bytes of the row's keys, as a keyboard sends them (the arrows depend on the terminal's cursor key mode).
 const KEY_BYTES = { escape: "\x1b", tab: "\t", enter: "\r", "?": "?", u: "u" };
 const ARROW_LETTERS = { up: "A", down: "B", right: "C", left: "D" };
+// Lines a wheel's step scrolls in the game (Textual's App.scroll_sensitivity_y): a swipe gives a step each time the
+// finger has gone that many lines, so what is under it keeps up with it.
+const LINES_A_WHEEL_STEP = 2;
 
 // textual.js's terminal object (its xterm.js Terminal is .terminal), once handed over.
 let textualTerminal = null;
@@ -172,9 +177,44 @@ function setUpKeyRow() {
   });
 }
 
+// A finger dragged up (or down) the terminal: a step of the mouse's wheel down (or up) at the finger each
+// LINES_A_WHEEL_STEP lines it goes, handed to xterm.js as a wheel event, which it tells the game as it tells a
+// wheel's. A tap (no move) stays a click; two fingers (a pinch) are the browser's.
+function setUpSwipes() {
+  const area = document.getElementById("terminal");
+  let from = null;  // where the finger was at the last step (or at its touch), in CSS pixels from the top
+  area.addEventListener("touchstart", (event) => {
+    from = event.touches.length === 1 ? event.touches[0].clientY : null;
+  }, { passive: true });
+  area.addEventListener("touchmove", (event) => {
+    const screen = area.querySelector(".xterm-screen");
+    if (from === null || textualTerminal === null || screen === null || event.touches.length !== 1) {
+      return;
+    }
+    const finger = event.touches[0];
+    const step = LINES_A_WHEEL_STEP * screen.getBoundingClientRect().height / textualTerminal.terminal.rows;
+    const steps = Math.trunc((from - finger.clientY) / step);  // up the screen: the wheel turned down
+    if (steps === 0) {
+      return;
+    }
+    event.preventDefault();
+    from -= steps * step;
+    for (let turned = 0; turned < Math.abs(steps); turned++) {
+      screen.dispatchEvent(new WheelEvent("wheel", {
+        deltaY: Math.sign(steps) * step, deltaMode: WheelEvent.DOM_DELTA_PIXEL, clientX: finger.clientX,
+        clientY: finger.clientY, bubbles: true, cancelable: true,
+      }));
+    }
+  }, { passive: false });
+  area.addEventListener("touchend", () => {
+    from = null;
+  });
+}
+
 const startTextual = window.onload;  // textual.js's: makes the terminal and connects
 window.onload = (event) => {
   setUpKeyRow();
+  setUpSwipes();
   watchConnection();
   fillVisibleArea();
   window.addEventListener("resize", fitSoon);
