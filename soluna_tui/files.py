@@ -9,6 +9,7 @@ only a regular file of sane size, only plain finite numbers.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
@@ -47,6 +48,7 @@ def write_atomically(path: Path, text: str | bytes, keep_access: bool = False) -
 
     With ``keep_access`` the new file keeps the old one's mode and (as root) owner, so whoever read it still
     can (a new file: mode 0644 and, as root, the folder's owner); else it is private to this user (0600).
+    An owner's file kept so is never a symbolic link: one planted there is refused (``SaveError``), not followed.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -66,8 +68,10 @@ def write_atomically(path: Path, text: str | bytes, keep_access: bool = False) -
 def _give_access(handle: int, path: Path) -> None:
     """The open file ``handle`` gets ``path``'s mode and owner (as root), or those of a new file in its folder."""
     try:
-        status = os.stat(path)
+        status = os.lstat(path)
         mode = stat.S_IMODE(status.st_mode)
+        if stat.S_ISLNK(status.st_mode):
+            raise SaveError(f"{path.name} is {_kind_of(status.st_mode)}, not a file")
     except FileNotFoundError:
         status, mode = os.stat(path.parent), 0o644
     os.fchmod(handle, mode)
@@ -126,8 +130,8 @@ def _shorten_quoted(quoted: str) -> str:
 
 
 def _kind_of(mode: int) -> str:
-    for test, kind in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a pipe"), (stat.S_ISCHR, "a device"),
-                       (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket")):
+    for test, kind in ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a pipe"),
+                       (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket")):
         if test(mode):
             return kind
     return "not a regular file"
@@ -140,19 +144,23 @@ def _check_regular(name: str, status: os.stat_result) -> None:
         raise SaveError(f"{name} is too large to be a Soluna file ({status.st_size // 1024 // 1024} MB)")
 
 
-def read_document_bytes(path: Path, shown: str | None = None) -> bytes:
+def read_document_bytes(path: Path, shown: str | None = None, follow_links: bool = True) -> bytes:
     """The bytes of ``path`` if it is a regular file of sane size; ``SaveError`` otherwise.
 
     A pipe or a device (say a link to /dev/zero) is refused before it is read, so it can
     neither hang the game nor fill its memory; the opened file is checked again in case it
     was swapped meanwhile, and never more than the limit is read. ``shown``: how messages name the file
-    (its name unless told: a path the user typed is named as typed).
+    (its name unless told: a path the user typed is named as typed). Without ``follow_links`` a symbolic link
+    is refused, not read (an owner's command run as root reads nothing a link planted in the data folder names).
     """
     name = path.name if shown is None else shown
     try:
-        _check_regular(name, os.stat(path))
-        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+        _check_regular(name, os.stat(path) if follow_links else os.lstat(path))
+        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
+                         | (0 if follow_links else os.O_NOFOLLOW))
     except OSError as error:
+        if error.errno == errno.ELOOP and not follow_links:
+            raise SaveError(f"{name} is a symbolic link, not a file") from None
         raise SaveError(f"cannot read {name}: {error.strerror}") from None
     try:
         _check_regular(name, os.fstat(handle))
@@ -204,17 +212,20 @@ def parse_json(raw: bytes, name: str) -> Any:
 
 
 @contextmanager
-def file_lock(path: Path, what: str, wait: float = LOCK_WAIT_SECONDS) -> Iterator[None]:
+def file_lock(path: Path, what: str, wait: float = LOCK_WAIT_SECONDS, follow_links: bool = True) -> Iterator[None]:
     """Hold an exclusive lock on ``path`` (created if need be) while another copy of the game may
     change the same file; ``SaveError`` if that copy keeps it longer than ``wait`` seconds.
 
     Where no lock file can be made (a read-only or missing folder) there is nothing to protect:
-    whatever writes there fails on its own, so this goes on without a lock.
+    whatever writes there fails on its own, so this goes on without a lock. Without ``follow_links`` a
+    symbolic link at ``path`` is refused (``SaveError``): nothing is created where it points.
     """
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-    except OSError:
+        handle = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | (0 if follow_links else os.O_NOFOLLOW), 0o644)
+    except OSError as error:
+        if error.errno == errno.ELOOP and not follow_links:
+            raise SaveError(f"{path.name} is a symbolic link, not a file") from None
         handle = None
     if handle is None:
         yield

@@ -4,7 +4,9 @@
 
 The file is rewritten at once (a temporary file renamed over it, its mode and owner kept, so a
 server running as another user still reads it), under a lock so that two owners adding at once
-both count; every other line (comments, damaged lines) stays as it was. A running server
+both count. Run as root in a folder its server's user can write, a symbolic link planted there as the
+file or its lock is refused, never followed (``O_NOFOLLOW``): nothing is read, created or replaced where it
+points; every other line (comments, damaged lines) stays as it was. A running server
 applies the change within a second or two (``ban_watch``). Bad input is one line and status 2;
 an entry that is not there to remove, or a file that cannot be read or written, status 1.
 """
@@ -12,6 +14,7 @@ an entry that is not there to remove, or a file that cannot be read or written, 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -142,9 +145,14 @@ def _edit(args: argparse.Namespace, path: Path, edit: Callable[[str], tuple[str 
     from ..files import SaveError, file_lock, write_atomically
     from .ban_watch import read_ban_file
 
+    lock = path.with_name(f".{path.name}.lock")
+    linked = next((each for each in (path, lock) if os.path.islink(each)), None)
+    if linked is not None:
+        return _failed(args, f"{linked} is a symbolic link: not followed, nothing changed (remove the link, or "
+                             "give the ban list's real file with --ban-file)")
     try:
-        with file_lock(path.with_name(f".{path.name}.lock"), f"the ban list {path}"):
-            data = read_ban_file(path)
+        with file_lock(lock, f"the ban list {path}", follow_links=False):
+            data = read_ban_file(path, follow_links=False)
             new, said = edit(data.decode("utf-8", "surrogateescape") if data is not None else "")
             if new is not None:
                 write_atomically(path, _encoded(new), keep_access=True)

@@ -32,11 +32,12 @@ NEVER_LOOKED = "never looked"
 Signature = tuple[int, int, int, int, int] | str | None
 
 
-def read_ban_file(path: Path) -> bytes | None:
-    """The file's bytes (a regular file of sane size), ``None`` if there is none; ``SaveError`` if unreadable."""
+def read_ban_file(path: Path, follow_links: bool = True) -> bytes | None:
+    """The file's bytes (a regular file of sane size), ``None`` if there is none; ``SaveError`` if unreadable
+    (without ``follow_links``, if it is a symbolic link)."""
     if not os.path.lexists(path):
         return None
-    return read_document_bytes(path)
+    return read_document_bytes(path, follow_links=follow_links)
 
 
 def signature_of(path: Path) -> Signature:

@@ -278,3 +278,57 @@ def test_the_subcommand_writes_an_ipv4_address_written_as_ipv6_as_ipv4_and_says_
     assert listed.err == f"{tmp_path / 'bans.txt'} line 7 can never match: a multicast address is never a client's\n"
     assert ban(tmp_path, "remove", "192.0.2.8") == 0  # the line written as IPv6 is the same entry
     assert "192.0.2.8" not in (tmp_path / "bans.txt").read_text()
+
+
+@pytest.mark.parametrize("planted", ["bans.txt", ".bans.txt.lock"])
+def test_the_subcommand_refuses_a_planted_link_and_leaves_its_target_alone(tmp_path, capsys, planted) -> None:
+    data, elsewhere = tmp_path / "data", tmp_path / "elsewhere"
+    data.mkdir()
+    elsewhere.mkdir()
+    (data / "bans.txt").write_text("192.0.2.0/24\n")
+    target = elsewhere / "secret"  # a file the server's user could not write: it must stay as it is
+    target.write_text("root's own\n")
+    target.chmod(0o600)
+    missing = elsewhere / "created-by-the-command"  # a dangling link: nothing may appear there
+    for link_target in (target, missing):
+        (data / planted).unlink(missing_ok=True)
+        (data / planted).symlink_to(link_target)
+        before = (data / "bans.txt").read_bytes() if planted != "bans.txt" else None
+        for words in (("add", "198.51.100.7"), ("remove", "192.0.2.0/24")):
+            assert ban(data, *words) == 1
+            error = capsys.readouterr().err
+            assert error == (f"soluna serve ban {words[0]}: error: {data / planted} is a symbolic link: not followed, "
+                             "nothing changed (remove the link, or give the ban list's real file with --ban-file)\n")
+        assert (data / planted).is_symlink() and not missing.exists()
+        assert target.read_text() == "root's own\n" and oct(target.stat().st_mode & 0o777) == "0o600"
+        if before is not None:
+            assert (data / "bans.txt").read_bytes() == before
+    assert sorted(path.name for path in elsewhere.iterdir()) == ["secret"]
+
+
+def test_a_link_planted_after_the_check_is_not_followed_either(tmp_path) -> None:
+    from soluna_tui.files import SaveError, file_lock, read_document_bytes, write_atomically
+
+    target = tmp_path / "target"
+    target.write_text("not the ban list\n")
+    (tmp_path / "link").symlink_to(target)
+    (tmp_path / "dangling").symlink_to(tmp_path / "nowhere")
+    for attempt in (lambda: read_document_bytes(tmp_path / "link", follow_links=False),
+                    lambda: write_atomically(tmp_path / "link", "x", keep_access=True),
+                    lambda: file_lock(tmp_path / "dangling", "the lock", follow_links=False).__enter__()):
+        with pytest.raises(SaveError, match="is a symbolic link, not a file"):
+            attempt()
+    assert target.read_text() == "not the ban list\n" and not (tmp_path / "nowhere").exists()
+    assert (tmp_path / "link").is_symlink()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can give a file to another user")
+def test_the_subcommand_run_as_root_keeps_the_files_owner_and_mode(tmp_path, capsys) -> None:
+    path = tmp_path / "bans.txt"
+    path.write_text("192.0.2.0/24\n")
+    os.chown(path, 4321, 4322)  # the server's user, not root
+    path.chmod(0o640)
+    assert ban(tmp_path, "add", "198.51.100.7") == 0 and ban(tmp_path, "remove", "192.0.2.0/24") == 0
+    status = path.stat()
+    assert (status.st_uid, status.st_gid, oct(status.st_mode & 0o777)) == (4321, 4322, "0o640")
+    assert "198.51.100.7" in path.read_text() and "192.0.2.0/24" not in path.read_text()
