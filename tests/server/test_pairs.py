@@ -10,7 +10,9 @@ from soluna_tui.link.messages import MatchTerms, ProtocolError
 from soluna_tui.rules import MatchOptions
 from soluna_tui.server.lobby.meeting import checked_terms, terms_document, terms_from_document
 from soluna_tui.server.lobby.pairs import (
+    KEYED_SHARE,
     OPEN_PER_ADDRESS,
+    OPEN_PER_ADDRESS_TO_TARGET,
     OPEN_PER_SENDER,
     OPEN_PER_TARGET,
     accept_refusal,
@@ -123,8 +125,37 @@ def test_a_flood_of_challenges_from_many_keys_and_addresses_cannot_bury_anyone()
     assert "your address" in challenge_refusal(cheat, bob.person, "bob", True, False, True, one_place)
     crowd = [challenge(number, someone(f"c{number}", address=f"7.7.{number}.1"), bob.person)
              for number in range(OPEN_PER_TARGET)]
-    assert "too many challenges" in challenge_refusal(someone("zed", address="8.8.8.8"), bob.person, "bob", True,
-                                                      False, True, crowd)
+    zed = someone("zed", key=False, address="8.8.8.8")
+    assert "too many challenges" in challenge_refusal(zed, bob.person, "bob", True, False, True, crowd)
+
+
+def test_guests_on_two_addresses_cannot_fill_an_inbox_and_keys_and_old_opponents_always_reach_it() -> None:
+    # Issue 39: five guests from two addresses filled bob's inbox, and his friend could not challenge him.
+    bob = someone("bob")
+    guests = [someone(f"g{number}", key=False, address=f"6.6.6.{number % 2}") for number in range(5)]
+    kept: list[ChallengeRecord] = []
+    refusals = []
+    for number, guest in enumerate(guests):
+        refusal = challenge_refusal(guest, bob.person, "bob", True, False, True, kept)
+        refusals.append(refusal)
+        if refusal is None:
+            kept.append(challenge(number, guest, bob.person))
+    assert refusals.count(None) == 2 * OPEN_PER_ADDRESS_TO_TARGET
+    assert "waiting for bob's answer" in refusals[-1]
+    friend = someone("fay", key=False, address="5.5.5.5")
+    assert challenge_refusal(friend, bob.person, "bob", True, False, True, kept) is None
+    # Guests from many addresses fill the guests' share; keys have theirs beyond it.
+    crowd = [challenge(number, someone(f"c{number}", key=False, address=f"7.7.{number}.1"), bob.person)
+             for number in range(OPEN_PER_TARGET)]
+    assert "too many challenges" in challenge_refusal(friend, bob.person, "bob", True, False, True, crowd)
+    keyed = [challenge(100 + number, someone(f"k{number}", address=f"8.8.{number}.1"), bob.person)
+             for number in range(KEYED_SHARE)]
+    assert challenge_refusal(someone("kim"), bob.person, "bob", True, False, True, crowd) is None
+    full = crowd + keyed
+    assert "too many challenges" in challenge_refusal(someone("kim"), bob.person, "bob", True, False, True, full)
+    # Someone bob has played before reaches him however full his inbox (their own limits still hold).
+    assert challenge_refusal(someone("kim"), bob.person, "bob", True, False, True, full, played_before=True) is None
+    assert challenge_refusal(guests[0], bob.person, "bob", True, False, True, kept, played_before=True) is not None
 
 
 def test_a_challenge_is_accepted_only_open_by_its_target_from_another_address_when_rated_with_the_sender_here() -> (

@@ -82,8 +82,9 @@ class ChallengeBook:
         present, _ = self.meeting.online()
         made = await self.store.pairing.challenge(
             sender, target, line.name, terms_document(terms),
-            lambda kept: challenge_refusal(sender, target, line.name, target in present, terms.rated,
-                                           target.startswith(KEY), kept))
+            lambda kept, played: challenge_refusal(sender, target, line.name, target in present, terms.rated,
+                                                   target.startswith(KEY), kept, played),
+            target.removeprefix(KEY) if target.startswith(KEY) else None)
         if isinstance(made, str):
             asker.refuse(made)
             return

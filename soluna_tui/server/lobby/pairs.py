@@ -10,8 +10,11 @@ newcomer with, and whether a challenge may be sent.
 - Where several could meet a newcomer, a keyed newcomer with a rating meets the nearest rating (players
   without one count as ``UNRATED_DISTANCE`` away); otherwise, and between equals, whoever has waited longest.
 - A challenge is refused to oneself, to a person who is not online, twice from one player to one person, past
-  ``OPEN_PER_SENDER`` open from one player or ``OPEN_PER_ADDRESS`` from one address, and past
-  ``OPEN_PER_TARGET`` open to one person: a flood from many keys and addresses cannot bury anyone.
+  ``OPEN_PER_SENDER`` open from one player or ``OPEN_PER_ADDRESS`` from one address, past
+  ``OPEN_PER_ADDRESS_TO_TARGET`` from one address to one person, and past ``OPEN_PER_TARGET`` open to one person:
+  a flood from many keys and addresses cannot bury anyone. Nor can it make anyone unreachable: a keyed player has
+  ``KEYED_SHARE`` more places kept for keys alone, and someone the person has played before (two keys with a
+  finished match between them) is never refused for the person's inbox being full.
 """
 
 from __future__ import annotations
@@ -25,6 +28,10 @@ from ..storage.pairing import OPEN, ChallengeRecord, SeekRecord, Someone
 OPEN_PER_SENDER = 3
 OPEN_PER_ADDRESS = 5
 OPEN_PER_TARGET = 5
+#: Open challenges from one address to one person: five guests on two addresses leave room for a third.
+OPEN_PER_ADDRESS_TO_TARGET = 2
+#: Places in one person's inbox beyond ``OPEN_PER_TARGET`` that only keyed players' challenges take.
+KEYED_SHARE = 3
 #: How far a rated newcomer counts a player without a rating (past any two ratings' likely distance).
 UNRATED_DISTANCE = 10_000
 #: The options that must agree; who opens round 1 is the creator's.
@@ -71,15 +78,16 @@ def partner_for(newcomer: SeekRecord, waiting: Iterable[SeekRecord]) -> SeekReco
 
 
 def challenge_refusal(sender: Someone, target: str, target_name: str, online: bool, rated: bool, target_keyed: bool,
-                      kept: Iterable[ChallengeRecord]) -> str | None:
-    """Why ``sender`` may not challenge ``target`` now (``None``: they may); ``kept``, every challenge in the store."""
+                      kept: Iterable[ChallengeRecord], played_before: bool = False) -> str | None:
+    """Why ``sender`` may not challenge ``target`` now (``None``: they may); ``kept``, every challenge in the store;
+    ``played_before``, whether the two have a finished match together (then ``target``'s full inbox is no bar)."""
     if target == sender.person:
         return "You cannot challenge yourself."
     if not online:
         return f"{target_name} is not online any more."
     if rated and (sender.fingerprint is None or not target_keyed):
         return "A rated match is between two players with SSH keys: set Rated to no to challenge a guest."
-    from_sender = from_address = to_target = 0
+    from_sender = from_address = to_target = from_address_to_target = 0
     for challenge in kept:
         if challenge.state != OPEN:
             continue
@@ -88,11 +96,15 @@ def challenge_refusal(sender: Someone, target: str, target_name: str, online: bo
         from_sender += challenge.sender.person == sender.person
         from_address += challenge.sender.address == sender.address
         to_target += challenge.target == target
+        from_address_to_target += challenge.target == target and challenge.sender.address == sender.address
     if from_sender >= OPEN_PER_SENDER:
         return f"You have {from_sender} challenges waiting for an answer: withdraw one first."
     if from_address >= OPEN_PER_ADDRESS:
         return "Too many challenges from your address are waiting for an answer: try again later."
-    if to_target >= OPEN_PER_TARGET:
+    if from_address_to_target >= OPEN_PER_ADDRESS_TO_TARGET:
+        return f"Too many challenges from your address are waiting for {target_name}'s answer: try again later."
+    room = OPEN_PER_TARGET + (KEYED_SHARE if sender.fingerprint is not None else 0)
+    if to_target >= room and not played_before:
         return f"{target_name} has too many challenges to answer already: try again later."
     return None
 

@@ -141,12 +141,18 @@ class Pairing:
             return await _challenges(tx)
 
     async def challenge(self, sender: Someone, target: str, target_name: str, terms: dict[str, Any],
-                        refuse: Callable[[list[ChallengeRecord]], str | None]) -> ChallengeRecord | str:
-        """A challenge from ``sender`` to ``target``, unless ``refuse`` (shown every challenge kept) says why not."""
+                        refuse: Callable[[list[ChallengeRecord], bool], str | None],
+                        target_fingerprint: str | None = None) -> ChallengeRecord | str:
+        """A challenge from ``sender`` to ``target``, unless ``refuse`` (shown every challenge kept, and whether
+        the two keys, ``sender``'s and ``target_fingerprint``, have a finished match together) says why not."""
         now = self._db.clock()
         async with self._db.transaction() as tx:
             await self._db.lock(tx, _LOCK)
-            refusal = refuse(await _challenges(tx))
+            played = sender.fingerprint is not None and target_fingerprint is not None and bool(await tx.fetch(
+                "SELECT 1 FROM finished_matches WHERE (fingerprint0 = ? AND fingerprint1 = ?) OR "
+                "(fingerprint0 = ? AND fingerprint1 = ?) LIMIT 1",
+                (sender.fingerprint, target_fingerprint, target_fingerprint, sender.fingerprint)))
+            refusal = refuse(await _challenges(tx), played)
             if refusal is not None:
                 return refusal
             rows = await tx.fetch("INSERT INTO challenges (sender, sender_session, sender_server, target, who, terms, "

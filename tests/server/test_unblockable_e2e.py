@@ -1,0 +1,47 @@
+"""Issue 39: challenges, quick matches and held seats that cannot be used to block someone, over real SSH (asyncssh
+clients at 80x24 read by pyte, other players on other loopback addresses), on SQLite and PostgreSQL.
+
+- five guests from two addresses filled a player's challenge inbox, and their friend could not challenge them;
+- someone who knew a guest's name was offered "Return to your match" and spent the seat's three tries: the real
+  player, back from a new address with the right secret, was refused for about 20 s.
+"""
+
+from __future__ import annotations
+
+from .helpers import SshTerminal, terminals, running_server
+from .test_online_e2e import open_online
+from .test_pairing_e2e import HOME, people_listed
+
+SENT = "Challenge sent:"
+
+
+async def try_challenge(terminal: SshTerminal, name: str, online: int) -> str:
+    """From the lobby: who is online (all ``online`` of them), Enter on ``name``, yes to the question; what the
+    server said (one line)."""
+    await open_online(terminal)
+    screen = await terminal.wait_for(lambda screen: name in people_listed(screen) and "(you)" in screen
+                                     and f"Who is online ({online})" in screen)
+    await terminal.press(HOME, *("down",) * people_listed(screen).index(name), "enter")
+    await terminal.wait_for_text(f"Challenge {name} to a match")
+    await terminal.press("y")
+    screen = await terminal.wait_for(lambda screen: SENT in screen or "oo many challenges" in screen)
+    return " ".join(screen.replace("│", " ").split())
+
+
+async def test_five_guests_from_two_addresses_leave_room_for_a_friend_s_challenge(tmp_path, database) -> None:
+    async with running_server(tmp_path, database=database) as server, terminals(server.port) as opened:
+        bob = await opened.open("bob")
+        await bob.wait_for_text("Welcome,")
+        answers = []
+        for number in range(5):
+            guest = await opened.open(f"g{number}", local_addr=(f"127.0.0.{2 + number % 2}", 0))
+            answers.append(await try_challenge(guest, "bob", number + 2))
+        fay = await opened.open("fay", local_addr=("127.0.0.4", 0))
+        said = await try_challenge(fay, "bob", 7)
+        sent = [SENT in answer for answer in answers]
+        print(f"\nfive guests from two addresses challenge bob: {sent}; then his friend: {SENT in said}")
+        assert sent == [True] * 4 + [False]
+        assert "waiting for bob's answer" in answers[-1]
+        assert SENT in said
+        await bob.wait_for_text("5 challenges (c)")
+        assert len(await server.lobby.store.pairing.challenges()) == 5
