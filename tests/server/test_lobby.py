@@ -322,11 +322,15 @@ async def test_the_lobby_offers_a_held_seat_to_its_player(make_lobby) -> None:
     ann, bob = FakeGuest("ann"), FakeGuest("bob")
     await pair(lobby, ann, bob)
     await lobby.depart(bob)
-    back, other_guest = FakeGuest("bob", address="10.0.0.9"), FakeGuest("cyd")
+    back, other_guest = FakeGuest("bob"), FakeGuest("cyd")
     await lobby.arrive(back)
     await lobby.arrive(other_guest)
     assert [entry["yours"] for entry in back.last("lobby")["matches"]] == [True]
     assert [entry["yours"] for entry in other_guest.last("lobby")["matches"]] == [False]
+    # Issue 39: the name alone, from an address bob never sat down from, is offered nothing.
+    stranger = FakeGuest("bob", address="10.0.0.9")
+    await lobby.arrive(stranger)
+    assert [entry["yours"] for entry in stranger.last("lobby")["matches"]] == [False]
 
 
 class ListingGuest(FakeGuest):
@@ -361,7 +365,7 @@ async def test_the_listing_is_worked_out_once_a_change_one_object_for_all_who_ha
     told = sum(len(guest.listings) for guest in crowd)
     assert 0 < len(worked_out) < told  # once a change for the three, not once each
     await lobby.depart(bob)
-    back = ListingGuest("bob", address="10.0.0.9")
+    back = ListingGuest("bob")  # from where bob sat down: his seat is offered to him
     await lobby.arrive(back)
     await wait_for(lambda: crowd[0].listings[-1].matches[0].away == (False, True))
     assert back.listings[-1].matches[0].yours and back.listings[-1] is not crowd[0].listings[-1]

@@ -8,9 +8,12 @@ clients at 80x24 read by pyte, other players on other loopback addresses), on SQ
 
 from __future__ import annotations
 
-from .helpers import SshTerminal, terminals, running_server
+import time
+
+from .helpers import SshTerminal, running_server, terminals
 from .test_online_e2e import open_online
 from .test_pairing_e2e import HOME, people_listed
+from .test_two_players import create_match, join_match, secret_shown
 
 SENT = "Challenge sent:"
 
@@ -45,3 +48,42 @@ async def test_five_guests_from_two_addresses_leave_room_for_a_friend_s_challeng
         assert SENT in said
         await bob.wait_for_text("5 challenges (c)")
         assert len(await server.lobby.store.pairing.challenges()) == 5
+
+
+async def test_a_stranger_with_a_guest_s_name_is_offered_nothing_and_cannot_lock_the_real_player_out(
+        tmp_path, database) -> None:
+    async with (running_server(tmp_path, database=database, hold_time=120) as server,
+                terminals(server.port) as opened):
+        ann = await opened.open("ann")
+        bob = await opened.open("bob", local_addr=("127.0.0.2", 0))
+        code = await create_match(ann)
+        await join_match(bob, code)
+        await bob.wait_for_text("Waiting for ann.", f"code {code}, secret")
+        secret = secret_shown(bob)
+        await bob.close()
+        await ann.wait_for_text("bob has left")
+        stranger = await opened.open("bob", local_addr=("127.0.0.3", 0))  # knows the name, and the code
+        await stranger.wait_for_text("Welcome,", "ann vs bob")  # the match is listed, as to anyone
+        await stranger.pump(0.5)
+        assert "Return to your match" not in stranger.text and "Your seat" not in stranger.text
+        wrong = "zzzzzz" if secret != "ZZZZZZ" else "yyyyyy"
+        said = []
+        for number in range(4):
+            if number:
+                await stranger.close()
+                stranger = await opened.open("bob", local_addr=("127.0.0.3", 0))
+            await join_match(stranger, code)
+            await stranger.wait_for_text("type the secret")
+            await stranger.press(wrong, "enter")
+            text = await stranger.wait_for(lambda text: "not the secret" in text or "Too many" in text)
+            said.append("too many" if "Too many" in text else "wrong")
+        assert said == ["wrong"] * 3 + ["too many"]  # the stranger locked themselves out, and nobody else
+        back = await opened.open("bob", local_addr=("127.0.0.4", 0))  # bob, from a new address
+        started = time.monotonic()
+        await join_match(back, code)
+        await back.wait_for_text("type the secret")
+        await back.press(secret.lower(), "enter")
+        await back.wait_for_text("Welcome back.", "Waiting for ann.")
+        print(f"\na stranger's four tries at bob's seat: {said}; bob back from a new address in "
+              f"{time.monotonic() - started:.1f} s")
+        await ann.wait_for_text("bob is back.")

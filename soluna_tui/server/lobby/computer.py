@@ -249,13 +249,13 @@ class ComputerGames:
                 return
             if not self.code_tries.allow(asker):
                 return
-            tried = await self.guesses.allow(asker, {game_scope(held.id): GAME_GUESSES})
+            tried = await self.guesses.allow(asker, {game_scope(held.id, asker): GAME_GUESSES})
             if tried is None:
                 return
             if not await self.guesses.matches(request.secret, held.secret_hash):
                 log.warning("a wrong secret for a match against the computer held for its player, from %s: %d tried "
                             "at that match lately", address_scope(asker).partition(":")[2],
-                            tried.tries.get(game_scope(held.id), 0))
+                            tried.tries.get(game_scope(held.id, asker), 0))
                 asker.refuse("That is not the secret of that match.")
                 return
             await self.guesses.right(tried)

@@ -52,6 +52,7 @@ from ...link.messages import (
 )
 from ...play.wording import minutes
 from ...rules import SolunaError
+from ..gate import client_key
 from ..ratings import PAIR_RATED_PER_DAY, RANKED_AFTER, RANKED_OPPONENTS
 from ..storage import ComputerGameRecord, Storage, StorageError, StorageUnavailable, Subscription
 from ..storage.browsers import BROWSERS
@@ -400,7 +401,8 @@ class Lobby:
         return in_play(self.tables.values(), self.roster.watcher_counts, self.presence.moment())
 
     def _listing_for(self, guest: Guest, visitor: Visitor, matches: InPlay) -> LobbyListing:
-        return listing_for(identities(guest, visitor), guest.fingerprint, matches, self.games.offer(guest, visitor))
+        return listing_for(identities(guest, visitor), guest.fingerprint, client_key(guest.address), matches,
+                           self.games.offer(guest, visitor))
 
 
 def _kind(step: Step) -> str:

@@ -1,11 +1,12 @@
 """Runs in the server process.
 
 Secrets tried: a seat's secret (or a held game's) may be tried a few times a minute, with a growing
-wait, per seat, per match and per address, however many addresses and keys a guesser has; the tries
-are counted in the store, so every server of a fleet counts the same ones
+wait, per address, and at each seat, match and held game per address and key (``tried_by``); the
+tries are counted in the store, so every server of a fleet counts the same ones
 (``storage.secrets.GuessLimit``). The limits are checked before any hashing, and a wrong guess
-costs one salted HMAC. A player back from an address their seat was taken from is limited per
-address only: a guesser cannot lock them out of their own seat.
+costs one salted HMAC. A stranger's wrong tries count against the stranger's address alone: the
+real player, back from any other address (or with another key), is never locked out of their own
+seat. A player back from an address their seat was taken from is limited per address only.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from ..storage import Storage
 from ..storage.secrets import (
     ADDRESS_GUESSES,
     MATCH_GUESSES,
+    SEAT_COUNTED,
     SEAT_GUESSES,
     GuessLimit,
     SecretTry,
@@ -31,18 +33,30 @@ from .visitors import Asker
 log = logging.getLogger("soluna.server")
 
 
-def seat_scope(table: Table, index: int) -> str:
-    """The tries at one seat of one match (codes are used again: the match's creation tells them apart)."""
+def tried_by(asker: Asker) -> str:
+    """Who tries, as the seat, match and game limits count them apart: the address, and the key if any."""
+    fingerprint = asker.guest.fingerprint
+    return client_key(asker.guest.address) + (f"/{fingerprint}" if fingerprint is not None else "")
+
+
+def seat_scope(table: Table, index: int, asker: Asker) -> str:
+    """The asker's tries at one seat of one match (codes are used again: the match's creation tells them
+    apart)."""
+    return f"seat:{table.code}:{table.stored.created_at!r}:{index}:{tried_by(asker)}"
+
+
+def seat_count_scope(table: Table, index: int) -> str:
+    """Every stranger's tries at one seat (told to its player, never a wait)."""
     return f"seat:{table.code}:{table.stored.created_at!r}:{index}"
 
 
-def match_scope(table: Table) -> str:
-    return f"match:{table.code}:{table.stored.created_at!r}"
+def match_scope(table: Table, asker: Asker) -> str:
+    return f"match:{table.code}:{table.stored.created_at!r}:{tried_by(asker)}"
 
 
-def game_scope(game_id: str) -> str:
-    """The tries at a match against the computer held for its player."""
-    return f"game:{game_id}"
+def game_scope(game_id: str, asker: Asker) -> str:
+    """The asker's tries at a match against the computer held for its player."""
+    return f"game:{game_id}:{tried_by(asker)}"
 
 
 def address_scope(asker: Asker) -> str:
@@ -50,13 +64,15 @@ def address_scope(asker: Asker) -> str:
 
 
 def seat_limits(table: Table, seats: list[int], asker: Asker) -> dict[str, GuessLimit]:
-    """What a try of a secret at ``seats`` counts against: each seat and the match, but not a seat its player
-    sat down at from the asker's address (they are back), and the asker's address in any case."""
+    """What a try of a secret at ``seats`` counts against: the asker's tries at each seat and at the match, but
+    not at a seat its player sat down at from the asker's address (they are back); the asker's address in any
+    case (``Guesses.allow``)."""
     address = client_key(asker.guest.address)
     strangers = [index for index in seats if address not in table.seats[index].addresses]
-    limits = {seat_scope(table, index): SEAT_GUESSES for index in strangers}
+    limits = {seat_scope(table, index, asker): SEAT_GUESSES for index in strangers}
+    limits.update({seat_count_scope(table, index): SEAT_COUNTED for index in strangers})
     if strangers:
-        limits[match_scope(table)] = MATCH_GUESSES
+        limits[match_scope(table, asker)] = MATCH_GUESSES
     return limits
 
 

@@ -45,14 +45,17 @@ def in_play(tables: Iterable[Table], watchers: Mapping[str, int], moment: Moment
     return InPlay(tuple(playing), tuple(entries), LobbyListing(tuple(entries)), moment)
 
 
-def listing_for(names: Collection[str], fingerprint: str | None, matches: InPlay,
+def listing_for(names: Collection[str], fingerprint: str | None, address: str, matches: InPlay,
                 offer: ComputerOffer | None) -> LobbyListing:
-    """What a player known by ``names`` (with the key ``fingerprint``, if any) sees: the matches in play, with
-    their own seat marked where it is held for them, or taken by a session of their key (a connection half
-    dead, another terminal: taking it back closes that one)."""
+    """What a player known by ``names`` (with the key ``fingerprint``, if any, from ``address``) sees: the
+    matches in play, with their own seat marked ("Return to your match") where it is held for them, or taken by
+    a session of their key (a connection half dead, another terminal: taking it back closes that one). A name
+    alone is no claim: a seat held under it is offered only at an address its player sat down from (from
+    another, the player types the code and the secret), so a stranger who knows the name is offered nothing."""
     listed, theirs = [], False
     for table, entry in zip(matches.tables, matches.entries, strict=True):
-        mine = [(free and seat.identity in names) or (fingerprint is not None and seat.fingerprint == fingerprint)
+        mine = [(free and seat.identity in names and address in seat.addresses)
+                or (fingerprint is not None and seat.fingerprint == fingerprint)
                 for seat, free in zip(table.seats, entry.away, strict=True)]
         if any(mine):
             theirs = True

@@ -33,7 +33,7 @@ from ..gate import client_key
 from ..storage import SeatRecord, StorageError, StorageUnavailable
 from ..storage.secrets import SecretTry, clean_secret
 from .decisions import Change, Decision, Newcomer, Referee, match_options
-from .guesses import Guesses, seat_limits, seat_scope
+from .guesses import Guesses, seat_count_scope, seat_limits
 from .listing import Listing
 from .pending import PendingMoves
 from .presence import Presence
@@ -206,7 +206,7 @@ class TwoPlayerMatches:
         address not theirs is told on their screen (on whichever server they are)."""
         address = client_key(asker.guest.address)
         for index in seats:
-            tries = tried.tries.get(seat_scope(table, index))
+            tries = tried.tries.get(seat_count_scope(table, index))
             if tries is None:  # tried from its own player's address: a typing slip
                 log.info("a wrong secret for seat %d of match %s from its player's address", index + 1, label(table))
                 continue

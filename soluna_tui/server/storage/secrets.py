@@ -91,8 +91,12 @@ MATCH_GUESSES = GuessLimit(free=6, delay=15.0, longest=900.0, forget=3600.0)
 ADDRESS_GUESSES = GuessLimit(free=5, delay=10.0, longest=900.0, forget=3600.0)
 #: A match against the computer held for its player.
 GAME_GUESSES = SEAT_GUESSES
+#: Every stranger's try at one seat, whatever its address: counted to tell the seat's player, never a wait (a
+#: wait there would let a stranger lock the player out of their own seat).
+SEAT_COUNTED = GuessLimit(free=2**31 - 1, delay=0.0, longest=0.0, forget=3600.0)
 #: The longest any tries are remembered (the store forgets older ones).
-LONGEST_FORGET = max(limit.forget for limit in (SEAT_GUESSES, MATCH_GUESSES, ADDRESS_GUESSES, GAME_GUESSES))
+LONGEST_FORGET = max(limit.forget for limit in (SEAT_GUESSES, MATCH_GUESSES, ADDRESS_GUESSES, GAME_GUESSES,
+                                                SEAT_COUNTED))
 
 
 @dataclass(frozen=True)
