@@ -1,7 +1,8 @@
 """Shared by the server process and the child: names shown safely, and compared by what they look like.
 
 A user name (from SSH, or typed on the name screen) reaches other players' screens: what draws
-nothing goes, fullwidth and styled letters become plain (``visible_text``). A name's ``skeleton`` is
+nothing goes, fullwidth and styled letters become plain, at most ``MARKS_PER_LETTER`` accents stay on a letter
+(``visible_text``). A name's ``skeleton`` is
 what it looks like (Unicode's confusables, UTS #39, as the ``confusable_homoglyphs`` package ships
 them): the lobby and the store compare names by it, so nobody passes for a reserved name or for a
 player whose key holds one; a name mixing scripts passes for one (``passes_for``). The confusables
@@ -22,6 +23,9 @@ SCRIPT_MIXES_ALLOWED = (frozenset({"LATIN", "HAN", "HIRAGANA", "KATAKANA"}), fro
                         frozenset({"LATIN", "HAN", "HANGUL"}))
 #: What belongs to every script (digits, signs) or to the letter before it (marks): no script of their own.
 SHARED_SCRIPTS = frozenset({"COMMON", "INHERITED"})
+#: Accents and other marks kept on one letter, in a name or a chat line (more stack into a smear over the lines
+#: around). Those a precomposed letter holds count: "ệ" is e with two.
+MARKS_PER_LETTER: Final = 2
 #: Marks the confusables data writes around right-to-left characters so that they print in order.
 DIRECTION_MARKS = str.maketrans("", "", "\u200e\u200f")
 
@@ -33,10 +37,35 @@ def variation_selector(char: str) -> bool:
 
 
 def visible_text(text: str) -> str:
-    """``text`` in its compatibility form (fullwidth and styled letters made plain), without what draws nothing."""
-    normal = unicodedata.normalize("NFKC", text)
-    return "".join(char for char in normal
-                   if unicodedata.category(char) != "Cf" and char not in INVISIBLE and not variation_selector(char))
+    """``text`` in its compatibility form (fullwidth and styled letters made plain), without what draws nothing,
+    with at most ``MARKS_PER_LETTER`` marks on a letter."""
+    drawn = "".join(char for char in unicodedata.normalize("NFKC", text)
+                    if unicodedata.category(char) != "Cf" and char not in INVISIBLE and not variation_selector(char))
+    return unicodedata.normalize("NFKC", limit_marks(drawn))
+
+
+def limit_marks(text: str) -> str:
+    """``text`` with at most ``MARKS_PER_LETTER`` combining marks on each letter (the first ones; those a
+    precomposed letter holds count: "é" holds one); a mark on no letter (at the start, after a space) goes."""
+    kept: list[str] = []
+    marks = 0
+    for char in text:
+        held = _marks_in(char)
+        if unicodedata.category(char) in ("Mn", "Me"):
+            marks += held
+            if marks <= MARKS_PER_LETTER and kept and not kept[-1].isspace():
+                kept.append(char)
+        else:
+            kept.append(char)
+            marks = held
+    return "".join(kept)
+
+
+def _marks_in(char: str) -> int:
+    """How many combining marks ``char`` is made of (its canonical decomposition): "é" one, "e" none."""
+    if char.isascii():
+        return 0
+    return sum(1 for part in unicodedata.normalize("NFD", char) if unicodedata.category(part) in ("Mn", "Me"))
 
 
 def skeleton(text: str) -> str:

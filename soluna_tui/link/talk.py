@@ -2,7 +2,7 @@
 
 A chat line reaches other players' terminals, so what it may hold is decided once, here: no control
 characters or escape sequences (a terminal would obey them), no format characters (zero-width joiners,
-direction overrides: they hide or reorder text), nothing that draws nothing, at most ``MARKS_PER_LETTER``
+direction overrides: they hide or reorder text), nothing that draws nothing, at most ``names.MARKS_PER_LETTER``
 accents stacked on one letter, whitespace as single spaces, at most ``CHAT_LONGEST`` characters. The server
 cleans every line it is told (the child is not trusted); the child checks the length first, so a player is
 told at once that a pasted page is too long.
@@ -15,7 +15,7 @@ import re
 import unicodedata
 from typing import Final
 
-from .names import INVISIBLE, variation_selector
+from .names import INVISIBLE, limit_marks, variation_selector
 
 #: The longest chat line, in characters once cleaned.
 CHAT_LONGEST: Final = 300
@@ -23,8 +23,6 @@ CHAT_LONGEST: Final = 300
 #: ``MATCH_LINES_KEPT`` a room.
 LOBBY_LINES_KEPT: Final = 50
 MATCH_LINES_KEPT: Final = 500
-#: Accents and other marks kept on one letter (more stack into a smear over the lines around).
-MARKS_PER_LETTER: Final = 2
 #: The canned lines, on the number keys of the opened chat line (1 to 4) for players who would rather not type.
 CANNED: Final = ("good luck", "good game", "thanks", "one moment")
 
@@ -53,24 +51,10 @@ class ChatRefused(ValueError):
 def clean_chat(text: str) -> str:
     """``text`` as it may be shown: no escape sequences, control, format or invisible characters, at most
     ``MARKS_PER_LETTER`` marks on a letter, runs of whitespace one space, none at either end."""
-    text = _ESCAPES.sub("", text)
-    kept: list[str] = []
-    marks = 0
-    for char in text:
-        category = unicodedata.category(char)
-        if char.isspace():
-            kept.append(" ")
-            marks = 0
-        elif category in ("Cc", "Cf", "Cs", "Co", "Cn") or char in INVISIBLE or variation_selector(char):
-            continue
-        elif category in ("Mn", "Me"):
-            marks += 1
-            if marks <= MARKS_PER_LETTER and kept and kept[-1] != " ":
-                kept.append(char)
-        else:
-            kept.append(char)
-            marks = 0
-    return _SPACES.sub(" ", "".join(kept)).strip()
+    shown = "".join(" " if char.isspace() else char for char in _ESCAPES.sub("", text)
+                    if char.isspace() or not (unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Cn")
+                                              or char in INVISIBLE or variation_selector(char)))
+    return _SPACES.sub(" ", limit_marks(shown)).strip()
 
 
 def chat_line(text: str) -> str:
