@@ -110,6 +110,12 @@ class Table:
         play, for its players or its spectators (it would be an analysis board beside the game)."""
         return self.match.is_over or REMOTE not in (self.seat(0), self.seat(1))
 
+    @property
+    def resigning_aborts(self) -> bool:
+        """Whether resigning now would abort the match rather than lose it (over SSH, before both players have
+        moved: nobody wins, and it is not rated)."""
+        return False
+
     def away_until(self, player: int) -> float | None:
         """While ``player`` is disconnected, when (``time.monotonic()``) their held seat runs out; else ``None``."""
         return None

@@ -6,6 +6,25 @@ As the store files it and the server tells it.
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..rules import Match
+
+#: Moves each player must have made before a forfeit, a loss on time or a resignation is a result, rated or not
+#: (before, the match is aborted: nobody wins, nothing is rated).
+REAL_PLAY_MOVES = 1
+
+
+def real_play(match: Match) -> bool:
+    """Both players have made ``REAL_PLAY_MOVES`` moves: a forfeit, a clock run out or a resignation from here on
+    is a result; before, the match is aborted. The server decides by it; a player's terminal says so as they
+    resign."""
+    made = [0, 0]
+    for played in match.rounds:
+        for ply in range(played.ply):
+            made[played.mover_at(ply)] += 1
+    return min(made) >= REAL_PLAY_MOVES
 
 
 class EndReason(StrEnum):

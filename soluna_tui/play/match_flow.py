@@ -411,6 +411,9 @@ class MatchFlow:
         """What resigning for ``player`` does, asked before it is done."""
         names = self.table.match.players
         who = "You give" if self.table.local_players == (player,) else f"{names[player]} gives"
+        if self.table.resigning_aborts:
+            return (f"{names[1 - player]} has not moved yet: the match is aborted, nobody wins and it is not rated "
+                    "(after both players' first moves, resigning gives the match away and counts as a loss).")
         return f"{who} the match to {names[1 - player]}. It counts as a loss."
 
     # ---- the end of a match --------------------------------------------------------------------

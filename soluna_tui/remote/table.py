@@ -17,6 +17,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from ..link.end_reason import real_play
 from ..link.messages import (
     AskRematch,
     MatchState,
@@ -132,6 +133,10 @@ class RemoteTable(Table):
     def hints_allowed(self) -> bool:
         """Only when both players allowed hints when they created or joined the match."""
         return self._hints
+
+    @property
+    def resigning_aborts(self) -> bool:
+        return not real_play(self.match)
 
     def seat(self, player: int) -> Seat:
         return HUMAN if player == self.my_seat else REMOTE

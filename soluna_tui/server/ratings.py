@@ -13,7 +13,7 @@ What is rated, so that ratings cannot be farmed:
   keys playing each other are unrated;
 - only when someone won it: played out, by forfeit, on time or by resignation. A forfeit, a clock
   run out or a resignation counts only after real play, that is once both players have made a move
-  (``REAL_PLAY_MOVES``); before, the match is aborted: nobody wins, nothing is rated (as on online
+  (``link.end_reason.REAL_PLAY_MOVES``); before, the match is aborted: nobody wins, nothing is rated (as on online
   game servers). Abandoned matches (both players gone) change nothing either;
 - only once a round has been decided on the board (``decided_on_board``): a match that ends by a
   leave, a forfeit, a clock or a resignation before that keeps its result, unrated for both players;
@@ -48,8 +48,6 @@ START_SIGMA = 25.0 / 3
 #: How the conservative estimate is shown: newcomers at SHOWN_START, SHOWN_SCALE points per unit.
 SHOWN_START = 1000
 SHOWN_SCALE = 20
-#: Moves each player must have made before a forfeit or a loss on time is rated (else the match is aborted).
-REAL_PLAY_MOVES = 1
 #: Rated matches a player has played before the leaderboard lists them (``soluna serve --ranked-after``).
 RANKED_AFTER = 5
 #: Different established opponents a player has had rated matches against before the leaderboard lists them.

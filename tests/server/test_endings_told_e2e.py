@@ -262,3 +262,15 @@ async def keep_pressing(players: list[SshTerminal], key: str, every: float) -> N
         for player in players:
             player.send(KEYS[key])
         await asyncio.sleep(every)
+
+
+async def test_resigning_before_both_players_moved_says_the_match_is_aborted_and_not_rated(tmp_path) -> None:
+    async with running_server(tmp_path) as server, terminals(server.port) as opened:
+        ann, bob, code = await a_match(opened)
+        await ann.press("R")
+        asked = await says(ann, "Resign?", "bob has not moved yet: the match is aborted, nobody wins and it is not "
+                                           "rated")
+        assert "It counts as a loss" not in asked
+        await ann.press("y")
+        for player in (ann, bob):  # what the confirmation said is what happened
+            await says(player, "ann resigned before both players had moved: the match is aborted, and not rated.")

@@ -38,14 +38,13 @@ from enum import Enum
 from typing import Any
 
 from ...link.clock import PRESETS, ClockSetting, MatchClock, clock_turn
-from ...link.end_reason import EndReason
+from ...link.end_reason import EndReason, real_play
 from ...link.messages import PlayMove, StartNextRound
 from ...link.names import skeleton
 from ...match_setup import NAME_LIMIT
 from ...play.wording import minutes
 from ...rules import Match, MatchOptions, NextOpener, SolunaError, parse_move_record
 from ...rules.round import other
-from ..ratings import REAL_PLAY_MOVES
 from ..storage import SeatRecord, StoredMatch
 from .news import NO_NEWS, MovePlayed, News
 
@@ -106,16 +105,6 @@ class MatchRead:
         if self.clock is not None and self.clock.left[quitter] <= 0:
             return EndReason.TIME
         return EndReason.FORFEIT
-
-
-def real_play(match: Match) -> bool:
-    """Both players have made a move (``ratings.REAL_PLAY_MOVES`` each): a forfeit or a clock run out from
-    here on is a result; before, the match is aborted."""
-    made = [0, 0]
-    for played in match.rounds:
-        for ply in range(played.ply):
-            made[played.mover_at(ply)] += 1
-    return min(made) >= REAL_PLAY_MOVES
 
 
 @dataclass(frozen=True)
