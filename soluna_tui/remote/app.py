@@ -26,6 +26,7 @@ from ..screens.closing_soon import ClosingSoonScreen
 from ..screens.confirm import ConfirmScreen
 from ..screens.help import server_rules_text
 from ..screens.lobby_wish import LobbyWish
+from ..screens.seeking import SeekingScreen
 from ..table import Table
 from ..widgets.chat_input import ChatInput
 from .browsers_half import BrowsersHalf
@@ -82,8 +83,10 @@ class ChildApp(LinkedApp):
 
     def _heard_notice(self, message: Notice) -> None:
         """News from the server: in the lobby's status line when the lobby is what the player sees (it stays
-        there), else a notice."""
-        if self.screen is self.lobby:
+        there), in the quick match's dialog while it waits, else a notice."""
+        if isinstance(self.screen, SeekingScreen):
+            self.screen.show_news(message.text)
+        elif self.screen is self.lobby:
             self.lobby.say(message.text, "error" if message.severity == "error" else "info")
         elif self.game is not None and self.screen is self.game:
             if self.game.is_mounted:

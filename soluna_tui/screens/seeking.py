@@ -1,5 +1,6 @@
-"""A quick match asked for over SSH, waiting for an opponent on the chosen terms: how long so far, and Escape
-to stop waiting. The app closes it once the server pairs this player (the match follows)."""
+"""A quick match asked for over SSH, waiting for an opponent on the chosen terms: how long so far, the server's
+news while waiting (someone on the same settings this player is not paired with, and why), and Escape to stop
+waiting. The app closes it once the server pairs this player (the match follows)."""
 
 from __future__ import annotations
 
@@ -44,6 +45,8 @@ class SeekingScreen(QuietFocus, ModalScreen[bool]):
         super().__init__()
         self.terms = terms
         self.started = time.monotonic()
+        #: The server's latest news while waiting ("": none yet).
+        self.news = ""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="seeking", classes="dialog"):
@@ -52,11 +55,22 @@ class SeekingScreen(QuietFocus, ModalScreen[bool]):
             yield Static(self._waited(), id="seeking-time", markup=False)
             yield Static("The match starts as soon as someone asks for the same. Escape stops waiting.",
                          id="seeking-text", markup=False)
+            yield Static(self.news, id="seeking-news", markup=False)
         yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#seeking").border_title = "Quick match"
+        self.query_one("#seeking-news").display = bool(self.news)
         self.set_interval(1.0, self._tick)
+
+    def show_news(self, text: str) -> None:
+        """The server's latest news while waiting, under the dialog's text (it stays until the next); news that
+        comes before the dialog is drawn shows as it is."""
+        self.news = text
+        if self.is_mounted:
+            news = self.query_one("#seeking-news", Static)
+            news.update(text)
+            news.display = True
 
     def _waited(self) -> str:
         return f"Waiting {waited_words(time.monotonic() - self.started)}"

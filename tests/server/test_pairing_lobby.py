@@ -117,21 +117,22 @@ async def test_a_player_who_refuses_challenges_declines_them_at_once(make_lobby)
     assert not any(message["challenges"] for message in sent(bob, "challenges"))
 
 
-async def test_a_flood_of_challenges_from_many_keys_and_addresses_stops_at_five_waiting_for_one_person(
+async def test_a_flood_of_challenges_from_many_keys_and_addresses_stops_at_eight_waiting_for_one_person(
         make_lobby) -> None:
+    # Five places for anyone, three more kept for keys (issue 39): eight keys fill them.
     first, second = await two_lobbies(make_lobby)
     bob = FakeGuest("bob", "10.0.0.2")
     await second.arrive(bob)
-    cheats = [FakeGuest(f"k{number}", f"10.6.{number}.1", fingerprint=f"SHA256:k{number}") for number in range(7)]
+    cheats = [FakeGuest(f"k{number}", f"10.6.{number}.1", fingerprint=f"SHA256:k{number}") for number in range(10)]
     for cheat in cheats:
         await first.arrive(cheat)
     await wait_for(lambda: all(number_of(cheat, "bob") is not None for cheat in cheats))
     for ask, cheat in enumerate(cheats, start=1):
         await first.handle(cheat, {"type": "challenge", "person": number_of(cheat, "bob"), "terms": terms(),
                                    "ask": ask})
-    assert [bool(sent(cheat, "challenge_sent")) for cheat in cheats] == [True] * 5 + [False] * 2
-    assert "bob has too many challenges to answer already" in cheats[5].last("error")["text"]
-    await wait_for(lambda: len(bob.last("challenges")["challenges"]) == 5 if sent(bob, "challenges") else False)
+    assert [bool(sent(cheat, "challenge_sent")) for cheat in cheats] == [True] * 8 + [False] * 2
+    assert "bob has too many challenges to answer already" in cheats[8].last("error")["text"]
+    await wait_for(lambda: len(bob.last("challenges")["challenges"]) == 8 if sent(bob, "challenges") else False)
     one_place = FakeGuest("zed", "10.6.0.1", fingerprint="SHA256:zed")  # k0's address: its own limit a minute
     await first.arrive(one_place)
     await wait_for(lambda: number_of(one_place, "k1") is not None)
@@ -139,3 +140,25 @@ async def test_a_flood_of_challenges_from_many_keys_and_addresses_stops_at_five_
         await first.handle(one_place, {"type": "challenge", "person": number_of(one_place, f"k{ask % 7}"),
                                        "terms": terms(), "ask": ask})
     assert "Too many tries: wait a minute" in one_place.texts()
+
+
+async def test_someone_played_before_reaches_a_full_inbox_and_a_stranger_does_not(make_lobby) -> None:
+    # Issue 39: a player can always be reached by someone they have played (two keys, a finished match).
+    from .test_fair_ratings import keyed, play_out
+
+    lobby = await make_lobby()
+    await play_out(lobby, keyed("kim", "10.5.0.1"), keyed("bob", "10.5.0.2"))
+    bob = keyed("bob", "10.5.0.2")
+    await lobby.arrive(bob)
+    crowd = [keyed(f"k{number}", f"10.6.{number}.1") for number in range(8)]
+    kim, stranger = keyed("kim", "10.5.0.1"), keyed("sam", "10.5.0.3")
+    for guest in (*crowd, kim, stranger):
+        await lobby.arrive(guest)
+    await wait_for(lambda: all(number_of(guest, "bob") is not None for guest in (*crowd, kim, stranger)))
+    for ask, guest in enumerate((*crowd, stranger, kim), start=1):
+        await lobby.handle(guest, {"type": "challenge", "person": number_of(guest, "bob"), "terms": terms(),
+                                   "ask": ask})
+    assert all(sent(guest, "challenge_sent") for guest in crowd)
+    assert "bob has too many challenges to answer already" in stranger.last("error")["text"]
+    assert sent(kim, "challenge_sent")  # kim played bob: his full inbox is no bar
+    await wait_for(lambda: len(bob.last("challenges")["challenges"]) == 9 if sent(bob, "challenges") else False)

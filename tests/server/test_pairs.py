@@ -20,6 +20,7 @@ from soluna_tui.server.lobby.pairs import (
     may_meet,
     partner_for,
     terms_agree,
+    why_not_paired,
 )
 from soluna_tui.server.storage.pairing import ACCEPTED, CLAIMED, OPEN, ChallengeRecord, SeekRecord, Someone
 
@@ -95,6 +96,24 @@ def test_a_newcomer_waits_when_no_terms_agree_and_is_never_paired_with_themselve
     assert partner_for(seek(bob), [seek(someone("cyd"), code=CLAIMED)]) is None  # being paired already
     refusal = partner_for(seek(ann), [seek(someone("ann", session="s2:ann"))])
     assert refusal == "You are looking for an opponent on another terminal already."  # one queue at a time
+
+
+def test_two_waiting_on_the_same_settings_but_rated_or_not_are_each_told_why() -> None:
+    # Issue 39: a rated seeker and a guest with the same settings waited side by side forever, neither told why.
+    ann, guest, bob = someone("ann"), someone("gus", key=False), someone("bob", address="10.1.1.1")
+    rated, unrated = seek(ann), seek(guest, UNRATED)
+    assert partner_for(unrated, [rated]) is None  # not paired...
+    to_ann, to_guest = why_not_paired(rated, unrated), why_not_paired(unrated, rated)
+    assert to_ann is not None and to_ann.startswith("gus, a guest, waits on the same settings, unrated")
+    assert "set Rated to no" in to_ann
+    assert to_guest is not None and "a guest's matches are unrated" in to_guest  # ...and both told why
+    assert "set Rated to yes" in why_not_paired(seek(bob, UNRATED), rated)
+    next_door = someone("eve", address=ann.address)
+    assert "from your address" in why_not_paired(rated, seek(next_door))
+    assert why_not_paired(rated, seek(bob)) is None  # they would be paired: nothing to say
+    other_stars = terms_document(MatchTerms(MatchOptions.preset("box", stars_to_win=5).to_dict(), ClockSetting(3, 2)))
+    assert why_not_paired(rated, seek(guest, other_stars)) is None  # other settings: nothing worth telling
+    assert why_not_paired(rated, seek(guest, UNRATED, code=CLAIMED)) is None  # paired already
 
 
 def challenge(number: int, sender: Someone, target: str, state: str = OPEN) -> ChallengeRecord:

@@ -2,6 +2,8 @@
 clients at 80x24 read by pyte, other players on other loopback addresses), on SQLite and PostgreSQL.
 
 - five guests from two addresses filled a player's challenge inbox, and their friend could not challenge them;
+- a rated seeker and a guest with the same settings waited side by side forever, neither told why, and every
+  other screen listed them "in the lobby";
 - someone who knew a guest's name was offered "Return to your match" and spent the seat's three tries: the real
   player, back from a new address with the right secret, was refused for about 20 s.
 """
@@ -10,9 +12,11 @@ from __future__ import annotations
 
 import time
 
-from .helpers import SshTerminal, running_server, terminals
+import asyncssh
+
+from .helpers import SshTerminal, keep_the_name, running_server, terminals
 from .test_online_e2e import open_online
-from .test_pairing_e2e import HOME, people_listed
+from .test_pairing_e2e import HOME, people_listed, quick_match
 from .test_two_players import create_match, join_match, secret_shown
 
 SENT = "Challenge sent:"
@@ -87,3 +91,29 @@ async def test_a_stranger_with_a_guest_s_name_is_offered_nothing_and_cannot_lock
         print(f"\na stranger's four tries at bob's seat: {said}; bob back from a new address in "
               f"{time.monotonic() - started:.1f} s")
         await ann.wait_for_text("bob is back.")
+
+
+def flat(screen: str) -> str:
+    """The screen's words in one line (a dialog's lines wrapped, its borders left out)."""
+    return " ".join(screen.replace("│", " ").split())
+
+
+async def test_a_rated_seeker_and_a_guest_on_the_same_settings_are_told_why_and_listed_as_waiting(
+        tmp_path, database) -> None:
+    dan_key = asyncssh.generate_private_key("ssh-ed25519")
+    async with running_server(tmp_path, database=database) as server, terminals(server.port) as opened:
+        dan = await opened.open("dan", dan_key, local_addr=("127.0.0.2", 0))
+        await keep_the_name(dan)
+        gus = await opened.open("gus", local_addr=("127.0.0.3", 0))
+        cyd = await opened.open("cyd", local_addr=("127.0.0.4", 0))
+        await quick_match(dan)
+        await dan.wait_for_text("Looking for an opponent", "no clock, rated.")
+        await quick_match(gus)
+        await gus.wait_for_text("Looking for an opponent", "no clock, unrated.")
+        to_dan = await dan.wait_for(lambda screen: "gus, a guest, waits on the same settings" in flat(screen))
+        to_gus = await gus.wait_for(lambda screen: "dan waits on the same settings, rated" in flat(screen))
+        assert "set Rated to no" in flat(to_dan) and "a guest's matches are unrated" in flat(to_gus)
+        await open_online(cyd)
+        listed = await cyd.wait_for(lambda screen: flat(screen).count("waiting for an opponent") == 2)
+        print(f"\ndan's dialog: {flat(to_dan)[flat(to_dan).index('gus, a guest'):][:120]}...")
+        assert not server.lobby.tables and "in the lobby" in listed  # cyd is; dan and gus wait

@@ -22,7 +22,7 @@ from ...rules import SolunaError
 from ..gate import RateWindow, client_key
 from ..storage.pairing import Someone
 from .decisions import match_options
-from .online import Attendance, key_person
+from .online import Attendance, at_the_lobby, key_person
 from .presence import Presence
 from .roster import Roster
 from .two_player import TwoPlayerMatches
@@ -120,7 +120,7 @@ class Meeting:
         present, lobby = set(), set()
         for line in self.lines():
             present.add(line.person)
-            if line.doing.value == "lobby":
+            if at_the_lobby(line):
                 lobby.add(line.person)
         return present, lobby
 

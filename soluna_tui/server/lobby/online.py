@@ -94,10 +94,11 @@ def lines_from_document(document: Any) -> tuple[Attendance, ...]:
     return tuple(line for line in map(Attendance.from_document, document) if line is not None)
 
 
-def activity(guest: Guest, table: Table | None, computer_level: str | None) -> tuple[Doing, str | None,
-                                                                                       tuple[str, ...]]:
+def activity(guest: Guest, table: Table | None, computer_level: str | None,
+             seeking: bool = False) -> tuple[Doing, str | None, tuple[str, ...]]:
     """What ``guest`` is doing, at which match and with whom: seated at ``table`` (the match it is at), watching
-    it, playing the computer at ``computer_level``, or in the lobby."""
+    it, playing the computer at ``computer_level``, waiting for a quick match (``seeking``: waiting for an
+    opponent, at no match), or in the lobby."""
     if table is not None:
         seat = table.seat_of(guest)
         match = table.match
@@ -109,7 +110,13 @@ def activity(guest: Guest, table: Table | None, computer_level: str | None) -> t
             return Doing.WATCHING, table.code, match.players
     if computer_level is not None:
         return Doing.COMPUTER, None, (computer_level,)
-    return Doing.LOBBY, None, ()
+    return (Doing.WAITING if seeking else Doing.LOBBY), None, ()
+
+
+def at_the_lobby(line: Attendance) -> bool:
+    """Whether the line's session is at the lobby (where challenges are answered): in it, or waiting there for a
+    quick match (waiting at a match of its own is at that match)."""
+    return line.doing is Doing.LOBBY or (line.doing is Doing.WAITING and line.code is None)
 
 
 def people(lines: Iterable[Attendance]) -> list[Attendance]:

@@ -9,6 +9,8 @@ newcomer with, and whether a challenge may be sent.
   a rated match never between two players from one address (``gate.client_key``), nor with a guest.
 - Where several could meet a newcomer, a keyed newcomer with a rating meets the nearest rating (players
   without one count as ``UNRATED_DISTANCE`` away); otherwise, and between equals, whoever has waited longest.
+- Two players waiting on the same settings but for whether the match is rated (or rated, from one address) are
+  told why they are not paired (``why_not_paired``): nobody waits beside a match they cannot have, untold.
 - A challenge is refused to oneself, to a person who is not online, twice from one player to one person, past
   ``OPEN_PER_SENDER`` open from one player or ``OPEN_PER_ADDRESS`` from one address, past
   ``OPEN_PER_ADDRESS_TO_TARGET`` from one address to one person, and past ``OPEN_PER_TARGET`` open to one person:
@@ -75,6 +77,32 @@ def partner_for(newcomer: SeekRecord, waiting: Iterable[SeekRecord]) -> SeekReco
         return (UNRATED_DISTANCE if theirs is None else abs(mine - theirs)), each.since
 
     return min(candidates, key=distance, default=None)
+
+
+def why_not_paired(mine: SeekRecord, other: SeekRecord) -> str | None:
+    """Why ``mine``'s player, waiting, is not paired with ``other``'s, waiting on the same settings but for
+    whether the match is rated, or rated from the same address; ``None``: they would be paired, or their settings
+    differ in more (nothing worth telling)."""
+    if other.code is not None or other.seeker.person == mine.seeker.person:
+        return None
+    rated, theirs = bool(mine.terms.get("rated")), bool(other.terms.get("rated"))
+    if not terms_agree(mine.terms, {**other.terms, "rated": rated}):
+        return None
+    name = other.seeker.name
+    if rated and not theirs:
+        whom = f"{name}, a guest," if other.seeker.fingerprint is None else name
+        return (f"{whom} waits on the same settings, unrated: you are not paired while you ask for a rated match "
+                "(Escape, set Rated to no, and ask again).")
+    if theirs and not rated:
+        if mine.seeker.fingerprint is None:
+            return (f"{name} waits on the same settings, rated: a guest's matches are unrated, so you are not "
+                    f"paired until {name} asks for an unrated one.")
+        return (f"{name} waits on the same settings, rated: you are not paired while you ask for an unrated match "
+                "(Escape, set Rated to yes, and ask again).")
+    if rated and not may_meet(mine.seeker, other.seeker, rated=True):
+        return (f"{name} waits on the same settings, rated, from your address: a rated match is never between two "
+                "players from one address (set Rated to no to play them).")
+    return None
 
 
 def challenge_refusal(sender: Someone, target: str, target_name: str, online: bool, rated: bool, target_keyed: bool,

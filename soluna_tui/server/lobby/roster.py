@@ -85,6 +85,8 @@ class Roster:
         self.watcher_counts: dict[str, int] = {}
         self._told: dict[Guest, tuple[str, Watching]] = {}
         self._due: asyncio.TimerHandle | None = None
+        #: This server's guests waiting for a quick match (listed as waiting for an opponent).
+        self._seeking: set[Guest] = set()
 
     # ---- this server's guests ------------------------------------------------------------
 
@@ -105,7 +107,7 @@ class Roster:
         if line is None or visitor is None:
             return False
         table = self._tables.get(visitor.code) if visitor.code is not None else None
-        doing, code, others = activity(guest, table, visitor.computer)
+        doing, code, others = activity(guest, table, visitor.computer, guest in self._seeking)
         self._set(guest, replace(line, name=visitor.name, doing=doing, code=code, others=others))
         if visitor.code is not None:
             self._listening.discard(guest)
@@ -113,6 +115,14 @@ class Roster:
             self._listening.add(guest)
             guest.send(OnlinePeople(tuple(self.shown.values()), self.total, self._number(line.person)))
         return line.doing in AT_A_MATCH and doing not in AT_A_MATCH
+
+    def seeking(self, guest: Guest, waiting: bool) -> None:
+        """``guest`` waits for a quick match now (or no longer does)."""
+        if waiting:
+            self._seeking.add(guest)
+        else:
+            self._seeking.discard(guest)
+        self.follow(guest)
 
     def hide(self, guest: Guest, hidden: bool) -> None:
         line = self.lines.get(guest)
@@ -133,6 +143,7 @@ class Roster:
         """``guest`` has gone."""
         self._listening.discard(guest)
         self._told.pop(guest, None)
+        self._seeking.discard(guest)
         if self.lines.pop(guest, None) is not None:
             self._changed()
 

@@ -7,17 +7,20 @@ paired, cancelled, gone, or off to another match. A player waits in one queue at
 
 The newcomer creates the match (``Waiting`` answers their question); the one who waited hears its code from the
 store (``PAIRING`` changes) and joins it in their turn (``meeting.PairedJoin``).
+
+A player waiting is listed as waiting for an opponent, and told (once for each) of anyone waiting on the same
+settings whom they are not paired with, and why (``pairs.why_not_paired``: rated or not, one address).
 """
 
 from __future__ import annotations
 
 import logging
 
-from ...link.messages import CancelSeek, CreateMatch, MatchTerms, Seek, Seeking
+from ...link.messages import CancelSeek, CreateMatch, MatchTerms, Notice, Seek, Seeking
 from ..storage import Storage
 from ..storage.pairing import CLAIMED, SeekRecord
 from .meeting import Meeting, PairedJoin, checked_terms, terms_document, terms_from_document
-from .pairs import partner_for
+from .pairs import partner_for, why_not_paired
 from .two_player import TwoPlayerMatches
 from .visitors import Asker, Guest
 
@@ -34,6 +37,17 @@ class Seeks:
         #: This server's terminals waiting, and the joins queued already (by terminal: the match's code).
         self.waiting: set[Guest] = set()
         self._queued: dict[str, str] = {}
+        #: Those each waiting terminal was told it is not paired with (by terminal: the others' terminals).
+        self._told_apart: dict[Guest, set[str]] = {}
+
+    def _wait(self, guest: Guest, waiting: bool) -> None:
+        """``guest`` waits for a quick match now (or no longer does): listed so."""
+        if waiting:
+            self.waiting.add(guest)
+        else:
+            self.waiting.discard(guest)
+            self._told_apart.pop(guest, None)
+        self.meeting.roster.seeking(guest, waiting)
 
     async def seek(self, asker: Asker, request: Seek) -> None:
         if not self.enabled:
@@ -47,15 +61,21 @@ class Seeks:
         if not self.meeting.allow(asker):
             return
         record = SeekRecord(self.meeting.someone(asker.guest), terms_document(terms), self.store.clock())
-        outcome = await self.store.pairing.seek(record, lambda waiting: partner_for(record, waiting),
-                                                self.meeting.presence.live)
+        seen: list[SeekRecord] = []
+
+        def choose(waiting: list[SeekRecord]) -> SeekRecord | str | None:
+            seen[:] = waiting
+            return partner_for(record, waiting)
+
+        outcome = await self.store.pairing.seek(record, choose, self.meeting.presence.live)
         if isinstance(outcome, str):
             asker.refuse(outcome)
         elif outcome is None:
-            self.waiting.add(asker.guest)
+            self._wait(asker.guest, True)
             asker.answer(Seeking(record.since))
+            self._tell_apart(asker.guest, record, seen)  # the others hear of this one when the store says
         else:
-            self.waiting.discard(asker.guest)
+            self._wait(asker.guest, False)
             await self._create(asker, outcome, terms)
 
     async def _create(self, asker: Asker, partner: SeekRecord, terms: MatchTerms) -> None:
@@ -72,19 +92,21 @@ class Seeks:
 
     async def cancel(self, asker: Asker, request: CancelSeek) -> None:
         """Stop waiting (too late once paired: the join follows)."""
-        self.waiting.discard(asker.guest)
+        self._wait(asker.guest, False)
         await self.store.pairing.unseek(self.meeting.session(asker.guest))
 
     async def gone(self, guest: Guest) -> None:
         """The terminal has gone (or went to another match): it waits no more, paired or not."""
         if guest in self.waiting:
-            self.waiting.discard(guest)
+            self._wait(guest, False)
             await self.store.pairing.unseek(self.meeting.session(guest), paired_too=True)
 
     async def heard(self, seeks: list[SeekRecord]) -> None:
         """The store's seeks, read after a change: this server's waiting terminals paired by another's newcomer
-        join their match in their turn."""
+        join their match in their turn; those still waiting are told of anyone they are not paired with, and
+        why."""
         server = self.meeting.presence.server_id
+        self._tell_everyone_apart(seeks)
         for record in seeks:
             seeker, code = record.seeker, record.code
             if seeker.server != server or code in (None, CLAIMED) or self._queued.get(seeker.session) == code:
@@ -98,10 +120,32 @@ class Seeks:
             terms = terms_from_document(record.terms)
             visitor.queue.put_nowait(PairedJoin(code, record.partner or "an opponent", terms.hints))
 
+    def _tell_everyone_apart(self, seeks: list[SeekRecord]) -> None:
+        """Each of this server's terminals waiting hears, once, of each other player waiting on the same settings
+        whom it is not paired with, and why."""
+        for mine in seeks:
+            guest = self.meeting.guest_at(mine.seeker.session) if mine.code is None else None
+            if guest is not None:
+                self._tell_apart(guest, mine, seeks)
+
+    def _tell_apart(self, guest: Guest, mine: SeekRecord, others: list[SeekRecord]) -> None:
+        """``guest``, waiting on ``mine``, hears (once for each) of those of ``others`` it is not paired with."""
+        if guest not in self.waiting:
+            return
+        live = self.meeting.presence.live
+        told = self._told_apart.setdefault(guest, set())
+        for other in others:
+            if other.seeker.session in told or other.seeker.server not in live:
+                continue
+            why = why_not_paired(mine, other)
+            if why is not None:
+                told.add(other.seeker.session)
+                guest.send(Notice(why))
+
     async def join(self, asker: Asker, step: PairedJoin) -> None:
         """A waiting terminal's turn to join the match it was paired into."""
         session = self.meeting.session(asker.guest)
-        self.waiting.discard(asker.guest)
+        self._wait(asker.guest, False)
         self._queued.pop(session, None)
         await self.store.pairing.unseek(session, paired_too=True)
         await self.meeting.join(asker, step)
