@@ -81,7 +81,8 @@ def rated_text(ranked_after: int, ranked_opponents: int, pair_rated_per_day: int
     listed = f"The leaderboard lists a player after {matches}"
     if ranked_opponents > 0:
         opponents = plural(ranked_opponents, "established opponent", "different established opponents")
-        listed += f", against at least {opponents} (players with {matches} against others)"
+        listed += (f", against at least {opponents} (players the server trusts: named by its owner, or who have "
+                   "played established opponents themselves)")
     pair = (f" The same two players' matches move their ratings at most {plural(pair_rated_per_day, 'time', 'times')}"
             " in 24 hours." if pair_rated_per_day > 0 else "")
     return ("Rated: matches between two players who came with SSH keys, from different addresses, once a round has "

@@ -104,9 +104,12 @@ def add_serve_command(commands: argparse._SubParsersAction[Any],
                                          f"(default {RANKED_AFTER})")
     serve.add_argument("--ranked-opponents", type=whole_number(0, 100, "--ranked-opponents"),
                        default=RANKED_OPPONENTS, metavar="N",
-                       help="different established opponents (each with --ranked-after rated matches against "
-                            f"others) a player has had rated matches against before the leaderboard lists them "
-                            f"(default {RANKED_OPPONENTS})")
+                       help="different established players a player has had rated matches against before the "
+                            f"leaderboard lists them; 0 lists by --ranked-after alone (default {RANKED_OPPONENTS})")
+    serve.add_argument("--established", type=_established_key, action="append", default=[], metavar="KEY",
+                       help="a key established from the start (its SHA256:... fingerprint or OpenSSH public key; "
+                            "repeat for more): trust spreads from such keys to those who play them (see "
+                            "docs/serving.md)")
     serve.add_argument("--no-quick-match", dest="quick_match", action="store_false",
                        help="pair nobody who asks the lobby for an opponent (quick matches are offered by default)")
     serve.add_argument("--no-challenges", dest="challenges", action="store_false",
@@ -157,6 +160,19 @@ def _proxy_network(text: str) -> Any:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def _established_key(text: str) -> str:
+    """A key's fingerprint, from its ``SHA256:...`` fingerprint or its OpenSSH public key (as the ban list reads)."""
+    from .bans import BanEntryError, parse_banned
+
+    try:
+        banned = parse_banned(text)
+    except BanEntryError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    if banned.fingerprint is None:
+        raise argparse.ArgumentTypeError(f"{text.strip()!r} is an address: give a key's SHA256:... fingerprint")
+    return banned.fingerprint
+
+
 def _public_url(text: str) -> str:
     from .web.page import PublicUrlError, public_origin
 
@@ -197,6 +213,7 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
                         host_key_path=args.host_key, limits=limits, spawn=args.spawn,
                         proxy_from=tuple(args.proxy_from), database=args.database, clocks=args.clocks,
                         ranked_after=args.ranked_after, ranked_opponents=args.ranked_opponents,
+                        established=tuple(args.established),
                         ban_file=args.ban_file.expanduser() if args.ban_file is not None else None, chat=args.chat,
                         guest_chat=args.guest_chat, keep_chat=args.keep_chat, quick_match=args.quick_match,
                         challenges=args.challenges, web=_web_door(args))

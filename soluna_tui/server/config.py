@@ -112,8 +112,11 @@ class ServerConfig:
     clocks: tuple[ClockSetting, ...] = PRESETS
     #: Rated matches a player has played before the leaderboard lists them.
     ranked_after: int = RANKED_AFTER
-    #: Different established opponents (``ranked_after`` rated matches against others) they must have played.
+    #: Different established players they must have had rated matches against (0: ``ranked_after`` alone).
     ranked_opponents: int = RANKED_OPPONENTS
+    #: Keys established from the start (``--established``): the trust the leaderboard admits players by spreads
+    #: from them (``ratings.py``).
+    established: tuple[str, ...] = ()
     #: The ban list's file (``bans.py``), read again when it changes; default ``DATA_DIR/bans.txt``.
     ban_file: Path | None = None
     #: Table talk at all (``--no-chat``), and for guests without an SSH key (``--no-guest-chat``); a match's talk

@@ -20,8 +20,19 @@ What is rated, so that ratings cannot be farmed:
 - the same two players' matches move their ratings at most ``PAIR_RATED_PER_DAY`` times in any
   24 hours (the store counts them); past that they are unrated;
 - the leaderboard lists a player with at least ``RANKED_AFTER`` rated matches, against at least
-  ``RANKED_OPPONENTS`` different established opponents: players with ``RANKED_AFTER`` rated
-  matches against others than this one. A throwaway key's opponents must have played elsewhere.
+  ``RANKED_OPPONENTS`` different established players.
+
+Established is trust that spreads from people the owner knows, never a count a ring can meet. A key is
+established when the owner names it (``soluna serve --established KEY``; the migration that brought this
+in also kept every player the leaderboard listed then), or once it has had rated matches against
+``ESTABLISHED_BY`` different established keys (against as many as there are, while fewer). A rated match
+is always between two addresses, but one person's keys can take turns on two addresses and play each
+other in any pattern: no rule on the shape of the graph of rated matches tells such a ring from a
+circle of friends (four keys that play only each other look like four regulars). So the trust has to
+come from outside the ring: keys that play only each other, however many and from however many
+addresses, are never established and never listed. To list a throwaway key a cheat needs
+``ESTABLISHED_BY`` established keys of their own, each of which first had rated matches against
+``ESTABLISHED_BY`` established players who are not theirs.
 
 A keyed player's match against the computer (hints off, no take-backs, on the 12 discs the levels were
 calibrated on) is rated against the level's calibrated rating, the level a fixed opponent: the player's
@@ -50,8 +61,10 @@ SHOWN_START = 1000
 SHOWN_SCALE = 20
 #: Rated matches a player has played before the leaderboard lists them (``soluna serve --ranked-after``).
 RANKED_AFTER = 5
-#: Different established opponents a player has had rated matches against before the leaderboard lists them.
+#: Different established players a player has had rated matches against before the leaderboard lists them.
 RANKED_OPPONENTS = 3
+#: Different established keys a key has had rated matches against when it becomes established itself.
+ESTABLISHED_BY = 3
 #: Rated matches between the same two players in any 24 hours; the pair's matches past it are unrated.
 PAIR_RATED_PER_DAY = 5
 #: The window ``PAIR_RATED_PER_DAY`` counts in, in seconds.

@@ -340,6 +340,11 @@ class SolunaServer:
         # SQLite serves one server: a second one on the same file is refused here, before it touches it.
         self.store = await open_storage(config.database, config.data_dir, sole_server=True)
         try:
+            if config.established:
+                await self.store.ratings.establish(config.established)
+            if config.ranked_opponents and not await self.store.ratings.anyone_established():
+                log.warning("no key is established yet: the leaderboard lists no one until players have played "
+                            "keys the owner names (soluna serve --established KEY)")
             report = await import_json_archive(self.store, config.matches_dir)
             if report.skipped:
                 log.warning("old match files not imported: %s", "; ".join(report.skipped))

@@ -53,12 +53,13 @@ def client_options(username: str = "ann", **options) -> dict:
 @contextlib.asynccontextmanager
 async def running_server(tmp_path: Path, spawn: str = "zygote", proxy_from: tuple = (), clocks: tuple = PRESETS,
                          ranked_after: int = RANKED_AFTER, database: str | None = None,
-                         ranked_opponents: int = RANKED_OPPONENTS, **limits) -> AsyncIterator[SolunaServer]:
+                         ranked_opponents: int = RANKED_OPPONENTS, established: tuple[str, ...] = (),
+                         **limits) -> AsyncIterator[SolunaServer]:
     """A server on 127.0.0.1, any free port, an in-memory host key, a computer without pauses."""
     config = ServerConfig(data_dir=tmp_path, host="127.0.0.1", port=0, host_key=HOST_KEY, spawn=spawn,
                           limits=replace(Limits(), **limits), computer_pause=0, reveal_pause=0,
                           proxy_from=proxy_from, clocks=clocks, ranked_after=ranked_after, database=database,
-                          ranked_opponents=ranked_opponents)
+                          ranked_opponents=ranked_opponents, established=established)
     server = warm(SolunaServer(config))
     await server.start()
     try:

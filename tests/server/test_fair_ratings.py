@@ -7,12 +7,16 @@ fake guests, and a real server with SSH clients from two loopback addresses.
 
 from __future__ import annotations
 
+from itertools import combinations
+
 import asyncssh
 import pytest
 
+from soluna_tui.server.lobby.visitors import CodeTries
 from soluna_tui.server.ratings import PAIR_RATED_PER_DAY
 
 from .helpers import TIMEOUT, SshTerminal, keep_the_name, play_a_move, running_server
+from .test_fair_play import serve_config
 from .test_lobby import FakeGuest, move_message, pair, wait_for
 from .test_lobby_e2e import JOIN_KEYS
 from .test_two_players import create_match
@@ -68,6 +72,54 @@ async def test_a_key_that_beat_only_throwaway_keys_does_not_reach_the_leaderboar
     assert (board["total"], board["rows"], board["you"]["rank"]) == (0, [], None)
     assert (board["minimum"], board["opponents"]) == (5, 3) and board["you"]["rating"] is not None
     assert (farmer.last("record")["played"], farmer.last("record")["rank"]) == (5, None)
+
+
+async def test_a_ring_of_four_keys_on_two_addresses_never_reaches_the_leaderboard_and_a_varied_field_does(
+        make_lobby) -> None:
+    """Issue 39: four keys taking turns on two addresses, 40 matches among themselves (all six pairs rated, their
+    daily few each), at the defaults; beside them the owner's key (``--established``) and six regulars who all
+    play each other from addresses of their own."""
+    lobby = await make_lobby()
+    lobby.matches.code_tries = CodeTries(per_minute=1000)  # a ring's 40 joins come over days, not in seconds
+    regulars = [keyed(f"regular{number}", f"10.1.0.{number}") for number in range(7)]
+    await lobby.store.ratings.establish(("SHA256:regular0",))
+    for first, second in combinations(range(7), 2):
+        await play_out(lobby, keyed(f"regular{first}", f"10.1.0.{first}"),
+                       keyed(f"regular{second}", f"10.1.0.{second}"))
+    ring = [f"sock{number}" for number in range(4)]
+    for number in range(40):
+        first, second = ring[number % 4], ring[(number + 1 + number // 4 % 3) % 4]
+        await play_out(lobby, keyed(first, "10.6.6.6"), keyed(second, "10.7.7.7"))
+        watcher = keyed(first, "10.6.6.6")
+        await lobby.arrive(watcher)
+        await lobby.handle(watcher, {"type": "leaderboard", "offset": 0})
+        assert watcher.last("leaderboard")["you"]["rank"] is None
+        await lobby.depart(watcher)
+    ring_rated = [each for each in await lobby.store.finished.newest(100) if each.seats[0].identity in ring]
+    assert len({frozenset((each.seats[0].identity, each.seats[1].identity)) for each in ring_rated if each.rated}) == 6
+    board = watcher.last("leaderboard")
+    print(f"\na ring of 4 keys, {sum(each.rated for each in ring_rated)} rated matches of 40: leaderboard "
+          f"{[row['name'] for row in board['rows']]}")
+    assert sorted(row["name"] for row in board["rows"]) == [guest.name for guest in regulars]
+
+
+async def test_serve_established_names_keys_by_fingerprint_or_public_key_and_says_when_there_are_none(
+        tmp_path, caplog, capsys) -> None:
+    key = asyncssh.generate_private_key("ssh-ed25519").export_public_key().decode().strip()
+    fingerprint = asyncssh.import_public_key(key).get_fingerprint()
+    chosen = serve_config("--established", key, "--established", "SHA256:" + "A" * 43)
+    assert chosen.established == (fingerprint, "SHA256:" + "A" * 43) and serve_config().established == ()
+    for wrong, said in (("10.0.0.1", "is an address"), ("SHA256:abc", "not a SHA256 fingerprint")):
+        with pytest.raises(SystemExit):
+            serve_config("--established", wrong)
+        assert said in capsys.readouterr().err
+    async with running_server(tmp_path / "none"):
+        pass
+    assert "no key is established yet" in caplog.text
+    caplog.clear()
+    async with running_server(tmp_path / "named", established=(fingerprint,)) as server:
+        assert await server.store.ratings.established() == {fingerprint: "named"}
+    assert "no key is established yet" not in caplog.text
 
 
 async def test_the_same_pair_s_matches_stop_moving_their_ratings_after_the_day_s_few(make_lobby) -> None:

@@ -70,6 +70,7 @@ async def test_the_same_pair_moves_its_ratings_a_few_times_a_day(store) -> None:
 
 async def test_a_player_is_listed_after_matches_against_established_opponents_not_throwaway_keys(store) -> None:
     farmer, regulars = "SHA256:farmer", [f"SHA256:reg{number}" for number in range(4)]
+    await store.ratings.establish((regulars[0],))  # the owner's key: the regulars earn trust by playing it
     for number in range(5):  # five fresh keys, each beaten once: five rated matches
         assert (await play(store, f"F{number:03}", farmer, f"SHA256:sock{number}")).rated
     games = 0

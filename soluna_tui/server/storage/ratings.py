@@ -1,8 +1,10 @@
 """The ratings as the database keeps them: rated in the transaction that files a match, and listed.
 
 The arithmetic is ``server/ratings.py``'s; here, its rows: ``ratings`` (each keyed player's rating and
-counts) and ``rated_opponents`` (how often each pair met in rated matches). Work on one player's rating
-holds the lock ``soluna-rating:KEY``, always taken in the same order, so two servers cannot deadlock.
+counts), ``rated_opponents`` (how often each pair met in rated matches) and ``established_keys`` (the trust
+the leaderboard admits players by, spread as rated matches are filed). Work on one player's rating
+holds the lock ``soluna-rating:KEY``, always taken in the same order, so two servers cannot deadlock; keys
+that become established with them are written last, in order too.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from ...rules import Match
 from ...rules.strengths import Strength
 from ..ratings import (
+    ESTABLISHED_BY,
     PAIR_RATED_PER_DAY,
     PAIR_WINDOW,
     Rating,
@@ -85,8 +88,9 @@ class Ratings:
 
     async def rate_pair(self, tx: Transaction, seats: tuple[SeatRecord, ...], winner: int,
                         now: float) -> tuple[RatingChange, ...]:
-        """Inside ``tx``: both players' ratings after the match, and each one's rated matches against the other;
-        none when the pair has had its rated matches of the day (``ratings.PAIR_RATED_PER_DAY``)."""
+        """Inside ``tx``: both players' ratings after the match, and each one's rated matches against the other
+        (either may become established by it: ``_spread_trust``); none when the pair has had its rated matches of
+        the day (``ratings.PAIR_RATED_PER_DAY``)."""
         fingerprints = [seat.fingerprint or "" for seat in seats]  # keyed: ``is_rated`` said so
         for fingerprint in sorted(fingerprints):  # always in the same order: two servers cannot deadlock
             await self._db.lock(tx, f"soluna-rating:{fingerprint}")
@@ -119,8 +123,76 @@ class Ratings:
                 "won = ratings.won + excluded.won, lost = ratings.lost + excluded.lost, "
                 "updated_at = excluded.updated_at",
                 (seat.fingerprint, seat.identity, rating.mu, rating.sigma, rating.conservative, won, 1 - won, now))
+        await self._spread_trust(tx, fingerprints, now)
         return tuple(RatingChange(fingerprint, before[index], after[index])
                      for index, fingerprint in enumerate(fingerprints))
+
+    async def establish(self, fingerprints: tuple[str, ...]) -> None:
+        """The keys the owner names established (``soluna serve --established``), and the trust spread from them
+        to the players whose rated matches now count."""
+        now = self._db.clock()
+        async with self._db.transaction() as tx:  # each transaction writes its keys once, in one order
+            await self._write_established(tx, fingerprints, "named", now)
+        async with self._db.transaction() as tx:
+            await self._spread_trust(tx, [], now, spread_from=fingerprints)
+
+    async def anyone_established(self) -> bool:
+        """Whether any key is established (else the leaderboard, when it asks for established opponents, lists no
+        one: the owner names the first, ``soluna serve --established``)."""
+        async with self._db.transaction(write=False) as tx:
+            return bool(await tx.fetch("SELECT 1 FROM established_keys LIMIT 1"))
+
+    async def established(self) -> dict[str, str]:
+        """Every established key, with how it became so (``named``, ``listed`` or ``played``)."""
+        async with self._db.transaction(write=False) as tx:
+            rows = await tx.fetch("SELECT fingerprint, reason FROM established_keys ORDER BY fingerprint")
+        return {fingerprint: reason for fingerprint, reason in rows}
+
+    async def _spread_trust(self, tx: Transaction, keys: list[str], now: float,
+                            spread_from: tuple[str, ...] = ()) -> None:
+        """Inside ``tx``: each of ``keys`` (and of the opponents of the established ``spread_from``) that has had
+        rated matches against ``ESTABLISHED_BY`` established keys (as many as there are, while fewer) becomes
+        established, and so, in turn, its opponents that then have. Read first and written last, in one order, so
+        two servers spreading at once cannot deadlock (one filing a match before the other's is written leaves a
+        key that both would establish for its next rated match)."""
+        known = int((await tx.fetch("SELECT COUNT(*) FROM (SELECT 1 FROM established_keys LIMIT ?) AS known_keys",
+                                    (ESTABLISHED_BY,)))[0][0])
+        if known == 0:
+            return  # trust comes from keys the owner names: none yet
+        earned: list[str] = []
+        waiting = list(keys)
+        for source in spread_from:
+            waiting.extend(await self._may_trust(tx, source, min(ESTABLISHED_BY, known)))
+        while waiting:
+            key = waiting.pop()
+            if key in earned or await tx.fetch("SELECT 1 FROM established_keys WHERE fingerprint = ?", (key,)):
+                continue
+            opponents = await tx.fetch(
+                "SELECT o.opponent, e.fingerprint IS NOT NULL FROM rated_opponents o "
+                "LEFT JOIN established_keys e ON e.fingerprint = o.opponent WHERE o.fingerprint = ?", (key,))
+            trusted = sum(1 for opponent, established in opponents if established or opponent in earned)
+            if trusted >= min(ESTABLISHED_BY, known + len(earned)):
+                earned.append(key)
+                # Written ones count at most ``earned`` short: only opponents so near are checked one by one.
+                waiting.extend(await self._may_trust(tx, key, min(ESTABLISHED_BY, known + len(earned)) - len(earned)))
+        await self._write_established(tx, tuple(earned), "played", now)
+
+    @staticmethod
+    async def _may_trust(tx: Transaction, key: str, written: int) -> list[str]:
+        """The opponents of ``key``, not established, with rated matches against at least ``written`` keys the
+        table holds as established: in one query, however many opponents ``key`` has."""
+        rows = await tx.fetch(
+            "SELECT c.opponent FROM rated_opponents c JOIN rated_opponents o ON o.fingerprint = c.opponent "
+            "LEFT JOIN established_keys e ON e.fingerprint = o.opponent WHERE c.fingerprint = ? AND NOT EXISTS "
+            "(SELECT 1 FROM established_keys x WHERE x.fingerprint = c.opponent) "
+            "GROUP BY c.opponent HAVING COUNT(e.fingerprint) >= ? ORDER BY c.opponent", (key, written))
+        return [row[0] for row in rows]
+
+    @staticmethod
+    async def _write_established(tx: Transaction, fingerprints: tuple[str, ...], reason: str, now: float) -> None:
+        for fingerprint in sorted(set(fingerprints)):  # in one order: two servers cannot deadlock
+            await tx.execute("INSERT INTO established_keys (fingerprint, reason, since) VALUES (?, ?, ?) "
+                             "ON CONFLICT (fingerprint) DO NOTHING", (fingerprint, reason, now))
 
     async def rate_against_computer(self, tx: Transaction, fingerprint: str, identity: str, strength: Strength,
                                     match: Match, now: float) -> tuple[tuple[RatingChange, ...], str | None]:
@@ -150,9 +222,8 @@ class Ratings:
 
 def _listed(minimum: int, opponents: int) -> tuple[str, tuple[int, ...]]:
     """The condition on a rating ``r`` for the leaderboard to list its player, and its parameters: ``minimum``
-    rated matches, against at least ``opponents`` different established opponents (players with ``minimum``
-    rated matches against others than this one)."""
+    rated matches, against at least ``opponents`` different established keys (``opponents`` 0: the count alone)."""
     if opponents <= 0:
         return "r.played >= ?", (minimum,)
-    return ("r.played >= ? AND (SELECT COUNT(*) FROM rated_opponents o JOIN ratings q ON q.fingerprint = o.opponent "
-            "WHERE o.fingerprint = r.fingerprint AND q.played - o.matches >= ?) >= ?", (minimum, minimum, opponents))
+    return ("r.played >= ? AND (SELECT COUNT(*) FROM rated_opponents o JOIN established_keys e "
+            "ON e.fingerprint = o.opponent WHERE o.fingerprint = r.fingerprint) >= ?", (minimum, opponents))

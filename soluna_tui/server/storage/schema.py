@@ -206,6 +206,19 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             agent TEXT NOT NULL)""",
         "CREATE INDEX browser_sign_ins_by_key ON browser_sign_ins (fingerprint)",
     ),
+    # 12: established keys, the trust the leaderboard admits players by (``server/ratings.py``): named by the owner
+    # (``named``) or earned against established keys (``played``). Those the leaderboard listed until now, at its
+    # defaults then (5 rated matches against 3 players with 5 rated matches against others), are kept (``listed``).
+    (
+        """CREATE TABLE established_keys (
+            fingerprint TEXT PRIMARY KEY,
+            reason TEXT NOT NULL,
+            since DOUBLE PRECISION NOT NULL)""",
+        """INSERT INTO established_keys (fingerprint, reason, since)
+            SELECT r.fingerprint, 'listed', r.updated_at FROM ratings r WHERE r.played >= 5 AND (
+                SELECT COUNT(*) FROM rated_opponents o JOIN ratings q ON q.fingerprint = o.opponent
+                WHERE o.fingerprint = r.fingerprint AND q.played - o.matches >= 5) >= 3""",
+    ),
 )
 
 #: The migrations that compute every player's ``name_key`` again.
