@@ -48,6 +48,15 @@ class ChatRefused(ValueError):
     """A chat line that is not said, and why (one line for the player)."""
 
 
+class ChatTooLong(ChatRefused):
+    """A chat line longer than ``CHAT_LONGEST``; ``kept`` is its beginning that fits (the player's terminal puts
+    it back in the chat line to trim, rather than throw the line away)."""
+
+    def __init__(self, message: str, kept: str) -> None:
+        super().__init__(message)
+        self.kept = kept
+
+
 def clean_chat(text: str) -> str:
     """``text`` as it may be shown: no escape sequences, control, format or invisible characters, at most
     ``MARKS_PER_LETTER`` marks on a letter, runs of whitespace one space, none at either end."""
@@ -63,5 +72,6 @@ def chat_line(text: str) -> str:
     if not cleaned:
         raise ChatRefused("Not sent: nothing in it can be shown.")
     if len(cleaned) > CHAT_LONGEST:
-        raise ChatRefused(f"Not sent: {len(cleaned)} characters; a line has at most {CHAT_LONGEST}.")
+        raise ChatTooLong(f"Not sent: {len(cleaned)} characters; a line has at most {CHAT_LONGEST}.",
+                          cleaned[:CHAT_LONGEST].rstrip())
     return cleaned

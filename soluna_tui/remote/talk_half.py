@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..link.messages import Chat, Message, MuteChat, ReportChat, Say
-from ..link.talk import ChatRefused, chat_line
+from ..link.talk import ChatRefused, ChatTooLong, chat_line
 from ..play.talk import ChatBook, Explain, Mute, Report, typed
 from ..screens.game import GameScreen
 from ..widgets.chat_panel import ChatPanel
@@ -130,6 +130,11 @@ class TalkHalf:
         else:
             try:
                 chat_line(text)
+            except ChatTooLong as refusal:  # kept, cut to fit, for the player to trim or say
+                self._note = f"{refusal} It is back in the chat line, cut to fit: Enter says it."
+                if (panel := self._panel()) is not None:
+                    panel.chat_line.value = refusal.kept
+                    panel.chat_line.cursor_position = len(refusal.kept)
             except ChatRefused as refusal:
                 self._note = str(refusal)
             else:

@@ -173,8 +173,10 @@ async def test_hostile_text_is_shown_cleaned_and_a_page_is_refused_in_one_line(t
         assert "Welcome," in bob.text and b"\x1b]0;pwned" not in bob.received  # not wiped, the title untouched
         assert "\u200b" not in bob.text and "\u202e" not in bob.text
         ann.send(PASTE_START + "x" * 10_000 + PASTE_END + "\r")
-        await sees(ann, f"Not sent: 10000 characters; a line has at most {CHAT_LONGEST}.")
-        ann.send("still here\r")
+        await sees(ann, f"Not sent: 10000 characters; a line has at most {CHAT_LONGEST}. It is back in the chat line, "
+                        "cut to fit")
+        await ann.wait_for(lambda text: "x" * 40 in text)  # kept in the chat line, cut to fit
+        ann.send("\x15still here\r")  # ctrl+u empties it
         await sees(bob, "ann: still here")
         assert len(server.lobby.talk.rooms[(Room.LOBBY, None)]) == 2
         assert "x" * 50 not in flat(bob)

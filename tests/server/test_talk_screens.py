@@ -112,7 +112,7 @@ async def test_beside_the_board_at_80x24_the_talk_covers_nothing_and_the_keys_sa
         await pilot.press("2")  # the empty chat line: a canned line, never a tower
         assert (await server.expect("say"))["text"] == CANNED[1]
         await pilot.press("/", *"mute bob", "enter")
-        assert await server.expect("mute") == {"type": "mute", "speaker": 2, "muted": True}
+        assert await server.expect("mute") == {"type": "mute", "speaker": 2, "muted": True, "name": None}
         await settle(pilot)
         assert "Muted bob" in " ".join(screen_text(app).split())
         await pilot.press("escape")
@@ -159,7 +159,10 @@ async def test_in_the_lobby_at_80x24_the_talk_takes_the_lists_place_and_the_tall
         assert chat_input.value == "x" * 301
         await pilot.press("enter")
         await settle(pilot)
-        assert "Not sent: 301 characters; a line has at most 300." in " ".join(screen_text(app).split())
+        said = " ".join(screen_text(app).replace("│", " ").split())
+        assert "Not sent: 301 characters; a line has at most 300. It is back in the chat line, cut to fit: Enter " \
+               "says it." in said
+        assert chat_input.value == "x" * 300  # kept, to trim or say, not thrown away
         await pilot.press("escape")
         await settle(pilot)
         text = screen_text(app)
