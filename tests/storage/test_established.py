@@ -6,14 +6,19 @@ while an honest field that plays around is. Both databases."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
+import uuid
 from dataclasses import replace
 from itertools import combinations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from soluna_tui.server.ratings import ESTABLISHED_BY, RANKED_AFTER, RANKED_OPPONENTS
+from soluna_tui.server.storage import open_storage
 from soluna_tui.server.storage.schema import MIGRATIONS
 
 from ..server.helpers import Clock
@@ -170,11 +175,29 @@ async def test_a_key_named_later_spreads_trust_to_those_who_played_it(store) -> 
 
 @pytest.mark.parametrize("seed", range(4))
 async def test_random_rings_are_never_listed_and_an_honest_field_is_as_the_rule_says(store, seed) -> None:
+    await rings_beside_a_field(store, random.Random(seed))
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rng=st.randoms(use_true_random=False))
+def test_no_ring_hypothesis_draws_is_ever_listed(tmp_path, rng) -> None:
+    """The same, with fields and rings drawn by hypothesis (which shrinks a failure), each on a new SQLite store."""
+
+    async def on_a_new_store() -> None:
+        store = await open_storage(str(tmp_path / f"store-{uuid.uuid4().hex}.sqlite3"))
+        try:
+            await rings_beside_a_field(store, rng)
+        finally:
+            await store.close()
+
+    asyncio.run(on_a_new_store())
+
+
+async def rings_beside_a_field(store, rng: random.Random) -> None:
     """Random honest fields (3 named keys among 6 to 10 regulars who all meet, and newcomers who each meet a few of
     them) and random rings (3 to 8 keys on 2 to 4 addresses, 40 matches among themselves, some keys also meeting
     one or two established players): the store's established keys are the rule's, no ring key is listed, every
     regular is, and each newcomer is listed exactly when the rule says."""
-    rng = random.Random(seed)
     field = Field(store)
     regulars = keys("regular", rng.randint(6, 10))
     named = set(rng.sample(regulars, ESTABLISHED_BY))
