@@ -184,3 +184,29 @@ async def test_the_lobby_s_settings_come_back_with_the_key_and_last_a_guest_s_vi
             finally:
                 await ann.close()
                 await cyd.close()
+
+
+async def test_a_guest_s_record_lists_the_match_it_just_finished(tmp_path) -> None:
+    async with running_server(tmp_path, hold_time=120) as server:
+        ann = await SshTerminal.open(server.port, username="ann", local_addr=("127.0.0.2", 0))
+        bob = await SshTerminal.open(server.port, username="bob", local_addr=("127.0.0.3", 0))
+        try:
+            await short_match_settings(ann)
+            code = await create(ann)
+            await bob.press(*JOIN_KEYS, pause=0.05)
+            await bob.wait_for_text("Type the four-letter code")
+            await bob.press(code.lower(), "enter")
+            await play_out(server, code, [ann, bob])
+            (finished,) = await server.store.finished.newest()
+            winner = finished.seats[finished.winner].name
+            await ann.wait_for_text("the match 1-0")
+            await ann.press("escape", "n")
+            await ann.wait_for_text("Welcome,", "Matches in play")
+            await ann.press(*RECORD_KEYS, pause=0.05)
+            result = "won" if winner == "ann" else "lost"
+            text = await ann.wait_for_text("ann: a guest, unrated", "1 match played",
+                                           f"vs bob: {result} on the board, stars ")
+            assert "No finished match yet" not in text
+        finally:
+            await ann.close()
+            await bob.close()

@@ -219,7 +219,7 @@ class Lobby:
     # ---- guests coming and going (in order, each guest's requests one at a time) ----------
 
     def arrive(self, guest: Guest) -> None:
-        visitor = Visitor.of(guest)
+        visitor = Visitor.of(guest, self.store.clock())
         self.visitors[guest] = visitor
         visitor.worker = asyncio.get_running_loop().create_task(self._serve(guest, visitor))
         visitor.queue.put_nowait(Arrive())

@@ -28,17 +28,21 @@ from ...rules import Match, SolunaError
 from ..ratings import RANKED_AFTER, RANKED_OPPONENTS
 from ..storage import FinishedMatch as FiledMatch
 from ..storage import Storage
+from .results import seat_in
 from .visitors import Asker
 
 #: Rows on one page of the leaderboard.
 LEADERBOARD_PAGE = 20
 #: The furthest a page may start (past the last player, a page is empty).
 LAST_OFFSET = 10**6
+#: A guest has no key to look its matches up by: its record is its matches of this visit among the newest filed.
+GUEST_LOOKS_BACK = 200
+#: The most recent matches a record lists.
+RECENT_LISTED = 10
 
 
-def recent_line(finished: FiledMatch, fingerprint: str) -> RecentMatch:
-    """One of a player's finished matches, from their side, and how it ended."""
-    mine = next((index for index, seat in enumerate(finished.seats) if seat.fingerprint == fingerprint), 0)
+def recent_line(finished: FiledMatch, mine: int) -> RecentMatch:
+    """One of a player's finished matches, from their side (the seat ``mine``), and how it ended."""
     theirs = 1 - mine
     try:
         stars = list(Match.from_dict(finished.document).stars)
@@ -55,6 +59,10 @@ def recent_line(finished: FiledMatch, fingerprint: str) -> RecentMatch:
     return RecentMatch(finished.id, finished.seats[theirs].name if len(finished.seats) > 1 else "?", result,
                        finished.result == EndReason.FORFEIT, (stars[mine], stars[theirs]), finished.finished_at,
                        finished.result == EndReason.TIME, rating=rating, ended=EndReason(finished.result))
+
+
+def _seat_of(finished: FiledMatch, fingerprint: str) -> int:
+    return next((index for index, seat in enumerate(finished.seats) if seat.fingerprint == fingerprint), 0)
 
 
 class Records:
@@ -90,9 +98,23 @@ class Records:
             if standing is not None:
                 reply = replace(reply, rating=standing.rating.shown, rank=standing.rank, played=standing.played,
                                 won=standing.won, lost=standing.lost)
-            reply = replace(reply, recent=tuple(recent_line(finished, fingerprint) for finished in summary.recent),
-                            computer=summary.computer)
+            reply = replace(reply, recent=tuple(recent_line(finished, _seat_of(finished, fingerprint))
+                                                for finished in summary.recent), computer=summary.computer)
+        else:
+            reply = await self._guest_record(asker, reply)
         asker.answer(reply)
+
+    async def _guest_record(self, asker: Asker, reply: PlayerRecord) -> PlayerRecord:
+        """A guest's record: the matches it finished at a guest's seat since it arrived (unrated, kept with no key:
+        found by the name it sat under, this visit only)."""
+        mine = [(finished, seat) for finished in await self.store.finished.newest(GUEST_LOOKS_BACK)
+                if finished.finished_at >= asker.visitor.arrived
+                and (seat := seat_in(finished, asker.guest, asker.visitor)) is not None
+                and finished.seats[seat].fingerprint is None]
+        decided = [(finished, seat) for finished, seat in mine if finished.winner is not None]
+        won = sum(1 for finished, seat in decided if finished.winner == seat)
+        return replace(reply, played=len(decided), won=won, lost=len(decided) - won,
+                       recent=tuple(recent_line(finished, seat) for finished, seat in mine[:RECENT_LISTED]))
 
     async def finished_match(self, asker: Asker, request: AskFinishedMatch) -> None:
         match_id = request.id

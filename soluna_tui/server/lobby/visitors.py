@@ -82,12 +82,16 @@ class Visitor:
     last_listing: LobbyListing | None = None
     #: A keyed player's visit before this one (when the store last saw their key), ``None`` for a first or a guest.
     last_seen: float | None = None
+    #: When this visit began, by the store's clock (a guest's record is its matches since).
+    arrived: float = 0.0
 
     @classmethod
-    def of(cls, guest: Guest) -> Visitor:
-        """A guest just arrived: known by its SSH name until the store says more, with a fresh secret."""
+    def of(cls, guest: Guest, arrived: float = 0.0) -> Visitor:
+        """A guest just arrived (at ``arrived``): known by its SSH name until the store says more, with a fresh
+        secret."""
         keyed = guest.fingerprint is not None
-        return cls(guest.name, rated=keyed, name_chosen=not keyed, secret=random_letters(SECRET_LENGTH))
+        return cls(guest.name, rated=keyed, name_chosen=not keyed, secret=random_letters(SECRET_LENGTH),
+                   arrived=arrived)
 
     async def hashed_secret(self) -> str:
         """This visitor's secret, hashed once."""
