@@ -35,6 +35,7 @@ from textual.strip import Strip
 from ..glyphs import UNICODE, Glyphs
 from ..play.looks import JUMP_KEYS, TowerLook
 from ..rules import MAX_DISCS, Tower
+from ..terminal import NARROW_CLASS
 from .cached_lines import CachedLines
 from .tower import PARTS, SCALES, SMALL, Geometry, TowerScale, TowerWidget, draw, thinner
 
@@ -159,6 +160,8 @@ class Board(CachedLines, Container, can_focus=True):
         #: The columns and lines the rest of its screen takes beside and under the board (a guess
         #: at its size before the first layout; a wrong one costs a second layout, nothing else).
         self.margins = (30, 5)
+        #: The same on a narrow terminal (a phone): the players' lines above the board, the lines under it.
+        self.narrow_margins = (0, 7)
         self._palette: dict[str, Style] | None = None
         self._last_palette: dict[str, Style] | None = None
         self._palette_serial = 0
@@ -272,7 +275,8 @@ class Board(CachedLines, Container, can_focus=True):
         width, height = self.outer_size  # the padding is the plan's own: the whole board is shared out
         if not width and self.is_attached:
             screen = self.app.size
-            width, height = screen.width - self.margins[0], screen.height - self.margins[1]
+            margins = self.narrow_margins if self.app.has_class(NARROW_CLASS) else self.margins
+            width, height = screen.width - margins[0], screen.height - margins[1]
         if not self._looks or width <= 0 or height <= 0:
             return
         note_line = self.reserve_notes or any(look.note for look in self._looks)

@@ -98,8 +98,12 @@ class Choice(CachedLines, Widget, can_focus=True):
         self.index = (self.index + step) % len(self.values)
 
     def on_click(self, event: events.Click) -> None:
+        """A click (a tap) on the left arrow goes back a value; anywhere else on the line, on to the next."""
         self.focus()
-        self.action_cycle(1)
+        one_line = self._one_line(self.size.width)
+        value_line, left_arrow = (0, self.label_width) if one_line else (1, 2)
+        back = event.y == value_line and left_arrow <= event.x < left_arrow + 2
+        self.action_cycle(-1 if back else 1)
 
     def _one_line(self, width: int) -> bool:
         """Whether every value fits beside the label in ``width`` columns (else each is drawn under it)."""

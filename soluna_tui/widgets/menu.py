@@ -9,9 +9,11 @@ from __future__ import annotations
 from textual.css.scalar import Unit
 from textual.geometry import Region
 from textual.reactive import reactive
+from textual.widget import Widget
 from textual.widgets import OptionList
 
 from ..compat import option_lines
+from ..terminal import NARROW_CLASS
 
 
 class Menu(OptionList):
@@ -23,6 +25,26 @@ class Menu(OptionList):
     def _watch_highlighted(self, before: int | None, after: int | None) -> None:
         self._repaint_option(before)
         self._repaint_option(after)
+        if self.has_focus and self.app.has_class(NARROW_CLASS):  # a phone's lobby scrolls: the choice kept in view
+            self.call_after_refresh(self._scroll_to_highlighted)
+
+    def _scroll_to_highlighted(self) -> None:
+        """Scroll the container the menu stands in (a phone's lobby) just enough to show the highlighted option."""
+        lines = option_lines(self, self.highlighted) if self.highlighted is not None and self.is_attached else None
+        container = next((node for node in self.ancestors if isinstance(node, Widget) and node.allow_vertical_scroll),
+                         None)
+        if lines is None or container is None:
+            return
+        first, height = lines
+        top = self.content_region.y + first - self.scroll_offset.y
+        view = container.scrollable_content_region
+        # What the container docks at its foot (the lobby's answers on a phone) stands over its scrolled lines.
+        bottom = view.bottom - sum(child.outer_size.height for child in container.children
+                                   if child.display and child.styles.dock == "bottom")
+        if top < view.y:
+            container.scroll_to(y=container.scroll_y - (view.y - top), animate=False)
+        elif top + height > bottom:
+            container.scroll_to(y=container.scroll_y + (top + height - bottom), animate=False)
 
     def _repaint_option(self, index: int | None) -> None:
         lines = option_lines(self, index) if index is not None and self.is_mounted else None

@@ -243,3 +243,43 @@ async def test_the_stats_and_a_replay_read_whole_on_a_phone(tmp_path) -> None:
         text = " ".join(screen_text(app).split())
         assert "in plies from that move)." in text and "Ann won the match 1-0." in text
         assert all(in_view(widget) for widget in replay.query(TowerWidget) if widget.display)
+
+
+@pytest.mark.parametrize("size", [(40, 20), (100, 30)], ids=["40x20", "100x30"])
+async def test_a_tap_on_a_setting_s_left_arrow_goes_back_and_elsewhere_goes_on(tmp_path, size) -> None:
+    """On a phone a setting is changed by taps: the left arrow goes back a value (12 discs to 4 took 16 taps forward
+    round the values), the rest of the line goes on, whether the value is beside its name or under it."""
+    from soluna_tui.widgets.choice import Choice
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=size) as pilot:
+        await wait_for(pilot, app, lambda: isinstance(app.screen, NewMatchScreen), "the form")
+        for choice_id, line in (("discs", 0), ("rules", 0 if size[0] > 80 else 1)):
+            choice = app.screen.query_one(f"#{choice_id}", Choice)
+            choice.scroll_visible(animate=False)
+            await pilot.pause()
+            start = choice.index
+            left_arrow = choice.label_width if line == 0 else 2
+            await pilot.click(f"#{choice_id}", offset=(left_arrow, line))
+            assert choice.index == (start - 1) % len(choice.values)
+            await pilot.click(f"#{choice_id}", offset=(left_arrow + 4, line))
+            await pilot.click(f"#{choice_id}", offset=(1, 0))  # the name: on to the next, too
+            assert choice.index == (start + 1) % len(choice.values)
+
+
+async def test_a_phone_s_first_frame_draws_the_board_as_it_stays(tmp_path, monkeypatch) -> None:
+    """The board's first plan, made before the screen is laid out, guesses a phone's margins: it is drawn once in
+    its four columns, not first in one column (a tap then hit empty space) and again a moment later."""
+    plans = []
+    planned = Board._replan
+
+    def recording(board: Board) -> None:
+        planned(board)
+        if board.plan is not None and (not plans or plans[-1] != (board.plan.columns, board.plan.rows)):
+            plans.append((board.plan.columns, board.plan.rows))
+
+    monkeypatch.setattr(Board, "_replan", recording)
+    app = make_app(tmp_path, hot_seat(seed=4))
+    async with app.run_test(size=(43, 38)) as pilot:
+        await settle(pilot, app)
+    assert plans == [(4, 3)]

@@ -448,8 +448,8 @@ async def test_resizes_at_a_player_s_pace_are_never_cut_off(tmp_path) -> None:
             for step in range(150):  # a window dragged about for 3 s: 50 changes a second, burst of 200 allowed
                 terminal.process.change_terminal_size(70 + step % 30, 20 + step % 10)
                 await asyncio.sleep(0.02)
-            terminal.resize(60, 20)
-            await terminal.wait_for_text("Terminal too small: 60x20.")
+            terminal.resize(36, 18)
+            await terminal.wait_for_text("Terminal too small: 36x18.")
             assert not terminal.closed
         finally:
             await terminal.close()

@@ -41,8 +41,11 @@ async def test_a_resize_reaches_the_app(tmp_path) -> None:
         terminal = await SshTerminal.open(server.port, columns=100, lines=30)
         try:
             await terminal.wait_for_text("Welcome, ann.")
-            terminal.resize(60, 20)
-            await terminal.wait_for_text("Terminal too small: 60x20.")
+            terminal.resize(46, 35)  # a phone's: the lobby laid out for it
+            await terminal.wait_for(lambda text: "Welcome, ann." in text and max(map(len, text.splitlines())) <= 46)
+            assert "too small" not in terminal.text
+            terminal.resize(36, 18)
+            await terminal.wait_for_text("Terminal too small: 36x18.")
             terminal.resize(100, 30)
             await terminal.wait_for(lambda text: "Welcome, ann." in text and "too small" not in text)
         finally:
@@ -68,9 +71,9 @@ async def test_a_flood_of_window_changes_ends_at_the_last_size(tmp_path) -> None
             await terminal.pump(1.0)
             for step in range(300):
                 terminal.process.change_terminal_size(40 + step % 50, 10 + step % 20)
-            terminal.resize(70, 21)
-            await terminal.wait_for_text("Terminal too small: 70x21.")
-            assert session_named(server, "ann").channel.size == (70, 21)
+            terminal.resize(39, 21)
+            await terminal.wait_for_text("Terminal too small: 39x21.")
+            assert session_named(server, "ann").channel.size == (39, 21)
         finally:
             await terminal.close()
 

@@ -47,11 +47,19 @@ async def test_the_lobby_s_menu_fields_lists_and_talk_each_show_when_reached(siz
         lobby = app.screen
         assert app.has_class(NARROW_CLASS) and in_view(lobby.query_one("#lobby-menu"))
         menu = lobby.query_one("#lobby-menu")
+        where = menu.region
+        server.send({"type": "error", "text": "No match has the code ZZZZ: check the four letters and try again."})
+        await settle(pilot)
+        assert "No match has the code ZZZZ" in " ".join(screen_text(app).split())
+        assert menu.region.y == where.y  # a line at the lobby's foot moves nothing under a finger
         shown: list[str] = []
-        for _ in range(menu.option_count):  # every entry, highlighted in turn, shows
-            text = screen_text(app)
+        for _ in range(menu.option_count):  # every entry, highlighted in turn, shows (the lobby scrolled to it)
             prompt = str(menu.get_option_at_index(menu.highlighted or 0).prompt)
-            assert prompt in text, f"{prompt!r} highlighted but not shown at {size}"
+            for _ in range(10):
+                if prompt in screen_text(app):
+                    break
+                await pilot.pause(0.02)
+            assert prompt in screen_text(app), f"{prompt!r} highlighted but not shown at {size}"
             shown.append(prompt)
             await pilot.press("down")
             await pilot.pause()
