@@ -83,3 +83,26 @@ async def test_challenges_between_two_servers_declined_accepted_and_told_once_ba
         finally:
             for terminal in (ann, bob, cyd):
                 await terminal.close()
+
+
+async def test_a_challenge_to_a_player_who_leaves_on_the_other_server_lapses_and_the_challenger_is_told(
+        tmp_path, postgres_database) -> None:
+    """Issue 39: the target's server let the challenge lapse first, and the challenger, on the other server, was
+    never told (on one server they were)."""
+    async with fleet(tmp_path, postgres_database) as (first, second, key):
+        ann = await SshTerminal.open(first.port, username="ann", **known(key))
+        bob = await SshTerminal.open(second.port, username="bob", **known(key))
+        try:
+            for terminal in (ann, bob):
+                await open_online(terminal)
+                await see_online(terminal, ("ann", "bob"))
+                await terminal.press("o")
+            await challenge(ann, "bob")
+            await bob.wait_for_text("ann challenges you", "1 challenge (c)")
+            await bob.close()
+            await ann.wait_for(lambda screen: "bob has left: your challenge lapsed." in " ".join(screen.split()),
+                               timeout=20)
+            await ann.wait_for(lambda screen: "challenge (c)" not in screen, timeout=5)  # gone from her list too
+        finally:
+            for terminal in (ann, bob):
+                await terminal.close()

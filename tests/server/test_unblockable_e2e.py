@@ -117,3 +117,26 @@ async def test_a_rated_seeker_and_a_guest_on_the_same_settings_are_told_why_and_
         listed = await cyd.wait_for(lambda screen: flat(screen).count("waiting for an opponent") == 2)
         print(f"\ndan's dialog: {flat(to_dan)[flat(to_dan).index('gus, a guest'):][:120]}...")
         assert not server.lobby.tables and "in the lobby" in listed  # cyd is; dan and gus wait
+
+
+async def test_a_challenge_accepted_on_one_terminal_leaves_the_other_s_list_at_once(tmp_path, database) -> None:
+    bob_key = asyncssh.generate_private_key("ssh-ed25519")
+    async with running_server(tmp_path, database=database) as server, terminals(server.port) as opened:
+        bob = await opened.open("bob", bob_key, local_addr=("127.0.0.2", 0))
+        await keep_the_name(bob)
+        bob_too = await opened.open("bob", bob_key, local_addr=("127.0.0.2", 0))  # his other terminal
+        ann = await opened.open("ann", local_addr=("127.0.0.3", 0))
+        await bob_too.wait_for_text("Welcome,")
+        assert SENT in await try_challenge(ann, "bob", 2)
+        for terminal in (bob, bob_too):
+            await terminal.wait_for_text("1 challenge (c)")
+            await terminal.press("c")
+            await terminal.wait_for_text("challenges you:")
+        await bob.press("a")
+        await bob.wait_for(lambda screen: "Your move" in screen or "Waiting for ann." in screen)
+        screen = await bob_too.wait_for(lambda screen: "challenges you:" not in screen
+                                        or "No challenge" in screen, timeout=5)
+        print(f"\nbob's other terminal after the accept: {flat(screen)[:300]}")
+        await bob_too.press("escape")
+        await bob_too.pump(0.5)
+        assert "1 challenge (c)" not in bob_too.text

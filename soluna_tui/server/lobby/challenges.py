@@ -8,7 +8,9 @@ each is declined at once, with that reason. The limits (``pairs.challenge_refusa
 keep a flood from many keys and addresses from burying anyone.
 
 The store keeps every challenge; each server tells its own guests what concerns them after every change
-(``heard``), and lets lapse those of players gone.
+(``heard``), and lets lapse those of players gone. A challenge whose target has left lapses on the challenger's
+server alone (unless that server is gone too), so the challenger is told, wherever the target was; an answered or
+lapsed challenge leaves the lists of every terminal of both players, on every server, at the next reading.
 """
 
 from __future__ import annotations
@@ -168,8 +170,11 @@ class ChallengeBook:
                 if sender.server not in live or (ours and guest is None):
                     lapsed.append(challenge.id)
                 elif challenge.target not in present:
-                    lapsed.append(challenge.id)
-                    self._tell(guest, f"{challenge.target_name} has left: your challenge lapsed.")
+                    if ours:  # the challenger's server lets it lapse, and tells them (another's would not)
+                        lapsed.append(challenge.id)
+                        self._tell(guest, f"{challenge.target_name} has left: your challenge lapsed.")
+                    else:
+                        settled.append(challenge.id)  # listed no more here, while its own server tells
                 elif any(target in self.refusing for target in self.meeting.guests_of(challenge.target)):
                     await self.store.pairing.settle(challenge.id, DECLINED, reason=REFUSES)
                     settled.append(challenge.id)
