@@ -58,8 +58,9 @@ Text = Annotated[str, Longest(LONGEST_TEXT)]
 #: A document read by its own reader where it is used (a match, a saved match): a few keys.
 Document = Annotated[dict[str, Any], Longest(16)]
 Severity = Literal["information", "warning", "error"]
-#: A name as others see it (a chosen name, an SSH user name cleaned, "ann (guest)").
-ShownName = Annotated[str, Longest(40)]
+#: A name as others see it (a chosen name, an SSH user name cleaned, "ann (guest)"), at most this long.
+LONGEST_NAME: Final = 40
+ShownName = Annotated[str, Longest(LONGEST_NAME)]
 #: A chat line as said (the server cleans it and cuts nothing: a longer line is refused), and as heard.
 SaidText = Annotated[str, Longest(LONGEST_TEXT)]
 HeardText = Annotated[str, Longest(CHAT_LONGEST)]
@@ -513,11 +514,13 @@ class Say(Request):
 @dataclass(frozen=True)
 class MuteChat(Request):
     """Hear one person (``speaker``, as a chat line numbered them) no more, or nobody (``None``); ``muted`` False:
-    hear them again."""
+    hear them again. With ``name`` (and no ``speaker``), hear again whoever was muted under that name (a mute the
+    server kept from an earlier visit, whose lines this terminal never heard)."""
 
     TYPE: ClassVar[str] = "mute"
     speaker: int | None
     muted: bool = True
+    name: ShownName | None = None
 
 
 @dataclass(frozen=True)

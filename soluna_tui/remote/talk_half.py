@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..link.messages import Chat, Message, MuteChat, ReportChat, Say
+from ..link.messages import LONGEST_NAME, Chat, Message, MuteChat, ReportChat, Say
 from ..link.talk import ChatRefused, ChatTooLong, chat_line
 from ..play.talk import ChatBook, Explain, Mute, Report, typed
 from ..screens.game import GameScreen
@@ -141,13 +141,16 @@ class TalkHalf:
                 self.app.send(Say(text))
         self.redraw()
 
-    def _mute(self, command: Mute) -> str:
+    def _mute(self, command: Mute) -> str | None:
         book = self.book
         if command.name is None:
             book.deaf = command.muted
             self.app.send(MuteChat(None, command.muted))
             return "All talk muted (/unmute undoes it)." if command.muted else "You hear the talk again."
         speakers = book.speakers(command.name)
+        if not speakers and not command.muted:  # muted on an earlier visit, perhaps: the server keeps mutes
+            self.app.send(MuteChat(None, False, name=command.name[:LONGEST_NAME]))
+            return None  # the server says what came of it
         if not speakers:
             return f"Nobody called {command.name} has talked here."
         for number, name in speakers.items():

@@ -1,10 +1,10 @@
 """Runs in the server process: ``soluna serve chat-reports``, run by the owner beside the server (never in it).
 
-``soluna serve chat-reports``: the chat lines players reported, newest first, each with its match (its code and
-when it began), who said it (the name shown, and their key's fingerprint: what a ban names), who reported it and
-when. With ``--match CODE``, that match's talk kept with it (``--keep-chat``). The database is opened to read only:
-nothing is created, migrated or written. Bad input is one line and status 2; a database that cannot be read,
-status 1.
+``soluna serve chat-reports``: the chat lines players reported, newest first, each once with its match (its code
+and when it began), who said it (the name shown, and their key's fingerprint: what a ban names), how many reported
+it (each key, or each guest's address, once), who reported it last and when. With ``--match CODE``, that match's
+talk kept with it (``--keep-chat``). The database is opened to read only: nothing is created, migrated or written.
+Bad input is one line and status 2; a database that cannot be read, status 1.
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ def add_chat_reports_command(commands: argparse._SubParsersAction[Any], data_dir
     """``soluna serve chat-reports``, under the ``serve`` parser's subcommands."""
     reports = commands.add_parser(
         "chat-reports", help="the chat lines players reported, newest first (soluna serve chat-reports --help)",
-        description=("The chat lines players reported, newest first: the match (code, when it began), who said "
-                     "it (name, key fingerprint), the line, who reported it and when. With --match, a match's "
-                     "talk kept by --keep-chat. The database is only read."))
+        description=("The chat lines players reported, newest first, each once: the match (code, when it began), "
+                     "who said it (name, key fingerprint), the line, how many reported it, who last and when. "
+                     "With --match, a match's talk kept by --keep-chat. The database is only read."))
     reports.add_argument("--database", metavar="URL|PATH", help="the server's database (default: DIR/soluna.sqlite3)")
     reports.add_argument("--data-dir", type=data_dir, metavar="DIR", help="the server's data directory")
     reports.add_argument("--last", type=whole_number(1, 100_000, "--last"), default=LAST_REPORTS, metavar="N",
@@ -85,12 +85,13 @@ async def _match_talk(store: Storage, code: str) -> list[str]:
 
 
 def report_text(report: ChatReport) -> str:
-    """One report, as the owner reads it (two lines)."""
+    """A line reported, as the owner reads it (two lines)."""
     line = report.line
     where = "the lobby" if line.code is None else f"match {line.code} (begun {_when(line.started_at or 0)})"
     who = _speaker(line)
     reporter = report.reporter + (f" [{report.reporter_fingerprint}]" if report.reporter_fingerprint else "")
-    return (f"#{report.id} {_when(report.reported_at)}  reported by {reporter}, in {where} ({line.room}):\n"
+    by = f"reported by {reporter}" if report.count == 1 else f"reported {report.count} times, last by {reporter}"
+    return (f"#{report.id} {_when(report.reported_at)}  {by}, in {where} ({line.room}):\n"
             f"  {_when(line.said_at)}  {who}: {line.text}")
 
 

@@ -15,7 +15,10 @@ from soluna_tui.link.wire import from_wire
 from soluna_tui.server.lobby.chat import NO_SUCH_LINE, REPORTED
 from soluna_tui.server.lobby.online import guest_person, key_person
 from soluna_tui.server.lobby.talk import (
+    ADDRESS_REPORT_BURST,
+    ADDRESS_REPORT_EVERY,
     CHAT_OFF,
+    FAIR_WINDOW,
     GUESTS_SILENT,
     PERSON_BURST,
     PERSON_EVERY,
@@ -24,6 +27,7 @@ from soluna_tui.server.lobby.talk import (
     ROOM_BURST,
     ROOM_EVERY,
     Buckets,
+    FairShares,
     Place,
     Said,
     TalkLimits,
@@ -138,20 +142,81 @@ def test_many_keys_and_addresses_are_held_to_a_room_s_limit_counted_as_lines_are
     for number in range(100):
         if limits.allow(f"key:{number}", f"10.0.{number}.1", "players:ABCD") is None:
             passed += 1
-            limits.heard("players:ABCD")  # every server hears every line: each counts it against the room
+            limits.heard("players:ABCD", f"key:{number}")  # every server hears every line: each counts it
     assert passed == ROOM_BURST
     assert limits.allow("key:other", "10.9.9.9", "lobby") is None  # another room talks on
     clock.now += 10
     assert limits.allow("key:0", "10.0.0.1", "players:ABCD") is None
 
 
-def test_reports_are_a_few_then_one_every_so_often() -> None:
+def flood(limits: TalkLimits, clock: Clock, flooders: int, seconds: float) -> int:
+    """``flooders`` guests, each at an address of its own and within its own limits, try a lobby line every
+    quarter second for ``seconds``; the lines that passed."""
+    passed = 0
+    for _ in range(int(seconds / 0.25)):
+        clock.now += 0.25
+        for number in range(flooders):
+            person = f"guest:s:{number}"
+            if limits.allow(person, f"10.0.{number}.1", "lobby", f"site:10.0.{number}.1") is None:
+                limits.heard("lobby", f"site:10.0.{number}.1")
+                passed += 1
+    return passed
+
+
+def test_six_flooders_within_their_own_limits_leave_an_honest_talker_its_lines() -> None:
     clock = Clock()
     limits = TalkLimits(clock)
-    assert [limits.report("key:ann") for _ in range(REPORT_BURST)] == [None] * REPORT_BURST
-    assert limits.report("key:ann").startswith("Not reported") and limits.report("key:bob") is None
+    started = clock.now
+    flooded = flood(limits, clock, 6, 20.0)  # the room's budget spent before the honest talker comes
+    honest = 0
+    for _ in range(12):  # a line every four seconds, the flood going on
+        if limits.allow("key:ann", "10.9.9.9", "lobby", "key:ann") is None:
+            limits.heard("lobby", "key:ann")
+            honest += 1
+        flooded += flood(limits, clock, 6, 4.0)
+    print(f"\nthe honest talker: {honest} of 12 lines; the six flooders: {flooded}")
+    assert honest >= 10  # at least 80% (before the room's budget was shared: 0 of 12)
+    assert flooded + honest <= ROOM_BURST + (clock.now - started) / ROOM_EVERY + 1  # the room's limit holds
+    assert flooded >= (clock.now - started) / ROOM_EVERY * 0.75  # the flooders share what is left
+
+
+def test_a_speaker_quiet_for_a_while_gets_a_line_through_at_once_however_many_flood() -> None:
+    clock = Clock()
+    limits = TalkLimits(clock)
+    for flooders in (6, 40):
+        flood(limits, clock, flooders, FAIR_WINDOW)
+        waited = 0.0
+        while limits.allow("key:ann", "10.9.9.9", "lobby", "key:ann") is not None:
+            flood(limits, clock, flooders, 0.5)
+            waited += 0.5
+        limits.heard("lobby", "key:ann")
+        assert waited <= 2.0, (flooders, waited)
+
+
+def test_fair_shares_forget_what_was_said_before_the_window() -> None:
+    clock = Clock()
+    shares = FairShares(FAIR_WINDOW, clock)
+    for number in range(1000):
+        shares.heard(f"players:{number}", "key:ann")
+    assert shares.used("players:1", "key:ann", 60) == 1 * 2 / 60  # a line, of a share split by ann and one more
+    clock.now += FAIR_WINDOW + 1
+    shares.heard("lobby", "key:bob")
+    assert len(shares) == 1 and shares.used("players:1", "key:ann", 60) == 0
+
+
+def test_reports_are_a_few_then_one_every_so_often_per_reporter_and_per_address() -> None:
+    clock = Clock()
+    limits = TalkLimits(clock)
+    assert [limits.report("key:ann", "10.0.0.1") for _ in range(REPORT_BURST)] == [None] * REPORT_BURST
+    assert limits.report("key:ann", "10.0.0.9").startswith("Not reported")
+    assert limits.report("key:bob", "10.0.0.2") is None
     clock.now += REPORT_EVERY
-    assert limits.report("key:ann") is None
+    assert limits.report("key:ann", "10.0.0.1") is None
+    # Guests reconnecting from one address are one reporter; keys from one address share its limit.
+    passed = sum(limits.report(f"key:{number}", "10.0.0.7") is None for number in range(50))
+    assert passed == ADDRESS_REPORT_BURST
+    clock.now += ADDRESS_REPORT_EVERY
+    assert limits.report("key:late", "10.0.0.7") is None
 
 
 def test_buckets_forget_the_keys_whose_bucket_is_full_again() -> None:
@@ -332,3 +397,82 @@ async def test_a_reported_line_is_kept_with_its_match_and_a_match_s_talk_only_wh
     await say(lobby, lobby_guest, "the lobby is never kept")
     await wait_for(lambda: "cyd: the lobby is never kept" in heard(lobby_guest))
     assert len(await lobby.store.chat.of_match(code, started)) == 2
+
+
+# ---- moderation that follows people -------------------------------------------------------------
+
+
+def speaker_of_line(guest: FakeGuest, text: str) -> int:
+    return next(line["speaker"] for message in chats(guest) for line in message["lines"] if line["text"] == text)
+
+
+async def test_a_mute_follows_the_muted_back_on_a_new_session_or_a_new_address_and_stays_with_a_key(
+        make_lobby) -> None:
+    lobby = await make_lobby()
+    ann = FakeGuest("ann", "10.0.0.1", fingerprint="SHA256:ann")
+    bob = FakeGuest("bob", "10.0.0.2", fingerprint="SHA256:bob")
+    zed, cyd = FakeGuest("zed", "10.0.0.3"), FakeGuest("cyd", "10.0.0.4")
+    for guest in (ann, bob, zed, cyd):
+        await lobby.arrive(guest)
+    await say(lobby, bob, "hi from bob")
+    await say(lobby, zed, "hi from zed")
+    await wait_for(lambda: "zed: hi from zed" in heard(ann) and "zed: hi from zed" in heard(cyd))
+    for listener in (ann, cyd):  # a key's mutes, and a guest's
+        for text in ("hi from bob", "hi from zed"):
+            await lobby.handle(listener, {"type": "mute", "speaker": speaker_of_line(listener, text)})
+    # Both come back: bob with his key from a new address, zed as a new guest session from his address.
+    await lobby.depart(bob)
+    await lobby.depart(zed)
+    bob_again = FakeGuest("bob", "10.7.7.7", fingerprint="SHA256:bob")
+    zed_again = FakeGuest("zed", "10.0.0.3")
+    await lobby.arrive(bob_again)
+    await lobby.arrive(zed_again)
+    await say(lobby, bob_again, "bob is back")
+    await say(lobby, zed_again, "zed is back")
+    await say(lobby, cyd, "cyd still here")
+    await wait_for(lambda: "cyd: cyd still here" in heard(ann) and "cyd: cyd still here" in heard(bob_again))
+    for listener in (ann, cyd):
+        assert "bob: bob is back" not in heard(listener) and "zed: zed is back" not in heard(listener)
+    assert "zed: zed is back" in heard(bob_again)  # nobody else's talk is touched
+    # ann comes back on a new terminal (the store kept her mutes with her key), cyd as a new session from her
+    # address (kept there for a while): neither hears them, not even in the lobby's lines so far.
+    await lobby.depart(ann)
+    await lobby.depart(cyd)
+    ann_again = FakeGuest("ann", "10.8.8.8", fingerprint="SHA256:ann")
+    cyd_again = FakeGuest("cyd", "10.0.0.4")
+    await lobby.arrive(ann_again)
+    await lobby.arrive(cyd_again)
+    for listener in (ann_again, cyd_again):
+        assert heard(listener) == ["cyd: cyd still here"], heard(listener)
+    kept = await lobby.store.chat.mutes("SHA256:ann")
+    assert {(mute.speaker, mute.name) for mute in kept} == {("key:SHA256:bob", "bob"), ("site:10.0.0.3", "zed")}
+    # Unmuted by name, though none of their lines was heard on this terminal.
+    await lobby.handle(ann_again, {"type": "mute", "speaker": None, "muted": False, "name": "BOB"})
+    await lobby.handle(ann_again, {"type": "mute", "speaker": None, "muted": False, "name": "nobody"})
+    assert refusals(ann_again) == ["You hear bob again.", "You had not muted anyone called nobody."]
+    await say(lobby, bob_again, "heard again")
+    await wait_for(lambda: "bob: heard again" in heard(ann_again))
+    assert [mute.speaker for mute in await lobby.store.chat.mutes("SHA256:ann")] == ["site:10.0.0.3"]
+
+
+async def test_a_line_is_reported_once_per_reporter_and_address_and_listed_once_with_its_count(
+        make_lobby) -> None:
+    lobby = await make_lobby()
+    bob = FakeGuest("bob", "10.0.0.2", fingerprint="SHA256:bob")
+    await lobby.arrive(bob)
+    await say(lobby, bob, "an innocent line")
+    reporters = []
+    for number in range(60):  # guests reconnecting from five addresses, each reporting the line
+        guest = FakeGuest(f"g{number}", f"10.5.{number % 5}.1")
+        await lobby.arrive(guest)
+        line = next(line for message in chats(guest) for line in message["lines"])
+        await lobby.handle(guest, {"type": "report", "line": line["id"]})
+        reporters.append(guest)
+        await lobby.depart(guest)
+    told = [refusal for guest in reporters for refusal in refusals(guest)]
+    assert set(told) == {REPORTED, f"Not reported: {REPORT_BURST} reports at once, then one every {REPORT_EVERY:g} s."}
+    assert told.count(REPORTED) == 5 * REPORT_BURST  # each address: a few at once, the rest held to its limit
+    (report,) = await lobby.store.chat.reports()
+    assert (report.line.text, report.count) == ("an innocent line", 5)
+    async with lobby.store.transaction(write=False) as tx:
+        assert await tx.fetch("SELECT COUNT(*) FROM chat_reports") == [(5,)]

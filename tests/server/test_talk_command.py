@@ -29,6 +29,7 @@ def test_chat_is_on_for_everyone_and_written_nowhere_unless_the_owner_says() -> 
 
 RUDE = ChatRecord("ABCD", 1_799_999_000.0, "players", "bob", None, "you are bad", 1_799_999_500.0)
 SPAM = ChatRecord(None, None, "lobby", "zed", "SHA256:zed", "spam spam", 1_799_999_600.0)
+RUDE_AGAIN = ChatRecord(None, None, "lobby", "bob", None, "still bad", 1_799_999_700.0)
 
 
 async def a_server_s_database(folder: Path, reports: bool) -> None:
@@ -41,19 +42,26 @@ async def a_server_s_database(folder: Path, reports: bool) -> None:
             store.clock = lambda: 1_800_000_100.0
             await store.chat.report(SPAM, "cyd (guest)", None)
             await store.chat.keep(RUDE)
+            for reporter, key in (("dan", "key:SHA256:dan"), ("eve (guest)", "site:10.0.0.5"),
+                                  ("eve (guest)", "site:10.0.0.5"), ("fay", "key:SHA256:fay")):
+                store.clock = lambda: 1_800_000_200.0
+                await store.chat.report(RUDE_AGAIN, reporter, key.removeprefix("key:") if key.startswith("key:")
+                                        else None, "line-3", key)
     finally:
         await store.close()
 
 
-def test_the_owner_reads_the_lines_reported_newest_first(tmp_path, capsys) -> None:
+def test_the_owner_reads_the_lines_reported_newest_first_each_once_with_its_count(tmp_path, capsys) -> None:
     asyncio.run(a_server_s_database(tmp_path, reports=True))
     assert main(["serve", "chat-reports", "--data-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("#2 2027-01-15 08:01:40 UTC  reported by cyd (guest), in the lobby (lobby):")
-    assert out[1] == "  2027-01-15 07:53:20 UTC  zed [SHA256:zed]: spam spam"
-    assert out[2].startswith("#1 ")
-    assert "reported by ann [SHA256:ann], in match ABCD (begun 2027-01-15 07:43:20 UTC) (players):" in out[2]
-    assert out[3].endswith("bob [guest]: you are bad") and len(out) == 4
+    assert out[0].startswith("#6 2027-01-15 08:03:20 UTC  reported 3 times, last by fay [SHA256:fay], in the lobby")
+    assert out[1] == "  2027-01-15 07:55:00 UTC  bob [guest]: still bad"
+    assert out[2].startswith("#2 2027-01-15 08:01:40 UTC  reported by cyd (guest), in the lobby (lobby):")
+    assert out[3] == "  2027-01-15 07:53:20 UTC  zed [SHA256:zed]: spam spam"
+    assert out[4].startswith("#1 ")
+    assert "reported by ann [SHA256:ann], in match ABCD (begun 2027-01-15 07:43:20 UTC) (players):" in out[4]
+    assert out[5].endswith("bob [guest]: you are bad") and len(out) == 6
     assert main(["serve", "chat-reports", "--data-dir", str(tmp_path), "--last", "1"]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 2
 

@@ -30,6 +30,7 @@ online.py       who is online, pure: each session's line, people merged, who wat
 roster.py       who is online on every server, kept current: the lobby told changes, players who watches
 talk.py         table talk's rules, pure: the owner's flags, who hears which room, the limits, a line between servers
 chat.py         table talk, live: a line said, passed to every server through the store, heard and told to its room
+mutes.py        whom each listener muted: by key, or a guest's address; kept with a key, or a while at a guest's address
 names.py        the names players are shown by, and a keyed player's chosen name
 choices.py      the lobby's settings a keyed player left, set again on their next visit
 pairing.py      quick matches and challenges: their requests, and the store's news of them read again

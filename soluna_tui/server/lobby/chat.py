@@ -7,11 +7,15 @@ not muted its speaker. A guest coming to a room (the lobby, a seat, a match to w
 players, who then hear its spectators) is told the room's lines so far, once.
 
 Each line heard here is numbered (a player reports a line by its number), and each person who talks is a number
-too (a player mutes them by it): never their key, which stays on the server.
+too (a player mutes them by it): never their key or address, which stay on the server. A mute is the listener's
+(``mutes.Mutes``: kept with their key, or a guest's address) and names the speaker by key or a guest's address, so
+coming back does not escape it. A line is reported once per reporter (a key, or a guest's address), within limits
+per reporter and per address.
 """
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import logging
 from collections import deque
@@ -22,9 +26,10 @@ from ...link.messages import Chat, ChatLine, MuteChat, ReportChat, Say
 from ...link.talk import LOBBY_LINES_KEPT, MATCH_LINES_KEPT, ChatRefused, Room, chat_line
 from ..gate import client_key
 from ..storage import ChatRecord, Storage, StorageError
+from .mutes import Mutes
 from .roster import Roster
 from .tables import Table
-from .talk import LOBBY_PLACE, Place, Said, TalkLimits, TalkPolicy, room_key
+from .talk import LOBBY_PLACE, Place, Said, TalkLimits, TalkPolicy, room_key, speaker_of
 from .visitors import Asker, Guest, Visitor
 
 log = logging.getLogger("soluna.server")
@@ -35,6 +40,7 @@ CANNOT_PASS_ON = "Not sent: the server cannot reach the others right now."
 REPORTED = "Reported to the server's owner. Thank you."
 NOT_REPORTED = "Not reported: the server cannot save right now."
 NO_SUCH_LINE = "That line is no longer kept: it cannot be reported."
+MUTE_NOT_KEPT = "For this visit only: the server cannot save your mutes right now."
 
 
 @dataclass(frozen=True)
@@ -43,6 +49,14 @@ class Heard:
 
     id: int
     said: Said
+
+
+@dataclass(frozen=True)
+class Voice:
+    """Who a speaker number stands for, as their last line said: the speaker (``talk.speaker_of``), the name."""
+
+    speaker: str
+    name: str
 
 
 class TalkRooms:
@@ -60,15 +74,15 @@ class TalkRooms:
         self._numbers = itertools.count(1)
         self._speakers: dict[str, int] = {}
         self._next_speaker = itertools.count(1)
+        #: Whom each speaker number stands for (a mute names them so).
+        self._voices: dict[int, Voice] = {}
         #: The rooms each guest has been told whole (it hears their new lines).
         self._told: dict[Guest, frozenset[Where]] = {}
-        #: Who each guest has muted (persons), and the guests who hear no talk at all.
-        self._muted: dict[Guest, set[str]] = {}
+        #: Whom each listener has muted, and the guests who hear no talk at all.
+        self.mutes = Mutes(store)
         self._deaf: set[Guest] = set()
         #: Guests told that they talk too fast, until a line of theirs passes again (one line, not one a refusal).
         self._slowed: set[Guest] = set()
-        #: The lines each guest has reported (once each).
-        self._reported: dict[Guest, set[int]] = {}
 
     # ---- where a guest is ------------------------------------------------------------------
 
@@ -93,13 +107,19 @@ class TalkRooms:
         self._told[guest] = hears
         for where in sorted(hears - told, key=lambda each: each[0].value):
             lines = tuple(self._line(guest, heard) for heard in self.rooms.get(where, ())
-                          if self._hears_from(guest, heard.said.person))
+                          if self._hears_from(guest, heard.said))
             guest.send(Chat(where[0], lines, whole=True, code=where[1],
                             closed=self.policy.closed(guest.fingerprint is not None)))
 
+    async def arrive(self, guest: Guest) -> None:
+        """A terminal come: whom its player muted (with their key, or at their address), before any line is told."""
+        await self.mutes.arrive(guest)
+
     def leave(self, guest: Guest) -> None:
-        for kept in (self._told, self._muted, self._reported):
-            kept.pop(guest, None)
+        self._told.pop(guest, None)
+        others = guest.fingerprint is not None and any(
+            other is not guest and other.fingerprint == guest.fingerprint for other in self._visitors)
+        self.mutes.leave(guest, others)
         self._deaf.discard(guest)
         self._slowed.discard(guest)
 
@@ -122,8 +142,10 @@ class TalkRooms:
                 text = chat_line(request.text)
             except ChatRefused as error:
                 refusal = str(error)
+        site = client_key(guest.address)
+        said_from = None if guest.fingerprint is not None else site  # a guest is known by their address
         if refusal is None:
-            refusal = self.limits.allow(line.person, client_key(guest.address), room_key(where))
+            refusal = self.limits.allow(line.person, site, room_key(where), speaker_of(line.person, said_from))
             if refusal is not None:
                 if guest in self._slowed:
                     return  # told once already: a flood is not answered line by line
@@ -132,7 +154,7 @@ class TalkRooms:
             guest.send(Chat(where[0], (), code=where[1], refused=refusal))
             return
         self._slowed.discard(guest)
-        said = Said(where[0], where[1], line.person, line.name, text, self.store.clock())
+        said = Said(where[0], where[1], line.person, line.name, text, self.store.clock(), said_from)
         try:
             await self.store.talk(said.to_payload())
         except StorageError as error:
@@ -149,44 +171,71 @@ class TalkRooms:
     async def mute(self, asker: Asker, request: MuteChat) -> None:
         guest = asker.guest
         if request.speaker is None:
-            (self._deaf.add if request.muted else self._deaf.discard)(guest)
+            if request.name is None:
+                (self._deaf.add if request.muted else self._deaf.discard)(guest)
+            elif not request.muted:
+                await self._unmute_named(guest, request.name)
             return
-        person = next((person for person, number in self._speakers.items() if number == request.speaker), None)
-        if person is None:
+        voice = self._voices.get(request.speaker)
+        if voice is None:
             return
-        muted = self._muted.setdefault(guest, set())
-        (muted.add if request.muted else muted.discard)(person)
+        try:
+            if request.muted:
+                await self.mutes.mute(guest, voice.speaker, voice.name)
+            else:
+                await self.mutes.unmute(guest, [voice.speaker])
+        except StorageError as error:
+            log.warning("a mute could not be kept: %s", error)
+            self._tell(guest, MUTE_NOT_KEPT)
+
+    async def _unmute_named(self, guest: Guest, name: str) -> None:
+        """Whoever ``guest`` muted under ``name`` heard again (a mute kept from an earlier visit: this terminal
+        never heard their lines, so it knows no number for them)."""
+        speakers = self.mutes.named(guest, name)
+        if not speakers:
+            self._tell(guest, f"You had not muted anyone called {name}.")
+            return
+        shown = self.mutes.of(guest)[speakers[0]].name
+        try:
+            await self.mutes.unmute(guest, speakers)
+        except StorageError as error:
+            log.warning("a mute could not be let go: %s", error)
+            self._tell(guest, MUTE_NOT_KEPT)
+            return
+        self._tell(guest, f"You hear {shown} again.")
 
     async def report(self, asker: Asker, request: ReportChat) -> None:
         guest = asker.guest
         heard = next((heard for where in self.place(guest).hears for heard in self.rooms.get(where, ())
                       if heard.id == request.line), None)
-        where = self.place(guest).says_in or (Room.LOBBY, None)
-        if heard is None:
-            guest.send(Chat(where[0], (), code=where[1], refused=NO_SUCH_LINE))
-            return
-        reported = self._reported.setdefault(guest, set())
         line = self._roster.lines.get(guest)
-        if heard.id in reported or line is None:
-            guest.send(Chat(where[0], (), code=where[1], refused=REPORTED))  # once is enough
+        if heard is None or line is None:
+            self._tell(guest, NO_SUCH_LINE)
             return
-        refusal = self.limits.report(line.person)
+        site = client_key(guest.address)
+        reporter = speaker_of(line.person, None if guest.fingerprint is not None else site)
+        refusal = self.limits.report(reporter, site)
         if refusal is not None:
-            guest.send(Chat(where[0], (), code=where[1], refused=refusal))
+            self._tell(guest, refusal)
             return
-        reported.add(heard.id)
         said = heard.said
         table = self._tables.get(said.code) if said.code is not None else None
         visitor = self._visitors.get(guest)
         try:
-            await self.store.chat.report(self._record(said, table), visitor.name if visitor else guest.name,
-                                         guest.fingerprint)
+            new = await self.store.chat.report(self._record(said, table), visitor.name if visitor else guest.name,
+                                               guest.fingerprint, line_key(said), reporter)
         except StorageError as error:
             log.warning("a chat line reported could not be kept: %s", error)
-            guest.send(Chat(where[0], (), code=where[1], refused=NOT_REPORTED))
+            self._tell(guest, NOT_REPORTED)
             return
-        log.info("a chat line of %s's was reported", said.name)
-        guest.send(Chat(where[0], (), code=where[1], refused=REPORTED))
+        if new:
+            log.info("a chat line of %s's was reported", said.name)
+        self._tell(guest, REPORTED)  # once is enough: a report made again is not written again
+
+    def _tell(self, guest: Guest, note: str) -> None:
+        """A line under ``guest``'s talk: what came of its report or mute."""
+        where = self.place(guest).says_in or (Room.LOBBY, None)
+        guest.send(Chat(where[0], (), code=where[1], refused=note))
 
     @staticmethod
     def _record(said: Said, table: Table | None) -> ChatRecord:
@@ -202,7 +251,8 @@ class TalkRooms:
             log.warning("a chat line from another server could not be read; it is left out")
             return
         where = said.where
-        self.limits.heard(room_key(where))
+        self.limits.heard(room_key(where), said.speaker)
+        self._voices[self._speaker(said.person)] = Voice(said.speaker, said.name)
         if said.code is not None and said.code not in self._tables:
             return  # a match this server does not know (gone meanwhile)
         kept = self.rooms.get(where)
@@ -211,15 +261,15 @@ class TalkRooms:
         heard = Heard(next(self._numbers), said)
         kept.append(heard)
         for guest, told in self._told.items():
-            if where in told and self._hears_from(guest, said.person):
+            if where in told and self._hears_from(guest, said):
                 guest.send(Chat(where[0], (self._line(guest, heard),), code=where[1]))
 
-    def _hears_from(self, guest: Guest, person: str) -> bool:
-        """Whether ``guest`` hears ``person`` (it has muted neither them nor all talk; its own lines always)."""
+    def _hears_from(self, guest: Guest, said: Said) -> bool:
+        """Whether ``guest`` hears ``said`` (it has muted neither its speaker nor all talk; its own lines always)."""
         own = self._roster.lines.get(guest)
-        if own is not None and own.person == person:
+        if own is not None and own.person == said.person:
             return True
-        return guest not in self._deaf and person not in self._muted.get(guest, ())
+        return guest not in self._deaf and said.speaker not in self.mutes.of(guest)
 
     def _line(self, guest: Guest, heard: Heard) -> ChatLine:
         said = heard.said
@@ -232,3 +282,8 @@ class TalkRooms:
         if number is None:
             number = self._speakers[person] = next(self._next_speaker)
         return number
+
+
+def line_key(said: Said) -> str:
+    """A line as a report names it, the same on every server that heard it (it passed between them whole)."""
+    return hashlib.sha256(said.to_payload().encode()).hexdigest()[:32]

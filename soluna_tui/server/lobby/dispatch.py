@@ -313,6 +313,7 @@ class Lobby:
             await self.games.refresh()
         except StorageUnavailable as error:  # the lobby still works as far as it can: known by the SSH name
             log.warning("cannot look the player up: %s", error)
+        await self.talk.arrive(asker.guest)  # whom they muted, before the lobby's talk is told
         asker.guest.send(self._welcome(asker, choices))
         self.listing.send_to(asker.guest, force=True)
         self.roster.enter(asker.guest, rating, hidden=choices is not None and choices.hidden)

@@ -7,7 +7,11 @@ and who hears it, how fast one may talk, and a line as it travels between server
   players hear only once the match is over (never while it is in play).
 - How fast: a few lines at once, then one every few seconds, per person (a key, or a guest's session) and per
   address (``gate.client_key``: one site's worth), and a room in all however many people talk in it (counted
-  as every server hears its lines, so a fleet holds one room to one limit).
+  as every server hears its lines, so a fleet holds one room to one limit). The room's budget is shared fairly
+  (``FairShares``): a speaker past their share of it lately may spend it only while some is left over for the
+  quieter ones, so many flooders, each within its own limits, cannot keep one honest line out.
+- Who a speaker is, for a mute and the room's share: their key, or a guest's address (a new session, the same
+  speaker); never a name.
 - Between servers: a line is a small JSON document; read back, anything that is not one is left out.
 """
 
@@ -15,6 +19,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeGuard
@@ -29,10 +34,20 @@ PERSON_BURST, PERSON_EVERY = 5, 3.0
 ADDRESS_BURST, ADDRESS_EVERY = 8, 2.0
 #: One room, whoever talks in it: enough for a lively lobby, never a wall of text.
 ROOM_BURST, ROOM_EVERY = 20, 0.5
-#: Reports one person may make (each is written for the owner): a few, then one every so often.
+#: The room's fair share: each speaker's lines over the last ``FAIR_WINDOW`` seconds, against the room's lines in
+#: that time split among those who talked and one more (someone yet to talk). A speaker who said their share may
+#: take the room's budget only while ``ROOM_RESERVE`` lines more are left in it, kept for the others; one who said
+#: half of it, while half as many are left; one who said nothing, whenever a line is.
+FAIR_WINDOW, ROOM_RESERVE = 30.0, 8
+#: Reports one reporter (a key, or a guest's address) may make (each is written for the owner): a few, then one
+#: every so often; and one address, however many keys or sessions report from it.
 REPORT_BURST, REPORT_EVERY = 3, 20.0
-#: The longest match code a line names (``tables.CODE_PATTERN``: four letters).
-LONGEST_CODE = 8
+ADDRESS_REPORT_BURST, ADDRESS_REPORT_EVERY = 5, 60.0
+#: The longest match code a line names (``tables.CODE_PATTERN``: four letters), and address (an IPv6 /64).
+LONGEST_CODE, LONGEST_SITE = 8, 64
+
+#: How a guest is named as a speaker or a reporter: by their address (``gate.client_key``), not their session.
+SITE = "site:"
 
 CHAT_OFF = "Chat is off on this server."
 GUESTS_SILENT = "Only players with an SSH key may talk here."
@@ -93,7 +108,8 @@ LOBBY_PLACE = Place()
 @dataclass(frozen=True)
 class Said:
     """A chat line as it travels between servers: the room (and match), who (the person, as the list of who is
-    online knows them, and the name shown), what (cleaned), when."""
+    online knows them, and the name shown; a guest's address, as ``gate.client_key`` names it), what (cleaned),
+    when."""
 
     room: Room
     code: str | None
@@ -101,6 +117,8 @@ class Said:
     name: str
     text: str
     at: float
+    #: A guest's address (``None``: a key, or a guest's line from a server that did not say it).
+    site: str | None = None
 
     @property
     def where(self) -> tuple[Room, str | None]:
@@ -111,9 +129,14 @@ class Said:
         """The speaker's key (``None``: a guest), as the owner's records name them."""
         return self.person.removeprefix(KEY) if self.person.startswith(KEY) else None
 
+    @property
+    def speaker(self) -> str:
+        """Who said it, as a mute and the room's fair share name them (``speaker_of``)."""
+        return speaker_of(self.person, self.site)
+
     def to_payload(self) -> str:
         return json.dumps({"room": self.room.value, "code": self.code, "person": self.person, "name": self.name,
-                           "text": self.text, "at": self.at}, ensure_ascii=False)
+                           "text": self.text, "at": self.at, "site": self.site}, ensure_ascii=False)
 
     @classmethod
     def from_payload(cls, payload: str) -> Said | None:
@@ -126,12 +149,22 @@ class Said:
             return None
         room, code, person, name, text, at = (document.get(key)
                                               for key in ("room", "code", "person", "name", "text", "at"))
+        site = document.get("site")
         if (room in set(Room) and (code is None) == (room == Room.LOBBY)
                 and (code is None or _text(code, LONGEST_CODE)) and _text(person, LONGEST_PERSON)
                 and person.startswith((KEY, GUEST)) and _text(name, LONGEST_WORDS) and _text(text, CHAT_LONGEST)
-                and isinstance(at, (int, float)) and not isinstance(at, bool)):
-            return cls(Room(room), code, person, name, text, float(at))
+                and isinstance(at, (int, float)) and not isinstance(at, bool)
+                and (site is None or _text(site, LONGEST_SITE))):
+            return cls(Room(room), code, person, name, text, float(at), site)
         return None
+
+
+def speaker_of(person: str, site: str | None) -> str:
+    """Who a person is as a speaker (or a reporter): a key, whatever its address; a guest, by their address
+    (``SITE`` and ``gate.client_key``), so a new session from it is the same speaker; without one, the session."""
+    if person.startswith(KEY) or site is None:
+        return person
+    return SITE + site
 
 
 def _text(value: Any, longest: int) -> TypeGuard[str]:
@@ -158,12 +191,12 @@ class Buckets:
         bucket.tokens += 1  # refused: not spent (holding the key down does not lengthen the wait)
         return False
 
-    def ready(self, key: str) -> bool:
-        """Whether ``key`` may say a line now (nothing taken)."""
+    def ready(self, key: str, lines: float = 1) -> bool:
+        """Whether ``key`` holds ``lines`` now (nothing taken)."""
         bucket = self._buckets.get(key)
         if bucket is None:
-            return True
-        return bucket.available() >= 1
+            return lines <= self.burst
+        return bucket.available() >= lines
 
     def force(self, key: str) -> None:
         """Count a line for ``key`` whatever its balance (a room counts every line said in it)."""
@@ -183,34 +216,88 @@ class Buckets:
             del self._buckets[key]
 
 
+class FairShares:
+    """Who said how many lines in each room over the last ``window`` seconds (every server's lines, as heard), and
+    whether a speaker is past their fair share of the room: its lines in that time (``capacity``) split among those
+    who talked and one more, so a newcomer's share is always kept. Forgets the lines older than the window."""
+
+    def __init__(self, window: float = FAIR_WINDOW, clock: Callable[[], float] = time.monotonic) -> None:
+        self.window, self.clock = window, clock
+        self._said: dict[str, dict[str, deque[float]]] = {}
+        self._next_sweep = 0.0
+
+    def heard(self, room: str, speaker: str) -> None:
+        self._sweep()
+        self._said.setdefault(room, {}).setdefault(speaker, deque()).append(self.clock())
+
+    def used(self, room: str, speaker: str, capacity: float) -> float:
+        """How much of their share of ``room``'s ``capacity`` lines ``speaker`` said within the window (0: nothing,
+        1: all of it, or more)."""
+        said = self._forget(room)
+        talkers = len(said) + (speaker not in said) + 1
+        return len(said.get(speaker, ())) * talkers / capacity
+
+    def __len__(self) -> int:
+        return sum(len(said) for said in self._said.values())
+
+    def _forget(self, room: str) -> dict[str, deque[float]]:
+        """``room``'s speakers, with only their lines within the window (those without any, gone)."""
+        said = self._said.get(room, {})
+        since = self.clock() - self.window
+        for speaker in list(said):
+            times = said[speaker]
+            while times and times[0] <= since:
+                times.popleft()
+            if not times:
+                del said[speaker]
+        if not said:
+            self._said.pop(room, None)
+        return said
+
+    def _sweep(self) -> None:
+        now = self.clock()
+        if now < self._next_sweep:
+            return
+        self._next_sweep = now + self.window
+        for room in list(self._said):
+            self._forget(room)
+
+
 class TalkLimits:
-    """How fast one may talk: per person, per address, and per room in all."""
+    """How fast one may talk: per person, per address, and per room in all, its budget shared fairly."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.people = Buckets(PERSON_BURST, PERSON_EVERY, clock)
         self.addresses = Buckets(ADDRESS_BURST, ADDRESS_EVERY, clock)
         self.rooms = Buckets(ROOM_BURST, ROOM_EVERY, clock)
-        self.reports = Buckets(REPORT_BURST, REPORT_EVERY, clock)
+        self.shares = FairShares(FAIR_WINDOW, clock)
+        self.reporters = Buckets(REPORT_BURST, REPORT_EVERY, clock)
+        self.reporting_addresses = Buckets(ADDRESS_REPORT_BURST, ADDRESS_REPORT_EVERY, clock)
 
-    def allow(self, person: str, address: str, room: str) -> str | None:
+    def allow(self, person: str, address: str, room: str, speaker: str | None = None) -> str | None:
         """Whether ``person`` at ``address`` may say a line in ``room`` now: ``None``, and it is counted; else why
-        not, in one line (nothing counted)."""
-        if not self.rooms.ready(room):
+        not, in one line (nothing counted). ``speaker``: who they are for the room's fair share (``speaker_of``;
+        ``None``: the person)."""
+        used = self.shares.used(room, speaker or person, FAIR_WINDOW / ROOM_EVERY)
+        if not self.rooms.ready(room, 1 + ROOM_RESERVE * min(1.0, used)):  # the quietest first
             return "Not sent: this room talks too fast just now."
         if not self.addresses.ready(address) or not self.people.take(person):
             return f"Slow down: not sent (a line every {PERSON_EVERY:g} s)."
         self.addresses.take(address)
         return None
 
-    def report(self, person: str) -> str | None:
-        """Whether ``person`` may report a line now: ``None``, and it is counted; else why not, in one line."""
-        if self.reports.take(person):
+    def report(self, reporter: str, address: str) -> str | None:
+        """Whether ``reporter`` (a key, or a guest's address: ``speaker_of``) at ``address`` may report a line now:
+        ``None``, and it is counted; else why not, in one line (nothing counted)."""
+        if self.reporting_addresses.ready(address) and self.reporters.take(reporter):
+            self.reporting_addresses.take(address)
             return None
         return f"Not reported: {REPORT_BURST} reports at once, then one every {REPORT_EVERY:g} s."
 
-    def heard(self, room: str) -> None:
-        """A line was said in ``room`` (on any server): the room's limit counts it."""
+    def heard(self, room: str, speaker: str) -> None:
+        """A line of ``speaker``'s was said in ``room`` (on any server): the room's limit and shares count it."""
         self.rooms.force(room)
+        self.shares.heard(room, speaker)
 
 
 def room_key(where: tuple[Room, str | None]) -> str:

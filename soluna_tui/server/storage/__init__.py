@@ -16,7 +16,7 @@ from pathlib import Path
 
 from .archive_import import import_json_archive
 from .base import Storage
-from .chat import ChatRecord, ChatReport
+from .chat import ChatMute, ChatRecord, ChatReport
 from .database import Subscription
 from .finished import RESULTS
 from .records import (
@@ -49,8 +49,8 @@ URL_SCHEMES = ("postgresql://", "postgres://")
 POSTGRES_INSTALL = "pip install 'soluna-tui[postgres]'"
 
 __all__ = [
-    "DEFAULT_FILE", "RESULTS", "RESYNC", "Change", "ChatRecord", "ChatReport", "CodeTaken", "ComputerGameRecord",
-    "FinishedMatch",
+    "DEFAULT_FILE", "RESULTS", "RESYNC", "Change", "ChatMute", "ChatRecord", "ChatReport", "CodeTaken",
+    "ComputerGameRecord", "FinishedMatch",
     "ImportReport", "MatchNotFound", "NameTaken", "PlayerRecord", "PlayerSummary", "RatingChange", "SchemaTooNew",
     "SeatRecord", "ServerRecord", "Standing", "Storage", "StorageError", "StorageUnavailable", "StoredMatch",
     "Subscription", "VersionConflict", "describe_location", "import_json_archive", "name_key", "open_storage",

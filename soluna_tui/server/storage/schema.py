@@ -219,6 +219,20 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
                 SELECT COUNT(*) FROM rated_opponents o JOIN ratings q ON q.fingerprint = o.opponent
                 WHERE o.fingerprint = r.fingerprint AND q.played - o.matches >= 5) >= 3""",
     ),
+    # 13: moderation that follows people. Whom each keyed player muted (a key, or a guest's address: ``speaker``),
+    # kept with their key; a reported line (``line_key``: the line, however many servers heard it) reported once
+    # per reporter (``reporter_key``: a key, or a guest's address); earlier reports have neither and stay apart.
+    (
+        """CREATE TABLE chat_mutes (
+            listener TEXT NOT NULL,
+            speaker TEXT NOT NULL,
+            name TEXT NOT NULL,
+            muted_at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (listener, speaker))""",
+        "ALTER TABLE chat_reports ADD COLUMN line_key TEXT",
+        "ALTER TABLE chat_reports ADD COLUMN reporter_key TEXT",
+        "CREATE UNIQUE INDEX chat_reports_once ON chat_reports (line_key, reporter_key)",
+    ),
 )
 
 #: The migrations that compute every player's ``name_key`` again.
