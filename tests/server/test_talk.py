@@ -476,3 +476,27 @@ async def test_a_line_is_reported_once_per_reporter_and_address_and_listed_once_
     assert (report.line.text, report.count) == ("an innocent line", 5)
     async with lobby.store.transaction(write=False) as tx:
         assert await tx.fetch("SELECT COUNT(*) FROM chat_reports") == [(5,)]
+
+
+@pytest.mark.parametrize("database", ["postgresql"], indirect=True)  # two servers: SQLite serves one
+async def test_a_mute_follows_the_muted_and_the_one_who_muted_to_another_server(make_lobby, backend) -> None:
+    first, second = await make_lobby(), await make_lobby()
+    ann = FakeGuest("ann", "10.0.0.1", fingerprint="SHA256:ann")
+    zed, cyd = FakeGuest("zed", "10.0.0.3"), FakeGuest("cyd", "10.0.0.4")
+    await first.arrive(ann)
+    await first.arrive(zed)
+    await second.arrive(cyd)
+    await say(first, zed, "hi from zed")
+    await wait_for(lambda: "zed: hi from zed" in heard(ann))
+    await first.handle(ann, {"type": "mute", "speaker": speaker_of_line(ann, "hi from zed")})
+    await first.depart(zed)
+    zed_elsewhere = FakeGuest("zorro", "10.0.0.3")  # back on the other server, from his address
+    await second.arrive(zed_elsewhere)
+    await say(second, zed_elsewhere, "zed on two")
+    await say(second, cyd, "cyd on two")
+    await wait_for(lambda: "cyd: cyd on two" in heard(ann) and "zorro: zed on two" in heard(cyd))
+    assert "zorro: zed on two" not in heard(ann)
+    await first.depart(ann)
+    ann_elsewhere = FakeGuest("ann", "10.9.9.9", fingerprint="SHA256:ann")  # and ann, her mutes with her key
+    await second.arrive(ann_elsewhere)
+    assert "cyd: cyd on two" in heard(ann_elsewhere) and "zorro: zed on two" not in heard(ann_elsewhere)
