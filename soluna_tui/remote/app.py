@@ -75,9 +75,9 @@ class ChildApp(LinkedApp):
         self.talk_half.close()
 
     def show_table(self, table: Table) -> None:
-        """The match shown, with its talk beside the board."""
-        super().show_table(table)
-        self.call_after_refresh(self.talk_half.redraw)
+        """The match shown, with its talk beside the board (drawn once its screen is: the match's talk, sent whole
+        as its player sits down, often comes first)."""
+        self.matches.show(table, self.talk_half.redraw)
 
     # ---- what the server says to whatever is shown ---------------------------------------
 
