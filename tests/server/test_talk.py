@@ -500,3 +500,14 @@ async def test_a_mute_follows_the_muted_and_the_one_who_muted_to_another_server(
     ann_elsewhere = FakeGuest("ann", "10.9.9.9", fingerprint="SHA256:ann")  # and ann, her mutes with her key
     await second.arrive(ann_elsewhere)
     assert "cyd: cyd on two" in heard(ann_elsewhere) and "zorro: zed on two" not in heard(ann_elsewhere)
+    # ann on a terminal at each server: a mute on one holds on the other at once.
+    ann_here = FakeGuest("ann", "10.0.0.1", fingerprint="SHA256:ann")
+    await first.arrive(ann_here)
+    await say(second, cyd, "mute me")
+    await wait_for(lambda: "cyd: mute me" in heard(ann_here))
+    await first.handle(ann_here, {"type": "mute", "speaker": speaker_of_line(ann_here, "mute me")})
+    await wait_for(lambda: "site:10.0.0.4" in second.talk.mutes.of(ann_elsewhere))
+    await say(second, cyd, "unheard")
+    await say(second, zed_elsewhere, "the last line")
+    await wait_for(lambda: any(heard.said.text == "the last line" for heard in first.talk.rooms[(Room.LOBBY, None)]))
+    assert "cyd: unheard" not in heard(ann_here) + heard(ann_elsewhere)

@@ -19,8 +19,9 @@ import hashlib
 import itertools
 import logging
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from ...link.messages import Chat, ChatLine, MuteChat, ReportChat, Say
 from ...link.talk import LOBBY_LINES_KEPT, MATCH_LINES_KEPT, ChatRefused, Room, chat_line
@@ -29,7 +30,17 @@ from ..storage import ChatRecord, Storage, StorageError
 from .mutes import Mutes
 from .roster import Roster
 from .tables import Table
-from .talk import LOBBY_PLACE, Place, Said, TalkLimits, TalkPolicy, room_key, speaker_of
+from .talk import (
+    LOBBY_PLACE,
+    Place,
+    Said,
+    TalkLimits,
+    TalkPolicy,
+    mutes_changed,
+    mutes_changed_of,
+    room_key,
+    speaker_of,
+)
 from .visitors import Asker, Guest, Visitor
 
 log = logging.getLogger("soluna.server")
@@ -63,8 +74,12 @@ class TalkRooms:
     """Every room's lines as this server heard them, and its guests told."""
 
     def __init__(self, store: Storage, policy: TalkPolicy, visitors: Mapping[Guest, Visitor],
-                 tables: Mapping[str, Table], roster: Roster, limits: TalkLimits | None = None) -> None:
+                 tables: Mapping[str, Table], roster: Roster, limits: TalkLimits | None = None,
+                 background: Callable[[Coroutine[Any, Any, Any]], None] | None = None) -> None:
+        """``background``: runs work beside the requests (a key's mutes read again when another server changed
+        them; without it, they are read on the key's next visit)."""
         self.store = store
+        self._background = background
         self.policy = policy
         self._visitors = visitors
         self._tables = tables
@@ -187,6 +202,8 @@ class TalkRooms:
         except StorageError as error:
             log.warning("a mute could not be kept: %s", error)
             self._tell(guest, MUTE_NOT_KEPT)
+            return
+        await self._mutes_changed(guest)
 
     async def _unmute_named(self, guest: Guest, name: str) -> None:
         """Whoever ``guest`` muted under ``name`` heard again (a mute kept from an earlier visit: this terminal
@@ -203,6 +220,16 @@ class TalkRooms:
             self._tell(guest, MUTE_NOT_KEPT)
             return
         self._tell(guest, f"You hear {shown} again.")
+        await self._mutes_changed(guest)
+
+    async def _mutes_changed(self, guest: Guest) -> None:
+        """A key's mutes changed: its terminals on the other servers read them again (a guest's stay here)."""
+        if guest.fingerprint is None:
+            return
+        try:
+            await self.store.talk(mutes_changed(guest.fingerprint))
+        except StorageError as error:
+            log.warning("the other servers could not be told of a mute: %s", error)
 
     async def report(self, asker: Asker, request: ReportChat) -> None:
         guest = asker.guest
@@ -248,7 +275,13 @@ class TalkRooms:
     def heard(self, payload: str) -> None:
         said = Said.from_payload(payload)
         if said is None:
-            log.warning("a chat line from another server could not be read; it is left out")
+            fingerprint = mutes_changed_of(payload)
+            if fingerprint is None:
+                log.warning("a chat line from another server could not be read; it is left out")
+                return
+            keyed = next((guest for guest in self._visitors if guest.fingerprint == fingerprint), None)
+            if keyed is not None and self._background is not None:
+                self._background(self.mutes.arrive(keyed))  # read again: the one muted meanwhile is not heard
             return
         where = said.where
         self.limits.heard(room_key(where), said.speaker)

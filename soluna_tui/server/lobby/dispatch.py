@@ -115,7 +115,7 @@ class Lobby:
         self.presence.passengers = self.roster
         # Table talk: said here, passed to every server through the store, heard and told.
         self.talk = TalkRooms(store, talk if talk is not None else TalkPolicy(), self.visitors, self.cache.tables,
-                              self.roster)
+                              self.roster, background=self.background.run)
         self.writer = Writer(store, self.cache)
         code_tries, guesses = CodeTries(), Guesses(store)
         self.games = ComputerGames(store, self.presence, code_tries, self.listing.changed, guesses)

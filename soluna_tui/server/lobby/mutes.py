@@ -49,7 +49,8 @@ class Mutes:
         return self._of.get(_listener(guest), {})
 
     async def arrive(self, guest: Guest) -> None:
-        """A terminal come: a key's mutes read from the store; a guest's kept for its address taken up."""
+        """A terminal come: a key's mutes read from the store (again, when another server changed them); a guest's
+        kept for its address taken up."""
         now = self.store.clock()
         if guest.fingerprint is None:
             left = self._left.get(client_key(guest.address))

@@ -12,7 +12,8 @@ and who hears it, how fast one may talk, and a line as it travels between server
   quieter ones, so many flooders, each within its own limits, cannot keep one honest line out.
 - Who a speaker is, for a mute and the room's share: their key, or a guest's address (a new session, the same
   speaker); never a name.
-- Between servers: a line is a small JSON document; read back, anything that is not one is left out.
+- Between servers: a line is a small JSON document (and so is word that a key's mutes changed); read back,
+  anything that is not one is left out.
 """
 
 from __future__ import annotations
@@ -157,6 +158,21 @@ class Said:
                 and (site is None or _text(site, LONGEST_SITE))):
             return cls(Room(room), code, person, name, text, float(at), site)
         return None
+
+
+def mutes_changed(fingerprint: str) -> str:
+    """What passes between servers when a key's mutes change (its terminals on the others read them again)."""
+    return json.dumps({"mutes_of": fingerprint})
+
+
+def mutes_changed_of(payload: str) -> str | None:
+    """The key whose mutes changed, if ``payload`` says so (``mutes_changed``); ``None`` for anything else."""
+    try:
+        document = json.loads(payload)
+    except (ValueError, RecursionError):
+        return None
+    fingerprint = document.get("mutes_of") if isinstance(document, dict) else None
+    return fingerprint if _text(fingerprint, LONGEST_PERSON) else None
 
 
 def speaker_of(person: str, site: str | None) -> str:
