@@ -22,6 +22,7 @@ class BrowsersHalf:
         self.app = app
         self._wishes: dict[type[LobbyWish], Callable[[Any], None]] = {
             ShowBrowsers: self._show, BrowsersScreen.NewCode: self._new_code, BrowsersScreen.Revoke: self._revoke,
+            BrowsersScreen.LookAgain: self._look_again,
         }
 
     @property
@@ -43,6 +44,9 @@ class BrowsersHalf:
 
     def _new_code(self, wish: BrowsersScreen.NewCode) -> None:
         self.app.ask(AskBrowserCode(), wish.control, wish.control.refused)
+
+    def _look_again(self, wish: BrowsersScreen.LookAgain) -> None:
+        self.app.ask(AskBrowsers(), wish.control, wish.control.refused)
 
     def _revoke(self, wish: BrowsersScreen.Revoke) -> None:
         self.app.ask(RevokeBrowser(wish.browser), wish.control, wish.control.refused)

@@ -24,6 +24,9 @@ from .quiet_focus import QuietFocus
 from .seeking import waited_words
 
 TITLE = "Play in a browser"
+#: How often the open dialog asks the server for the browsers signed in while its code may be used, so that it says
+#: at once when one signed in with it (a key has one code at a time: a new one ends the one before).
+LOOK_EVERY = 2.0
 
 
 def ago_words(seconds: float) -> str:
@@ -70,6 +73,9 @@ class BrowsersScreen(QuietFocus, ModalScreen[None]):
         def control(self) -> BrowsersScreen:
             return self.screen
 
+    class LookAgain(NewCode):
+        """The browsers signed in, asked again while the code shown may be used."""
+
     class Revoke(NewCode):
         """Sign this browser out."""
 
@@ -87,6 +93,12 @@ class BrowsersScreen(QuietFocus, ModalScreen[None]):
         self.browsers: tuple[SignedInBrowser, ...] = ()
         #: The browser being signed out (the list without it says it is done).
         self._revoking: SignedInBrowser | None = None
+        #: The browsers listed when the code came (``None``: not listed yet); one more since used the code.
+        self._before_code: frozenset[int] | None = None
+        #: The server has listed the browsers.
+        self._listed = False
+        #: The browser that signed in with the code shown (it works once).
+        self.used_by: SignedInBrowser | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="browsers", classes="dialog"):
@@ -101,13 +113,16 @@ class BrowsersScreen(QuietFocus, ModalScreen[None]):
     def on_mount(self) -> None:
         self.query_one("#browsers").border_title = TITLE
         self.set_interval(1.0, self._show_code)
-        self.show_browsers(self.browsers)
+        self.set_interval(LOOK_EVERY, self._look_again)
+        self._draw_browsers(self.browsers)
 
     # ---- attributes down -----------------------------------------------------------------
 
     def show_code(self, code: BrowserCode) -> None:
         """A fresh code from the server, counting down from now."""
         self.code, self.runs_out = code, time.monotonic() + code.seconds
+        self.used_by = None
+        self._before_code = frozenset(browser.id for browser in self.browsers) if self._listed else None
         self.say("")
         self.query_one("#browsers-link", Static).update(
             f"Open {code.link}\nor type the code on that page where it asks for a name. The browser then plays as "
@@ -119,12 +134,27 @@ class BrowsersScreen(QuietFocus, ModalScreen[None]):
         if code is None:
             return
         left = self.runs_out - time.monotonic()
-        words = (f"Your code: {code.code}  (works once, {waited_words(left)} left)" if left > 0
-                 else f"Your code {code.code} has run out: n makes a new one.")
+        used = self.used_by
+        if used is not None:
+            words = f"Your code {code.code} was used: {used.agent} at {used.address} signed in. n makes a new one."
+        elif left > 0:
+            words = f"Your code: {code.code}  (works once, {waited_words(left)} left)"
+        else:
+            words = f"Your code {code.code} has run out: n makes a new one."
         self.query_one("#browsers-code", Static).update(words)
+
+    def _look_again(self) -> None:
+        """While the code shown may still be used: the browsers asked for again (one more says it was)."""
+        if self.code is not None and self.used_by is None and self.runs_out > time.monotonic():
+            self.post_message(self.LookAgain(self))
 
     def show_browsers(self, browsers: tuple[SignedInBrowser, ...]) -> None:
         """The browsers signed in as this player, as the server last said (the highlight stays where it was)."""
+        self._note_sign_in(browsers)
+        self._listed = True
+        self._draw_browsers(browsers)
+
+    def _draw_browsers(self, browsers: tuple[SignedInBrowser, ...]) -> None:
         menu = self.query_one("#browsers-list", Menu)
         was = self._highlighted()
         self.browsers = browsers
@@ -140,6 +170,20 @@ class BrowsersScreen(QuietFocus, ModalScreen[None]):
         gone, self._revoking = self._revoking, None
         if gone is not None and gone.id not in ids:
             self.say(f"Signed out: {gone.agent} at {gone.address} (its game, if any, is closed).")
+
+    def _note_sign_in(self, browsers: tuple[SignedInBrowser, ...]) -> None:
+        """A browser listed that was not when the code came signed in with it: the code is spent, and said so."""
+        ids = frozenset(browser.id for browser in browsers)
+        if self.code is None or self.used_by is not None:
+            return
+        if self._before_code is None:
+            self._before_code = ids
+            return
+        new = [browser for browser in browsers if browser.id not in self._before_code]
+        if new:
+            self.used_by = new[0]
+            self._show_code()
+        self._before_code &= ids  # a browser signed out and back in again is new again
 
     def say(self, text: str) -> None:
         self.query_one("#browsers-status", Static).update(text)

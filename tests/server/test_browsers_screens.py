@@ -93,3 +93,28 @@ async def test_play_in_a_browser_in_the_menu_leaves_find_me_an_opponent_just_abo
         await wait_for_screen(pilot, app, LobbyScreen)
         await pilot.press("escape", "end", "up", "enter")  # where it always was
         await server.expect("seek")
+
+
+async def test_the_dialog_says_when_its_code_was_used_and_offers_a_new_one() -> None:
+    app, ours = await start()
+    async with app.run_test(size=(80, 24)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        server.send({**WELCOME, "browser_link": True})
+        await wait_for_screen(pilot, app, LobbyScreen, "Play in a browser")
+        await pilot.press("b")
+        code, listed = await server.expect("browser_code"), await server.expect("browsers")
+        server.answer(code, {"type": "browser_code", "code": "KQXM-RTPLWZ", "link": LINK, "seconds": 300.0})
+        server.answer(listed, {"type": "browsers", "browsers": []})
+        await wait_for_screen(pilot, app, BrowsersScreen, "Your code: KQXM-RTPLWZ  (works once")
+        # While the code may be used, the dialog asks again; a browser more than before signed in with it.
+        again = await server.expect("browsers")
+        server.answer(again, {"type": "browsers", "browsers": [{**FIREFOX, "last_seen": time.time()}]})
+        await wait_for_screen(pilot, app, BrowsersScreen, "Firefox on Windows · 203.0.113.77 · seen just now")
+        said = " ".join(screen_text(app).replace("│", " ").split())
+        assert "Your code KQXM-RTPLWZ was used: Firefox on Windows at 203.0.113.77 signed in. n makes a new " \
+               "one." in said, said
+        assert "works once" not in said
+        await pilot.press("n")
+        fresh = await server.expect("browser_code")
+        server.answer(fresh, {"type": "browser_code", "code": "ABCD-EFGHJK", "link": LINK, "seconds": 300.0})
+        await wait_for_screen(pilot, app, BrowsersScreen, "Your code: ABCD-EFGHJK  (works once")
