@@ -162,3 +162,31 @@ async def test_someone_played_before_reaches_a_full_inbox_and_a_stranger_does_no
     assert "bob has too many challenges to answer already" in stranger.last("error")["text"]
     assert sent(kim, "challenge_sent")  # kim played bob: his full inbox is no bar
     await wait_for(lambda: len(bob.last("challenges")["challenges"]) == 9 if sent(bob, "challenges") else False)
+
+
+async def test_a_seeker_is_listed_as_waiting_on_every_server_and_may_still_challenge_and_be_accepted(
+        make_lobby) -> None:
+    # Issue 39: every other screen listed a seeker "in the lobby"; a seeker still counts as in the lobby for
+    # challenges (its challenge may be accepted).
+    from .test_online import online_now
+
+    first, second = await two_lobbies(make_lobby)
+    ann, bob, cyd = FakeGuest("ann", "10.0.0.1"), FakeGuest("bob", "10.0.0.2"), FakeGuest("cyd", "10.0.0.3")
+    await first.arrive(ann)
+    await first.arrive(cyd)
+    await second.arrive(bob)
+    await wait_for(lambda: number_of(ann, "bob") is not None and number_of(bob, "ann") is not None
+                   and number_of(cyd, "bob") is not None)
+
+    def bob_doing() -> str:
+        return next(person["doing"] for person in online_now(cyd).values() if person["name"] == "bob")
+
+    await second.handle(bob, {"type": "seek", "terms": terms(stars=3), "ask": 1})
+    await wait_for(lambda: bob_doing() == "waiting")
+    await second.handle(bob, {"type": "challenge", "person": number_of(bob, "ann"), "terms": terms(), "ask": 2})
+    await wait_for(lambda: sent(ann, "challenges") and ann.last("challenges")["challenges"])
+    await first.handle(ann, {"type": "answer_challenge", "id": ann.last("challenges")["challenges"][0]["id"],
+                             "accept": True, "ask": 3})
+    await wait_for(lambda: sent(bob, "paired"))
+    await wait_for(lambda: bob_doing() == "playing")
+    assert await second.store.pairing.seeks() == []  # off to the match: it waits no more
