@@ -45,6 +45,7 @@ from ..widgets.choice import Choice
 from ..widgets.key_footer import KeyFooter
 from ..widgets.menu import Menu
 from ..widgets.people_list import PeopleList
+from ..widgets.text_lines import wrap
 from .browsers import ShowBrowsers
 from .confirm import ConfirmScreen
 from .lobby_wish import LobbyWish
@@ -52,6 +53,11 @@ from .quiet_focus import QuietFocus
 from .seeking import terms_words
 
 CODE_PATTERN = re.compile(r"[A-Z]{4}")
+#: The status's width in the lobby's box (78 columns less its frame and padding), until it is laid out.
+LOBBY_TEXT_WIDTH = 74
+#: The status lines that fit under the tallest menu at 80x24 with the welcome shown; a longer status hides the
+#: welcome while it shows (styles/lobby.tcss), so that the footer never cuts it.
+LONG_STATUS_LINES = 4
 RESUME = ("resume", "Resume computer match")
 RETURN = ("return", "Return to your match")
 #: Offered to a player with a key (rated), whose name is kept with it.
@@ -622,6 +628,10 @@ class LobbyScreen(QuietFocus, Screen[None]):
         status = self.query_one("#lobby-status", Static)
         status.update(text)
         status.set_class(kind == "error", "-error")
+        # A status of more lines than the list's room under the menu at 80x24: the welcome makes way for it.
+        width = status.content_size.width or LOBBY_TEXT_WIDTH
+        self.query_one("#lobby").set_class(len(wrap(text, width, LONG_STATUS_LINES + 1, "")) > LONG_STATUS_LINES,
+                                           "-long-status")
 
     def refused(self, text: str) -> None:
         """The server could not do what was asked from here: why, and, for a code typed, the code field

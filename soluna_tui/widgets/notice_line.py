@@ -5,27 +5,31 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from .text_lines import TextLines
+from textual.geometry import Size
 
-#: Lines a notice may take (a longer one ends with an ellipsis).
+from .text_lines import TextLines, wrap
+
+#: Lines kept for a notice, shown or not; a longer one takes up to ``NOTICE_MOST_LINES`` (the moves above make
+#: way while it shows), and one longer still ends with an ellipsis.
 NOTICE_LINES = 3
+NOTICE_MOST_LINES = 8
 #: Seconds a notice stays, unless a newer one replaces it first.
 NOTICE_SECONDS = 20.0
 
 
 class NoticeLine(TextLines):
-    """Attributes down: ``show(text)``; cleared after ``NOTICE_SECONDS``. Of a fixed height, so a notice
-    moves nothing on the screen."""
+    """Attributes down: ``show(text)``; cleared after ``NOTICE_SECONDS``. ``NOTICE_LINES`` high, so a usual notice
+    moves nothing on the screen; a longer one is read whole, the moves above making way while it shows."""
 
-    DEFAULT_CSS = f"""
-    NoticeLine {{
-        height: {NOTICE_LINES};
-    }}
+    DEFAULT_CSS = """
+    NoticeLine {
+        height: auto;
+    }
     """
     COMPONENT_CLASSES: ClassVar[set[str]] = {"notice-line--text"}
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(lines=NOTICE_LINES, id=id)
+        super().__init__(lines=NOTICE_MOST_LINES, id=id)
         #: How many notices have been shown: a notice's timer clears it only if none came since.
         self._shown = 0
 
@@ -33,10 +37,16 @@ class NoticeLine(TextLines):
         self._shown += 1
         shown = self._shown
         self.set_text(text, "notice-line--text")
+        self.refresh(layout=True)  # its height: as many lines as it takes
         self.set_class(bool(text), "-shown")  # a narrow terminal shows the line only then (styles/game.tcss)
         self.set_timer(NOTICE_SECONDS, lambda: self._clear(shown), name="notice")
 
     def _clear(self, shown: int) -> None:
         if shown == self._shown:
             self.set_text("", "notice-line--text")
+            self.refresh(layout=True)
             self.remove_class("-shown")
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """``NOTICE_LINES``, or as many as the notice takes in ``width`` (up to ``NOTICE_MOST_LINES``)."""
+        return max(NOTICE_LINES, len(wrap(self.text, width - 2 * self.margin, NOTICE_MOST_LINES, "...")))
