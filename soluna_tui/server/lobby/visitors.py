@@ -22,7 +22,7 @@ CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"
 #: A seat's secret: six letters, shown to its player, asked for when they come back without their key.
 SECRET_LENGTH = 6
 #: Joins and watches by code, and secrets tried, a minute from one address (a player needs one or two); secrets
-#: are limited further, per seat, match and address, in the store (``guesses.py``).
+#: are limited further, per address and per seat and match from each address and key, in the store (``guesses.py``).
 CODES_PER_MINUTE = 10
 
 _letters = random.SystemRandom()
