@@ -186,8 +186,8 @@ async def test_the_lobby_s_settings_come_back_with_the_key_and_last_a_guest_s_vi
                 await cyd.close()
 
 
-async def test_a_guest_s_record_lists_the_match_it_just_finished(tmp_path) -> None:
-    async with running_server(tmp_path, hold_time=120) as server:
+async def test_a_guest_s_record_lists_the_match_it_just_finished(tmp_path, database) -> None:
+    async with running_server(tmp_path, hold_time=120, database=database) as server:
         ann = await SshTerminal.open(server.port, username="ann", local_addr=("127.0.0.2", 0))
         bob = await SshTerminal.open(server.port, username="bob", local_addr=("127.0.0.3", 0))
         try:
