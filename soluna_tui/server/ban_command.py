@@ -34,7 +34,8 @@ def add_ban_command(commands: argparse._SubParsersAction[Any], data_dir: Callabl
         description=("Keep players out by their SSH key or their address. The ban list is a file (default "
                      f"DIR/{BAN_FILE_NAME}) with one entry a line and notes after '#'; a running server reads it "
                      "again within seconds of a change, closes the sessions of whoever it bans with one line, "
-                     "and refuses them as they connect."),
+                     "and refuses them as they connect. 'add' and 'remove' refuse a symbolic link in place of the "
+                     "file or its lock, never following it."),
         epilog="Examples: soluna serve ban add SHA256:abc...xyz --reason 'abusive in chat'; "
                "soluna serve ban add 203.0.113.0/24; soluna serve ban add \"$(cat bob.pub)\"; "
                "soluna serve ban remove 203.0.113.0/24; soluna serve ban list")
