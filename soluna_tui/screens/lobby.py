@@ -39,6 +39,7 @@ from ..match_setup import MatchSetup
 from ..rules import MAX_DISCS, MIN_DISCS, MatchOptions
 from ..rules.match import DEFAULT_STARS, MAX_STARS, MIN_STARS
 from ..rules.strengths import CALIBRATED_DISCS, FIRST_MATCHED, STRENGTHS, level_words
+from ..terminal import NARROW_CLASS
 from ..widgets.cached_lines import Column, Panel, Row, Words
 from ..widgets.chat_panel import ChatPanel
 from ..widgets.choice import Choice
@@ -632,6 +633,14 @@ class LobbyScreen(QuietFocus, Screen[None]):
         width = status.content_size.width or LOBBY_TEXT_WIDTH
         self.query_one("#lobby").set_class(len(wrap(text, width, LONG_STATUS_LINES + 1, "")) > LONG_STATUS_LINES,
                                            "-long-status")
+        if self.app.has_class(NARROW_CLASS):  # a phone's lobby scrolls: the answer is brought into view
+            self.call_after_refresh(self._show_status)
+
+    def _show_status(self) -> None:
+        """The field in hand in view, then the status (under the settings): where both cannot show, the status."""
+        if self.focused is not None:
+            self.focused.scroll_visible(animate=False, immediate=True)
+        self.query_one("#lobby-status").scroll_visible(animate=False, immediate=True)
 
     def refused(self, text: str) -> None:
         """The server could not do what was asked from here: why, and, for a code typed, the code field

@@ -38,13 +38,10 @@ class Menu(OptionList):
         first, height = lines
         top = self.content_region.y + first - self.scroll_offset.y
         view = container.scrollable_content_region
-        # What the container docks at its foot (the lobby's answers on a phone) stands over its scrolled lines.
-        bottom = view.bottom - sum(child.outer_size.height for child in container.children
-                                   if child.display and child.styles.dock == "bottom")
         if top < view.y:
             container.scroll_to(y=container.scroll_y - (view.y - top), animate=False)
-        elif top + height > bottom:
-            container.scroll_to(y=container.scroll_y + (top + height - bottom), animate=False)
+        elif top + height > view.bottom:
+            container.scroll_to(y=container.scroll_y + (top + height - view.bottom), animate=False)
 
     def _repaint_option(self, index: int | None) -> None:
         lines = option_lines(self, index) if index is not None and self.is_mounted else None

@@ -47,11 +47,6 @@ async def test_the_lobby_s_menu_fields_lists_and_talk_each_show_when_reached(siz
         lobby = app.screen
         assert app.has_class(NARROW_CLASS) and in_view(lobby.query_one("#lobby-menu"))
         menu = lobby.query_one("#lobby-menu")
-        where = menu.region
-        server.send({"type": "error", "text": "No match has the code ZZZZ: check the four letters and try again."})
-        await settle(pilot)
-        assert "No match has the code ZZZZ" in " ".join(screen_text(app).split())
-        assert menu.region.y == where.y  # a line at the lobby's foot moves nothing under a finger
         shown: list[str] = []
         for _ in range(menu.option_count):  # every entry, highlighted in turn, shows (the lobby scrolled to it)
             prompt = str(menu.get_option_at_index(menu.highlighted or 0).prompt)
@@ -64,12 +59,27 @@ async def test_the_lobby_s_menu_fields_lists_and_talk_each_show_when_reached(siz
             await pilot.press("down")
             await pilot.pause()
         assert all(entry in shown for entry in MENU_ENTRIES)
+        where = menu.region
+        server.send({"type": "error", "text": "No match has the code ZZZZ: check the four letters and try again."})
+        await settle(pilot)
+        assert "No match has the code ZZZZ" in " ".join(screen_text(app).split())  # scrolled to, where it must be
+        assert menu.region.y == where.y or size[1] < 35  # where the lobby fits, nothing moves under a finger
+        await pilot.press("tab", "shift+tab")  # the menu again: the focus brings it back into view
         met = await tab_through(pilot, app)  # the settings, the code, the matches in play
         assert lobby.query_one("#lobby-matches") in met
         while app.screen.focused is not lobby.query_one("#lobby-matches"):
             await pilot.press("tab")
         await settle(pilot)
         assert "player1 vs q1" in screen_text(app) and in_view(lobby.query_one("#lobby-matches"))
+        await pilot.press("escape")  # the menu again, then "Watch a match": its hint at the foot, the list in view
+        await settle(pilot)
+        menu.highlighted = next(index for index in range(menu.option_count)
+                                if str(menu.get_option_at_index(index).prompt) == "Watch a match")
+        await pilot.press("enter")
+        await settle(pilot)
+        matches, status = lobby.query_one("#lobby-matches"), lobby.query_one("#lobby-status")
+        assert app.screen.focused is matches and "Choose a match to watch" in " ".join(screen_text(app).split())
+        assert in_view(matches) and not matches.region.overlaps(status.region)
         server.send({"type": "chat", "room": "lobby", "whole": True,
                      "lines": [wire(line(number, Room.LOBBY, 4, "cyd", f"line {number}")) for number in range(3)]})
         await pilot.press("C")
