@@ -15,6 +15,8 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
+import pytest
+
 from soluna_tui.link.clock import ClockSetting, MatchClock
 from soluna_tui.rules import Match
 from soluna_tui.server.lobby.presence import DEAD_AFTER, HEARTBEAT
@@ -30,6 +32,11 @@ CLOCK = ClockSetting(120.0, 0.0)
 HOLD = 120.0
 #: The longest a server may take to be back once the database is (the issue saw 28.6 s).
 PROMPTLY = 3.5
+#: Issue 39: a short clock, a shorter hold time, and an outage longer than either (the issue lost on time at 0.5+0
+#: after a 324 s outage).
+SHORT_CLOCK = ClockSetting(20.0, 0.0)
+SHORT_HOLD = 3.0
+SHORT_OUTAGE = 22.0
 
 
 class DatabaseLine:
@@ -89,9 +96,10 @@ def postgres_socket(url: str) -> Path:
 
 
 @contextlib.asynccontextmanager
-async def two_servers(tmp_path: Path, database: str) -> AsyncIterator[tuple[SolunaServer, SolunaServer, Storage,
-                                                                            list[DatabaseLine]]]:
-    """Two servers on ``database``, each through a line of its own; and the store as the test reads it."""
+async def two_servers(tmp_path: Path, database: str, clock: ClockSetting = CLOCK, hold: float = HOLD,
+                      ) -> AsyncIterator[tuple[SolunaServer, SolunaServer, Storage, list[DatabaseLine]]]:
+    """Two servers on ``database``, each through a line of its own, offering ``clock`` and holding seats for
+    ``hold``; and the store as the test reads it."""
     target = postgres_socket(database)
     lines = []
     for name in ("a", "b"):
@@ -99,7 +107,7 @@ async def two_servers(tmp_path: Path, database: str) -> AsyncIterator[tuple[Solu
         line = DatabaseLine(target, tmp_path / name)
         await line.mend()
         lines.append(line)
-    options = {"clocks": (CLOCK,), "hold_time": HOLD}
+    options = {"clocks": (clock,), "hold_time": hold}
     store = await open_storage(database)
     try:
         async with (running_server(tmp_path / "a", database=lines[0].url(database), **options) as first,
@@ -111,8 +119,8 @@ async def two_servers(tmp_path: Path, database: str) -> AsyncIterator[tuple[Solu
             await line.cut()
 
 
-async def match_across(first: SolunaServer, second: SolunaServer) -> tuple[str, SshTerminal, SshTerminal,
-                                                                           SshTerminal]:
+async def match_across(first: SolunaServer, second: SolunaServer, clock: ClockSetting = CLOCK,
+                       ) -> tuple[str, SshTerminal, SshTerminal, SshTerminal]:
     """Ann creates a match with the clock on the first server, bob joins from the second, eve watches on the first;
     ann has moved: bob's clock runs."""
     ann = await SshTerminal.open(first.port, username="ann")
@@ -120,7 +128,7 @@ async def match_across(first: SolunaServer, second: SolunaServer) -> tuple[str, 
     eve = await SshTerminal.open(first.port, username="eve")
     await ann.wait_for_text("Welcome, ann.")
     await ann.press(*FIRST_CLOCK, pause=0.05)
-    await ann.wait_for_text(f"Clock           ◂ {CLOCK.brief} ▸")
+    await ann.wait_for_text(f"Clock           ◂ {clock.brief} ▸")
     await ann.press(*CREATE, pause=0.05)
     text = await ann.wait_for_text("Your match code:")
     code = re.search(r"Your match code:\s+((?:[A-Z] ){3}[A-Z])", text).group(1).replace(" ", "")
@@ -252,3 +260,46 @@ async def test_a_long_outage_is_waited_out_and_a_player_who_left_meanwhile_is_he
             for terminal in (ann, bob, eve):
                 await terminal.close()
 
+
+
+@pytest.mark.parametrize("bob_moves_meanwhile", [True, False], ids=["a move kept", "nobody moves"])
+async def test_an_outage_longer_than_the_clock_and_the_hold_time_decides_nothing(
+        tmp_path, postgres_database, bob_moves_meanwhile: bool) -> None:
+    """Issue 39: bob's clock runs with less time left than the outage lasts, and seats are held for less. Bob's move
+    made meanwhile is kept and saved, and nobody loses on time: both clocks stood still while the database was away
+    (bob's clock as of his move, or of when the servers found the database away: at most a heartbeat after)."""
+    async with two_servers(tmp_path, postgres_database, SHORT_CLOCK, SHORT_HOLD) as (first, second, store, lines):
+        code, ann, bob, eve = await match_across(first, second, SHORT_CLOCK)
+        try:
+            for _ in range(2):  # real play: a clock run out now loses on time (before, it aborts)
+                await play_a_move(first, code, [ann, bob])
+            before = MatchClock.from_document((await store.matches.get(code)).clock)
+            cut_at = await cut_both(lines)
+            if bob_moves_meanwhile:
+                stood_at = await bob_moves(second, code, bob)
+                await bob.wait_for_notice("Your move is pending: the server will save it once its database is back.")
+            else:
+                stood_at = cut_at
+            bob_left = before.left[1] - (stood_at - before.since)
+            assert bob_left < SHORT_OUTAGE  # the outage alone would run his clock out
+            lags = await mend_both_at(lines, cut_at + SHORT_OUTAGE, store, (first, second))
+            # Past the moment the servers apply what came due meanwhile (a clock run out, a seat held too long).
+            stored = await no_server_taken_for_dead(store, code, cut_at + SHORT_OUTAGE + max(lags), [ann, bob, eve])
+            after = MatchClock.from_document(stored.clock)
+            match = Match.from_dict(stored.document)
+            print(f"\na {SHORT_OUTAGE:g} s outage, {SHORT_HOLD:g} s held, bob with {bob_left:.1f} s left: his clock "
+                  f"left at {after.left[1]:.1f} s, ann's at {after.left[0]:.1f} s of {before.left[0]:.1f} s")
+            for terminal in (ann, bob, eve):
+                assert b"ran out" not in terminal.received and b"not saved" not in terminal.received, terminal.shown
+            assert not match.is_over and match.round.ply == (4 if bob_moves_meanwhile else 3)
+            assert after.running == (0 if bob_moves_meanwhile else 1) and after.since >= cut_at + SHORT_OUTAGE - 1
+            assert after.left[0] == before.left[0]
+            assert bob_left - HEARTBEAT - 0.5 <= after.left[1] <= bob_left + 0.5
+            if bob_moves_meanwhile:
+                await bob.wait_for_notice("Your move is saved: the database is back.")
+                await ann.wait_for_text(" 4. bob", "Your move")
+            else:
+                await bob.wait_for_text("The database was away for")
+        finally:
+            for terminal in (ann, bob, eve):
+                await terminal.close()

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from soluna_tui.link.clock import MatchClock
 from soluna_tui.link.end_reason import EndReason
-from soluna_tui.server.lobby.decisions import Change, Keep, Referee, Resync
+from soluna_tui.play.wording import minutes
+from soluna_tui.server.lobby.decisions import DATABASE_AWAY, Change, Keep, Referee, Resync
 from soluna_tui.server.lobby.news import MovePlayed, News
 
 from .test_decisions import DEAD, NOW, match_over, move_request, played, seat
@@ -37,6 +38,20 @@ def test_a_match_no_server_served_is_given_back_as_it_was_when_the_last_one_stop
     assert REFEREE.resume(current, at(NOW), since=NOW - 0.5) is None
 
 
+def test_a_match_played_on_while_the_database_was_away_is_given_back_as_it_was_however_long() -> None:
+    """The database away from NOW for a day, less a few minutes: bob's clock stood at 40 s, ann's seat was held."""
+    back = NOW + 86_000
+    current = clocked(played(), seat("ann", None, held_until=NOW + 250, away_since=NOW - 50), seat("bob"),
+                      clock=MatchClock(BLITZ, (60.0, 90.0), 1, NOW - 50))
+    assert REFEREE.due(current, at(back)) is not None  # charged the outage, bob would lose on time
+    change = REFEREE.resume(current, at(back), NOW, DATABASE_AWAY)
+    assert isinstance(change, Change) and change.finish is None
+    assert change.clock == MatchClock(BLITZ, (60.0, 40.0), 1, back)
+    assert [(each.held_until, each.away_since) for each in change.seats] == [(back + 250, back - 50), (None, None)]
+    assert change.news == News.to_all(f"The database was away for {minutes(86_000)}: no clock ran and no time away "
+                                      "counted.")
+
+
 def test_a_dead_server_s_player_is_held_from_when_it_is_noticed_and_charged_nothing_since_its_last_heartbeat() -> None:
     current = clocked(played(), seat("ann", DEAD), seat("bob"), clock=MatchClock(BLITZ, (30.0, 30.0), 0, NOW - 20))
     change = REFEREE.hold_gone(current, at(NOW), [0], {DEAD: NOW - 7})
@@ -64,13 +79,11 @@ def test_a_move_that_waited_for_the_database_is_decided_as_of_when_it_was_made()
     # Made after her time had run out: lost on time, as of then.
     late = REFEREE.play_waited_move(current, 0, request, at(NOW), made_at=NOW - 5)
     assert isinstance(late, Change) and late.finish is EndReason.TIME
-    # Waited longer than the hold time: not saved, every player told why, and the wait charged to nobody.
-    stale = REFEREE.play_waited_move(current, 0, request, at(NOW + 400), made_at=NOW - 20)
-    too_long = "was not saved: it waited too long for the database."
-    assert isinstance(stale, Change) and stale.finish is None and stale.match is not None
-    assert stale.match.to_dict() == match.to_dict()  # the move is not played
-    assert stale.news == News((f"Your move {too_long}", f"ann's move {too_long}"), f"ann's move {too_long}")
-    assert stale.clock == MatchClock(BLITZ, (10.0, 30.0), 0, NOW + 400)
+    # Waited longer than the hold time (the database away 420 s): saved all the same, as of when it was made, and
+    # the wait charged to nobody.
+    kept = REFEREE.play_waited_move(current, 0, request, at(NOW + 400), made_at=NOW - 20)
+    assert isinstance(kept, Change) and kept.finish is None and kept.news == change.news
+    assert kept.clock == MatchClock(BLITZ, (12.0, 30.0), 1, NOW + 400)
 
 
 def test_a_waited_move_the_match_has_moved_past_is_told_to_every_player_and_puts_the_mover_back() -> None:

@@ -19,10 +19,10 @@ check in the decisions it concerns, each tested in ``tests/server/test_decisions
 - a match may have a clock (``clocks``: the settings offered), kept with the match
   (``clocks.MatchClock``); a player whose clock runs out loses on time;
 - time nobody could play counts against no clock and nobody's time away: a match every server was
-  down for is given back as it was (``resume``); the seats of a server that died are held from when
-  another notices, its player's running clock charged nothing since its last heartbeat
-  (``hold_gone``); a move the database could not take at once is decided as of when it was made
-  (``play_waited_move``);
+  down for, or played on while the database was away, is given back as it was (``resume``), however
+  long that was; the seats of a server that died are held from when another notices, its player's
+  running clock charged nothing since its last heartbeat (``hold_gone``); a move the database could
+  not take at once is kept however long, and decided as of when it was made (``play_waited_move``);
 - a player may resign: the opponent wins (rated as a forfeit would be);
 - a forfeit, a loss on time or a resignation before real play (both players have moved, ``real_play``)
   aborts the match instead: nobody wins, nothing is rated. The store rates only keyed players who never
@@ -368,10 +368,11 @@ class Referee:
             clock = read.clock.credited(heard, moment.now) if heard is not None else Keep.CLOCK
         return Change(read.fresh_match(), seats, News.to_all(line), clock=clock)
 
-    def resume(self, read: MatchRead, moment: Moment, since: float) -> Decision:
-        """No server served the store from ``since`` until now (every server stopped): the match is given back as
-        it was then. Its clock runs on from now as it stood, and a held seat is held from now for what was left of
-        its player's time away. A match changed since then was given back already (by another server starting)."""
+    def resume(self, read: MatchRead, moment: Moment, since: float, down: str = "The server was down") -> Decision:
+        """Nobody could play from ``since`` until now (every server stopped, or the store was away: ``down`` says
+        which to the players): the match is given back as it was then. Its clock runs on from now as it stood, and
+        a held seat is held from now for what was left of its player's time away. A match changed since then was
+        given back already (by another server), or had a move kept meanwhile written (decided as of then)."""
         gap = moment.now - since
         if not read.in_play or read.stored.updated_at > since or gap < RESUME_GAP:
             return None
@@ -379,7 +380,7 @@ class Referee:
                               away_since=None if seat.away_since is None else seat.away_since + gap)
                       if seat.server is None and seat.held_until is not None else seat for seat in read.seats)
         clock = read.clock.credited(since, moment.now) if read.clock is not None else None
-        line = f"The server was down for {minutes(gap)}: no clock ran and no time away counted."
+        line = f"{down} for {minutes(gap)}: no clock ran and no time away counted."
         return Change(read.fresh_match(), seats, News.to_all(line), clock=clock)
 
     def expire(self, read: MatchRead, moment: Moment, index: int) -> Decision:
@@ -474,23 +475,21 @@ class Referee:
 
     def play_waited_move(self, read: MatchRead, seat: int, request: PlayMove, moment: Moment,
                          made_at: float) -> Decision:
-        """A move the store could not take when it was made (at ``made_at``), now that it can: decided as of then,
-        so the mover's clock is charged until then and the opponent's runs from now; the wait counts against no
-        clock. Every player hears what became of it in one line (a refused one puts the mover's screen back)."""
+        """A move the store could not take when it was made (at ``made_at``: the moment the clocks stopped, when the
+        store was found away before), now that it can, however long that took: decided as of then, so the mover's
+        clock is charged until then and the opponent's runs from now; the wait counts against no clock. Every
+        player hears what became of it in one line (a refused one puts the mover's screen back)."""
         name = read.seats[seat].name
-        if moment.now - made_at > self.hold_time:
-            why = "it waited too long for the database"
-        else:
-            decided = self.play_move(read, seat, request, replace(moment, now=made_at))
-            if isinstance(decided, Change) and decided.news.moved is not None:
-                clock = decided.clock.credited(made_at, moment.now) if isinstance(decided.clock, MatchClock) else None
-                lines = [f"{name}'s move waited for the database: it is saved now."] * 2
-                lines[seat] = "Your move is saved: the database is back."
-                return replace(decided, clock=clock, news=News((lines[0], lines[1]), lines[1 - seat],
-                                                               decided.news.moved))
-            if isinstance(decided, Change):  # their time had run out before they moved
-                return decided
-            why = "the match had moved on"
+        decided = self.play_move(read, seat, request, replace(moment, now=made_at))
+        if isinstance(decided, Change) and decided.news.moved is not None:
+            clock = decided.clock.credited(made_at, moment.now) if isinstance(decided.clock, MatchClock) else None
+            lines = [f"{name}'s move waited for the database: it is saved now."] * 2
+            lines[seat] = "Your move is saved: the database is back."
+            return replace(decided, clock=clock, news=News((lines[0], lines[1]), lines[1 - seat],
+                                                           decided.news.moved))
+        if isinstance(decided, Change):  # their time had run out before they moved
+            return decided
+        why = "the match had moved on"
         if not read.in_play:
             return Resync(f"Your move was not saved: {why}.")
         lines = [f"{name}'s move was not saved: {why}."] * 2
@@ -572,6 +571,8 @@ class Referee:
         return Change(read.fresh_match(), with_seat(read.seats, seat, rematch=True), News((lines[0], lines[1])))
 
 
+#: What the players at a match are told of the time the database was away (``Referee.resume``).
+DATABASE_AWAY = "The database was away"
 #: What everyone at a match both players left (and did not come back to) is told.
 ABANDONED = "Both players have left: the match is abandoned."
 #: What a server tells its guests of a match another server aborted (that server's guests hear why).

@@ -3,10 +3,10 @@
 Moves the store could not take when they were made (the database down, a full disk).
 
 Such a move stays on its player's board, who is told it is pending, and the others at the match
-on this server are told it waits. The heartbeat writes it as soon as the store takes it again,
-decided as of the moment it was made (``Referee.play_waited_move``: the wait counts against no
-clock), and every player at the match, on any server, hears what became of it in one line. A move
-that waited longer than the hold time is not saved: its player's screen is put back and told why.
+on this server are told it waits. It is kept however long the store is away: the heartbeat writes
+it as soon as the store takes it again, decided as of the moment it was made, or the moment the
+clocks stopped when the store was found away before (``Referee.play_waited_move``: the wait counts
+against no clock), and every player at the match, on any server, hears what became of it in one line.
 """
 
 from __future__ import annotations
@@ -26,13 +26,12 @@ log = logging.getLogger("soluna.server")
 
 #: What the mover of a move kept pending is told (short enough for the notice lines beside the board).
 PENDING = "Your move is pending: the server will save it once its database is back."
-#: What the mover is told of a move that waited longer than the hold time.
-DROPPED = "Your move was not saved: the database was away too long."
 
 
 @dataclass(frozen=True)
 class WaitingMove:
-    """A move not yet stored: who made it, at which seat, and when (the store's time)."""
+    """A move not yet stored: who made it, at which seat, and when (the store's time; the clocks stopped earlier,
+    when the store was found away: then)."""
 
     asker: Asker
     seat: int
@@ -49,7 +48,9 @@ class PendingMoves:
 
     def keep(self, table: Table, seat: int, request: PlayMove, asker: Asker, made_at: float) -> None:
         """The store could not take this move: it waits, and everyone at the match here is told."""
-        self.moves[table.code] = WaitingMove(asker, seat, request, made_at)
+        stopped = self.presence.away_since
+        as_of = made_at if stopped is None else min(made_at, stopped)
+        self.moves[table.code] = WaitingMove(asker, seat, request, as_of)
         log.warning("a move in match %s waits for the database", label(table))
         waits = f"{table.seats[seat].name} has moved: it shows once the server can save it."
         for guest in table.guests:
@@ -68,21 +69,3 @@ class PendingMoves:
     def _decide(self, table: Table, waiting: WaitingMove) -> Decision:
         return self.referee.play_waited_move(table, waiting.seat, waiting.request, self.presence.moment(),
                                              waiting.made_at)
-
-    def drop_stale(self) -> None:
-        """While the store is still down: moves that have waited past the hold time are given up, their players'
-        screens put back as the match was last read."""
-        now = self.presence.store.clock()
-        for code, waiting in list(self.moves.items()):
-            if now - waiting.made_at <= self.referee.hold_time:
-                continue
-            del self.moves[code]
-            table = self.cache.tables.get(code)
-            if table is None or table.match is None:
-                continue
-            dropped = f"{table.seats[waiting.seat].name}'s move was not saved: the database was away too long."
-            for guest in table.guests:
-                if table.seat_of(guest) == waiting.seat:
-                    guest.send(self.cache.state(table, guest, DROPPED))
-                else:
-                    guest.send(Notice(dropped, "warning"))

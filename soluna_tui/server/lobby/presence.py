@@ -12,6 +12,8 @@ writes no heartbeat, and every other server named in a seat is gone.
 A server cut off from the database cannot beat either, so silence is counted only while this
 server hears the database: back after an outage, it takes nobody for dead before every server has
 had ``back_grace`` to be heard again (``back_at``), and nothing comes due meanwhile (``settling``).
+The clocks stop when this server finds the database away (``away_since``): the heartbeat gives the
+time back to every match in play once it is back (``Referee.resume``), however long it was away.
 
 A player who leaves while the store cannot be written is remembered here (``departures``), with
 the moment they left, until the sweep has told the store.
@@ -63,6 +65,8 @@ class Presence:
         #: The store cannot be written now (this server's last try failed), and when it came back last.
         self.store_down = False
         self.back_at = float("-inf")
+        #: The store's time this server found the store away (``None`` while it is not): the clocks stop then.
+        self.away_since: float | None = None
         #: How long, back after an outage, every server is taken for alive (each needs a moment to be heard).
         self.back_grace = max(self.dead_after, DEAD_AFTER)
         #: Seats this server's players left while the store could not be told: (code, seat) -> when they left.
@@ -73,6 +77,16 @@ class Presence:
     def moment(self) -> Moment:
         """Now, for a decision: the store's time and the servers alive."""
         return Moment(self.store.clock(), self.server_id, frozenset(self.live))
+
+    def store_away(self, tried_at: float) -> None:
+        """The store could not be written by what was tried at ``tried_at``: known from now on, and the clocks stop
+        as of then if they had not yet."""
+        self.away_since = tried_at if self.away_since is None else min(self.away_since, tried_at)
+        self.store_down = True
+
+    def store_back(self) -> None:
+        """The store is written again (and the time it was away given back)."""
+        self.away_since, self.store_down = None, False
 
     @property
     def settling(self) -> bool:

@@ -295,7 +295,7 @@ class TwoPlayerMatches:
         try:
             await self.writer.apply(table.code, decide, asker)
         except StorageUnavailable:
-            self.presence.store_down = True  # the heartbeat writes it once the store is back
+            self.presence.store_away(made_at)  # the heartbeat writes it once the store is back
             self.pending.keep(table, seat, request, asker, made_at)
 
     async def next_round(self, asker: Asker, request: StartNextRound) -> None:

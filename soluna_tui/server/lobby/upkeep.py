@@ -12,7 +12,8 @@ A seat that names this server while none of its guests sits there was left while
 not be written (a full disk, the database down): the sweep tells the store now, as of when the
 player left (``Presence.departures``), so the opponent is told, the seat is held or forfeited in
 its turn, and the result is never turned round. Moves kept while it could not be written
-(``pending.py``) are written first, as soon as it can.
+(``pending.py``) are written first, as soon as it can; then every match in play is given back the time
+the store was away (``give_back``): its clocks stopped when this server found it away, however long.
 
 Time nobody could play is given back: a server starting when no other is alive gives every match
 in play back as it was when the last server stopped (``resume``; the time is read from the store:
@@ -31,7 +32,7 @@ from typing import Any
 
 from ..storage import MatchNotFound, Storage, StorageError, StorageUnavailable, VersionConflict
 from .computer import ComputerGames
-from .decisions import Change, Decision, MatchRead, Referee
+from .decisions import DATABASE_AWAY, Change, Decision, MatchRead, Referee
 from .pending import PendingMoves
 from .presence import Presence
 from .tables import MatchCache, Table
@@ -123,25 +124,27 @@ class Upkeep:
         return self.presence.store
 
     async def keep_alive(self, reread: Callable[[], Awaitable[None]]) -> None:
-        """Say this server is alive every heartbeat, and sweep; when the store is back, ``reread`` everything and
-        write the moves kept meanwhile before anything else."""
+        """Say this server is alive every heartbeat, and sweep; when the store is back, ``reread`` everything,
+        write the moves kept meanwhile before anything else, then give every match the time it was away."""
         presence = self.presence
         while True:
             await asyncio.sleep(presence.heartbeat)
+            tried_at = self.store.clock()
             try:
                 await presence.beat()
                 if presence.store_down:
                     await reread()
                 await self.pending.write()
                 if presence.store_down:
-                    presence.store_down = False
+                    if presence.away_since is not None:
+                        await self.give_back(presence.away_since)
+                    presence.store_back()
                     log.warning("the database is back: every match was re-read")
                 await self.sweep()
             except StorageUnavailable as error:
                 if not presence.store_down:
-                    presence.store_down = True
                     log.warning("the database is unavailable: %s", error)
-                self.pending.drop_stale()
+                presence.store_away(tried_at)
             except Exception:  # noqa: BLE001 - the heartbeat must go on
                 log.exception("the lobby's heartbeat failed")
 
@@ -165,6 +168,27 @@ class Upkeep:
         if given:
             log.info("no server served the database for %.0f s: %d matches in play given back as they were",
                      now - since, given)
+
+    async def give_back(self, since: float) -> None:
+        """The store was away from ``since`` until now: every match in play not changed since is given back as it
+        was then (``Referee.resume``: no clock ran, no time away counted), its players told; a match another
+        server gave back first, or whose move kept meanwhile was just written, was changed since."""
+        given = 0
+        for stored in await self.store.matches.active():
+            def decide(read: MatchRead) -> Decision:
+                return self.referee.resume(read, self.presence.moment(), since, DATABASE_AWAY)
+
+            if stored.code in self.cache.tables:
+                given += await self.writer.apply(stored.code, decide) is not None
+                continue
+            change = decide(MatchRead(stored))
+            if isinstance(change, Change):
+                with contextlib.suppress(VersionConflict, MatchNotFound):  # another server was first
+                    await self.writer.write(stored, change)
+                    given += 1
+        if given:
+            log.info("the database was away for %.0f s: %d matches in play given back as they were",
+                     self.store.clock() - since, given)
 
     async def sweep(self) -> None:
         moment = self.presence.moment()
