@@ -78,8 +78,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 import aiohttp
-import asyncssh
 import pyte
+
+from soluna_tui.server.quiet_asyncssh import asyncssh  # without cryptography's warnings about asyncssh's code
 
 MAX_SESSIONS, MAX_KEYS = 200, 500
 OPEN_TIMEOUT, KEY_TIMEOUT, TOTAL_TIMEOUT = 20.0, 5.0, 900.0
