@@ -282,6 +282,13 @@ async def test_an_outage_longer_than_the_clock_and_the_hold_time_decides_nothing
                 stood_at = cut_at
             bob_left = before.left[1] - (stood_at - before.since)
             assert bob_left < SHORT_OUTAGE  # the outage alone would run his clock out
+            # The others see the clocks stop (they do not run down to nothing on the screens meanwhile).
+            for terminal in (ann, eve):
+                await terminal.wait_for_text("The database is away")
+            await asyncio.sleep(max(0.0, before.since + before.left[1] + 1 - time.time()))
+            for terminal in (ann, eve):
+                await terminal.pump(0.3)
+                assert "0:00.0" not in terminal.shown and "The database is away" in terminal.shown, terminal.shown
             lags = await mend_both_at(lines, cut_at + SHORT_OUTAGE, store, (first, second))
             # Past the moment the servers apply what came due meanwhile (a clock run out, a seat held too long).
             stored = await no_server_taken_for_dead(store, code, cut_at + SHORT_OUTAGE + max(lags), [ann, bob, eve])

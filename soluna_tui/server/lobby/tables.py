@@ -105,8 +105,10 @@ class MatchCache:
         visitor = self._visitors.get(guest)
         return self.tables.get(visitor.code) if visitor is not None and visitor.code is not None else None
 
-    def state(self, table: Table, guest: Guest, notice: str | None = None) -> MatchState:
-        """The whole match as ``guest`` sees it (a player's own secret included)."""
+    def state(self, table: Table, guest: Guest, notice: str | None = None,
+              clocks_stopped_at: float | None = None) -> MatchState:
+        """The whole match as ``guest`` sees it (a player's own secret included); ``clocks_stopped_at``: its clocks
+        shown stopped as of then (the store is away)."""
         if table.match is None:
             raise ValueError("a match waiting for its opponent has no state to show")
         seat = table.seat_of(guest)
@@ -115,11 +117,15 @@ class MatchCache:
         secret = self._visitors[guest].secret if seat is not None else None
         return MatchState(table.code, table.version, 0 if seat == 0 else 1 if seat == 1 else None,
                           table.match.to_dict(), table.hints, (away[0], away[1]), secret, notice,
-                          self._clock(table, moment.now), table.ended, table.ratings)
+                          self._clock(table, moment.now, clocks_stopped_at), table.ended, table.ratings)
 
     @staticmethod
-    def _clock(table: Table, now: float) -> ClockReading | None:
-        return table.clock.reading(now) if table.clock is not None else None
+    def _clock(table: Table, now: float, stopped_at: float | None = None) -> ClockReading | None:
+        if table.clock is None:
+            return None
+        if stopped_at is None:
+            return table.clock.reading(now)
+        return table.clock.run(None, stopped_at).reading(stopped_at)
 
     # ---- taking changes in ------------------------------------------------------------------------
 

@@ -40,6 +40,8 @@ from .writes import Writer
 
 log = logging.getLogger("soluna.server")
 
+#: What the players at a match with a running clock are told when the store is found away.
+CLOCKS_STOPPED = "The database is away: the clocks are stopped until it is back."
 #: Servers silent this long are forgotten.
 FORGET_SERVERS_AFTER = 24 * 3600.0
 #: Seconds between two marks that a server alone on its database (SQLite) serves it, while a match is in play.
@@ -118,6 +120,8 @@ class Upkeep:
     _expiries: dict[str, asyncio.TimerHandle] = field(default_factory=dict)
     #: When this server (alone on SQLite, without heartbeats) last marked that it serves the database.
     _marked: float = float("-inf")
+    #: The matches whose players were shown their clocks stopped while the store is away (code -> version then).
+    _shown_stopped: dict[str, int] = field(default_factory=dict)
 
     @property
     def store(self) -> Storage:
@@ -139,12 +143,14 @@ class Upkeep:
                     if presence.away_since is not None:
                         await self.give_back(presence.away_since)
                     presence.store_back()
+                    self._show_clocks_running()
                     log.warning("the database is back: every match was re-read")
                 await self.sweep()
             except StorageUnavailable as error:
                 if not presence.store_down:
                     log.warning("the database is unavailable: %s", error)
                 presence.store_away(tried_at)
+                self._show_clocks_stopped(presence.away_since or tried_at)
             except Exception:  # noqa: BLE001 - the heartbeat must go on
                 log.exception("the lobby's heartbeat failed")
 
@@ -168,6 +174,32 @@ class Upkeep:
         if given:
             log.info("no server served the database for %.0f s: %d matches in play given back as they were",
                      now - since, given)
+
+    def _show_clocks_stopped(self, since: float) -> None:
+        """Once an outage: the players at every match here whose clock runs see it stopped as of ``since``, and
+        why (the mover of a move kept meanwhile keeps their board as they played it)."""
+        for table in self.cache.tables.values():
+            clock = table.clock
+            if (table.code in self._shown_stopped or not table.in_play or clock is None or clock.running is None
+                    or table.match is None):
+                continue
+            self._shown_stopped[table.code] = table.version
+            waiting = self.pending.moves.get(table.code)
+            for guest in table.guests:
+                if waiting is not None and guest is waiting.asker.guest:
+                    continue
+                guest.send(self.cache.state(table, guest, CLOCKS_STOPPED, clocks_stopped_at=since))
+
+    def _show_clocks_running(self) -> None:
+        """The store is back: the players of a match shown its clocks stopped that was not changed since (each
+        change shows its clock) see them as they are."""
+        shown, self._shown_stopped = self._shown_stopped, {}
+        for code, version in shown.items():
+            table = self.cache.tables.get(code)
+            if table is None or table.version != version or table.match is None:
+                continue
+            for guest in table.guests:
+                guest.send(self.cache.state(table, guest))
 
     async def give_back(self, since: float) -> None:
         """The store was away from ``since`` until now: every match in play not changed since is given back as it
