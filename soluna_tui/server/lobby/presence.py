@@ -16,7 +16,8 @@ The clocks stop when this server finds the database away (``away_since``): the h
 time back to every match in play once it is back (``Referee.resume``), however long it was away.
 
 A player who leaves while the store cannot be written is remembered here (``departures``), with
-the moment they left, until the sweep has told the store.
+the moment they left, until the sweep has told the store; once the store is back, that moment is
+the store's return (``store_back``): no time away counts while the store is away.
 """
 
 from __future__ import annotations
@@ -85,8 +86,11 @@ class Presence:
         self.store_down = True
 
     def store_back(self) -> None:
-        """The store is written again (and the time it was away given back)."""
+        """The store is written again (and the time it was away given back): a player who left meanwhile is away
+        from now."""
         self.away_since, self.store_down = None, False
+        now = self.store.clock()
+        self.departures = {seat: max(left_at, now) for seat, left_at in self.departures.items()}
 
     @property
     def settling(self) -> bool:

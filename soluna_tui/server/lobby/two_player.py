@@ -255,6 +255,7 @@ class TwoPlayerMatches:
         except StorageUnavailable:
             # Not written: remembered, and told to the store by the heartbeat's sweep once it can be written.
             self.presence.departures[(code, index)] = left_at
+            self.presence.store_away(left_at)
             log.warning("a player left match %s but the database could not be told: it will be once it can",
                         label(table))
         await self.cache.drop_if_deserted(code)

@@ -10,7 +10,7 @@ comes due (a timer per match), or at the next sweep.
 
 A seat that names this server while none of its guests sits there was left while the store could
 not be written (a full disk, the database down): the sweep tells the store now, as of when the
-player left (``Presence.departures``), so the opponent is told, the seat is held or forfeited in
+store came back (``Presence.departures``), so the opponent is told, the seat is held or forfeited in
 its turn, and the result is never turned round. Moves kept while it could not be written
 (``pending.py``) are written first, as soon as it can; then every match in play is given back the time
 the store was away (``give_back``): its clocks stopped when this server found it away, however long.
@@ -249,7 +249,7 @@ class Upkeep:
 
     async def leave_unwritten(self, code: str, index: int) -> None:
         """The player at seat ``index`` of ``code`` left this server while the store could not be told: it is
-        told now, as of when they left (or now, when this server has forgotten)."""
+        told now, as of when they left or, later, when the store came back (now, when this server has forgotten)."""
         left_at = self.presence.departures.get((code, index))
 
         def decide(table: Table) -> Decision:
