@@ -18,6 +18,7 @@ chat_command.py      server process    ``soluna serve chat-reports``: the chat l
 privileges.py        server process    started as root: the host key read, then ``--user`` for good
 server.py            server process    the asyncssh listener; one ``SolunaConnection`` per client
 gate.py              server process    connections and sessions admitted, token buckets, throttled log
+open_files.py        server process    the process's open files kept below its limit: both doors refuse past it
 proxy_protocol.py    server process    the real client's address from a trusted load balancer
 host_key.py          server process    the server's ed25519 host key
 quiet_asyncssh.py    server process    asyncssh imported without cryptography's warnings about its code
