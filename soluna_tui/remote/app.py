@@ -83,7 +83,9 @@ class ChildApp(LinkedApp):
 
     def _heard_notice(self, message: Notice) -> None:
         """News from the server: in the lobby's status line when the lobby is what the player sees (it stays
-        there), in the quick match's dialog while it waits, else a notice."""
+        there), in the quick match's dialog while it waits (also news that comes before the dialog), else a
+        notice."""
+        self.lobby_half.heard_news(message.text)
         if isinstance(self.screen, SeekingScreen):
             self.screen.show_news(message.text)
         elif self.screen is self.lobby:

@@ -71,6 +71,9 @@ class LobbyHalf:
         #: found, a challenge accepted: the opponent joins by themselves).
         self._seeking_terms = MatchTerms({})
         self._pairing = False
+        #: A quick match asked for and not answered yet, and the server's news meanwhile (for its dialog).
+        self._seek_asked = False
+        self._news_before_seeking: str | None = None
         #: What each wish of the lobby's screens does.
         self._wishes: dict[type[LobbyWish], Callable[[Any], None]] = {
             LobbyScreen.PlayComputer: self._play_computer, LobbyScreen.ResumeComputer: self._resume_computer,
@@ -105,7 +108,7 @@ class LobbyHalf:
     def refused(self, text: str) -> None:
         """The server could not do what the lobby asked (a join, a watch, a creation, a resume)."""
         app = self.app
-        self._pairing = False
+        self._pairing = self._seek_asked = False
         if app.remote is None:
             app.following = None
         app.lobby.refused(text)
@@ -175,13 +178,24 @@ class LobbyHalf:
     def _quick_match(self, wish: LobbyScreen.QuickMatch) -> None:
         self.app.lobby.say("Looking for an opponent...")
         self._seeking_terms, self._pairing = wish.terms, True
+        self._seek_asked, self._news_before_seeking = True, None
         self._ask_for_the_lobby(Seek(wish.terms))
 
+    def heard_news(self, text: str) -> None:
+        """The server's news while a quick match is asked for and not answered yet (who waits on the same settings
+        unpaired, and why, can come before the answer that opens the dialog): kept for the dialog."""
+        if self._seek_asked:
+            self._news_before_seeking = text
+
     def _heard_seeking(self, message: Seeking) -> None:
-        """No one on these terms yet: waiting, until paired or Escape."""
-        self._pairing = False
+        """No one on these terms yet: waiting, until paired or Escape (with the news that came first, if any)."""
+        self._pairing = self._seek_asked = False
+        news, self._news_before_seeking = self._news_before_seeking, None
         if self.app.asker(message) is not None:
-            self.app.push_screen(SeekingScreen(self._seeking_terms), self._seeking_closed)
+            seeking = SeekingScreen(self._seeking_terms)
+            if news is not None:
+                seeking.show_news(news)
+            self.app.push_screen(seeking, self._seeking_closed)
 
     def _seeking_closed(self, cancelled: bool | None) -> None:
         if cancelled:
@@ -191,6 +205,7 @@ class LobbyHalf:
     def _heard_paired(self, message: Paired) -> None:
         """Paired (a quick match found, this player's challenge accepted): the match follows; the waiting goes."""
         app = self.app
+        self._seek_asked = False
         app.following = message.code
         for screen in reversed(app.screen_stack):
             if isinstance(screen, SeekingScreen):

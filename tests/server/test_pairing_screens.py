@@ -4,6 +4,8 @@ end of the child's link."""
 
 from __future__ import annotations
 
+import pytest
+
 from soluna_tui.link.messages import ChallengeLine, MatchTerms
 from soluna_tui.link.protocol import Link
 from soluna_tui.rules import MatchOptions
@@ -63,6 +65,28 @@ async def test_the_lobby_shows_every_entry_and_setting_whole_at_80x24_and_asks_f
         await pilot.press("escape")
         await server.expect("cancel_seek")
         await wait_for_screen(pilot, app, LobbyScreen, "You stopped looking for an opponent.")
+
+
+@pytest.mark.parametrize("news_first", [True, False], ids=["news-before-the-answer", "news-after-it"])
+async def test_who_waits_unpaired_reaches_the_quick_match_dialog_whichever_comes_first(news_first) -> None:
+    """The server's word on who waits on the same settings unpaired, and why, may come before the answer that opens
+    the quick match's dialog (it went to the lobby's status, under the dialog, and was never read) or after it."""
+    app, ours = await start()
+    async with app.run_test(size=(80, 24)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        server.send(WELCOME)
+        await wait_for_screen(pilot, app, LobbyScreen, "Find me an opponent")
+        await pilot.press("end", "up", "enter")
+        seek = await server.expect("seek")
+        why = {"type": "notice", "text": "dan waits on the same settings, rated: a guest's matches are unrated."}
+        if news_first:
+            server.send(why)
+        server.answer(seek, {"type": "seeking", "since": 0.0})
+        if not news_first:
+            await wait_for_screen(pilot, app, SeekingScreen, "Waiting 0:0")
+            server.send(why)
+        await wait_for_screen(pilot, app, SeekingScreen, "dan waits on the same settings")
+        assert "dan waits on the same settings" in str(app.screen.query_one("#seeking-news").render())
 
 
 async def test_a_new_challenge_is_a_notice_and_counted_and_c_lists_them_to_answer_or_withdraw() -> None:
