@@ -3,6 +3,8 @@ SSH client or browser shows them; the server is the test, at the other end of th
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from soluna_tui.link.protocol import Link
@@ -107,7 +109,8 @@ async def test_a_match_s_talk_is_told_in_a_line_and_read_behind_tab(size) -> Non
         game = app.screen
         assert all(in_view(widget) for widget in game.query(TowerWidget) if widget.display)
         text = screen_text(app)
-        assert "2:50" in text and "3:00" in text  # the clocks, beside the tally's lines
+        assert re.search(r"bob .*▶ 2:[45]\d", text) and re.search(r"ann \(you\) .* 3:00", text)  # the clocks, beside
+        # their players' lines (bob's running down from 2:50)
         server.send({"type": "chat", "room": "players", "code": "KQXP", "whole": False,
                      "lines": [wire(line(1, Room.PLAYERS, 2, "bob", "good luck, have fun"))]})
         await settle(pilot)
