@@ -31,6 +31,7 @@ async def test_a_long_notice_beside_the_board_reads_whole_at_80x24_and_the_moves
         app.following = "ABCD"
         server.send(match_message(Match(MatchOptions.preset("online"), ("ann", "bob"), seed=3), 0))
         await wait_for_screen(pilot, app, GameScreen)
+        await settle(pilot)  # laid out (under load the screen may be pushed and not laid out yet)
         notice = app.screen.query_one(NoticeLine)
         assert notice.size.height == NOTICE_LINES  # kept for notices, shown or not: a short one moves nothing
         server.send({"type": "notice", "text": LONG})
