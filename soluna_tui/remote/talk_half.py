@@ -54,7 +54,8 @@ class TalkHalf:
             self.redraw()
         remote, game = self._remote, self.app.game
         if others and remote is not None and game is not None and message.code == remote.code and game.is_mounted:
-            heard = [line for line in message.lines if line in self.book.lines(remote.code, remote.watching)]
+            kept = self.book.lines(remote.code, remote.watching)  # once: not a muted speaker's
+            heard = [line for line in message.lines if line in kept]
             if heard and not game.chat_panel.display:  # a narrow screen's talk is behind Tab: its newest line told
                 game.show_notice(f"{heard[-1].name}: {heard[-1].text} (Tab reads the talk)")
 

@@ -35,9 +35,12 @@ class StatsScreen(QuietFocus, ModalScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#stats").border_title = "Statistics"
-        self.on_resize()
+        self._show_stats()
 
     def on_resize(self) -> None:
+        self._show_stats()
+
+    def _show_stats(self) -> None:
         """The lines for the width the dialog has (a phone's: the table in two lines a row)."""
         bar = ("#", ".") if self.ascii_mode else ("█", "░")
         width = min(self.app.size.width, STATS_WIDTH) - 4  # the dialog's border and padding

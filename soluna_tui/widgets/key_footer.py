@@ -56,6 +56,11 @@ class Placed:
     end: int
 
 
+def compact_width(entries: tuple[FooterEntry, ...]) -> int:
+    """The columns ``entries`` take close together (a space after each but the last)."""
+    return sum(entry.width + COMPACT_EXTRA for entry in entries) - (COMPACT_EXTRA if entries else 0)
+
+
 def offered_keys(screen: Screen[object]) -> tuple[tuple[FooterEntry, ...], FooterEntry | None]:
     """The keys a footer shows for ``screen`` (one per action, each lit or dimmed), and the command
     palette's key: what ``Screen.active_bindings`` gives, but asking only about the keys shown.
@@ -196,10 +201,9 @@ class KeyFooter(CachedLines, Widget, can_focus=False):
 
     def _fit(self, width: int) -> tuple[bool, bool]:
         """(compact, with the palette key) for the keys on offer in ``width`` columns."""
-        texts = [entry.width for entry in self._entries]
         palette_width = self._palette.width + PALETTE_EXTRA if self._palette is not None else 0
-        roomy = sum(text + ROOMY_EXTRA for text in texts)
-        compact = sum(text + COMPACT_EXTRA for text in texts) - (COMPACT_EXTRA if texts else 0)  # none after the last
+        roomy = sum(entry.width + ROOMY_EXTRA for entry in self._entries)
+        compact = compact_width(self._entries)
         if roomy + palette_width <= width:
             return False, self._palette is not None
         return True, self._palette is not None and compact + palette_width <= width
@@ -208,7 +212,7 @@ class KeyFooter(CachedLines, Widget, can_focus=False):
         """The keys drawn: all of them where they fit close together; else the first that fit, and the help's key
         last (a phone's 40 columns): every key is in the help."""
         entries = self._entries
-        if not self.compact or sum(entry.width + COMPACT_EXTRA for entry in entries) - COMPACT_EXTRA <= width:
+        if not self.compact or compact_width(entries) <= width:
             return entries
         helps = [entry for entry in entries if entry.action.rpartition(".")[2] == "help"]
         room = width - sum(entry.width + COMPACT_EXTRA for entry in helps)

@@ -11,7 +11,7 @@ import pytest
 from textual.containers import ScrollableContainer
 from textual.widget import Widget
 
-from soluna_tui.rules import Move
+from soluna_tui.rules import Move, choose_move
 from soluna_tui.screens.confirm import ConfirmScreen
 from soluna_tui.screens.game import GameScreen
 from soluna_tui.screens.help import HelpScreen
@@ -47,6 +47,11 @@ def in_view(widget: Widget) -> bool:
                     region):
                 return False
     return True
+
+
+def towers_in_view(screen) -> bool:
+    """Whether every tower the board shows is whole on the screen."""
+    return all(in_view(widget) for widget in screen.query(TowerWidget) if widget.display)
 
 
 async def tab_through(pilot, app, limit: int = 40) -> list[Widget]:
@@ -120,8 +125,6 @@ async def test_tab_shows_the_moves_over_the_board_and_gives_the_board_back(tmp_p
         history = screen.query_one(History)
         assert not history.display or not history.region  # behind Tab: the board has the width
         rng = random.Random(3)
-        from soluna_tui.rules import choose_move
-
         await play_by_keys(pilot, app, choose_move("random", screen.match.position, rng))
         await settle(pilot, app)
         await pilot.press("tab")
@@ -151,7 +154,7 @@ async def test_the_narrow_layout_follows_the_width_both_ways_under_a_dialog_too(
         await wait_for(pilot, app, lambda: app.screen is screen, "the game")
         await settle(pilot, app)
         assert app.has_class(NARROW_CLASS) and not screen.query_one(History).region
-        assert all(in_view(widget) for widget in screen.query(TowerWidget) if widget.display)
+        assert towers_in_view(screen)
         await pilot.resize_terminal(100, 30)
         await settle(pilot, app)
         assert not app.has_class(NARROW_CLASS) and in_view(screen.query_one(History))
@@ -242,7 +245,7 @@ async def test_the_stats_and_a_replay_read_whole_on_a_phone(tmp_path) -> None:
         await settle(pilot, app)
         text = " ".join(screen_text(app).split())
         assert "in plies from that move)." in text and "Ann won the match 1-0." in text
-        assert all(in_view(widget) for widget in replay.query(TowerWidget) if widget.display)
+        assert towers_in_view(replay)
 
 
 @pytest.mark.parametrize("size", [(40, 20), (100, 30)], ids=["40x20", "100x30"])

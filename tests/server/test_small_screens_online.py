@@ -16,10 +16,9 @@ from soluna_tui.terminal import NARROW_CLASS
 from soluna_tui.widgets.board import Board
 from soluna_tui.widgets.chat_panel import ChatPanel
 from soluna_tui.widgets.history import History
-from soluna_tui.widgets.tower import TowerWidget
 
 from ..app.helpers import screen_text
-from ..app.test_small_screens import SIZE_IDS, SMALL_SIZES, in_view, tab_through
+from ..app.test_small_screens import SIZE_IDS, SMALL_SIZES, in_view, tab_through, towers_in_view
 from .test_child_app import FakeServer, match_message, settle, start, wait_for_screen
 from .test_talk_screens import line, wire
 
@@ -107,7 +106,7 @@ async def test_a_match_s_talk_is_told_in_a_line_and_read_behind_tab(size) -> Non
         server.send(state)
         await wait_for_screen(pilot, app, GameScreen, "Waiting for bob.")
         game = app.screen
-        assert all(in_view(widget) for widget in game.query(TowerWidget) if widget.display)
+        assert towers_in_view(game)
         text = screen_text(app)
         assert re.search(r"bob .*▶ 2:[45]\d", text) and re.search(r"ann \(you\) .* 3:00", text)  # the clocks, beside
         # their players' lines (bob's running down from 2:50)
@@ -117,7 +116,7 @@ async def test_a_match_s_talk_is_told_in_a_line_and_read_behind_tab(size) -> Non
         panel = game.query_one(ChatPanel)
         assert not panel.region  # behind Tab: the board keeps its room
         assert "bob: good luck, have fun (Tab reads the talk)" in " ".join(screen_text(app).split())
-        assert all(in_view(widget) for widget in game.query(TowerWidget) if widget.display)
+        assert towers_in_view(game)
         await pilot.press("tab")
         await settle(pilot)
         assert in_view(game.query_one(History)) and panel.region and "bob: good luck" in screen_text(app)
