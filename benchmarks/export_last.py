@@ -23,11 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from soluna_tui.match_setup import MatchSetup  # noqa: E402
+from soluna_tui.local.match_setup import MatchSetup  # noqa: E402
+from soluna_tui.local.saves import FinishedStore, SaveStore  # noqa: E402
+from soluna_tui.local.table import LocalTable  # noqa: E402
 from soluna_tui.rules import MatchOptions  # noqa: E402
 from soluna_tui.rules.teaching import review_round  # noqa: E402
-from soluna_tui.saves import FinishedStore, SaveStore  # noqa: E402
-from soluna_tui.table import LocalTable  # noqa: E402
 
 
 def play_and_keep(folder: Path, discs: int, stars: int, seed: int) -> float:

@@ -428,7 +428,7 @@ class Session:
 
     @classmethod
     async def open(cls, port: int, server_pid: int, name: str, size: tuple[int, int]) -> Session:
-        from soluna_tui.server.quiet_asyncssh import asyncssh
+        from soluna_tui.server.ssh.quiet_asyncssh import asyncssh
 
         class Anonymous(asyncssh.SSHClient):
             def kbdint_auth_requested(self) -> str:

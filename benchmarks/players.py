@@ -8,7 +8,7 @@ Usage: nice python benchmarks/players.py [--rounds N] [--jobs N] [--discs N]
    exactly over every drop, against the next one up), and each level's accuracy over all those rounds:
    the share of its moves that kept the best outcome, judged as the round review judges a player's
    (``rules/teaching.py``), which "Match my strength" compares a player's accuracy with.
-2. Each level gets a rating on the SSH server's openskill scale (``server/ratings.py``): the
+2. Each level gets a rating on the SSH server's openskill scale (``server/rating_model.py``): the
    ``mu`` under which the model's ``win_chance`` explains the rounds best (maximum likelihood),
    the ladder centred on a newcomer's 25, ``sigma`` its standard error, and the number players see.
    The table ends with the constants ``rules/strengths.py`` keeps.
@@ -38,7 +38,7 @@ from soluna_tui.rules.players import choose_move, top_chances, trap_chances  # n
 from soluna_tui.rules.strengths import PERFECT, STRENGTHS, TYPICAL_OPPONENT, Model, Strength  # noqa: E402
 from soluna_tui.rules.swindle import Policy, chances_to_win  # noqa: E402
 from soluna_tui.rules.teaching import review_round  # noqa: E402
-from soluna_tui.server.ratings import START_MU, Rating, win_chance  # noqa: E402
+from soluna_tui.server.rating_model import START_MU, Rating, win_chance  # noqa: E402
 
 Pairing = tuple[int, int]
 

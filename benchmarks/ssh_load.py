@@ -80,7 +80,7 @@ from typing import NamedTuple
 import aiohttp
 import pyte
 
-from soluna_tui.server.quiet_asyncssh import asyncssh  # without cryptography's warnings about asyncssh's code
+from soluna_tui.server.ssh.quiet_asyncssh import asyncssh  # without cryptography's warnings about asyncssh's code
 
 MAX_SESSIONS, MAX_KEYS = 200, 500
 OPEN_TIMEOUT, KEY_TIMEOUT, TOTAL_TIMEOUT = 20.0, 5.0, 900.0

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import __version__
-from .files import default_data_dir, one_line, write_atomically
-from .link.clock import ClockSetting, ClockSettingError
+from .local.files import default_data_dir, one_line, write_atomically
 from .rules import DEFAULT_DISCS, MAX_DISCS, MIN_DISCS, OptionError, Position, SolunaError
+from .rules.clock import ClockSetting, ClockSettingError
 from .rules.match import DEFAULT_STARS, MAX_STARS, MIN_STARS
 from .rules.puzzles import DIFFICULTIES, MIN_CHOICES, PUZZLE_MIN_DISCS
 from .rules.strengths import FIRST_MATCHED, MATCHED_FROM, STRENGTHS, check_level
@@ -147,7 +147,7 @@ def _add_app_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _app_kwargs(args: argparse.Namespace) -> dict[str, Any]:
-    from .terminal import wants_ascii
+    from .terminal.sizes import wants_ascii
 
     return {
         "ascii_mode": getattr(args, "ascii", False) or wants_ascii(),
@@ -157,7 +157,7 @@ def _app_kwargs(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _run_app(args: argparse.Namespace, **start: Any) -> int:
-    from .terminal import refusal
+    from .terminal.sizes import refusal
 
     reason = refusal()
     if reason is not None:
@@ -165,7 +165,7 @@ def _run_app(args: argparse.Namespace, **start: Any) -> int:
         return 1
     from rich.console import Console
 
-    from .app import SolunaApp
+    from .app.soluna_app import SolunaApp
 
     kwargs = _app_kwargs(args)
     app = SolunaApp(**start, **kwargs)
@@ -175,7 +175,7 @@ def _run_app(args: argparse.Namespace, **start: Any) -> int:
     app.run()
     status = app.return_code or 0  # 1 when the app stopped on an unexpected error
     if status and details.getvalue():
-        from .table import LocalTable
+        from .local.table import LocalTable
 
         table = app.game.table if app.game is not None else None
         saved = (isinstance(table, LocalTable) and table.store is not None and table.save_problem is None
@@ -203,7 +203,7 @@ def run_start(args: argparse.Namespace) -> int:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    from .match_setup import MatchSetup
+    from .local.match_setup import MatchSetup
     from .rules import MatchOptions
 
     options = MatchOptions.preset(args.rules, stars_to_win=args.stars, discs=args.discs,
@@ -211,7 +211,7 @@ def run_play(args: argparse.Namespace) -> int:
     hints, review = not args.no_hints, not args.no_review
     notice = ""
     if args.vs == MATCH_LEVEL:
-        from .stats import StatsStore, match_my_strength
+        from .local.player_stats import StatsStore, match_my_strength
 
         store = StatsStore(getattr(args, "data_dir", None))
         chosen = match_my_strength(store.load())
@@ -239,7 +239,7 @@ def run_puzzle(args: argparse.Namespace) -> int:
 def run_stats(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
-    from .stats import StatsStore, describe
+    from .local.player_stats import StatsStore, describe
 
     store = StatsStore(getattr(args, "data_dir", None))
     stats = store.load()
@@ -371,7 +371,7 @@ def build_parser(every_command: bool = True) -> argparse.ArgumentParser:
     analyze.set_defaults(run=run_analyze, parser=analyze)
 
     if every_command:
-        from .server.command import add_serve_command  # soluna serve: its options live with the server
+        from .server.admin.serve_command import add_serve_command  # soluna serve: its options live with the server
 
         add_serve_command(commands, _int_in, _data_dir)
         from .export import add_export_command  # soluna export: a match as text, judged by perfect play

@@ -22,18 +22,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .files import one_line, shorten
-from .judgements import RoundVerdicts, review_from_verdicts
-from .link.clock import clock_face
-from .link.end_reason import EndReason, read_end_reason
+from .local.files import one_line, shorten
+from .local.judgements import RoundVerdicts, review_from_verdicts
 from .play.match_text import export_match
 from .rules import Budget, Match, MatchFormatError, SearchAborted, SolunaError, Verdict, shared_solver
+from .rules.clock import clock_face
+from .rules.end_reason import EndReason, read_end_reason
 from .rules.round import Round
 from .rules.solver import Solver
 from .rules.teaching import RoundReview
 
 if TYPE_CHECKING:
-    from .saves import SavedMatch
+    from .local.saves import SavedMatch
 
 #: Seconds the solver may spend judging one round before the export gives up judging it.
 DEFAULT_SECONDS_PER_ROUND = 60.0
@@ -134,7 +134,7 @@ def match_from_document(document: Any, where: str) -> Found:
     kind = document.get("format")
     try:
         if kind == "soluna-save":
-            from .saves import SavedMatch
+            from .local.saves import SavedMatch
 
             saved = SavedMatch.from_document(document)
             return saved_found(saved, f"Saved match: {saved.setup.mode_label}, saved {document.get('saved_at', '?')}")
@@ -154,7 +154,7 @@ def read_match_file(path: str | Path) -> Found:
     """The match in a file, read as carefully as the game reads its own: a pipe, a device, a huge file or
     absurd numbers are refused in one line, without hanging or filling the memory. Messages name the path
     as given (``cannot read ./saves/x.json``), not its last part."""
-    from .files import SaveError, parse_json, read_document_bytes
+    from .local.files import SaveError, parse_json, read_document_bytes
 
     shown = str(path)
     try:
@@ -259,7 +259,7 @@ def _checked(document: Any, where: str) -> Match:
 
 
 def _data_dir(data_dir: Path | None) -> Path:
-    from .files import default_data_dir
+    from .local.files import default_data_dir
 
     return data_dir if data_dir is not None else default_data_dir()
 
@@ -267,8 +267,8 @@ def _data_dir(data_dir: Path | None) -> Path:
 def unfinished_match(data_dir: Path | None) -> Found:
     """The unfinished match saved in the data directory, read as it is, even while the game plays it:
     nothing is locked, created or moved."""
-    from .files import SaveError
-    from .saves import CURRENT_SAVE, read_unfinished
+    from .local.files import SaveError
+    from .local.saves import CURRENT_SAVE, read_unfinished
 
     folder = _data_dir(data_dir)
     try:
@@ -284,8 +284,8 @@ def unfinished_match(data_dir: Path | None) -> Found:
 
 def last_finished_match(data_dir: Path | None) -> Found:
     """The local match that ended last (kept in ``DATA_DIR/finished/``), with the verdicts the game kept."""
-    from .files import SaveError
-    from .saves import FinishedStore
+    from .local.files import SaveError
+    from .local.saves import FinishedStore
 
     store = FinishedStore(_data_dir(data_dir))
     try:

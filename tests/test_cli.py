@@ -150,8 +150,8 @@ def test_stats_json_from_a_hostile_file_is_one_line_of_news(tmp_path) -> None:
 
 def test_play_exits_non_zero_when_the_app_crashes(monkeypatch, tmp_path, capsys) -> None:
     """A crash is a bug: the shell (and a script running ``soluna play``) must see it failed."""
-    from soluna_tui import app as app_module
-    from soluna_tui import terminal
+    from soluna_tui.app import soluna_app as app_module
+    from soluna_tui.terminal import sizes as terminal
 
     class Crash(RuntimeError):
         pass
@@ -201,8 +201,8 @@ def test_the_collector_rests_while_soluna_loads_then_works_for_every_command(mon
 async def test_the_game_turns_the_collector_on_once_drawn(tmp_path) -> None:
     import gc
 
-    from soluna_tui.app import SolunaApp
-    from soluna_tui.match_setup import MatchSetup
+    from soluna_tui.app.soluna_app import SolunaApp
+    from soluna_tui.local.match_setup import MatchSetup
 
     gc.disable()  # as ``launch`` leaves it
     try:

@@ -1,4 +1,4 @@
-"""What ``soluna_tui/compat.py`` relies on inside Textual and asyncssh is still there and still behaves so.
+"""What ``soluna_tui/compat/`` relies on inside Textual and asyncssh is still there and still behaves so.
 
 Each test fails if the library changes under one of compat's functions: the private member is gone or
 takes other arguments, or no longer does what the game relies on. The last tests keep every other
@@ -35,10 +35,12 @@ from textual.widgets import Input, OptionList, Static
 from textual.worker import Worker
 
 import soluna_tui
-from soluna_tui import compat
+from soluna_tui.compat import asyncssh_internals
+from soluna_tui.compat import textual_internals as compat
 
 PACKAGE = Path(soluna_tui.__file__).parent
-COMPAT = PACKAGE / "compat.py"
+#: The modules that may touch the libraries' internals.
+COMPAT = (PACKAGE / "compat" / "textual_internals.py", PACKAGE / "compat" / "asyncssh_internals.py")
 
 
 def parameters(function: Any) -> list[str]:
@@ -50,7 +52,7 @@ def parameters(function: Any) -> list[str]:
 def test_the_parser_reads_every_sequence_through_the_key_reader() -> None:
     from textual._xterm_parser import XTermParser
 
-    from soluna_tui.key_order import read_escape_then_key
+    from soluna_tui.terminal.key_order import read_escape_then_key
 
     read_escape_then_key()  # as the game runs (once per process, so in any order of the tests)
     reader = compat.parser_key_reader()
@@ -471,12 +473,12 @@ def test_every_channel_request_goes_through_the_method_the_guard_overrides() -> 
 
 
 def test_a_channel_can_be_given_the_guarded_class() -> None:
-    from soluna_tui.server.channel_guard import GuardedChannel
+    from soluna_tui.server.ssh.channel_guard import GuardedChannel
 
     assert GuardedChannel.__mro__[1] is asyncssh.SSHServerChannel
-    assert vars(GuardedChannel)["_service_next_request"].__module__ == compat.__name__
+    assert vars(GuardedChannel)["_service_next_request"].__module__ == asyncssh_internals.__name__
     made = asyncssh.SSHServerChannel.__new__(asyncssh.SSHServerChannel)  # the layout asyncssh's channels have
-    assert type(compat.adopt_class(made, GuardedChannel)) is GuardedChannel
+    assert type(asyncssh_internals.adopt_class(made, GuardedChannel)) is GuardedChannel
 
     class Plain:
         pass
@@ -485,16 +487,18 @@ def test_a_channel_can_be_given_the_guarded_class() -> None:
         def extra(self) -> str:
             return "more"
 
-    assert compat.adopt_class(Plain(), More).extra() == "more"
+    assert asyncssh_internals.adopt_class(Plain(), More).extra() == "more"
     with pytest.raises(TypeError):
-        compat.adopt_class(More(), Plain)
+        asyncssh_internals.adopt_class(More(), Plain)
 
 
 # ---- nobody else touches the libraries' private names --------------------------------------------
 
-#: The libraries whose internals only compat.py may touch.
+#: The modules whose functions may stand in for the libraries' private methods.
+OURS = (compat.__name__, asyncssh_internals.__name__)
+#: The libraries whose internals only compat/ may touch.
 LIBRARIES = ("textual", "asyncssh")
-#: Private names used outside compat.py that are not the libraries' (each, why).
+#: Private names used outside compat/ that are not the libraries' (each, why).
 ALLOWED: dict[str, str] = {
     "_SubParsersAction": "argparse's, the type its add_subparsers returns (no public name in the standard library)",
     "_exit": "os's: a forked child (the zygote's) leaves without the parent's clean-up, the standard library's own way",
@@ -502,7 +506,7 @@ ALLOWED: dict[str, str] = {
 
 
 def package_modules() -> list[Path]:
-    return sorted(path for path in PACKAGE.rglob("*.py") if path != COMPAT)
+    return sorted(path for path in PACKAGE.rglob("*.py") if path not in COMPAT)
 
 
 def private(name: str) -> bool:
@@ -510,7 +514,7 @@ def private(name: str) -> bool:
 
 
 def names_defined_here() -> set[str]:
-    """Every name the package (compat.py aside) defines: functions, classes, attributes, variables."""
+    """Every name the package (compat/ aside) defines: functions, classes, attributes, variables."""
     defined = set()
     for path in package_modules():
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
@@ -554,7 +558,7 @@ def test_no_class_but_compat_s_overrides_a_private_method_of_the_libraries() -> 
             if issubclass(cls, (Widget, App)):
                 library += [Widget, Screen, App]
             for attr, value in vars(cls).items():
-                if private(attr) and inspect.isfunction(value) and value.__module__ != compat.__name__ and (
+                if private(attr) and inspect.isfunction(value) and value.__module__ not in OURS and (
                         attr not in ALLOWED and any(attr in vars(base) for base in library)):
                     found.append(f"{module.__name__}.{name}.{attr}")
     assert found == []

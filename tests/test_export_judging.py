@@ -19,12 +19,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from soluna_tui.export import judge_match, judge_round, last_finished_match, positions_to_judge
-from soluna_tui.judgements import known_verdicts, verdicts_from_document, verdicts_to_document
-from soluna_tui.match_setup import MatchSetup
+from soluna_tui.local.judgements import known_verdicts, verdicts_from_document, verdicts_to_document
+from soluna_tui.local.match_setup import MatchSetup
+from soluna_tui.local.saves import FinishedStore, SavedMatch, SaveError, SaveStore
+from soluna_tui.local.table import LocalTable
 from soluna_tui.rules import Match, MatchOptions, Solver
 from soluna_tui.rules.teaching import review_round
-from soluna_tui.saves import FinishedStore, SavedMatch, SaveError, SaveStore
-from soluna_tui.table import LocalTable
 
 
 def played_match(seed: int, discs: int = 8, stars: int = 2) -> Match:

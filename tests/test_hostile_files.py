@@ -18,12 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from soluna_tui.files import MAX_DOCUMENT_BYTES, SaveError, read_json_document
-from soluna_tui.match_setup import MatchSetup
-from soluna_tui.preferences import Preferences
+from soluna_tui.local.files import MAX_DOCUMENT_BYTES, SaveError, read_json_document
+from soluna_tui.local.match_setup import MatchSetup
+from soluna_tui.local.player_stats import MatchRecord, Stats, StatsStore, describe
+from soluna_tui.local.preferences import Preferences
+from soluna_tui.local.saves import FINISHED_KEPT, FinishedStore, SavedMatch, SaveStore
 from soluna_tui.rules import MatchOptions
-from soluna_tui.saves import FINISHED_KEPT, FinishedStore, SavedMatch, SaveStore
-from soluna_tui.stats import MatchRecord, Stats, StatsStore, describe
 
 HUGE = "9" * 4301
 ODD_NUMBERS = {"a 4,301-digit number": HUGE, "Infinity": "Infinity", "-Infinity": "-Infinity", "NaN": "NaN",
@@ -130,9 +130,9 @@ def test_sane_numbers_still_load(tmp_path: Path) -> None:
 READ_EACH_FILE = """
     import time
     from pathlib import Path
-    from soluna_tui.saves import SaveStore, SaveError
-    from soluna_tui.preferences import Preferences
-    from soluna_tui.stats import StatsStore
+    from soluna_tui.local.saves import SaveStore, SaveError
+    from soluna_tui.local.preferences import Preferences
+    from soluna_tui.local.player_stats import StatsStore
     folder = Path({folder!r})
     started = time.monotonic()
     try:

@@ -1,18 +1,20 @@
 """The layers stay layers: what a session's screens show comes from below the server, never from it.
 
-``soluna_tui/link`` (the link's messages, its protocol, end reasons, names shown safely, how a
-child is started) sits below both the server and the session's side (``soluna_tui/remote``, the
-app a session runs, with the screens it shows); ``screens/``, ``widgets/``, ``play/`` and
-``rules/`` import nothing from ``soluna_tui/server``, the link imports neither side nor Textual,
-and the server imports no Textual, no app, no screen and nothing of the session's side: it starts
-that by module name. No arrow runs back up (the pieces both floors use sit below both), and no
-soluna_tui modules import each other in a circle: not at run time, not for types only
-(``TYPE_CHECKING``), not from inside a function.
+``soluna_tui/link`` (the link's messages, its protocol, names and talk shown safely, how a child is
+started) sits below both the server and the session's side (``soluna_tui/online``, the app a session
+runs, with the screens only it shows); ``screens/``, ``widgets/``, ``play/`` and ``rules/`` import
+nothing from ``soluna_tui/server``, the link imports neither side nor Textual nor the game's decisions,
+``rules/`` imports only the standard library, what this terminal keeps (``local/``) never imports the
+app, a screen or a widget, and the server imports no Textual, no app, no screen and nothing of the
+session's side: it starts that by module name. No arrow runs back up (the pieces both floors use sit
+below both), and no soluna_tui modules import each other in a circle: not at run time, not for types
+only (``TYPE_CHECKING``), not from inside a function.
 """
 
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
@@ -24,18 +26,19 @@ from .fresh import modules_after
 PACKAGE = Path(soluna_tui.__file__).parent
 #: The packages a terminal draws with, which must not know the server.
 DRAWN = ("screens", "widgets", "play", "rules")
-#: The app and the parts it owns (``app_start.py``, ``app_matches.py``...): above the screens, which reach
-#: the app only through ``app_view.py``.
-APP = tuple(sorted(f"soluna_tui.{path.stem}" for path in PACKAGE.glob("app*.py") if path.name != "app_view.py"))
+#: The app and the parts it owns (``app/start_up.py``, ``app/matches_begun.py``...): above the screens, which
+#: reach the app only through ``app/soluna_view.py``.
+APP = tuple(sorted(f"soluna_tui.app.{path.stem}" for path in (PACKAGE / "app").glob("*.py")
+                   if path.stem not in ("__init__", "soluna_view")))
 #: What the server's process must not import: the terminal's side, which it starts by module name.
-NOT_FOR_THE_SERVER = ("textual", *APP, "soluna_tui.app_view", "soluna_tui.screens", "soluna_tui.widgets",
-                      "soluna_tui.remote")
+NOT_FOR_THE_SERVER = ("textual", "soluna_tui.app", "soluna_tui.screens", "soluna_tui.widgets", "soluna_tui.online",
+                      "soluna_tui.terminal.driver", "soluna_tui.terminal.key_order")
 #: Modules and what they must not import: each an arrow that once ran back up (a module importing one
 #: that stands above it), put right by moving the piece both use below both.
 NO_ARROW_BACK_UP = {
     "screens/replay.py": ("soluna_tui.export", "soluna_tui.cli"),  # a match as text is play/match_text.py
-    "app_view.py": (*APP, "soluna_tui.screens", "soluna_tui.widgets"),  # the view names what is below
-    "stats.py": ("soluna_tui.table",),  # match_record reads a PlayedAt
+    "app/soluna_view.py": (*APP, "soluna_tui.screens", "soluna_tui.widgets"),  # the view names what is below
+    "local/player_stats.py": ("soluna_tui.local.table",),  # match_record reads a PlayedAt
     "export.py": ("soluna_tui.cli",),
 }
 
@@ -45,7 +48,8 @@ def modules_of(package: str) -> list[Path]:
 
 
 def module_name(path: Path) -> str:
-    """``soluna_tui.server.spawn`` for ``server/spawn.py``; a package by its own name (``soluna_tui.link``)."""
+    """``soluna_tui.server.sessions.spawn`` for ``server/sessions/spawn.py``; a package by its own name
+    (``soluna_tui.link``)."""
     parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
@@ -132,22 +136,22 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_the_app_s_parts_are_found() -> None:
     """The checks that name ``APP`` would pass vacuously if it missed the app's parts."""
-    assert {"soluna_tui.app", "soluna_tui.app_matches", "soluna_tui.app_host"} <= set(APP)
-    assert "soluna_tui.app_view" not in APP
+    assert {"soluna_tui.app.soluna_app", "soluna_tui.app.matches_begun", "soluna_tui.app.host"} <= set(APP)
+    assert "soluna_tui.app.soluna_view" not in APP
 
 
 def test_the_import_reader_sees_relative_imports() -> None:
     """The check below would pass vacuously if it misread ``from ..x import y``."""
-    assert "soluna_tui.link.messages.ListedMatch" in imported(PACKAGE / "screens" / "lobby.py")
-    assert "soluna_tui.link.messages" in imported(PACKAGE / "remote" / "app.py")
+    assert "soluna_tui.link.messages.ListedMatch" in imported(PACKAGE / "online" / "screens" / "lobby.py")
+    assert "soluna_tui.link.messages" in imported(PACKAGE / "online" / "child_app.py")
     assert "soluna_tui.server.storage" in imported(PACKAGE / "server" / "lobby" / "dispatch.py")
 
 
 def test_the_import_graph_has_imports_for_types_and_inside_functions() -> None:
     """The circle check would miss circles if it read only the imports at the top of a module."""
     graph = import_graph()
-    assert "soluna_tui.app_view" in graph["soluna_tui.app"]  # under ``TYPE_CHECKING``
-    assert "soluna_tui.remote.app" in graph["soluna_tui.remote.child"]  # inside ``_run_app``
+    assert "soluna_tui.app.soluna_view" in graph["soluna_tui.app.soluna_app"]  # under ``TYPE_CHECKING``
+    assert "soluna_tui.online.child_app" in graph["soluna_tui.online.child"]  # inside ``_run_app``
     assert "soluna_tui.rules" in graph["soluna_tui.screens.game"]  # ``from ..rules import Match``: the package
 
 
@@ -168,9 +172,24 @@ def test_what_draws_the_screens_imports_nothing_from_the_server(package: str) ->
 
 
 def test_the_link_stands_below_the_server_and_the_screens() -> None:
-    forbidden = ("soluna_tui.server", "soluna_tui.remote", "soluna_tui.screens", "soluna_tui.widgets",
-                 *APP, "textual", "asyncssh")
+    forbidden = ("soluna_tui.server", "soluna_tui.online", "soluna_tui.screens", "soluna_tui.widgets",
+                 "soluna_tui.app", "soluna_tui.play", "textual", "asyncssh")
     assert reaching(modules_of("link"), forbidden) == {}
+
+
+def test_the_rules_import_only_the_standard_library() -> None:
+    outside = {str(path.relative_to(PACKAGE)): sorted(bad) for path in modules_of("rules")
+               if (bad := {name for name in imported(path) if not name.startswith("soluna_tui.rules")
+                           and name.partition(".")[0] not in sys.stdlib_module_names})}
+    assert len(modules_of("rules")) > 10
+    assert outside == {}
+
+
+def test_what_this_terminal_keeps_never_imports_the_app_or_what_draws() -> None:
+    forbidden = ("soluna_tui.app", "soluna_tui.screens", "soluna_tui.widgets", "soluna_tui.online",
+                 "soluna_tui.server")
+    assert len(modules_of("local")) > 5
+    assert reaching(modules_of("local"), forbidden) == {}
 
 
 def test_the_server_imports_no_textual_no_app_no_screen_and_not_the_sessions_side() -> None:
@@ -179,8 +198,8 @@ def test_the_server_imports_no_textual_no_app_no_screen_and_not_the_sessions_sid
 
 
 def test_the_sessions_side_imports_nothing_of_the_server() -> None:
-    assert len(modules_of("remote")) > 5
-    assert reaching(modules_of("remote"), ("soluna_tui.server", "asyncssh")) == {}
+    assert len(modules_of("online")) > 5
+    assert reaching(modules_of("online"), ("soluna_tui.server", "asyncssh")) == {}
 
 
 @pytest.mark.parametrize("module", sorted(NO_ARROW_BACK_UP))
@@ -190,8 +209,8 @@ def test_no_arrow_runs_back_up(module: str) -> None:
 
 def test_what_draws_imports_nothing_above_it() -> None:
     """The screens, widgets, the game's decisions and the rules never reach up to the app, the commands
-    or the session's side (they reach the app through ``app_view``)."""
-    above = (*APP, "soluna_tui.cli", "soluna_tui.export", "soluna_tui.launch", "soluna_tui.remote")
+    or the session's side (they reach the app through ``app/soluna_view.py``)."""
+    above = (*APP, "soluna_tui.cli", "soluna_tui.export", "soluna_tui.launch", "soluna_tui.online")
     assert reaching([path for package in DRAWN for path in modules_of(package)], above) == {}
 
 
@@ -204,7 +223,7 @@ for package in {DRAWN!r}:
     for info in pkgutil.walk_packages(root.__path__, root.__name__ + "."):
         importlib.import_module(info.name)
 """)
-    assert "soluna_tui.screens.leaderboard" in loaded and "soluna_tui.link.messages" in loaded
+    assert "soluna_tui.screens.game" in loaded and "soluna_tui.link.messages" in loaded
     assert [name for name in loaded if name.startswith("soluna_tui.server")] == []
 
 
@@ -216,5 +235,5 @@ import soluna_tui.server as root
 for info in pkgutil.walk_packages(root.__path__, root.__name__ + "."):
     importlib.import_module(info.name)
 """)
-    assert "soluna_tui.server.spawn" in loaded and "soluna_tui.server.lobby.dispatch" in loaded
+    assert "soluna_tui.server.sessions.spawn" in loaded and "soluna_tui.server.lobby.dispatch" in loaded
     assert [name for name in loaded if inside(name, NOT_FOR_THE_SERVER)] == []

@@ -7,8 +7,8 @@ import unicodedata
 from hypothesis import given
 from hypothesis import strategies as st
 
-from soluna_tui.link.names import INVISIBLE, MARKS_PER_LETTER, visible_text
-from soluna_tui.link.talk import clean_chat
+from soluna_tui.link.safe_names import INVISIBLE, MARKS_PER_LETTER, visible_text
+from soluna_tui.link.safe_talk import clean_chat
 from soluna_tui.server.lobby.names import player_name
 
 

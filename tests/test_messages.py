@@ -15,8 +15,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from soluna_tui.link import messages
-from soluna_tui.link.clock import ClockSetting
-from soluna_tui.link.end_reason import EndReason
 from soluna_tui.link.messages import (
     REPLIES,
     REQUESTS,
@@ -39,10 +37,12 @@ from soluna_tui.link.messages import (
     Welcome,
 )
 from soluna_tui.link.protocol import End, Link, decode, encode, encoded
-from soluna_tui.link.talk import Room
+from soluna_tui.link.safe_talk import Room
 from soluna_tui.link.wire import from_wire, to_wire
 from soluna_tui.rules import Match, MatchOptions
-from soluna_tui.rules.fields import LONGEST
+from soluna_tui.rules.clock import ClockSetting
+from soluna_tui.rules.end_reason import EndReason
+from soluna_tui.rules.json_fields import LONGEST
 from soluna_tui.server.storage import RESULTS
 
 MATCH = Match(MatchOptions(discs=4), ("ann", "bob"), seed=3).to_dict()

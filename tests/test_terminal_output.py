@@ -13,8 +13,8 @@ from textual.app import App
 from textual.driver import Driver
 from textual.strip import Strip
 
-from soluna_tui.app import SolunaApp
-from soluna_tui.terminal_output import compact, compact_driver, transition
+from soluna_tui.app.soluna_app import SolunaApp
+from soluna_tui.terminal.driver import compact, compact_driver, transition
 
 WIDTH, HEIGHT = 40, 8
 CONSOLE = Console(color_system="truecolor", force_terminal=True)

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from soluna_tui.match_setup import MatchSetup
-from soluna_tui.preferences import Preferences
+from soluna_tui.local.match_setup import MatchSetup
+from soluna_tui.local.player_stats import StatsStore
+from soluna_tui.local.preferences import Preferences
+from soluna_tui.local.saves import SavedMatch, SaveError, SaveStore
 from soluna_tui.rules import MatchOptions
-from soluna_tui.saves import SavedMatch, SaveError, SaveStore
-from soluna_tui.stats import StatsStore
 
 UPDATES_PER_COPY = 300
 
@@ -72,7 +72,7 @@ def test_when_every_slot_is_taken_the_match_is_not_saved_and_says_why(tmp_path: 
 
 HOLD_A_SLOT = """
     import sys
-    from soluna_tui.saves import SaveStore
+    from soluna_tui.local.saves import SaveStore
     store = SaveStore({folder!r})
     store.load()
     print(store.current_path.name, store.elsewhere, flush=True)
@@ -103,7 +103,7 @@ def test_slots_are_held_across_real_processes(tmp_path: Path) -> None:
 
 COUNT_PUZZLES = """
     import sys
-    from soluna_tui.stats import StatsStore
+    from soluna_tui.local.player_stats import StatsStore
     store = StatsStore({folder!r})
     sys.stdin.readline()  # start together
     for number in range({count}):
@@ -146,10 +146,10 @@ def test_a_stale_copy_writes_only_what_it_changed(tmp_path: Path) -> None:
 #: A copy of the game killed (SIGKILL, as kill -9 or a power cut) as it renames its temporary file into place.
 KILLED_MID_WRITE = """
     import os, signal
-    from soluna_tui.match_setup import MatchSetup
-    from soluna_tui.preferences import Preferences
-    from soluna_tui.saves import SavedMatch, SaveStore
-    from soluna_tui.stats import StatsStore
+    from soluna_tui.local.match_setup import MatchSetup
+    from soluna_tui.local.preferences import Preferences
+    from soluna_tui.local.saves import SavedMatch, SaveStore
+    from soluna_tui.local.player_stats import StatsStore
     folder = {folder!r}
     setup = MatchSetup(seed=1)
     os.replace = lambda *names: os.kill(os.getpid(), signal.SIGKILL)

@@ -38,7 +38,7 @@ def test_a_deprecated_call_in_our_code_is_an_error(module, category) -> None:
 @pytest.mark.parametrize("category", DEPRECATIONS)
 def test_a_deprecation_our_code_raises_itself_is_an_error(category) -> None:
     with pytest.raises(category):
-        warnings.warn_explicit("going away", category, "files.py", 1, module="soluna_tui.files")
+        warnings.warn_explicit("going away", category, "files.py", 1, module="soluna_tui.local.files")
 
 
 @pytest.mark.parametrize("module", ["textual.widgets.example", "soluna_tuition", "testsuite.helpers"])

@@ -24,8 +24,8 @@ import sys
 import threading
 from pathlib import Path
 
-from soluna_tui.server.server import SolunaServer
-from soluna_tui.server.spawn import READY_TIMEOUT, ZygoteSpawner, base_environment
+from soluna_tui.server.sessions.spawn import READY_TIMEOUT, ZygoteSpawner, base_environment
+from soluna_tui.server.ssh.ssh_server import SolunaServer
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -149,7 +149,7 @@ def _reap(*_: object) -> None:
 
 def _become_zygote(server_end: int, mother_end: socket.socket) -> None:
     """In the forked zygote: the mother's state dropped, a session of its own, then the zygote's loop; never returns."""
-    from soluna_tui.remote.zygote import Zygote
+    from soluna_tui.online.zygote import Zygote
 
     status = 1
     try:
@@ -168,7 +168,7 @@ def _become_zygote(server_end: int, mother_end: socket.socket) -> None:
 
 
 def main(argv: list[str]) -> int:
-    from soluna_tui.remote.zygote import preload
+    from soluna_tui.online.zygote import preload
 
     sock = socket.socket(fileno=int(argv[0]))
     preload()

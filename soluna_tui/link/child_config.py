@@ -12,8 +12,8 @@ import json
 from dataclasses import asdict, dataclass, field
 
 #: The modules the server runs (``python -m``): a session's child, and the warm process that forks children.
-CHILD_MODULE = "soluna_tui.remote.child"
-ZYGOTE_MODULE = "soluna_tui.remote.zygote"
+CHILD_MODULE = "soluna_tui.online.child"
+ZYGOTE_MODULE = "soluna_tui.online.zygote"
 #: Exit statuses: an internal error, and the memory limit reached (the server's line to the player says which).
 FAILED, OUT_OF_MEMORY = 1, 3
 #: The fewest seconds between two reports that the player did something (the server may ask for fewer).

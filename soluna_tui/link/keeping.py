@@ -6,7 +6,7 @@ A guest comes back with the secret the game showed them: their match waits the r
 
 from __future__ import annotations
 
-from ..play.wording import minutes
+from ..rules.wording import minutes
 
 #: How long a match against the computer is kept for a player who came with a key, and for a guest.
 KEYED_KEEP = 30 * 24 * 3600.0

@@ -22,9 +22,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Final, Literal
 
-from .clock import ClockReading, ClockSetting
-from .end_reason import EndReason
-from .talk import CHAT_LONGEST, MATCH_LINES_KEPT, Room
+from ..rules.clock import ClockReading, ClockSetting
+from ..rules.end_reason import EndReason
+from .safe_talk import CHAT_LONGEST, MATCH_LINES_KEPT, Room
 
 #: The longest crash report a child sends (its traceback's end).
 CRASH_REPORT_LIMIT: Final = 8000

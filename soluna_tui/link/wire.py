@@ -19,7 +19,7 @@ import types
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Annotated, Any, Literal, Union, cast, get_args, get_origin, get_type_hints
 
-from ..rules.fields import LONGEST, checked, is_one_of
+from ..rules.json_fields import LONGEST, checked, is_one_of
 from .messages import Longest, Message, ProtocolError
 
 

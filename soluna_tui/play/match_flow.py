@@ -18,18 +18,18 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from ..files import SaveError
-from ..match_setup import computer_rng
+from ..local.files import SaveError
+from ..local.match_setup import computer_rng
+from ..local.table import Seat, Table
 from ..rules import Move, PlacedMove
 from ..rules.strengths import strength_of
-from ..table import Seat, Table
 from .coach import Turn
 from .picker import picking_key
 from .view import Phase
 
 if TYPE_CHECKING:
+    from ..local.player_stats import MatchRecord, StatsStore
     from ..rules.solver import Budget
-    from ..stats import MatchRecord, StatsStore
 
 #: How long judging a whole finished match may take (only large discs counts come near it).
 MATCH_REVIEW_SECONDS = 20.0
@@ -429,7 +429,7 @@ class MatchFlow:
         is taken out again if the match is taken back (``taken_back``). The trouble, to tell."""
         if not self.table.records_stats or self._stats_tried:
             return []
-        from ..stats import match_record
+        from ..local.player_stats import match_record
 
         self._stats_tried = True
         record = match_record(self.table, accuracy)

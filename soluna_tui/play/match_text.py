@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..link.end_reason import EndReason, gave_up_words
 from ..rules import Budget, Match, SearchAborted, shared_solver
+from ..rules.end_reason import EndReason, gave_up_words
 from ..rules.round import Round
 from ..rules.solver import Solver
 from ..rules.teaching import ACCURACY_MEANING, MARKS_MEANING, RESULT_CONVENTION, MoveReview, RoundReview, review_round

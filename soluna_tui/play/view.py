@@ -8,9 +8,9 @@ from enum import Enum
 
 from rich.cells import cell_len, set_cell_size
 
+from ..local.table import Seat, Table
 from ..rules import Arrangement, Match, Move, PlacedMove, Position, Round, Tower
 from ..rules.wording import plural
-from ..table import Seat, Table
 from .coach import Coach, Turn
 from .looks import JUMP_KEYS, HistoryEntry, Note, TallyInfo, TowerLook, move_words
 

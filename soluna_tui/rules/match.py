@@ -9,7 +9,7 @@ from enum import StrEnum
 from typing import Any
 
 from .errors import MatchFormatError, MatchOverError, OptionError, OutOfTurnError, SolunaError
-from .fields import is_one_of, read_field
+from .json_fields import is_one_of, read_field
 from .layout import DEFAULT_DISCS, check_disc_count, drop
 from .places import PlacedMove, parse_move_record
 from .position import Move, Position

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import OutOfTurnError, RoundOverError
-from .fields import is_one_of
+from .json_fields import is_one_of
 from .places import Arrangement, PlacedMove
 from .position import Move, Position
 

@@ -30,7 +30,7 @@ from textual.message import Message
 from textual.widgets import Button, Input, OptionList
 from textual.worker import Worker, WorkerError
 
-from ..compat import PaletteSteps
+from ..compat.textual_internals import PaletteSteps
 from ..widgets.ascii_palette import AsciiCommandPalette
 
 #: The longest Enter waits for the search of what was typed (the game's commands take milliseconds).

@@ -9,8 +9,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
-from ..link.end_reason import gave_up_words
-from ..saves import FinishedFile
+from ..local.saves import FinishedFile
+from ..rules.end_reason import gave_up_words
 from .choice_dialog import ChoiceDialog
 from .help import HELP_BINDING
 

@@ -19,8 +19,8 @@ from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widget import Widget
 
-from ..app_view import SolunaView, app_view
-from ..glyphs import Glyphs, glyphs_for
+from ..app.soluna_view import SolunaView, app_view
+from ..local.table import Table, UndoTooLateError
 from ..play import view
 from ..play.coach import Coach, Turn
 from ..play.looks import HistoryEntry
@@ -28,8 +28,8 @@ from ..play.match_flow import KeyFacts, MatchFlow, MatchOver, Question, Reveal, 
 from ..play.picker import Picker
 from ..play.view import Moment, TableFacts
 from ..rules import Arrangement, Match, PlacedMove, Position, SolunaError
-from ..table import Table, UndoTooLateError
-from ..terminal import NARROW_CLASS
+from ..terminal.glyphs import Glyphs, glyphs_for
+from ..terminal.sizes import NARROW_CLASS
 from ..widgets.board import Board
 from ..widgets.cached_lines import CachedLines, Column, Row
 from ..widgets.chat_panel import ChatPanel

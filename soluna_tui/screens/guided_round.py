@@ -15,12 +15,12 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ..app_view import app_view
-from ..glyphs import glyphs_for
+from ..app.soluna_view import app_view
 from ..play.guided import Lesson, Step
 from ..play.picker import Picker
 from ..play.view import tower_looks
 from ..rules import Arrangement, Move, PlacedMove
+from ..terminal.glyphs import glyphs_for
 from ..widgets.board import Board
 from ..widgets.key_footer import KeyFooter
 from ..widgets.status_line import StatusLine

@@ -10,13 +10,12 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ..glyphs import Glyphs
-from ..link.clock import ClockSetting
 from ..play.where import Keys, Where, help_keys
-from ..play.wording import minutes
 from ..rules import Symbol
+from ..rules.clock import ClockSetting
 from ..rules.strengths import CALIBRATED_DISCS, LEVEL_BELOW
-from ..rules.wording import plural
+from ..rules.wording import minutes, plural
+from ..terminal.glyphs import Glyphs
 from ..widgets.key_footer import KeyFooter
 from .quiet_focus import QuietFocus
 
@@ -92,7 +91,7 @@ def rated_text(ranked_after: int, ranked_opponents: int, pair_rated_per_day: int
 
 
 def computer_rated_text(per_day: int) -> str:
-    """What is rated against the computer (``server/ratings.py``)."""
+    """What is rated against the computer (``server/rating_model.py``)."""
     day = f", at most {plural(per_day, 'time', 'times')} a level in 24 hours" if per_day > 0 else ""
     return (f"Against the computer: with an SSH key, Hints off and {CALIBRATED_DISCS} discs, a match is rated against "
             "the level's rating, which never moves: no hints, no take-backs. Leaving it does not undo it: starting "

@@ -11,11 +11,11 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import OptionList, Static
 
-from ..glyphs import Glyphs
-from ..link.end_reason import EndReason, rematch_allowed
-from ..play.wording import verb
+from ..play.you_wording import verb
 from ..rules import Match
+from ..rules.end_reason import EndReason, rematch_allowed
 from ..rules.wording import plural
+from ..terminal.glyphs import Glyphs
 from .choice_dialog import ChoiceDialog
 from .help import HELP_BINDING
 

@@ -12,11 +12,11 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
-from ..app_view import app_view
-from ..link.clock import PRESETS, ClockSetting
-from ..match_setup import NAME_LIMIT, MatchSetup
-from ..preferences import pause_choices
+from ..app.soluna_view import app_view
+from ..local.match_setup import NAME_LIMIT, MatchSetup
+from ..local.preferences import pause_choices
 from ..rules import MAX_DISCS, MIN_DISCS, MatchOptions, OptionError
+from ..rules.clock import PRESETS, ClockSetting
 from ..rules.match import MAX_STARS, MIN_STARS
 from ..rules.strengths import STRENGTHS
 from ..widgets.cached_lines import Panel, Row, Words
@@ -26,7 +26,7 @@ from .help import SHOWN_HELP_BINDING
 from .quiet_focus import QuietFocus
 
 if TYPE_CHECKING:
-    from ..stats import LevelChoice
+    from ..local.player_stats import LevelChoice
 
 MODES = [("Two players on this terminal", "two"), ("Against the computer", "computer")]
 ON_OFF = [("on", True), ("off", False)]
@@ -144,7 +144,7 @@ class NewMatchScreen(QuietFocus, ModalScreen[MatchSetup | None]):
     def _matched_level(self) -> LevelChoice:
         """The level "Match my strength" chooses now, from the stats (read when first asked for)."""
         if self._level_choice is None:
-            from ..stats import match_my_strength
+            from ..local.player_stats import match_my_strength
 
             store = app_view(self).stats_store
             self._level_choice = match_my_strength(store.load())

@@ -8,7 +8,7 @@ from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Static
 
-from ..play.wording import possessive
+from ..play.you_wording import possessive
 from .choice_dialog import ChoiceDialog
 from .help import HELP_BINDING
 

@@ -11,15 +11,15 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ..app_view import app_view
-from ..files import SaveError
-from ..glyphs import glyphs_for
+from ..app.soluna_view import app_view
+from ..local.files import SaveError
 from ..play.picker import Picker
 from ..play.view import tower_looks
 from ..rules import DEFAULT_DISCS, Arrangement, Budget, Move, OptionError, PlacedMove
 from ..rules.puzzles import ANY, Puzzle, make_puzzle, refutation
 from ..rules.wording import plies
-from ..terminal import NARROW_CLASS
+from ..terminal.glyphs import glyphs_for
+from ..terminal.sizes import NARROW_CLASS
 from ..widgets.board import Board
 from ..widgets.key_footer import KeyFooter
 from ..widgets.move_prompt import MovePrompt

@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.reactive import Reactive
 from textual.widget import Widget
 
-from ..compat import focus_without_repaint
+from ..compat.textual_internals import focus_without_repaint
 
 
 class QuietFocus:

@@ -18,15 +18,15 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ..app_view import app_view
-from ..glyphs import glyphs_for
-from ..link.end_reason import EndReason, gave_up_words
+from ..app.soluna_view import app_view
 from ..play.looks import HistoryEntry, TallyInfo, move_words
 from ..play.match_text import export_match, result_line, review_or_none
 from ..play.view import history_entries, shown_table, tower_looks
 from ..rules import Budget, Match
+from ..rules.end_reason import EndReason, gave_up_words
 from ..rules.teaching import RoundReview
 from ..rules.wording import plural
+from ..terminal.glyphs import glyphs_for
 from ..widgets.board import Board
 from ..widgets.history import History
 from ..widgets.key_footer import KeyFooter

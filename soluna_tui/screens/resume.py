@@ -8,8 +8,8 @@ from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Static
 
-from ..link.clock import clock_face
-from ..saves import SavedMatch
+from ..local.saves import SavedMatch
+from ..rules.clock import clock_face
 from .choice_dialog import ChoiceDialog
 from .help import HELP_BINDING
 

@@ -10,9 +10,9 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ..app_view import app_view
+from ..app.soluna_view import app_view
 from ..play.looks import move_words
-from ..play.wording import possessive
+from ..play.you_wording import possessive
 from ..rules import Match, Round
 from ..rules.teaching import ACCURACY_MEANING, RESULT_CONVENTION, Judgement, RoundReview, review_round
 from ..rules.wording import plies

@@ -10,12 +10,12 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
-from ..app_view import app_view
-from ..glyphs import Glyphs
-from ..play.wording import possessive, verb
+from ..app.soluna_view import app_view
+from ..play.you_wording import possessive, verb
 from ..rules import Match, NextOpener, Position, other
 from ..rules.teaching import opener_advice
 from ..rules.wording import plural
+from ..terminal.glyphs import Glyphs
 from .choice_dialog import ChoiceDialog
 from .solver_work import solve_in_worker
 

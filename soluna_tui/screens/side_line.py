@@ -15,9 +15,9 @@ from typing import Any
 from textual.binding import Binding
 from textual.screen import Screen
 
+from ..local.table import SideLineTable, Table
 from ..play.view import Moment, SideLineStart, TableFacts, swapped
 from ..rules import Match, other
-from ..table import SideLineTable, Table
 from .game import GameScreen
 
 

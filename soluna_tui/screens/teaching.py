@@ -12,11 +12,11 @@ from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.message import Message
 
+from ..local.table import LocalTable, Table
 from ..play.coach import Coach, Purpose, Turn
 from ..play.looks import HistoryEntry
 from ..play.match_flow import MatchFlow
 from ..rules import Match, Position
-from ..table import LocalTable, Table
 from .solver_work import solve_in_worker
 
 if TYPE_CHECKING:

@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ..terminal import MIN_HEIGHT, MIN_WIDTH
+from ..terminal.sizes import MIN_HEIGHT, MIN_WIDTH
 
 
 class TooSmallScreen(ModalScreen[None]):

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..link.clock import PRESETS, ClockSetting
-from .ratings import RANKED_AFTER, RANKED_OPPONENTS
+from ..rules.clock import PRESETS, ClockSetting
+from .rating_model import RANKED_AFTER, RANKED_OPPONENTS
 
 DEFAULT_PORT = 2222
 HOST_KEY_NAME = "ssh_host_ed25519_key"
@@ -115,7 +115,7 @@ class ServerConfig:
     #: Different established players they must have had rated matches against (0: ``ranked_after`` alone).
     ranked_opponents: int = RANKED_OPPONENTS
     #: Keys established from the start (``--established``): the trust the leaderboard admits players by spreads
-    #: from them (``ratings.py``).
+    #: from them (``rating_model.py``).
     established: tuple[str, ...] = ()
     #: The ban list's file (``bans.py``), read again when it changes; default ``DATA_DIR/bans.txt``.
     ban_file: Path | None = None

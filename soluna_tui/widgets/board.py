@@ -32,10 +32,10 @@ from textual.geometry import Region
 from textual.message import Message
 from textual.strip import Strip
 
-from ..glyphs import UNICODE, Glyphs
 from ..play.looks import JUMP_KEYS, TowerLook
 from ..rules import MAX_DISCS, Tower
-from ..terminal import NARROW_CLASS
+from ..terminal.glyphs import UNICODE, Glyphs
+from ..terminal.sizes import NARROW_CLASS
 from .cached_lines import CachedLines
 from .tower import PARTS, SCALES, SMALL, Geometry, TowerScale, TowerWidget, draw, thinner
 

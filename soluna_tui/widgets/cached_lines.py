@@ -17,7 +17,7 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets import Static
 
-from ..compat import NoticesRepaint, laid_out_size, repaint_soon
+from ..compat.textual_internals import NoticesRepaint, laid_out_size, repaint_soon
 
 # ``NoticesRepaint`` is a plain mixin at run time (a Widget to the type checker): Textual takes a
 # widget's CSS from the chain of its *first* base classes, so a mixin that were a widget itself

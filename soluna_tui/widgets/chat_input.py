@@ -9,8 +9,8 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Input
 
-from ..link.talk import CANNED
-from ..play.talk import PLACEHOLDER
+from ..link.safe_talk import CANNED
+from ..play.chat_book import PLACEHOLDER
 
 
 class ChatInput(Input):

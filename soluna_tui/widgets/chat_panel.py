@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from textual.app import ComposeResult
 from textual.containers import Vertical
 
-from ..play.talk import spoken_by
+from ..play.chat_book import spoken_by
 from .chat_input import ChatInput
 from .chat_lines import ChatLines, Spoken
 

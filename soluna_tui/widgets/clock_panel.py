@@ -18,8 +18,8 @@ from textual.strip import Strip
 from textual.timer import Timer
 from textual.widget import Widget
 
-from ..glyphs import UNICODE, Glyphs
-from ..link.clock import ClockReading, clock_face
+from ..rules.clock import ClockReading, clock_face
+from ..terminal.glyphs import UNICODE, Glyphs
 
 #: How often the running clock is looked at (tenths show under ten seconds).
 TICK = 0.1

@@ -19,7 +19,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ..compat import set_virtual_size_quietly
+from ..compat.textual_internals import set_virtual_size_quietly
 from ..play.looks import HistoryEntry
 from .cached_lines import CachedLines
 

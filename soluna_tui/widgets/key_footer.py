@@ -22,8 +22,8 @@ from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 
-from ..app_view import app_view
-from ..compat import action_state, bindings_of
+from ..app.soluna_view import app_view
+from ..compat.textual_internals import action_state, bindings_of
 from .cached_lines import CachedLines
 
 #: Columns around a key in the roomy look (a space either side), and after it in the compact one.

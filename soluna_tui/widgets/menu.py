@@ -12,8 +12,8 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import OptionList
 
-from ..compat import option_lines
-from ..terminal import NARROW_CLASS
+from ..compat.textual_internals import option_lines
+from ..terminal.sizes import NARROW_CLASS
 
 
 class Menu(OptionList):

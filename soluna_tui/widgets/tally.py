@@ -14,9 +14,9 @@ from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
 
-from ..glyphs import UNICODE, Glyphs
 from ..play.looks import TallyInfo
-from ..terminal import NARROW_CLASS
+from ..terminal.glyphs import UNICODE, Glyphs
+from ..terminal.sizes import NARROW_CLASS
 from .cached_lines import CachedLines, changed_cells
 
 #: A line of the panel: (text, part) pieces, the part naming its style (``tally--PART``; "" plain).

@@ -16,7 +16,7 @@ from textual.cache import LRUCache
 from textual.strip import Strip
 from textual.widget import Widget
 
-from ..app_view import app_view
+from ..app.soluna_view import app_view
 from .cached_lines import CachedLines
 
 #: What rich needs to wrap text (only its measuring of cells is used).

@@ -20,10 +20,10 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
-from ..compat import laid_out_size
-from ..glyphs import UNICODE, Frame, Glyphs
+from ..compat.textual_internals import laid_out_size
 from ..play.looks import TowerLook
 from ..rules import Tower
+from ..terminal.glyphs import UNICODE, Frame, Glyphs
 from .cached_lines import CachedLines
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from rich.cells import cell_len
 
-from soluna_tui.app import SolunaApp
-from soluna_tui.match_setup import MatchSetup
+from soluna_tui.app.soluna_app import SolunaApp
+from soluna_tui.local.match_setup import MatchSetup
 from soluna_tui.rules import MatchOptions, Position, Round
 from soluna_tui.screens.game import GameScreen
 

@@ -10,9 +10,9 @@ import pytest
 from textual import events
 from textual.widgets import Static
 
-from soluna_tui.key_order import CHECK_SECONDS, GIVE_UP_SECONDS
 from soluna_tui.rules import Move
 from soluna_tui.screens.puzzle import PuzzleScreen
+from soluna_tui.terminal.key_order import CHECK_SECONDS, GIVE_UP_SECONDS
 from soluna_tui.widgets.board import JUMP_KEYS
 from soluna_tui.widgets.history import History
 

@@ -14,13 +14,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from textual.worker import WorkerState
 
-from soluna_tui.app import SolunaApp
-from soluna_tui.link.clock import ClockSetting, MatchClock, clock_turn
-from soluna_tui.match_setup import MatchSetup
+from soluna_tui.app.soluna_app import SolunaApp
+from soluna_tui.local.match_setup import MatchSetup
+from soluna_tui.local.saves import SavedMatch, SaveStore
+from soluna_tui.local.table import LocalTable, UndoTooLateError
 from soluna_tui.rules import MatchOptions
-from soluna_tui.saves import SavedMatch, SaveStore
+from soluna_tui.rules.clock import ClockSetting, MatchClock, clock_turn
 from soluna_tui.screens.resume import ResumeScreen
-from soluna_tui.table import LocalTable, UndoTooLateError
 from soluna_tui.widgets.clock_panel import ClockPanel
 
 from .helpers import game, make_app, play_by_keys, screen_text, wait_for

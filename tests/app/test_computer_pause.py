@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from soluna_tui.app import SolunaApp
-from soluna_tui.preferences import Preferences
+from soluna_tui.app.soluna_app import SolunaApp
+from soluna_tui.local.preferences import Preferences
 from soluna_tui.screens.game import GameScreen
 from soluna_tui.widgets.choice import Choice
 

@@ -16,7 +16,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Tooltip
 
-from soluna_tui.match_setup import MatchSetup
+from soluna_tui.local.match_setup import MatchSetup
 from soluna_tui.rules import MatchOptions
 from soluna_tui.widgets.cached_lines import changed_cells
 from soluna_tui.widgets.history import History
@@ -193,13 +193,13 @@ def test_the_game_starts_without_the_other_screens() -> None:
     loaded = modules_after(
         "import soluna_tui.cli as cli\n"
         "cli.build_parser(every_command=not cli.starts_the_app(['play']))\n"
-        "from soluna_tui.app import SolunaApp\n"
+        "from soluna_tui.app.soluna_app import SolunaApp\n"
         "from soluna_tui.screens.game import GameScreen"
     )
     later = ("soluna_tui.server", "soluna_tui.export", "soluna_tui.screens.replay", "soluna_tui.screens.puzzle",
-             "soluna_tui.screens.stats", "soluna_tui.stats", "soluna_tui.screens.review",
-             "soluna_tui.screens.new_match", "soluna_tui.screens.side_line", "soluna_tui.app_commands",
-             "soluna_tui.app_screens", "textual.widgets._text_area", "soluna_tui.rules.solver",
+             "soluna_tui.screens.stats", "soluna_tui.local.player_stats", "soluna_tui.screens.review",
+             "soluna_tui.screens.new_match", "soluna_tui.screens.side_line", "soluna_tui.app.palette_commands",
+             "soluna_tui.app.other_screens", "textual.widgets._text_area", "soluna_tui.rules.solver",
              "soluna_tui.rules.players", "soluna_tui.rules.swindle", "soluna_tui.rules.teaching")
     assert [name for name in loaded if name.startswith(later)] == []
 

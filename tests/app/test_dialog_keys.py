@@ -8,13 +8,13 @@ from contextlib import asynccontextmanager
 
 from textual.pilot import Pilot
 
-from soluna_tui.app import SolunaApp
-from soluna_tui.glyphs import glyphs_for
+from soluna_tui.app.soluna_app import SolunaApp
 from soluna_tui.rules import Match, MatchOptions
 from soluna_tui.screens.game import GameScreen
 from soluna_tui.screens.match_over import MatchOverScreen
 from soluna_tui.screens.new_match import NewMatchScreen
 from soluna_tui.screens.round_over import RoundOverScreen
+from soluna_tui.terminal.glyphs import glyphs_for
 
 from ..rules.test_match import finish_round
 from .helpers import footer_keys, game, hot_seat, make_app, play_randomly_until, screen_text

@@ -7,7 +7,7 @@ import time
 import pytest
 from textual._xterm_parser import XTermParser
 
-from soluna_tui.key_order import read_escape_then_key
+from soluna_tui.terminal.key_order import read_escape_then_key
 
 
 def keys_read(data: str) -> list[str]:

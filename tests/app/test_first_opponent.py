@@ -4,11 +4,11 @@ new-match screen, by ``soluna play --vs`` alone and in the SSH lobby; and the he
 from __future__ import annotations
 
 from soluna_tui import cli
-from soluna_tui.match_setup import MatchSetup
+from soluna_tui.local.match_setup import MatchSetup
+from soluna_tui.online.screens.lobby import LobbyScreen
 from soluna_tui.rules.strengths import FIRST_MATCHED
 from soluna_tui.screens.game import GameScreen
 from soluna_tui.screens.help import HelpScreen
-from soluna_tui.screens.lobby import LobbyScreen
 from soluna_tui.screens.new_match import MATCH_LEVEL, NewMatchScreen
 from soluna_tui.widgets.choice import Choice
 

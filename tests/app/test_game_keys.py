@@ -255,7 +255,7 @@ async def test_keys_that_do_nothing_now_say_why_in_the_status(tmp_path) -> None:
     """Issue 17: H with hints off, Enter or : while it is not the player's move said nothing at all."""
     from dataclasses import replace
 
-    from soluna_tui.match_setup import MatchSetup
+    from soluna_tui.local.match_setup import MatchSetup
     from soluna_tui.rules import MatchOptions
     from soluna_tui.widgets.status_line import StatusLine
 

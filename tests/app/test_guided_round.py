@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import json
 
+from soluna_tui.local.player_stats import StatsStore
 from soluna_tui.play.guided import Step
 from soluna_tui.play.looks import JUMP_KEYS
 from soluna_tui.rules import Position
 from soluna_tui.screens.guided_round import GuidedRoundScreen
 from soluna_tui.screens.help import HelpScreen
 from soluna_tui.screens.new_match import MATCH_LEVEL, NewMatchScreen
-from soluna_tui.stats import StatsStore
 from soluna_tui.widgets.choice import Choice
 
 from .burst import burst

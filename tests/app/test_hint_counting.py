@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from soluna_tui.match_setup import MatchSetup
+from soluna_tui.local.match_setup import MatchSetup
 from soluna_tui.rules import MatchOptions, choose_move
 
 from .helpers import game, hot_seat, make_app, play_by_keys, settle

@@ -10,17 +10,17 @@ from dataclasses import replace
 import pytest
 
 from soluna_tui.cli import main
-from soluna_tui.files import SaveError
-from soluna_tui.link.clock import PRESETS, ClockSetting, MatchClock
-from soluna_tui.link.end_reason import EndReason
-from soluna_tui.match_setup import MatchSetup
+from soluna_tui.local.files import SaveError
+from soluna_tui.local.match_setup import MatchSetup
+from soluna_tui.local.saves import FinishedStore, SavedMatch, SaveStore, read_save
+from soluna_tui.local.table import LocalTable
 from soluna_tui.rules import MatchOptions, OptionError
-from soluna_tui.saves import FinishedStore, SavedMatch, SaveStore, read_save
+from soluna_tui.rules.clock import PRESETS, ClockSetting, MatchClock
+from soluna_tui.rules.end_reason import EndReason
 from soluna_tui.screens.game import GameScreen
 from soluna_tui.screens.match_over import MatchOverScreen
 from soluna_tui.screens.new_match import NewMatchScreen
 from soluna_tui.screens.resume import ResumeScreen
-from soluna_tui.table import LocalTable
 from soluna_tui.widgets.choice import Choice
 from soluna_tui.widgets.clock_panel import ClockPanel
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from soluna_tui.match_setup import MatchSetup
+from soluna_tui.local.match_setup import MatchSetup
 from soluna_tui.rules import MatchOptions, choose_move
 from soluna_tui.screens.match_over import MatchOverScreen
 from soluna_tui.screens.round_over import RoundOverScreen

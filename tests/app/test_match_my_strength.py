@@ -7,9 +7,9 @@ import json
 import pytest
 
 from soluna_tui import cli
+from soluna_tui.local.player_stats import MatchRecord, Stats, StatsStore, match_my_strength
 from soluna_tui.rules.strengths import FIRST_MATCHED, STRENGTHS, nearest_in_accuracy, strength_of
 from soluna_tui.screens.game import GameScreen
-from soluna_tui.stats import MatchRecord, Stats, StatsStore, match_my_strength
 from soluna_tui.widgets.choice import Choice
 
 from .helpers import make_app, screen_text, wait_for_text
@@ -125,7 +125,7 @@ def test_play_vs_match_chooses_from_the_stats_and_says_so(monkeypatch, tmp_path,
 
 
 async def test_the_game_says_the_level_chosen_as_it_starts(tmp_path) -> None:
-    from soluna_tui.match_setup import MatchSetup
+    from soluna_tui.local.match_setup import MatchSetup
 
     setup = MatchSetup.against_computer("6", seed=1, matched=True)
     app = make_app(tmp_path, setup, start_notice="Level 6 chosen: your accuracy in your last match was 86%.")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from textual import events
 
-from soluna_tui.match_setup import MatchSetup
+from soluna_tui.local.match_setup import MatchSetup
 from soluna_tui.rules import MatchOptions, Move
 from soluna_tui.widgets.move_prompt import MovePrompt
 

@@ -7,8 +7,8 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from soluna_tui.link.protocol import Link
+from soluna_tui.online.remote_table import RemoteTable
 from soluna_tui.play.looks import move_words, place_keys
-from soluna_tui.remote.table import RemoteTable
 from soluna_tui.rules import Match, MatchOptions, Move
 from soluna_tui.screens.game import GameScreen
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 from soluna_tui.cli import main
-from soluna_tui.match_setup import MatchSetup
+from soluna_tui.local.match_setup import MatchSetup
+from soluna_tui.local.saves import FinishedStore
 from soluna_tui.rules import MatchOptions
-from soluna_tui.saves import FinishedStore
 from soluna_tui.screens.match_over import MatchOverScreen
 from soluna_tui.screens.replay import ReplayScreen
 from soluna_tui.screens.resume import ResumeScreen

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 
 from soluna_tui.cli import main
+from soluna_tui.local.saves import FINISHED_KEPT, FinishedStore, SavedMatch, SaveStore
 from soluna_tui.play.match_text import export_match
 from soluna_tui.rules import Match, MatchOptions
 from soluna_tui.rules.teaching import RESULT_CONVENTION, review_round
-from soluna_tui.saves import FINISHED_KEPT, FinishedStore, SavedMatch, SaveStore
 from soluna_tui.screens.annotated_text import AnnotatedTextScreen
 from soluna_tui.screens.finished import FinishedListScreen
 from soluna_tui.screens.match_over import MatchOverScreen

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from soluna_tui.match_setup import MatchSetup
+from soluna_tui.local.match_setup import MatchSetup
 from soluna_tui.rules import MatchOptions
 from soluna_tui.screens.confirm import ConfirmScreen
 from soluna_tui.screens.game import GameScreen
@@ -60,11 +60,11 @@ async def test_a_resigned_match_says_resigned_in_the_export_the_replay_list_the_
     """One word for it everywhere: the match-over dialog's "You resigned" is what the kept match's export, the
     list of finished matches, the replay and the stats say too (the export said "forfeited", the list nothing)."""
     from soluna_tui.export import last_finished_match
+    from soluna_tui.local.player_stats import describe
+    from soluna_tui.local.saves import FinishedStore
     from soluna_tui.play.match_text import export_match
-    from soluna_tui.saves import FinishedStore
     from soluna_tui.screens.finished import FinishedListScreen, describe_finished
     from soluna_tui.screens.replay import ReplayScreen
-    from soluna_tui.stats import describe
 
     from .helpers import wait_for, wait_for_text
 

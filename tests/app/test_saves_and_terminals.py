@@ -7,11 +7,11 @@ import random
 
 import pytest
 
-from soluna_tui.link.clock import PRESETS
-from soluna_tui.match_setup import MatchSetup
-from soluna_tui.preferences import Preferences
+from soluna_tui.local.match_setup import MatchSetup
+from soluna_tui.local.preferences import Preferences
+from soluna_tui.local.saves import SaveStore
 from soluna_tui.rules import MatchOptions, choose_move
-from soluna_tui.saves import SaveStore
+from soluna_tui.rules.clock import PRESETS
 from soluna_tui.screens.game import GameScreen
 from soluna_tui.screens.help import HelpScreen
 from soluna_tui.screens.new_match import NewMatchScreen
@@ -73,7 +73,7 @@ async def test_resume_against_the_computer_continues_its_turn(tmp_path) -> None:
     setup = MatchSetup.against_computer("perfect", MatchOptions(), seed=3)
     match = setup.new_match()
     match.play(match.position.legal_moves[0])
-    from soluna_tui.saves import SavedMatch
+    from soluna_tui.local.saves import SavedMatch
 
     SaveStore(tmp_path).save(SavedMatch(setup, match))
     app = make_app(tmp_path)
@@ -387,8 +387,8 @@ async def test_control_characters_in_saved_names_never_reach_the_terminal(tmp_pa
 
 
 async def test_a_match_ending_over_a_damaged_stats_file_is_counted_in_a_fresh_one(tmp_path) -> None:
+    from soluna_tui.local.player_stats import StatsStore
     from soluna_tui.screens.match_over import MatchOverScreen
-    from soluna_tui.stats import StatsStore
 
     from .helpers import set_position, skip_review
 
@@ -411,7 +411,7 @@ async def test_a_match_ending_over_a_damaged_stats_file_is_counted_in_a_fresh_on
 
 def write_save(folder, first_opener: str = "0") -> str:
     """A save of a match with one move played, its first opener written as ``first_opener``."""
-    from soluna_tui.saves import SavedMatch
+    from soluna_tui.local.saves import SavedMatch
 
     setup = hot_seat(seed=4)
     match = setup.new_match()
@@ -496,8 +496,8 @@ async def finish_by_moves(pilot, app, *moves: str) -> None:
 
 def counted(folder) -> tuple[list[int], int]:
     """The winners the stats hold, and how many finished matches are kept for replay."""
-    from soluna_tui.saves import FinishedStore
-    from soluna_tui.stats import StatsStore
+    from soluna_tui.local.player_stats import StatsStore
+    from soluna_tui.local.saves import FinishedStore
 
     return [record.winner for record in StatsStore(folder).load().matches], len(FinishedStore(folder).paths())
 
@@ -543,9 +543,9 @@ async def test_a_match_taken_back_and_won_by_the_other_counts_once_as_it_ended(t
 
 async def test_a_finished_match_is_kept_with_the_verdicts_its_review_found(tmp_path) -> None:
     from soluna_tui.export import judge_match
+    from soluna_tui.local.saves import FinishedStore
     from soluna_tui.rules import Solver
     from soluna_tui.rules.teaching import review_round
-    from soluna_tui.saves import FinishedStore
     from soluna_tui.screens.match_over import MatchOverScreen
 
     from .helpers import play_randomly_until

@@ -7,15 +7,15 @@ import random
 
 from textual.widgets import Static
 
-from soluna_tui.app import SolunaApp
-from soluna_tui.match_setup import MatchSetup
+from soluna_tui.app.soluna_app import SolunaApp
+from soluna_tui.local.match_setup import MatchSetup
+from soluna_tui.local.table import COMPUTER, HUMAN
 from soluna_tui.rules import Match, MatchOptions, choose_move, shared_solver
 from soluna_tui.screens.game import GameScreen
 from soluna_tui.screens.play_on import PlayOnScreen
 from soluna_tui.screens.replay import ReplayScreen
 from soluna_tui.screens.review import ReviewScreen
 from soluna_tui.screens.side_line import SideLineScreen
-from soluna_tui.table import COMPUTER, HUMAN
 
 from .helpers import (
     footer_keys,
@@ -231,7 +231,7 @@ async def test_playing_the_computers_side_names_each_side_by_who_plays_it_and_wi
 
 async def test_the_replay_of_a_match_against_the_computer_speaks_to_you_when_playing_on(tmp_path) -> None:
     """From the list of finished matches: "your move", not "You's move", and "you play Computer's side"."""
-    from soluna_tui.saves import FinishedStore, SavedMatch
+    from soluna_tui.local.saves import FinishedStore, SavedMatch
 
     setup = MatchSetup.against_computer("greedy", MatchOptions(discs=6, stars_to_win=1), seed=3)
     match = setup.new_match()
@@ -268,7 +268,7 @@ def round_one_won_by_the_computer(setup: MatchSetup) -> Match:
 
 def resuming_round_two(tmp_path) -> tuple[SolunaApp, Match]:
     """An app offering to resume ``round_one_won_by_the_computer`` (level 10, 6 discs), and that match."""
-    from soluna_tui.saves import SavedMatch, SaveStore
+    from soluna_tui.local.saves import SavedMatch, SaveStore
 
     setup = MatchSetup.against_computer("perfect", MatchOptions(discs=6), seed=5, review=False)
     match = round_one_won_by_the_computer(setup)

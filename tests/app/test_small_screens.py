@@ -19,7 +19,7 @@ from soluna_tui.screens.match_over import MatchOverScreen
 from soluna_tui.screens.new_match import NewMatchScreen
 from soluna_tui.screens.review import ReviewScreen
 from soluna_tui.screens.round_over import RoundOverScreen
-from soluna_tui.terminal import NARROW_CLASS
+from soluna_tui.terminal.sizes import NARROW_CLASS
 from soluna_tui.widgets.board import Board
 from soluna_tui.widgets.history import History
 from soluna_tui.widgets.key_footer import KeyFooter

@@ -8,7 +8,8 @@ import re
 import threading
 from contextlib import asynccontextmanager
 
-from soluna_tui.match_setup import MatchSetup
+from soluna_tui.local.match_setup import MatchSetup
+from soluna_tui.local.player_stats import StatsStore
 from soluna_tui.rules import MatchOptions, Position, drop, shared_solver
 from soluna_tui.rules.puzzles import make_puzzle
 from soluna_tui.screens.match_over import MatchOverScreen
@@ -16,7 +17,6 @@ from soluna_tui.screens.puzzle import PuzzleScreen
 from soluna_tui.screens.review import ReviewScreen
 from soluna_tui.screens.round_over import RoundOverScreen
 from soluna_tui.screens.stats import StatsScreen
-from soluna_tui.stats import StatsStore
 
 from .helpers import (
     game,

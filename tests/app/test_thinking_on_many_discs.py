@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 import time
 
-from soluna_tui.link.clock import ClockSetting
-from soluna_tui.match_setup import MatchSetup
+from soluna_tui.local.match_setup import MatchSetup
 from soluna_tui.rules import MatchOptions, players, shared_solver
+from soluna_tui.rules.clock import ClockSetting
 from soluna_tui.screens.confirm import ConfirmScreen
 
 from .helpers import game, make_app, screen_text, settle, wait_for

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from soluna_tui.app_start import ELSEWHERE_NOTICE
+from soluna_tui.app.start_up import ELSEWHERE_NOTICE
 from soluna_tui.screens.game import GameScreen
 from soluna_tui.screens.new_match import NewMatchScreen
 from soluna_tui.screens.resume import ResumeScreen

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from soluna_tui.saves import SavedMatch, SaveStore
+from soluna_tui.local.player_stats import MatchRecord, Stats, describe
+from soluna_tui.local.saves import SavedMatch, SaveStore
 from soluna_tui.screens.resume import ResumeScreen
 from soluna_tui.screens.stats import StatsScreen
-from soluna_tui.stats import MatchRecord, Stats, describe
 
 from .helpers import hot_seat, make_app, screen_text
 
@@ -66,7 +66,7 @@ async def test_the_new_match_form_says_its_keys_and_offers_the_names_typed_to_op
 async def test_a_level_is_named_alike_on_every_screen_and_in_every_text(tmp_path) -> None:
     """``level 10 (perfect)`` and ``level 2 (greedy)`` beside ``level 3``: the tally, a save's and a kept
     match's line, the stats (``vs computer (perfect)`` and ``level perfect`` before), the new-match list."""
-    from soluna_tui.match_setup import MatchSetup
+    from soluna_tui.local.match_setup import MatchSetup
     from soluna_tui.rules.strengths import STRENGTHS, level_words, strength_of
 
     for level, words in (("perfect", "level 10 (perfect)"), ("greedy", "level 2 (greedy)"), ("3", "level 3"),
@@ -78,7 +78,7 @@ async def test_a_level_is_named_alike_on_every_screen_and_in_every_text(tmp_path
         assert any(f"You        vs {words}" in line for line in lines)  # the latest accuracies
     assert MatchSetup.against_computer("perfect", rated=True).mode_label == "level 10 (perfect), rated"
     from soluna_tui.link.messages import ComputerOffer
-    from soluna_tui.screens.lobby import describe_computer_match
+    from soluna_tui.online.screens.lobby import describe_computer_match
 
     assert describe_computer_match(ComputerOffer("greedy", 2, (1, 0), False)) == (
         "your match against the computer at level 2 (greedy): round 2, stars 1-0")

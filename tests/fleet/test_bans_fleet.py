@@ -8,7 +8,7 @@ import time
 import asyncssh
 
 from soluna_tui.cli import main
-from soluna_tui.server.bans import CLOSED_LINE, REFUSED_LINE
+from soluna_tui.server.admin.bans import CLOSED_LINE, REFUSED_LINE
 
 from ..server.helpers import SshTerminal, keep_the_name
 from ..server.test_bans_e2e import FEW_SECONDS, let_in_again, refused_soon

@@ -14,10 +14,10 @@ import time
 import asyncssh
 import pytest
 
-from soluna_tui.link.clock import MatchClock
 from soluna_tui.play.looks import JUMP_KEYS
 from soluna_tui.rules import Match
-from soluna_tui.server.host_key import load_or_create_host_key
+from soluna_tui.rules.clock import MatchClock
+from soluna_tui.server.ssh.host_key import load_or_create_host_key
 from soluna_tui.server.storage import open_storage
 
 from ..server.helpers import SshTerminal, keep_the_name, served

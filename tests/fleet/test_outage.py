@@ -17,10 +17,10 @@ from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
 import pytest
 
-from soluna_tui.link.clock import ClockSetting, MatchClock
 from soluna_tui.rules import Match
+from soluna_tui.rules.clock import ClockSetting, MatchClock
 from soluna_tui.server.lobby.presence import DEAD_AFTER, HEARTBEAT
-from soluna_tui.server.server import SolunaServer
+from soluna_tui.server.ssh.ssh_server import SolunaServer
 from soluna_tui.server.storage import Storage, StoredMatch, open_storage
 
 from ..server.helpers import TIMEOUT, SshTerminal, move_keys, play_a_move, running_server

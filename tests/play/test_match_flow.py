@@ -9,9 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from soluna_tui.link.clock import ClockSetting
 from soluna_tui.link.messages import MatchState
-from soluna_tui.match_setup import MatchSetup
+from soluna_tui.local.match_setup import MatchSetup
+from soluna_tui.local.player_stats import StatsStore
+from soluna_tui.local.saves import FinishedStore, SaveStore
+from soluna_tui.local.table import LocalTable, SideLineTable
+from soluna_tui.online.remote_table import RemoteTable
 from soluna_tui.play.match_flow import (
     MATCH_REVIEW_SECONDS,
     ComputerMove,
@@ -28,11 +31,8 @@ from soluna_tui.play.match_flow import (
     Trouble,
 )
 from soluna_tui.play.view import Phase
-from soluna_tui.remote.table import RemoteTable
 from soluna_tui.rules import Budget, MatchOptions, Move, NextOpener, Position, Round
-from soluna_tui.saves import FinishedStore, SaveStore
-from soluna_tui.stats import StatsStore
-from soluna_tui.table import LocalTable, SideLineTable
+from soluna_tui.rules.clock import ClockSetting
 
 #: One move ends a round from here: 1S>1S leaves 2S and 1M, and neither can move.
 ONE_MOVE_LEFT = "1S 1S 1M"

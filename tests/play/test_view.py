@@ -182,9 +182,9 @@ def test_the_tallys_turn_marker_is_on_the_side_to_move_in_the_position_viewed() 
 
 def test_the_facts_of_a_table_say_who_sits_where() -> None:
     from soluna_tui.link.messages import MatchState
-    from soluna_tui.match_setup import MatchSetup
-    from soluna_tui.remote.table import RemoteTable
-    from soluna_tui.table import LocalTable
+    from soluna_tui.local.match_setup import MatchSetup
+    from soluna_tui.local.table import LocalTable
+    from soluna_tui.online.remote_table import RemoteTable
 
     hot_seat = TableFacts.of(LocalTable(MatchSetup(seed=1)), hints=True, analysis_on=False)
     assert hot_seat == TableFacts(local_to_move=True, one_local_player=False, mode_label="two players")

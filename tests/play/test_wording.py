@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from soluna_tui.play.wording import minutes, possessive, verb
+from soluna_tui.play.you_wording import possessive, verb
+from soluna_tui.rules.wording import minutes
 
 
 def test_the_player_addressed_here_is_you_whatever_the_name() -> None:

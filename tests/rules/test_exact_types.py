@@ -12,7 +12,7 @@ import math
 import pytest
 
 from soluna_tui.rules import Match, MatchFormatError, MatchOptions, OptionError, OutOfTurnError, Position, Round
-from soluna_tui.rules.fields import checked, is_one_of, read_field
+from soluna_tui.rules.json_fields import checked, is_one_of, read_field
 
 NOT_A_SEAT = [0.0, 1.0, True, False, "0", None]
 

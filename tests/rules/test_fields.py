@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from soluna_tui.rules import MatchFormatError, OptionError
-from soluna_tui.rules.fields import LONGEST, checked, read_field, read_items
+from soluna_tui.rules.json_fields import LONGEST, checked, read_field, read_items
 
 
 @pytest.mark.parametrize(("value", "kinds"), [

@@ -22,7 +22,7 @@ from soluna_tui.rules.strengths import (
     seen_choice,
     strength_of,
 )
-from soluna_tui.server.ratings import Rating
+from soluna_tui.server.rating_model import Rating
 
 from .strategies import positions
 

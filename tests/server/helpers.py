@@ -19,11 +19,11 @@ from pathlib import Path
 import asyncssh
 import pyte
 
-from soluna_tui.link.clock import PRESETS
 from soluna_tui.play.looks import JUMP_KEYS
+from soluna_tui.rules.clock import PRESETS
 from soluna_tui.server.config import Limits, ServerConfig
-from soluna_tui.server.ratings import RANKED_AFTER, RANKED_OPPONENTS
-from soluna_tui.server.server import SolunaServer
+from soluna_tui.server.rating_model import RANKED_AFTER, RANKED_OPPONENTS
+from soluna_tui.server.ssh.ssh_server import SolunaServer
 
 from ..clean_up import within
 from ..warm_zygotes import warm

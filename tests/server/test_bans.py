@@ -12,8 +12,8 @@ import asyncssh
 import pytest
 
 from soluna_tui.cli import main
-from soluna_tui.server.ban_watch import BanWatch
-from soluna_tui.server.bans import (
+from soluna_tui.server.admin.ban_watch import BanWatch
+from soluna_tui.server.admin.bans import (
     HEADER,
     BanEntryError,
     BanList,
@@ -307,7 +307,7 @@ def test_the_subcommand_refuses_a_planted_link_and_leaves_its_target_alone(tmp_p
 
 
 def test_a_link_planted_after_the_check_is_not_followed_either(tmp_path) -> None:
-    from soluna_tui.files import SaveError, file_lock, read_document_bytes, write_atomically
+    from soluna_tui.local.files import SaveError, file_lock, read_document_bytes, write_atomically
 
     target = tmp_path / "target"
     target.write_text("not the ban list\n")

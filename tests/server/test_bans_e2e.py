@@ -11,9 +11,9 @@ import time
 import asyncssh
 
 from soluna_tui.cli import main
-from soluna_tui.server.bans import CLOSED_LINE, REFUSED_LINE
-from soluna_tui.server.command import _proxy_network
-from soluna_tui.server.proxy_protocol import header_v2
+from soluna_tui.server.admin.bans import CLOSED_LINE, REFUSED_LINE
+from soluna_tui.server.admin.serve_command import _proxy_network
+from soluna_tui.server.ssh.proxy_protocol import header_v2
 
 from .helpers import (
     TIMEOUT,

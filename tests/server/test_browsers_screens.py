@@ -8,9 +8,9 @@ import time
 
 from soluna_tui.link.messages import SignedInBrowser
 from soluna_tui.link.protocol import Link
-from soluna_tui.screens.browsers import BrowsersScreen, ago_words, browser_words
+from soluna_tui.online.screens.browsers import BrowsersScreen, ago_words, browser_words
+from soluna_tui.online.screens.lobby import LobbyScreen
 from soluna_tui.screens.confirm import ConfirmScreen
-from soluna_tui.screens.lobby import LobbyScreen
 
 from ..app.helpers import footer_keys, screen_text
 from .test_child_app import FakeServer, settle, start, wait_for_screen

@@ -13,16 +13,16 @@ from textual.widgets import Static
 from soluna_tui.link.messages import REPLIES, LobbyListing
 from soluna_tui.link.protocol import Link, encode
 from soluna_tui.link.wire import from_wire, to_wire
-from soluna_tui.remote.app import ChildApp
-from soluna_tui.remote.table import RemoteTable
+from soluna_tui.online.child_app import ChildApp
+from soluna_tui.online.remote_table import RemoteTable
+from soluna_tui.online.screens.lobby import LobbyScreen
+from soluna_tui.online.screens.waiting import WaitingScreen
 from soluna_tui.rules import Match, MatchOptions
 from soluna_tui.screens.confirm import ConfirmScreen
 from soluna_tui.screens.game import GameScreen
 from soluna_tui.screens.help import HelpScreen
-from soluna_tui.screens.lobby import LobbyScreen
 from soluna_tui.screens.review import ReviewScreen
 from soluna_tui.screens.round_over import RoundOverScreen
-from soluna_tui.screens.waiting import WaitingScreen
 
 from ..app.helpers import footer_keys, help_and_palette, play_by_keys, screen_text, wait_for
 

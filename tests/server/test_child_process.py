@@ -21,13 +21,13 @@ import pytest
 from soluna_tui.link.child_config import FAILED, ChildConfig
 from soluna_tui.link.messages import CrashReport
 from soluna_tui.link.protocol import decode
-from soluna_tui.remote.child import MEMORY_RESERVE_MB
-from soluna_tui.server.spawn import base_environment
+from soluna_tui.online.child import MEMORY_RESERVE_MB
+from soluna_tui.server.sessions.spawn import base_environment
 
 from .helpers import TIMEOUT, SshTerminal, process_gone, running_server, session_named, wait_until
 from .test_hostile_clients import ALTERNATE_SCREEN, MOUSE_REPORTS, SGR_MOUSE
 
-BROKEN_APP = ("import sys; from soluna_tui.remote import app, child; "
+BROKEN_APP = ("import sys; from soluna_tui.online import app, child; "
               "app.ChildApp.get_default_screen = lambda self: 1 / 0; "
               "raise SystemExit(child.main(sys.argv[1:]))")
 
@@ -96,7 +96,7 @@ async def test_each_session_process_has_memory_and_cpu_limits(tmp_path) -> None:
 #: Loaded by every Python the test's server starts (``PYTHONPATH``): "?" makes the session's app take memory until
 #: its limit refuses more (untouched pages: address space, as the limit counts, and little real memory).
 MEMORY_HOG = """
-from soluna_tui.remote import app
+from soluna_tui.online import app
 
 def eat_memory(self):
     self.eaten = []

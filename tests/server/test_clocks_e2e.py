@@ -16,7 +16,7 @@ from pathlib import Path
 
 import asyncssh
 
-from soluna_tui.link.clock import ClockSetting, MatchClock
+from soluna_tui.rules.clock import ClockSetting, MatchClock
 
 from .helpers import TIMEOUT, SshTerminal, keep_the_name, play_a_move, running_server, wait_until
 from .test_lobby_e2e import JOIN_KEYS, TOP

@@ -15,8 +15,8 @@ import asyncssh
 import pytest
 
 from soluna_tui.cli import main
-from soluna_tui.server.command import add_serve_command, config_from
-from soluna_tui.server.host_key import HostKeyError, load_or_create_host_key
+from soluna_tui.server.admin.serve_command import add_serve_command, config_from
+from soluna_tui.server.ssh.host_key import HostKeyError, load_or_create_host_key
 
 from ..clean_up import killed_after, stopped
 from .helpers import TIMEOUT, SshTerminal

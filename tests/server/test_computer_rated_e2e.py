@@ -9,7 +9,7 @@ import asyncssh
 import pytest
 
 from soluna_tui.rules.strengths import strength_of
-from soluna_tui.server.ratings import Rating, level_rating
+from soluna_tui.server.rating_model import Rating, level_rating
 
 from .helpers import SshTerminal, keep_the_name, move_keys, running_server, wait_until
 from .test_lobby_e2e import RECORD_KEYS, TOP

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from soluna_tui.match_setup import MatchSetup
+from soluna_tui.local.match_setup import MatchSetup
 from soluna_tui.rules import Match, MatchOptions
 from soluna_tui.rules.strengths import strength_of
 
@@ -100,7 +100,7 @@ async def test_a_rated_match_left_then_another_begun_is_lost_and_rated_once_a_ro
 
 
 def test_a_rated_match_takes_no_move_back_and_says_so_in_the_tally() -> None:
-    from soluna_tui.table import LocalTable
+    from soluna_tui.local.table import LocalTable
 
     for setup, can in ((rated_setup(seed=8), False), (rated_setup(seed=8, hints=True, rated=False), True)):
         table = LocalTable(setup)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from soluna_tui.link.end_reason import EndReason
 from soluna_tui.link.messages import PlayMove, StartNextRound
 from soluna_tui.rules import Match, MatchOptions, Move, PlacedMove
+from soluna_tui.rules.end_reason import EndReason
 from soluna_tui.server.lobby.decisions import (
     ABANDONED,
     BadOptions,

@@ -3,9 +3,9 @@ another noticed, a move waiting for the database) counts against no clock and no
 
 from __future__ import annotations
 
-from soluna_tui.link.clock import MatchClock
-from soluna_tui.link.end_reason import EndReason
-from soluna_tui.play.wording import minutes
+from soluna_tui.rules.clock import MatchClock
+from soluna_tui.rules.end_reason import EndReason
+from soluna_tui.rules.wording import minutes
 from soluna_tui.server.lobby.decisions import DATABASE_AWAY, Change, Keep, Referee, Resync
 from soluna_tui.server.lobby.news import MovePlayed, News
 

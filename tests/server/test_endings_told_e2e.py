@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from soluna_tui.link.clock import ClockSetting
+from soluna_tui.rules.clock import ClockSetting
 
 from .helpers import KEYS, TIMEOUT, SshTerminal, play_a_move, running_server, session_named, terminals, wait_until
 from .test_clocks_e2e import FIRST_CLOCK, open_keyed

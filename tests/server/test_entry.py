@@ -6,9 +6,9 @@ import pytest
 
 from soluna_tui.link.messages import ChooseName
 from soluna_tui.link.protocol import ProtocolError, decode, encode
-from soluna_tui.server.client_env import ascii_wanted, child_environment, clamp_size, term_refusal
 from soluna_tui.server.config import Limits
 from soluna_tui.server.gate import EXPLAINING_AT_ONCE, Admission, Gate, RateWindow, client_key
+from soluna_tui.server.sessions.client_env import ascii_wanted, child_environment, clamp_size, term_refusal
 
 from .helpers import Clock
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from soluna_tui.link.clock import ClockReading, ClockSetting, ClockSettingError, MatchClock, clock_face, clock_turn
-from soluna_tui.link.end_reason import EndReason
 from soluna_tui.link.messages import StartNextRound
 from soluna_tui.rules import Match, MatchOptions
+from soluna_tui.rules.clock import ClockReading, ClockSetting, ClockSettingError, MatchClock, clock_face, clock_turn
+from soluna_tui.rules.end_reason import EndReason
 from soluna_tui.server.lobby.decisions import (
     BadOptions,
     Change,

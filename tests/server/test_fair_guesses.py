@@ -19,9 +19,9 @@ from dataclasses import replace
 
 import pytest
 
-from soluna_tui.match_setup import MatchSetup
+from soluna_tui.local.match_setup import MatchSetup
+from soluna_tui.local.saves import SavedMatch
 from soluna_tui.rules import Match, MatchOptions
-from soluna_tui.saves import SavedMatch
 from soluna_tui.server.storage.secrets import OLD_SCHEME, SEAT_GUESSES, is_current
 
 from .helpers import SshTerminal, running_server

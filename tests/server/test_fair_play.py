@@ -20,7 +20,7 @@ import asyncssh
 import pytest
 
 from soluna_tui.cli import main
-from soluna_tui.server.command import add_serve_command, config_from
+from soluna_tui.server.admin.serve_command import add_serve_command, config_from
 
 from .helpers import TIMEOUT, SshTerminal, keep_the_name, play_a_move, running_server, served, wait_until
 from .test_hostile_clients import fill

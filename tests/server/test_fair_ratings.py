@@ -13,7 +13,7 @@ import asyncssh
 import pytest
 
 from soluna_tui.server.lobby.visitors import CodeTries
-from soluna_tui.server.ratings import PAIR_RATED_PER_DAY
+from soluna_tui.server.rating_model import PAIR_RATED_PER_DAY
 
 from .helpers import TIMEOUT, SshTerminal, keep_the_name, play_a_move, running_server
 from .test_fair_play import serve_config

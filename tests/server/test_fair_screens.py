@@ -8,11 +8,11 @@ import re
 from textual.widgets import Static
 
 from soluna_tui.link.protocol import Link
+from soluna_tui.online.screens.leaderboard import LeaderboardScreen
+from soluna_tui.online.screens.lobby import LobbyScreen
 from soluna_tui.rules import Match, MatchOptions
 from soluna_tui.screens.game import GameScreen
 from soluna_tui.screens.help import HelpScreen
-from soluna_tui.screens.leaderboard import LeaderboardScreen
-from soluna_tui.screens.lobby import LobbyScreen
 from soluna_tui.widgets.clock_panel import ClockPanel
 
 from ..app.helpers import screen_text

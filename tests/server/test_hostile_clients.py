@@ -26,10 +26,10 @@ import pytest
 from asyncssh.packet import String
 
 from soluna_tui.cli import main
-from soluna_tui.server.client_env import ENV_BYTES, ENV_VARIABLES
 from soluna_tui.server.gate import ThrottledLog, TokenBucket
-from soluna_tui.server.host_key import HostKeyError, load_or_create_host_key
 from soluna_tui.server.lobby import Lobby, player_name
+from soluna_tui.server.sessions.client_env import ENV_BYTES, ENV_VARIABLES
+from soluna_tui.server.ssh.host_key import HostKeyError, load_or_create_host_key
 from soluna_tui.server.storage import NameTaken, open_storage
 from soluna_tui.server.storage.schema import LATEST
 

@@ -15,7 +15,7 @@ import pytest
 from soluna_tui.link.messages import REPLIES, REQUESTS, LobbyListing, PlayMove, Reply
 from soluna_tui.link.protocol import decode, encode
 from soluna_tui.link.wire import from_wire
-from soluna_tui.match_setup import MatchSetup
+from soluna_tui.local.match_setup import MatchSetup
 from soluna_tui.rules import Match, MatchOptions, PlacedMove, parse_move_record
 from soluna_tui.server.lobby import CODE_PATTERN, Lobby, player_name
 from soluna_tui.server.lobby.upkeep import CANCEL_AGAIN_AFTER, Background

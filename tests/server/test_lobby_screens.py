@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from soluna_tui.link.clock import ClockSetting
 from soluna_tui.link.messages import REPLIES, LobbyChoices
 from soluna_tui.link.protocol import Link
 from soluna_tui.link.wire import from_wire
+from soluna_tui.online.screens.choose_name import ChooseNameScreen
+from soluna_tui.online.screens.leaderboard import LeaderboardScreen
+from soluna_tui.online.screens.lobby import LobbyScreen
+from soluna_tui.online.screens.record import RecordScreen
 from soluna_tui.rules import Match, MatchOptions
-from soluna_tui.screens.choose_name import ChooseNameScreen
+from soluna_tui.rules.clock import ClockSetting
 from soluna_tui.screens.game import GameScreen
 from soluna_tui.screens.help import HelpScreen
-from soluna_tui.screens.leaderboard import LeaderboardScreen
-from soluna_tui.screens.lobby import LobbyScreen
-from soluna_tui.screens.record import RecordScreen
 from soluna_tui.screens.replay import ReplayScreen
 
 from ..app.helpers import footer_keys, screen_text

@@ -5,9 +5,9 @@ at the other end of the child's link."""
 from __future__ import annotations
 
 from soluna_tui.link.protocol import Link
+from soluna_tui.online.screens.lobby import LobbyScreen
 from soluna_tui.rules import Match, MatchOptions
 from soluna_tui.screens.game import GameScreen
-from soluna_tui.screens.lobby import LobbyScreen
 from soluna_tui.widgets.notice_line import NOTICE_LINES, NoticeLine
 
 from ..app.helpers import screen_text

@@ -11,7 +11,7 @@ import time
 
 import asyncssh
 
-from soluna_tui.link.talk import Room
+from soluna_tui.link.safe_talk import Room
 
 from .helpers import SshTerminal, keep_the_name, running_server, terminals, wait_until
 from .test_talk_e2e import TALK, sees

@@ -14,8 +14,9 @@ SOLUNA = Path(soluna_tui.__file__).parent
 #: How a module's docstring starts, for each place it may run.
 ROLES = {"Runs in the server process": "server process", "Runs in the zygote": "zygote",
          "Runs in the child": "child", "Shared by the server process and the child": "shared"}
-#: The server's package runs in the server process only; the session's (``remote``) in the zygote and the child.
-PACKAGES = {"server": {"server process"}, "remote": {"zygote", "child"}}
+#: The server's packages run in the server process only; the session's (``online``) in the zygote and the child.
+PACKAGES = {"server": {"server process"}, "server/admin": {"server process"}, "server/ssh": {"server process"},
+            "server/sessions": {"server process"}, "online": {"zygote", "child"}}
 
 
 def docstring(path: Path) -> str:
@@ -47,8 +48,10 @@ def test_every_module_starts_its_docstring_with_where_it_runs(package: str) -> N
 
 
 def test_the_packages_hold_their_parts() -> None:
-    assert {"session.py", "pty_pump.py", "spawn.py", "lobby/", "storage/"} <= declared_roles(SOLUNA / "server").keys()
-    assert {"zygote.py", "child.py", "app.py", "table.py"} <= declared_roles(SOLUNA / "remote").keys()
+    assert {"sessions/", "ssh/", "admin/", "lobby/", "storage/"} <= declared_roles(SOLUNA / "server").keys()
+    assert {"game_session.py", "pty_pump.py", "spawn.py"} <= declared_roles(SOLUNA / "server" / "sessions").keys()
+    assert {"zygote.py", "child.py", "child_app.py", "remote_table.py", "screens/"} <= declared_roles(
+        SOLUNA / "online").keys()
 
 
 def test_the_modules_of_a_subpackage_run_where_it_runs_and_the_link_is_shared() -> None:

@@ -10,10 +10,10 @@ from textual.widgets import OptionList
 
 from soluna_tui.link.messages import ONLINE_LISTED, Doing, OnlineChanges, OnlinePeople, OnlinePerson
 from soluna_tui.link.protocol import Link
-from soluna_tui.remote.online import OnlineBook
+from soluna_tui.online.screens.lobby import LobbyScreen
+from soluna_tui.online.who_is_online import OnlineBook
 from soluna_tui.rules import Match, MatchOptions
 from soluna_tui.screens.game import GameScreen
-from soluna_tui.screens.lobby import LobbyScreen
 from soluna_tui.widgets.people_list import PeopleList, person_line
 from soluna_tui.widgets.tally import watching_text
 

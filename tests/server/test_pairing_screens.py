@@ -8,11 +8,11 @@ import pytest
 
 from soluna_tui.link.messages import ChallengeLine, MatchTerms
 from soluna_tui.link.protocol import Link
+from soluna_tui.online.screens.challenges import ChallengesScreen, challenge_words
+from soluna_tui.online.screens.lobby import LobbyScreen
+from soluna_tui.online.screens.seeking import SeekingScreen, terms_words, waited_words
+from soluna_tui.online.screens.waiting import WaitingScreen
 from soluna_tui.rules import MatchOptions
-from soluna_tui.screens.challenges import ChallengesScreen, challenge_words
-from soluna_tui.screens.lobby import LobbyScreen
-from soluna_tui.screens.seeking import SeekingScreen, terms_words, waited_words
-from soluna_tui.screens.waiting import WaitingScreen
 
 from ..app.helpers import footer_keys, screen_text
 from .test_child_app import FakeServer, settle, start, wait_for_screen

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from soluna_tui.link.clock import ClockSetting
 from soluna_tui.link.messages import MatchTerms, ProtocolError
 from soluna_tui.rules import MatchOptions
+from soluna_tui.rules.clock import ClockSetting
 from soluna_tui.server.lobby.meeting import checked_terms, terms_document, terms_from_document
 from soluna_tui.server.lobby.pairs import (
     KEYED_SHARE,

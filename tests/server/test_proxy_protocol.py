@@ -12,8 +12,8 @@ from collections.abc import AsyncIterator
 import asyncssh
 import pytest
 
-from soluna_tui.server.command import _proxy_network
-from soluna_tui.server.proxy_protocol import (
+from soluna_tui.server.admin.serve_command import _proxy_network
+from soluna_tui.server.ssh.proxy_protocol import (
     V2_SIGNATURE,
     ProxyHeader,
     ProxyHeaderError,
@@ -24,7 +24,7 @@ from soluna_tui.server.proxy_protocol import (
     looks_like_header,
     parse_header,
 )
-from soluna_tui.server.server import SolunaServer
+from soluna_tui.server.ssh.ssh_server import SolunaServer
 
 from .helpers import TIMEOUT, SshTerminal, client_options, running_server, session_named, wait_until
 

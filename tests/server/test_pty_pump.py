@@ -8,7 +8,7 @@ import tty
 
 import pytest
 
-from soluna_tui.server.pty_pump import INPUT_BACKLOG, RESIZE_PAUSE, PtyPump, set_window_size
+from soluna_tui.server.sessions.pty_pump import INPUT_BACKLOG, RESIZE_PAUSE, PtyPump, set_window_size
 
 from .helpers import TIMEOUT, wait_until
 

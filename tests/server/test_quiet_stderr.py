@@ -1,8 +1,8 @@
 """Nothing but the server's own lines on its owner's terminal: no library's warnings, at start or while it runs.
 
 asyncssh 2.24 names DSA and finite-field Diffie-Hellman, which cryptography 51 deprecates; without
-``soluna_tui/server/quiet_asyncssh.py`` its import printed ten lines of warnings before every start and every refusal,
-and a client's Diffie-Hellman key exchange more while serving.
+``soluna_tui/server/ssh/quiet_asyncssh.py`` its import printed ten lines of warnings before every start and every
+refusal, and a client's Diffie-Hellman key exchange more while serving.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ LOG_LINE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} \S")
 
 
 def test_the_server_imports_asyncssh_without_a_warning_even_when_warnings_are_errors() -> None:
-    done = subprocess.run([sys.executable, "-W", "error", "-c", "import soluna_tui.server.server"],
+    done = subprocess.run([sys.executable, "-W", "error", "-c", "import soluna_tui.server.ssh.ssh_server"],
                           capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stderr) == (0, "")
 
@@ -31,9 +31,10 @@ def test_the_filter_lets_every_other_warning_through() -> None:
     """Only cryptography's warnings about asyncssh's own code are dropped: ours and any other library's stay."""
     code = """
 import warnings
-import soluna_tui.server.server
+import soluna_tui.server.ssh.ssh_server
 from cryptography.utils import CryptographyDeprecationWarning
-warnings.warn_explicit("ours", CryptographyDeprecationWarning, "server.py", 1, module="soluna_tui.server.server")
+warnings.warn_explicit("ours", CryptographyDeprecationWarning, "ssh_server.py", 1,
+                       module="soluna_tui.server.ssh.ssh_server")
 warnings.warn_explicit("another's", DeprecationWarning, "dh.py", 1, module="asyncssh.crypto.dh")
 """
     done = subprocess.run([sys.executable, "-W", "always", "-c", code], capture_output=True, text=True, timeout=60)

@@ -7,7 +7,7 @@ import asyncio
 import re
 import time
 
-from soluna_tui.link.clock import ClockSetting, MatchClock
+from soluna_tui.rules.clock import ClockSetting, MatchClock
 from soluna_tui.server.lobby.decisions import away_used
 from soluna_tui.server.storage import open_storage
 

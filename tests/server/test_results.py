@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from soluna_tui.link.end_reason import EndReason
+from soluna_tui.rules.end_reason import EndReason
 from soluna_tui.server.lobby.results import how_it_ended
-from soluna_tui.server.ratings import Rating
+from soluna_tui.server.rating_model import Rating
 from soluna_tui.server.storage import FinishedMatch, RatingChange, SeatRecord
 
 from .test_lobby import FakeGuest, both_move, create, finish_round, heartbeats, pair, wait_for

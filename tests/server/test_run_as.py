@@ -52,8 +52,9 @@ def python_for(user: str) -> tuple[str, dict[str, str]]:
             continue
         environment = the_code()
         try:
-            tried = subprocess.run([python, "-c", "import soluna_tui.server.server, soluna_tui.remote.app"],
-                                   user=user, env=environment, capture_output=True, timeout=60, cwd="/")
+            importing = "import soluna_tui.server.ssh.ssh_server, soluna_tui.online.child_app"
+            tried = subprocess.run([python, "-c", importing], user=user, env=environment, capture_output=True,
+                                   timeout=60, cwd="/")
         except PermissionError:
             continue
         if tried.returncode == 0:

@@ -10,12 +10,12 @@ import pyte
 import pytest
 
 from soluna_tui.link.child_config import FAILED, OUT_OF_MEMORY
-from soluna_tui.server.channel_guard import RequestBudget, Verdict
-from soluna_tui.server.client_env import ENV_BYTES, ENV_VARIABLES
 from soluna_tui.server.config import Limits
-from soluna_tui.server.ending import TERMINAL_RESET, Ending, retire_child
-from soluna_tui.server.session_clock import LEAST_WAIT, IdleWarning, SessionClock, TimeUp
-from soluna_tui.server.spawn import STOP_GRACE, ExecChild
+from soluna_tui.server.sessions.client_env import ENV_BYTES, ENV_VARIABLES
+from soluna_tui.server.sessions.ending import TERMINAL_RESET, Ending, retire_child
+from soluna_tui.server.sessions.session_clock import LEAST_WAIT, IdleWarning, SessionClock, TimeUp
+from soluna_tui.server.sessions.spawn import STOP_GRACE, ExecChild
+from soluna_tui.server.ssh.channel_guard import RequestBudget, Verdict
 
 from .helpers import Clock, process_gone
 

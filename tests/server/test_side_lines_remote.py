@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from soluna_tui.link.protocol import Link
+from soluna_tui.online.screens.lobby import LobbyScreen
 from soluna_tui.play.where import Where
 from soluna_tui.rules import Match, MatchOptions
 from soluna_tui.screens.game import GameScreen
-from soluna_tui.screens.lobby import LobbyScreen
 from soluna_tui.screens.match_over import MatchOverScreen
 from soluna_tui.screens.play_on import PlayOnScreen
 from soluna_tui.screens.review import ReviewScreen

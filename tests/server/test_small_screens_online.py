@@ -8,11 +8,11 @@ import re
 import pytest
 
 from soluna_tui.link.protocol import Link
-from soluna_tui.link.talk import Room
+from soluna_tui.link.safe_talk import Room
+from soluna_tui.online.screens.lobby import TALK_TITLE, LobbyScreen
 from soluna_tui.rules import Match, MatchOptions
 from soluna_tui.screens.game import GameScreen
-from soluna_tui.screens.lobby import TALK_TITLE, LobbyScreen
-from soluna_tui.terminal import NARROW_CLASS
+from soluna_tui.terminal.sizes import NARROW_CLASS
 from soluna_tui.widgets.board import Board
 from soluna_tui.widgets.chat_panel import ChatPanel
 from soluna_tui.widgets.history import History

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from soluna_tui.link.messages import REQUESTS, ProtocolError
-from soluna_tui.link.talk import CHAT_LONGEST, ChatRefused, Room, chat_line, clean_chat
+from soluna_tui.link.safe_talk import CHAT_LONGEST, ChatRefused, Room, chat_line, clean_chat
 from soluna_tui.link.wire import from_wire
 from soluna_tui.server.lobby.chat import NO_SUCH_LINE, REPORTED
 from soluna_tui.server.lobby.online import guest_person, key_person

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from soluna_tui.cli import main
-from soluna_tui.server.command import add_serve_command, config_from
+from soluna_tui.server.admin.serve_command import add_serve_command, config_from
 from soluna_tui.server.storage import DEFAULT_FILE, ChatRecord, open_storage
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import time
 
-from soluna_tui.link.talk import CHAT_LONGEST, Room
+from soluna_tui.link.safe_talk import CHAT_LONGEST, Room
 from soluna_tui.server.lobby.talk import PERSON_BURST, PERSON_EVERY
 
 from .helpers import TIMEOUT, SshTerminal, play_a_move, running_server, terminals, wait_until

@@ -8,12 +8,12 @@ from textual import events
 
 from soluna_tui.link.messages import Chat, ChatLine
 from soluna_tui.link.protocol import Link
-from soluna_tui.link.talk import CANNED, LOBBY_LINES_KEPT, Room
-from soluna_tui.play.talk import ChatBook, Explain, Mute, Report, typed
+from soluna_tui.link.safe_talk import CANNED, LOBBY_LINES_KEPT, Room
+from soluna_tui.online.screens.lobby import TALK_TITLE, LobbyScreen
+from soluna_tui.play.chat_book import ChatBook, Explain, Mute, Report, typed
 from soluna_tui.play.where import Where, help_keys
 from soluna_tui.rules import Match, MatchOptions
 from soluna_tui.screens.game import GameScreen
-from soluna_tui.screens.lobby import TALK_TITLE, LobbyScreen
 from soluna_tui.widgets.board import Board
 from soluna_tui.widgets.chat_input import ChatInput
 from soluna_tui.widgets.chat_panel import ChatPanel

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
-from soluna_tui.app import SolunaApp
-from soluna_tui.match_setup import MatchSetup
+from soluna_tui.app.soluna_app import SolunaApp
+from soluna_tui.local.match_setup import MatchSetup
 from soluna_tui.rules import MatchOptions, choose_move
 
 from ..app.helpers import game, make_app, play_by_keys, play_randomly_until

@@ -9,8 +9,8 @@ from contextlib import contextmanager
 
 from textual.pilot import Pilot
 
-from soluna_tui.remote.app import ChildApp
-from soluna_tui.screens.lobby import LobbyScreen
+from soluna_tui.online.child_app import ChildApp
+from soluna_tui.online.screens.lobby import LobbyScreen
 
 MATCHES = [
     {"code": "KQXP", "players": ["bob", "cy"], "round": 2, "stars": [1, 0], "watchers": 1, "away": [False, False]},

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import time
 
+from soluna_tui.local.saves import write_atomically
 from soluna_tui.rules import Match
-from soluna_tui.saves import write_atomically
 from soluna_tui.server.storage import import_json_archive
 from soluna_tui.server.storage.archive_import import ARCHIVE_FORMAT, ARCHIVE_VERSION
 from soluna_tui.server.storage.secrets import secret_matches

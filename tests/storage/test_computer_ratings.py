@@ -8,7 +8,7 @@ import pytest
 
 from soluna_tui.rules import Match, MatchOptions
 from soluna_tui.rules.strengths import strength_of
-from soluna_tui.server.ratings import LEVEL_BELOW, PAIR_RATED_PER_DAY, Rating, rate_against_level
+from soluna_tui.server.rating_model import LEVEL_BELOW, PAIR_RATED_PER_DAY, Rating, rate_against_level
 from soluna_tui.server.storage import SeatRecord
 
 from ..server.helpers import Clock

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from soluna_tui.server.ratings import ESTABLISHED_BY, RANKED_AFTER, RANKED_OPPONENTS
+from soluna_tui.server.rating_model import ESTABLISHED_BY, RANKED_AFTER, RANKED_OPPONENTS
 from soluna_tui.server.storage import open_storage
 from soluna_tui.server.storage.schema import MIGRATIONS
 

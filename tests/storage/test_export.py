@@ -15,11 +15,11 @@ import pytest
 
 from soluna_tui.cli import main
 from soluna_tui.export import match_from_store
-from soluna_tui.match_setup import MatchSetup
+from soluna_tui.local.match_setup import MatchSetup
+from soluna_tui.local.saves import SavedMatch, SaveStore
 from soluna_tui.play.match_text import export_match
 from soluna_tui.rules import Match, MatchOptions, Solver
 from soluna_tui.rules.teaching import Judgement, review_round
-from soluna_tui.saves import SavedMatch, SaveStore
 from soluna_tui.server.storage import DEFAULT_FILE, open_storage
 
 from ..fresh import modules_after

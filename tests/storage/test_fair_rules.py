@@ -10,7 +10,7 @@ from itertools import combinations
 import pytest
 
 from soluna_tui.rules import Match, MatchOptions
-from soluna_tui.server.ratings import PAIR_RATED_PER_DAY, PAIR_WINDOW
+from soluna_tui.server.rating_model import PAIR_RATED_PER_DAY, PAIR_WINDOW
 from soluna_tui.server.storage.schema import MIGRATIONS
 
 from ..server.helpers import Clock

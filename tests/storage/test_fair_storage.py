@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from soluna_tui.link.clock import ClockSetting, MatchClock
+from soluna_tui.rules.clock import ClockSetting, MatchClock
 from soluna_tui.server.storage import SeatRecord, StorageError, open_storage
 from soluna_tui.server.storage.sqlite import CHECKPOINT_BURST, DatabaseInUse, SQLiteStorage
 

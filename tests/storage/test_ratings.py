@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from soluna_tui.server.ratings import Rating, is_rated, rate, win_chance
+from soluna_tui.server.rating_model import Rating, is_rated, rate, win_chance
 
 from .conftest import finished_match, match_in_play, seats
 

@@ -24,7 +24,7 @@ import pytest
 
 from soluna_tui.rules import Move
 from soluna_tui.rules.places import PlacedMove
-from soluna_tui.server.server import SolunaServer
+from soluna_tui.server.ssh.ssh_server import SolunaServer
 
 from ..server.helpers import TIMEOUT, SshTerminal, server_places, wait_until
 from ..server.test_lobby_e2e import JOIN_KEYS, create

@@ -15,7 +15,7 @@ import aiohttp
 import pyte
 
 from soluna_tui.server.config import Limits, ServerConfig, WebDoor
-from soluna_tui.server.server import SolunaServer
+from soluna_tui.server.ssh.ssh_server import SolunaServer
 
 from ..clean_up import within
 from ..server.helpers import HOST_KEY, PLACE_BASE, TIMEOUT, SshTerminal

@@ -6,10 +6,10 @@ from __future__ import annotations
 import asyncio
 import re
 
+from soluna_tui.online.screens.lobby import QUICK
 from soluna_tui.rules import Move
 from soluna_tui.rules.position import MAX_DISCS
-from soluna_tui.screens.lobby import QUICK
-from soluna_tui.server.server import SolunaServer
+from soluna_tui.server.ssh.ssh_server import SolunaServer
 
 from ..server.helpers import SshTerminal, move_keys, server_places, wait_until
 from ..server.test_lobby_e2e import JOIN_KEYS

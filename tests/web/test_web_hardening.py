@@ -11,7 +11,7 @@ import time
 import aiohttp
 import pytest
 
-from soluna_tui.server.bans import CLOSED_LINE, REFUSED_LINE
+from soluna_tui.server.admin.bans import CLOSED_LINE, REFUSED_LINE
 from soluna_tui.server.web.door import GARBAGE, MESSAGE_BURST, MESSAGE_RATE, NOT_HERE
 
 from ..server.helpers import TIMEOUT, SshTerminal, play_a_move, wait_until

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from soluna_tui.server.web.messages import (
+from soluna_tui.server.web.browser_messages import (
     MAX_BRACKETS,
     MAX_MESSAGE,
     Focus,

@@ -6,8 +6,8 @@ from __future__ import annotations
 import dataclasses
 import struct
 
-from soluna_tui.glyphs import UNICODE
 from soluna_tui.server.web.page import TERMINAL_HANDED_OVER, load_static_files
+from soluna_tui.terminal.glyphs import UNICODE
 
 #: What xterm.js draws itself, whatever the font: box drawing and block elements.
 DRAWN_BY_XTERM = range(0x2500, 0x25A0)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import time
 
-from soluna_tui.terminal import WIDE_WIDTH
+from soluna_tui.terminal.sizes import WIDE_WIDTH
 
 from ..server.helpers import SshTerminal, play_a_move, server_places
 from ..server.test_places_e2e import shows_places

@@ -15,7 +15,7 @@ import time
 import aiohttp
 import asyncssh
 
-from soluna_tui.server.bans import CLOSED_LINE, REFUSED_LINE
+from soluna_tui.server.admin.bans import CLOSED_LINE, REFUSED_LINE
 from soluna_tui.server.storage.sign_ins import CODE_LIFE, WRONG_PER_CODE
 from soluna_tui.server.web.door import NOT_SIGNED_IN
 from soluna_tui.server.web.sign_in import (

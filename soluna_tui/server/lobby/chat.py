@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...link.messages import Chat, ChatLine, MuteChat, ReportChat, Say
-from ...link.talk import LOBBY_LINES_KEPT, MATCH_LINES_KEPT, ChatRefused, Room, chat_line
+from ...link.safe_talk import LOBBY_LINES_KEPT, MATCH_LINES_KEPT, ChatRefused, Room, chat_line
 from ..gate import client_key
 from ..storage import ChatRecord, Storage, StorageError
 from .mutes import Mutes

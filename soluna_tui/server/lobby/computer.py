@@ -22,8 +22,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ...files import SaveError
-from ...link.end_reason import EndReason
 from ...link.keeping import GUEST_KEEP, KEYED_KEEP, computer_keep, duration
 from ...link.messages import (
     ComputerDropped,
@@ -37,9 +35,11 @@ from ...link.messages import (
     RatingShift,
     SecretNeeded,
 )
+from ...local.files import SaveError
+from ...local.saves import SavedMatch
 from ...rules import OptionError
+from ...rules.end_reason import EndReason
 from ...rules.strengths import CALIBRATED_DISCS, Strength, strength_of
-from ...saves import SavedMatch
 from ..storage import ComputerGameRecord, SeatRecord, Storage, StorageError
 from ..storage.secrets import GAME_GUESSES, clean_secret
 from .guesses import Guesses, address_scope, game_scope

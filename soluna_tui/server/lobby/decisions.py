@@ -27,7 +27,7 @@ check in the decisions it concerns, each tested in ``tests/server/test_decisions
 - a forfeit, a loss on time or a resignation before real play (both players have moved, ``real_play``)
   aborts the match instead: nobody wins, nothing is rated. The store rates only keyed players who never
   sat down from one address (each seat keeps its ``addresses`` while in play), once a round was decided
-  on the board (``ratings.py`` has every rule of what is rated).
+  on the board (``server/rating_model.py`` has every rule of what is rated).
 """
 
 from __future__ import annotations
@@ -37,14 +37,14 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
-from ...link.clock import PRESETS, ClockSetting, MatchClock, clock_turn
-from ...link.end_reason import EndReason, real_play
 from ...link.messages import PlayMove, StartNextRound
-from ...link.names import skeleton
-from ...match_setup import NAME_LIMIT
-from ...play.wording import minutes
+from ...link.safe_names import skeleton
+from ...local.match_setup import NAME_LIMIT
 from ...rules import Match, MatchOptions, NextOpener, SolunaError, parse_move_record
+from ...rules.clock import PRESETS, ClockSetting, MatchClock, clock_turn
+from ...rules.end_reason import EndReason, real_play
 from ...rules.round import other
+from ...rules.wording import minutes
 from ..storage import SeatRecord, StoredMatch
 from .news import NO_NEWS, MovePlayed, News
 

@@ -19,7 +19,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
-from ...files import SaveError
 from ...link.messages import (
     AskFinishedMatch,
     AskLeaderboard,
@@ -50,10 +49,11 @@ from ...link.messages import (
     WatchMatch,
     Welcome,
 )
-from ...play.wording import minutes
+from ...local.files import SaveError
 from ...rules import SolunaError
+from ...rules.wording import minutes
 from ..gate import client_key
-from ..ratings import PAIR_RATED_PER_DAY, RANKED_AFTER, RANKED_OPPONENTS
+from ..rating_model import PAIR_RATED_PER_DAY, RANKED_AFTER, RANKED_OPPONENTS
 from ..storage import ComputerGameRecord, Storage, StorageError, StorageUnavailable, Subscription
 from ..storage.browsers import BROWSERS
 from ..storage.pairing import PAIRING

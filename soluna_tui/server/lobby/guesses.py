@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from ...play.wording import minutes
+from ...rules.wording import minutes
 from ..gate import client_key
 from ..storage import Storage
 from ..storage.secrets import (

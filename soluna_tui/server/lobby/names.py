@@ -7,8 +7,8 @@ The names players are shown by: an SSH user name made safe to show, a keyed play
 from __future__ import annotations
 
 from ...link.messages import ChooseName, Welcome
-from ...link.names import passes_for, visible_text
-from ...match_setup import NAME_LIMIT, clean_name
+from ...link.safe_names import passes_for, visible_text
+from ...local.match_setup import NAME_LIMIT, clean_name
 from ..storage import NameTaken, Storage
 from .visitors import Asker, Guest, Visitor
 

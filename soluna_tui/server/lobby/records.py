@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ...link.end_reason import EndReason
 from ...link.messages import (
     AskFinishedMatch,
     AskLeaderboard,
@@ -25,7 +24,8 @@ from ...link.messages import (
     Standing,
 )
 from ...rules import Match, SolunaError
-from ..ratings import RANKED_AFTER, RANKED_OPPONENTS
+from ...rules.end_reason import EndReason
+from ..rating_model import RANKED_AFTER, RANKED_OPPONENTS
 from ..storage import FinishedMatch as FiledMatch
 from ..storage import Storage
 from .results import seat_in

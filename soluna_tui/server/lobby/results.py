@@ -8,9 +8,9 @@ rating when they come back: on arrival with their key, or when they type its cod
 
 from __future__ import annotations
 
-from ...link.end_reason import EndReason
 from ...link.messages import RatingShift
-from ...play.wording import minutes
+from ...rules.end_reason import EndReason
+from ...rules.wording import minutes
 from ..storage import FinishedMatch, Storage
 from .visitors import Guest, Visitor, identities
 

@@ -19,9 +19,9 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
-from ...link.clock import ClockReading
-from ...link.end_reason import EndReason
 from ...link.messages import MatchGone, MatchState, Moved, RatingShift
+from ...rules.clock import ClockReading
+from ...rules.end_reason import EndReason
 from ..storage import MatchNotFound, Storage, StoredMatch, VersionConflict
 from .decisions import ABANDONED, ABORTED, MatchRead, Moment
 from .news import News

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
-from ...link.talk import CHAT_LONGEST, Room
+from ...link.safe_talk import CHAT_LONGEST, Room
 from ..gate import TokenBucket
 from .online import GUEST, KEY, LONGEST_PERSON, LONGEST_WORDS
 

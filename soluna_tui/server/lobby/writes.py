@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from ...link.end_reason import EndReason
+from ...rules.end_reason import EndReason
 from ..storage import MatchNotFound, Storage, StoredMatch, VersionConflict
 from .decisions import Change, Decision, Keep, Refused, Resync
 from .tables import MatchCache, Table, label

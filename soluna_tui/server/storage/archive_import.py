@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ...files import SaveError, read_json_document
+from ...local.files import SaveError, read_json_document
 from ...rules import Match, SolunaError
 from .base import Storage
 from .finished import RESULTS

@@ -11,10 +11,10 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from ...link.end_reason import EndReason
 from ...rules import Match, SolunaError
+from ...rules.end_reason import EndReason
 from ...rules.strengths import Strength
-from ..ratings import decided_on_board, is_rated
+from ..rating_model import decided_on_board, is_rated
 from .database import Database, Transaction
 from .ratings import Ratings
 from .records import (

@@ -1,6 +1,6 @@
 """The ratings as the database keeps them: rated in the transaction that files a match, and listed.
 
-The arithmetic is ``server/ratings.py``'s; here, its rows: ``ratings`` (each keyed player's rating and
+The arithmetic is ``server/rating_model.py``'s; here, its rows: ``ratings`` (each keyed player's rating and
 counts), ``rated_opponents`` (how often each pair met in rated matches) and ``established_keys`` (the trust
 the leaderboard admits players by, spread as rated matches are filed). Work on one player's rating
 holds the lock ``soluna-rating:KEY``, always taken in the same order, so two servers cannot deadlock; keys
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ...rules import Match
 from ...rules.strengths import Strength
-from ..ratings import (
+from ..rating_model import (
     ESTABLISHED_BY,
     PAIR_RATED_PER_DAY,
     PAIR_WINDOW,

@@ -6,8 +6,8 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any, NamedTuple
 
-from ...link.names import skeleton
-from ..ratings import Rating
+from ...link.safe_names import skeleton
+from ..rating_model import Rating
 
 
 class StorageError(ValueError):

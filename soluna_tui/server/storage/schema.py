@@ -206,7 +206,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             agent TEXT NOT NULL)""",
         "CREATE INDEX browser_sign_ins_by_key ON browser_sign_ins (fingerprint)",
     ),
-    # 12: established keys, the trust the leaderboard admits players by (``server/ratings.py``): named by the owner
+    # 12: established keys, the trust the leaderboard admits players by (``server/rating_model.py``): named by the owner
     # (``named``) or earned against established keys (``played``). Those the leaderboard listed until now, at its
     # defaults then (5 rated matches against 3 players with 5 rated matches against others), are kept (``listed``).
     (

@@ -8,14 +8,14 @@ the server's own process serves one page, the scripts, stylesheet and font shipp
 to the same lobby, the same end), so SSH and web players share one lobby, store and fleet, and
 every limit counts both doors.
 
-===============  ===============================================================================
-Module           What it does
-===============  ===============================================================================
-door.py          the aiohttp server: the page, the static files, the websocket; Origin checked
-visitor.py       one browser tab as a session's connection: its address, name, place at the gate
-channel.py       the websocket as a session's channel: bytes out with back-pressure, a last line
-messages.py      ``textual.js``'s messages read, bounded (stdin, resize, ping, focus, blur)
-page.py          the page, its stylesheet, the files served and the security headers
-sign_in.py       a code typed (slow when wrong, limited), the cookie, signing out; signed-in tabs closed when revoked
-===============  ===============================================================================
+===================  ===============================================================================
+Module               What it does
+===================  ===============================================================================
+door.py              the aiohttp server: the page, the static files, the websocket; Origin checked
+visitor.py           one browser tab as a session's connection: its address, name, place at the gate
+channel.py           the websocket as a session's channel: bytes out with back-pressure, a last line
+browser_messages.py  ``textual.js``'s messages read, bounded (stdin, resize, ping, focus, blur)
+page.py              the page, its stylesheet, the files served and the security headers
+sign_in.py           a code typed (slow when wrong, limited), the cookie, signing out; its tabs closed when revoked
+===================  ===============================================================================
 """

@@ -30,17 +30,17 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import WSMsgType, web
 
-from ...play.wording import minutes
-from ..ban_watch import BanWatch
-from ..bans import REFUSED_LINE
+from ...rules.wording import minutes
+from ..admin.ban_watch import BanWatch
+from ..admin.bans import REFUSED_LINE
 from ..config import WebDoor
 from ..gate import TokenBucket, Unstarted
 from ..open_files import OpenFiles
-from ..session import GameSession, SessionServices
+from ..sessions.game_session import GameSession, SessionServices
 from ..storage import StorageError
+from .browser_messages import MAX_MESSAGE, Focus, Ping, Resize, Stdin, WebMessageError, pong, read_message
 from .channel import WebChannel
 from .connections import KEEPALIVE_TIMEOUT, LINGERING_TIME, WebConnections
-from .messages import MAX_MESSAGE, Focus, Ping, Resize, Stdin, WebMessageError, pong, read_message
 from .origins import EVERY_ADDRESS, PageOrigins
 from .page import (
     CODE_INPUT_LIMIT,

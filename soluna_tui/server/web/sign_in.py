@@ -28,7 +28,7 @@ from typing import Protocol
 
 from aiohttp import web
 
-from ...play.wording import minutes
+from ...rules.wording import minutes
 from ..gate import RateWindow, TokenBucket, client_key
 from ..storage import Storage
 from ..storage.browsers import BROWSERS, BrowserSignIn

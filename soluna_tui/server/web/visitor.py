@@ -11,10 +11,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from ..bans import CLOSED_LINE
+from ..admin.bans import CLOSED_LINE
 from ..gate import Gate, ThrottledLog
 from ..lobby import player_name
-from ..session import GameSession
+from ..sessions.game_session import GameSession
 from ..storage.browsers import BrowserSignIn
 from .channel import WebChannel
 from .sign_in import SIGNED_OUT

@@ -1,0 +1,346 @@
+"""Every use the game makes of Textual's private or undocumented internals, in one place.
+
+Each is a small typed function or mixin saying what it relies on. Tested with textual 8.2.x
+(``pyproject.toml`` keeps it below its next major version); ``tests/test_compat.py`` fails if Textual
+changes under one of them, and a test there keeps every other module of the package off its private
+names. asyncssh's are in ``asyncssh_internals.py``, beside this module.
+
+Nothing is imported here at run time but the standard library: library classes are bases only for the
+type checker (the mixins are plain classes at run time, mixed in before the library class); modules
+are imported where used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from textual import events
+    from textual._xterm_parser import XTermParser
+    from textual.app import App
+    from textual.binding import Binding
+    from textual.command import CommandPalette
+    from textual.dom import DOMNode
+    from textual.geometry import Region, Size
+    from textual.message_pump import MessagePump
+    from textual.reactive import Reactive
+    from textual.widget import Widget
+    from textual.widgets import Button, Input, OptionList
+    from textual.worker import Worker
+
+    _WidgetBase = Widget
+    _PaletteBase = CommandPalette
+    #: Textual's terminal parser (a private class), for annotations.
+    TerminalParser = XTermParser
+    #: How Textual's terminal parser turns one sequence it read into keys.
+    KeyReader = Callable[[XTermParser, str, bool], Iterable[events.Key]]
+else:
+    _WidgetBase = _PaletteBase = object
+
+T = TypeVar("T")
+
+
+# ---- Textual: keys as they arrive ------------------------------------------------------------------
+
+def parser_key_reader() -> KeyReader:
+    """The function Textual's terminal parser reads a sequence of characters into keys with.
+
+    Relies on ``textual._xterm_parser.XTermParser._sequence_to_key_events(self, sequence, alt=False)``
+    (private), which every sequence the parser has delimited (a character, ESC and a character, an
+    escape sequence) goes through, ``alt=True`` for the character after an ESC that began no known
+    sequence. Tested with textual 8.2.x.
+    """
+    from textual._xterm_parser import XTermParser
+
+    reader: KeyReader = XTermParser._sequence_to_key_events
+    return reader
+
+
+def set_parser_key_reader(reader: KeyReader) -> None:
+    """Make every terminal parser (of this process) read sequences into keys with ``reader`` instead.
+
+    Relies on the same private method as ``parser_key_reader``, looked up on the class by each
+    parser as it reads. Tested with textual 8.2.x.
+    """
+    from textual._xterm_parser import XTermParser
+
+    XTermParser._sequence_to_key_events = reader  # type: ignore[method-assign,assignment]
+
+
+def active_pump(default: MessagePump) -> MessagePump:
+    """The message pump (widget, screen or app) whose handler is running now, else ``default``.
+
+    Relies on ``textual._context.active_message_pump`` (private), the context variable Textual sets
+    while a pump dispatches a message; a ``Message.stop()`` called from a handler runs within it.
+    Tested with textual 8.2.x.
+    """
+    from textual._context import active_message_pump
+
+    return active_message_pump.get(default)
+
+
+def key_destination(app: App[Any]) -> MessagePump:
+    """Where ``App.on_event`` sends a key from the terminal that no priority binding takes.
+
+    Undocumented ordering relied on: the app forwards it to the focused widget (the screen when
+    nothing has focus), marks it forwarded (``Message.is_forwarded``), and it comes back up to the
+    app's ``on_event`` still forwarded once the widgets and their bindings are done with it, unless a
+    widget stopped it (``Message.stop()``, called in that widget's handler). Tested with textual 8.2.x.
+    """
+    return app.focused or app.screen
+
+
+def handled_as(event_class: type[T], like: type[events.Event]) -> type[T]:
+    """Make instances of ``event_class`` (a subclass of ``like``) go to ``like``'s handlers
+    (``on_key`` for a key) rather than handlers named after the subclass.
+
+    Relies on ``Message.handler_name``, set per class by ``Message.__init_subclass__`` and read as a
+    message is dispatched (undocumented). Tested with textual 8.2.x.
+    """
+    event_class.handler_name = like.handler_name  # type: ignore[attr-defined]
+    return event_class
+
+
+# ---- Textual: bindings -----------------------------------------------------------------------------
+
+def bindings_of(node: DOMNode) -> Iterable[tuple[str, Binding]]:
+    """The (key, binding) pairs ``node`` has, its own and inherited, in Textual's order.
+
+    Relies on ``DOMNode._bindings`` (private), the ``BindingsMap`` Textual builds from ``BINDINGS``
+    (and which ``Screen.active_bindings`` walks); iterating it gives (key, binding) pairs.
+    Tested with textual 8.2.x.
+    """
+    return node._bindings
+
+
+def action_state(app: App[Any], action: str, node: DOMNode) -> bool | None:
+    """What ``check_action`` says of ``action`` run from ``node``: True (on offer), None (shown
+    dimmed) or False (does not apply: the key goes on to the next binding).
+
+    Relies on ``App._check_action_state(action, default_namespace)`` (private): the action parsed
+    (``app.``, ``screen.`` and ``focused.`` namespaces resolved) and its target's ``check_action``
+    asked, as ``Screen.active_bindings`` does. Tested with textual 8.2.x.
+    """
+    return app._check_action_state(action, node)
+
+
+# ---- Textual: widgets that draw their own lines ----------------------------------------------------
+
+def laid_out_size(widget: Widget) -> Size:
+    """The widget's size as the layout last set it, without looking it up on the screen's map
+    (``Widget.size`` does, on every call).
+
+    Relies on ``Widget._size`` (private), which the compositor sets as it lays the widget out.
+    Tested with textual 8.2.x.
+    """
+    return widget._size
+
+
+def repaint_soon(widget: Widget, *regions: Region) -> None:
+    """Mark these regions of a mounted widget (all of it without any) for the next frame, and nothing
+    else: what ``refresh`` comes to for a widget of a fixed size, without its two messages.
+
+    Relies on ``Widget._set_dirty(*regions)``, ``Screen._compositor`` (which knows the widgets on
+    screen) and ``Screen._dirty_widgets`` (what the next frame repaints), all private, and on
+    ``Screen.check_idle`` asking for that frame. Tested with textual 8.2.x.
+    """
+    widget._set_dirty(*regions)
+    screen = widget.screen
+    if screen in screen._compositor:
+        screen._dirty_widgets.add(widget)
+        screen.check_idle()
+
+
+class NoticesRepaint(_WidgetBase):
+    """Mixed in before a widget class: ``made_dirty`` runs whenever Textual marks the widget for
+    repainting (a refresh, a new size, a change of style, ``repaint_soon``).
+
+    Relies on ``Widget._set_dirty`` (private) being the one way every such mark goes.
+    Tested with textual 8.2.x.
+    """
+
+    def made_dirty(self) -> None:
+        """The widget is to be repainted: whatever was kept of its lines is stale."""
+
+    def _set_dirty(self, *regions: Region) -> None:
+        self.made_dirty()
+        super()._set_dirty(*regions)
+
+
+def option_lines(option_list: OptionList, index: int) -> tuple[int, int] | None:
+    """The first line and the number of lines of option ``index`` in an ``OptionList`` (before
+    scrolling), or ``None`` for no such option.
+
+    Relies on ``OptionList._index_to_line`` and ``OptionList._heights`` (private), the list's own
+    record of where each option is drawn. Tested with textual 8.2.x.
+    """
+    first = option_list._index_to_line.get(index)
+    return None if first is None else (first, option_list._heights.get(index, 1))
+
+
+def set_virtual_size_quietly(widget: Widget, size: Size) -> None:
+    """Give a scrolling widget a new ``virtual_size`` without the new layout a change of it asks for:
+    only its scroll bars are brought up to date.
+
+    Relies on ``Widget.set_reactive`` (public) and ``Widget._scroll_update(virtual_size)`` (private),
+    what Textual runs after a layout to size and show the scroll bars and clamp the scroll offsets.
+    Tested with textual 8.2.x.
+    """
+    from textual.widget import Widget
+
+    widget.set_reactive(Widget.virtual_size, size)
+    widget._scroll_update(size)
+
+
+def retitle(widget: Widget, title: str) -> None:
+    """Give ``widget`` another border title, repainting the top line of its border only: setting
+    ``border_title`` repaints the whole widget, and so everything in it (the whole lobby, for a count
+    that changes as players come and go).
+
+    Relies on ``Widget._border_title`` (private), where the ``border_title`` descriptor keeps the
+    title (``render_str`` of the text, tabs expanded, its first line) and whence the styles cache
+    draws it; and on ``refresh`` taking regions relative to the content, so the border's top line is
+    above it. Tested with textual 8.2.x.
+    """
+    from textual.geometry import Region
+
+    widget._border_title = widget.render_str(title).expand_tabs(4).split()[0]
+    offset = widget.content_offset
+    widget.refresh(Region(-offset.x, -offset.y, widget.outer_size.width, 1))
+
+
+def focus_without_repaint() -> Reactive[Widget | None]:
+    """A redefinition of ``Screen.focused`` for a screen class whose widgets redraw what a change of
+    focus changes themselves: the same reactive, but the whole screen is not repainted.
+
+    Relies on ``Screen.focused`` being a plain ``Reactive(None)`` whose watcher
+    (``Screen._watch_focused``, private, which refreshes the bindings) is found by name, so it still
+    runs on the redefined one. Tested with textual 8.2.x.
+    """
+    from textual.reactive import Reactive
+
+    return Reactive(None, repaint=False)
+
+
+# ---- Textual: the app's errors ---------------------------------------------------------------------
+
+def report_app_error(app: App[Any], error: Exception) -> None:
+    """Hand ``error`` to the app as Textual hands it an exception no handler caught: the app shows the
+    traceback on its error console and exits with a failing return code.
+
+    Relies on ``App._handle_exception(error)`` (private), which Textual calls only while the error is
+    being handled: it draws the traceback of the exception in hand, and raises instead of exiting when
+    there is none. So it is called here from an ``except`` block of ``error``. Tested with textual 8.2.x.
+    """
+    try:
+        raise error
+    except Exception:  # noqa: BLE001 - ``error`` itself, in hand for the traceback
+        app._handle_exception(error)
+
+
+def before_app_errors(app: App[Any], first: Callable[[Exception], None]) -> None:
+    """Make ``first`` run on every exception that reaches the app unhandled (from a handler, a worker
+    or ``report_app_error``), then the app's own handling of it.
+
+    Relies on ``App._handle_exception`` (private) being the one way in for such errors.
+    Tested with textual 8.2.x.
+    """
+    handle = app._handle_exception
+
+    def first_then_handle(error: Exception) -> None:
+        first(error)
+        handle(error)
+
+    app._handle_exception = first_then_handle  # type: ignore[method-assign]
+
+
+# ---- Textual: the command palette ------------------------------------------------------------------
+
+class PaletteSteps(_PaletteBase):
+    """Mixed in before ``CommandPalette``: its private steps under names of our own, each of its own
+    actions run only while ``answering`` says so, and a palette closing without errors.
+
+    Relies on these private members of ``textual.command.CommandPalette``: ``_gather_commands(search)``
+    (a worker; also started by the palette itself), ``_cancel_gather_commands()``,
+    ``_stop_no_matches_countdown()``, ``_list_visible``, ``_select_command(event)``,
+    ``_select_or_command(event=None)``, ``_action_escape()``, ``_action_command_list(action)``,
+    ``_action_cursor_down()``, ``_on_click(event)`` and the watchers ``_watch__list_visible`` and
+    ``_watch__show_busy`` (which query widgets that are gone once the palette closes).
+    Tested with textual 8.2.x.
+    """
+
+    def answering(self) -> bool:
+        """Whether the palette still acts on keys and clicks (always, unless a subclass says not)."""
+        return True
+
+    def search_started(self, search_value: str, search: Worker[None]) -> None:
+        """Every search for commands the palette starts comes here (its own as well as ``search``'s)."""
+
+    def search(self, search_value: str) -> Worker[None]:
+        """Start searching for the commands matching ``search_value``."""
+        return self._gather_commands(search_value)
+
+    def cancel_search(self) -> None:
+        self._cancel_gather_commands()
+
+    def stop_no_matches_countdown(self) -> None:
+        self._stop_no_matches_countdown()
+
+    @property
+    def list_visible(self) -> bool:
+        """Whether the list of commands is shown."""
+        return self._list_visible
+
+    def select_command(self, event: OptionList.OptionSelected) -> None:
+        """Run the command ``event`` chose and close the palette, as a click on it would, at once."""
+        self._select_command(event)
+
+    def select_or_command(self) -> None:
+        """What the stock palette's Enter does when no command is highlighted."""
+        super()._select_or_command()
+
+    def cursor_down(self) -> None:
+        """Highlight the next command (the first when none is), showing the list."""
+        self._action_cursor_down()
+
+    def _gather_commands(self, search_value: str) -> Worker[None]:
+        search: Worker[None] = super()._gather_commands(search_value)
+        self.search_started(search_value, search)
+        return search
+
+    def _on_click(self, event: events.Click) -> None:  # type: ignore[override]
+        if not self.answering():
+            event.prevent_default()
+
+    def _action_escape(self) -> None:
+        if self.answering():
+            super()._action_escape()
+
+    def _select_or_command(self, event: Input.Submitted | Button.Pressed | None = None) -> None:
+        if self.answering():
+            super()._select_or_command(event)
+
+    def _action_command_list(self, action: str) -> None:
+        if self.answering():
+            super()._action_command_list(action)
+
+    def _action_cursor_down(self) -> None:
+        if self.answering():
+            super()._action_cursor_down()
+
+    def _watch__list_visible(self) -> None:
+        from textual.css.query import NoMatches
+
+        try:
+            super()._watch__list_visible()
+        except NoMatches:  # closing: the list is already gone
+            pass
+
+    async def _watch__show_busy(self) -> None:
+        from textual.css.query import NoMatches
+
+        try:
+            await super()._watch__show_busy()
+        except NoMatches:
+            pass

@@ -1,0 +1,25 @@
+"""The session's side of online play: the app a player's terminal runs in a session of ``soluna serve``.
+
+It runs in the session's child process (or the zygote that forks it). The server (``soluna_tui/server``)
+starts these modules by name (``link/child_config.py``) and speaks to the child only over the link
+(``soluna_tui/link``); it never imports them, and nothing here imports the server. The first line of each
+module's docstring says where it runs:
+
+===================  ================  ===============================================================
+Module               Runs in           What it does there
+===================  ================  ===============================================================
+zygote.py            zygote            imports the app once, forks a child per session, reaps them
+child.py             child             the child's set-up: session leader, limits, no tracebacks
+child_app.py         child             the app a session runs: each message from the server to its half, quitting
+linked_app.py        child             the app's link to the server: what it said, questions, no disk
+lobby_half.py        child             what the lobby's screens wish, told the server, and its answers
+browsers_half.py     child             play in a browser: a code and the browsers signed in, asked of the server
+match_half.py        child             the match shown: its news, a computer match kept, leaving it
+remote_table.py      child             a seat at a match the server holds
+who_is_online.py     child             who is online, as the server last said (the lobby draws from it)
+talk_half.py         child             table talk heard, drawn in the chat panels; lines said, mutes, reports
+activity.py          child             what counts as the player there (a key that acts), told the server
+screens/             child             the screens only a session shows: the lobby, a quick match waiting,
+                                       challenges, names, records, the leaderboard, browsers, closing soon
+===================  ================  ===============================================================
+"""

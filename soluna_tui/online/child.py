@@ -1,0 +1,141 @@
+"""Runs in the child (the zygote forks into ``run``; the server only builds its ``ChildConfig``, in ``link``).
+
+One SSH session's child process: the Textual app on the session's pseudo-terminal.
+
+Forked by the zygote (the app already imported) or started as
+``python -m soluna_tui.online.child CONFIG_JSON LINK_FD`` with the terminal as its
+standard streams. Either way it becomes the terminal's session leader, limits
+its own memory and CPU time, keeps only the environment the server chose, and
+never shows a traceback: an internal error is a report to the server's log and an
+exit status that says what happened (the server tells the player in one line).
+Past its memory limit a little more is kept back (``MEMORY_RESERVE_MB``), so that a
+child that reached it can still restore the terminal, send its report and say so.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import gc
+import io
+import os
+import resource
+import socket
+import sys
+import termios
+import traceback
+
+from ..link.child_config import FAILED, OUT_OF_MEMORY, ChildConfig
+from ..link.messages import CRASH_REPORT_LIMIT, CrashReport
+from ..link.protocol import encode
+
+#: MiB of address space kept back past the memory limit, for the way out once the limit is reached.
+MEMORY_RESERVE_MB = 32
+MIB = 1024 * 1024
+#: Fewer, larger young collections: a redraw allocates thousands of short-lived objects, and
+#: collecting every 700 of them put 30 ms stalls into keystrokes (measured in benchmarks/ssh_load.py).
+GC_THRESHOLDS = (20_000, 50, 100)
+
+
+def take_terminal() -> None:
+    """Make the terminal on standard input this session's controlling terminal (after ``setsid``)."""
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+def limit_resources(config: ChildConfig) -> None:
+    """Cap address space and CPU time (a runaway search ends this session only), and no core files.
+
+    The address space's hard limit is ``MEMORY_RESERVE_MB`` above the soft one: ``release_reserve`` lets the
+    way out use it."""
+    memory = config.memory_mb * MIB
+    resource.setrlimit(resource.RLIMIT_AS, (memory, memory + MEMORY_RESERVE_MB * MIB))
+    resource.setrlimit(resource.RLIMIT_CPU, (config.cpu_seconds, config.cpu_seconds + 5))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def out_of_memory(error: BaseException) -> bool:
+    """Whether ``error`` is the memory limit reached (an allocation, or a thread's stack, refused)."""
+    return isinstance(error, MemoryError) or (isinstance(error, RuntimeError)
+                                              and "can't start new thread" in str(error))
+
+
+def release_reserve() -> None:
+    """The memory limit was reached: the way out (a traceback, the terminal restored) may use what was kept back."""
+    try:
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        resource.setrlimit(resource.RLIMIT_AS, (hard, hard))
+    except (MemoryError, ValueError, OSError):
+        pass
+
+
+def run(config: ChildConfig, link_fd: int) -> int:
+    """Set the process up as a session's terminal program and run the app; the exit status.
+
+    Never raises, never shows a traceback: whatever goes wrong is a report to the server and an exit status.
+    """
+    report_fd = os.dup(link_fd)  # the app closes the link as it exits; a crash report still needs a way out
+    try:
+        take_terminal()
+        limit_resources(config)
+        os.environ.clear()
+        os.environ.update(config.environment)
+        os.chdir("/")
+        gc.set_threshold(*GC_THRESHOLDS)
+        from ..screens.solver_work import solve_in_idle_time
+
+        solve_in_idle_time()
+        status, errors = _run_app(config, link_fd)
+    except Exception as error:  # noqa: BLE001 - the terminal is a player's: never a traceback
+        status = FAILED
+        if out_of_memory(error):
+            release_reserve()
+            status = OUT_OF_MEMORY
+        errors = traceback.format_exc()
+    if status:
+        _report_crash(report_fd, errors)
+    os.close(report_fd)
+    return status
+
+
+def _run_app(config: ChildConfig, link_fd: int) -> tuple[int, str]:
+    from rich.console import Console
+
+    from ..compat.textual_internals import before_app_errors
+    from .child_app import ChildApp
+
+    app = ChildApp(name=config.name, link=socket.socket(fileno=link_fd), ascii_mode=config.ascii_mode,
+                   computer_pause=config.computer_pause, reveal_pause=config.reveal_pause)
+    app.activity_every = config.activity_every
+    errors = io.StringIO()
+    app.error_console = Console(file=errors, width=100, color_system=None, markup=False, highlight=False)
+    memory_ran_out = False
+
+    def on_error(error: Exception) -> None:
+        """Before the app's own handling of an error it did not expect: the reserve released if memory ran out."""
+        nonlocal memory_ran_out
+        if out_of_memory(error):
+            release_reserve()
+            memory_ran_out = True
+
+    before_app_errors(app, on_error)
+    app.run()
+    status = app.return_code or 0
+    return (OUT_OF_MEMORY if status and memory_ran_out else status), errors.getvalue()
+
+
+def _report_crash(report_fd: int, text: str) -> None:
+    """Send the traceback to the server's log, never to the player's screen."""
+    try:
+        with socket.socket(fileno=os.dup(report_fd)) as sock:
+            sock.settimeout(2.0)
+            sock.sendall(encode(CrashReport(text[-CRASH_REPORT_LIMIT:])))
+    except OSError:
+        pass
+
+
+def main(argv: list[str]) -> int:
+    """``python -m soluna_tui.online.child CONFIG_JSON LINK_FD`` (the exec way of starting a child)."""
+    return run(ChildConfig.from_json(argv[0]), int(argv[1]))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

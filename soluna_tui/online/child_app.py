@@ -1,0 +1,166 @@
+"""Runs in the child.
+
+The app an SSH session runs: the lobby first, matches against the computer or through the server.
+
+``LinkedApp`` holds its link to the server and what the server said; two halves it owns do the rest:
+the lobby half (``lobby_half.py``: the lobby's wishes, and the server's answers to them) and the
+match half (``match_half.py``: the match shown, its news, leaving it). This module hands each
+message to its half and says what quitting means.
+
+The session's process writes nothing on the server's disk: no saves, statistics,
+preferences or screenshots (the command palette does not offer them).
+"""
+
+from __future__ import annotations
+
+import socket
+
+from textual import on
+from textual.binding import Binding
+
+from ..link.messages import ClosingSoon, ErrorReply, Exit, Notice
+from ..local.match_setup import MatchSetup
+from ..local.table import Table
+from ..play.where import Where
+from ..rules import Match
+from ..screens.confirm import ConfirmScreen
+from ..screens.help import server_rules_text
+from ..widgets.chat_input import ChatInput
+from .browsers_half import BrowsersHalf
+from .linked_app import NOTICE_SECONDS, LinkedApp
+from .lobby_half import LobbyHalf
+from .match_half import MatchHalf
+from .remote_table import RemoteTable
+from .screens.closing_soon import ClosingSoonScreen
+from .screens.lobby_wish import LobbyWish
+from .screens.seeking import SeekingScreen
+from .talk_half import TalkHalf
+
+
+class ChildApp(LinkedApp):
+    """One SSH player's terminal. ``link`` is this child's end of the socketpair to the server."""
+
+    #: Table talk's key: the lobby's and a match's (on the board, c picks tower 12).
+    BINDINGS = [Binding("C", "talk", "Talk")]
+
+    def __init__(self, *, name: str, link: socket.socket, ascii_mode: bool = False,
+                 computer_pause: float = 0.6, reveal_pause: float = 0.5) -> None:
+        super().__init__(name=name, link=link, ascii_mode=ascii_mode, computer_pause=computer_pause,
+                         reveal_pause=reveal_pause)
+        self.lobby_half = LobbyHalf(self)
+        self.match_half = MatchHalf(self)
+        self.talk_half = TalkHalf(self)
+        self.browsers_half = BrowsersHalf(self)
+        self._handlers.update(self.lobby_half.handlers)
+        self._handlers.update(self.browsers_half.handlers)
+        self._handlers.update(self.match_half.handlers)
+        self._handlers.update(self.talk_half.handlers)
+        self._handlers.update({Notice: self._heard_notice, ClosingSoon: self._closing_soon,
+                               ErrorReply: self._heard_error, Exit: self._heard_exit})
+
+    @on(LobbyWish)
+    def _lobby_wish(self, wish: LobbyWish) -> None:
+        if not self.browsers_half.grant(wish):
+            self.lobby_half.grant(wish)
+
+    def action_talk(self) -> None:
+        self.talk_half.open()
+
+    @on(ChatInput.Said)
+    def _said(self, message: ChatInput.Said) -> None:
+        self.talk_half.said(message.text)
+
+    @on(ChatInput.Closed)
+    def _talk_closed(self, message: ChatInput.Closed) -> None:
+        self.talk_half.close()
+
+    def show_table(self, table: Table) -> None:
+        """The match shown, with its talk beside the board (drawn once its screen is: the match's talk, sent whole
+        as its player sits down, often comes first)."""
+        self.matches.show(table, self.talk_half.redraw)
+
+    # ---- what the server says to whatever is shown ---------------------------------------
+
+    def _heard_notice(self, message: Notice) -> None:
+        """News from the server: in the lobby's status line when the lobby is what the player sees (it stays
+        there), in the quick match's dialog while it waits (also news that comes before the dialog), else a
+        notice."""
+        self.lobby_half.heard_news(message.text)
+        if isinstance(self.screen, SeekingScreen):
+            self.screen.show_news(message.text)
+        elif self.screen is self.lobby:
+            self.lobby.say(message.text, "error" if message.severity == "error" else "info")
+        elif self.game is not None and self.screen is self.game:
+            if self.game.is_mounted:
+                self.game.show_notice(message.text)
+            else:  # a match just begun (its first save answered at once): shown as its screen first draws
+                self.game.table.notices.append(message.text)
+        else:
+            self.notify(message.text, severity=message.severity, timeout=NOTICE_SECONDS)
+
+    def _closing_soon(self, message: ClosingSoon) -> None:
+        """No key for a long while: on top of everything, counting down, until a key says the player is here."""
+        for screen in self.screen_stack:
+            if isinstance(screen, ClosingSoonScreen):  # shown already (perhaps under a dialog since): set anew
+                screen.count_down(message.idle, message.seconds)
+                return
+        self.push_screen(ClosingSoonScreen(message.idle, message.seconds), self._still_here)
+
+    def _still_here(self, _: None) -> None:
+        self._activity_reported_at = float("-inf")  # told at once, however recently the last report went
+        self.player_active()
+
+    def _heard_error(self, message: ErrorReply) -> None:
+        asked = self.asker(message)
+        if asked is not None:
+            asked.refused(message.text)
+            return
+        if message.answer_to is not None:
+            return  # the screen that asked has closed: nobody is waiting for this
+        # Not an answer: a move, a round or a rematch the server could not take.
+        if self.remote is None:
+            self.following = None
+        self.lobby.say(message.text, "error")
+        if self.remote is not None or self.screen is not self.lobby:
+            self.notify(message.text, severity="error", timeout=NOTICE_SECONDS)
+
+    def _heard_exit(self, message: Exit) -> None:
+        self.exit()
+
+    # ---- the app's own actions, over SSH -------------------------------------------------
+
+    def start_match(self, setup: MatchSetup, rematch_of: Match | None = None) -> None:
+        """A rematch of a remote match needs both players: ask the server; anything else is local."""
+        self.match_half.start(setup, rematch_of)
+
+    def action_new_match(self, previous: MatchSetup | None = None, notice: str = "") -> None:
+        """Over SSH a new match starts from the lobby: leave this one (a seat in a match in play once the player
+        said so)."""
+        self.match_half.leave(notice)
+
+    @property
+    def where(self) -> Where:
+        """The lobby (and its dialogs), a match against the computer, a seat at a match between players, or
+        watching one."""
+        game = self.game
+        if game is None:
+            return Where.LOBBY
+        table = game.table
+        if isinstance(table, RemoteTable):
+            return Where.WATCHING if table.watching else Where.MATCH_OVER_SSH
+        return Where.COMPUTER_OVER_SSH
+
+    def server_rules(self) -> str:
+        """For the help: this server's rules for matches between players (time away, clocks, what is rated)."""
+        return server_rules_text(self.hold_seconds, self.clocks, self.ranked_after, self.ranked_opponents,
+                                 self.pair_rated_per_day)
+
+    async def action_quit(self) -> None:
+        """Ask first: what quitting means here (a seat held, a match kept) and how to come back."""
+        if isinstance(self.screen, ConfirmScreen) and self.screen.DIALOG_TITLE == "Quit?":
+            return
+        self.push_screen(ConfirmScreen(self.match_half.quit_question(), "Quit", "Stay", "Quit?"), self._quit_answered)
+
+    def _quit_answered(self, yes: bool | None) -> None:
+        if yes:
+            self.exit()

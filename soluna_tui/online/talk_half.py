@@ -1,0 +1,173 @@
+"""Runs in the child.
+
+The session app's talk half: table talk heard from the server (kept in a ``ChatBook``) and drawn in the chat
+panel of whatever is shown (the lobby's, in its lists' place while open; the game screen's, beside the board),
+and what the player types there: a line said, a canned line, or a command (mute, unmute, report).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..link.messages import LONGEST_NAME, Chat, Message, MuteChat, ReportChat, Say
+from ..link.safe_talk import ChatRefused, ChatTooLong, chat_line
+from ..play.chat_book import ChatBook, Explain, Mute, Report, typed
+from ..screens.game import GameScreen
+from ..widgets.chat_panel import ChatPanel
+from .linked_app import LinkedApp
+from .remote_table import RemoteTable
+
+
+class TalkHalf:
+    """Table talk: the book of what was said, the panels drawn from it, the chat line's lines and commands."""
+
+    def __init__(self, app: LinkedApp) -> None:
+        self.app = app
+        self.book = ChatBook()
+        #: A line under the talk: why the last line was not said, what a command did (until the next line said).
+        self._note: str | None = None
+        #: The lobby's lines come while its talk was closed (its title counts them).
+        self._unread = 0
+
+    @property
+    def handlers(self) -> dict[type[Message], Callable[[Any], None]]:
+        return {Chat: self._heard}
+
+    # ---- what the server says ------------------------------------------------------------
+
+    def _heard(self, message: Chat) -> None:
+        if message.refused is not None:
+            self._note = message.refused
+        elif any(line.yours for line in message.lines) and not message.whole:
+            self._note = None  # a line of this player's was said: whatever held the last ones back is over
+        if message.whole or message.lines:
+            self.book.take(message)
+        lobby = self.app.lobby
+        if message.code is None and not message.whole and not lobby.talking:
+            self._unread += sum(1 for line in message.lines if not line.yours and line in self.book.lines(None))
+            lobby.show_talk_unread(self._unread)
+        others = message.refused is None and not message.whole and not any(line.yours for line in message.lines)
+        if message.code is None and others and lobby.composed and lobby.in_view:
+            lobby.draw_news(self.redraw)  # others' lines in the lobby shown: news, as who comes and goes
+        else:
+            self.redraw()
+        remote, game = self._remote, self.app.game
+        if others and remote is not None and game is not None and message.code == remote.code and game.is_mounted:
+            kept = self.book.lines(remote.code, remote.watching)  # once: not a muted speaker's
+            heard = [line for line in message.lines if line in kept]
+            if heard and not game.chat_panel.display:  # a narrow screen's talk is behind Tab: its newest line told
+                game.show_notice(f"{heard[-1].name}: {heard[-1].text} (Tab reads the talk)")
+
+    # ---- where the talk is shown -----------------------------------------------------------
+
+    @property
+    def _remote(self) -> RemoteTable | None:
+        """The match between players shown, if any (its rooms are the talk shown beside its board)."""
+        game = self.app.game
+        return game.table if game is not None and isinstance(game.table, RemoteTable) else None
+
+    def _panel(self) -> ChatPanel | None:
+        """The panel of the screen on top: the lobby's or the game screen's (``None`` over a dialog)."""
+        screen = self.app.screen
+        if screen is self.app.lobby or isinstance(screen, GameScreen):
+            return screen.chat_panel if screen.is_mounted else None
+        return None
+
+    def redraw(self) -> None:
+        """Every panel drawn again from the book: the lobby's with the lobby's talk, the game screen's with its
+        match's (a player reads the spectators once the match is over), or the lobby's beside a match against
+        the computer (its player is in the lobby, as the server sees it)."""
+        self.app.lobby.chat_panel.show(self.book.lines(None), self._note)
+        game = self.app.game
+        if game is not None and game.is_mounted:
+            remote, panel = self._remote, game.chat_panel
+            if remote is not None:
+                panel.show(self.book.lines(remote.code, remote.watching), self._note,
+                           players_see_spectators=not remote.watching)
+            else:  # against the computer: the lobby's talk, only while the player opens it
+                panel.show(self.book.lines(None) if panel.is_open else (), self._note if panel.is_open else None)
+
+    # ---- the player's keys -----------------------------------------------------------------
+
+    def open(self) -> None:
+        """The chat line, opened where the player is (the lobby: in its lists' place)."""
+        panel = self._panel()
+        if panel is None:
+            return
+        if self.book.closed is not None:
+            self._note = self.book.closed
+        if self.app.screen is self.app.lobby:
+            self.app.lobby.show_talk(True)
+            self._unread = 0
+            self.app.lobby.show_talk_unread(0)
+        panel.open()
+        self.redraw()
+
+    def close(self) -> None:
+        panel = self._panel()
+        if panel is None:
+            return
+        panel.close()
+        self._note = None
+        self.redraw()
+        screen = self.app.screen
+        if screen is self.app.lobby:
+            self.app.lobby.show_talk(False)
+            self.app.lobby.action_menu()
+        elif isinstance(screen, GameScreen):
+            screen.board.focus()
+
+    def said(self, text: str) -> None:
+        """A line typed (or canned) in the chat line: a command done, or the line said (checked here first, so a
+        page pasted by mistake is refused at once, in one line)."""
+        command = typed(text)
+        if isinstance(command, Mute):
+            self._note = self._mute(command)
+        elif isinstance(command, Report):
+            self._note = self._report(command)
+        elif isinstance(command, Explain):
+            self._note = command.text
+        else:
+            try:
+                chat_line(text)
+            except ChatTooLong as refusal:  # kept, cut to fit, for the player to trim or say
+                self._note = f"{refusal} It is back in the chat line, cut to fit: Enter says it."
+                if (panel := self._panel()) is not None:
+                    panel.chat_line.value = refusal.kept
+                    panel.chat_line.cursor_position = len(refusal.kept)
+            except ChatRefused as refusal:
+                self._note = str(refusal)
+            else:
+                self.app.send(Say(text))
+        self.redraw()
+
+    def _mute(self, command: Mute) -> str | None:
+        book = self.book
+        if command.name is None:
+            book.deaf = command.muted
+            self.app.send(MuteChat(None, command.muted))
+            return "All talk muted (/unmute undoes it)." if command.muted else "You hear the talk again."
+        speakers = book.speakers(command.name)
+        if not speakers and not command.muted:  # muted on an earlier visit, perhaps: the server keeps mutes
+            self.app.send(MuteChat(None, False, name=command.name[:LONGEST_NAME]))
+            return None  # the server says what came of it
+        if not speakers:
+            return f"Nobody called {command.name} has talked here."
+        for number, name in speakers.items():
+            if command.muted:
+                book.muted[number] = name
+            else:
+                book.muted.pop(number, None)
+            self.app.send(MuteChat(number, command.muted))
+        shown = next(iter(speakers.values()))
+        return f"Muted {shown} (/unmute {shown} undoes it)." if command.muted else f"You hear {shown} again."
+
+    def _report(self, command: Report) -> str | None:
+        remote = self._remote
+        line = (self.book.last_line_of(command.name, remote.code, remote.watching) if remote is not None
+                else self.book.last_line_of(command.name, None))
+        if line is None:
+            return f"No line of {command.name}'s is shown here to report."
+        self.app.send(ReportChat(line.id))
+        return None  # the server says what came of it

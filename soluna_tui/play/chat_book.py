@@ -1,0 +1,116 @@
+"""Table talk over SSH, as the server last said it (``ChatBook``): each room's lines (the lobby's, a match's
+players' and spectators'), whether this player may talk and why not, and what a line typed means (``typed``):
+a line to say, or one of the chat line's commands (mute, unmute, report), pure, tested without a screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..link.safe_talk import MATCH_LINES_KEPT, Room
+
+if TYPE_CHECKING:  # the messages' module is only the SSH child's: the local game never imports it
+    from ..link.messages import Chat, ChatLine
+
+Where = tuple[Room, str | None]
+
+#: What the opened chat line says it takes, while it is empty.
+PLACEHOLDER = "Enter says it, 1-4 canned, Esc closes"
+COMMANDS_HELP = "Commands: /mute (all talk), /mute NAME, /unmute [NAME], /report NAME (their last line)."
+
+
+@dataclass(frozen=True)
+class Mute:
+    """Hear ``name`` (``None``: all talk) no more, or (``muted`` False) again."""
+
+    name: str | None
+    muted: bool = True
+
+
+@dataclass(frozen=True)
+class Report:
+    """Report ``name``'s last line shown to the server's owner."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Explain:
+    """A command that is not one: say what the chat line takes."""
+
+    text: str
+
+
+Command = Mute | Report | Explain
+
+
+def typed(text: str) -> Command | None:
+    """What a line typed in the chat line asks: a command (``/mute``...), or ``None``: a line to say."""
+    stripped = text.strip()
+    if not stripped.startswith("/"):
+        return None
+    word, _, rest = stripped[1:].partition(" ")
+    name = rest.strip() or None
+    match word.casefold():
+        case "mute":
+            return Mute(name)
+        case "unmute":
+            return Mute(name, muted=False)
+        case "report" if name is not None:
+            return Report(name)
+        case "report":
+            return Explain("Whose line? /report NAME reports their last line to the server's owner.")
+    return Explain(f"No such command /{word}. {COMMANDS_HELP}")
+
+
+def spoken_by(line: ChatLine, players_see_spectators: bool = False) -> str:
+    """Who said a line, as the panel names them: a spectator's marked so where players read it."""
+    return f"{line.name} (watching)" if players_see_spectators and line.room is Room.SPECTATORS else line.name
+
+
+class ChatBook:
+    """Every room's lines this terminal has heard, and whether this player may talk."""
+
+    def __init__(self) -> None:
+        self.rooms: dict[Where, list[ChatLine]] = {}
+        #: Why this player may not talk here (``None``: they may), as the server last said.
+        self.closed: str | None = None
+        #: This player muted all talk.
+        self.deaf = False
+        #: The people this player muted, by speaker number, with their name.
+        self.muted: dict[int, str] = {}
+
+    def take(self, message: Chat) -> None:
+        """A room's lines so far (``whole``), or a line just said."""
+        where = (message.room, message.code)
+        if message.whole:
+            self.rooms[where] = list(message.lines)
+            self.closed = message.closed
+            if message.room is Room.PLAYERS:  # a seat taken: spectators heard at an earlier match of this code go
+                self.rooms.pop((Room.SPECTATORS, message.code), None)
+            return
+        lines = self.rooms.setdefault(where, [])
+        lines.extend(message.lines)
+        del lines[:-MATCH_LINES_KEPT]
+
+    def lines(self, code: str | None, watching: bool = False) -> list[ChatLine]:
+        """What the panel shows: the lobby's lines (``code`` ``None``), or a match's (its spectators'; and to a
+        player, its players'), in the order they were said; without those of people muted since."""
+        rooms: Iterable[Where] = (((Room.LOBBY, None),) if code is None else ((Room.SPECTATORS, code),) if watching
+                                  else ((Room.PLAYERS, code), (Room.SPECTATORS, code)))
+        shown = sorted((line for where in rooms for line in self.rooms.get(where, ())), key=lambda line: line.id)
+        return [line for line in shown if line.yours or (not self.deaf and line.speaker not in self.muted)]
+
+    def speakers(self, name: str) -> dict[int, str]:
+        """The people (not this player) whose lines were heard under ``name`` (case aside), by speaker number."""
+        wanted = name.casefold()
+        return {line.speaker: line.name for lines in self.rooms.values() for line in lines
+                if not line.yours and line.name.casefold() == wanted}
+
+    def last_line_of(self, name: str, code: str | None, watching: bool = False) -> ChatLine | None:
+        """The last line ``name`` said among those shown."""
+        wanted = name.casefold()
+        return next((line for line in reversed(self.lines(code, watching)) if not line.yours
+                     and line.name.casefold() == wanted), None)
