@@ -21,7 +21,6 @@ writes.py       decide on the match as read, write at that version, retry when a
 tables.py       the matches as this server last read them, and its guests told of each change
 two_player.py   create, join, watch, leave, come back; moves, rounds, resignations and rematches
 guesses.py      secrets tried: limited per address, and per seat and match from each address and key
-clocks.py       a match's clock as a small value: time left, whose runs, since when
 presence.py     the servers alive (their heartbeats, carrying who is online), departures not yet written
 pending.py      moves the store could not take yet: kept, told, written once it can
 upkeep.py       the sweep and timers: silent servers' seats held, clocks and held seats come due
