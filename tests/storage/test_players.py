@@ -6,8 +6,12 @@ import asyncio
 
 import pytest
 
-from soluna_tui.server.storage import NameTaken, StorageError, open_storage
+from soluna_tui.server.storage import Change, NameTaken, StorageError, open_storage
+from soluna_tui.server.storage.players import NAME_RESERVED_FOR
+from soluna_tui.server.storage.records import player_changed
 from soluna_tui.server.storage.schema import REKEY_PLAYERS
+
+from .conftest import finished_match, match_in_play, seats
 
 
 async def test_the_first_visit_claims_the_name_and_later_visits_keep_it(store):
@@ -30,14 +34,15 @@ async def test_a_name_is_reserved_against_other_keys_whatever_its_case(store):
     assert await store.players.name_holder("bob") is None
 
 
-async def test_renaming_frees_the_old_name_and_refuses_a_held_one(store):
+async def test_renaming_refuses_a_held_name_and_reserves_the_old_one(store):
     await store.players.see("SHA256:ann", "ann")
     await store.players.see("SHA256:bob", "bob")
     with pytest.raises(NameTaken):
         await store.players.rename("SHA256:ann", "BOB")
     renamed = await store.players.rename("SHA256:ann", "Annabel")
     assert renamed.name == "Annabel"
-    assert (await store.players.see("SHA256:carol", "ann")).name == "ann"
+    with pytest.raises(NameTaken):  # ann's, given up: reserved to her key (issue 39)
+        await store.players.see("SHA256:carol", "ann")
     assert (await store.players.rename("SHA256:ann", "ANNABEL")).name == "ANNABEL"  # one's own name, new case
     with pytest.raises(StorageError):
         await store.players.rename("SHA256:nobody", "x")
@@ -131,3 +136,86 @@ async def test_the_lobby_s_settings_are_kept_per_key_the_last_ones_only(store):
     await store.players.keep_lobby_choices("SHA256:ann", '{"stars": 3}')
     assert await store.players.lobby_choices("SHA256:ann") == '{"stars": 3}'
     assert await store.players.lobby_choices("SHA256:bob") == '{"stars": 5}'
+
+
+# ---- issue 39: names as labels of a key -----------------------------------------------------------------------
+
+
+async def test_a_name_given_up_is_reserved_to_its_key_for_30_days_against_look_alikes_too(store):
+    store.clock = lambda: 1000.0
+    await store.players.see("SHA256:bob", "bob")
+    await store.players.rename("SHA256:bob", "robert")
+    for taken in ("bob", "BOB", "b o b", "\uff42\uff4f\uff42"):
+        with pytest.raises(NameTaken) as refused:
+            await store.players.see("SHA256:mallory", taken)
+        assert refused.value.holder == "bob"
+    await store.players.see("SHA256:carol", "carol")
+    with pytest.raises(NameTaken):
+        await store.players.rename("SHA256:carol", "Bob")
+    assert (await store.players.name_holder("Bob")).fingerprint == "SHA256:bob"  # a guest is "bob (guest)"
+    assert (await store.players.name_holder("Bob")).name == "bob"
+    store.clock = lambda: 1000.0 + NAME_RESERVED_FOR - 1
+    with pytest.raises(NameTaken):
+        await store.players.see("SHA256:mallory", "bob")
+    store.clock = lambda: 1000.0 + NAME_RESERVED_FOR + 1  # thirty days on: anyone's
+    assert await store.players.name_holder("bob") is None
+    assert (await store.players.see("SHA256:mallory", "bob")).name == "bob"
+
+
+async def test_a_key_takes_back_a_name_it_gave_up_and_the_name_it_leaves_is_reserved_in_turn(store):
+    store.clock = lambda: 1000.0
+    await store.players.see("SHA256:bob", "bob")
+    await store.players.rename("SHA256:bob", "robert")
+    assert [(each.name, each.holder) for each in await store.players.reserved()] == [("bob", "robert")]
+    await store.players.rename("SHA256:bob", "Bob")  # its own again
+    assert [(each.name, each.holder) for each in await store.players.reserved()] == [("robert", "Bob")]
+    await store.players.rename("SHA256:bob", "BOB")  # the same name, other letters: nothing given up
+    assert [each.name for each in await store.players.reserved()] == ["robert"]
+
+
+async def test_the_owner_releases_a_reserved_name_and_anyone_may_take_it_at_once(store):
+    store.clock = lambda: 1000.0
+    await store.players.see("SHA256:bob", "bob")
+    await store.players.rename("SHA256:bob", "robert")
+    released = await store.players.release("B O B")
+    assert (released.name, released.fingerprint, released.holder, released.until) == (
+        "bob", "SHA256:bob", "robert", 1000.0 + NAME_RESERVED_FOR)
+    assert await store.players.release("bob") is None and await store.players.reserved() == []
+    assert (await store.players.see("SHA256:mallory", "bob")).name == "bob"
+    assert await store.players.release("robert") is None  # held, not given up: the owner's release leaves it
+
+
+async def _filed(store, code: str, seated) -> None:
+    match = match_in_play()
+    await store.matches.create(code, match.options.to_dict(), seated, match.to_dict())
+    await store.matches.finish(code, 1, finished_match().to_dict(), "won")
+
+
+async def test_finished_matches_show_each_key_by_the_name_it_holds_now_else_the_name_it_played_under(store):
+    await store.players.see("SHA256:ann", "ann")
+    await store.players.see("SHA256:bob", "bob")
+    await _filed(store, "ABCD", seats())
+    await _filed(store, "EFGH", seats(second=None, names=("ann", "zed")))  # a guest
+    await _filed(store, "JKLM", seats(second="SHA256:nemo", names=("ann", "nemo")))  # a key that chose no name
+    await store.players.rename("SHA256:bob", "robert")
+    await store.players.rename("SHA256:ann", "annabel")
+    (first,) = [each for each in await store.finished.of_player("SHA256:bob")]
+    assert first.names == ("annabel", "robert") and first.seats[1].identity == "bob"  # the name played, kept
+    assert (await store.finished.get(first.id)).names == ("annabel", "robert")
+    assert (await store.finished.latest_under("ABCD")).names == ("annabel", "robert")
+    assert [each.names for each in await store.finished.newest()] == [
+        ("annabel", "nemo"), ("annabel", "zed"), ("annabel", "robert")]
+    summary = await store.players.summary("SHA256:ann")
+    assert [each.names[1] for each in summary.recent] == ["nemo", "zed", "robert"]
+    assert {row.name for row in await store.ratings.leaderboard()} >= {"annabel", "robert"}
+
+
+async def test_a_rated_match_and_a_rename_tell_every_server_the_key_s_player_changed(store):
+    with store.subscribe() as changes:
+        await store.players.see("SHA256:bob", "bob")  # a name chosen: the key's other terminals take it
+        await _filed(store, "ABCD", seats())
+        await store.players.see("SHA256:bob", "bob")  # a visit: nothing changed
+        await store.players.rename("SHA256:bob", "robert")
+        heard = [await asyncio.wait_for(anext(changes), 5) for _ in range(6)]
+    assert heard == [player_changed("SHA256:bob"), Change("ABCD", 1), Change("ABCD", 2), player_changed("SHA256:ann"),
+                     player_changed("SHA256:bob"), player_changed("SHA256:bob")]

@@ -31,6 +31,7 @@ from .records import (
     PlayerRecord,
     PlayerSummary,
     RatingChange,
+    ReservedName,
     SchemaTooNew,
     SeatRecord,
     ServerRecord,
@@ -51,7 +52,8 @@ POSTGRES_INSTALL = "pip install 'soluna-tui[postgres]'"
 __all__ = [
     "DEFAULT_FILE", "RESULTS", "RESYNC", "Change", "ChatMute", "ChatRecord", "ChatReport", "CodeTaken",
     "ComputerGameRecord", "FinishedMatch",
-    "ImportReport", "MatchNotFound", "NameTaken", "PlayerRecord", "PlayerSummary", "RatingChange", "SchemaTooNew",
+    "ImportReport", "MatchNotFound", "NameTaken", "PlayerRecord", "PlayerSummary", "RatingChange", "ReservedName",
+    "SchemaTooNew",
     "SeatRecord", "ServerRecord", "Standing", "Storage", "StorageError", "StorageUnavailable", "StoredMatch",
     "Subscription", "VersionConflict", "describe_location", "import_json_archive", "name_key", "open_storage",
     "storage_for",

@@ -24,6 +24,7 @@ from .records import (
     StorageError,
     computer_code,
     json_or_none,
+    player_changed,
     seats_from_text,
     seats_text,
 )
@@ -87,6 +88,7 @@ class FinishedMatches:
                                                                          match, now)
             finished = await self._insert(tx, code, EndReason(result).value, match.winner, match, (seat, computer),
                                           document, started_at, now, changes, None)
+            await announce_rated(tx, finished)
         return finished, refusal
 
     async def _insert(self, tx: Transaction, code: str, result: str, winner: int | None, match: Match,
@@ -110,21 +112,23 @@ class FinishedMatches:
     async def get(self, match_id: int) -> FinishedMatch | None:
         async with self._db.transaction(write=False) as tx:
             rows = await tx.fetch(f"SELECT {_FINISHED_COLUMNS} FROM finished_matches WHERE id = ?", (match_id,))
-        return _finished_match(rows[0]) if rows else None
+            found = await _named_now(tx, [_finished_match(row) for row in rows])
+        return found[0] if found else None
 
     async def latest_under(self, code: str) -> FinishedMatch | None:
         """The last match filed under ``code`` (codes are reused once a match is over)."""
         async with self._db.transaction(write=False) as tx:
             rows = await tx.fetch(f"SELECT {_FINISHED_COLUMNS} FROM finished_matches WHERE code = ? "
                                   "ORDER BY finished_at DESC, id DESC LIMIT 1", (code,))
-        return _finished_match(rows[0]) if rows else None
+            found = await _named_now(tx, [_finished_match(row) for row in rows])
+        return found[0] if found else None
 
     async def newest(self, limit: int = 20, before_id: int | None = None) -> list[FinishedMatch]:
         """The most recently filed matches, newest first (``before_id`` pages further back)."""
         async with self._db.transaction(write=False) as tx:
             rows = await tx.fetch(f"SELECT {_FINISHED_COLUMNS} FROM finished_matches WHERE id < ? "
                                   "ORDER BY id DESC LIMIT ?", (before_id if before_id is not None else 2**62, limit))
-        return [_finished_match(row) for row in rows]
+            return await _named_now(tx, [_finished_match(row) for row in rows])
 
     async def of_player(self, fingerprint: str, limit: int = 10) -> list[FinishedMatch]:
         """The player's finished matches, newest first."""
@@ -136,7 +140,7 @@ class FinishedMatches:
         rows = await tx.fetch(
             f"SELECT {_FINISHED_COLUMNS} FROM finished_matches WHERE fingerprint0 = ? OR fingerprint1 = ? "
             "ORDER BY finished_at DESC, id DESC LIMIT ?", (fingerprint, fingerprint, limit))
-        return [_finished_match(row) for row in rows]
+        return await _named_now(tx, [_finished_match(row) for row in rows])
 
     async def read_computer_tally(self, tx: Transaction, fingerprint: str) -> tuple[int, int]:
         """Inside ``tx``: the player's rated matches against the computer, won and lost."""
@@ -145,6 +149,33 @@ class FinishedMatches:
             "code LIKE ? AND rating_changes <> '[]' GROUP BY winner", (fingerprint, computer_code("%")))
         won = {int(winner): int(count) for winner, count in against}
         return won.get(0, 0), won.get(1, 0)
+
+
+async def announce_rated(tx: Transaction, finished: FinishedMatch) -> None:
+    """Inside ``tx``: every server told that the rated players of ``finished`` have a new rating (nothing for a
+    match that was not rated)."""
+    if finished.rated:
+        for seat in finished.seats:
+            if seat.fingerprint is not None:
+                await tx.announce(player_changed(seat.fingerprint))
+
+
+async def _named_now(tx: Transaction, matches: list[FinishedMatch]) -> list[FinishedMatch]:
+    """Inside ``tx``: each keyed seat of ``matches`` shown by the name its key holds now (a player renamed since is
+    shown as they are known now); a guest's seat, or a key that never chose a name, by the name it played under
+    (which ``identity`` keeps for every seat)."""
+    keys = sorted({seat.fingerprint for match in matches for seat in match.seats if seat.fingerprint is not None})
+    if not keys:
+        return matches
+    rows = await tx.fetch(f"SELECT fingerprint, name FROM players WHERE fingerprint IN ({', '.join('?' * len(keys))})",
+                          keys)
+    names = {str(fingerprint): str(name) for fingerprint, name in rows}
+
+    def named(seat: SeatRecord) -> SeatRecord:
+        name = names.get(seat.fingerprint) if seat.fingerprint is not None else None
+        return seat if name is None or name == seat.name else replace(seat, name=name)
+
+    return [replace(match, seats=tuple(named(seat) for seat in match.seats)) for match in matches]
 
 
 def _match_of(document: dict[str, Any]) -> Match:

@@ -3,7 +3,7 @@
 Each match has a version, and every change succeeds only from the version the caller read
 (``VersionConflict`` otherwise, ``MatchNotFound`` when it is gone); each committed change is told to
 every server's subscribers (``Change``). A match that ends is filed (``finished.FinishedMatches``) in
-the transaction that takes it out of play.
+the transaction that takes it out of play. A match adjourned (``adjourned_at``) stays in play, as it stood.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .database import Database, Transaction
-from .finished import FinishedMatches
+from .finished import FinishedMatches, announce_rated
 from .records import (
     Change,
     CodeTaken,
@@ -27,7 +27,7 @@ from .records import (
     seats_text,
 )
 
-_MATCH_COLUMNS = "code, version, options, seats, document, created_at, updated_at, news, clock"
+_MATCH_COLUMNS = "code, version, options, seats, document, created_at, updated_at, news, clock, adjourned_at"
 
 
 class MatchesInPlay:
@@ -47,9 +47,9 @@ class MatchesInPlay:
         async def work(tx: Transaction) -> StoredMatch:
             if await tx.fetch("SELECT 1 FROM matches WHERE code = ?", (code,)):
                 raise CodeTaken(code)
-            await tx.execute(f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            await tx.execute(f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                              (code, 1, json.dumps(stored.options), seats_text(stored.seats),
-                              json_or_none(document), now, now, json_or_none(news), json_or_none(clock)))
+                              json_or_none(document), now, now, json_or_none(news), json_or_none(clock), None))
             await tx.announce(Change(code, 1))
             return stored
 
@@ -68,27 +68,28 @@ class MatchesInPlay:
 
     async def update(self, code: str, expected_version: int, document: dict[str, Any] | None,
                      seats: Sequence[SeatRecord] | None = None, news: dict[str, Any] | None = None,
-                     clock: dict[str, Any] | None = None) -> int:
+                     clock: dict[str, Any] | None = None, adjourned_at: float | None = None) -> int:
         """Store the match's new state if it is still at ``expected_version``; return the new version.
 
         ``news`` is what the change tells the players (kept until the next change, for other servers);
-        ``clock`` the match's clock now (``None``: it has none).
+        ``clock`` the match's clock now (``None``: it has none); ``adjourned_at`` when it was adjourned (``None``:
+        it is not).
         ``VersionConflict`` when another change came first, ``MatchNotFound`` when it is gone.
         """
         now = self._db.clock()
         async with self._db.transaction() as tx:
             if seats is None:
                 changed = await tx.execute(
-                    "UPDATE matches SET version = version + 1, document = ?, news = ?, clock = ?, updated_at = ? "
-                    "WHERE code = ? AND version = ?",
-                    (json_or_none(document), json_or_none(news), json_or_none(clock), now, code,
+                    "UPDATE matches SET version = version + 1, document = ?, news = ?, clock = ?, adjourned_at = ?, "
+                    "updated_at = ? WHERE code = ? AND version = ?",
+                    (json_or_none(document), json_or_none(news), json_or_none(clock), adjourned_at, now, code,
                      expected_version))
             else:
                 changed = await tx.execute(
                     "UPDATE matches SET version = version + 1, document = ?, seats = ?, news = ?, clock = ?, "
-                    "updated_at = ? WHERE code = ? AND version = ?",
+                    "adjourned_at = ?, updated_at = ? WHERE code = ? AND version = ?",
                     (json_or_none(document), seats_text(tuple(seats)), json_or_none(news), json_or_none(clock),
-                     now, code, expected_version))
+                     adjourned_at, now, code, expected_version))
             if not changed:
                 await _refuse(tx, code, expected_version)
             await tx.announce(Change(code, expected_version + 1))
@@ -124,12 +125,13 @@ class MatchesInPlay:
                                                  clock)
             if keep:
                 await tx.execute("UPDATE matches SET version = version + 1, document = ?, seats = ?, news = ?, "
-                                 "clock = ?, updated_at = ? WHERE code = ?",
+                                 "clock = ?, adjourned_at = NULL, updated_at = ? WHERE code = ?",
                                  (json_or_none(document), seats_text(chosen), json_or_none(news),
                                   json_or_none(clock), self._db.clock(), code))
             else:
                 await tx.execute("DELETE FROM matches WHERE code = ?", (code,))
             await tx.announce(Change(code, expected_version + 1))
+            await announce_rated(tx, finished)  # after the match: its players' lists follow its news
         return finished
 
 
@@ -142,7 +144,8 @@ async def _refuse(tx: Transaction, code: str, expected_version: int) -> None:
 
 
 def _stored_match(row: tuple[Any, ...]) -> StoredMatch:
-    code, version, options, seats, document, created_at, updated_at, news, clock = row
+    code, version, options, seats, document, created_at, updated_at, news, clock, adjourned_at = row
     return StoredMatch(code, version, json.loads(options), seats_from_text(seats),
                        None if document is None else json.loads(document), created_at, updated_at,
-                       None if news is None else json.loads(news), None if clock is None else json.loads(clock))
+                       None if news is None else json.loads(news), None if clock is None else json.loads(clock),
+                       adjourned_at)

@@ -133,7 +133,9 @@ class StoredMatch:
 
     ``document`` is the match itself (``Match.to_dict()``), ``None`` while waiting for an opponent;
     ``news`` is what its last change told the players (for servers that learn of it from a notice);
-    ``clock`` the match's clock (``link.clock.MatchClock.to_document``), ``None`` when it has none.
+    ``clock`` the match's clock (``rules.clock.MatchClock.to_document``), ``None`` when it has none;
+    ``adjourned_at`` when the match was adjourned (nobody could play for over a day: it waits for both players, no
+    clock running, no seat held), ``None`` when it is not.
     """
 
     code: str
@@ -145,6 +147,7 @@ class StoredMatch:
     updated_at: float
     news: dict[str, Any] | None = None
     clock: dict[str, Any] | None = None
+    adjourned_at: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,6 +232,17 @@ class PlayerRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class ReservedName:
+    """A name a key gave up (its player chose another), reserved to that key until ``until`` (seconds since the
+    epoch): ``holder`` is the name the key holds now."""
+
+    name: str
+    fingerprint: str
+    holder: str
+    until: float
+
+
+@dataclass(frozen=True, slots=True)
 class Standing:
     """A rated player's line on the leaderboard (``rank`` ``None``: too few rated matches to be ranked yet)."""
 
@@ -264,6 +278,16 @@ class Change(NamedTuple):
     @property
     def resync(self) -> bool:
         return self.code is None
+
+
+#: How a ``Change`` says "this key's player changed: their name or their rating" (``player_changed``; a match's code
+#: is four letters: never this).
+PLAYER = "*player:"
+
+
+def player_changed(fingerprint: str) -> Change:
+    """The news that the key ``fingerprint``'s name or rating changed (every server shows it as it is now)."""
+    return Change(PLAYER + fingerprint, 0)
 
 
 #: After a lost notification connection, or a subscriber that fell behind: anything may have changed.

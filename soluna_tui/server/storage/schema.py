@@ -233,6 +233,19 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE chat_reports ADD COLUMN reporter_key TEXT",
         "CREATE UNIQUE INDEX chat_reports_once ON chat_reports (line_key, reporter_key)",
     ),
+    # 14: names as labels of a key. A name a key gave up (its player chose another) stays reserved to that key for
+    # a while (``players.NAME_RESERVED_FOR``), compared by what it looks like (``name_key``), unless the owner frees it.
+    (
+        """CREATE TABLE released_names (
+            name_key TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            fingerprint TEXT NOT NULL,
+            released_at DOUBLE PRECISION NOT NULL)""",
+    ),
+    # 15: a match in play adjourned (nobody could play for over a day): when, until both its players are back.
+    (
+        "ALTER TABLE matches ADD COLUMN adjourned_at DOUBLE PRECISION",
+    ),
 )
 
 #: The migrations that compute every player's ``name_key`` again.
