@@ -16,7 +16,7 @@ lapsed challenge leaves the lists of every terminal of both players, on every se
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from ...link.messages import (
@@ -32,7 +32,7 @@ from ...link.messages import (
 from ..storage import Storage
 from ..storage.pairing import ACCEPTED, CLAIMED, DECLINED, OPEN, ChallengeRecord
 from .meeting import Meeting, PairedJoin, checked_terms, terms_document, terms_from_document
-from .online import KEY
+from .online import KEY, Attendance
 from .pairs import accept_refusal, challenge_refusal
 from .two_player import TwoPlayerMatches
 from .visitors import Asker, Guest
@@ -198,7 +198,8 @@ class ChallengeBook:
         if lapsed:
             await self.store.pairing.drop(lapsed)
         gone = {*lapsed, *settled}
-        lines = self._lines([each for each in challenges if each.state == OPEN and each.id not in gone], lobby)
+        lines = self._lines([each for each in challenges if each.state == OPEN and each.id not in gone], lobby,
+                            self.meeting.people_now())
         for guest in list(self.meeting.visitors):
             self.tell_list(guest, lines)
 
@@ -208,7 +209,8 @@ class ChallengeBook:
         if not self.meeting.in_lobby(guest):
             return
         if lines is None:
-            lines = self._lines([each for each in self.known if each.state == OPEN], self.meeting.online()[1])
+            lines = self._lines([each for each in self.known if each.state == OPEN], self.meeting.online()[1],
+                                self.meeting.people_now())
         someone = self.meeting.someone(guest)
         told = (*lines.incoming.get(someone.person, ()), *lines.outgoing.get(someone.session, ()))
         if told == self._told.get(guest, ()):
@@ -220,17 +222,20 @@ class ChallengeBook:
         guest.send(Challenges(told, new))
 
     @staticmethod
-    def _lines(challenges: list[ChallengeRecord], lobby: Collection[str]) -> ChallengeLines:
-        """The open challenges as their players' lines, each read once: to each person, from each terminal."""
+    def _lines(challenges: list[ChallengeRecord], lobby: Collection[str],
+               now: Mapping[str, Attendance]) -> ChallengeLines:
+        """The open challenges as their players' lines, each read once: to each person, from each terminal; each
+        player by their name and rating now (``now``: the lines of who is online, by person), else as when sent."""
         lines = ChallengeLines({}, {})
         for challenge in challenges:
             terms = terms_from_document(challenge.terms)
+            sender, target = now.get(challenge.sender.person), now.get(challenge.target)
             lines.incoming.setdefault(challenge.target, []).append(
-                ChallengeLine(challenge.id, challenge.sender.name, True, terms, challenge.sent_at,
-                              challenge.sender.rating))
+                ChallengeLine(challenge.id, sender.name if sender is not None else challenge.sender.name, True, terms,
+                              challenge.sent_at, sender.rating if sender is not None else challenge.sender.rating))
             lines.outgoing.setdefault(challenge.sender.session, []).append(
-                ChallengeLine(challenge.id, challenge.target_name, False, terms, challenge.sent_at,
-                              waiting=challenge.target not in lobby))
+                ChallengeLine(challenge.id, target.name if target is not None else challenge.target_name, False,
+                              terms, challenge.sent_at, waiting=challenge.target not in lobby))
         return lines
 
     def back_in_lobby(self, guest: Guest) -> None:

@@ -57,6 +57,7 @@ from ..rating_model import PAIR_RATED_PER_DAY, RANKED_AFTER, RANKED_OPPONENTS
 from ..storage import ComputerGameRecord, Storage, StorageError, StorageUnavailable, Subscription
 from ..storage.browsers import BROWSERS
 from ..storage.pairing import PAIRING
+from ..storage.records import PLAYER
 from .chat import TalkRooms
 from .choices import Choices
 from .computer import ComputerGames
@@ -207,6 +208,9 @@ class Lobby:
                     continue
                 if change.code == BROWSERS:  # a browser signed out: the web door's to act on
                     continue
+                if change.code.startswith(PLAYER):  # a key's name or rating changed, on any server
+                    await self._show_as_now(change.code.removeprefix(PLAYER))
+                    continue
                 table = self.tables.get(change.code)
                 if table is not None and table.version >= change.version:
                     continue
@@ -348,13 +352,32 @@ class Lobby:
 
     async def _follow_online(self, guest: Guest) -> None:
         """After each of a guest's steps: its line in the list of who is online made again; back from a match, with
-        its rating read again (it may have moved)."""
+        its rating and name read again (they may have moved meanwhile)."""
         self.talk.follow(guest)
         if self.roster.follow(guest) and guest.fingerprint is not None:
             try:
-                self.roster.rate(guest, await self._rating(guest))
+                await self._show_as_now(guest.fingerprint, guest)
             except StorageError as error:
                 log.warning("cannot read a player's rating for the list of who is online: %s", error)
+
+    async def _show_as_now(self, fingerprint: str, only: Guest | None = None) -> None:
+        """The key ``fingerprint``'s terminals here (or ``only`` that one) as the store has its player now: its rating
+        in every list (who is online, the challenges it sent), on every terminal; and the name it holds, told to each
+        terminal in the lobby (one at a match keeps the name it sits under until back)."""
+        guests = [guest for guest in self.visitors if guest.fingerprint == fingerprint and only in (None, guest)]
+        if not guests:
+            return
+        known, rating = await self.store.players.get(fingerprint), await self._rating(guests[0])
+        for guest in guests:
+            visitor = self.visitors.get(guest)
+            if visitor is None:
+                continue
+            self.roster.rate(guest, rating)
+            if known is not None and known.name != visitor.name and visitor.code is None and visitor.computer is None:
+                visitor.name, visitor.name_chosen = known.name, True
+                self.roster.follow(guest)
+                guest.send(self._welcome(Asker(guest, visitor)))
+        self.pairing.stir()
 
     def _welcome(self, asker: Asker, choices: LobbyChoices | None = None) -> Welcome:
         """Who this player is, and this server's rules: time away, the clocks offered, the leaderboard's minimum;

@@ -115,6 +115,10 @@ class Meeting:
             if server in live:
                 yield from theirs
 
+    def people_now(self) -> dict[str, Attendance]:
+        """Each person online (on any server alive) as one of their lines shows them now: their name and rating."""
+        return {line.person: line for line in self.lines()}
+
     def online(self) -> tuple[Collection[str], Collection[str]]:
         """The persons online (on any server alive), and those of them at the lobby now."""
         present, lobby = set(), set()
