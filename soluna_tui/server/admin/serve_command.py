@@ -28,6 +28,7 @@ from ..gate import EXPLAINING_AT_ONCE
 from ..rating_model import RANKED_AFTER, RANKED_OPPONENTS
 from .ban_command import add_ban_command
 from .chat_reports_command import add_chat_reports_command
+from .names_command import add_names_command
 
 #: The most clocks a server offers.
 MOST_CLOCKS = 6
@@ -148,6 +149,7 @@ def add_serve_command(commands: argparse._SubParsersAction[Any],
     commands = serve.add_subparsers(dest="serve_command", title="subcommand")
     add_ban_command(commands, data_dir)
     add_chat_reports_command(commands, data_dir, whole_number)
+    add_names_command(commands, data_dir)
     serve.set_defaults(run=run_serve, parser=serve)
 
 
