@@ -50,6 +50,8 @@ LONGEST_FIRST = (
     "tests/server/test_endings_told_e2e.py",
     "tests/server/test_hostile_clients.py",
     "tests/server/test_places_e2e.py",
+    # A rated match, a rename, three name dialogs and a record over SSH: 16-20 s each.
+    "tests/server/test_names_e2e.py::test_a_name_given_up_stays_its_key_s_until_released_and_records_show_the_name_held_now",
     "tests/web/test_web_browser.py::test_a_chromium_guest_plays_an_ssh_player_by_keyboard_and_by_mouse",
     "tests/web/test_web_phone.py",
     "tests/server/test_restart.py",
