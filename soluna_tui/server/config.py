@@ -12,6 +12,10 @@ from typing import Any
 from ..rules.clock import PRESETS, ClockSetting
 from .rating_model import RANKED_AFTER, RANKED_OPPONENTS
 
+#: Seconds nobody could play (the database away, every server down) past which the matches in play are adjourned
+#: rather than played on at once: their players have most likely gone (``lobby.decisions.Referee.adjourn``).
+ADJOURN_AFTER = 24 * 3600.0
+
 DEFAULT_PORT = 2222
 HOST_KEY_NAME = "ssh_host_ed25519_key"
 #: The ban list's file in the data directory (``bans.py``; ``--ban-file`` chooses another).
@@ -129,6 +133,8 @@ class ServerConfig:
     challenges: bool = True
     #: The web door, if the server opens one (``--web PORT``): browsers play in the same lobby.
     web: WebDoor | None = None
+    #: Seconds nobody could play before the matches in play are adjourned (no flag: tests shorten it).
+    adjourn_after: float = ADJOURN_AFTER
 
     @property
     def resolved_host_key_path(self) -> Path:

@@ -1,15 +1,19 @@
 """Issue 29's match policy without a server: time nobody could play (every server down, a server dead until
-another noticed, a move waiting for the database) counts against no clock and nobody's time away."""
+another noticed, a move waiting for the database) counts against no clock and nobody's time away; past a day the
+match is adjourned until both players are back (issue 39)."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from soluna_tui.rules.clock import MatchClock
 from soluna_tui.rules.end_reason import EndReason
 from soluna_tui.rules.wording import minutes
-from soluna_tui.server.lobby.decisions import DATABASE_AWAY, Change, Keep, Referee, Resync
+from soluna_tui.server.config import ADJOURN_AFTER
+from soluna_tui.server.lobby.decisions import ADJOURNED, DATABASE_AWAY, Change, Keep, MatchRead, Referee, Resync
 from soluna_tui.server.lobby.news import MovePlayed, News
 
-from .test_decisions import DEAD, NOW, match_over, move_request, played, seat
+from .test_decisions import DEAD, HERE, NOW, match_over, move_request, played, seat
 from .test_fair_decisions import BLITZ, at, clocked
 
 REFEREE = Referee(hold_time=300, clocks=(BLITZ,))
@@ -97,3 +101,83 @@ def test_a_waited_move_the_match_has_moved_past_is_told_to_every_player_and_puts
     over = clocked(match_over(), seat("ann"), seat("bob"), clock=None)
     assert REFEREE.play_waited_move(over, 1, move_request(match), at(NOW), made_at=NOW - 1) == Resync(
         f"Your move {moved_on}")
+
+
+#: A day and an hour: longer than a match is kept going for (``ADJOURN_AFTER``).
+DAY_AND_MORE = ADJOURN_AFTER + 3600
+
+
+def written(read: MatchRead, change: Change) -> MatchRead:
+    """The match as read again once ``change`` is written (its adjournment too)."""
+    assert change.match is not None
+    again = clocked(change.match, *change.seats, clock=read.clock if isinstance(change.clock, Keep) else change.clock)
+    adjourned = read.adjourned_at if isinstance(change.adjourned_at, Keep) else change.adjourned_at
+    return MatchRead(replace(again.stored, adjourned_at=adjourned))
+
+
+def test_a_match_nobody_could_play_for_over_a_day_is_adjourned_and_nobody_loses_on_time_or_by_forfeit() -> None:
+    """The database away from NOW for a day and an hour: bob's clock stood at 40 s, ann had left (held), and bob's
+    server is gone meanwhile. The match is kept as it stood, no clock running and no seat held, however long."""
+    back = NOW + DAY_AND_MORE
+    current = clocked(played(), seat("ann", None, held_until=NOW + 250, away_since=NOW - 50), seat("bob", DEAD),
+                      clock=MatchClock(BLITZ, (60.0, 90.0), 1, NOW - 50))
+    change = REFEREE.resume(current, at(back), NOW, DATABASE_AWAY)
+    assert isinstance(change, Change) and change.finish is None and change.adjourned_at == back
+    assert change.clock == MatchClock(BLITZ, (60.0, 40.0))  # both stopped, where they stood
+    assert [(each.server, each.held_until, each.away_since, each.away_used) for each in change.seats] == [
+        (None, None, None, 50.0), (None, None, None, 0.0)]
+    assert change.news == News.to_all(f"The database was away for 25 hours: {ADJOURNED}")
+    adjourned = written(current, change)
+    assert adjourned.adjourned and REFEREE.next_due(adjourned) is None
+    assert REFEREE.due(adjourned, at(back + 10 * DAY_AND_MORE)) is None
+    assert REFEREE.resume(adjourned, at(back + DAY_AND_MORE), back, DATABASE_AWAY) is None  # waits as it is
+    # Every server down as long (a restart): the same.
+    restarted = REFEREE.resume(current, at(back), NOW)
+    assert isinstance(restarted, Change) and restarted.news == News.to_all(f"The server was down for 25 hours: "
+                                                                           f"{ADJOURNED}")
+    # A day less a few minutes is not adjourned (given back as it was: the test above).
+    assert REFEREE.resume(current, at(NOW + ADJOURN_AFTER - 300), NOW, DATABASE_AWAY).adjourned_at is Keep.ADJOURNMENT
+
+
+def test_an_adjourned_match_goes_on_once_both_players_are_here_and_a_player_who_leaves_meanwhile_is_held_for_nobody(
+        ) -> None:
+    back = NOW + DAY_AND_MORE
+    adjourned = MatchRead(replace(clocked(played(), seat("ann", None), seat("bob"),
+                                          clock=MatchClock(BLITZ, (60.0, 40.0))).stored, adjourned_at=back))
+    assert REFEREE.go_on(adjourned, at(back + 60)) is None  # ann is not here
+    left = REFEREE.leave(adjourned, at(back + 60), 1)
+    assert isinstance(left, Change) and left.finish is None and left.adjourned_at is Keep.ADJOURNMENT
+    assert (left.seats[1].server, left.seats[1].held_until) == (None, None)
+    assert left.news == News.to_all("bob has left: the match stays adjourned until both players are here.")
+    gone = REFEREE.hold_gone(replace_seat(adjourned, 1, DEAD), at(back + 60), [1])
+    assert isinstance(gone, Change) and gone.finish is None and gone.seats[1].held_until is None
+    # Ann takes her seat back (on any server): the match goes on, her clock (hers to move) running from then as it
+    # stood.
+    assert adjourned.match is not None and adjourned.match.to_move == 0
+    seated = REFEREE.take_back_seat(adjourned, at(back + 100), 0, "scrypt$hash")
+    assert isinstance(seated, Change) and seated.adjourned_at is Keep.ADJOURNMENT
+    assert seated.news.seats == ("Welcome back: the match is adjourned until both players are here.", "ann is back.")
+    both = written(adjourned, seated)
+    goes_on = REFEREE.go_on(both, at(back + 101))
+    assert isinstance(goes_on, Change) and goes_on.adjourned_at is None
+    assert goes_on.clock == MatchClock(BLITZ, (60.0, 40.0), 0, back + 101)
+    assert goes_on.news == News.to_all("Both players are here: the adjourned match goes on: ann's clock runs.")
+    assert REFEREE.go_on(written(both, goes_on), at(back + 102)) is None
+
+
+def replace_seat(read: MatchRead, index: int, server: str | None) -> MatchRead:
+    seats = tuple(replace(each, server=server) if number == index else each for number, each in enumerate(read.seats))
+    return MatchRead(replace(read.stored, seats=seats))
+
+
+def test_a_move_that_waited_for_the_database_over_a_day_is_saved_and_the_match_adjourned() -> None:
+    match = played()
+    current = clocked(match, seat("ann"), seat("bob", None, held_until=NOW + 100, away_since=NOW - 10),
+                      clock=MatchClock(BLITZ, (30.0, 30.0), 0, NOW - 40))
+    request = move_request(match)
+    change = REFEREE.play_waited_move(current, 0, request, at(NOW + DAY_AND_MORE), made_at=NOW - 20)
+    assert isinstance(change, Change) and change.finish is None and change.adjourned_at == NOW + DAY_AND_MORE
+    assert change.clock == MatchClock(BLITZ, (12.0, 30.0))  # ann charged until she moved, bob's clock not running
+    assert change.news.moved == MovePlayed(request.round, request.ply, request.move)
+    assert change.news.seats[0] == f"Your move is saved, but the database was away for 25 hours: {ADJOURNED}"
+    assert change.seats[1].held_until is None and change.seats[0].server == HERE

@@ -129,3 +129,14 @@ async def test_a_cancelled_waiting_match_is_dropped_without_a_trace(store):
     await store.matches.drop("WAIT", 1)
     assert await store.matches.get("WAIT") is None and await store.finished.newest() == []
     await _create(store, "WAIT")  # the code is free again
+
+
+async def test_an_adjourned_match_keeps_when_it_was_adjourned_until_a_change_says_otherwise(store):
+    """Issue 39: a match nobody could play for over a day is kept adjourned (``adjourned_at``), in play."""
+    await _create(store)
+    assert (await store.matches.get("ABCD")).adjourned_at is None
+    await store.matches.update("ABCD", 1, match_in_play().to_dict(), seats(), adjourned_at=1234.5)
+    adjourned = await store.matches.get("ABCD")
+    assert adjourned.adjourned_at == 1234.5 and [each.code for each in await store.matches.active()] == ["ABCD"]
+    await store.matches.update("ABCD", 2, match_in_play().to_dict())
+    assert (await store.matches.get("ABCD")).adjourned_at is None

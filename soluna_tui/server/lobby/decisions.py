@@ -23,6 +23,9 @@ check in the decisions it concerns, each tested in ``tests/server/test_decisions
   long that was; the seats of a server that died are held from when another notices, its player's
   running clock charged nothing since its last heartbeat (``hold_gone``); a move the database could
   not take at once is kept however long, and decided as of when it was made (``play_waited_move``);
+- past ``adjourn_after`` (a day) of such time, a match is adjourned instead (``adjourn``): kept with its clocks
+  stopped where they stood and no seat held, so nobody loses on time or by forfeit, until both players are
+  here again, on any server (``go_on``);
 - a player may resign: the opponent wins (rated as a forfeit would be);
 - a forfeit, a loss on time or a resignation before real play (both players have moved, ``real_play``)
   aborts the match instead: nobody wins, nothing is rated. The store rates only keyed players who never
@@ -45,6 +48,7 @@ from ...rules.clock import PRESETS, ClockSetting, MatchClock, clock_turn
 from ...rules.end_reason import EndReason, real_play
 from ...rules.round import other
 from ...rules.wording import minutes
+from ..config import ADJOURN_AFTER
 from ..storage import SeatRecord, StoredMatch
 from .news import NO_NEWS, MovePlayed, News
 
@@ -67,6 +71,7 @@ class MatchRead:
         self.code, self.version, self.seats = stored.code, stored.version, stored.seats
         self.match = Match.from_dict(stored.document) if stored.document is not None else None
         self.clock = MatchClock.from_document(stored.clock)
+        self.adjourned_at = stored.adjourned_at
 
     @property
     def waiting(self) -> bool:
@@ -80,6 +85,11 @@ class MatchRead:
     @property
     def in_play(self) -> bool:
         return self.match is not None and not self.match.is_over
+
+    @property
+    def adjourned(self) -> bool:
+        """In play and adjourned (``Referee.adjourn``): no clock runs, no seat is held, until both players are here."""
+        return self.adjourned_at is not None and self.in_play
 
     @property
     def hints(self) -> bool:
@@ -129,9 +139,10 @@ class Moment:
 
 
 class Keep(Enum):
-    """A change that leaves the match's clock as read (the clock runs on as it was)."""
+    """What a change leaves as read: the match's clock (it runs on as it was), its adjournment."""
 
     CLOCK = "clock"
+    ADJOURNMENT = "adjournment"
 
 
 @dataclass(frozen=True)
@@ -140,7 +151,8 @@ class Change:
 
     ``finish``: ``WON``/``FORFEIT``/``TIME``/``RESIGNED`` file it and keep it on screen, ``ABANDONED``/``ABORTED``
     file it and let it go; ``drop``: it goes from play unfiled (a waiting match whose creator left); ``clock``: the
-    match's clock now (``Keep.CLOCK``: as read)."""
+    match's clock now (``Keep.CLOCK``: as read); ``adjourned_at``: when it was adjourned (``None``: it is not;
+    ``Keep.ADJOURNMENT``: as read)."""
 
     match: Match | None
     seats: tuple[SeatRecord, ...]
@@ -148,6 +160,7 @@ class Change:
     finish: EndReason | None = None
     drop: bool = False
     clock: MatchClock | None | Keep = Keep.CLOCK
+    adjourned_at: float | None | Keep = Keep.ADJOURNMENT
 
     @property
     def goes(self) -> bool:
@@ -226,6 +239,8 @@ class Referee:
 
     hold_time: float
     clocks: tuple[ClockSetting, ...] = PRESETS
+    #: Seconds nobody could play past which a match is adjourned (``ADJOURN_AFTER``; tests shorten it).
+    adjourn_after: float = ADJOURN_AFTER
 
     def time_away_left(self, seat: SeatRecord, now: float) -> float:
         """Seconds the player at ``seat`` may still be away from the match: how long their seat is held if they
@@ -280,6 +295,8 @@ class Referee:
         lines = [back, back]
         lines[index] = "Welcome back." + (f" Time away left in this match: {minutes(self.hold_time - used)}."
                                           if used >= 1 else "")
+        if read.adjourned:
+            lines[index] = "Welcome back: the match is adjourned until both players are here."
         return Change(read.fresh_match(), seats, News((lines[0], lines[1]), back))
 
     def leave(self, read: MatchRead, moment: Moment, index: int, at: float | None = None) -> Decision:
@@ -295,6 +312,8 @@ class Referee:
             line = f"{seat.name} has left."
             return Change(read.fresh_match(), with_seat(read.seats, index, server=None, rematch=False),
                           News.to_all(line))
+        if read.adjourned:
+            return self._away_while_adjourned(read, [index], f"{seat.name} has left")
         left_at = moment.now if at is None else min(at, moment.now)
         seats, held = self._hold(read.seats, index, left_at)
         if left_at + held <= moment.now:
@@ -350,6 +369,8 @@ class Referee:
             for index in gone:
                 seats = with_seat(seats, index, server=None, held_until=None, rematch=False)
             return Change(read.fresh_match(), seats, News.to_all(line))
+        if read.adjourned:
+            return self._away_while_adjourned(read, gone, line)
         seats, held = read.seats, []
         for index in gone:
             seats, time_held = self._hold(seats, index, moment.now)
@@ -371,17 +392,55 @@ class Referee:
     def resume(self, read: MatchRead, moment: Moment, since: float, down: str = "The server was down") -> Decision:
         """Nobody could play from ``since`` until now (every server stopped, or the store was away: ``down`` says
         which to the players): the match is given back as it was then. Its clock runs on from now as it stood, and
-        a held seat is held from now for what was left of its player's time away. A match changed since then was
-        given back already (by another server), or had a move kept meanwhile written (decided as of then)."""
+        a held seat is held from now for what was left of its player's time away; past ``adjourn_after``, it is
+        adjourned instead (``adjourn``). A match changed since then was given back already (by another server), or
+        had a move kept meanwhile written (decided as of then); an adjourned match waits for its players."""
         gap = moment.now - since
-        if not read.in_play or read.stored.updated_at > since or gap < RESUME_GAP:
+        if not read.in_play or read.adjourned or read.stored.updated_at > since or gap < RESUME_GAP:
             return None
+        if gap >= self.adjourn_after:
+            return self.adjourn(read.fresh_match(), read.seats, read.clock, moment, since,
+                                News.to_all(f"{down} for {a_long_while(gap)}: {ADJOURNED}"))
         seats = tuple(replace(seat, held_until=seat.held_until + gap,
                               away_since=None if seat.away_since is None else seat.away_since + gap)
                       if seat.server is None and seat.held_until is not None else seat for seat in read.seats)
         clock = read.clock.credited(since, moment.now) if read.clock is not None else None
         line = f"{down} for {minutes(gap)}: no clock ran and no time away counted."
         return Change(read.fresh_match(), seats, News.to_all(line), clock=clock)
+
+    def adjourn(self, match: Match, seats: tuple[SeatRecord, ...], clock: MatchClock | None, moment: Moment,
+                since: float, news: News) -> Change:
+        """Nobody could play ``match`` from ``since`` until now, longer than ``adjourn_after``: it is adjourned, told
+        in ``news``. Its clocks stand where they stood at ``since`` and no seat is held (a player away is away on
+        nobody's time), so nobody loses on time or by forfeit; it goes on once both players are here (``go_on``)."""
+        kept = tuple(replace(seat, server=None, held_until=None, away_since=None, rematch=False,
+                             away_used=min(self.hold_time, away_used(seat, since)))
+                     if moment.seat_free(seat) else seat for seat in seats)
+        stopped = clock.run(None, since) if clock is not None else None
+        return Change(match, kept, news, clock=stopped, adjourned_at=moment.now)
+
+    @staticmethod
+    def go_on(read: MatchRead, moment: Moment) -> Decision:
+        """Both players of an adjourned match are here (on any server): it goes on, the clock of the player to move
+        running from now as it stood."""
+        if not read.adjourned or any(moment.seat_free(seat) for seat in read.seats):
+            return None
+        match = read.fresh_match()
+        turn = clock_turn(match)
+        clock = read.clock.run(turn, moment.now) if read.clock is not None else None
+        whose = f": {read.seats[turn].name}'s clock runs" if clock is not None and turn is not None else ""
+        return Change(match, read.seats, News.to_all(f"Both players are here: the adjourned match goes on{whose}."),
+                      clock=clock, adjourned_at=None)
+
+    @staticmethod
+    def _away_while_adjourned(read: MatchRead, indexes: list[int], why: str) -> Change:
+        """The players at ``indexes`` went while the match is adjourned: their seats wait for them, held for nobody's
+        time."""
+        seats = read.seats
+        for index in indexes:
+            seats = with_seat(seats, index, server=None, held_until=None, away_since=None, rematch=False)
+        return Change(read.fresh_match(), seats, News.to_all(f"{why}: the match stays adjourned until both players "
+                                                             "are here."))
 
     def expire(self, read: MatchRead, moment: Moment, index: int) -> Decision:
         """A held seat's time is up: the opponent wins by forfeit (the match is aborted before real play), or
@@ -482,6 +541,14 @@ class Referee:
         name = read.seats[seat].name
         decided = self.play_move(read, seat, request, replace(moment, now=made_at))
         if isinstance(decided, Change) and decided.news.moved is not None:
+            gap = moment.now - made_at
+            if gap >= self.adjourn_after and decided.finish is None and decided.match is not None:
+                lines = [f"{name}'s move is saved"] * 2
+                lines[seat] = "Your move is saved"
+                told = [f"{line}, but the database was away for {a_long_while(gap)}: {ADJOURNED}" for line in lines]
+                clock = decided.clock if isinstance(decided.clock, MatchClock) else None
+                return self.adjourn(decided.match, decided.seats, clock, moment, made_at,
+                                    News((told[0], told[1]), told[1 - seat], decided.news.moved))
             clock = decided.clock.credited(made_at, moment.now) if isinstance(decided.clock, MatchClock) else None
             lines = [f"{name}'s move waited for the database: it is saved now."] * 2
             lines[seat] = "Your move is saved: the database is back."
@@ -573,6 +640,13 @@ class Referee:
 
 #: What the players at a match are told of the time the database was away (``Referee.resume``).
 DATABASE_AWAY = "The database was away"
+#: What the players at a match adjourned are told, after how long nobody could play (``Referee.adjourn``).
+ADJOURNED = "the match is adjourned, its clocks stopped where they stood, until both players are here."
+
+
+def a_long_while(seconds: float) -> str:
+    """A time nobody could play, as players read it: ``25 hours`` from two hours up, else as ``minutes`` says it."""
+    return f"{seconds / 3600:.0f} hours" if seconds >= 2 * 3600 else minutes(seconds)
 #: What everyone at a match both players left (and did not come back to) is told.
 ABANDONED = "Both players have left: the match is abandoned."
 #: What a server tells its guests of a match another server aborted (that server's guests hear why).

@@ -250,8 +250,14 @@ class TwoPlayerMatches:
             return
         del table.seated[index]
         left_at = self.store.clock()
+
+        def decide(table: Table) -> Decision:
+            if self.presence.store_down:  # known already: not tried (a write that waited out the outage would be
+                raise StorageUnavailable("the database is down")  # decided on clocks not yet given the time back)
+            return self.referee.leave(table, self.presence.moment(), index)
+
         try:
-            await self.writer.apply(code, lambda table: self.referee.leave(table, self.presence.moment(), index))
+            await self.writer.apply(code, decide)
         except StorageUnavailable:
             # Not written: remembered, and told to the store by the heartbeat's sweep once it can be written.
             self.presence.departures[(code, index)] = left_at

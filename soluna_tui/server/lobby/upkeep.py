@@ -13,7 +13,13 @@ not be written (a full disk, the database down): the sweep tells the store now, 
 store came back (``Presence.departures``), so the opponent is told, the seat is held or forfeited in
 its turn, and the result is never turned round. Moves kept while it could not be written
 (``pending.py``) are written first, as soon as it can; then every match in play is given back the time
-the store was away (``give_back``): its clocks stopped when this server found it away, however long.
+the store was away (``give_back``): its clocks stopped when this server found it away, however long. Past
+a day (``Referee.adjourn_after``) the match is adjourned instead: kept, its clocks stopped where they stood and
+no seat held, until the sweep finds both its players here again, on any server (``go_on``).
+
+Alone on its database (SQLite), a server writes no heartbeat: while a match is in play it marks now and then that
+it serves the database, and every heartbeat while a clock runs, so that a database gone away (a full disk) is found
+within a heartbeat even when nobody moves, and the clocks stop as of then.
 
 Time nobody could play is given back: a server starting when no other is alive gives every match
 in play back as it was when the last server stopped (``resume``; the time is read from the store:
@@ -44,7 +50,8 @@ log = logging.getLogger("soluna.server")
 CLOCKS_STOPPED = "The database is away: the clocks are stopped until it is back."
 #: Servers silent this long are forgotten.
 FORGET_SERVERS_AFTER = 24 * 3600.0
-#: Seconds between two marks that a server alone on its database (SQLite) serves it, while a match is in play.
+#: Seconds between two marks that a server alone on its database (SQLite) serves it, while a match is in play (every
+#: heartbeat while a clock runs: the mark is the write that finds the database away).
 MARK_EVERY = 5.0
 #: Seconds closing waits for cancelled work to end before cancelling it again, and how many times it does.
 CANCEL_AGAIN_AFTER = 1.0
@@ -236,16 +243,24 @@ class Upkeep:
                 await self.hold_gone(table.code, gone)
             elif due is not None and due <= moment.now:
                 await self.settle(table.code)
+            elif table.adjourned and self.presence.settling:
+                await self.writer.apply(table.code, lambda read: self.referee.go_on(read, self.presence.moment()))
             else:
                 await self.cache.drop_if_deserted(table.code)
         self._forget_departures()
         await self.games.tidy()
         if self.store.SHARED:
             await self.store.servers.forget(seen_before=moment.now - FORGET_SERVERS_AFTER)
-        elif moment.now >= self._marked + MARK_EVERY and any(table.in_play for table in self.cache.tables.values()):
+        elif self._mark_due(moment.now):
             await self.store.servers.mark_served()  # no heartbeat says so: when it stops short, the restart knows when
             self._marked = moment.now
         await self.games.refresh()
+
+    def _mark_due(self, now: float) -> bool:
+        """Alone on the database: whether to mark now that this server serves it (see the module's docstring)."""
+        playing = [table for table in self.cache.tables.values() if table.in_play]
+        return bool(playing) and (now >= self._marked + MARK_EVERY or any(
+            table.clock is not None and table.clock.running is not None for table in playing))
 
     async def leave_unwritten(self, code: str, index: int) -> None:
         """The player at seat ``index`` of ``code`` left this server while the store could not be told: it is

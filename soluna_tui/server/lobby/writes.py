@@ -89,6 +89,7 @@ class Writer:
         document = change.match.to_dict() if change.match is not None else None
         news = change.news.to_document()
         clock = _clock_document(stored, change)
+        adjourned_at = stored.adjourned_at if isinstance(change.adjourned_at, Keep) else change.adjourned_at
         if change.drop:
             await self.store.matches.drop(stored.code, stored.version)
             return None
@@ -100,14 +101,16 @@ class Writer:
             if change.goes:
                 return None
         else:
-            await self.store.matches.update(stored.code, stored.version, document, change.seats, news=news, clock=clock)
+            await self.store.matches.update(stored.code, stored.version, document, change.seats, news=news, clock=clock,
+                                            adjourned_at=adjourned_at)
         return replace(stored, version=stored.version + 1, seats=change.seats, document=document,
-                       updated_at=self.store.clock(), news=news, clock=clock)
+                       updated_at=self.store.clock(), news=news, clock=clock,
+                       adjourned_at=None if change.finish is not None else adjourned_at)
 
 
 def _clock_document(stored: StoredMatch, change: Change) -> dict[str, Any] | None:
     """The clock to store with ``change``: its own, or the one read when it keeps it."""
-    if change.clock is Keep.CLOCK:
+    if isinstance(change.clock, Keep):
         return stored.clock
     return change.clock.to_document() if change.clock is not None else None
 

@@ -352,7 +352,7 @@ class SolunaServer:
             # Ready for players before the lobby starts: a match given back after a restart is held from then.
             await self.spawner.start()
             self.lobby = Lobby(self.store, config.limits.hold_time,
-                               referee=Referee(config.limits.hold_time, config.clocks),
+                               referee=Referee(config.limits.hold_time, config.clocks, config.adjourn_after),
                                ranked_after=config.ranked_after, ranked_opponents=config.ranked_opponents,
                                talk=TalkPolicy(config.chat, config.guest_chat, config.keep_chat),
                                quick_match=config.quick_match, challenges=config.challenges,
