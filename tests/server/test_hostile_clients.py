@@ -666,7 +666,8 @@ async def test_names_kept_before_are_compared_by_their_look_once_migrated(databa
                            "DROP TABLE browser_codes", "DROP TABLE browser_sign_ins",  # and 11
                            "DROP TABLE established_keys",  # and 12
                            "DROP TABLE chat_mutes",  # and 13
-                           "DROP TABLE released_names"):  # and 14
+                           "DROP TABLE released_names",  # and 14
+                           "ALTER TABLE matches DROP COLUMN adjourned_at"):  # and 15
                 await tx.execute(undone)
         assert await store.migrate() == LATEST
         assert (await store.players.name_holder("torn")).fingerprint == "SHA256:tom"
