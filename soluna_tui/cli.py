@@ -144,6 +144,10 @@ def _add_app_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--data-dir", type=_data_dir, default=argparse.SUPPRESS, metavar="DIR",
                        help="where the unfinished match, the stats and your preferences are kept "
                             "(default: the user data directory)")
+    group.add_argument("--screen-reader", action=argparse.BooleanOptionalAction, default=argparse.SUPPRESS,
+                       help="play in lines for a screen reader or a braille display: no full screen, moves typed "
+                            "as 3>7 (docs/accessibility.md); remembered until --no-screen-reader "
+                            "(SOLUNA_SCREEN_READER=1 or 0 for one run)")
 
 
 def _app_kwargs(args: argparse.Namespace) -> dict[str, Any]:
@@ -156,7 +160,46 @@ def _app_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def _in_lines(args: argparse.Namespace) -> bool:
+    """Whether to play in lines (``--screen-reader``, ``SOLUNA_SCREEN_READER``, or as the preferences remember)."""
+    from .line_mode.choice import wanted
+    from .local.preferences import Preferences
+
+    return wanted(getattr(args, "screen_reader", None), Preferences(getattr(args, "data_dir", None)))
+
+
+def _run_lines(args: argparse.Namespace, setup: Any = None, start_notice: str = "",
+               puzzle: tuple[int | None, str, int] | None = None) -> int:
+    """The game in lines on this terminal: no full screen, so any terminal (``TERM=dumb`` too) will do."""
+    from .terminal.sizes import wants_ascii
+
+    ascii_only = getattr(args, "ascii", False) or wants_ascii()
+    data_dir = getattr(args, "data_dir", None)
+    if puzzle is not None:
+        from .line_mode.local_start import puzzles_in_lines
+
+        return puzzles_in_lines(*puzzle, data_dir, ascii_only=ascii_only)
+    from .line_mode.local_start import play_in_lines
+
+    if setup is None:  # bare ``soluna``: the last match's setup again, else the computer at your strength
+        from .local.match_setup import MatchSetup
+        from .local.player_stats import StatsStore, match_my_strength
+        from .local.preferences import Preferences
+
+        last = Preferences(data_dir).last_setup
+        if last is not None:
+            setup = last.with_seed(None)
+        else:
+            store = StatsStore(data_dir)
+            chosen = match_my_strength(store.load())
+            start_notice = chosen.reason + "."
+            setup = MatchSetup.against_computer(chosen.strength.level, matched=True)
+    return play_in_lines(setup, data_dir, notice=start_notice, ascii_only=ascii_only)
+
+
 def _run_app(args: argparse.Namespace, **start: Any) -> int:
+    if _in_lines(args):
+        return _run_lines(args, **start)
     from .terminal.sizes import refusal
 
     reason = refusal()

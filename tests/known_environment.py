@@ -18,7 +18,8 @@ KNOWN_ENVIRONMENT = {"TERM": "xterm-256color", "LANG": "C.UTF-8"}
 #: terminal size (``COLUMNS`` and ``LINES`` win over a pseudo-terminal's own size; each test that makes one gives
 #: its size), colour and terminal hints, other locale settings, Textual's switches, an SSH agent.
 UNKNOWN_ENVIRONMENT = ("COLUMNS", "LINES", "JUPYTER_COLUMNS", "JUPYTER_LINES", "NO_COLOR", "FORCE_COLOR",
-                       "COLORTERM", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "LANGUAGE", "SSH_AUTH_SOCK", "TEXTUAL")
+                       "COLORTERM", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "LANGUAGE", "SSH_AUTH_SOCK", "TEXTUAL",
+                       "SOLUNA_SCREEN_READER")
 UNKNOWN_PREFIXES = ("LC_", "TEXTUAL_")
 #: Kept, though they begin so: pytest-textual-snapshot's own, which tell its workers where to write.
 KEPT_PREFIXES = ("TEXTUAL_SNAPSHOT_",)

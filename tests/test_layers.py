@@ -202,6 +202,29 @@ def test_the_sessions_side_imports_nothing_of_the_server() -> None:
     assert reaching(modules_of("online"), ("soluna_tui.server", "asyncssh")) == {}
 
 
+#: What the line mode (``soluna play --screen-reader``) must not import: it takes lines in and gives lines out, and
+#: another door (SSH) drives the same core.
+NOT_FOR_THE_LINE_MODE = ("textual", "soluna_tui.app", "soluna_tui.screens", "soluna_tui.widgets", "soluna_tui.online",
+                         "soluna_tui.server", "soluna_tui.terminal.driver", "soluna_tui.terminal.key_order")
+
+
+def test_the_line_mode_imports_no_textual_no_app_no_screen_and_no_widget() -> None:
+    assert len(modules_of("line_mode")) > 5
+    assert reaching(modules_of("line_mode"), NOT_FOR_THE_LINE_MODE) == {}
+
+
+def test_importing_every_line_mode_module_loads_no_textual() -> None:
+    """Not even through another module: a match in lines starts without Textual."""
+    loaded = modules_after("""
+import importlib, pkgutil
+import soluna_tui.line_mode as root
+for info in pkgutil.walk_packages(root.__path__, root.__name__ + "."):
+    importlib.import_module(info.name)
+""")
+    assert "soluna_tui.line_mode.line_game" in loaded and "soluna_tui.play.match_flow" in loaded
+    assert [name for name in loaded if inside(name, NOT_FOR_THE_LINE_MODE)] == []
+
+
 @pytest.mark.parametrize("module", sorted(NO_ARROW_BACK_UP))
 def test_no_arrow_runs_back_up(module: str) -> None:
     assert reaching([PACKAGE / module], NO_ARROW_BACK_UP[module]) == {}

@@ -1,5 +1,6 @@
-"""What the player chose last time: the theme, the new-match settings, the computer's pause, and whether the
-guided round was done (or skipped), so it is offered once.
+"""What the player chose last time: the theme, the new-match settings, the computer's pause, whether the
+guided round was done (or skipped), so it is offered once, and whether the game is played in lines for a screen
+reader (``soluna --screen-reader``, docs/accessibility.md).
 
 Kept in the data directory next to the saves, written atomically; an unreadable
 file is moved aside and the defaults apply, and a theme this game does not know is
@@ -72,6 +73,8 @@ class Preferences:
         self.computer_pause: float | None = None
         #: The guided round was done or skipped: it is not offered again at start-up.
         self.guided_round_done = False
+        #: Play in lines for a screen reader (``--screen-reader``; ``--no-screen-reader`` turns it off again).
+        self.screen_reader = False
         self._adopt(self._read())
 
     def _read(self) -> dict[str, Any]:
@@ -86,8 +89,11 @@ class Preferences:
             pause = document.get("computer_pause")
             guided = read_field(document, "guided_round_done", bool, where=PREFERENCES_FILE, error=SaveError,
                                 default=False)
+            reader = read_field(document, "screen_reader", bool, where=PREFERENCES_FILE, error=SaveError,
+                                default=False)
             choices = {"theme": theme, "last_setup": MatchSetup.from_dict(setup) if setup is not None else None,
-                       "computer_pause": float(pause) if _is_pause(pause) else None, "guided_round_done": guided}
+                       "computer_pause": float(pause) if _is_pause(pause) else None, "guided_round_done": guided,
+                       "screen_reader": reader}
         except (SaveError, SolunaError, TypeError) as error:
             try:
                 self.problem = f"Preferences unreadable: {error}; they were moved to {move_aside(self.path)}."
@@ -105,11 +111,15 @@ class Preferences:
         self.last_setup = choices.get("last_setup", self.last_setup)
         self.computer_pause = choices.get("computer_pause", self.computer_pause)
         self.guided_round_done = choices.get("guided_round_done", self.guided_round_done)
+        self.screen_reader = choices.get("screen_reader", self.screen_reader)
 
     def remember(self, *, theme: str | None = None, setup: MatchSetup | None = None,
-                 computer_pause: float | None = None, guided_round_done: bool | None = None) -> None:
+                 computer_pause: float | None = None, guided_round_done: bool | None = None,
+                 screen_reader: bool | None = None) -> None:
         """Write this change over the file as it is now; a disk that refuses only means it is not remembered."""
         changed: dict[str, Any] = {}
+        if screen_reader is not None:
+            changed["screen_reader"] = screen_reader
         if guided_round_done is not None:
             changed["guided_round_done"] = guided_round_done
         if theme is not None:
@@ -129,6 +139,7 @@ class Preferences:
                     "last_setup": self.last_setup.to_dict() if self.last_setup is not None else None,
                     "computer_pause": self.computer_pause,
                     "guided_round_done": self.guided_round_done,
+                    "screen_reader": self.screen_reader,
                 }))
         except (OSError, SaveError):
             self._adopt(changed)

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ..rules import Match, SolunaError
-from ..rules.clock import MatchClock
+from ..rules.clock import MatchClock, clock_face
 from ..rules.end_reason import EndReason
 from ..rules.json_fields import read_items
 from .files import (
@@ -129,6 +129,23 @@ def _with_clean_players(document: Any) -> Any:
                    for seat, name in enumerate(names)]
         return {**document, "players": cleaned}
     return document
+
+
+def describe_saved(saved: SavedMatch) -> str:
+    """Where an unfinished saved match stands, as the offer to resume it says it (in three lines at most)."""
+    match = saved.match
+    names, stars = match.players, match.stars
+    mode = saved.setup.mode_label
+    if match.round_number == 1 and match.round.ply == 0:
+        return f"You have a match set up, not started yet:\n{names[0]} vs {names[1]} ({mode})."
+    state = "between rounds" if match.round.is_over else f"move {match.round.ply + 1}"
+    text = (f"You have an unfinished match:\n{names[0]} {stars[0]} - {stars[1]} {names[1]}, "
+            f"round {match.round_number}, {state} ({mode}).")
+    clock = saved.clock
+    if clock is not None:  # stopped while the game was closed: it runs again once resumed
+        text += (f"\nClock {clock.setting.label}, stopped: {names[0]} {clock_face(clock.left[0])}, "
+                 f"{names[1]} {clock_face(clock.left[1])}.")
+    return text
 
 
 def slot_file(slot: int) -> str:

@@ -16,8 +16,9 @@ from ..rules.end_reason import EndReason, gave_up_words
 from ..rules.round import Round
 from ..rules.solver import Solver
 from ..rules.teaching import ACCURACY_MEANING, MARKS_MEANING, RESULT_CONVENTION, MoveReview, RoundReview, review_round
-from ..rules.wording import plural
+from ..rules.wording import plies, plural
 from .looks import move_words
+from .you_wording import possessive
 
 RULES_WORDS = {"box": "box (the same layout every round, the loser chooses who opens)",
                "online": "online (a new layout every round, the loser opens)"}
@@ -57,6 +58,26 @@ def move_annotation(judged: MoveReview) -> str:
     text = f"{judged.after!s:<11} {judged.judgement.value}"
     mark = judged.judgement.mark
     return f"{text} {mark}" if mark else text
+
+
+def turning_point_words(review: RoundReview, names: tuple[str, str], you: int | None = None) -> str:
+    """The round's first blunder, as the review says it (``you``: the player spoken to as "you", if any)."""
+    blunder = review.first_blunder
+    if blunder is None:
+        return "No blunder: the player who could win from the start kept the win."
+    whose = possessive(names[blunder.player], you=blunder.player == you)
+    return (f"The turning point: move {blunder.ply + 1}, {whose} {blunder.move}, "
+            f"threw away a win in {plies(blunder.before.plies)}.")
+
+
+def accuracy_words(review: RoundReview, names: tuple[str, str]) -> list[str]:
+    """Each player's share of moves that kept the best outcome in the round, as the review says it."""
+    lines = []
+    for player, name in enumerate(names):
+        kept, made = review.kept_and_made(player)
+        if made:
+            lines.append(f"{name}: {kept} of {made} moves kept the best outcome ({kept / made:.0%}).")
+    return lines
 
 
 def _rules_line(match: Match) -> str:

@@ -11,7 +11,7 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import OptionList, Static
 
-from ..play.you_wording import verb
+from ..play.you_wording import match_result_words
 from ..rules import Match
 from ..rules.end_reason import EndReason, rematch_allowed
 from ..rules.wording import plural
@@ -81,21 +81,7 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
         if winner is None:
             raise ValueError("the match-over dialog needs a match that is over")
         names = match.players
-        stars = match.stars
-        quitter = match.forfeited_by
-        wins = "you win" if winner == self.you else f"{names[winner]} wins"
-        if quitter is None:
-            lines = [f"{verb(names[winner], 'wins', 'win', you=winner == self.you)} the match "
-                     f"{stars[winner]}-{stars[1 - winner]}"]
-        elif self.ended in (None, EndReason.RESIGNED):  # on this terminal, a forfeit is a resignation too
-            resigned = "You resigned" if quitter == self.you else f"{names[quitter]} resigned"
-            lines = [f"{resigned}: {wins} the match"]
-        elif self.ended is EndReason.TIME:  # not won on the board: say what happened
-            ran = "You ran" if quitter == self.you else f"{names[quitter]} ran"
-            lines = [f"{ran} out of time: {wins} on time"]
-        else:
-            left = "You left" if quitter == self.you else f"{names[quitter]} left"
-            lines = [f"{left}: {wins} by forfeit"]
+        lines = [match_result_words(match, self.ended, self.you)]
         if self.notes:  # the ratings: near the top, in view at 80x24 however many rounds follow
             lines += ["", *self.notes]
         lines.append("")

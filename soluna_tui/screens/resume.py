@@ -8,8 +8,7 @@ from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Static
 
-from ..local.saves import SavedMatch
-from ..rules.clock import clock_face
+from ..local.saves import SavedMatch, describe_saved
 from .choice_dialog import ChoiceDialog
 from .help import HELP_BINDING
 
@@ -33,19 +32,7 @@ class ResumeScreen(ChoiceDialog[bool]):
         self.notice = notice
 
     def describe(self) -> str:
-        match = self.saved.match
-        names, stars = match.players, match.stars
-        mode = self.saved.setup.mode_label
-        if match.round_number == 1 and match.round.ply == 0:
-            return f"You have a match set up, not started yet:\n{names[0]} vs {names[1]} ({mode})."
-        state = "between rounds" if match.round.is_over else f"move {match.round.ply + 1}"
-        text = (f"You have an unfinished match:\n{names[0]} {stars[0]} - {stars[1]} {names[1]}, "
-                f"round {match.round_number}, {state} ({mode}).")
-        clock = self.saved.clock
-        if clock is not None:  # stopped while the game was closed: it runs again once resumed
-            text += (f"\nClock {clock.setting.label}, stopped: {names[0]} {clock_face(clock.left[0])}, "
-                     f"{names[1]} {clock_face(clock.left[1])}.")
-        return text
+        return describe_saved(self.saved)
 
     def body(self) -> Iterator[Widget]:
         if self.notice:

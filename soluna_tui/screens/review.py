@@ -12,10 +12,10 @@ from textual.widgets import Static
 
 from ..app.soluna_view import app_view
 from ..play.looks import move_words
+from ..play.match_text import accuracy_words, turning_point_words
 from ..play.you_wording import possessive
 from ..rules import Match, Round
 from ..rules.teaching import ACCURACY_MEANING, RESULT_CONVENTION, Judgement, RoundReview, review_round
-from ..rules.wording import plies
 from ..widgets.key_footer import KeyFooter
 from .help import HELP_BINDING
 from .quiet_focus import QuietFocus
@@ -57,22 +57,13 @@ def describe_review(review: RoundReview, played: Round, names: tuple[str, str],
                       JUDGEMENT_STYLES[item.judgement]))
     lines.append(("", ""))
     blunder = review.first_blunder
-    if blunder is None:
-        lines.append(("No blunder: the player who could win from the start kept the win.", "review--kept"))
-    else:
-        whose = possessive(names[blunder.player], you=blunder.player == you)
-        lines.append((f"The turning point: move {blunder.ply + 1}, {whose} {blunder.move}, "
-                      f"threw away a win in {plies(blunder.before.plies)}.", "review--threw"))
-        retry = review.first_blunder_by(you)
-        if try_again and retry is not None:  # against the computer, from your own mistake (not its own)
-            yours = possessive(names[retry.player], you=retry.player == you)
-            where = "it" if retry is blunder else f"{yours} move {retry.ply + 1}, {retry.move}"
-            lines.append((f"Press p to try again from just before {where} ({yours} move), perfect play answering.",
-                          ""))
-    for player, name in enumerate(names):
-        kept, made = review.kept_and_made(player)
-        if made:
-            lines.append((f"{name}: {kept} of {made} moves kept the best outcome ({kept / made:.0%}).", ""))
+    lines.append((turning_point_words(review, names, you), "review--kept" if blunder is None else "review--threw"))
+    retry = review.first_blunder_by(you)
+    if blunder is not None and try_again and retry is not None:  # against the computer, from your own mistake
+        yours = possessive(names[retry.player], you=retry.player == you)
+        where = "it" if retry is blunder else f"{yours} move {retry.ply + 1}, {retry.move}"
+        lines.append((f"Press p to try again from just before {where} ({yours} move), perfect play answering.", ""))
+    lines.extend((line, "") for line in accuracy_words(review, names))
     lines.append(("", ""))
     lines.append((ACCURACY_MEANING, ""))
     return lines
