@@ -12,7 +12,10 @@ zygote.py            zygote            imports the app once, forks a child per s
 child.py             child             the child's set-up: session leader, limits, no tracebacks
 child_app.py         child             the app a session runs: each message from the server to its half, quitting
 linked_app.py        child             the app's link to the server: what it said, questions, no disk
-lobby_half.py        child             what the lobby's screens wish, told the server, and its answers
+lobby_half.py        child             the lobby's menu and settings: their wishes told the server, and its answers
+pairing_half.py      child             the lobby's quick matches and challenges, asked of the server, and their dialogs
+people_half.py       child             who is online, as the server says it, handed to the lobby
+records_half.py      child             the leaderboard and a record asked of the server; a finished match replayed
 browsers_half.py     child             play in a browser: a code and the browsers signed in, asked of the server
 match_half.py        child             the match shown: its news, a computer match kept, leaving it
 remote_table.py      child             a seat at a match the server holds
@@ -21,5 +24,7 @@ talk_half.py         child             table talk heard, drawn in the chat panel
 activity.py          child             what counts as the player there (a key that acts), told the server
 screens/             child             the screens only a session shows: the lobby, a quick match waiting,
                                        challenges, names, records, the leaderboard, browsers, closing soon
+panes/               child             the lobby's panes (menu and settings, the lists: matches in play, who
+                                       is online, the talk), each served by its half; the table is there
 ===================  ================  ===============================================================
 """

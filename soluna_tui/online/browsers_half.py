@@ -20,21 +20,15 @@ class BrowsersHalf:
 
     def __init__(self, app: LinkedApp) -> None:
         self.app = app
-        self._wishes: dict[type[LobbyWish], Callable[[Any], None]] = {
-            ShowBrowsers: self._show, BrowsersScreen.NewCode: self._new_code, BrowsersScreen.Revoke: self._revoke,
-            BrowsersScreen.LookAgain: self._look_again,
-        }
+
+    @property
+    def wishes(self) -> dict[type[LobbyWish], Callable[[Any], None]]:
+        return {ShowBrowsers: self._show, BrowsersScreen.NewCode: self._new_code, BrowsersScreen.Revoke: self._revoke,
+                BrowsersScreen.LookAgain: self._look_again}
 
     @property
     def handlers(self) -> dict[type[Message], Callable[[Any], None]]:
         return {BrowserCode: self._heard_code, Browsers: self._heard_browsers}
-
-    def grant(self, wish: LobbyWish) -> bool:
-        """Whether ``wish`` is this half's (then it is done)."""
-        granted = self._wishes.get(type(wish))
-        if granted is not None:
-            granted(wish)
-        return granted is not None
 
     def _show(self, wish: ShowBrowsers) -> None:
         screen = BrowsersScreen(self.app.player_name, ascii_mode=self.app.ascii_mode)

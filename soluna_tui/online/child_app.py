@@ -2,10 +2,12 @@
 
 The app an SSH session runs: the lobby first, matches against the computer or through the server.
 
-``LinkedApp`` holds its link to the server and what the server said; two halves it owns do the rest:
-the lobby half (``lobby_half.py``: the lobby's wishes, and the server's answers to them) and the
-match half (``match_half.py``: the match shown, its news, leaving it). This module hands each
-message to its half and says what quitting means.
+``LinkedApp`` holds its link to the server and what the server said; the halves it owns do the rest,
+one for each of the lobby's panes (``lobby_half.py``: the menu and settings; ``pairing_half.py``: quick
+matches and challenges; ``people_half.py``: who is online; ``records_half.py``: the leaderboard and
+records; ``browsers_half.py``: browsers signed in; ``talk_half.py``: table talk) and the match half
+(``match_half.py``: the match shown, its news, leaving it). This module hands each wish of the lobby's
+screens and each message from the server to its half, and says what quitting means.
 
 The session's process writes nothing on the server's disk: no saves, statistics,
 preferences or screenshots (the command palette does not offer them).
@@ -14,6 +16,8 @@ preferences or screenshots (the command palette does not offer them).
 from __future__ import annotations
 
 import socket
+from collections.abc import Callable
+from typing import Any
 
 from textual import on
 from textual.binding import Binding
@@ -30,6 +34,9 @@ from .browsers_half import BrowsersHalf
 from .linked_app import NOTICE_SECONDS, LinkedApp
 from .lobby_half import LobbyHalf
 from .match_half import MatchHalf
+from .pairing_half import PairingHalf
+from .people_half import PeopleHalf
+from .records_half import RecordsHalf
 from .remote_table import RemoteTable
 from .screens.closing_soon import ClosingSoonScreen
 from .screens.lobby_wish import LobbyWish
@@ -48,20 +55,24 @@ class ChildApp(LinkedApp):
         super().__init__(name=name, link=link, ascii_mode=ascii_mode, computer_pause=computer_pause,
                          reveal_pause=reveal_pause)
         self.lobby_half = LobbyHalf(self)
+        self.pairing_half = PairingHalf(self.lobby_half)
+        self.people_half = PeopleHalf(self)
+        self.records_half = RecordsHalf(self)
+        self.browsers_half = BrowsersHalf(self)
         self.match_half = MatchHalf(self)
         self.talk_half = TalkHalf(self)
-        self.browsers_half = BrowsersHalf(self)
-        self._handlers.update(self.lobby_half.handlers)
-        self._handlers.update(self.browsers_half.handlers)
-        self._handlers.update(self.match_half.handlers)
-        self._handlers.update(self.talk_half.handlers)
+        #: What each wish of the lobby's screens does, and each message from the server: as their halves say.
+        lobby_halves = (self.lobby_half, self.pairing_half, self.records_half, self.browsers_half)
+        self._wishes: dict[type[LobbyWish], Callable[[Any], None]] = {
+            wish: granted for half in lobby_halves for wish, granted in half.wishes.items()}
+        for half in (*lobby_halves, self.people_half, self.match_half, self.talk_half):
+            self._handlers.update(half.handlers)
         self._handlers.update({Notice: self._heard_notice, ClosingSoon: self._closing_soon,
                                ErrorReply: self._heard_error, Exit: self._heard_exit})
 
     @on(LobbyWish)
     def _lobby_wish(self, wish: LobbyWish) -> None:
-        if not self.browsers_half.grant(wish):
-            self.lobby_half.grant(wish)
+        self._wishes[type(wish)](wish)
 
     def action_talk(self) -> None:
         self.talk_half.open()
@@ -85,7 +96,7 @@ class ChildApp(LinkedApp):
         """News from the server: in the lobby's status line when the lobby is what the player sees (it stays
         there), in the quick match's dialog while it waits (also news that comes before the dialog), else a
         notice."""
-        self.lobby_half.heard_news(message.text)
+        self.pairing_half.heard_news(message.text)
         if isinstance(self.screen, SeekingScreen):
             self.screen.show_news(message.text)
         elif self.screen is self.lobby:

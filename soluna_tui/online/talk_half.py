@@ -44,12 +44,12 @@ class TalkHalf:
         if message.whole or message.lines:
             self.book.take(message)
         lobby = self.app.lobby
-        if message.code is None and not message.whole and not lobby.talking:
+        if message.code is None and not message.whole and not lobby.lists.talking:
             self._unread += sum(1 for line in message.lines if not line.yours and line in self.book.lines(None))
             lobby.show_talk_unread(self._unread)
         others = message.refused is None and not message.whole and not any(line.yours for line in message.lines)
         if message.code is None and others and lobby.composed and lobby.in_view:
-            lobby.draw_news(self.redraw)  # others' lines in the lobby shown: news, as who comes and goes
+            lobby.pace.draw_news(self.redraw)  # others' lines in the lobby shown: news, as who comes and goes
         else:
             self.redraw()
         remote, game = self._remote, self.app.game

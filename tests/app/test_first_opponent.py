@@ -79,5 +79,5 @@ async def test_the_ssh_lobby_offers_a_new_player_level_3() -> None:
         await settle(pilot)
         assert isinstance(app.screen, LobbyScreen)
         assert app.screen.query_one("#level", Choice).value == FIRST_MATCHED.level
-        assert app.screen.computer_setup().computer_level == FIRST_MATCHED.level
+        assert app.screen.settings.computer_setup("ann", None).computer_level == FIRST_MATCHED.level
         assert f"{FIRST_MATCHED.rated}" in screen_text(app)

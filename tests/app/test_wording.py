@@ -78,7 +78,7 @@ async def test_a_level_is_named_alike_on_every_screen_and_in_every_text(tmp_path
         assert any(f"You        vs {words}" in line for line in lines)  # the latest accuracies
     assert MatchSetup.against_computer("perfect", rated=True).mode_label == "level 10 (perfect), rated"
     from soluna_tui.link.messages import ComputerOffer
-    from soluna_tui.online.screens.lobby import describe_computer_match
+    from soluna_tui.online.panes.menu_and_settings import describe_computer_match
 
     assert describe_computer_match(ComputerOffer("greedy", 2, (1, 0), False)) == (
         "your match against the computer at level 2 (greedy): round 2, stars 1-0")

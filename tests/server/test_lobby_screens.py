@@ -252,8 +252,9 @@ async def test_the_lobby_s_settings_are_set_as_the_key_left_them_and_told_once_t
                 "refuse_challenges": True}
         server.send({**welcome(), "clocks": [{"seconds": 180.0, "increment": 2.0}], "choices": kept})
         await wait_for_screen(pilot, app, LobbyScreen, "3 min + 2 s a move")
-        assert app.lobby.choices() == LobbyChoices("greedy", "online", 2, 16, 1, True, ClockSetting(180.0, 2.0),
-                                                   hidden=True, rated=False, refuse_challenges=True)
+        assert app.lobby.settings.choices() == LobbyChoices(
+            "greedy", "online", 2, 16, 1, True, ClockSetting(180.0, 2.0), hidden=True, rated=False,
+            refuse_challenges=True)
         text = screen_text(app)
         assert "online (loser opens)" in text and "the other player" in text and "◂ 16 ▸" in text
         assert "◂ hide me ▸" in text

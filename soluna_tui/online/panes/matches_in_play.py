@@ -1,0 +1,74 @@
+"""The matches in play, as the lobby lists them (``#lobby-matches``): Enter watches one, or takes back a held seat.
+
+The list keeps what it last drew and draws again only what changed (``show``); a match chosen goes up as
+``MatchesInPlay.Chosen``, the screen deciding what it means with the settings beside it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual import on
+from textual.message import Message
+from textual.widgets import OptionList
+
+from ...link.messages import ListedMatch
+from ...widgets.menu import Menu
+
+
+def describe(entry: ListedMatch) -> str:
+    """One line about a match in play: who, which round, the stars, who watches, who is away
+    (or, where this player's own seat is held, that Enter takes it back)."""
+    players, stars = entry.players, entry.stars
+    if entry.yours:
+        return (f"Your seat: {players[0]} vs {players[1]}, round {entry.round}, "
+                f"stars {stars[0]}-{stars[1]} (Enter returns)")
+    text = f"{players[0]} vs {players[1]}: round {entry.round}, stars {stars[0]}-{stars[1]}"
+    watchers = entry.watchers
+    if watchers:
+        text += f", {watchers} watching"
+    away = [name for name, gone in zip(players, entry.away, strict=True) if gone]
+    if away:
+        text += f" ({' and '.join(away)} away)"
+    return text
+
+
+def held_seat(matches: Sequence[ListedMatch]) -> ListedMatch | None:
+    """The first match in play where this player's seat is held for them."""
+    return next((entry for entry in matches if entry.yours), None)
+
+
+class MatchesInPlay(Menu):
+    """The matches in play, one line each."""
+
+    class Chosen(Message):
+        """Enter on a match in play."""
+
+        def __init__(self, entry: ListedMatch) -> None:
+            super().__init__()
+            self.entry = entry
+
+    def __init__(self) -> None:
+        super().__init__(id="lobby-matches")
+        self.matches: tuple[ListedMatch, ...] = ()
+        #: The lines as last drawn.
+        self._drawn: tuple[str, ...] = ()
+
+    def show(self, matches: tuple[ListedMatch, ...]) -> None:
+        """The matches in play in the list, when it shows (the list changed behind who is online or the talk
+        laid the lobby out again all the same), and only if what it says has changed."""
+        self.matches = matches
+        lines = tuple(describe(entry) for entry in matches)
+        if lines == self._drawn:
+            return
+        self._drawn = lines
+        highlighted = self.highlighted
+        self.fit_height(len(lines))
+        self.set_options(lines)
+        if lines:
+            self.highlighted = min(highlighted or 0, len(lines) - 1)
+
+    @on(OptionList.OptionSelected)
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        if event.option_index < len(self.matches):
+            self.post_message(self.Chosen(self.matches[event.option_index]))
