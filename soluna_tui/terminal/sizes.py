@@ -41,9 +41,18 @@ def _is_utf8(name: str | None) -> bool:
         return False
 
 
+def _coerced(environ: Mapping[str, str]) -> bool:
+    """Whether Python itself set ``LC_CTYPE=C.UTF-8`` as it started, the locale being C or POSIX (PEP 538): the
+    terminal was asked for nothing but ASCII (``LANG=C``), whatever Python reads and writes."""
+    return (not environ.get("LC_ALL") and environ.get("LC_CTYPE") == "C.UTF-8"
+            and environ.get("LANG", "C") in ("C", "POSIX", ""))
+
+
 def wants_ascii(environ: Mapping[str, str] = os.environ) -> bool:
     """True when Unicode glyphs are unsafe: the locale is not UTF-8, or TERM is the Linux console."""
     if environ.get("TERM") == "linux":
+        return True
+    if _coerced(environ):
         return True
     for variable in ("LC_ALL", "LC_CTYPE", "LANG"):
         value = environ.get(variable)

@@ -323,3 +323,14 @@ def test_the_mode_is_chosen_by_flag_then_environment_then_preferences(tmp_path: 
     assert not wanted(False, Preferences(tmp_path), {})
     assert not Preferences(tmp_path).screen_reader
     assert os.path.exists(tmp_path / "preferences.json")
+
+
+def test_the_c_locale_asks_for_ascii_though_python_reads_utf_8() -> None:
+    """Python sets ``LC_CTYPE=C.UTF-8`` itself as it starts under ``LANG=C`` (PEP 538): the terminal still asked
+    for ASCII."""
+    from soluna_tui.terminal.sizes import wants_ascii
+
+    assert wants_ascii({"LANG": "C", "LC_CTYPE": "C.UTF-8"})
+    assert wants_ascii({"LC_CTYPE": "C.UTF-8"})
+    assert not wants_ascii({"LANG": "C.UTF-8"})
+    assert not wants_ascii({"LANG": "en_GB.UTF-8", "LC_CTYPE": "C.UTF-8"})
