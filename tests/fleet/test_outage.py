@@ -3,6 +3,9 @@
 Two servers in this process share one PostgreSQL (the ``pgserver`` wheel's), each reaching it through a
 ``DatabaseLine`` the test cuts (every connection dropped, new ones refused, as by a stopped database) and
 mends. Real SSH players on both servers: ann on the first, bob on the second, eve watching on the first.
+
+An outage of minutes or days is played in seconds: the servers' time (the store's clock, which every decision
+reads) leaps over most of it (``Leap``), as if the database had stayed away that long.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ import asyncio
 import contextlib
 import re
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
@@ -19,13 +22,16 @@ import pytest
 
 from soluna_tui.rules import Match
 from soluna_tui.rules.clock import ClockSetting, MatchClock
+from soluna_tui.server.config import ADJOURN_AFTER
+from soluna_tui.server.lobby.pending import PENDING
 from soluna_tui.server.lobby.presence import DEAD_AFTER, HEARTBEAT
 from soluna_tui.server.ssh.ssh_server import SolunaServer
 from soluna_tui.server.storage import Storage, StoredMatch, open_storage
 
-from ..server.helpers import TIMEOUT, SshTerminal, move_keys, play_a_move, running_server
+from ..server.helpers import TIMEOUT, SshTerminal, move_keys, play_a_move, running_server, wait_until
 from ..server.test_clocks_e2e import CREATE, FIRST_CLOCK
 from ..server.test_lobby_e2e import JOIN_KEYS
+from ..server.test_two_players import secret_shown
 
 CLOCK = ClockSetting(120.0, 0.0)
 #: Seconds a seat is held (longer than any outage here: a move made during one is stored).
@@ -37,6 +43,22 @@ PROMPTLY = 3.5
 SHORT_CLOCK = ClockSetting(20.0, 0.0)
 SHORT_HOLD = 3.0
 SHORT_OUTAGE = 22.0
+#: Issue 39's "Done when": a 6-minute outage played against a short hold time, at 3+2 (where any outage over five
+#: minutes after a move could lose on time).
+BLITZ = ClockSetting(180.0, 2.0)
+SIX_MINUTES = 360.0
+
+
+class Leap:
+    """The time of both servers and of the test's store: the clock, ``ahead`` seconds on (a leap over an outage)."""
+
+    def __init__(self, *stores: Storage) -> None:
+        self.ahead = 0.0
+        for store in stores:
+            store.clock = self.now
+
+    def now(self) -> float:
+        return time.time() + self.ahead
 
 
 class DatabaseLine:
@@ -151,30 +173,42 @@ async def cut_both(lines: list[DatabaseLine]) -> float:
     return time.time()
 
 
+async def in_step(first: SolunaServer, second: SolunaServer, code: str, bob: SshTerminal) -> None:
+    """Until the second server has heard of ann's last move on the first, and bob's screen shows it: a database cut
+    before then hides it from the second server until it is back (bob, told it is ann's move, could not move)."""
+    await wait_until(lambda: second.lobby.tables[code].version == first.lobby.tables[code].version,
+                     what="the second server hearing of the last move")
+    await bob.wait_for_text("Your move")
+
+
 async def bob_moves(second: SolunaServer, code: str, bob: SshTerminal) -> float:
-    """Bob plays the first legal move by the towers' keys; when he did."""
+    """Bob plays the first legal move by the towers' keys, once his screen shows the match as his server has it (a
+    key pressed before his screen shows ann's last move would pick up a tower on her turn); when he did."""
     match = second.lobby.tables[code].match
+    if match.round.ply:
+        await bob.wait_for_text(f"{match.round.ply:2}. {match.players[1 - match.to_move]}", "Your move")
     mover, target = move_keys(match, match.position.legal_moves[0])
     await bob.press(mover, "enter", target, "enter", pause=0.05)
     return time.time()
 
 
 async def mend_both_at(lines: list[DatabaseLine], moment: float, store: Storage, servers: tuple[SolunaServer, ...],
-                       stagger: float = 0.0) -> list[float]:
+                       stagger: float = 0.0, clock: Callable[[], float] = time.time) -> list[float]:
     """The database back at ``moment`` for the first server, ``stagger`` seconds later for the second (the outage is
-    the scenario: waited for on purpose); how long each server took to be back on it (its heartbeat written)."""
+    the scenario: waited for on purpose); how long each server took to be back on it (its heartbeat written, by the
+    servers' ``clock``)."""
     mended = []
     for number, line in enumerate(lines):
         await asyncio.sleep(max(0.0, moment + number * stagger - time.time()))
         await line.mend()
-        mended.append(time.time())
+        mended.append(clock())
     lags = [0.0] * len(servers)
     deadline = time.time() + TIMEOUT + 30  # what the issue saw, and more: a figure rather than a hang
     while not all(lags) and time.time() < deadline:
         heard = {server.id: server.seen_at for server in await store.servers.known()}
         for index, server in enumerate(servers):
             if not lags[index] and heard.get(server.lobby.server_id, 0.0) > mended[index]:
-                lags[index] = time.time() - mended[index]
+                lags[index] = clock() - mended[index]
         await asyncio.sleep(0.05)
     assert all(lags), "a server never came back on the database"
     return lags
@@ -275,6 +309,7 @@ async def test_an_outage_longer_than_the_clock_and_the_hold_time_decides_nothing
         try:
             for _ in range(2):  # real play: a clock run out now loses on time (before, it aborts)
                 await play_a_move(first, code, [ann, bob])
+            await in_step(first, second, code, bob)
             before = MatchClock.from_document((await store.matches.get(code)).clock)
             cut_at = await cut_both(lines)
             if bob_moves_meanwhile:
@@ -312,3 +347,102 @@ async def test_an_outage_longer_than_the_clock_and_the_hold_time_decides_nothing
         finally:
             for terminal in (ann, bob, eve):
                 await terminal.close()
+
+
+async def test_a_six_minute_outage_against_a_short_hold_time_loses_nobody_on_time(tmp_path, postgres_database) -> None:
+    """Issue 39's "Done when": at 3+2, a move made during a 6-minute outage (the servers' time leaps over it) with
+    seats held 3 s is saved as of when it was made; nobody loses on time or by forfeit, and both clocks stand where
+    they stood (before, the mover was charged the whole outage: at 0.5+0 and 324 s the mover lost on time)."""
+    async with two_servers(tmp_path, postgres_database, BLITZ, SHORT_HOLD) as (first, second, store, lines):
+        leap = Leap(first.store, second.store, store)
+        code, ann, bob, eve = await match_across(first, second, BLITZ)
+        try:
+            for _ in range(2):  # real play: a clock run out now loses on time (before, it aborts)
+                await play_a_move(first, code, [ann, bob])
+            await in_step(first, second, code, bob)
+            before = MatchClock.from_document((await store.matches.get(code)).clock)
+            cut_at = await cut_both(lines)
+            moved_at = await bob_moves(second, code, bob)
+            await bob.wait_for_notice(PENDING)
+            for terminal in (ann, eve):
+                await terminal.wait_for_text("The database is away")
+            await asyncio.sleep(SHORT_HOLD + HEARTBEAT)  # past the hold time in real time too (the scenario)
+            leap.ahead = SIX_MINUTES
+            back_at = time.time()
+            lags = await mend_both_at(lines, back_at, store, (first, second), clock=leap.now)
+            await bob.wait_for_notice("Your move is saved: the database is back.")
+            stored = await no_server_taken_for_dead(store, code, back_at + max(lags), [ann, bob, eve])
+            after = MatchClock.from_document(stored.clock)
+            match = Match.from_dict(stored.document)
+            bob_charged = charged(before, after, moved_at) + BLITZ.increment
+            print(f"\na {(leap.now() - cut_at) / 60:.1f}-minute outage, seats held {SHORT_HOLD:g} s, at 3+2: bob's "
+                  f"move saved, charged {bob_charged:+.2f} s beyond his thinking; ann's clock {after.left[0]:.1f} s "
+                  f"of {before.left[0]:.1f} s")
+            for terminal in (ann, bob, eve):
+                for word in (b"ran out", b"wins", b"not saved", b"lost the"):
+                    assert word not in terminal.received, terminal.shown
+            assert not match.is_over and match.round.ply == 4
+            assert after.running == 0 and after.left[0] == before.left[0]
+            assert after.since >= cut_at + SIX_MINUTES - 1
+            assert abs(bob_charged) < 1.0  # the outage counts for nobody
+            assert [seat.server for seat in stored.seats] == [first.lobby.server_id, second.lobby.server_id]
+            await ann.wait_for_text(" 4. bob", "Your move")
+        finally:
+            for terminal in (ann, bob, eve):
+                await terminal.close()
+
+
+async def test_a_day_long_outage_adjourns_the_match_until_both_players_are_back_on_any_server(
+        tmp_path, postgres_database) -> None:
+    """Issue 39: past a day without the database the match is adjourned (kept, both clocks stopped where they stood,
+    no seat held: no loss on time or by forfeit however long), both players told; ann, gone meanwhile, comes back
+    on the other server, and the match goes on, bob's clock running from where it stood."""
+    async with two_servers(tmp_path, postgres_database, BLITZ, SHORT_HOLD) as (first, second, store, lines):
+        leap = Leap(first.store, second.store, store)
+        code, ann, bob, eve = await match_across(first, second, BLITZ)
+        back = None
+        try:
+            for _ in range(2):
+                await play_a_move(first, code, [ann, bob])
+            await in_step(first, second, code, bob)
+            secret = secret_shown(ann)
+            before = MatchClock.from_document((await store.matches.get(code)).clock)
+            cut_at = await cut_both(lines)
+            for terminal in (bob, eve):
+                await terminal.wait_for_text("The database is away")
+            await ann.close()  # gone during the outage
+            leap.ahead = ADJOURN_AFTER + 3600
+            back_at = time.time()
+            lags = await mend_both_at(lines, back_at, store, (first, second), clock=leap.now)
+            for terminal in (bob, eve):  # told it is adjourned (then that ann left: it stays adjourned)
+                await terminal.wait_for(lambda _, terminal=terminal: "adjourned" in terminal.sidebar)
+            # Past the hold time and what would take a server for dead: nothing more comes of it.
+            stored = await no_server_taken_for_dead(store, code, back_at + max(lags), [bob, eve])
+            stood = MatchClock.from_document(stored.clock)
+            print(f"\na day and an hour without the database: {stored.adjourned_at is not None and 'adjourned'}, "
+                  f"clocks stood at {stood.left[0]:.1f} s and {stood.left[1]:.1f} s (bob's ran "
+                  f"{before.left[1] - stood.left[1]:.1f} s from ann's move until the clocks stopped)")
+            assert stored.adjourned_at is not None and stood.running is None
+            bob_left = before.left[1] - (cut_at - before.since)  # as the database went
+            assert stood.left[0] == before.left[0] and bob_left - HEARTBEAT - 0.5 <= stood.left[1] <= bob_left + 0.5
+            assert stored.seats[0].server is None and stored.seats[0].held_until is None
+            assert Match.from_dict(stored.document).round.ply == 3
+            for terminal in (bob, eve):
+                for word in (b"ran out", b"wins", b"forfeit"):
+                    assert word not in terminal.received, terminal.shown
+            back = await SshTerminal.open(second.port, username="ann")  # on the other server
+            await back.wait_for_text("Return to your match")
+            await back.press("enter")
+            await back.wait_for_text("type the secret")
+            await back.press(secret.lower(), "enter")
+            for terminal in (back, bob):
+                await terminal.wait_for(lambda _, terminal=terminal: "the adjourned match goes on" in terminal.sidebar)
+            resumed = await store.matches.get(code)
+            going = MatchClock.from_document(resumed.clock)
+            assert resumed.adjourned_at is None and going.running == 1 and going.left == stood.left
+            await bob_moves(second, code, bob)
+            await back.wait_for_text(" 4. bob", "Your move")
+        finally:
+            for terminal in (ann, bob, eve, back):
+                if terminal is not None:
+                    await terminal.close()
