@@ -106,3 +106,45 @@ async def test_a_challenge_to_a_player_who_leaves_on_the_other_server_lapses_and
         finally:
             for terminal in (ann, bob):
                 await terminal.close()
+
+
+async def test_a_challenge_answered_on_one_server_leaves_every_terminal_of_its_player_on_both(
+        tmp_path, postgres_database) -> None:
+    """Issue 39: a challenge accepted in one terminal stayed listed in the other ("That challenge is not open any
+    more"); bob, keyed, is on both servers, and the challenger hears what became of each challenge."""
+    bob_key = asyncssh.generate_private_key("ssh-ed25519")
+    async with fleet(tmp_path, postgres_database) as (first, second, key):
+        bob = await SshTerminal.open(second.port, username="bob", client_keys=[bob_key], **known(key))
+        await keep_the_name(bob)
+        bob_too = await SshTerminal.open(first.port, username="bob", client_keys=[bob_key], **known(key))
+        ann = await SshTerminal.open(first.port, username="ann", **known(key))
+        cyd = await SshTerminal.open(second.port, username="cyd", **known(key))
+        try:
+            await bob_too.wait_for_text("Welcome, bob.")
+            for terminal in (ann, cyd):
+                await open_online(terminal)
+                await see_online(terminal, ("ann", "bob", "cyd"))
+                await terminal.press("o")
+            await challenge(cyd, "bob")  # declined on one terminal: gone from the other, cyd told
+            for terminal in (bob, bob_too):
+                await terminal.wait_for_text("1 challenge (c)")
+            await bob_too.press("c")
+            await bob_too.wait_for_text("challenges you:")
+            await answer(bob, "d")
+            await cyd.wait_for_text("bob declined your challenge.")
+            await bob_too.wait_for_text("No challenges right now.", timeout=5)
+            await bob_too.press("escape")
+            await challenge(ann, "bob")  # accepted on one terminal: gone from the other, ann in the match
+            for terminal in (bob, bob_too):
+                await terminal.wait_for_text("1 challenge (c)")
+            await bob_too.press("c")
+            await bob_too.wait_for_text("challenges you:")
+            await answer(bob, "a")
+            await in_match(ann, "bob")
+            await bob_too.wait_for_text("No challenges right now.", timeout=5)
+            await bob_too.press("escape")
+            await bob_too.pump(0.5)
+            assert "challenge (c)" not in bob_too.text
+        finally:
+            for terminal in (ann, bob, bob_too, cyd):
+                await terminal.close()
