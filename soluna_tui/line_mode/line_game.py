@@ -382,7 +382,8 @@ class LineGame:
                   *(f"{trouble.title}: {trouble.text}" for trouble in troubles))
         if table.save_problem:
             self._say(f"Not saved: {table.save_problem}")
-        what = ["review" if any(played.outcome for played in match.rounds) else "", "rematch" if self._rematch and table.offers_rematch else "",
+        what = ["review" if any(played.outcome for played in match.rounds) else "",
+                "rematch" if self._rematch and table.offers_rematch else "",
                 "undo" if table.can_undo else ""]
         choices = ", ".join(filter(None, what))
         self._say(f"Type {choices}, or quit." if choices else "Type quit to leave.")

@@ -88,6 +88,13 @@ def what_comes_onto(table: Arrangement, slot: int) -> list[int]:
     return [other + 1 for other in table.occupied if other != slot and slot + 1 in where_it_goes(table, other)]
 
 
+def targets_words(table: Arrangement, slot: int, places: Sequence[int]) -> str:
+    """Where the tower at ``slot`` can go, said short when it is everywhere: ``any other tower``, ``3 and 8``."""
+    if len(places) > 2 and len(places) == len(table.occupied) - 1:
+        return "any other tower"
+    return numbers(places)
+
+
 def numbers(places: Sequence[int]) -> str:
     """``3``, ``3 and 8``, ``2, 5 and 9``."""
     texts = [str(place) for place in places]
@@ -101,7 +108,7 @@ def tower_line(table: Arrangement, slot: int) -> str:
         return f"Tower {slot + 1} is gone: it was moved onto another tower this round."
     goes, comes = where_it_goes(table, slot), what_comes_onto(table, slot)
     text = f"Tower {slot + 1}: {tower_words(tower)} ({tower})."
-    text += f" It can go onto {numbers(goes)}." if goes else " It cannot move."
+    text += f" It can go onto {targets_words(table, slot, goes)}." if goes else " It cannot move."
     if comes:
         text += f" {numbers(comes)} can go onto it."
     return text
@@ -116,7 +123,7 @@ def legal_moves_lines(table: Arrangement) -> list[str]:
         tower = table[slot]
         if goes and tower is not None:
             total += len(goes)
-            lines.append(f"Tower {slot + 1}, {tower_words(tower)}: onto {numbers(goes)}.")
+            lines.append(f"Tower {slot + 1}, {tower_words(tower)}: onto {targets_words(table, slot, goes)}.")
     stuck = [slot + 1 for slot in table.occupied if not where_it_goes(table, slot)]
     head = f"{plural(total, 'legal move')}, by the tower that moves."
     if stuck:

@@ -95,10 +95,15 @@ def started(tmp_path: Path, *arguments: str, **env: str) -> RawTerminal:
 
 
 def first_move(answer: list[str]) -> str:
-    """The first legal move the ``moves`` command lists, typed as tower numbers: ``Tower 3, one moon: onto 7...``."""
-    found = next(re.match(r"Tower (\d+), .*: onto (\d+)", line) for line in answer if line.startswith("Tower "))
+    """The first legal move the ``moves`` command lists, typed as tower numbers: ``Tower 3, one moon: onto 7...``,
+    or ``onto any other tower`` (then the next tower standing)."""
+    found = next(re.match(r"Tower (\d+), .*: onto (\d+|any other tower)", line)
+                 for line in answer if line.startswith("Tower "))
     assert found is not None
-    return f"{found.group(1)}>{found.group(2)}"
+    if found.group(2) != "any other tower":
+        return f"{found.group(1)}>{found.group(2)}"
+    standing = [int(number) for number in re.findall(r"(?:Tower |, | and |: )(\d+)\b", " ".join(answer))]
+    return f"{found.group(1)}>{next(number for number in standing if number != int(found.group(1)))}"
 
 
 def test_a_whole_match_against_level_1_typed_move_by_move(tmp_path: Path) -> None:
