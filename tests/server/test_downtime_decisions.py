@@ -11,7 +11,9 @@ from soluna_tui.rules.end_reason import EndReason
 from soluna_tui.rules.wording import minutes
 from soluna_tui.server.config import ADJOURN_AFTER
 from soluna_tui.server.lobby.decisions import ADJOURNED, DATABASE_AWAY, Change, Keep, MatchRead, Referee, Resync
+from soluna_tui.server.lobby.listing import in_play, listing_for
 from soluna_tui.server.lobby.news import MovePlayed, News
+from soluna_tui.server.lobby.tables import Table
 
 from .test_decisions import DEAD, HERE, NOW, match_over, move_request, played, seat
 from .test_fair_decisions import BLITZ, at, clocked
@@ -181,3 +183,13 @@ def test_a_move_that_waited_for_the_database_over_a_day_is_saved_and_the_match_a
     assert change.news.moved == MovePlayed(request.round, request.ply, request.move)
     assert change.news.seats[0] == f"Your move is saved, but the database was away for 25 hours: {ADJOURNED}"
     assert change.seats[1].held_until is None and change.seats[0].server == HERE
+
+
+def test_a_seat_in_an_adjourned_match_is_offered_back_but_said_held_for_no_time() -> None:
+    """The lobby's quit dialog said "Your seat ... is held for 0 seconds, then your opponent wins by forfeit"."""
+    stored = clocked(played(), seat("ann", None, addresses=("10.0.0.1",)), seat("bob"),
+                     clock=MatchClock(BLITZ, (60.0, 40.0))).stored
+    for adjourned_at, held in ((None, 0.0), (NOW, None)):
+        matches = in_play([Table(replace(stored, adjourned_at=adjourned_at))], {}, at(NOW + 10))
+        (entry,) = listing_for({"ann"}, None, "10.0.0.1", matches, None).matches
+        assert entry.yours and entry.held == held

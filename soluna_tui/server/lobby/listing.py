@@ -59,7 +59,8 @@ def listing_for(names: Collection[str], fingerprint: str | None, address: str, m
                 for seat, free in zip(table.seats, entry.away, strict=True)]
         if any(mine):
             theirs = True
-            held = next(matches.moment.away(seat) for seat, its in zip(table.seats, mine, strict=True) if its)
+            held = None if table.adjourned else next(  # adjourned: it waits for them, held for nobody's time
+                matches.moment.away(seat) for seat, its in zip(table.seats, mine, strict=True) if its)
             entry = replace(entry, yours=True, held=held)
         listed.append(entry)
     if not theirs and offer is None:
