@@ -34,6 +34,11 @@ class ChatInput(Input):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(placeholder=PLACEHOLDER, compact=True, id=id)
 
+    def on_focus(self) -> None:
+        """Shown and focused at once (``C``): brought into view once it has a place, where the screen scrolls (a
+        phone's lobby); focused before it is laid out, it would scroll nowhere."""
+        self.call_after_refresh(self.scroll_visible, animate=False, immediate=True)
+
     def on_key(self, event: events.Key) -> None:
         """A number while the line is empty: its canned line (and the input's own handling of the key is skipped:
         this handler comes first, ``prevent_default`` stops the ones after it)."""

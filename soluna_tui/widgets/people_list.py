@@ -58,9 +58,12 @@ class PeopleList(Menu):
         self._ellipsis = "..." if ascii_mode else "…"
         self._texts: tuple[str, ...] = ()
         self._people_numbers: tuple[int, ...] = ()
+        #: Who is listed, as last handed: their lines are made again for the width the list is laid out at.
+        self._people: tuple[Sequence[OnlinePerson], int | None] = ((), None)
 
     def show(self, people: Sequence[OnlinePerson], you: int | None) -> None:
         """The people to list, in order; the highlight stays on the person it was on."""
+        self._people = (people, you)
         width = self.scrollable_content_region.width - 2 if self.size.width else DEFAULT_WIDTH
         lines = tuple(person_line(person, person.id == you, max(width, 20), self._ellipsis) for person in people)
         if lines == self._texts:
@@ -73,3 +76,13 @@ class PeopleList(Menu):
         if lines:
             self.highlighted = (self._people_numbers.index(was) if was in self._people_numbers
                                 else min(highlighted or 0, len(lines) - 1))
+
+    def on_resize(self) -> None:
+        """Laid out (first shown, with the lines made for ``DEFAULT_WIDTH``) or at another width: the lines made
+        again for it, so that a phone's lines are cut to its width rather than wrapped."""
+        self.show(*self._people)
+
+    def on_focus(self) -> None:
+        """Shown and focused at once (``o`` in the lobby): brought into view once it has a place, where the lobby
+        scrolls (a phone's); focused before it is laid out, it would scroll nowhere."""
+        self.call_after_refresh(self.scroll_visible, animate=False, immediate=True)

@@ -11,6 +11,7 @@ import random
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 
 from soluna_tui.app.soluna_app import SolunaApp
@@ -64,3 +65,7 @@ def play_until(*screens: type, then: tuple[str, ...] = ()) -> Callable[[Pilot], 
         await idle(pilot)
 
     return run_before
+
+
+#: The two sizes every screen is drawn at: the classic terminal, and a phone's (issue 38).
+TWO_SIZES = pytest.mark.parametrize("size", [(80, 24), (40, 20)], ids=["80x24", "40x20"])
