@@ -680,6 +680,9 @@ class MatchState(Reply):
     ended: EndReason | None = None
     #: A rated match over: what it did to each player's rating (by seat).
     ratings: tuple[RatingShift, ...] = ()
+    #: Sent because the server found its database away (the clocks shown stopped): never the answer to a move this
+    #: terminal has just sent, which stays on its board until the server says what became of it.
+    clocks_stopped: bool = False
 
 
 @dataclass(frozen=True)

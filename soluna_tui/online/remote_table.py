@@ -6,7 +6,8 @@ The server's word is final: this table plays a move on its copy at once (the
 screen has already checked it) so the board answers without a round trip, sends
 it, and then follows the server's updates. Each update carries the match's
 version: a move (``moved``) applies only on top of the version before it, and a
-whole state (``match``) replaces whatever this table had. Anything that does not
+whole state (``match``) replaces whatever this table had (but our own move just sent, when the state only says
+the server's clocks stopped: the server answers the move itself). Anything that does not
 fit (a gap, a move that does not apply) makes the table ask for the whole state,
 so the screen cannot drift from the server. A match with a clock has it in every update: each
 player's time left when the server sent it, and whose clock runs (the screen counts it down).
@@ -82,7 +83,10 @@ class RemoteTable(Table):
         if isinstance(message, MatchState):
             if version < self.version:
                 return  # older than what is shown: overtaken on the way
-            self._read(message)
+            if message.clocks_stopped and version == self.version and self._pending is not None:
+                self._take_clock(message)  # the database went away before the server read our move: it stays
+            else:
+                self._read(message)
         elif version <= self.version:
             return  # already applied
         elif version > self.version + 1 or not self._apply_move(message):

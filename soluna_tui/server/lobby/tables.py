@@ -117,7 +117,8 @@ class MatchCache:
         secret = self._visitors[guest].secret if seat is not None else None
         return MatchState(table.code, table.version, 0 if seat == 0 else 1 if seat == 1 else None,
                           table.match.to_dict(), table.hints, (away[0], away[1]), secret, notice,
-                          self._clock(table, moment.now, clocks_stopped_at), table.ended, table.ratings)
+                          self._clock(table, moment.now, clocks_stopped_at), table.ended, table.ratings,
+                          clocks_stopped=clocks_stopped_at is not None)
 
     @staticmethod
     def _clock(table: Table, now: float, stopped_at: float | None = None) -> ClockReading | None:
