@@ -1,20 +1,21 @@
 """Table talk's panel: the last lines said where the player is, and the chat line under them while it is open
-(opened by its key, closed by Escape)."""
+(opened by its key, closed by Escape).
+
+Its lines and chat line are made the first time the panel shows: most matches have no talk, and a game on one
+terminal never has any, so its first frame does without them (and without importing them).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from textual.app import ComposeResult
 from textual.containers import Vertical
-
-from ..play.chat_book import spoken_by
-from .chat_input import ChatInput
-from .chat_lines import ChatLines, Spoken
 
 if TYPE_CHECKING:  # the messages' module is only the SSH child's: the local game never imports it
     from ..link.messages import ChatLine
+    from .chat_input import ChatInput
+    from .chat_lines import ChatLines, Spoken
 
 #: The most lines the panel keeps to draw (the newest: the panel shows the last few that fit).
 LINES_DRAWN = 100
@@ -37,10 +38,17 @@ class ChatPanel(Vertical):
         self.shown_with_lines = shown_with_lines
         self.is_open = False
         self._spoken: tuple[Spoken, ...] = ()
+        self._parts: tuple[ChatLines, ChatInput] | None = None
 
-    def compose(self) -> ComposeResult:
-        yield ChatLines(id="chat-lines")
-        yield ChatInput(id="chat-input")
+    def _mounted_parts(self) -> tuple[ChatLines, ChatInput]:
+        """The lines and the chat line: made and mounted the first time they are needed."""
+        if self._parts is None:
+            from .chat_input import ChatInput
+            from .chat_lines import ChatLines
+
+            self._parts = ChatLines(id="chat-lines"), ChatInput(id="chat-input")
+            self.mount_all(self._parts)
+        return self._parts
 
     def on_mount(self) -> None:
         self.border_title = "Talk"
@@ -48,10 +56,12 @@ class ChatPanel(Vertical):
 
     @property
     def chat_line(self) -> ChatInput:
-        return self.query_one(ChatInput)
+        return self._mounted_parts()[1]
 
     def show(self, lines: Sequence[ChatLine], note: str | None = None, players_see_spectators: bool = False) -> None:
         """The lines to show (the last ``LINES_DRAWN``), and a note under them (why not said, a command's answer)."""
+        from ..play.chat_book import spoken_by
+
         self._spoken = (*((spoken_by(line, players_see_spectators), line.text, line.yours)
                           for line in lines[-LINES_DRAWN:]), *(((None, note, False),) if note else ()))
         if self.is_mounted:
@@ -77,6 +87,9 @@ class ChatPanel(Vertical):
         # lines to read; on a narrow terminal only while it is open or the moves and talk are.
         self.set_class(self.is_open, "-open")
         self.set_class(self.shown_with_lines and bool(self._spoken), "-has-lines")
-        self.chat_line.display = self.is_open
+        if self._parts is None and not self.display:
+            return  # never shown yet: nothing to make
+        lines, chat_line = self._mounted_parts()
+        chat_line.display = self.is_open
         if self.display:  # a hidden panel's lines wait until it shows: refreshing a widget out of view costs the
-            self.query_one(ChatLines).show(self._spoken)  # screen its whole map again, on every line heard
+            lines.show(self._spoken)  # screen its whole map again, on every line heard
