@@ -10,7 +10,16 @@ from soluna_tui.rules.clock import MatchClock
 from soluna_tui.rules.end_reason import EndReason
 from soluna_tui.rules.wording import minutes
 from soluna_tui.server.config import ADJOURN_AFTER
-from soluna_tui.server.lobby.decisions import ADJOURNED, DATABASE_AWAY, Change, Keep, MatchRead, Referee, Resync
+from soluna_tui.server.lobby.decisions import (
+    ADJOURNED,
+    DATABASE_AWAY,
+    STILL_ADJOURNED,
+    Change,
+    Keep,
+    MatchRead,
+    Referee,
+    Resync,
+)
 from soluna_tui.server.lobby.listing import in_play, listing_for
 from soluna_tui.server.lobby.news import MovePlayed, News
 from soluna_tui.server.lobby.tables import Table
@@ -193,3 +202,20 @@ def test_a_seat_in_an_adjourned_match_is_offered_back_but_said_held_for_no_time(
         matches = in_play([Table(replace(stored, adjourned_at=adjourned_at))], {}, at(NOW + 10))
         (entry,) = listing_for({"ann"}, None, "10.0.0.1", matches, None).matches
         assert entry.yours and entry.held == held
+
+
+def test_an_adjourned_match_takes_no_move_while_a_player_is_away_and_a_move_with_both_here_ends_it() -> None:
+    """Else the away player's clock would run: ann (to move) alone moves, and bob, away, could lose on time."""
+    back = NOW + DAY_AND_MORE
+    match = played()
+    stored = clocked(match, seat("ann"), seat("bob", None), clock=MatchClock(BLITZ, (60.0, 40.0))).stored
+    alone = MatchRead(replace(stored, adjourned_at=back))
+    assert REFEREE.play_move(alone, 0, move_request(match), at(back + 5)) == Resync(STILL_ADJOURNED)
+    both = MatchRead(replace(stored, seats=(seat("ann"), seat("bob")), adjourned_at=back))
+    moved = REFEREE.play_move(both, 0, move_request(match), at(back + 5))
+    assert isinstance(moved, Change) and moved.adjourned_at is None
+    assert moved.clock == MatchClock(BLITZ, (60.0 + BLITZ.increment, 40.0), 1, back + 5)
+    # A move kept on a server that was back later, into a match another server adjourned first: saved into it.
+    waited = REFEREE.play_waited_move(alone, 0, move_request(match), at(back + 5), made_at=NOW)
+    assert isinstance(waited, Change) and waited.adjourned_at == back + 5 and waited.news.moved is not None
+    assert waited.clock == MatchClock(BLITZ, (60.0 + BLITZ.increment, 40.0))  # stopped, as it was

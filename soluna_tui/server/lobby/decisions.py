@@ -433,6 +433,11 @@ class Referee:
                       clock=clock, adjourned_at=None)
 
     @staticmethod
+    def _waits_for_both(read: MatchRead, moment: Moment) -> bool:
+        """Adjourned, and a player is not here: nothing is played (``go_on`` says when it goes on)."""
+        return read.adjourned and any(moment.seat_free(seat) for seat in read.seats)
+
+    @staticmethod
     def _away_while_adjourned(read: MatchRead, indexes: list[int], why: str) -> Change:
         """The players at ``indexes`` went while the match is adjourned: their seats wait for them, held for nobody's
         time."""
@@ -512,7 +517,14 @@ class Referee:
 
     def play_move(self, read: MatchRead, seat: int, request: PlayMove, moment: Moment) -> Decision:
         """A move by the player at ``seat``, at the moment they saw (a late one is refused; one after their clock
-        ran out loses on time); their clock stops, gains the increment, and the opponent's runs."""
+        ran out loses on time); their clock stops, gains the increment, and the opponent's runs. An adjourned match
+        takes none until both players are here (the opponent's clock would run while they are away); with both
+        here, the move ends the adjournment."""
+        if self._waits_for_both(read, moment):
+            return Resync(STILL_ADJOURNED)
+        return self._play_move(read, seat, request, moment)
+
+    def _play_move(self, read: MatchRead, seat: int, request: PlayMove, moment: Moment) -> Decision:
         if not read.in_play:
             return Resync("The match is over.")
         flagged = self.flag(read, moment)
@@ -530,7 +542,8 @@ class Referee:
         seats = tuple(replace(each, rematch=False) for each in read.seats)
         clock = read.clock.after_move(seat, moment.now, clock_turn(match)) if read.clock is not None else None
         return Change(match, seats, News(moved=MovePlayed(request.round, request.ply, str(placed))),
-                      finish=EndReason.WON if match.is_over else None, clock=clock)
+                      finish=EndReason.WON if match.is_over else None, clock=clock,
+                      adjourned_at=None if read.adjourned else Keep.ADJOURNMENT)
 
     def play_waited_move(self, read: MatchRead, seat: int, request: PlayMove, moment: Moment,
                          made_at: float) -> Decision:
@@ -539,10 +552,11 @@ class Referee:
         clock is charged until then and the opponent's runs from now; the wait counts against no clock. Every
         player hears what became of it in one line (a refused one puts the mover's screen back)."""
         name = read.seats[seat].name
-        decided = self.play_move(read, seat, request, replace(moment, now=made_at))
+        decided = self._play_move(read, seat, request, replace(moment, now=made_at))
         if isinstance(decided, Change) and decided.news.moved is not None:
             gap = moment.now - made_at
-            if gap >= self.adjourn_after and decided.finish is None and decided.match is not None:
+            # Past a day, or adjourned already by another server that was back first: saved into the adjournment.
+            if (gap >= self.adjourn_after or read.adjourned) and decided.finish is None and decided.match is not None:
                 lines = [f"{name}'s move is saved"] * 2
                 lines[seat] = "Your move is saved"
                 told = [f"{line}, but the database was away for {a_long_while(gap)}: {ADJOURNED}" for line in lines]
@@ -566,7 +580,10 @@ class Referee:
 
     def start_next_round(self, read: MatchRead, seat: int, request: StartNextRound, moment: Moment) -> Decision:
         """The next round, opened by the loser's choice or the rules'; a late duplicate says nothing. The clock
-        that runs goes from the loser's (choosing) to the opener's."""
+        that runs goes from the loser's (choosing) to the opener's (not while an adjourned match waits for a player,
+        as ``play_move``)."""
+        if self._waits_for_both(read, moment):
+            return Resync(STILL_ADJOURNED)
         flagged = self.flag(read, moment)
         if flagged is not None:
             return flagged
@@ -589,7 +606,8 @@ class Referee:
         else:
             line = f"{names[seat]} chose to move second: {names[opener]} opens round {number}."
         clock = read.clock.run(clock_turn(match), moment.now) if read.clock is not None else None
-        return Change(match, read.seats, News.to_seat(other(seat), line, watchers=line), clock=clock)
+        return Change(match, read.seats, News.to_seat(other(seat), line, watchers=line), clock=clock,
+                      adjourned_at=None if read.adjourned else Keep.ADJOURNMENT)
 
     def resign(self, read: MatchRead, seat: int, moment: Moment) -> Decision:
         """The player at ``seat`` gives the match up: the opponent wins it, rated as a forfeit is (before real play,
@@ -642,6 +660,8 @@ class Referee:
 DATABASE_AWAY = "The database was away"
 #: What the players at a match adjourned are told, after how long nobody could play (``Referee.adjourn``).
 ADJOURNED = "the match is adjourned, its clocks stopped where they stood, until both players are here."
+#: What a player who moves in an adjourned match while the other is away is told (the move is taken back).
+STILL_ADJOURNED = "The match is adjourned: it goes on once both players are here."
 
 
 def a_long_while(seconds: float) -> str:
