@@ -5,6 +5,8 @@ end of the child's link."""
 from __future__ import annotations
 
 import pytest
+from textual.app import ComposeResult
+from textual.widgets import Static
 
 from soluna_tui.link.messages import ChallengeLine, MatchTerms
 from soluna_tui.link.protocol import Link
@@ -87,6 +89,27 @@ async def test_who_waits_unpaired_reaches_the_quick_match_dialog_whichever_comes
             server.send(why)
         await wait_for_screen(pilot, app, SeekingScreen, "dan waits on the same settings")
         assert "dan waits on the same settings" in str(app.screen.query_one("#seeking-news").render())
+
+
+async def test_who_waits_unpaired_heard_once_the_dialog_is_composed_and_not_yet_mounted_is_shown() -> None:
+    """Over SSH a guest's dialog showed two blank lines where the word on a rated seeker should be: the server sends
+    a newcomer the answer and then the news at once, and the news came once the dialog was composed (its line
+    empty) and before it was mounted (the line shown, still empty)."""
+    why = "dan waits on the same settings, rated: a guest's matches are unrated."
+
+    class NewsOnceComposed(SeekingScreen):
+        def compose(self) -> ComposeResult:
+            yield from super().compose()
+            self.show_news(why)  # heard now: every widget made, none mounted
+
+    app, ours = await start()
+    async with app.run_test(size=(80, 24)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        server.send(WELCOME)
+        await wait_for_screen(pilot, app, LobbyScreen, "Find me an opponent")
+        await app.push_screen(NewsOnceComposed(MatchTerms(TERMS["options"], None, rated=False)))
+        await wait_for_screen(pilot, app, NewsOnceComposed, "Waiting 0:0")
+        assert why in str(app.screen.query_one("#seeking-news", Static).render())
 
 
 async def test_a_new_challenge_is_a_notice_and_counted_and_c_lists_them_to_answer_or_withdraw() -> None:

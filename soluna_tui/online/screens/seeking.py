@@ -60,7 +60,9 @@ class SeekingScreen(QuietFocus, ModalScreen[bool]):
 
     def on_mount(self) -> None:
         self.query_one("#seeking").border_title = "Quick match"
-        self.query_one("#seeking-news").display = bool(self.news)
+        news = self.query_one("#seeking-news", Static)
+        news.update(self.news)  # heard once composed, before now: its line was made empty
+        news.display = bool(self.news)
         self.set_interval(1.0, self._tick)
 
     def show_news(self, text: str) -> None:
