@@ -109,7 +109,7 @@ def listed(app: ChildApp) -> object:
     return app.matches_in_play
 
 
-#: A moment every stopped clock reads: 2026-11-26 10:00 UTC.
+#: A moment every stopped clock reads: 2026-11-25 10:00 UTC.
 STOPPED_AT = 1_795_600_800.0
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from soluna_tui.screens.match_over import MatchOverScreen
 
-from .helpers import hot_seat_app, play_until
+from .helpers import TWO_SIZES, hot_seat_app, play_until
 
 
-def test_a_one_star_match_won(snap_compare, tmp_path) -> None:
+@TWO_SIZES
+def test_a_one_star_match_won(snap_compare, tmp_path, size) -> None:
     app = hot_seat_app(tmp_path, stars_to_win=1)
-    assert snap_compare(app, terminal_size=(80, 24), run_before=play_until(MatchOverScreen))
+    assert snap_compare(app, terminal_size=size, run_before=play_until(MatchOverScreen))

@@ -1,4 +1,4 @@
-"""A puzzle solved: the table after the winning move, the new tower marked."""
+"""Puzzles: one solved (the table after the winning move, the new tower marked), and the choice of difficulty."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from soluna_tui.rules.puzzles import make_puzzle
 from soluna_tui.widgets.board import JUMP_KEYS
 
 from ..app.helpers import make_app
-from .helpers import idle
+from .helpers import TWO_SIZES, idle
 
 PUZZLE_SEED = 5
 
@@ -23,6 +23,18 @@ async def solve(pilot: Pilot) -> None:
     await idle(pilot)
 
 
-def test_a_solved_puzzle(snap_compare, tmp_path) -> None:
+@TWO_SIZES
+def test_a_solved_puzzle(snap_compare, tmp_path, size) -> None:
     app = make_app(tmp_path, puzzle=(PUZZLE_SEED, "any", 12))
-    assert snap_compare(app, terminal_size=(100, 30), run_before=solve)
+    assert snap_compare(app, terminal_size=size, run_before=solve)
+
+
+@TWO_SIZES
+def test_the_difficulty_over_an_unsolved_puzzle(snap_compare, tmp_path, size) -> None:
+    async def choose_the_difficulty(pilot: Pilot) -> None:
+        await idle(pilot)
+        await pilot.press("D")
+        await idle(pilot)
+
+    app = make_app(tmp_path, puzzle=(PUZZLE_SEED, "any", 12))
+    assert snap_compare(app, terminal_size=size, run_before=choose_the_difficulty)

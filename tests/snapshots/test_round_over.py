@@ -5,12 +5,14 @@ from __future__ import annotations
 from soluna_tui.screens.review import ReviewScreen
 from soluna_tui.screens.round_over import RoundOverScreen
 
-from .helpers import hot_seat_app, play_until
+from .helpers import TWO_SIZES, hot_seat_app, play_until
 
 
-def test_the_round_review(snap_compare, tmp_path) -> None:
-    assert snap_compare(hot_seat_app(tmp_path), terminal_size=(100, 32), run_before=play_until(ReviewScreen))
+@TWO_SIZES
+def test_the_round_review(snap_compare, tmp_path, size) -> None:
+    assert snap_compare(hot_seat_app(tmp_path), terminal_size=size, run_before=play_until(ReviewScreen))
 
 
-def test_the_loser_chooses_who_opens(snap_compare, tmp_path) -> None:
-    assert snap_compare(hot_seat_app(tmp_path), terminal_size=(80, 24), run_before=play_until(RoundOverScreen))
+@TWO_SIZES
+def test_the_loser_chooses_who_opens(snap_compare, tmp_path, size) -> None:
+    assert snap_compare(hot_seat_app(tmp_path), terminal_size=size, run_before=play_until(RoundOverScreen))
