@@ -126,7 +126,7 @@ async def test_a_keyed_player_s_leaderboard_and_record_after_a_rated_match(tmp_p
         await ann.wait_for_text("Welcome, ann.")
         await opened(RECORD_KEYS, server.store.players, "summary")
         result = "won" if winner == "ann" else "lost"
-        text = await ann.wait_for_text("ann: rating ", f"rank {ann_rank}.", "1 match played",
+        text = await ann.wait_for_text("ann: rating ", f"rank {ann_rank}.", "1 rated match played",
                                        f"vs bob: {result} on the board, stars ")
         assert "could not read" not in text
         await ann.press("enter")  # the recent match, replayed: the answer goes to the record that asked

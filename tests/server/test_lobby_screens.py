@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from soluna_tui.link.messages import REPLIES, LobbyChoices
+from soluna_tui.link.messages import REPLIES, LobbyChoices, PlayerRecord, RecentMatch, SideResult
 from soluna_tui.link.protocol import Link
 from soluna_tui.link.wire import from_wire
 from soluna_tui.online.screens.choose_name import ChooseNameScreen
 from soluna_tui.online.screens.leaderboard import LeaderboardScreen
 from soluna_tui.online.screens.lobby import LobbyScreen
-from soluna_tui.online.screens.record import RecordScreen
+from soluna_tui.online.screens.record import RecordScreen, summary_of
 from soluna_tui.rules import Match, MatchOptions
 from soluna_tui.rules.clock import ClockSetting
 from soluna_tui.screens.game import GameScreen
@@ -32,6 +32,20 @@ def leaderboard_page(offset: int, total: int, you: dict | None) -> dict:
             for rank in range(offset + 1, min(offset + 20, total) + 1)]
     return {"type": "leaderboard", "offset": offset, "total": total, "rows": rows, "you": you}
 
+
+
+def test_a_keyed_player_s_record_counts_its_rated_matches_and_says_so() -> None:
+    """Tried over SSH: annie, keyed, had just lost an unrated match to bob; her record said "annie: rating -, not
+    ranked yet." and "0 matches played: 0 won, 0 lost." over that very match (a keyed player's counts are of rated
+    matches). It now says what it counts, and a rating not had yet in words."""
+    lost = RecentMatch(4, "bob", SideResult.LOST, False, (0, 0), 1_790_000_000.0)
+    annie = PlayerRecord("annie", True, None, None, 0, 0, 0, recent=(lost,))
+    assert summary_of(annie) == ("annie: no rating yet (a rated match gives one).\n"
+                                 "0 rated matches played: 0 won, 0 lost.")
+    rated = PlayerRecord("ann", True, 1532, None, 1, 1, 0)
+    assert summary_of(rated) == "ann: rating 1532, not ranked yet.\n1 rated match played: 1 won, 0 lost."
+    guest = PlayerRecord("gus", False, None, None, 1, 0, 1, recent=(lost,))  # a guest's are all its matches
+    assert summary_of(guest).endswith("\n1 match played: 0 won, 1 lost.")
 
 async def test_a_keyed_player_without_a_name_chooses_one_and_a_refusal_lets_them_try_again() -> None:
     app, ours = await start()
@@ -131,7 +145,7 @@ async def test_the_record_lists_recent_matches_and_enter_replays_one() -> None:
                                 "played": 12, "won": 7, "lost": 5, "recent": recent})
         await wait_for_screen(pilot, app, RecordScreen, "ann: rating 1532, rank 5.")
         text = screen_text(app)
-        assert "12 matches played: 7 won, 5 lost." in text
+        assert "12 rated matches played: 7 won, 5 lost." in text
         assert "vs bob: " in text and "on the board, stars" in text and "vs cyd: abandoned, stars 0-0" in text
         assert "vs dan: lost on time, stars 0-0" in text  # how each match ended
         await pilot.press("down", "enter")

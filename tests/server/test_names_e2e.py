@@ -83,7 +83,7 @@ async def test_a_name_given_up_stays_its_key_s_until_released_and_records_show_t
         await mallory.wait_for_text("You are bob on every visit with this key.")
 
         await ann.press(*RECORD_KEYS, pause=0.05)
-        text = await ann.wait_for_text("1 match played", "vs robert: ")
+        text = await ann.wait_for_text("1 rated match played", "vs robert: ")
         assert "vs bob" not in text
         await ann.press("escape")
         await ann.wait_for_text("Welcome, ann.")

@@ -39,13 +39,17 @@ def describe_recent(entry: RecentMatch) -> str:
 
 def summary_of(record: PlayerRecord) -> str:
     """The record's first lines: who, rated or not, and the matches won and lost (against people, then the
-    computer)."""
-    if record.rated:
-        rank = f"rank {record.rank}" if record.rank is not None else "not ranked yet"
-        head = f"{record.name}: rating {record.rating if record.rating is not None else '-'}, {rank}."
-    else:
+    computer): a keyed player's rated ones (their unrated matches are in the recent ones only), a guest's all."""
+    if not record.rated:
         head = f"{record.name}: a guest, unrated (connect with an SSH key to keep a rating)."
-    lines = f"{head}\n{plural(record.played, 'match', 'matches')} played: {record.won} won, {record.lost} lost."
+    elif record.rating is None:
+        head = f"{record.name}: no rating yet (a rated match gives one)."
+    else:
+        rank = f"rank {record.rank}" if record.rank is not None else "not ranked yet"
+        head = f"{record.name}: rating {record.rating}, {rank}."
+    counted = plural(record.played, "rated match", "rated matches") if record.rated else plural(
+        record.played, "match", "matches")
+    lines = f"{head}\n{counted} played: {record.won} won, {record.lost} lost."
     won, lost = record.computer
     if won or lost:
         lines += f"\nRated against the computer: {won} won, {lost} lost."
