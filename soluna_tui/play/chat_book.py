@@ -95,13 +95,17 @@ class ChatBook:
         lines.extend(message.lines)
         del lines[:-MATCH_LINES_KEPT]
 
-    def lines(self, code: str | None, watching: bool = False) -> list[ChatLine]:
-        """What the panel shows: the lobby's lines (``code`` ``None``), or a match's (its spectators'; and to a
-        player, its players'), in the order they were said; without those of people muted since."""
+    def heard(self, code: str | None, watching: bool = False) -> list[ChatLine]:
+        """The lobby's lines (``code`` ``None``), or a match's (its spectators'; and to a player, its players'),
+        in the order they were said: each was shown as it came (the server sends none of the muted)."""
         rooms: Iterable[Where] = (((Room.LOBBY, None),) if code is None else ((Room.SPECTATORS, code),) if watching
                                   else ((Room.PLAYERS, code), (Room.SPECTATORS, code)))
-        shown = sorted((line for where in rooms for line in self.rooms.get(where, ())), key=lambda line: line.id)
-        return [line for line in shown if line.yours or (not self.deaf and line.speaker not in self.muted)]
+        return sorted((line for where in rooms for line in self.rooms.get(where, ())), key=lambda line: line.id)
+
+    def lines(self, code: str | None, watching: bool = False) -> list[ChatLine]:
+        """What the panel shows: the lines heard, without those of people muted since."""
+        return [line for line in self.heard(code, watching)
+                if line.yours or (not self.deaf and line.speaker not in self.muted)]
 
     def speakers(self, name: str) -> dict[int, str]:
         """The people (not this player) whose lines were heard under ``name`` (case aside), by speaker number."""
@@ -110,7 +114,8 @@ class ChatBook:
                 if not line.yours and line.name.casefold() == wanted}
 
     def last_line_of(self, name: str, code: str | None, watching: bool = False) -> ChatLine | None:
-        """The last line ``name`` said among those shown."""
+        """The last line ``name`` said among those shown, muted since or not (muting someone first, then
+        reporting them, is what a player does)."""
         wanted = name.casefold()
-        return next((line for line in reversed(self.lines(code, watching)) if not line.yours
+        return next((line for line in reversed(self.heard(code, watching)) if not line.yours
                      and line.name.casefold() == wanted), None)
