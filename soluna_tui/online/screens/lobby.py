@@ -93,7 +93,7 @@ class LobbyScreen(QuietFocus, Screen[None]):
             # Under the fields it answers (a code's hint, a refusal), where an 80x24 terminal
             # still shows it with the matches list full below.
             yield Words("", id="lobby-status", markup=False)
-            yield self.lists
+            yield from self.lists.compose()
         yield KeyFooter()
 
     def on_mount(self) -> None:
