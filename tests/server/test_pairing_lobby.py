@@ -75,6 +75,29 @@ async def test_nobody_is_paired_with_themselves_nor_rated_from_one_address(make_
     assert sent(ann, "match") == sent(dan, "match") == []
 
 
+async def test_a_rated_challenge_to_a_key_only_at_the_sender_s_address_is_refused_as_it_is_asked(make_lobby) -> None:
+    """Tried over SSH: ann and bob, two keys from one address (Rated is yes by default for keys): ann's challenge was
+    "sent: bob sees it now", and bob's accepting it was refused (a rated match is never between two players from one
+    address), the challenge left open for nobody. It is now refused as it is asked, saying what to set; bob on a
+    terminal elsewhere too may still be challenged (he may accept there)."""
+    lobby = await make_lobby()
+    ann = FakeGuest("ann", "10.0.0.1", fingerprint="SHA256:ann")
+    bob = FakeGuest("bob", "10.0.0.1", fingerprint="SHA256:bob")
+    await lobby.arrive(ann)
+    await lobby.arrive(bob)
+    await wait_for(lambda: number_of(ann, "bob") is not None)
+    await lobby.handle(ann, {"type": "challenge", "person": number_of(ann, "bob"), "terms": terms(rated=True),
+                             "ask": 3})
+    assert ann.last("error")["text"] == ("bob is at your address, and a rated match is never between two players "
+                                         "from one address: set Rated to no to challenge bob.")
+    assert await lobby.store.pairing.challenges() == [] and not sent(ann, "challenge_sent")
+    bob_away = FakeGuest("bob", "10.0.0.7", fingerprint="SHA256:bob")
+    await lobby.arrive(bob_away)
+    await lobby.handle(ann, {"type": "challenge", "person": number_of(ann, "bob"), "terms": terms(rated=True),
+                             "ask": 4})
+    assert ann.last("challenge_sent")["name"] == "bob"
+
+
 async def test_a_challenge_accepted_makes_a_match_and_one_declined_is_told(make_lobby) -> None:
     first, second = await two_lobbies(make_lobby)
     ann = FakeGuest("ann", "10.0.0.1")

@@ -29,6 +29,7 @@ from ...link.messages import (
     Notice,
     WithdrawChallenge,
 )
+from ..gate import client_key
 from ..storage import Storage
 from ..storage.pairing import ACCEPTED, CLAIMED, DECLINED, OPEN, ChallengeRecord
 from .meeting import Meeting, PairedJoin, checked_terms, terms_document, terms_from_document
@@ -82,16 +83,25 @@ class ChallengeBook:
             return
         sender = self.meeting.someone(asker.guest)
         present, _ = self.meeting.online()
+        beside = self._only_at(target, sender.address)
         made = await self.store.pairing.challenge(
             sender, target, line.name, terms_document(terms),
             lambda kept, played: challenge_refusal(sender, target, line.name, target in present, terms.rated,
-                                                   target.startswith(KEY), kept, played),
+                                                   target.startswith(KEY), kept, played, beside),
             target.removeprefix(KEY) if target.startswith(KEY) else None)
         if isinstance(made, str):
             asker.refuse(made)
             return
         log.info("a challenge sent (%d)", made.id)
         asker.answer(ChallengeSent(line.name))
+
+    def _only_at(self, person: str, address: str) -> bool:
+        """Whether every terminal of ``person`` online is this server's, at ``address`` (another server's are at
+        addresses not told here)."""
+        here = [client_key(guest.address) for guest, line in self.meeting.roster.lines.items()
+                if line.person == person]
+        everywhere = sum(1 for line in self.meeting.lines() if line.person == person)
+        return bool(here) and len(here) == everywhere and all(each == address for each in here)
 
     async def answer(self, asker: Asker, request: AnswerChallenge) -> None:
         """Accept (the match is created here, the challenger joins it) or decline."""

@@ -106,15 +106,21 @@ def why_not_paired(mine: SeekRecord, other: SeekRecord) -> str | None:
 
 
 def challenge_refusal(sender: Someone, target: str, target_name: str, online: bool, rated: bool, target_keyed: bool,
-                      kept: Iterable[ChallengeRecord], played_before: bool = False) -> str | None:
+                      kept: Iterable[ChallengeRecord], played_before: bool = False,
+                      target_beside: bool = False) -> str | None:
     """Why ``sender`` may not challenge ``target`` now (``None``: they may); ``kept``, every challenge in the store;
-    ``played_before``, whether the two have a finished match together (then ``target``'s full inbox is no bar)."""
+    ``played_before``, whether the two have a finished match together (then ``target``'s full inbox is no bar);
+    ``target_beside``, whether every terminal of ``target`` is at the sender's address (then no rated challenge
+    could ever be accepted)."""
     if target == sender.person:
         return "You cannot challenge yourself."
     if not online:
         return f"{target_name} is not online any more."
     if rated and (sender.fingerprint is None or not target_keyed):
         return "A rated match is between two players with SSH keys: set Rated to no to challenge a guest."
+    if rated and target_beside:
+        return (f"{target_name} is at your address, and a rated match is never between two players from one "
+                f"address: set Rated to no to challenge {target_name}.")
     from_sender = from_address = to_target = from_address_to_target = 0
     for challenge in kept:
         if challenge.state != OPEN:
