@@ -7,10 +7,10 @@ chose (messages up): a ``LobbyWish`` the app grants, or a message the screen ans
 =====================  ==================================================================  =======================
 Module                 What it draws, and what it posts                                    Its half of the link
 =====================  ==================================================================  =======================
-menu_and_settings.py   the menu and the settings: a choice made a wish, a status said     lobby_half.py
+menu_and_settings.py   the menu and the settings: a choice made a wish, a status said      lobby_half.py
 lobby_menu.py          the menu's entries, a match to come back to first                   lobby_half.py
 lobby_settings.py      the settings, a match code, a secret; the settings told, settled    lobby_half.py
-lobby_lists.py         not a container: the lists' place (matches, who is online, talk)     (the screen's)
+lobby_lists.py         not a container: the lists' place (matches, who is online, talk)    (the screen's)
 matches_in_play.py     the matches in play: Enter watches one, or takes a held seat back   lobby_half.py
 people_online.py       who is online: Enter challenges one                                 people_half.py, pairing
 lobby_pace.py          not a widget: when the lobby draws (now, shown again, news)         (the screen's)
