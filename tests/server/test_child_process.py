@@ -27,8 +27,8 @@ from soluna_tui.server.sessions.spawn import base_environment
 from .helpers import TIMEOUT, SshTerminal, process_gone, running_server, session_named, wait_until
 from .test_hostile_clients import ALTERNATE_SCREEN, MOUSE_REPORTS, SGR_MOUSE
 
-BROKEN_APP = ("import sys; from soluna_tui.online import app, child; "
-              "app.ChildApp.get_default_screen = lambda self: 1 / 0; "
+BROKEN_APP = ("import sys; from soluna_tui.online import child, child_app; "
+              "child_app.ChildApp.get_default_screen = lambda self: 1 / 0; "
               "raise SystemExit(child.main(sys.argv[1:]))")
 
 
@@ -96,14 +96,14 @@ async def test_each_session_process_has_memory_and_cpu_limits(tmp_path) -> None:
 #: Loaded by every Python the test's server starts (``PYTHONPATH``): "?" makes the session's app take memory until
 #: its limit refuses more (untouched pages: address space, as the limit counts, and little real memory).
 MEMORY_HOG = """
-from soluna_tui.online import app
+from soluna_tui.online import child_app
 
 def eat_memory(self):
     self.eaten = []
     while True:
         self.eaten.append(bytes(1 << 20))
 
-app.ChildApp.action_help = eat_memory
+child_app.ChildApp.action_help = eat_memory
 """
 
 
