@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from soluna_tui.app.soluna_app import SolunaApp
 from soluna_tui.local.match_setup import MatchSetup
@@ -65,6 +66,13 @@ def play_until(*screens: type, then: tuple[str, ...] = ()) -> Callable[[Pilot], 
         await idle(pilot)
 
     return run_before
+
+
+def steady_cursors(pilot: Pilot) -> None:
+    """The text fields of the screen on top drawn with a steady cursor: a blinking one shows or not by the
+    moment the screenshot is taken (the chat line's never blinks)."""
+    for field in pilot.app.screen.query(Input):
+        field.cursor_blink = False
 
 
 #: The two sizes every screen is drawn at: the classic terminal, and a phone's (issue 38).

@@ -25,6 +25,7 @@ from soluna_tui.rules import MatchOptions
 
 from ..app.helpers import screen_text
 from ..server.test_child_app import FakeServer, wait_for_screen
+from .helpers import steady_cursors
 
 #: A keyed player's welcome from a server that pairs players, passes challenges on and has a web door.
 WELCOME = {"type": "welcome", "secret": "KQXPMR", "hold_seconds": 300, "name": "ann", "rated": True,
@@ -55,6 +56,7 @@ def online_app(steps: Steps) -> Iterator[tuple[ChildApp, Callable[[Pilot], Await
             await steps(pilot, FakeServer(await Link.over(ours)))
             if app.screen is not app.lobby:  # a dialog: the lobby behind it from its top (``from_the_top``)
                 from_the_top(app)
+            steady_cursors(pilot)
             await drawn(pilot)
 
         yield app, run_before

@@ -12,7 +12,7 @@ from soluna_tui.local.saves import SavedMatch, SaveStore
 from soluna_tui.rules import Match, MatchOptions, choose_move
 
 from ..app.helpers import make_app
-from .helpers import SEED, TWO_SIZES, hot_seat_app, idle, moves_then
+from .helpers import SEED, TWO_SIZES, hot_seat_app, idle, moves_then, steady_cursors
 
 
 async def drawn(pilot: Pilot) -> None:
@@ -38,7 +38,11 @@ def test_welcome_back_to_an_unfinished_match(snap_compare, tmp_path, size) -> No
 
 @TWO_SIZES
 def test_the_command_palette(snap_compare, tmp_path, size) -> None:
-    assert snap_compare(hot_seat_app(tmp_path), terminal_size=size, run_before=moves_then(1, "ctrl+p"))
+    async def open_the_palette(pilot: Pilot) -> None:
+        await moves_then(1, "ctrl+p")(pilot)
+        steady_cursors(pilot)
+
+    assert snap_compare(hot_seat_app(tmp_path), terminal_size=size, run_before=open_the_palette)
 
 
 def test_below_40x20_a_notice(snap_compare, tmp_path) -> None:
