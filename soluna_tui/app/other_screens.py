@@ -31,7 +31,7 @@ class OtherScreens:
         if not isinstance(app.screen, HelpScreen):
             side_line = app.side_line
             game = side_line or app.game
-            hints = game is None or game.hints_allowed
+            hints = game is None or game.teaching.hints_allowed
             app.push_screen(HelpScreen(glyphs_for(app.ascii_mode), app.server_rules(), app.where, hints,
                                        side_line=side_line is not None))
 

@@ -95,7 +95,7 @@ class PaletteCommands:
 
     def _teaching_commands(self, game: GameScreen) -> Iterable[SystemCommand]:
         """Hints and analysis, where the match (or the side line) allows them."""
-        if game.hints_allowed:
+        if game.teaching.hints_allowed:
             yield SystemCommand("Hint", "One more step of help: the verdict, the tower, the move (H)",
                                 game.action_hint)
             yield SystemCommand("Analysis mode", "Mark every move as a win or a loss, with plies (A)",

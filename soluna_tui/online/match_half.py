@@ -120,7 +120,7 @@ class MatchHalf:
             return
         remote.spectators, remote.spectator_names = message.count, message.names
         if game is not None and game.table is remote and game.is_mounted:
-            game.refresh_view()
+            game.redraw()
 
     def _heard_match_gone(self, message: MatchGone) -> None:
         """The match shown went from play without a result (aborted, abandoned): back to the lobby, told why."""

@@ -12,12 +12,10 @@ from dataclasses import replace
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Static
 
 from ..app.soluna_view import app_view
 from ..play.guided import Lesson, Step
-from ..play.picker import Picker
 from ..play.view import tower_looks
 from ..rules import Arrangement, Move, PlacedMove
 from ..terminal.glyphs import glyphs_for
@@ -25,11 +23,11 @@ from ..widgets.board import Board
 from ..widgets.key_footer import KeyFooter
 from ..widgets.status_line import StatusLine
 from .help import SHOWN_HELP_BINDING
-from .picking import PICKING_BINDINGS, PickingMixin
+from .picking import PICKING_BINDINGS, BoardScreen, Picking
 from .quiet_focus import QuietFocus
 
 
-class GuidedRoundScreen(QuietFocus, PickingMixin, Screen[bool]):
+class GuidedRoundScreen(QuietFocus, BoardScreen[bool]):
     """Four steps on a real layout; ``n`` skips, ``r`` starts again, Enter at the end goes on."""
 
     BINDINGS = [
@@ -45,7 +43,7 @@ class GuidedRoundScreen(QuietFocus, PickingMixin, Screen[bool]):
 
     def __init__(self) -> None:
         super().__init__()
-        self.picker = Picker()
+        self.picking = Picking(self)
         self.lesson = Lesson.start()
 
     def compose(self) -> ComposeResult:
@@ -84,7 +82,7 @@ class GuidedRoundScreen(QuietFocus, PickingMixin, Screen[bool]):
     def commit(self, placed: PlacedMove) -> None:
         refusal = self.lesson.refusal(placed.move)
         if refusal is not None:  # the tower stays in hand, for a target the step is about
-            self.picker.picked_slot = placed.mover_slot
+            self.picking.picker.picked_slot = placed.mover_slot
             self.redraw(cursor=placed.target_slot)
             self.say(refusal, "error")
             return
@@ -97,7 +95,7 @@ class GuidedRoundScreen(QuietFocus, PickingMixin, Screen[bool]):
         self.dismiss(True)
 
     def action_again(self) -> None:
-        self.picker.drop()
+        self.picking.drop()
         self.lesson = Lesson.start()
         self.redraw(cursor=0)
 
@@ -109,7 +107,7 @@ class GuidedRoundScreen(QuietFocus, PickingMixin, Screen[bool]):
         if action in ("go_on", "press_focused", "skip"):
             return self.lesson.over is (action == "go_on")
         if action == "put_back":
-            return self.picking_check(action, not self.lesson.over)
+            return self.picking.key_state(action, not self.lesson.over)
         if action == "open_move_prompt":
             return False  # no typed moves here: the steps are about the towers
         if action == "scroll_step":
@@ -125,12 +123,12 @@ class GuidedRoundScreen(QuietFocus, PickingMixin, Screen[bool]):
     # ---- drawing ---------------------------------------------------------------------------
 
     def redraw(self, cursor: int | None = None) -> None:
-        if self.picked_slot is not None:
+        if self.picking.picked_slot is not None:
             self.lesson = self.lesson.picked()
         lesson = self.lesson
-        looks = tower_looks(lesson.table, mover_slot=self.picked_slot,
-                            last=lesson.reply if self.picked_slot is None else None)
-        held = self.picked_tower
+        looks = tower_looks(lesson.table, mover_slot=self.picking.picked_slot,
+                            last=lesson.reply if self.picking.picked_slot is None else None)
+        held = self.picking.picked_tower
         if held is not None:  # the symbol step lights the targets by symbol only
             looks = [replace(look, target=False, dimmed=True)
                      if look.target and look.tower is not None and not lesson.lights(Move(held, look.tower)) else look
@@ -146,7 +144,7 @@ class GuidedRoundScreen(QuietFocus, PickingMixin, Screen[bool]):
         """The status line: what to press now."""
         if self.lesson.over:
             return ("Round over. Enter goes on; r plays the guided round again.", "info")
-        held = self.picked_tower
+        held = self.picking.picked_tower
         if held is not None:
             lit = [move for move in self.lesson.table.position.legal_moves
                    if move.mover == held and self.lesson.lights(move)]

@@ -8,12 +8,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Static
 
 from ..app.soluna_view import app_view
 from ..local.files import SaveError
-from ..play.picker import Picker
 from ..play.view import tower_looks
 from ..rules import DEFAULT_DISCS, Arrangement, Budget, Move, OptionError, PlacedMove
 from ..rules.puzzles import ANY, Puzzle, make_puzzle, refutation
@@ -25,14 +23,14 @@ from ..widgets.key_footer import KeyFooter
 from ..widgets.move_prompt import MovePrompt
 from ..widgets.status_line import StatusLine
 from .difficulty import DifficultyScreen
-from .picking import PICKING_BINDINGS, TYPING_BINDING, PickingMixin
+from .picking import PICKING_BINDINGS, TYPING_BINDING, BoardScreen, Picking
 from .quiet_focus import QuietFocus
 from .solver_work import solve_in_worker
 
 MAX_SEED = 10**9
 
 
-class PuzzleScreen(QuietFocus, PickingMixin, Screen[None]):
+class PuzzleScreen(QuietFocus, BoardScreen[None]):
     """One puzzle at a time; ``n`` for the next, ``r`` to try again, ``D`` to change the difficulty."""
 
     BINDINGS = [
@@ -64,7 +62,7 @@ class PuzzleScreen(QuietFocus, PickingMixin, Screen[None]):
         self.difficulty = difficulty
         self.discs = discs
         self.leave_quits = leave_quits
-        self.picker = Picker()
+        self.picking = Picking(self)
         self.puzzle: Puzzle | None = None
         self.answered: Move | None = None
         #: The places the answer was played from and onto.
@@ -103,14 +101,14 @@ class PuzzleScreen(QuietFocus, PickingMixin, Screen[None]):
     # ---- finding a puzzle --------------------------------------------------------------------
 
     def load_puzzle(self) -> None:
-        if self.is_mounted and self.move_prompt.is_open:
-            self._close_prompt()
+        if self.is_mounted and self.picking.move_prompt.is_open:
+            self.picking.close_prompt()
         self.puzzle = None
         self.answered = self.answered_places = None
         self.solved = False
         self.line = None
         self.tried = False
-        self.picker.drop()
+        self.picking.drop()
         self.say(f"Finding a puzzle (seed {self.seed})...", "thinking")
         self._make(self.seed, self.difficulty, self.discs)
 
@@ -148,8 +146,8 @@ class PuzzleScreen(QuietFocus, PickingMixin, Screen[None]):
     def commit(self, placed: PlacedMove) -> None:
         puzzle = self.puzzle
         assert puzzle is not None  # a move is chosen only on a puzzle shown
-        if self.move_prompt.is_open:
-            self._close_prompt()  # the answer is played, however it was chosen
+        if self.picking.move_prompt.is_open:
+            self.picking.close_prompt()  # the answer is played, however it was chosen
         first_try = not self.tried
         self.tried = True
         move = placed.move
@@ -192,7 +190,7 @@ class PuzzleScreen(QuietFocus, PickingMixin, Screen[None]):
         if puzzle is None:
             return
         table = Arrangement.opening(puzzle.position)
-        looks = tower_looks(table, mover_slot=self.picked_slot)
+        looks = tower_looks(table, mover_slot=self.picking.picked_slot)
         placed = self.answered_places
         if placed is not None:  # the answer played: the table after it, marked as in a game (r takes a wrong one back)
             looks = tower_looks(table.after(placed), last=placed)
@@ -227,10 +225,10 @@ class PuzzleScreen(QuietFocus, PickingMixin, Screen[None]):
 
     def prompt(self) -> tuple[str, str]:
         if self.answered is None:
-            if self.move_prompt.is_open:
+            if self.picking.move_prompt.is_open:
                 return ("Type the move, 2S>1S or by the towers' keys 3>6; Enter plays it, Esc closes.", "info")
-            if self.picked_slot is not None:
-                return (f"Put {self.picked_tower} on a lit tower (Enter), or Esc to put it back.", "info")
+            if self.picking.picked_slot is not None:
+                return (f"Put {self.picking.picked_tower} on a lit tower (Enter), or Esc to put it back.", "info")
             return ("Your move: pick a tower up (arrows, Enter).", "info")
         if self.solved:
             second = "" if self.first_answer_solved else " (the streak counts first answers only)"
@@ -243,7 +241,7 @@ class PuzzleScreen(QuietFocus, PickingMixin, Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         answering = self.puzzle is not None and self.answered is None
         if action in ("press_focused", "put_back"):
-            return self.picking_check(action, answering)
+            return self.picking.key_state(action, answering)
         if action == "open_move_prompt":  # hidden once answered: r and n say what comes next, in 80 columns
             return True if answering else (False if self.answered is not None else None)
         if action == "retry":

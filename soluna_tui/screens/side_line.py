@@ -66,17 +66,14 @@ class SideLineScreen(GameScreen):
     def prompt(self, facts: TableFacts | None = None, moment: Moment | None = None) -> tuple[str, str]:
         """Once the side line's round is decided, who won it and what now (there is no dialog)."""
         outcome = self.match.round.outcome
-        if self.viewing is None and outcome is not None:
-            winner = "You" if outcome.winner == self.you else self.match.players[outcome.winner]
+        if self.browsing.viewing is None and outcome is not None:
+            winner = "You" if outcome.winner == self.flow.you else self.match.players[outcome.winner]
             return (f"{winner} won the side line. Esc returns to {self.back_to}; u takes back.", "info")
         return super().prompt(facts, moment)
 
-    def _announce_end(self) -> None:
-        """No review and no dialog: the status line says it (``prompt``)."""
-
     def action_back(self) -> None:
         """Escape: the tower in hand back; with nothing in hand, back to where the side line started."""
-        if self.picker.picked_slot is not None:
+        if self.picking.picked_slot is not None:
             self.action_put_back()
         else:
             self.dismiss(None)

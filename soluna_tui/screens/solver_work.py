@@ -13,9 +13,8 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from textual.dom import DOMNode
 from textual.message import Message
 from textual.worker import Worker, get_current_worker
 
@@ -36,7 +35,20 @@ def solve_in_idle_time() -> None:
     _solving_niceness = 19
 
 
-def solve_in_worker(node: DOMNode, job: Callable[[Budget], Message | None], *, seconds: float | None = None,
+class RunsWorkers(Protocol):
+    """What ``solve_in_worker`` uses of the DOM node its worker belongs to (a screen; for the game screen's parts,
+    the screen as they see it)."""
+
+    def post_message(self, message: Message) -> bool:
+        """Hand the node a message (from any thread)."""
+
+    def run_worker(self, work: Callable[[], None], name: str | None = "", group: str = "default",
+                   description: str = "", exit_on_error: bool = True, start: bool = True, exclusive: bool = False,
+                   thread: bool = False) -> Worker[None]:
+        """Run ``work`` in one of the node's workers."""
+
+
+def solve_in_worker(node: RunsWorkers, job: Callable[[Budget], Message | None], *, seconds: float | None = None,
                     aborted: Message | None = None, group: str = "default", exclusive: bool = True) -> Worker[None]:
     """Run ``job`` in a thread worker of ``node`` and post the message it returns to ``node``.
 

@@ -59,7 +59,7 @@ def set_position(screen: GameScreen, position: Position | str) -> None:
     if isinstance(position, str):
         position = Position.parse(position)
     screen.match.rounds[-1] = Round(position, screen.match.round.opener)
-    screen.refresh_view(cursor=0)
+    screen.redraw(cursor=0)
 
 
 def game(app: SolunaApp) -> GameScreen:
@@ -73,7 +73,7 @@ async def settle(pilot, app: SolunaApp) -> None:
     for _ in range(50):
         await app.workers.wait_for_complete()
         await pilot.pause()
-        if not (app.game and app.game.thinking):
+        if not (app.game and app.game.flow.thinking):
             return
     raise AssertionError("the computer never finished thinking")
 
@@ -117,7 +117,7 @@ def slot_keys(table, move) -> tuple[str, str]:
 async def play_by_keys(pilot, app: SolunaApp, move, screen: GameScreen | None = None) -> None:
     """Play ``move`` as a player would: jump to the mover, Enter, jump to the target, Enter (on ``screen``'s
     board: the match's unless told, a side line's)."""
-    mover, target = slot_keys((screen or game(app)).arrangement, move)
+    mover, target = slot_keys((screen or game(app)).picking_arrangement, move)
     await pilot.press(mover, "enter", target, "enter")
 
 

@@ -26,7 +26,7 @@ async def test_a_digit_then_enter_picks_up_that_tower(tmp_path) -> None:
         screen = game(app)
         sixth = screen.match.position.towers[5]
         await burst(pilot, "6", "enter")
-        assert screen.picked_slot == 5 and screen.board.cursor == 5
+        assert screen.picking.picked_slot == 5 and screen.board.cursor == 5
         assert screen.board.tower_widgets[5].look.picked
         assert f"put {sixth} on a lit tower" in screen_text(app)
 
@@ -36,9 +36,9 @@ async def test_steps_then_enter_pick_up_the_tower_reached(tmp_path) -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         screen = game(app)
         await burst(pilot, "l", "l", "enter")
-        assert screen.picked_slot == 2
+        assert screen.picking.picked_slot == 2
         await burst(pilot, "escape", "right", "right", "right", "h", "space")
-        assert screen.picked_slot == 4
+        assert screen.picking.picked_slot == 4
 
 
 async def test_a_whole_move_in_one_burst(tmp_path) -> None:
@@ -55,7 +55,7 @@ async def test_a_whole_move_in_one_burst(tmp_path) -> None:
         # Bob answers (the towers kept their keys: 2 and 3 are still suns), then picks up tower 4, all at once.
         answer = Move.parse("1S>1S")
         await burst(pilot, "2", "enter", "3", "enter", "4", "enter")
-        assert screen.match.round.moves == (move, answer) and screen.picked_slot == 3
+        assert screen.match.round.moves == (move, answer) and screen.picking.picked_slot == 3
 
 
 @pytest.mark.parametrize("keys", [
@@ -72,15 +72,15 @@ async def test_a_burst_ends_where_slow_typing_does(tmp_path, keys) -> None:
         async with app.run_test(size=(100, 30)) as pilot:
             screen = game(app)
             screen.table.match.play(Move.parse("1S>1S"))  # towers of two heights, so some moves are refused
-            screen.refresh_view(cursor=0)
+            screen.redraw(cursor=0)
             await pilot.pause()
             if fast:
                 await burst(pilot, *keys)
             else:
                 for key in keys:
                     await pilot.press(key)
-            results.append((screen.match.round.moves, screen.picked_slot, screen.board.cursor,
-                            screen.viewing, screen_text(app).splitlines()[-4:]))
+            results.append((screen.match.round.moves, screen.picking.picked_slot, screen.board.cursor,
+                            screen.browsing.viewing, screen_text(app).splitlines()[-4:]))
     assert results[0] == results[1]
 
 
@@ -90,9 +90,9 @@ async def test_leaving_the_history_then_picking_in_one_burst(tmp_path) -> None:
         screen = game(app)
         await burst(pilot, "1", "enter", "2", "enter")
         await burst(pilot, "tab", "up")
-        assert isinstance(app.focused, History) and screen.viewing is not None
+        assert isinstance(app.focused, History) and screen.browsing.viewing is not None
         await burst(pilot, "escape", "3", "enter")
-        assert screen.viewing is None and screen.picked_slot == 2
+        assert screen.browsing.viewing is None and screen.picking.picked_slot == 2
         assert "read-only" not in screen_text(app)
 
 

@@ -304,7 +304,7 @@ async def test_a_refused_take_back_leaves_the_computer_thinking_as_it_was(tmp_pa
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, app, lambda: isinstance(app.screen, ResumeScreen), "the offer to resume")
         await pilot.press("enter")
-        await wait_for(pilot, app, lambda: app.game is not None and app.screen is app.game and app.game.thinking
+        await wait_for(pilot, app, lambda: app.game is not None and app.screen is app.game and app.game.flow.thinking
                        and app.game.table.clock is not None and app.game.table.clock.running == 1, "its thinking")
         screen = game(app)
         thinking = [worker for worker in app.workers if worker.group == "computer"]
@@ -313,5 +313,5 @@ async def test_a_refused_take_back_leaves_the_computer_thinking_as_it_was(tmp_pa
         await pilot.press("u")
         await wait_for(pilot, app, lambda: REFUSAL in " ".join(screen_text(app).split()), "the refusal")
         assert [worker for worker in app.workers if worker.group == "computer"] == thinking
-        assert thinking[0].state is WorkerState.RUNNING and screen.thinking
+        assert thinking[0].state is WorkerState.RUNNING and screen.flow.thinking
         assert screen.table.match_clock == clock and screen.match.round.ply == 1

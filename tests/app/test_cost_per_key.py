@@ -161,7 +161,7 @@ async def test_the_prompt_and_the_messages_never_move_the_board(tmp_path) -> Non
 
         before = layout()
         await pilot.press("colon")
-        assert screen.move_prompt.is_open and layout()[:12] == before[:12]
+        assert screen.picking.move_prompt.is_open and layout()[:12] == before[:12]
         await pilot.press("escape")
         assert layout() == before
         screen.say("A long message that takes every line the status has, and then some more words to be "
@@ -178,13 +178,13 @@ async def test_the_tally_keeps_its_size_while_the_computer_thinks(tmp_path) -> N
     async with app.run_test(size=(80, 24)) as pilot:
         screen = game(app)
         for _ in range(40):  # its turn begins once the first frame is drawn (later on a loaded machine)
-            if screen.thinking:
+            if screen.flow.thinking:
                 break
             await pilot.pause(0.025)
-        assert screen.thinking
+        assert screen.flow.thinking
         thinking = screen.query_one(Tally).region
         await settle(pilot, app)
-        assert not screen.thinking and screen.query_one(Tally).region == thinking
+        assert not screen.flow.thinking and screen.query_one(Tally).region == thinking
 
 
 def test_the_game_starts_without_the_other_screens() -> None:

@@ -60,7 +60,7 @@ async def test_pick_lights_targets_and_a_legal_move_is_played(tmp_path) -> None:
         screen = game(app)
         start = screen.match.position
         await pilot.press("enter")
-        assert screen.picked_slot == 0
+        assert screen.picking.picked_slot == 0
         widgets = screen.board.tower_widgets
         picked = start.towers[0]
         for slot, tower in enumerate(start.towers):
@@ -74,7 +74,7 @@ async def test_pick_lights_targets_and_a_legal_move_is_played(tmp_path) -> None:
         assert screen_text(app).count("▸") == targets > 0  # each lit target is marked on screen
         assert "put 1S on a lit tower" in screen_text(app)
         await pilot.press("escape")
-        assert screen.picked_slot is None
+        assert screen.picking.picked_slot is None
         assert not any(widget.look.dimmed for widget in widgets)
         await pilot.press("space", "right", "space")
         move = Move(start.towers[0], start.towers[1])
@@ -92,16 +92,16 @@ async def test_an_illegal_target_says_why_and_keeps_the_selection(tmp_path) -> N
         # Reach a position with towers of different heights and symbols: the first sun goes onto the
         # second, whose place (key 2) holds the new 2S; place 1 is empty.
         screen.table.match.play(Move.parse("1S>1S"))
-        screen.refresh_view(cursor=1)
+        screen.redraw(cursor=1)
         await pilot.pause()
-        table = screen.arrangement
+        table = screen.picking_arrangement
         assert table[0] is None and table[1] == Position.parse("2S").towers[0]
         target = next(slot for slot, tower in enumerate(table)
                       if tower is not None and tower.height != 2 and tower.symbol.letter != "S")
         await pilot.press("enter")
         screen.board.put_cursor(target)
         await pilot.press("enter")
-        assert screen.picked_slot == 1
+        assert screen.picking.picked_slot == 1
         assert screen.match.round.ply == 1
         text = screen_text(app)
         assert "Not there:" in text and "the heights differ" in text
@@ -113,7 +113,7 @@ async def test_a_tower_without_targets_cannot_be_picked(tmp_path) -> None:
         screen = game(app)
         set_position(screen, "4S 2M 1M 1C")
         await pilot.press("enter")
-        assert screen.picked_slot is None
+        assert screen.picking.picked_slot is None
         assert "4S cannot go anywhere" in screen_text(app)
 
 
@@ -124,7 +124,7 @@ async def test_clicks_pick_and_place(tmp_path) -> None:
         start = screen.match.position
         await pilot.pause()  # the board has taken its size and laid the towers out
         await pilot.click("#tower-0")
-        assert screen.picked_slot == 0
+        assert screen.picking.picked_slot == 0
         await pilot.click("#tower-1")
         assert screen.match.round.moves == (Move(start.towers[0], start.towers[1]),)
 
@@ -182,22 +182,22 @@ async def test_browsing_the_history_shows_earlier_positions_read_only(tmp_path) 
         await pilot.press("tab")
         assert app.screen.query_one(History).has_focus
         await pilot.press("up")  # after move 2
-        assert screen.viewing is not None and screen.viewing.ply == 2
+        assert screen.browsing.viewing is not None and screen.browsing.viewing.ply == 2
         # Every tower in the place it had then: the same places as in play.
         played_round = screen.match.round
         assert shown_places(app) == list(arrange(played_round.start, played_round.moves[:2]).places)
         assert "after move 2 (read-only)" in screen_text(app)
         assert "Move 2: Bob" in screen_text(app)  # the move shown, in words
         await pilot.press("left", "up")  # the start of the round: Left steps back as Up does
-        assert screen.viewing.ply == 0
+        assert screen.browsing.viewing.ply == 0
         await pilot.press("right")  # and Right on, as Down
-        assert screen.viewing.ply == 1
+        assert screen.browsing.viewing.ply == 1
         await pilot.press("left")
         assert shown_places(app) == list(played_round.start)
-        screen.press(1)  # a click on the board changes nothing while viewing
+        screen.picking.press(1)  # a click on the board changes nothing while viewing
         assert screen.match.round.ply == 3
         await pilot.press("escape")  # back to play
-        assert screen.viewing is None
+        assert screen.browsing.viewing is None
         assert sorted(map(str, filter(None, shown_places(app)))) == sorted(map(str, live.towers))
         assert "to move" in screen_text(app)
 
@@ -300,7 +300,8 @@ async def test_y_copies_the_position_shown_in_notation_for_soluna_analyze(tmp_pa
         status = screen.query_one(StatusLine).text
         assert status == f"Copied, for soluna analyze: {live}" and status in " ".join(screen_text(app).split())
         await pilot.press("tab", "up")  # the history: the layout, before the move
-        await wait_for(pilot, app, lambda: screen.viewing is not None and screen.viewing.ply == 0, "the layout")
+        await wait_for(pilot, app, lambda: screen.browsing.viewing is not None and screen.browsing.viewing.ply == 0,
+                       "the layout")
         await pilot.press("Y")
         await pilot.pause()
         assert app.clipboard == str(start) and Position.parse(app.clipboard) == start

@@ -57,13 +57,13 @@ async def test_a_first_start_teaches_a_round_step_by_step_then_offers_a_match_at
         ones = [slot for slot, tower in enumerate(screen.lesson.table) if tower is not None and tower.height == 1]
         await pilot.press(JUMP_KEYS[ones[0]], "enter")
         await pilot.pause()
-        held = screen.picked_tower
+        held = screen.picking.picked_tower
         lit = [look.tower for look in screen.board.looks if look.target]
         assert held is not None and all(t.symbol == held.symbol and t.height != held.height for t in lit)
         await pilot.press(JUMP_KEYS[ones[1]], "enter")  # legal by height, not lit: refused, and why
         await pilot.pause()
         assert "Legal by height, but this step is about" in screen_text(app)
-        assert screen.lesson.step is Step.BY_SYMBOL and screen.picked_tower == held  # still in hand, to choose again
+        assert screen.lesson.step is Step.BY_SYMBOL and screen.picking.picked_tower == held  # still in hand
         await pilot.press("escape")
         await play_a_fitting_move(pilot, screen)
         assert "Step 4 of 4: play on" in screen_text(app)

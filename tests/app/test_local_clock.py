@@ -225,9 +225,9 @@ def test_a_match_s_own_clock_is_offered_beside_the_presets() -> None:
 async def test_the_time_used_is_saved_as_the_clock_runs(tmp_path, monkeypatch) -> None:
     """A terminal shut without quitting (the window closed, the SSH connection gone) saves nothing more: the
     time used is saved every few seconds while a clock runs (here every 0.2 s)."""
-    import soluna_tui.screens.game as game_module
+    import soluna_tui.screens.clock_watch as clock_watch_module
 
-    monkeypatch.setattr(game_module, "TIME_KEPT_EVERY", 0.2)
+    monkeypatch.setattr(clock_watch_module, "TIME_KEPT_EVERY", 0.2)
     app = make_app(tmp_path, clocked())
     async with app.run_test(size=(80, 24)) as pilot:
         screen = game(app)

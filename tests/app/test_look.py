@@ -69,7 +69,7 @@ async def test_on_a_large_terminal_rows_grow_with_the_tallest_tower_and_the_last
         for _ in range(3):  # towers onto the tallest: four discs high
             match = screen.match
             move = max(match.position.legal_moves, key=lambda move: move.mover.height + move.target.height)
-            screen.table.play(screen.arrangement.resolve(move), match.to_move)
+            screen.table.play(screen.picking_arrangement.resolve(move), match.to_move)
             screen.after_change()
             await pilot.pause()
             tallest = max(tower.height for tower in screen.match.position.towers)
@@ -122,7 +122,7 @@ async def test_analysis_mode_is_shown_and_kept_with_the_saved_match(tmp_path) ->
         await pilot.pause()
         await pilot.press("r")  # resume the saved match
         await wait(pilot, resumed)
-        assert isinstance(resumed.screen, GameScreen) and resumed.screen.analysis_on
+        assert isinstance(resumed.screen, GameScreen) and resumed.screen.teaching.analysis_on
         assert "analysis on" in screen_text(resumed)
         await pilot.press("A")
         await pilot.pause()
@@ -132,7 +132,7 @@ async def test_analysis_mode_is_shown_and_kept_with_the_saved_match(tmp_path) ->
         await pilot.pause()
         await pilot.press("r")
         await wait(pilot, again)
-        assert not again.screen.analysis_on
+        assert not again.screen.teaching.analysis_on
 
 
 @pytest.mark.parametrize("ascii_mode", [True, False])

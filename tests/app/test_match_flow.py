@@ -164,19 +164,20 @@ async def test_input_is_refused_while_the_computer_thinks(tmp_path) -> None:
     app = make_app(tmp_path, setup, computer_pause=5.0, reveal_pause=0.3)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = game(app)
-        await wait_for(pilot, app, lambda: screen.thinking and "thinking" in screen_text(app), "the computer thinking")
+        await wait_for(pilot, app, lambda: screen.flow.thinking and "thinking" in screen_text(app),
+                       "the computer thinking")
         await pilot.press("enter", "right", "enter")
-        assert screen.thinking, "the keys took longer than the computer's pause of 5 s: the machine is too busy"
-        assert screen.picked_slot is None and screen.match.round.ply == 0
+        assert screen.flow.thinking, "the keys took longer than the computer's pause of 5 s: the machine is too busy"
+        assert screen.picking.picked_slot is None and screen.match.round.ply == 0
         # Dimmed while it thinks (not hidden: the footer keeps its keys from turn to turn).
         shown = footer_keys(app)
         assert shown["Pick/place"] is False and shown["Type"] is False
         for _ in range(200):  # the computer moves once its pause is over: waited for, at most 20 s
-            if screen.match.round.ply == 1 and not screen.thinking:
+            if screen.match.round.ply == 1 and not screen.flow.thinking:
                 break
             await pilot.pause(0.1)
         await settle(pilot, app)
-        assert screen.match.round.ply == 1 and not screen.thinking
+        assert screen.match.round.ply == 1 and not screen.flow.thinking
         # The computer's move is marked where it went from (an empty place now) and where it landed,
         # and said in words.
         last = screen.match.round.moves[0]
@@ -198,7 +199,7 @@ async def test_the_footer_keeps_its_keys_while_the_computer_moves(tmp_path) -> N
         assert footer_keys(app)["Pick/place"] is True
         await play_by_keys(pilot, app, screen.match.position.legal_moves[0])
         await pilot.pause()
-        assert screen.thinking
+        assert screen.flow.thinking
         shown = footer_keys(app)
         assert shown["Pick/place"] is False and shown["Cancel"] is False
         await settle(pilot, app)

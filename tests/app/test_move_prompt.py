@@ -14,7 +14,7 @@ from .helpers import footer_keys, game, hot_seat, make_app, screen_text, set_pos
 
 
 def prompt_of(app) -> MovePrompt:
-    return game(app).move_prompt
+    return game(app).picking.move_prompt
 
 
 async def type_move(pilot, text: str, enter: bool = True) -> None:
@@ -36,7 +36,7 @@ async def test_a_typed_move_is_played_from_and_onto_the_places_typed(tmp_path, t
         assert screen.match.round.moves == (move,)
         assert not prompt_of(app).display
         assert screen.board.cursor == target
-        assert screen.arrangement[mover] is None and screen.arrangement[target] == move.result
+        assert screen.picking_arrangement[mover] is None and screen.picking_arrangement[target] == move.result
         screen_now = screen_text(app)
         assert "1. Ann       1S>1M" in screen_now and "Bob to move" in screen_now
 
@@ -57,7 +57,7 @@ async def test_the_prompt_shows_what_is_typed_and_escape_closes_it(tmp_path) -> 
         assert "Ann to move" in screen_text(app)
         # Opening the prompt puts a tower in hand back.
         await burst(pilot, "enter", ":")
-        assert screen.picked_slot is None and prompt.display
+        assert screen.picking.picked_slot is None and prompt.display
 
 
 @pytest.mark.parametrize(("text", "said"), [
@@ -106,7 +106,7 @@ async def test_keys_after_enter_act_on_the_board_again(tmp_path) -> None:
         screen = game(app)
         await burst(pilot, ":", *"5>6", "enter", "2", "enter")
         assert screen.match.round.moves == (Move.parse("1M>1M"),)
-        assert screen.picked_slot == 1 and not prompt_of(app).display
+        assert screen.picking.picked_slot == 1 and not prompt_of(app).display
 
 
 async def test_a_pasted_move_lands_in_the_prompt(tmp_path) -> None:
@@ -127,7 +127,7 @@ async def test_against_the_computer_only_on_your_turn(tmp_path) -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         screen = game(app)
         await pilot.pause()
-        assert screen.thinking
+        assert screen.flow.thinking
         await burst(pilot, ":", "1")
         assert not prompt_of(app).display
         assert footer_keys(app)["Type"] is False  # dimmed while it thinks

@@ -28,7 +28,7 @@ async def test_a_typed_move_goes_to_the_server_on_your_turn_only() -> None:
         game = app.screen
         assert isinstance(game, GameScreen) and isinstance(game.table, RemoteTable)
         await burst(pilot, ":", *"1>2", "enter")  # bob's turn: no prompt, nothing sent
-        assert not game.move_prompt.display and game.match.round.ply == 0
+        assert not game.picking.move_prompt.display and game.match.round.ply == 0
         assert "It is bob's move: wait for it." in screen_text(app)  # the key said why it did nothing
 
         theirs = match.position.legal_moves[0]
@@ -41,7 +41,7 @@ async def test_a_typed_move_goes_to_the_server_on_your_turn_only() -> None:
         placed = game.match.round.placed_moves[1]  # the move with its places: what the server is told
         assert sent["move"] == str(placed) and (sent["round"], sent["ply"]) == (1, 1)
         assert game.match.round.moves == (theirs, mine)  # played at once, before the server answers
-        assert not game.move_prompt.display
+        assert not game.picking.move_prompt.display
         assert f"2. ann       {move_words(game.match.round, 1)}" in screen_text(app)
 
 
@@ -55,12 +55,12 @@ async def test_the_prompt_closes_when_the_server_moves_the_match_on() -> None:
         await settle(pilot)
         game = app.screen
         await burst(pilot, ":", *"1>")
-        assert game.move_prompt.display
+        assert game.picking.move_prompt.display
         # The server's word is final: say another terminal of ann's played meanwhile.
         match.play(match.position.legal_moves[0], 0)
         server.send(match_message(match, 0, code="KQXP"))
         await settle(pilot)
-        assert game.match.round.ply == 1 and not game.move_prompt.display
+        assert game.match.round.ply == 1 and not game.picking.move_prompt.display
         assert game.board.cursor is not None and app.focused is game.board
         assert "Waiting for bob." in screen_text(app)
 
@@ -89,13 +89,13 @@ async def test_a_move_from_the_server_keeps_the_table_still_and_is_said_in_words
 
     async with bob_to_move() as (pilot, server, match, game):
         app = game.app
-        before = list(game.arrangement)
+        before = list(game.picking_arrangement)
         theirs = next(move for move in match.position.legal_moves if move.mover == move.target)  # 1M>1M
         server.send(moved_message(match, theirs, version=2, code="KQXP"))  # (played on ``match`` too)
         await settle(pilot)
         assert game.match.round.moves == (theirs,)
         placed = Arrangement(tuple(before)).resolve(theirs)
-        after = list(game.arrangement)
+        after = list(game.picking_arrangement)
         assert after[placed.mover_slot] is None and after[placed.target_slot] == theirs.result
         assert placed.target_slot == placed.mover_slot + 1  # the first such tower onto the next
         assert all(after[slot] == before[slot] for slot in range(len(before))
@@ -119,7 +119,7 @@ async def test_a_move_from_the_server_lands_on_the_places_it_names() -> None:
         server.send(moved_message(match, theirs, version=2, code="KQXP"))
         await settle(pilot)
         assert game.match.round.placed_moves == (theirs,)
-        assert game.arrangement == match.round.table
-        assert game.arrangement[alike[-1]] is None and game.arrangement[alike[0]] == theirs.move.result
-        assert game.arrangement[alike[1]] == tower  # the middle one, which a notation-only move would have taken
+        assert game.picking_arrangement == match.round.table
+        assert game.picking_arrangement[alike[-1]] is None and game.picking_arrangement[alike[0]] == theirs.move.result
+        assert game.picking_arrangement[alike[1]] == tower  # the middle one, which a notation-only move would take
         assert f"Last move: bob {tower}>{tower} {place_keys(theirs)}" in screen_text(app)

@@ -21,7 +21,7 @@ async def test_enter_twice_after_a_theme_changes_the_theme_and_then_picks_up_a_t
         await burst(pilot, "ctrl+p", *"theme", "enter", *"nord", "enter", "enter")
         assert app.return_code is None and app.theme == "nord"
         assert [type(screen) for screen in app.screen_stack] == [GameScreen]
-        assert game(app).picked_slot == 0  # the last Enter reached the game, as typed slowly it would
+        assert game(app).picking.picked_slot == 0  # the last Enter reached the game, as typed slowly it would
 
 
 async def test_enter_twice_after_a_command_runs_it_once(tmp_path) -> None:

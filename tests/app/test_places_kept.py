@@ -34,7 +34,7 @@ async def test_moves_between_alike_towers_keep_their_places_in_the_save_the_repl
     app = make_app(tmp_path, SETUP)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = game(app)
-        start = list(screen.arrangement)
+        start = list(screen.picking_arrangement)
         assert start[0] == start[1] and start[3] == start[4]  # alike towers: keys 1 and 2, 4 and 5
         await pilot.press("2", "enter", "1", "enter", "5", "enter", "4", "enter")
         await settle(pilot, app)

@@ -56,11 +56,11 @@ async def test_a_puzzle_answered_by_typing_it(tmp_path) -> None:
         puzzle = make_puzzle(7)
         await pilot.press("colon", *"9x>1", "enter")
         await pilot.pause()
-        assert screen.move_prompt.is_open and screen.answered is None and screen.picked_slot is None
+        assert screen.picking.move_prompt.is_open and screen.answered is None and screen.picking.picked_slot is None
         assert "Unknown symbol 'x' in '9x'" in screen_text(app)
         await pilot.press("escape")
-        assert not screen.move_prompt.is_open
+        assert not screen.picking.move_prompt.is_open
         await pilot.press("colon", *str(puzzle.solution), "enter")
         await wait(pilot, app)
-        assert screen.answered == puzzle.solution and screen.solved and not screen.move_prompt.is_open
+        assert screen.answered == puzzle.solution and screen.solved and not screen.picking.move_prompt.is_open
         assert "Solved" in screen_text(app)

@@ -30,7 +30,7 @@ async def test_resigning_against_the_computer_gives_it_the_match_and_counts_as_a
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
         screen = game(app)
-        you = screen.you
+        you = screen.flow.you
         assert you is not None
         await pilot.press("R")
         await pilot.pause()

@@ -36,7 +36,7 @@ async def side_line_opened(pilot, app) -> SideLineScreen:
     await wait_for(pilot, app, lambda: isinstance(app.screen, SideLineScreen), "the side line")
     side = app.screen
     assert isinstance(side, SideLineScreen)
-    await wait_for(pilot, app, lambda: not side.thinking, "the side line's computer")
+    await wait_for(pilot, app, lambda: not side.flow.thinking, "the side line's computer")
     return side
 
 
@@ -53,7 +53,8 @@ async def test_a_side_line_from_the_history_plays_on_and_leaves_the_match_exactl
         saved = tmp_path / "current-match.json"
         file_before, match_before = saved.read_bytes(), screen.match.to_json()
         await pilot.press("tab", "up", "up")  # the position after move 2: yours to play
-        await wait_for(pilot, app, lambda: screen.viewing is not None and screen.viewing.ply == 2, "move 2")
+        await wait_for(pilot, app, lambda: screen.browsing.viewing is not None and screen.browsing.viewing.ply == 2,
+                       "move 2")
         assert footer_keys(app)["Play on"]
         await pilot.press("p")
         await wait_for(pilot, app, lambda: isinstance(app.screen, PlayOnScreen), "the question")
@@ -73,7 +74,8 @@ async def test_a_side_line_from_the_history_plays_on_and_leaves_the_match_exactl
         assert not {"New match", "Rematch", "Resign"} & set(titles)
         assert "back to where the side line started from" in keys and "R (shift+r)" not in keys
         await play_by_keys(pilot, app, shared_solver.analyse(side.match.position).moves[0].move, side)
-        await wait_for(pilot, app, lambda: side.match.round.ply == 4 and not side.thinking, "the computer's answer")
+        await wait_for(pilot, app, lambda: side.match.round.ply == 4 and not side.flow.thinking,
+                       "the computer's answer")
         assert side.match.round.placed_moves[:2] == screen.match.round.placed_moves[:2]
         await pilot.press("H")
         await wait_for(pilot, app, lambda: side.table.hints_used[0] == 1, "a hint")
@@ -85,7 +87,7 @@ async def test_a_side_line_from_the_history_plays_on_and_leaves_the_match_exactl
         await pilot.press("escape")
         await wait_for(pilot, app, lambda: app.screen is screen, "the match again")
         await pilot.pause()
-        assert screen.viewing is None and screen.match.round.ply == 4  # where the match stands
+        assert screen.browsing.viewing is None and screen.match.round.ply == 4  # where the match stands
         assert "Last move: Computer" in screen_text(app) and "side line" not in screen_text(app)
         assert saved.read_bytes() == file_before and screen.match.to_json() == match_before
         assert screen.table.hints_used == [0, 0]
@@ -204,20 +206,21 @@ async def test_playing_the_computers_side_names_each_side_by_who_plays_it_and_wi
             await play_by_keys(pilot, app, choose_move("random", screen.match.position, rng))
             await settle(pilot, app)
         await pilot.press("tab", "up", "up", "up")  # the position after move 1: the computer's to play
-        await wait_for(pilot, app, lambda: screen.viewing is not None and screen.viewing.ply == 1, "move 1")
+        await wait_for(pilot, app, lambda: screen.browsing.viewing is not None and screen.browsing.viewing.ply == 1,
+                       "move 1")
         await pilot.press("p")
         await wait_for(pilot, app, lambda: isinstance(app.screen, PlayOnScreen), "the question")
         assert "you play Computer's side" in screen_text(app)
         await pilot.press("c")
         side = await side_line_opened(pilot, app)
-        assert (side.table.seat(0), side.table.seat(1)) == (COMPUTER, HUMAN) and side.you == 1
+        assert (side.table.seat(0), side.table.seat(1)) == (COMPUTER, HUMAN) and side.flow.you == 1
         assert side.match.players == ("Computer", "You") and screen.match.players == ("You", "Computer")
         text = screen_text(app)
         assert "▶ You" in text and "Your move" in text
         assert " 1. You" in text and " 1. Computer" not in text  # the match's own move: yours, as played
         while not side.match.round.is_over:
             await play_by_keys(pilot, app, shared_solver.analyse(side.match.position).moves[0].move, side)
-            await wait_for(pilot, app, lambda: not side.thinking, "the computer's answer")
+            await wait_for(pilot, app, lambda: not side.flow.thinking, "the computer's answer")
         await pilot.pause()
         winner = side.match.round.outcome.winner
         said = "You won the side line." if winner == 1 else "Computer won the side line."
@@ -286,7 +289,8 @@ async def computer_side_after_round_two_move_one(pilot, app: SolunaApp) -> SideL
     await wait_for(pilot, app, lambda: app.game is not None and app.screen is app.game, "the match")
     screen = game(app)
     await pilot.press("tab", "up")
-    await wait_for(pilot, app, lambda: screen.viewing is not None and screen.viewing.ply == 1, "move 1")
+    await wait_for(pilot, app, lambda: screen.browsing.viewing is not None and screen.browsing.viewing.ply == 1,
+                   "move 1")
     await pilot.press("p")
     await wait_for(pilot, app, lambda: isinstance(app.screen, PlayOnScreen), "the question")
     await pilot.press("c")
@@ -304,7 +308,7 @@ async def test_a_side_line_in_round_2_keeps_the_matchs_own_names_for_what_the_ma
     async with app.run_test(size=(80, 30)) as pilot:
         side = await computer_side_after_round_two_move_one(pilot, app)
         assert game(app).match.round_number == 2 and game(app).match.stars == (0, 1)  # the match, under it
-        assert side.match.players == ("Computer", "You") and side.you == 1
+        assert side.match.players == ("Computer", "You") and side.flow.you == 1
         text = screen_text(app)
         assert "Round 1: Computer won" in text and "Round 1: You won" not in text
         assert "Round 2: You opened" in text and "Round 2: Computer opened" not in text
@@ -313,13 +317,15 @@ async def test_a_side_line_in_round_2_keeps_the_matchs_own_names_for_what_the_ma
         tally = side.query_one(Tally).info
         assert tally.names == ("Computer", "You") and tally.stars == (1, 0)  # the computer's star stays its own
         await play_by_keys(pilot, app, shared_solver.analyse(side.match.position).moves[0].move, side)
-        await wait_for(pilot, app, lambda: side.match.round.ply >= 2 and not side.thinking, "the computer's answer")
+        await wait_for(pilot, app, lambda: side.match.round.ply >= 2 and not side.flow.thinking,
+                       "the computer's answer")
         text = screen_text(app)
         assert " 2. You" in text and " 1. You" in text  # your side line's move, named by who plays it now
         if side.match.round.ply >= 3:  # its answer, unless your move ended the round
             assert " 3. Computer" in text
         await pilot.press("tab", "home")  # round 1's start, shown in the side line: the computer's star still
-        await wait_for(pilot, app, lambda: side.viewing is not None and side.viewing.round_number == 1, "round 1")
+        await wait_for(pilot, app,
+                       lambda: side.browsing.viewing is not None and side.browsing.viewing.round_number == 1, "round 1")
         tally = side.query_one(Tally).info
         opener = match.rounds[0].opener
         assert tally.names[tally.to_move] == match.players[opener]  # the marker on who really moved there
@@ -339,14 +345,17 @@ async def test_a_side_line_from_a_side_line_that_hands_the_sides_over_again_name
         going_on = [move for move in side.match.position.legal_moves
                     if side.match.position.play(move).legal_moves]  # a move 2 that leaves the computer one
         await play_by_keys(pilot, app, going_on[0], side)
-        await wait_for(pilot, app, lambda: side.match.round.ply == 3 and not side.thinking, "the computer's answer")
+        await wait_for(pilot, app, lambda: side.match.round.ply == 3 and not side.flow.thinking,
+                       "the computer's answer")
         await pilot.press("tab", "up")  # the position after move 2: the computer's to play
-        await wait_for(pilot, app, lambda: side.viewing is not None and side.viewing.ply == 2, "move 2")
+        await wait_for(pilot, app, lambda: side.browsing.viewing is not None and side.browsing.viewing.ply == 2,
+                       "move 2")
         await pilot.press("p")
         await wait_for(pilot, app, lambda: isinstance(app.screen, PlayOnScreen), "the question")
         await pilot.press("c")
         await wait_for(pilot, app, lambda: app.screen is side and side.match.round.ply == 2
-                       and side.match.players == ("You", "Computer") and not side.thinking, "the side line from it")
+                       and side.match.players == ("You", "Computer") and not side.flow.thinking,
+                       "the side line from it")
         text = screen_text(app)
         assert "Round 1: Computer won" in text and "Round 2: You opened" in text
         round_2 = text[text.index("Round 2: You opened"):]

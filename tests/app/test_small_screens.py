@@ -95,7 +95,7 @@ async def test_every_tower_shows_whole_and_is_reached_by_its_key_and_by_a_tap(tm
             assert board.cursor == slot
         for slot in range(12):
             await pilot.click(f"#tower-{slot}")
-            assert screen.picked_slot == slot, f"a tap on tower {slot + 1} picked {screen.picked_slot}"
+            assert screen.picking.picked_slot == slot, f"a tap on tower {slot + 1} picked {screen.picking.picked_slot}"
             await pilot.press("escape")
         start = screen.match.position
         await pilot.click("#tower-0")
@@ -134,11 +134,11 @@ async def test_tab_shows_the_moves_over_the_board_and_gives_the_board_back(tmp_p
         assert in_view(screen.query_one(Tally))  # the stars still show
         await pilot.press("up")  # browsing: the board shows the position before the move
         await settle(pilot, app)
-        assert screen.viewing is not None
+        assert screen.browsing.viewing is not None
         await pilot.press("tab")
         await settle(pilot, app)
         assert app.screen.focused is screen.board and not history.region
-        assert screen.viewing is None
+        assert screen.browsing.viewing is None
 
 
 async def test_the_narrow_layout_follows_the_width_both_ways_under_a_dialog_too(tmp_path) -> None:

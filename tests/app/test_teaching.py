@@ -92,7 +92,7 @@ async def test_hints_can_be_turned_off(tmp_path) -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("H")
         await pilot.press("A")
-        assert game(app).table.hints_used == [0, 0] and not game(app).analysis_on
+        assert game(app).table.hints_used == [0, 0] and not game(app).teaching.analysis_on
         game(app).action_hint()  # from the command palette
         assert "off in this match" in screen_text(app)
         assert "H Hint" not in screen_text(app).splitlines()[-1]
@@ -140,9 +140,9 @@ async def test_analysis_works_on_positions_from_the_history(tmp_path) -> None:
         await wait(pilot, app)
         await pilot.press("tab", "up", "up")
         await wait(pilot, app)
-        assert screen.viewing is not None and screen.viewing.ply == 0
+        assert screen.browsing.viewing is not None and screen.browsing.viewing.ply == 0
         start = screen.match.round.start
-        assert screen.analysis_of(start) is not None
+        assert screen.teaching.analysis_of(start) is not None
         assert all(widget.look.note for widget in screen.board.tower_widgets if widget.display)
         assert "read-only" in screen_text(app) and "Analysis:" in screen_text(app)
 
@@ -286,18 +286,18 @@ async def test_drawing_asks_the_solver_nothing_and_saves_nothing(tmp_path) -> No
     async with at_a_won_position(tmp_path, seed=2) as (app, pilot, screen, position, analysis):
         await pilot.press("A")
         await wait(pilot, app)
-        assert screen.analysis_of(position) == analysis and screen.table.hints_used == [1, 0]
+        assert screen.teaching.analysis_of(position) == analysis and screen.table.hints_used == [1, 0]
         fresh = next(candidate for candidate in (drop(8, random.Random(seed)) for seed in range(100, 200))
-                     if candidate != position and screen.analysis_of(candidate) is None)
+                     if candidate != position and screen.teaching.analysis_of(candidate) is None)
         save = screen.table.store.current_path
         saved = save.read_bytes()
         set_position(screen, fresh)  # redraws, with analysis on, a position nobody asked about
-        screen.refresh_view()
+        screen.redraw()
         await pilot.pause()
         assert not [worker for worker in app.workers if worker.group == "oracle"]
-        assert screen.analysis_of(fresh) is None and save.read_bytes() == saved
+        assert screen.teaching.analysis_of(fresh) is None and save.read_bytes() == saved
         assert "Analysis: solving..." in screen_text(app)
         screen.after_change()  # what a handler does after a change: ask for what is shown
         await wait(pilot, app)
-        assert screen.analysis_of(fresh) == shared_solver.analyse(fresh)
+        assert screen.teaching.analysis_of(fresh) == shared_solver.analyse(fresh)
         assert "Analysis: solving..." not in screen_text(app)

@@ -38,13 +38,14 @@ async def test_level_10_thinks_on_its_clock_and_plays_a_proved_best_move(tmp_pat
         screen = game(app)
         start = screen.match.position
         assert not shared_solver.is_solved(start)  # a cold proof, as in a fresh process
-        await wait_for(pilot, app, lambda: screen.thinking and "thinking" in screen_text(app), "the computer thinking")
+        await wait_for(pilot, app, lambda: screen.flow.thinking and "thinking" in screen_text(app),
+                       "the computer thinking")
         seen_thinking = last_seen_thinking = time.monotonic()
         assert screen.table.match_clock is not None and screen.table.match_clock.running == 1  # its clock runs
         for _ in range(1200):  # at most two minutes, however loaded the machine
-            if screen.match.round.ply == 1 and not screen.thinking:
+            if screen.match.round.ply == 1 and not screen.flow.thinking:
                 break
-            if screen.thinking and screen.match.round.ply == 0:  # its move not landed: its clock still runs
+            if screen.flow.thinking and screen.match.round.ply == 0:  # its move not landed: its clock still runs
                 last_seen_thinking = time.monotonic()
             await pilot.pause(0.1)
         thought = last_seen_thinking - seen_thinking  # the clock stopped later: the move landed after this
@@ -65,7 +66,8 @@ async def test_resigning_while_level_10_thinks_calls_its_proof_off(tmp_path) -> 
         screen = game(app)
         start = screen.match.position
         assert not shared_solver.is_solved(start)
-        await wait_for(pilot, app, lambda: screen.thinking and "thinking" in screen_text(app), "the computer thinking")
+        await wait_for(pilot, app, lambda: screen.flow.thinking and "thinking" in screen_text(app),
+                       "the computer thinking")
         await pilot.press("R")
         await wait_for(pilot, app, lambda: isinstance(app.screen, ConfirmScreen), "the question")
         await pilot.press("y")
@@ -83,9 +85,9 @@ async def test_a_fallible_level_guesses_on_24_discs_and_says_so(tmp_path, monkey
         screen = game(app)
         start = screen.match.position
         assert not shared_solver.is_solved(start)
-        await wait_for(pilot, app, lambda: screen.thinking, "the computer thinking")
+        await wait_for(pilot, app, lambda: screen.flow.thinking, "the computer thinking")
         for _ in range(600):  # half a CPU second: at most a minute, however loaded the machine
-            if screen.match.round.ply == 1 and not screen.thinking:
+            if screen.match.round.ply == 1 and not screen.flow.thinking:
                 break
             await pilot.pause(0.1)
         assert screen.match.round.ply == 1, "the computer never moved"

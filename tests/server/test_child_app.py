@@ -468,7 +468,7 @@ async def test_a_match_against_the_computer_is_kept_by_the_server_and_resumed() 
         await wait_for_screen(pilot, app, GameScreen)
         assert app.game.match.to_dict()["rounds"][0]["moves"][:1] == kept["match"]["rounds"][0]["moves"][:1]
         assert app.game.match.players == ("ann", "Computer")
-        assert app.game.analysis_on
+        assert app.game.teaching.analysis_on
         await wait_for_screen(pilot, app, GameScreen, "analysis on")
 
 

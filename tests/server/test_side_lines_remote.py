@@ -40,14 +40,15 @@ async def test_p_in_the_history_of_a_match_between_players_in_play_says_why_it_d
         await wait_for_screen(pilot, app, GameScreen)
         screen = app.screen
         await pilot.press("tab", "up")
-        await wait_for(pilot, app, lambda: screen.viewing is not None and screen.viewing.ply == 1, "move 1")
+        await wait_for(pilot, app, lambda: screen.browsing.viewing is not None and screen.browsing.viewing.ply == 1,
+                       "move 1")
         assert footer_keys(app)["Play on"] is False  # offered where it works, dimmed here
         await pilot.press("p")
         await wait_for_text(pilot, app, REFUSAL)
         await pilot.pause()
         assert app.screen is screen and isinstance(app.focused, History)
         await pilot.press("escape")  # back to play
-        await wait_for(pilot, app, lambda: screen.viewing is None, "the live position")
+        await wait_for(pilot, app, lambda: screen.browsing.viewing is None, "the live position")
         # Once the match is over, a side line is no help to anyone in it: p plays on as anywhere.
         while not match.is_over:
             match.play(match.position.legal_moves[0], match.to_move)
@@ -75,7 +76,7 @@ async def test_against_the_computer_over_ssh_a_side_line_plays_on_and_leaves_the
         await wait_for_screen(pilot, app, GameScreen, "Your move")
         screen = app.screen
         await play_by_keys(pilot, app, screen.match.position.legal_moves[0])
-        await wait_for(pilot, app, lambda: screen.match.round.ply == 2 and not screen.thinking, "the reply")
+        await wait_for(pilot, app, lambda: screen.match.round.ply == 2 and not screen.flow.thinking, "the reply")
         kept = screen.match.to_json()
         await pilot.press("tab", "home", "p")
         await wait_for(pilot, app, lambda: isinstance(app.screen, PlayOnScreen), "the question")
@@ -83,7 +84,7 @@ async def test_against_the_computer_over_ssh_a_side_line_plays_on_and_leaves_the
         await wait_for(pilot, app, lambda: isinstance(app.screen, SideLineScreen), "the side line")
         side = app.screen
         await play_by_keys(pilot, app, side.match.position.legal_moves[-1], side)
-        await wait_for(pilot, app, lambda: side.match.round.ply == 2 and not side.thinking, "its answer")
+        await wait_for(pilot, app, lambda: side.match.round.ply == 2 and not side.flow.thinking, "its answer")
         assert app.where is Where.COMPUTER_OVER_SSH and screen.match.to_json() == kept
         await pilot.press("escape")
         await wait_for(pilot, app, lambda: app.screen is screen, "the match again")
