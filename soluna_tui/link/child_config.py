@@ -14,6 +14,9 @@ from dataclasses import asdict, dataclass, field
 #: The modules the server runs (``python -m``): a session's child, and the warm process that forks children.
 CHILD_MODULE = "soluna_tui.online.child"
 ZYGOTE_MODULE = "soluna_tui.online.zygote"
+#: The one command a session may ask for (``ssh -t -p PORT HOST screen-reader``): the game in lines, for a screen
+#: reader (``online/line_session.py``); every other command is refused.
+SCREEN_READER_COMMAND = "screen-reader"
 #: Exit statuses: an internal error, and the memory limit reached (the server's line to the player says which).
 FAILED, OUT_OF_MEMORY = 1, 3
 #: The fewest seconds between two reports that the player did something (the server may ask for fewer).
@@ -33,6 +36,8 @@ class ChildConfig:
     reveal_pause: float = 0.5
     #: Seconds between two reports to the server that the player did something, at the fewest.
     activity_every: float = ACTIVITY_EVERY
+    #: The game in lines for a screen reader (``SCREEN_READER_COMMAND``), not the full-screen app.
+    line_mode: bool = False
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))

@@ -22,6 +22,8 @@ remote_table.py      child             a seat at a match the server holds
 who_is_online.py     child             who is online, as the server last said (the lobby draws from it)
 talk_half.py         child             table talk heard, drawn in the chat panels; lines said, mutes, reports
 activity.py          child             what counts as the player there (a key that acts), told the server
+line_lobby.py        child             the lobby in lines for a screen reader (a numbered menu), then a match in lines
+line_session.py      child             a child in lines (``ssh -t HOST screen-reader``): the terminal, the link, a loop
 screens/             child             the screens only a session shows: the lobby, a quick match waiting,
                                        challenges, names, records, the leaderboard, browsers, closing soon
 panes/               child             the lobby's panes (menu and settings, the lists: matches in play, who

@@ -1,6 +1,7 @@
 """Runs in the child (the zygote forks into ``run``; the server only builds its ``ChildConfig``, in ``link``).
 
-One SSH session's child process: the Textual app on the session's pseudo-terminal.
+One SSH session's child process: the Textual app on the session's pseudo-terminal (or, for the one command a
+session may ask for, ``screen-reader``, the lobby and its matches in lines: ``line_session.py``).
 
 Forked by the zygote (the app already imported) or started as
 ``python -m soluna_tui.online.child CONFIG_JSON LINK_FD`` with the terminal as its
@@ -80,10 +81,15 @@ def run(config: ChildConfig, link_fd: int) -> int:
         os.environ.update(config.environment)
         os.chdir("/")
         gc.set_threshold(*GC_THRESHOLDS)
-        from ..screens.solver_work import solve_in_idle_time
+        if config.line_mode:
+            from .line_session import run_in_lines
 
-        solve_in_idle_time()
-        status, errors = _run_app(config, link_fd)
+            status, errors = run_in_lines(config, link_fd)
+        else:
+            from ..screens.solver_work import solve_in_idle_time
+
+            solve_in_idle_time()
+            status, errors = _run_app(config, link_fd)
     except Exception as error:  # noqa: BLE001 - the terminal is a player's: never a traceback
         status = FAILED
         if out_of_memory(error):

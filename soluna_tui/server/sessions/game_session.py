@@ -1,6 +1,7 @@
 """Runs in the server process.
 
-One SSH session: a refusal in one line unless it is a game terminal; else a child on a PTY, pumped.
+One SSH session: a refusal in one line unless it is a game terminal (or the game in lines, asked for with the one
+command accepted, ``screen-reader``); else a child on a PTY, pumped.
 
 ``GameSession`` is asyncssh's session object: it answers asyncssh's callbacks and wires the
 parts that do the work, each in a module of its own: the channel written to (``session_channel``)
@@ -25,6 +26,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ...link.child_config import SCREEN_READER_COMMAND
 from ...link.messages import ClosingSoon, Reply
 from ..config import ServerConfig
 from ..gate import Gate, ThrottledLog
@@ -41,7 +43,10 @@ from .spawn import Spawner
 log = logging.getLogger("soluna.server")
 
 EXEC_REFUSAL = ("This server offers only the game, no commands: connect with plain "
-                "'ssh -p PORT HOST' (no command).")
+                f"'ssh -p PORT HOST' (no command), or 'ssh -t -p PORT HOST {SCREEN_READER_COMMAND}' for the game "
+                "in lines, for a screen reader.")
+LINE_MODE_NEEDS_A_TERMINAL = (f"The game in lines needs a terminal: connect with 'ssh -t -p PORT HOST "
+                              f"{SCREEN_READER_COMMAND}' (with -t).")
 REQUEST_FLOOD = "Slow down: more terminal requests (resizes, signals) than this server accepts; disconnected."
 INPUT_FLOOD = "Slow down: more input than this server accepts; disconnected."
 
@@ -143,8 +148,13 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         return True
 
     def exec_requested(self, command: str) -> bool:
-        self.channel.command = command  # accepted only to answer it with one clear line
+        self.channel.command = command  # the line mode's, or accepted only to answer it with one clear line
         return True
+
+    @property
+    def line_mode(self) -> bool:
+        """The game in lines, for a screen reader: the one command a session may ask for."""
+        return self.channel.command == SCREEN_READER_COMMAND
 
     def subsystem_requested(self, subsystem: str) -> bool:
         return False  # no SFTP, nor any other subsystem
@@ -233,7 +243,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                 self.channel.say(refusal)
                 return
             self.connection.game_admitted()
-            if not await self.child.start(self.name, self.channel, self.services.config, self.services.spawner):
+            if not await self.child.start(self.name, self.channel, self.services.config, self.services.spawner,
+                                          line_mode=self.line_mode):
                 self.ending.reason = "no child"
                 self.channel.say("Sorry: the server could not start your game; try again in a moment.")
                 return
@@ -247,6 +258,11 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             await self._close(counted)
 
     def _refusal(self) -> str | None:
+        if self.line_mode:  # lines need a terminal, but not one that draws (TERM=dumb will do)
+            term = self.channel.term
+            if term is None:
+                return LINE_MODE_NEEDS_A_TERMINAL
+            return None if term in ("", "dumb") else term_refusal(term)
         if self.channel.command is not None:
             return EXEC_REFUSAL
         return term_refusal(self.channel.term)

@@ -42,8 +42,10 @@ class SessionChild:
         self.link: Link | None = None
         self.crash_report: str | None = None
 
-    async def start(self, name: str, channel: SessionChannel, config: ServerConfig, spawner: Spawner) -> bool:
-        """The child on a fresh PTY, its output pumped to the channel; ``False`` if it could not start."""
+    async def start(self, name: str, channel: SessionChannel, config: ServerConfig, spawner: Spawner, *,
+                    line_mode: bool = False) -> bool:
+        """The child on a fresh PTY, its output pumped to the channel (``line_mode``: the game in lines, for a
+        screen reader); ``False`` if it could not start."""
         environment = channel.channel.get_environment()
         limits = config.limits
         self.config = child_config = ChildConfig(
@@ -51,7 +53,7 @@ class SessionChild:
             environment=base_environment() | child_environment(channel.terminal, environment),
             memory_mb=limits.child_memory_mb, cpu_seconds=limits.child_cpu_seconds,
             computer_pause=config.computer_pause, reveal_pause=config.reveal_pause,
-            activity_every=min(ACTIVITY_EVERY, limits.idle_timeout / 4),
+            activity_every=min(ACTIVITY_EVERY, limits.idle_timeout / 4), line_mode=line_mode,
         )
         master, terminal = os.openpty()
         ours, theirs = socket.socketpair()

@@ -2,8 +2,8 @@
 
 The SSH server: one asyncssh listener, one ``SolunaConnection`` per client, the lobby, the children.
 
-Only interactive game sessions are offered: no shell, no command, no subsystem
-(so no SFTP), no SCP, no port, agent or X11 forwarding. Anyone may log in
+Only interactive game sessions are offered: no shell, no command but ``screen-reader`` (the game
+in lines, for a screen reader), no subsystem (so no SFTP), no SCP, no port, agent or X11 forwarding. Anyone may log in
 without a prompt (keyboard-interactive with zero prompts); a client that offers
 a public key is recognised by its fingerprint when it comes back.
 

@@ -1,0 +1,535 @@
+"""Runs in the child.
+
+The lobby of a session in lines, for a screen reader (``ssh -t -p PORT HOST screen-reader``), then a match in lines.
+
+``LineLobby`` is what ``line_session.py`` drives, as ``terminal_door.py`` drives the local line mode: typed lines in
+(``take``), short sentences out (``say``), and each message from the server (``heard``). It speaks the same link as
+the full-screen app (``link/messages.py``), kept in the same books (``who_is_online.py``, ``play/chat_book.py``): the
+lobby is a numbered menu (a quick match, a challenge by name, the challenges to answer, who is online, the matches
+in play to watch by number, talk), every line of talk is told with its speaker, and a match between players is the
+line mode's own core (``line_mode/line_game.py``) at a ``RemoteTable``, which announces every move the server
+reports, to a player or a spectator. Nothing here draws or imports Textual.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from ..line_mode.line_game import LineGame
+from ..line_mode.runner import Runner
+from ..line_mode.typed_lines import read_command
+from ..link.messages import (
+    AnswerChallenge,
+    CancelSeek,
+    ChallengeLine,
+    ChallengePerson,
+    Challenges,
+    ChallengeSent,
+    Chat,
+    ChatLine,
+    ClosingSoon,
+    Doing,
+    ErrorReply,
+    Exit,
+    JoinMatch,
+    LeaveMatch,
+    ListedMatch,
+    LobbyChoices,
+    LobbyListing,
+    MatchGone,
+    MatchState,
+    MatchTerms,
+    Message,
+    Moved,
+    Notice,
+    OnlineChanges,
+    OnlinePeople,
+    OnlinePerson,
+    Paired,
+    Request,
+    Say,
+    Seek,
+    Seeking,
+    SyncMatch,
+    WatchMatch,
+    Welcome,
+    WithdrawChallenge,
+)
+from ..link.safe_talk import ChatRefused, chat_line
+from ..play.chat_book import ChatBook, spoken_by
+from ..rules import MAX_DISCS, MIN_DISCS, MatchOptions
+from ..rules.match import DEFAULT_STARS, MAX_STARS, MIN_STARS
+from ..rules.wording import minutes, plural
+from .remote_table import RemoteTable
+from .screens.challenges import challenge_words
+from .screens.seeking import terms_words
+from .who_is_online import OnlineBook
+
+#: The lobby's menu: each entry's number, the word that asks for it, and what it does.
+MENU = (
+    ("1", "quick", "quick: a quick match, paired with the next player who asks on the same terms."),
+    ("2", "challenge", "challenge NAME: challenge someone online to a match."),
+    ("3", "challenges", "challenges: the challenges to and from you; accept, decline or withdraw them."),
+    ("4", "who", "who: who is online, and what they are doing."),
+    ("5", "matches", "matches: the matches in play, by number; watch 2 watches the second."),
+    ("6", "talk", "talk: the lobby's last lines of talk; say TEXT says a line to the lobby."),
+    ("7", "terms", "terms: the terms you offer (stars 2, discs 8 and rules online change them)."),
+    ("8", "help", "help: this menu."),
+    ("9", "quit", "quit: leave Soluna."),
+)
+#: Every word the lobby takes, and their short and spoken forms.
+LOBBY_WORDS = frozenset({"quick", "challenge", "challenges", "who", "matches", "talk", "help", "quit", "watch",
+                         "accept", "decline", "withdraw", "cancel", "say", "return", "menu", "terms", "stars", "discs",
+                         "rules"})
+LOBBY_ALIASES = {**{number: word for number, word, _ in MENU}, "?": "help", "q": "quit", "exit": "quit",
+                 "bye": "quit", "online": "who", "w": "watch", "stop": "cancel", "chat": "talk", "m": "menu"}
+#: Words that, in a match, go back to the lobby (``quit`` too: the session ends from the lobby).
+BACK_TO_LOBBY = frozenset({"lobby", "leave", "quit", "q", "exit", "bye"})
+#: The lines of talk ``talk`` reads back.
+TALK_READ_BACK = 5
+#: A quick match's or a challenge's terms when the server kept no settings for this player: the lobby's own.
+DEFAULT_CHOICES = LobbyChoices(level="", rules="box", stars=DEFAULT_STARS, discs=12, opener=0, hints=False)
+DOING_WORDS = {Doing.LOBBY: "in the lobby", Doing.WAITING: "waiting for an opponent", Doing.PLAYING: "playing",
+               Doing.WATCHING: "watching", Doing.COMPUTER: "playing the computer"}
+
+
+def person_words(person: OnlinePerson, you: int | None) -> str:
+    """``bob (1021), playing ann``, ``ann (you, guest), in the lobby``: someone online as the list says them."""
+    standing = str(person.rating) if person.rating is not None else "" if person.keyed else "guest"
+    facts = [fact for fact in ("you" if person.id == you else "", standing) if fact]
+    about = f" ({', '.join(facts)})" if facts else ""
+    whom = " and ".join(person.others)
+    if whom:
+        whom = f" at level {whom}" if person.doing is Doing.COMPUTER else f" {whom}"
+    return f"{person.name}{about}, {DOING_WORDS.get(person.doing, str(person.doing))}{whom}"
+
+
+def listed_words(number: int, listed: ListedMatch) -> str:
+    """``2: ann against bob, round 1, stars 0 to 0, 1 watching``: a match in play as ``matches`` says it."""
+    watchers = f", {listed.watchers} watching" if listed.watchers else ""
+    yours = ", your seat: type return to go back to it" if listed.yours else ""
+    return (f"{number}: {listed.players[0]} against {listed.players[1]}, round {listed.round}, "
+            f"stars {listed.stars[0]} to {listed.stars[1]}{watchers}{yours}.")
+
+
+class LineLobby:
+    """The lobby in lines, then the match begun (a ``LineCore`` for the door): ``send`` tells the server,
+    ``say`` shows lines, ``runner`` does the match's slow work, ``active`` tells the server the player is there."""
+
+    def __init__(self, name: str, send: Callable[[Request], None], say: Callable[[list[str]], None],
+                 runner: Runner, active: Callable[[], None] = lambda: None) -> None:
+        self.name = name
+        self._send = send
+        self._say_lines = say
+        self._runner = runner
+        self._active = active
+        self.online = OnlineBook()
+        self.talk = ChatBook()
+        self.matches: tuple[ListedMatch, ...] = ()
+        self.challenges: tuple[ChallengeLine, ...] = ()
+        self.choices = DEFAULT_CHOICES
+        self.rated = False
+        self.hold_seconds = 300.0
+        #: Whether a quick match is asked for and not yet paired.
+        self.seeking = False
+        #: The code of the match this terminal follows or is about to follow; news of others is stale.
+        self.following: str | None = None
+        self.remote: RemoteTable | None = None
+        self.game: LineGame | None = None
+        self._welcomed = False
+        #: The player has left (``quit``): the door closes.
+        self.finished = False
+        self._handlers: dict[type[Message], Callable[[Any], None]] = {
+            Welcome: self._welcome, LobbyListing: self._listing, OnlinePeople: self._people,
+            OnlineChanges: self._people, Chat: self._chat, Challenges: self._challenges,
+            ChallengeSent: self._challenge_sent, Seeking: self._seeking, Paired: self._paired,
+            MatchState: self._match_news, Moved: self._match_news, MatchGone: self._match_gone, Notice: self._notice,
+            ErrorReply: self._error, ClosingSoon: self._closing_soon, Exit: self._exit,
+        }
+
+    # ---- the door's side -------------------------------------------------------------------------
+
+    @property
+    def prompt(self) -> str:
+        if self.finished:
+            return ""
+        if self.game is not None:
+            return self.game.prompt
+        return "Looking for an opponent> " if self.seeking else "Lobby> "
+
+    def start(self) -> None:
+        """The server speaks first (its welcome): nothing to say until then."""
+
+    def stop(self) -> None:
+        self.finished = True
+        if self.game is not None:
+            self.game.stop()
+
+    def take(self, line: str) -> None:
+        """A line the player typed: in a match, the match's (but talk, and back to the lobby); else the lobby's."""
+        if self.finished:
+            return
+        self._active()
+        text = line.strip()
+        if self.game is not None:
+            word = text.split(maxsplit=1)[0].casefold() if text else ""
+            if word == "say":
+                self._talk(text[3:].strip())
+            elif word in BACK_TO_LOBBY:
+                self._back_to_lobby("")
+            elif word == "talk":
+                self._read_talk()
+            else:
+                self.game.take(line)
+            return
+        if not text:
+            self._say("Lobby: type a number or a word from the menu, or help." if not self.seeking
+                      else "Looking for an opponent: type cancel to stop looking.")
+            return
+        command = read_command(text, LOBBY_WORDS, LOBBY_ALIASES)
+        if command is None:
+            self._say(f"I do not know {text.split()[0][:20]!r}: type a number or a word from the menu, or help.")
+            return
+        getattr(self, f"_cmd_{command.word}")(command.argument)
+
+    def heard(self, message: Message) -> None:
+        """A message from the server (a kind the lobby does not use is let go)."""
+        handler = self._handlers.get(type(message))
+        if handler is not None:
+            handler(message)
+
+    def misheard(self) -> None:
+        """The server sent news this terminal could not read: said, and the match asked for whole again."""
+        self._say("The server sent news this terminal could not read.")
+        if self.remote is not None:
+            self.remote.ask_for_state()
+
+    # ---- saying ----------------------------------------------------------------------------------
+
+    def _say(self, *lines: str) -> None:
+        shown = [line for line in lines if line]
+        if shown:
+            self._say_lines(shown)
+
+    def _menu_lines(self) -> list[str]:
+        return ["The lobby. Type a number or a word:", *(f"{number}. {words}" for number, _, words in MENU)]
+
+    # ---- what the server says --------------------------------------------------------------------
+
+    def _welcome(self, message: Welcome) -> None:
+        self.name = message.name or self.name
+        self.rated = bool(message.rated)
+        self.hold_seconds = message.hold_seconds
+        if message.choices is not None:
+            self.choices = message.choices
+        if self._welcomed:
+            return
+        self._welcomed = True
+        keyed = "with your key" if self.rated else "as a guest"
+        self._say(f"Welcome, {self.name}: Soluna in lines, {keyed}.", *self._menu_lines())
+
+    def _listing(self, message: LobbyListing) -> None:
+        self.matches = message.matches
+
+    def _people(self, message: OnlinePeople | OnlineChanges) -> None:
+        if isinstance(message, OnlinePeople):
+            self.online.take(message)
+        else:
+            self.online.apply(message)
+
+    def _chat(self, message: Chat) -> None:
+        if message.refused is not None:
+            self._say(f"Not said: {message.refused}")
+        if not (message.whole or message.lines):
+            return
+        self.talk.take(message)
+        if message.whole:
+            return
+        remote = self.remote
+        code, watching = (remote.code, remote.watching) if remote is not None else (None, False)
+        if message.code != code:
+            return  # another room's (the lobby's while at a match, a match's left)
+        kept = self.talk.lines(code, watching)  # without those of people muted
+        players_see = remote is not None and not watching
+        self._say(*(self._talk_words(line, players_see) for line in message.lines if line in kept))
+
+    def _talk_words(self, line: ChatLine, players_see_spectators: bool) -> str:
+        if line.yours:
+            return f"You said: {line.text}"
+        return f"{spoken_by(line, players_see_spectators)} says: {line.text}"
+
+    def _challenges(self, message: Challenges) -> None:
+        self.challenges = message.challenges
+        new = [line for line in message.challenges if line.id in message.new and line.incoming]
+        if new and self.game is None:
+            self._say(*(f"{challenge_words(line)}. Type accept to play, or decline." for line in new))
+        elif new:
+            self._say(*(f"{challenge_words(line)}. Back in the lobby, accept plays it." for line in new))
+
+    def _challenge_sent(self, message: ChallengeSent) -> None:
+        self._say(f"Challenge sent: {message.name} is told now. Type challenges to see it, or withdraw it.")
+
+    def _seeking(self, message: Seeking) -> None:
+        self._say(f"Looking for an opponent on these terms: {terms_words(self._terms())}. "
+                  "Type cancel to stop looking.")
+
+    def _paired(self, message: Paired) -> None:
+        self.seeking = False
+        self.following = message.code
+        self._say(f"Paired with {message.opponent}: the match begins.")
+
+    def _notice(self, message: Notice) -> None:
+        self._say(message.text)
+
+    def _error(self, message: ErrorReply) -> None:
+        self.seeking = False
+        if self.remote is None:
+            self.following = None
+        self._say(message.text)
+
+    def _closing_soon(self, message: ClosingSoon) -> None:
+        self._say(f"Nothing typed for {minutes(message.idle)}: this session closes in {minutes(message.seconds)} "
+                  "unless you type a line (Enter will do).")
+
+    def _exit(self, message: Exit) -> None:
+        self.stop()
+
+    # ---- a match -----------------------------------------------------------------------------------
+
+    def _match_news(self, message: MatchState | Moved) -> None:
+        code = message.code
+        if code != self.following:
+            return  # about a match this terminal has left meanwhile
+        if self.remote is not None and self.remote.code == code:
+            self.remote.update(message)
+            if self.remote.watching and isinstance(message, Moved):
+                self._active()  # following a match that moves is not idleness
+            return
+        if not isinstance(message, MatchState):
+            self._send(SyncMatch(code))  # a move before the whole match: ask for it
+            return
+        self.seeking = False
+        self.remote = remote = RemoteTable(message, self._send)
+        if message.notice is not None and not remote.watching:  # a spectator's says the full screen's key
+            remote.notices.append(message.notice)
+        back = "lobby goes back to the lobby" + ("" if remote.watching else
+                                                 f" (your seat is held for {minutes(self.hold_seconds)})")
+        self.game = LineGame(remote, self._runner, self._say_lines,
+                             notice=f"{'Watching' if remote.watching else 'Playing'} match {code}: say TEXT talks, "
+                                    f"talk reads the last lines, {back}.")
+        self.game.start()
+
+    def _match_gone(self, message: MatchGone) -> None:
+        if message.code == self.following and self.remote is not None:
+            self._back_to_lobby(message.text)
+        else:
+            self._say(message.text)
+
+    def _back_to_lobby(self, notice: str) -> None:
+        """Leave the match (a seat in play is held for the player), and say the lobby again."""
+        remote, game = self.remote, self.game
+        held = remote is not None and not remote.watching and not remote.match.is_over
+        if game is not None:
+            game.stop()
+        if remote is not None:
+            remote.on_change = None
+            self._send(LeaveMatch())
+        self.remote = self.game = None
+        self.following = None
+        way_back = (f"Your seat is held for {minutes(self.hold_seconds)}: type matches, then return, to take it "
+                    "back." if held and remote is not None else "")
+        self._say(notice, f"Back in the lobby. {way_back}".strip(), "Type help for the menu.")
+
+    # ---- the lobby's commands ----------------------------------------------------------------------
+
+    def _terms(self) -> MatchTerms:
+        """A quick match's or a challenge's terms, as this player's kept settings say (a guest's never rated)."""
+        choices = self.choices
+        options = MatchOptions.preset(choices.rules, stars_to_win=choices.stars, discs=choices.discs,
+                                      first_opener=choices.opener)
+        return MatchTerms(options.to_dict(), choices.clock, self.rated and choices.rated, choices.hints)
+
+    def _cmd_terms(self, argument: str) -> None:
+        self._say(f"You offer: {terms_words(self._terms())}. Type stars 2, discs 8, or rules online or rules box "
+                  "to change them.")
+
+    def _cmd_stars(self, argument: str) -> None:
+        self._set_term("stars", argument, MIN_STARS, MAX_STARS)
+
+    def _cmd_discs(self, argument: str) -> None:
+        self._set_term("discs", argument, MIN_DISCS, MAX_DISCS)
+
+    def _cmd_rules(self, argument: str) -> None:
+        rules = argument.casefold()
+        if rules not in ("box", "online"):
+            self._say("Type rules box (the loser of a round chooses who opens the next) or rules online (the loser "
+                      "opens).")
+            return
+        self.choices = replace(self.choices, rules=rules)
+        self._cmd_terms("")
+
+    def _set_term(self, term: str, argument: str, least: int, most: int) -> None:
+        if not (argument.isascii() and argument.isdigit() and least <= int(argument) <= most):
+            self._say(f"Type {term} and a number from {least} to {most}, like {term} {least + 1}.")
+            return
+        number = int(argument)
+        self.choices = (replace(self.choices, stars=number) if term == "stars"
+                        else replace(self.choices, discs=number))
+        self._cmd_terms("")
+
+    def _cmd_help(self, argument: str) -> None:
+        self._say(*self._menu_lines(),
+                  "Also: accept or decline a challenge, withdraw 1, watch 2, say TEXT, cancel (stop looking).")
+
+    def _cmd_menu(self, argument: str) -> None:
+        self._cmd_help(argument)
+
+    def _cmd_quit(self, argument: str) -> None:
+        self.stop()
+        held = next((listed for listed in self.matches if listed.held is not None), None)
+        if held is not None:
+            self._say(f"Goodbye. Your seat in match {held.code} is held a while: connect again and type return.")
+        else:
+            self._say("Goodbye.")
+
+    def _cmd_quick(self, argument: str) -> None:
+        if self.seeking:
+            self._say("You are looking for an opponent already: type cancel to stop.")
+            return
+        self.seeking = True
+        self._say("Looking for an opponent...")
+        self._send(Seek(self._terms()))
+
+    def _cmd_cancel(self, argument: str) -> None:
+        if not self.seeking:
+            self._say("You are not looking for an opponent.")
+            return
+        self.seeking = False
+        self._send(CancelSeek())
+        self._say("You stopped looking for an opponent.")
+
+    def _others(self) -> list[OnlinePerson]:
+        return [person for person in self.online.people if person.id != self.online.you]
+
+    def _cmd_challenge(self, argument: str) -> None:
+        names = ", ".join(person.name for person in self._others())
+        if not argument:
+            self._say("Whom? Type challenge and a name, like challenge bob. "
+                      + (f"Online: {names}." if names else "Nobody else is online."))
+            return
+        wanted = argument.casefold()
+        found = [person for person in self._others() if person.name.casefold() == wanted]
+        if not found:
+            self._say(f"Nobody called {argument[:40]} is online. " + (f"Online: {names}." if names else ""))
+            return
+        if len(found) > 1:
+            self._say(f"{len(found)} people online are called {found[0].name}: the first is challenged.")
+        self._send(ChallengePerson(found[0].id, self._terms()))
+
+    def _cmd_challenges(self, argument: str) -> None:
+        if not self.challenges:
+            self._say("No challenges to or from you. Type challenge NAME to send one.")
+            return
+        self._say(*(f"{number}. {challenge_words(line)}." for number, line in enumerate(self.challenges, 1)),
+                  "Type accept 1 or decline 1 for a challenge to you, withdraw 1 for one of yours.")
+
+    def _challenge(self, argument: str, incoming: bool) -> ChallengeLine | None:
+        """The challenge numbered ``argument`` (or the only one, or the newest to this player)."""
+        if argument:
+            if argument.isascii() and argument.isdigit() and 1 <= int(argument) <= len(self.challenges):
+                line = self.challenges[int(argument) - 1]
+                if line.incoming == incoming:
+                    return line
+            self._say(f"No challenge {'to' if incoming else 'from'} you numbered {argument[:8]}. "
+                      "Type challenges for the list.")
+            return None
+        lines = [line for line in self.challenges if line.incoming == incoming]
+        if not lines:
+            self._say(f"No challenge {'to' if incoming else 'from'} you.")
+            return None
+        return lines[-1]
+
+    def _cmd_accept(self, argument: str) -> None:
+        line = self._challenge(argument, incoming=True)
+        if line is not None:
+            self._say(f"Accepting {line.name}'s challenge...")
+            self._send(AnswerChallenge(line.id, True))
+
+    def _cmd_decline(self, argument: str) -> None:
+        line = self._challenge(argument, incoming=True)
+        if line is not None:
+            self._send(AnswerChallenge(line.id, False))
+
+    def _cmd_withdraw(self, argument: str) -> None:
+        line = self._challenge(argument, incoming=False)
+        if line is not None:
+            self._send(WithdrawChallenge(line.id))
+            self._say(f"Challenge to {line.name} withdrawn.")
+
+    def _cmd_who(self, argument: str) -> None:
+        people = self.online.people
+        total = max(self.online.total, len(people))
+        self._say(f"{plural(total, 'person', 'people')} online:",
+                  *(f"{person_words(person, self.online.you)}." for person in people))
+
+    def _cmd_matches(self, argument: str) -> None:
+        if not self.matches:
+            self._say("No match in play. Type quick for a quick match.")
+            return
+        self._say(f"{plural(len(self.matches), 'match')} in play:",
+                  *(listed_words(number, listed) for number, listed in enumerate(self.matches, 1)),
+                  "Type watch and a number to watch one.")
+
+    def _listed(self, argument: str) -> ListedMatch | None:
+        if argument.isascii() and argument.isdigit() and 1 <= int(argument) <= len(self.matches):
+            return self.matches[int(argument) - 1]
+        code = argument.upper()
+        return next((listed for listed in self.matches if listed.code == code), None)
+
+    def _cmd_watch(self, argument: str) -> None:
+        listed = self._listed(argument) if argument else None
+        if listed is None:
+            self._say("Which match? Type watch and its number from matches, like watch 1."
+                      if self.matches else "No match in play to watch.")
+            return
+        self.following = listed.code
+        self._send(WatchMatch(listed.code))
+
+    def _cmd_return(self, argument: str) -> None:
+        listed = next((listed for listed in self.matches if listed.yours), None)
+        if listed is None:
+            self._say("No seat of yours is held in a match in play.")
+            return
+        self.following = listed.code
+        self._send(JoinMatch(listed.code, self.choices.hints))
+
+    def _cmd_talk(self, argument: str) -> None:
+        self._read_talk()
+
+    def _read_talk(self) -> None:
+        remote = self.remote
+        code, watching = (remote.code, remote.watching) if remote is not None else (None, False)
+        lines = self.talk.lines(code, watching)[-TALK_READ_BACK:]
+        if self.talk.closed is not None:
+            self._say(self.talk.closed)
+        if not lines:
+            self._say("No talk here yet. Type say and a line to talk.")
+            return
+        self._say(*(self._talk_words(line, remote is not None and not watching) for line in lines))
+
+    def _cmd_say(self, argument: str) -> None:
+        self._talk(argument)
+
+    def _talk(self, text: str) -> None:
+        if not text:
+            self._say("Say what? Type say and the line, like say good game.")
+            return
+        try:
+            chat_line(text)
+        except ChatRefused as refusal:
+            self._say(f"Not said: {refusal}")
+            return
+        self._send(Say(text))
+

@@ -1,0 +1,180 @@
+"""The game in lines over real SSH (``ssh -t -p PORT HOST screen-reader``): asyncssh clients that ask for the command
+``screen-reader`` on a pseudo-terminal and read the raw lines, beside a full-screen player read by pyte, the server in
+this process. A whole match between a line-mode player and a full-screen one, a line-mode spectator hearing every
+move, talk told with its speaker; and every other command still refused in one line."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+
+import asyncssh
+
+from .helpers import TIMEOUT, SshTerminal, client_options, move_keys, running_server, terminals, wait_until
+from .test_pairing_e2e import answer, in_match
+from .test_talk_e2e import TALK, say, sees
+
+#: A move announced in lines: ``ann: moon 3 onto moon 7, now a tower of two, moon on top (1M>1M).``
+MOVE_LINE = re.compile(r"^(\w+): .* onto .*, now a tower of \w+, \w+ on top \((\S+)\)\.$", re.MULTILINE)
+#: What a line-mode terminal may send besides plain text: nothing (the kernel's echo and line endings aside).
+ESCAPE = re.compile(r"\x1b")
+
+
+class LineTerminal:
+    """An SSH session asking for ``screen-reader`` on a pseudo-terminal: what it sends, read as lines of text."""
+
+    def __init__(self, connection: asyncssh.SSHClientConnection, process: asyncssh.SSHClientProcess) -> None:
+        self.connection = connection
+        self.process = process
+        self.received = bytearray()
+        self.closed = False
+
+    @classmethod
+    async def open(cls, port: int, username: str, command: str = "screen-reader", **options) -> LineTerminal:
+        connection = await asyncssh.connect("127.0.0.1", port, **client_options(username, **options))
+        process = await connection.create_process(command, term_type="xterm", term_size=(80, 24), encoding=None)
+        return cls(connection, process)
+
+    @property
+    def text(self) -> str:
+        """Everything read so far, as lines (the terminal's ``\\r\\n`` made ``\\n``)."""
+        return self.received.decode("utf-8", "replace").replace("\r\n", "\n")
+
+    def heard(self) -> list[str]:
+        """The moves announced so far, as ``(name, notation)``."""
+        return MOVE_LINE.findall(self.text)
+
+    async def wait_for(self, *texts: str, timeout: float = TIMEOUT, after: int = 0) -> str:
+        """Read until every one of ``texts`` has come (past the first ``after`` characters)."""
+        deadline = time.monotonic() + timeout
+        while not all(text in self.text[after:] for text in texts):
+            left = deadline - time.monotonic()
+            if left <= 0 or self.closed:
+                raise AssertionError(f"never heard {texts}; heard:\n{self.text[-3000:]}")
+            await self.read(min(left, 0.5))
+        return self.text
+
+    async def wait_until(self, condition, what: str, timeout: float = TIMEOUT) -> None:
+        deadline = time.monotonic() + timeout
+        while not condition():
+            left = deadline - time.monotonic()
+            if left <= 0 or self.closed:
+                raise AssertionError(f"never heard {what}; heard:\n{self.text[-3000:]}")
+            await self.read(min(left, 0.5))
+
+    async def read(self, timeout: float) -> None:
+        try:
+            data = await asyncio.wait_for(self.process.stdout.read(65536), timeout)
+        except TimeoutError:
+            return
+        if not data:
+            self.closed = True
+        self.received += data
+
+    def type(self, line: str) -> None:
+        """A line typed and Enter (the terminal turns the carriage return into the end of a line)."""
+        self.process.stdin.write(line.encode() + b"\r")
+
+    async def wait_closed(self) -> str:
+        while not self.closed:
+            await self.read(TIMEOUT)
+        await asyncio.wait_for(self.process.wait_closed(), TIMEOUT)
+        return self.text
+
+    async def close(self) -> None:
+        self.connection.close()
+        await asyncio.wait_for(self.connection.wait_closed(), TIMEOUT)
+
+
+async def type_move(terminal: LineTerminal, match) -> str:
+    """The first legal move, typed by the towers' places (``3>7``); its notation."""
+    move = match.position.legal_moves[0]
+    placed = match.round.table.resolve(move)
+    terminal.type(f"{placed.mover_slot + 1}>{placed.target_slot + 1}")
+    return str(placed.move)
+
+
+async def test_a_line_mode_player_and_a_full_screen_one_play_a_whole_match_a_line_mode_spectator_hears_every_move(
+        tmp_path) -> None:
+    async with running_server(tmp_path) as server, terminals(server.port) as opened:
+        ann = await LineTerminal.open(server.port, "ann", local_addr=("127.0.0.2", 0))
+        cyd = await LineTerminal.open(server.port, "cyd", local_addr=("127.0.0.4", 0))
+        bob: SshTerminal = await opened.open("bob", local_addr=("127.0.0.3", 0))
+        try:
+            await ann.wait_for("Welcome, ann: Soluna in lines", "1. quick", "Lobby> ")
+            await bob.wait_for_text("Welcome,")
+            # Talk in the lobby, both ways: each line told with its speaker.
+            mark = len(cyd.text)
+            await say(bob, "hello from the full screen")
+            await ann.wait_for("bob says: hello from the full screen")
+            await cyd.wait_for("bob says: hello from the full screen", after=mark)
+            ann.type("say hello from the lines")
+            await ann.wait_for("You said: hello from the lines")
+            await bob.wait_for_text("1 new line of talk")
+            await bob.press(TALK)
+            await sees(bob, "ann: hello from the lines")
+            await bob.press("escape")
+            await bob.wait_for(lambda screen: "Close talk" not in screen)
+            await cyd.wait_for("ann says: hello from the lines")
+            # ann offers short terms and challenges bob, who accepts on his full screen.
+            ann.type("stars 1")
+            await ann.wait_for("You offer: box rules, 1 stars, 12 discs")
+            ann.type("discs 6")
+            await ann.wait_for("You offer: box rules, 1 stars, 6 discs, no clock, unrated.")
+            ann.type("who")
+            await ann.wait_for("3 people online:", "bob (guest), in the lobby.", "ann (you, guest), in the lobby.")
+            ann.type("challenge bob")
+            await ann.wait_for("Challenge sent: bob is told now.")
+            await answer(bob, "a")
+            await ann.wait_for("Paired with bob: the match begins.", "Playing match ", "Your move> ")
+            await in_match(bob, "ann")
+            [code] = [code for code, table in server.lobby.tables.items() if table.in_play]
+            table = server.lobby.tables[code]
+            cyd.type("matches")
+            await cyd.wait_for("1 match in play:", "1: ")
+            cyd.type("watch 1")
+            await cyd.wait_for(f"Watching match {code}: say TEXT talks", "opens.")
+            names = [seat.name for seat in table.seats]
+            played: list[tuple[str, str]] = []
+            while not table.match.is_over:
+                match, version = table.match, table.version
+                mover = names[match.to_move]
+                if mover == "ann":
+                    await ann.wait_until(lambda: len(ann.heard()) == len(played) and ann.text.endswith("Your move> "),
+                                         "ann's turn")
+                    notation = await type_move(ann, match)
+                else:
+                    mover_key, target_key = move_keys(match, match.position.legal_moves[0])
+                    notation = str(match.round.table.resolve(match.position.legal_moves[0]).move)
+                    await bob.wait_for_text("Your move")
+                    await bob.press(mover_key, "enter", target_key, "enter", pause=0.05)
+                played.append((mover, notation))
+                await wait_until(lambda before=version: table.version == before + 1,
+                                 what=f"the server taking {mover}'s move")
+            for terminal in (ann, cyd):
+                await terminal.wait_for("Match over.")
+                assert terminal.heard() == played  # every move once, in order, whoever made it
+            assert len(played) >= 3
+            assert ESCAPE.search(ann.text) is None and ESCAPE.search(cyd.text) is None
+            await bob.wait_for_text("ann")
+            # Back to the lobby, and out: the session ends with the server's last line.
+            ann.type("lobby")
+            await ann.wait_for("Back in the lobby.")
+            ann.type("quit")
+            assert "Goodbye." in await ann.wait_closed()
+        finally:
+            await ann.close()
+            await cyd.close()
+
+
+async def test_only_the_screen_reader_command_is_taken_and_it_needs_a_terminal(tmp_path) -> None:
+    async with running_server(tmp_path) as server:
+        async with asyncssh.connect("127.0.0.1", server.port, **client_options("ann")) as connection:
+            other = await connection.run("screen-reader --now", term_type="xterm")
+            assert "no commands" in str(other.stdout) and "screen-reader' for the game in lines" in str(other.stdout)
+            assert other.exit_status == 1
+        async with asyncssh.connect("127.0.0.1", server.port, **client_options("ann")) as connection:
+            no_terminal = await connection.run("screen-reader")
+            assert "The game in lines needs a terminal" in str(no_terminal.stderr)
+            assert no_terminal.exit_status == 1
