@@ -58,6 +58,27 @@ async def test_two_seekers_on_the_same_terms_are_paired_and_a_third_on_other_ter
     assert await first.store.pairing.seeks() == []
 
 
+async def test_a_seeker_told_of_someone_not_paired_with_them_is_told_too_when_that_one_waits_no_more(
+        make_lobby) -> None:
+    """Tried over SSH: bob waited rated, told "gus, a guest, waits on the same settings, unrated: ... (Escape, set
+    Rated to no, and ask again)"; gus was paired with cora, and bob's dialog kept the advice, for nobody. He is now
+    told that gus waits no more."""
+    first, second = await two_lobbies(make_lobby)
+    bob = FakeGuest("bob", "10.0.0.2", fingerprint="SHA256:bob")
+    gus, cora = FakeGuest("gus", "10.0.0.3"), FakeGuest("cora", "10.0.0.4")
+    await first.arrive(bob)
+    await second.arrive(gus)
+    await second.arrive(cora)
+    await first.handle(bob, {"type": "seek", "terms": terms(rated=True), "ask": 1})
+    await second.handle(gus, {"type": "seek", "terms": terms(), "ask": 1})
+    await wait_for(lambda: "gus, a guest, waits on the same settings" in bob.texts())
+    assert "not waiting any more" not in bob.texts()
+    await second.handle(cora, {"type": "seek", "terms": terms(), "ask": 1})  # gus and cora: a pair
+    await wait_for(lambda: sent(gus, "match"))
+    await wait_for(lambda: "gus is not waiting any more." in bob.texts())
+    assert bob.texts().count("gus is not waiting any more.") == 1 and not sent(bob, "match")
+
+
 async def test_nobody_is_paired_with_themselves_nor_rated_from_one_address(make_lobby) -> None:
     first, second = await two_lobbies(make_lobby)
     ann = FakeGuest("ann", "10.0.0.1", fingerprint="SHA256:ann")

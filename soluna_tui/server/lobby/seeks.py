@@ -37,8 +37,9 @@ class Seeks:
         #: This server's terminals waiting, and the joins queued already (by terminal: the match's code).
         self.waiting: set[Guest] = set()
         self._queued: dict[str, str] = {}
-        #: Those each waiting terminal was told it is not paired with (by terminal: the others' terminals).
-        self._told_apart: dict[Guest, set[str]] = {}
+        #: Those each waiting terminal was told it is not paired with (by terminal: the others' terminals, with
+        #: their names).
+        self._told_apart: dict[Guest, dict[str, str]] = {}
 
     def _wait(self, guest: Guest, waiting: bool) -> None:
         """``guest`` waits for a quick match now (or no longer does): listed so."""
@@ -129,18 +130,23 @@ class Seeks:
                 self._tell_apart(guest, mine, seeks)
 
     def _tell_apart(self, guest: Guest, mine: SeekRecord, others: list[SeekRecord]) -> None:
-        """``guest``, waiting on ``mine``, hears (once for each) of those of ``others`` it is not paired with."""
+        """``guest``, waiting on ``mine``, hears (once for each) of those of ``others`` it is not paired with; and
+        of each of those that waits no more (paired with someone else, gone, or stopped), lest it change its
+        settings for someone who is not there."""
         if guest not in self.waiting:
             return
         live = self.meeting.presence.live
-        told = self._told_apart.setdefault(guest, set())
+        told = self._told_apart.setdefault(guest, {})
         for other in others:
             if other.seeker.session in told or other.seeker.server not in live:
                 continue
             why = why_not_paired(mine, other)
             if why is not None:
-                told.add(other.seeker.session)
+                told[other.seeker.session] = other.seeker.name
                 guest.send(Notice(why))
+        waiting = {other.seeker.session for other in others if other.code is None and other.seeker.server in live}
+        for session in [session for session in told if session not in waiting]:
+            guest.send(Notice(f"{told.pop(session)} is not waiting any more."))
 
     async def join(self, asker: Asker, step: PairedJoin) -> None:
         """A waiting terminal's turn to join the match it was paired into."""
