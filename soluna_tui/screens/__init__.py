@@ -9,7 +9,7 @@ it. Nothing is imported here, so importing one module imports only what it needs
 Module                 What it holds
 =====================  ===========================================================================
 game.py                ``GameScreen``: a match in play, its widgets drawn, its flow run, its keys
-game_host.py           the game screen as its parts see it (``GameHost``, ``PickingHost``)
+game_host.py           the game screen as its parts see it (``GameHost``), and one another
 picking.py             picking towers up and the prompt to type a move (``Picking``), and
                        ``BoardScreen``, the base of the game, puzzle and guided round screens
 teaching.py            hints and analysis mode, asked of the solver in the screen's worker

@@ -5,8 +5,9 @@ round screens own too), hints and analysis (``teaching.Teaching``), the dialogs 
 (``match_dialogs.MatchDialogs``), browsing the history and playing on from it (``history_browsing``), the
 computer's turns (``computer_turns.ComputerTurns``) and a clock kept at the table (``clock_watch.ClockWatch``).
 The parts are handed the screen itself; they name it through these Protocols, for types only, rather than
-importing ``game.py``, which imports them (as the app's parts see the app through ``app.host.AppHost``).
-Whoever hands a screen to a part is checked, there, to be what the part asks for.
+importing ``game.py``, which imports them (as the app's parts see the app through ``app.host.AppHost``); and
+one another through the screen, by what they use of each other (``PickingFace``...), so no part's module
+imports another's. Whoever hands a screen to a part is checked, there, to be what the part asks for.
 """
 
 from __future__ import annotations
@@ -26,17 +27,13 @@ if TYPE_CHECKING:
 
     from ..app.soluna_view import SolunaView
     from ..local.table import Table
-    from ..play.match_flow import MatchFlow
+    from ..play.looks import HistoryEntry
+    from ..play.match_flow import MatchFlow, MatchOver, Next
     from ..play.view import SideLineStart
     from ..rules import Arrangement, Match, PlacedMove
     from ..terminal.glyphs import Glyphs
     from ..widgets.board import Board
-    from .clock_watch import ClockWatch
-    from .computer_turns import ComputerTurns
-    from .history_browsing import HistoryBrowsing
-    from .match_dialogs import MatchDialogs
-    from .picking import Picking
-    from .teaching import Teaching
+    from ..widgets.move_prompt import MovePrompt
 
 WidgetT = TypeVar("WidgetT", bound="Widget")
 
@@ -85,6 +82,67 @@ class PickingHost(Protocol):
         """Whether the key of ``action`` works now (``None``: shown dimmed)."""
 
 
+class PickingFace(Protocol):
+    """What the other parts use of picking (``picking.Picking``)."""
+
+    @property
+    def move_prompt(self) -> MovePrompt:
+        """The line to type a move on."""
+
+    def close_prompt(self) -> None:
+        """Close the prompt; the board takes the keys again."""
+
+    def drop(self) -> None:
+        """Forget the tower in hand."""
+
+
+class TeachingFace(Protocol):
+    """What the other parts use of the teacher (``teaching.Teaching``)."""
+
+    @property
+    def hints_allowed(self) -> bool:
+        """Whether this match allows hints and analysis."""
+
+    @property
+    def analysis_on(self) -> bool:
+        """Whether analysis mode is on."""
+
+    @property
+    def side_line_hints(self) -> bool:
+        """Whether a side line from this match has hints."""
+
+    def count_hint(self, player: int) -> None:
+        """One more hint used by ``player``, kept."""
+
+    def seek_help(self) -> None:
+        """What analysis mode needs for the position shown now."""
+
+
+class BrowsingFace(Protocol):
+    """What the other parts use of the history's browsing (``history_browsing.HistoryBrowsing``)."""
+
+    @property
+    def viewing(self) -> HistoryEntry | None:
+        """The earlier position shown (``None``: the live one)."""
+
+
+class DialogsFace(Protocol):
+    """What the other parts use of the match's dialogs (``match_dialogs.MatchDialogs``)."""
+
+    def show_round_over(self, computer_opens: bool | None) -> None:
+        """The round-over dialog."""
+
+    def show_match_over(self, over: MatchOver) -> None:
+        """The finished match counted, and its summary shown."""
+
+
+class ComputerFace(Protocol):
+    """What the other parts use of the computer's turns (``computer_turns.ComputerTurns``)."""
+
+    def go_on(self, coming: Next) -> None:
+        """Do what the match's flow says comes next."""
+
+
 class GameHost(PickingHost, RunsWorkers, Protocol):
     """The game screen as its parts see it (its workers run the solver and the computer: ``RunsWorkers``)."""
 
@@ -92,12 +150,26 @@ class GameHost(PickingHost, RunsWorkers, Protocol):
     table: Table
     #: What the match's flow decides (whose turn, what comes next), for the match on the screen.
     flow: MatchFlow
-    picking: Picking
-    teaching: Teaching
-    browsing: HistoryBrowsing
-    dialogs: MatchDialogs
-    computer: ComputerTurns
-    clock_watch: ClockWatch
+
+    @property
+    def picking(self) -> PickingFace:
+        """Picking towers up, and the prompt to type a move on."""
+
+    @property
+    def teaching(self) -> TeachingFace:
+        """Hints and analysis."""
+
+    @property
+    def browsing(self) -> BrowsingFace:
+        """The position shown, picked in the history or the live one."""
+
+    @property
+    def dialogs(self) -> DialogsFace:
+        """The dialogs of a decided round or match."""
+
+    @property
+    def computer(self) -> ComputerFace:
+        """The computer's turns."""
 
     @property
     def match(self) -> Match:

@@ -35,13 +35,15 @@ def imported_modules(path: Path) -> set[str]:
     return names
 
 
-def test_the_parts_see_the_screen_only_through_its_host() -> None:
+def test_the_parts_see_the_screen_and_one_another_only_through_its_host() -> None:
     folder = Path(next(iter(screens_package.__path__)))
-    for part in PARTS:
-        module = folder / f"{part.__module__.rsplit('.', 1)[-1]}.py"
-        imported = imported_modules(module)
-        assert ".game" not in imported and "soluna_tui.screens.game" not in imported, module.name
-        assert ".game_host" in imported, f"{module.name} names its screen through game_host"
+    modules = {part.__module__.rsplit(".", 1)[-1] for part in PARTS}
+    for name in modules:
+        imported = imported_modules(folder / f"{name}.py")
+        assert ".game" not in imported and "soluna_tui.screens.game" not in imported, name
+        assert ".game_host" in imported, f"{name} names its screen through game_host"
+        others = {f".{other}" for other in modules - {name}} | {f"soluna_tui.screens.{other}" for other in modules}
+        assert not imported & others, f"{name} imports another part: {imported & others}"
 
 
 def test_every_key_of_the_game_screen_is_the_screen_s_own_and_each_part_is_owned() -> None:
