@@ -114,7 +114,11 @@ async def test_the_dialog_says_when_its_code_was_used_and_offers_a_new_one() -> 
         assert "Your code KQXM-RTPLWZ was used: Firefox on Windows at 203.0.113.77 signed in. n makes a new " \
                "one." in said, said
         assert "works once" not in said
+        # Tried as a new user: the spent code's link and "type the code on that page" stayed under the line saying
+        # it was used; they go until a new code comes.
+        assert LINK not in said and "type the code" not in said, said
         await pilot.press("n")
         fresh = await server.expect("browser_code")
         server.answer(fresh, {"type": "browser_code", "code": "ABCD-EFGHJK", "link": LINK, "seconds": 300.0})
         await wait_for_screen(pilot, app, BrowsersScreen, "Your code: ABCD-EFGHJK  (works once")
+        assert LINK in " ".join(screen_text(app).replace("│", " ").split())

@@ -142,6 +142,7 @@ class BrowsersScreen(QuietFocus, ModalScreen[None]):
         else:
             words = f"Your code {code.code} has run out: n makes a new one."
         self.query_one("#browsers-code", Static).update(words)
+        self.query_one("#browsers-link", Static).display = used is None and left > 0  # where to use it: while it works
 
     def _look_again(self) -> None:
         """While the code shown may still be used: the browsers asked for again (one more says it was)."""
