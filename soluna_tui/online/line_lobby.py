@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from ..line_mode.line_game import LineGame
@@ -30,6 +31,12 @@ from ..link.messages import (
     Chat,
     ChatLine,
     ClosingSoon,
+    ComputerDropped,
+    ComputerGameKept,
+    ComputerOffer,
+    ComputerResult,
+    ComputerResume,
+    ComputerSaved,
     Doing,
     ErrorReply,
     Exit,
@@ -53,14 +60,20 @@ from ..link.messages import (
     Seek,
     Seeking,
     SyncMatch,
+    Waiting,
     WatchMatch,
     Welcome,
     WithdrawChallenge,
 )
 from ..link.safe_talk import ChatRefused, chat_line
+from ..local.files import SaveError
+from ..local.match_setup import MatchSetup
+from ..local.saves import SavedMatch
+from ..local.table import LocalTable, Table
 from ..play.chat_book import ChatBook, spoken_by
-from ..rules import MAX_DISCS, MIN_DISCS, MatchOptions
+from ..rules import MAX_DISCS, MIN_DISCS, Match, MatchOptions, OptionError
 from ..rules.match import DEFAULT_STARS, MAX_STARS, MIN_STARS
+from ..rules.strengths import CALIBRATED_DISCS, FIRST_MATCHED, check_level, level_words, strength_of
 from ..rules.wording import minutes, plural
 from .remote_table import RemoteTable
 from .screens.challenges import challenge_words
@@ -69,28 +82,31 @@ from .who_is_online import OnlineBook
 
 #: The lobby's menu: each entry's number, the word that asks for it, and what it does.
 MENU = (
-    ("1", "quick", "quick: a quick match, paired with the next player who asks on the same terms."),
-    ("2", "challenge", "challenge NAME: challenge someone online to a match."),
-    ("3", "challenges", "challenges: the challenges to and from you; accept, decline or withdraw them."),
-    ("4", "who", "who: who is online, and what they are doing."),
-    ("5", "matches", "matches: the matches in play, by number; watch 2 watches the second."),
-    ("6", "talk", "talk: the lobby's last lines of talk; say TEXT says a line to the lobby."),
-    ("7", "terms", "terms: the terms you offer (stars 2, discs 8 and rules online change them)."),
-    ("8", "help", "help: this menu."),
-    ("9", "quit", "quit: leave Soluna."),
+    ("1", "computer", "computer: play the computer (computer 5: at level 5, of 1 to 10)."),
+    ("2", "quick", "quick: a quick match, paired with the next player who asks on the same terms."),
+    ("3", "challenge", "challenge NAME: challenge someone online to a match."),
+    ("4", "challenges", "challenges: the challenges to and from you; accept, decline or withdraw them."),
+    ("5", "who", "who: who is online, and what they are doing."),
+    ("6", "matches", "matches: the matches in play, by number; watch 2 watches the second."),
+    ("7", "talk", "talk: the lobby's last lines of talk; say TEXT says a line to the lobby."),
+    ("8", "terms", "terms: the terms you offer (stars 2, discs 8 and rules online change them)."),
+    ("9", "help", "help: this menu."),
+    ("0", "quit", "quit: leave Soluna."),
 )
 #: Every word the lobby takes, and their short and spoken forms.
 LOBBY_WORDS = frozenset({"quick", "challenge", "challenges", "who", "matches", "talk", "help", "quit", "watch",
                          "accept", "decline", "withdraw", "cancel", "say", "return", "menu", "terms", "stars", "discs",
-                         "rules"})
+                         "rules", "computer", "resume"})
 LOBBY_ALIASES = {**{number: word for number, word, _ in MENU}, "?": "help", "q": "quit", "exit": "quit",
-                 "bye": "quit", "online": "who", "w": "watch", "stop": "cancel", "chat": "talk", "m": "menu"}
+                 "bye": "quit", "online": "who", "w": "watch", "stop": "cancel", "chat": "talk", "m": "menu",
+                 "c": "computer"}
 #: Words that, in a match, go back to the lobby (``quit`` too: the session ends from the lobby).
 BACK_TO_LOBBY = frozenset({"lobby", "leave", "quit", "q", "exit", "bye"})
 #: The lines of talk ``talk`` reads back.
 TALK_READ_BACK = 5
 #: A quick match's or a challenge's terms when the server kept no settings for this player: the lobby's own.
-DEFAULT_CHOICES = LobbyChoices(level="", rules="box", stars=DEFAULT_STARS, discs=12, opener=0, hints=False)
+DEFAULT_CHOICES = LobbyChoices(level=FIRST_MATCHED.level, rules="box", stars=DEFAULT_STARS, discs=12, opener=0,
+                               hints=False)
 DOING_WORDS = {Doing.LOBBY: "in the lobby", Doing.WAITING: "waiting for an opponent", Doing.PLAYING: "playing",
                Doing.WATCHING: "watching", Doing.COMPUTER: "playing the computer"}
 
@@ -112,6 +128,28 @@ def listed_words(number: int, listed: ListedMatch) -> str:
     yours = ", your seat: type return to go back to it" if listed.yours else ""
     return (f"{number}: {listed.players[0]} against {listed.players[1]}, round {listed.round}, "
             f"stars {listed.stars[0]} to {listed.stars[1]}{watchers}{yours}.")
+
+
+class ComputerKeeper:
+    """Where a match against the computer is kept over SSH: sent to the server, which keeps it for this player
+    through a lost connection (and files and rates a rated one as it ended); nothing is written here."""
+
+    def __init__(self, send: Callable[[Request], None]) -> None:
+        self._send = send
+
+    def save(self, saved: SavedMatch) -> None:
+        self._send(ComputerSaved(saved.to_document()))
+
+    def discard(self) -> None:
+        self._send(ComputerDropped())
+
+    def keep_finished(self, saved: SavedMatch, replacing: Path | None = None) -> Path | None:
+        if saved.setup.rated and replacing is None:
+            self._send(ComputerSaved(saved.to_document()))
+        return None
+
+    def withdraw_finished(self, path: Path) -> None:
+        """Nothing was kept here, so nothing to take back."""
 
 
 class LineLobby:
@@ -138,15 +176,20 @@ class LineLobby:
         self.following: str | None = None
         self.remote: RemoteTable | None = None
         self.game: LineGame | None = None
+        #: A match against the computer the server keeps for this player, to resume; this session's secret.
+        self.computer: ComputerOffer | None = None
+        self.secret = ""
+        self._keeper = ComputerKeeper(send)
         self._welcomed = False
         #: The player has left (``quit``): the door closes.
         self.finished = False
         self._handlers: dict[type[Message], Callable[[Any], None]] = {
             Welcome: self._welcome, LobbyListing: self._listing, OnlinePeople: self._people,
             OnlineChanges: self._people, Chat: self._chat, Challenges: self._challenges,
-            ChallengeSent: self._challenge_sent, Seeking: self._seeking, Paired: self._paired,
+            ChallengeSent: self._challenge_sent, Seeking: self._seeking, Paired: self._paired, Waiting: self._waiting,
             MatchState: self._match_news, Moved: self._match_news, MatchGone: self._match_gone, Notice: self._notice,
             ErrorReply: self._error, ClosingSoon: self._closing_soon, Exit: self._exit,
+            ComputerGameKept: self._resume_computer, ComputerResult: self._computer_result,
         }
 
     # ---- the door's side -------------------------------------------------------------------------
@@ -222,6 +265,7 @@ class LineLobby:
         self.name = message.name or self.name
         self.rated = bool(message.rated)
         self.hold_seconds = message.hold_seconds
+        self.secret = message.secret or self.secret
         if message.choices is not None:
             self.choices = message.choices
         if self._welcomed:
@@ -232,6 +276,14 @@ class LineLobby:
 
     def _listing(self, message: LobbyListing) -> None:
         self.matches = message.matches
+        offered, self.computer = self.computer, message.computer
+        if message.computer is not None and offered is None and self.game is None:
+            self._say(f"{self._offer_words(message.computer)} Type resume to go on with it.")
+
+    def _offer_words(self, offer: ComputerOffer) -> str:
+        secret = " (type resume and its secret: it was kept for another terminal)" if offer.needs_secret else ""
+        return (f"Your match against the computer at {level_words(offer.level)} is kept: round {offer.round}, "
+                f"stars {offer.stars[0]} to {offer.stars[1]}{secret}.")
 
     def _people(self, message: OnlinePeople | OnlineChanges) -> None:
         if isinstance(message, OnlinePeople):
@@ -280,6 +332,12 @@ class LineLobby:
         self.following = message.code
         self._say(f"Paired with {message.opponent}: the match begins.")
 
+    def _waiting(self, message: Waiting) -> None:
+        """A quick match found (or a challenge accepted) and made here: the opponent sits down by themselves."""
+        self.seeking = False
+        self.following = message.code
+        self._say(f"An opponent is found: match {message.code} begins as they sit down.")
+
     def _notice(self, message: Notice) -> None:
         self._say(message.text)
 
@@ -323,24 +381,24 @@ class LineLobby:
 
     def _match_gone(self, message: MatchGone) -> None:
         if message.code == self.following and self.remote is not None:
-            self._back_to_lobby(message.text)
+            self._back_to_lobby(message.text, gone=True)
         else:
             self._say(message.text)
 
-    def _back_to_lobby(self, notice: str) -> None:
-        """Leave the match (a seat in play is held for the player), and say the lobby again."""
+    def _back_to_lobby(self, notice: str, gone: bool = False) -> None:
+        """Leave the match (a seat in a match still in play is held for the player), and say the lobby again."""
         remote, game = self.remote, self.game
-        held = remote is not None and not remote.watching and not remote.match.is_over
+        held = remote is not None and not gone and not remote.watching and not remote.match.is_over
         if game is not None:
             game.stop()
-        if remote is not None:
-            remote.on_change = None
-            self._send(LeaveMatch())
+            game.table.on_change = None
+            self._send(LeaveMatch())  # a match against the computer stays kept, offered in the lobby
         self.remote = self.game = None
         self.following = None
         way_back = (f"Your seat is held for {minutes(self.hold_seconds)}: type matches, then return, to take it "
                     "back." if held and remote is not None else "")
-        self._say(notice, f"Back in the lobby. {way_back}".strip(), "Type help for the menu.")
+        self._say(notice, f"Back in the lobby. {way_back}".strip(),
+                  "Type help for the menu, or quit to leave Soluna.")
 
     # ---- the lobby's commands ----------------------------------------------------------------------
 
@@ -378,6 +436,70 @@ class LineLobby:
         self.choices = (replace(self.choices, stars=number) if term == "stars"
                         else replace(self.choices, discs=number))
         self._cmd_terms("")
+
+    def _cmd_computer(self, argument: str) -> None:
+        try:
+            level = check_level(argument) if argument else self.choices.level or FIRST_MATCHED.level
+        except OptionError:
+            self._say(f"There is no level {argument[:12]}: type computer and a level from 1 to 10, like computer 5.")
+            return
+        setup = self._computer_setup(level)
+        table = self._computer_table(SavedMatch(setup, setup.new_match()))
+        table.save()
+        self._play_computer(table)
+
+    def _computer_setup(self, level: str) -> MatchSetup:
+        """A match against the computer on the terms offered. A guest's has hints; a keyed player's follows the
+        Hints setting, and with hints off on 12 discs it is rated against the level's rating (as the full-screen
+        lobby's settings make it)."""
+        choices = self.choices
+        options = MatchOptions.preset(choices.rules, stars_to_win=choices.stars, discs=choices.discs,
+                                      first_opener=choices.opener)
+        hints = not self.rated or choices.hints
+        ranked = not hints and options.discs == CALIBRATED_DISCS
+        return MatchSetup.against_computer(level, options, name=self.name, hints=hints, review=hints, rated=ranked)
+
+    def _computer_table(self, saved: SavedMatch) -> LocalTable:
+        table = LocalTable.from_saved(saved, self._keeper)
+        setup = saved.setup
+        if setup.rated and setup.computer_level is not None:
+            table.notices.append(f"Rated against level {strength_of(setup.computer_level).rated}: no hints, no "
+                                 "take-backs.")
+        return table
+
+    def _play_computer(self, table: LocalTable) -> None:
+        self.following = None
+        self.game = LineGame(table, self._runner, self._say_lines, rematch=self._computer_rematch,
+                             notice="lobby goes back to the lobby (the server keeps this match for you).")
+        self.game.start()
+
+    def _computer_rematch(self, match: Match) -> Table:
+        assert self.game is not None  # a rematch is asked for by the game
+        setup = self.game.table.setup.with_seed(None)
+        table = self._computer_table(SavedMatch(setup, match.rematch(setup.seed)))
+        table.save()
+        return table
+
+    def _cmd_resume(self, argument: str) -> None:
+        if self.computer is None:
+            self._say("No match against the computer is kept for you.")
+            return
+        if self.computer.needs_secret and not argument:
+            self._say("That match was kept for another terminal: type resume and its secret, like resume KQXPMR.")
+            return
+        self._send(ComputerResume(argument.upper() or None))
+
+    def _resume_computer(self, message: ComputerGameKept) -> None:
+        try:
+            saved = SavedMatch.from_document(message.save)
+        except SaveError as error:
+            self._say(f"That match could not be resumed: {error}.")
+            return
+        self.secret = message.secret or self.secret
+        self._play_computer(self._computer_table(saved))
+
+    def _computer_result(self, message: ComputerResult) -> None:
+        self._say(*(shift.line for shift in message.ratings), message.unrated or "")
 
     def _cmd_help(self, argument: str) -> None:
         self._say(*self._menu_lines(),

@@ -102,7 +102,7 @@ async def test_a_line_mode_player_and_a_full_screen_one_play_a_whole_match_a_lin
         cyd = await LineTerminal.open(server.port, "cyd", local_addr=("127.0.0.4", 0))
         bob: SshTerminal = await opened.open("bob", local_addr=("127.0.0.3", 0))
         try:
-            await ann.wait_for("Welcome, ann: Soluna in lines", "1. quick", "Lobby> ")
+            await ann.wait_for("Welcome, ann: Soluna in lines", "2. quick", "Lobby> ")
             await bob.wait_for_text("Welcome,")
             # Talk in the lobby, both ways: each line told with its speaker.
             mark = len(cyd.text)
@@ -127,7 +127,7 @@ async def test_a_line_mode_player_and_a_full_screen_one_play_a_whole_match_a_lin
             ann.type("challenge bob")
             await ann.wait_for("Challenge sent: bob is told now.")
             await answer(bob, "a")
-            await ann.wait_for("Paired with bob: the match begins.", "Playing match ", "Your move> ")
+            await ann.wait_for("Paired with bob: the match begins.", "Playing match ", "opens.")
             await in_match(bob, "ann")
             [code] = [code for code, table in server.lobby.tables.items() if table.in_play]
             table = server.lobby.tables[code]
@@ -178,3 +178,105 @@ async def test_only_the_screen_reader_command_is_taken_and_it_needs_a_terminal(t
             no_terminal = await connection.run("screen-reader")
             assert "The game in lines needs a terminal" in str(no_terminal.stderr)
             assert no_terminal.exit_status == 1
+
+
+async def play_on_until_over(terminal: LineTerminal, moves: int = 30) -> None:
+    """Type the first legal move ``moves`` lists, each turn, until the match is over (at most ``moves`` moves)."""
+    for _ in range(moves):
+        await terminal.wait_until(lambda: terminal.text.endswith("Your move> ") or "Match over." in terminal.text,
+                                  "the player's turn")
+        if "Match over." in terminal.text:
+            return
+        mark = len(terminal.text)
+        terminal.type("moves")
+        await terminal.wait_for("by the tower that moves.", after=mark)
+        await terminal.wait_until(lambda: terminal.text.endswith("> "), "the moves told")
+        mover, target = LEGAL.findall(terminal.text[mark:])[0]
+        if not target.isdigit():  # onto any other tower
+            target = "2" if mover == "1" else "1"
+        terminal.type(f"{mover}>{target}")
+        await terminal.wait_for("ann: ", after=mark + 1)
+    raise AssertionError(f"the match never ended:\n{terminal.text[-3000:]}")
+
+
+#: The first place a tower may go, as ``moves`` tells it: ``Tower 3, one moon: onto 7 and 9.`` (or ``onto any other
+#: tower``).
+LEGAL = re.compile(r"^Tower (\d+), [^:]*: onto (\d+|any other tower)", re.MULTILINE)
+
+
+async def test_a_line_mode_player_plays_the_computer_leaves_it_kept_and_resumes_it_to_the_end(tmp_path) -> None:
+    async with running_server(tmp_path) as server:
+        ann = await LineTerminal.open(server.port, "ann")
+        try:
+            await ann.wait_for("Welcome, ann", "Lobby> ")
+            ann.type("stars 1")
+            ann.type("discs 5")
+            await ann.wait_for("1 stars, 5 discs")
+            ann.type("computer 1")
+            await ann.wait_for("Soluna. ann against Computer at level 1 (random): box rules, 5 discs, 1 star to win",
+                               "lobby goes back to the lobby (the server keeps this match for you).")
+            await ann.wait_until(lambda: ann.text.endswith("Your move> ") or ann.text.count("Computer: ") == 1,
+                                 "a turn")
+            mark = len(ann.text)
+            ann.type("lobby")
+            await ann.wait_for("Back in the lobby.", "Lobby> ", after=mark)
+            await ann.wait_for("Your match against the computer at level 1 (random) is kept: round 1",
+                               "Type resume to go on with it.", after=mark)
+            ann.type("resume")
+            await ann.wait_for("Soluna. ann against Computer at level 1", after=mark)
+            await play_on_until_over(ann)
+            await ann.wait_for("Match over. ", "Type review, rematch")
+            assert ESCAPE.search(ann.text) is None
+        finally:
+            await ann.close()
+
+
+async def test_two_line_mode_players_are_paired_by_a_quick_match_talk_at_the_table_and_one_resigns(tmp_path) -> None:
+    async with running_server(tmp_path) as server:
+        ann = await LineTerminal.open(server.port, "ann", local_addr=("127.0.0.2", 0))
+        bob = await LineTerminal.open(server.port, "bob", local_addr=("127.0.0.3", 0))
+        try:
+            for terminal in (ann, bob):
+                await terminal.wait_for("Lobby> ")
+            ann.type("quick")
+            await ann.wait_for("Looking for an opponent on these terms: box rules, 4 stars, 12 discs, no clock, "
+                               "unrated. Type cancel to stop looking.", "Looking for an opponent> ")
+            bob.type("2")  # the menu's number
+            await bob.wait_for("An opponent is found: match ", "Playing match ", "Round 1.")
+            await ann.wait_for("Paired with bob: the match begins.", "Playing match ", "Round 1.")
+            ann.type("say good luck")
+            await bob.wait_for("ann says: good luck")
+            await ann.wait_for("You said: good luck")
+            [table] = [table for table in server.lobby.tables.values() if table.in_play]
+            by_name = {"ann": ann, "bob": bob}
+            for _ in range(2):  # a move each: resigning is then a real resignation
+                match, version = table.match, table.version
+                mover = by_name[[seat.name for seat in table.seats][match.to_move]]
+                await mover.wait_until(lambda mover=mover: mover.text.endswith("Your move> "), "a turn")
+                await type_move(mover, match)
+                await wait_until(lambda before=version: table.version == before + 1, what="the move taken")
+            ann.type("resign")
+            await ann.wait_for("Type yes to resign, or no to keep playing.", "Resign? Type yes or no> ")
+            ann.type("yes")
+            for terminal in (ann, bob):
+                await terminal.wait_for("Match over. ann resigned: bob wins the match.")
+            assert not any(table.in_play for table in server.lobby.tables.values())
+        finally:
+            await ann.close()
+            await bob.close()
+
+
+async def test_an_idle_line_mode_session_is_warned_a_line_typed_counts_and_it_closes_with_the_last_line(
+        tmp_path) -> None:
+    async with running_server(tmp_path, idle_timeout=8, idle_warning=4) as server:
+        ann = await LineTerminal.open(server.port, "ann")
+        try:
+            await ann.wait_for("Nothing typed for 4 seconds: this session closes in 4 seconds unless you type a line")
+            ann.type("who")
+            mark = len(ann.text)
+            await ann.wait_for("Nothing typed for 4 seconds", after=mark)  # a new idle spell: the line counted
+            text = await ann.wait_closed()
+            assert text.rstrip().endswith("Closed after 8 seconds without a key press.")
+            assert ESCAPE.search(text) is None
+        finally:
+            await ann.close()
