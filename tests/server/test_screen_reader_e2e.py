@@ -31,9 +31,10 @@ class LineTerminal:
         self.closed = False
 
     @classmethod
-    async def open(cls, port: int, username: str, command: str = "screen-reader", **options) -> LineTerminal:
+    async def open(cls, port: int, username: str, term: str = "xterm", **options) -> LineTerminal:
         connection = await asyncssh.connect("127.0.0.1", port, **client_options(username, **options))
-        process = await connection.create_process(command, term_type="xterm", term_size=(80, 24), encoding=None)
+        process = await connection.create_process("screen-reader", term_type=term, term_size=(80, 24),
+                                                  encoding=None)
         return cls(connection, process)
 
     @property
@@ -178,6 +179,15 @@ async def test_only_the_screen_reader_command_is_taken_and_it_needs_a_terminal(t
             no_terminal = await connection.run("screen-reader")
             assert "The game in lines needs a terminal" in str(no_terminal.stderr)
             assert no_terminal.exit_status == 1
+        # A terminal that cannot draw will do; Ctrl+C is quit, Ctrl+D (the end of input) leaves too.
+        for key in ("\x03", "\x04"):
+            ann = await LineTerminal.open(server.port, "ann", term="dumb")
+            try:
+                await ann.wait_for("Welcome, ann", "Lobby> ")
+                ann.process.stdin.write(key.encode())
+                assert "Goodbye." in await ann.wait_closed()
+            finally:
+                await ann.close()
 
 
 async def play_on_until_over(terminal: LineTerminal, moves: int = 30) -> None:
