@@ -82,7 +82,8 @@ class MatchDialogs:
             game.notify(trouble.text, title=trouble.title, severity="warning", timeout=trouble.timeout)
         table = game.table
         hints = table.hints_used
-        screen = MatchOverScreen(game.match, game.glyphs, (hints[0], hints[1]), over.accuracy, table.local_players,
+        counted = (hints[0], hints[1]) if game.teaching.hints_allowed else None  # none offered: none to count
+        screen = MatchOverScreen(game.match, game.glyphs, counted, over.accuracy, table.local_players,
                                  can_take_back=table.can_undo, you=game.flow.you, ended=table.ended,
                                  notes=table.result_notes)
         game.app.push_screen(screen, self._match_over_chosen)

@@ -54,13 +54,14 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
         HELP_BINDING,
     ]
 
-    def __init__(self, match: Match, glyphs: Glyphs, hints_used: tuple[int, int] = (0, 0),
+    def __init__(self, match: Match, glyphs: Glyphs, hints_used: tuple[int, int] | None = (0, 0),
                  accuracy: tuple[float | None, float | None] = (None, None),
                  humans: tuple[int, ...] = (0, 1), can_take_back: bool = True, you: int | None = None,
                  ended: EndReason | None = None, notes: tuple[str, ...] = ()) -> None:
         """``can_take_back`` is False where undo is not offered (a remote match); ``you`` is the player
         spoken to as "you" (the one player here against the computer), if any; ``ended``, how a match
-        over SSH ended (a forfeit on time is no player leaving); ``notes`` are lines the board does
+        over SSH ended (a forfeit on time is no player leaving); ``hints_used`` is None where hints were
+        not offered (nothing to count); ``notes`` are lines the board does
         not tell (a rated match's rating changes)."""
         super().__init__()
         self.ended = ended
@@ -94,7 +95,7 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
             facts = []
             if self.accuracy[player] is not None:
                 facts.append(f"{self.accuracy[player]:.0%} of moves kept the best outcome")
-            if player in self.humans:
+            if player in self.humans and self.hints_used is not None:
                 facts.append(f"{plural(self.hints_used[player], 'hint')} used")
             if facts:
                 lines.append(f"{name}: {', '.join(facts)}")

@@ -7,6 +7,9 @@ import random
 import re
 import threading
 from contextlib import asynccontextmanager
+from dataclasses import replace
+
+import pytest
 
 from soluna_tui.local.match_setup import MatchSetup
 from soluna_tui.local.player_stats import StatsStore
@@ -301,3 +304,26 @@ async def test_drawing_asks_the_solver_nothing_and_saves_nothing(tmp_path) -> No
         await wait(pilot, app)
         assert screen.teaching.analysis_of(fresh) == shared_solver.analyse(fresh)
         assert "Analysis: solving..." not in screen_text(app)
+
+
+@pytest.mark.parametrize("hints", [True, False])
+async def test_the_match_over_counts_hints_only_where_they_were_offered(tmp_path, hints: bool) -> None:
+    """With hints off, "0 hints used" says nothing a player could have done otherwise."""
+    setup = replace(MatchSetup.against_computer("random", MatchOptions(stars_to_win=1, discs=6), seed=5), hints=hints)
+    app = make_app(tmp_path, setup)
+    async with app.run_test(size=(100, 30)) as pilot:
+        rng = random.Random(5)
+        screen = game(app)
+        for _ in range(20):
+            if await skip_review(pilot, app):
+                continue
+            await settle(pilot, app)
+            if isinstance(app.screen, MatchOverScreen):
+                break
+            if screen.table.seat(screen.match.to_move) == "human" and not screen.match.round.is_over:
+                moves = screen.match.position.legal_moves
+                await play_by_keys(pilot, app, moves[rng.randrange(len(moves))])
+        assert isinstance(app.screen, MatchOverScreen)
+        summary = app.screen.summary()
+        assert ("0 hints used" in summary) is hints
+        assert "of moves kept the best outcome" in summary
