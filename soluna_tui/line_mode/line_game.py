@@ -104,10 +104,10 @@ class Busy(Enum):
 
 class LineGame:
     """One match after another at a table, in lines (``rematch``: a new table for a rematch of a match, where
-    one may be played)."""
+    one may be played, or ``None`` once it is asked of whoever starts it: over SSH, the server)."""
 
     def __init__(self, table: Table, runner: Runner, say: Callable[[list[str]], None], *,
-                 stats_store: StatsStore | None = None, rematch: Callable[[Match], Table] | None = None,
+                 stats_store: StatsStore | None = None, rematch: Callable[[Match], Table | None] | None = None,
                  notice: str = "", quick_answer: float = 0.0) -> None:
         """``say`` shows lines (from any thread, one call at a time); ``quick_answer``: how long ``take`` waits
         for an answer on its way (the computer's move, a hint) so that it comes with the reply, not after the
@@ -621,9 +621,12 @@ class LineGame:
         if self._rematch is None or not self.table.offers_rematch:
             self._say("No rematch here. Type quit to leave.")
             return
+        table = self._rematch(match)
+        if table is None:
+            return  # asked: the rematch comes as news of the table
         self._call_everything_off()
         self.table.on_change = None
-        self._sit(self._rematch(match))
+        self._sit(table)
         self._introduce()
         self.table.pause_clock(False)
         self._after_change()

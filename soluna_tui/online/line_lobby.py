@@ -71,7 +71,7 @@ from ..local.match_setup import MatchSetup
 from ..local.saves import SavedMatch
 from ..local.table import LocalTable, Table
 from ..play.chat_book import ChatBook, spoken_by
-from ..rules import MAX_DISCS, MIN_DISCS, Match, MatchOptions, OptionError
+from ..rules import MAX_DISCS, MIN_DISCS, Match, MatchOptions, OptionError, SolunaError
 from ..rules.match import DEFAULT_STARS, MAX_STARS, MIN_STARS
 from ..rules.strengths import CALIBRATED_DISCS, FIRST_MATCHED, check_level, level_words, strength_of
 from ..rules.wording import minutes, plural
@@ -107,8 +107,19 @@ TALK_READ_BACK = 5
 #: A quick match's or a challenge's terms when the server kept no settings for this player: the lobby's own.
 DEFAULT_CHOICES = LobbyChoices(level=FIRST_MATCHED.level, rules="box", stars=DEFAULT_STARS, discs=12, opener=0,
                                hints=False)
+#: News from the server worded for the full screen's keys, and the line mode's words for it.
+FULL_SCREEN_WORDS = {"You are watching: n returns to the lobby.": "",
+                     "press r to play again": "type rematch to play again"}
 DOING_WORDS = {Doing.LOBBY: "in the lobby", Doing.WAITING: "waiting for an opponent", Doing.PLAYING: "playing",
                Doing.WATCHING: "watching", Doing.COMPUTER: "playing the computer"}
+
+
+def in_lines(notice: str) -> str | None:
+    """The server's news as the line mode says it: the full screen's keys in the line mode's words (``None``: news
+    only the full screen needs)."""
+    for keys, words in FULL_SCREEN_WORDS.items():
+        notice = notice.replace(keys, words)
+    return notice or None
 
 
 def person_words(person: OnlinePerson, you: int | None) -> str:
@@ -360,24 +371,51 @@ class LineLobby:
         code = message.code
         if code != self.following:
             return  # about a match this terminal has left meanwhile
-        if self.remote is not None and self.remote.code == code:
-            self.remote.update(message)
-            if self.remote.watching and isinstance(message, Moved):
+        if message.notice is not None:
+            message = replace(message, notice=in_lines(message.notice))
+        remote, game = self.remote, self.game
+        if remote is not None and game is not None and remote.code == code:
+            over = remote.match.is_over
+            if over and isinstance(message, MatchState):
+                remote.on_change = None  # the rematch, if it is one, is told as a match of its own
+                remote.update(message)
+                if remote.match.is_over:
+                    remote.on_change = game.changed_elsewhere
+                    game.changed_elsewhere()
+                else:
+                    game.stop()
+                    self._sit_at(remote)
+                return
+            remote.update(message)
+            if remote.watching and isinstance(message, Moved):
                 self._active()  # following a match that moves is not idleness
             return
         if not isinstance(message, MatchState):
             self._send(SyncMatch(code))  # a move before the whole match: ask for it
             return
         self.seeking = False
-        self.remote = remote = RemoteTable(message, self._send)
-        if message.notice is not None and not remote.watching:  # a spectator's says the full screen's key
-            remote.notices.append(message.notice)
+        self.remote = RemoteTable(message, self._send)
+        if message.notice is not None:
+            self.remote.notices.append(message.notice)
+        self._sit_at(self.remote)
+
+    def _sit_at(self, remote: RemoteTable) -> None:
+        """The match at ``remote`` in lines, introduced with the server's news of it."""
         back = "lobby goes back to the lobby" + ("" if remote.watching else
                                                  f" (your seat is held for {minutes(self.hold_seconds)})")
-        self.game = LineGame(remote, self._runner, self._say_lines,
-                             notice=f"{'Watching' if remote.watching else 'Playing'} match {code}: say TEXT talks, "
-                                    f"talk reads the last lines, {back}.")
+        said = (f"{'Watching' if remote.watching else 'Playing'} match {remote.code}: say TEXT talks, talk reads the "
+                f"last lines, {back}.")
+        self.game = LineGame(remote, self._runner, self._say_lines, rematch=self._ask_rematch,
+                             notice=" ".join([*remote.take_notices(), said]))
         self.game.start()
+
+    def _ask_rematch(self, match: Match) -> None:
+        """A rematch of a match between players is asked of the server: it begins once both asked."""
+        if self.remote is not None:
+            try:
+                self.remote.ask_for_rematch()  # the server says what came of it
+            except SolunaError as error:
+                self._say(str(error))
 
     def _match_gone(self, message: MatchGone) -> None:
         if message.code == self.following and self.remote is not None:

@@ -127,6 +127,7 @@ async def test_a_line_mode_player_and_a_full_screen_one_play_a_whole_match_a_lin
             await ann.wait_for("3 people online:", "bob (guest), in the lobby.", "ann (you, guest), in the lobby.")
             ann.type("challenge bob")
             await ann.wait_for("Challenge sent: bob is told now.")
+            await bob.wait_for_text("ann challenges you")  # the notice, before the list is opened
             await answer(bob, "a")
             await ann.wait_for("Paired with bob: the match begins.", "Playing match ", "opens.")
             await in_match(bob, "ann")
@@ -269,8 +270,17 @@ async def test_two_line_mode_players_are_paired_by_a_quick_match_talk_at_the_tab
             await ann.wait_for("Type yes to resign, or no to keep playing.", "Resign? Type yes or no> ")
             ann.type("yes")
             for terminal in (ann, bob):
-                await terminal.wait_for("Match over. ann resigned: bob wins the match.")
+                await terminal.wait_for("Match over. ann resigned: bob wins the match.", "Type rematch, or quit.")
             assert not any(table.in_play for table in server.lobby.tables.values())
+            # A rematch, asked by both: told as a match of its own.
+            marks = len(ann.text), len(bob.text)
+            ann.type("rematch")
+            await ann.wait_for("Rematch asked: it starts when bob asks too.", after=marks[0])
+            await bob.wait_for("ann asks for a rematch: type rematch to play again.", after=marks[1])
+            bob.type("rematch")
+            for terminal, mark in zip((ann, bob), marks, strict=True):
+                await terminal.wait_for("the rematch begins", "Soluna. ", "Round 1. ", after=mark)
+            await wait_until(lambda: table.in_play and table.match.round.ply == 0, what="the rematch in play")
         finally:
             await ann.close()
             await bob.close()
