@@ -24,6 +24,7 @@ from soluna_tui.online.child_app import ChildApp
 from soluna_tui.rules import MatchOptions
 
 from ..app.helpers import screen_text
+from ..app.test_small_screens import in_view
 from ..server.test_child_app import FakeServer, wait_for_screen
 from .helpers import steady_cursors
 
@@ -54,10 +55,10 @@ def online_app(steps: Steps) -> Iterator[tuple[ChildApp, Callable[[Pilot], Await
 
         async def run_before(pilot: Pilot) -> None:
             await steps(pilot, FakeServer(await Link.over(ours)))
-            if app.screen is not app.lobby:  # a dialog: the lobby behind it from its top (``from_the_top``)
-                from_the_top(app)
             steady_cursors(pilot)
             await drawn(pilot)
+            if app.screen is not app.lobby:  # a dialog: the lobby behind it where the answer left it
+                await the_answer_in_view(pilot, app)
 
         yield app, run_before
 
@@ -99,11 +100,26 @@ async def drawn(pilot: Pilot) -> None:
 def from_the_top(app: ChildApp) -> None:
     """The lobby scrolled to its top, as a player finds it when the server's words came before it was drawn.
 
-    A phone's lobby scrolls as it opens (to its menu) and as an answer comes (to the status that says it): where it
-    stands then depends on whether the words above it (the welcome's lines) or the status's second line were drawn
-    yet, one run in two a line apart under load. The same lobby by another path: from its top, each snapshot is the
-    same on every run."""
+    A phone's lobby scrolls to its menu as it opens: where it stands then depends on whether the words above the
+    menu (the welcome's lines) were drawn yet, one run in two a line apart under load. The same lobby by another
+    path: from its top, the player's keys then scroll it the same on every run."""
     app.lobby.query_one("#lobby").scroll_home(animate=False, immediate=True)
+
+
+async def the_answer_in_view(pilot: Pilot, app: ChildApp) -> None:
+    """A phone's lobby behind a dialog scrolled as the answer that opened it leaves it: the field in hand, then the
+    whole of the status the answer wrote, in view. The lobby scrolls so once the status is drawn, when its second
+    line may not be laid out yet (one run in two under load): scrolled again until it shows whole, as it would
+    once laid out."""
+    lobby = app.lobby
+    status = lobby.query_one("#lobby-status")
+    for _ in range(20):
+        if lobby.focused is not None:
+            lobby.focused.scroll_visible(animate=False, immediate=True)
+        status.scroll_visible(animate=False, immediate=True)
+        await drawn(pilot)
+        if in_view(status):
+            return
 
 
 def listed(app: ChildApp) -> object:

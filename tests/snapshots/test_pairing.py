@@ -36,10 +36,12 @@ async def find_me_an_opponent(pilot: Pilot, server: FakeServer) -> None:
     await wait_for_screen(pilot, pilot.app, SeekingScreen, "dee (guest) waits")
 
 
-@TWO_SIZES
-def test_a_match_created_waits_for_its_opponent(snap_compare, size) -> None:
+def test_a_match_created_waits_for_its_opponent(snap_compare) -> None:
+    """At 80x24 only: on a phone the lobby behind the dialog shows its status ("Match KQXP created: waiting for an
+    opponent.", two lines there) scrolled whole or a line short, by whether it was painted before the dialog came
+    over it; the dialog itself is the same at 40x20 as the quick match's."""
     with online_app(create_a_match) as (app, run_before):
-        assert snap_compare(app, terminal_size=size, run_before=run_before)
+        assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
 
 
 @TWO_SIZES
