@@ -26,6 +26,8 @@ SHARED_SCRIPTS = frozenset({"COMMON", "INHERITED"})
 #: Accents and other marks kept on one letter, in a name or a chat line (more stack into a smear over the lines
 #: around). Those a precomposed letter holds count: "ệ" is e with two.
 MARKS_PER_LETTER: Final = 2
+#: Days a name a keyed player gave up stays reserved to their key (the server keeps it; the name dialog says so).
+NAME_KEPT_DAYS = 30
 #: Marks the confusables data writes around right-to-left characters so that they print in order.
 DIRECTION_MARKS = str.maketrans("", "", "\u200e\u200f")
 

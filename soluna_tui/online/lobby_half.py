@@ -44,6 +44,8 @@ class LobbyHalf:
         self.app = app
         #: A keyed player is offered to choose their name once a visit (Escape means not now).
         self._name_offered = False
+        #: Whether this player's key holds a name it chose (the name dialog then renames, keeping the old a while).
+        self._holds_a_chosen_name = False
         #: Whether a match created next is a pair's (a quick match found, a challenge accepted: the opponent joins by
         #: themselves), and whether a quick match is asked for and not answered yet (the pairing half sets both;
         #: a refusal of any of the lobby's questions ends both).
@@ -101,9 +103,12 @@ class LobbyHalf:
                                message.browser_link)
         if asked is not None and isinstance(asked.screen, ChooseNameScreen):
             if message.name_chosen:
+                self._holds_a_chosen_name = True
                 if app.screen is asked.screen:
                     asked.screen.dismiss(None)
                 app.lobby.say(f"You are {app.player_name} on every visit with this key.")
+        elif app.rated and message.name_chosen:
+            self._holds_a_chosen_name = True
         elif app.rated and not message.name_chosen and not self._name_offered:
             self._name_offered = True
             app.push_screen(ChooseNameScreen(app.player_name))
@@ -161,7 +166,7 @@ class LobbyHalf:
         self.app.send(KeepChoices(wish.choices))
 
     def _offer_name_choice(self, wish: lobby_wish.ChooseName) -> None:
-        self.app.push_screen(ChooseNameScreen(self.app.player_name))
+        self.app.push_screen(ChooseNameScreen(self.app.player_name, renaming=self._holds_a_chosen_name))
 
     def _name_chosen(self, wish: ChooseNameScreen.Chosen) -> None:
         screen = next(each for each in reversed(self.app.screen_stack) if isinstance(each, ChooseNameScreen))

@@ -149,7 +149,7 @@ async def test_a_second_match_is_joined_by_its_own_code_in_one_visit(tmp_path) -
 async def test_a_name_that_differs_from_a_keyed_player_s_only_by_spaces_is_refused_saying_whose(tmp_path) -> None:
     async with two_keyed_players(tmp_path) as (server, ann, bob):
         await bob.press(*TOP, *("down",) * 6, "enter", pause=0.05)  # Choose your name
-        await bob.wait_for_text("You came with an SSH key")
+        await bob.wait_for_text("Once you change it, bob stays yours", "30 days")  # bob chose his name before
         await bob.press(*"a n n", "enter")
         await bob.wait_for_text("That name looks like ann, another player's name")
         await bob.press("escape")

@@ -30,7 +30,7 @@ def online_line(screen: str, name: str, rating: str) -> bool:
 
 async def choose_name(terminal: SshTerminal, name: str) -> None:
     """The name dialog, from the lobby's menu or as a key's first visit opens it: ``name`` typed and chosen."""
-    await terminal.wait_for_text("You came with an SSH key")
+    await terminal.wait_for_text("Enter chooses")
     await terminal.press(*name, "enter")
 
 
@@ -66,6 +66,10 @@ async def test_a_name_given_up_stays_its_key_s_until_released_and_records_show_t
         await bob.press(*NAME_KEYS, pause=0.05)
         await choose_name(bob, "robert")
         await bob.wait_for_text("You are robert on every visit with this key.")
+        await bob.press(*NAME_KEYS, pause=0.05)  # a name chosen: the dialog now renames, and says what is kept
+        await bob.wait_for_text("Once you change it, robert stays yours", "30 days")
+        await bob.press("escape")
+        await bob.wait_for_text("Welcome, robert.")
 
         mallory = await opened.open("bob", keys[2], local_addr=("127.0.0.4", 0))  # a new key, bob's old name
         await choose_name(mallory, "bob")

@@ -8,7 +8,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from ...link.safe_names import visible_text
+from ...link.safe_names import NAME_KEPT_DAYS, visible_text
 from ...local.match_setup import NAME_LIMIT, clean_name
 from ...screens.quiet_focus import QuietFocus
 from ...widgets.key_footer import KeyFooter
@@ -35,15 +35,22 @@ class ChooseNameScreen(QuietFocus, ModalScreen[None]):
             super().__init__()
             self.name = name
 
-    def __init__(self, suggested: str) -> None:
+    def __init__(self, suggested: str, renaming: bool = False) -> None:
+        """``renaming``: the key holds a name chosen before (``suggested``), which it keeps a while once changed."""
         super().__init__()
         self.suggested = typed_name(suggested)
+        self.renaming = renaming
+
+    def explanation(self) -> str:
+        if self.renaming:
+            return (f"Choose a new name. Once you change it, {self.suggested} stays yours for {NAME_KEPT_DAYS} days: "
+                    f"nobody else can take it meanwhile. Enter chooses the new one; Escape keeps {self.suggested}.")
+        return ("You came with an SSH key: choose the name others will know you by. It is kept with your key, "
+                "with your rating, for every visit. Enter chooses it; Escape keeps this one for now.")
 
     def compose(self) -> ComposeResult:
         with Vertical(id="choose-name", classes="dialog"):
-            yield Static("You came with an SSH key: choose the name others will know you by. It is kept "
-                         "with your key, with your rating, for every visit. Enter chooses it; Escape keeps "
-                         "this one for now.", markup=False)
+            yield Static(self.explanation(), markup=False)
             yield Input(self.suggested, max_length=NAME_LIMIT, compact=True, id="choose-name-input")
             yield Static("", id="choose-name-status", markup=False)
         yield KeyFooter()

@@ -9,6 +9,7 @@ unless the owner releases it (``soluna serve names release``); the key itself ma
 
 from __future__ import annotations
 
+from ...link.safe_names import NAME_KEPT_DAYS
 from .database import Database, Transaction
 from .finished import FinishedMatches
 from .ratings import Ratings
@@ -16,7 +17,7 @@ from .records import NameTaken, PlayerRecord, PlayerSummary, ReservedName, Stora
 
 _PLAYER_COLUMNS = "fingerprint, name, first_seen, last_seen"
 #: Seconds a name given up stays reserved to its key: its players' old records and friends still know it by it.
-NAME_RESERVED_FOR = 30 * 24 * 3600.0
+NAME_RESERVED_FOR = NAME_KEPT_DAYS * 24 * 3600.0
 
 
 class Players:
