@@ -130,8 +130,11 @@ async def test_a_new_challenge_is_a_notice_and_counted_and_c_lists_them_to_answe
         text = " ".join(screen_text(app).replace("│", " ").split())  # each line read whole, wrapped in the frame
         assert "bob (1532) challenges you: online rules, 3 stars, 12 discs, 3+2 clock, rated" in text
         assert "(cyd (guest) is at a match: told once back)" in text
-        assert footer_keys(app) == {"Accept": True, "Decline": True, "Withdraw": True, "Back": True}
-        await pilot.press("down", "w")
+        assert footer_keys(app) == {"Accept": True, "Decline": True, "Back": True}  # bob's, to answer
+        await pilot.press("down")
+        await settle(pilot)
+        assert footer_keys(app) == {"Withdraw": True, "Back": True}  # ann's own, to withdraw
+        await pilot.press("w")
         assert (await server.expect("withdraw_challenge"))["id"] == 4
         await pilot.press("up", "d")
         assert (await server.expect("answer_challenge")) | {"ask": None} == {
@@ -139,6 +142,7 @@ async def test_a_new_challenge_is_a_notice_and_counted_and_c_lists_them_to_answe
         server.send({"type": "challenges", "challenges": [], "new": []})
         await settle(pilot)
         assert "No challenges right now" in screen_text(app)
+        assert footer_keys(app) == {"Back": True}  # nothing to accept, decline or withdraw
         await pilot.press("escape")
         await wait_for_screen(pilot, app, LobbyScreen)
         assert "challenge" not in screen_text(app).split("Welcome")[0]  # the count gone from the title

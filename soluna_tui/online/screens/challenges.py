@@ -81,6 +81,7 @@ class ChallengesScreen(QuietFocus, ModalScreen[None]):
         none = self.query_one("#challenges-none", Static)
         none.update("No challenges right now. Challenge someone: o lists who is online, Enter on a name.")
         none.display = not lines
+        self.refresh_bindings()
 
     def say(self, text: str) -> None:
         self.query_one("#challenges-status", Static).update(text)
@@ -90,6 +91,19 @@ class ChallengesScreen(QuietFocus, ModalScreen[None]):
             return None
         index = self.query_one("#challenges-list", Menu).highlighted
         return self.lines[index] if index is not None and index < len(self.lines) else None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Accept and Decline for a challenge to this player, Withdraw for one of theirs: only what the highlighted
+        one allows is offered (none with no challenge)."""
+        if action in ("accept", "decline", "withdraw"):
+            line = self._highlighted()
+            return line is not None and line.incoming == (action != "withdraw")
+        return True
+
+    @on(OptionList.OptionHighlighted, "#challenges-list")
+    def _moved(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        self.refresh_bindings()
 
     @on(OptionList.OptionSelected, "#challenges-list")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
