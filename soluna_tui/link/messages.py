@@ -117,6 +117,9 @@ class LobbyChoices:
     rated: bool = True
     #: Every challenge refused at once.
     refuse_challenges: bool = False
+    #: The game in lines for a screen reader on every visit with this key, without asking for it by its command
+    #: (``ssh -t HOST screen-reader``).
+    screen_reader: bool = False
 
 
 @dataclass(frozen=True)

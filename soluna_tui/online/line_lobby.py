@@ -41,6 +41,7 @@ from ..link.messages import (
     ErrorReply,
     Exit,
     JoinMatch,
+    KeepChoices,
     LeaveMatch,
     ListedMatch,
     LobbyChoices,
@@ -90,13 +91,13 @@ MENU = (
     ("6", "matches", "matches: the matches in play, by number; watch 2 watches the second."),
     ("7", "talk", "talk: the lobby's last lines of talk; say TEXT says a line to the lobby."),
     ("8", "terms", "terms: the terms you offer (stars 2, discs 8 and rules online change them)."),
-    ("9", "help", "help: this menu."),
+    ("9", "help", "help: this menu; remember opens Soluna in lines on every visit with your key, forget undoes it."),
     ("0", "quit", "quit: leave Soluna."),
 )
 #: Every word the lobby takes, and their short and spoken forms.
 LOBBY_WORDS = frozenset({"quick", "challenge", "challenges", "who", "matches", "talk", "help", "quit", "watch",
                          "accept", "decline", "withdraw", "cancel", "say", "return", "menu", "terms", "stars", "discs",
-                         "rules", "computer", "resume"})
+                         "rules", "computer", "resume", "remember", "forget"})
 LOBBY_ALIASES = {**{number: word for number, word, _ in MENU}, "?": "help", "q": "quit", "exit": "quit",
                  "bye": "quit", "online": "who", "w": "watch", "stop": "cancel", "chat": "talk", "m": "menu",
                  "c": "computer"}
@@ -283,7 +284,8 @@ class LineLobby:
             return
         self._welcomed = True
         keyed = "with your key" if self.rated else "as a guest"
-        self._say(f"Welcome, {self.name}: Soluna in lines, {keyed}.", *self._menu_lines())
+        kept = " (kept with your key: forget opens the full screen next time)" if self.choices.screen_reader else ""
+        self._say(f"Welcome, {self.name}: Soluna in lines{kept}, {keyed}.", *self._menu_lines())
 
     def _listing(self, message: LobbyListing) -> None:
         self.matches = message.matches
@@ -463,16 +465,36 @@ class LineLobby:
             self._say("Type rules box (the loser of a round chooses who opens the next) or rules online (the loser "
                       "opens).")
             return
-        self.choices = replace(self.choices, rules=rules)
+        self._keep(replace(self.choices, rules=rules))
         self._cmd_terms("")
+
+    def _keep(self, choices: LobbyChoices) -> None:
+        """The settings as they are now, kept with a key (the server hears a guest's too, and keeps nothing)."""
+        self.choices = choices
+        self._send(KeepChoices(choices))
+
+    def _cmd_remember(self, argument: str) -> None:
+        self._keep_lines(True)
+
+    def _cmd_forget(self, argument: str) -> None:
+        self._keep_lines(False)
+
+    def _keep_lines(self, lines: bool) -> None:
+        if not self.rated:
+            self._say("Only a player who comes with an SSH key has settings kept: connect with a key (ssh -i).")
+            return
+        self._keep(replace(self.choices, screen_reader=lines))
+        self._say("Kept with your key: Soluna opens in lines on every visit, even with plain ssh -p PORT HOST. "
+                  "forget undoes it." if lines else
+                  "Kept with your key: plain ssh -p PORT HOST opens the full screen again; ssh -t -p PORT HOST "
+                  "screen-reader still opens these lines.")
 
     def _set_term(self, term: str, argument: str, least: int, most: int) -> None:
         if not (argument.isascii() and argument.isdigit() and least <= int(argument) <= most):
             self._say(f"Type {term} and a number from {least} to {most}, like {term} {least + 1}.")
             return
         number = int(argument)
-        self.choices = (replace(self.choices, stars=number) if term == "stars"
-                        else replace(self.choices, discs=number))
+        self._keep(replace(self.choices, stars=number) if term == "stars" else replace(self.choices, discs=number))
         self._cmd_terms("")
 
     def _cmd_computer(self, argument: str) -> None:

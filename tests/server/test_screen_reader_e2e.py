@@ -6,6 +6,7 @@ move, talk told with its speaker; and every other command still refused in one l
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import time
 
@@ -300,3 +301,37 @@ async def test_an_idle_line_mode_session_is_warned_a_line_typed_counts_and_it_cl
             assert ESCAPE.search(text) is None
         finally:
             await ann.close()
+
+
+async def test_a_player_with_a_key_keeps_the_game_in_lines_for_plain_ssh_and_forgets_it(tmp_path) -> None:
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    async with running_server(tmp_path) as server, terminals(server.port) as opened:
+
+        async def kept() -> bool | None:
+            """The setting as the store keeps it with ann's key (``None``: no settings kept)."""
+            text = await server.lobby.store.players.lobby_choices(key.get_fingerprint("sha256"))
+            return None if text is None else json.loads(text)["choices"].get("screen_reader", False)
+
+        ann = await LineTerminal.open(server.port, "ann", client_keys=[key])
+        try:
+            await ann.wait_for("Welcome, ann: Soluna in lines, with your key.", "Lobby> ")
+            ann.type("remember")
+            await ann.wait_for("Kept with your key: Soluna opens in lines on every visit, even with plain ssh")
+            await wait_until(kept, what="the setting kept with the key")
+        finally:
+            await ann.close()
+        # Plain ssh, no command: the lines again, as kept.
+        again = await opened.open("ann", key)
+        heard = lambda: again.received.decode(errors="replace")  # noqa: E731 - the raw lines, not a screen
+        await again.wait_for(lambda _: "Soluna in lines (kept with your key" in heard() and "Lobby> " in heard())
+        assert ESCAPE.search(heard()) is None  # never the alternate screen, nor any drawing
+        again.send("forget\r")
+        await again.wait_for(lambda _: "plain ssh -p PORT HOST opens the full screen again" in heard())
+        await wait_until(lambda: _false(kept), what="the setting forgotten")
+        await again.close()
+        full = await opened.open("ann", key)
+        await full.wait_for(lambda screen: "You came with an SSH key" in screen or "Welcome, ann." in screen)
+
+
+async def _false(condition) -> bool:
+    return await condition() is False

@@ -33,6 +33,7 @@ from ..gate import Gate, ThrottledLog
 from ..lobby import Lobby
 from ..ssh.channel_guard import RequestBudget, Verdict
 from ..ssh.quiet_asyncssh import asyncssh
+from ..storage import StorageError
 from .client_env import term_refusal
 from .ending import TERMINAL_RESET, Ending
 from .session_channel import SessionChannel, TerminalChannel
@@ -243,8 +244,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                 self.channel.say(refusal)
                 return
             self.connection.game_admitted()
+            line_mode = self.line_mode or await self._lines_kept()
             if not await self.child.start(self.name, self.channel, self.services.config, self.services.spawner,
-                                          line_mode=self.line_mode):
+                                          line_mode=line_mode):
                 self.ending.reason = "no child"
                 self.channel.say("Sorry: the server could not start your game; try again in a moment.")
                 return
@@ -266,6 +268,14 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         if self.channel.command is not None:
             return EXEC_REFUSAL
         return term_refusal(self.channel.term)
+
+    async def _lines_kept(self) -> bool:
+        """Whether this player's key keeps the game in lines for every visit (a lobby setting), asked for or not."""
+        try:
+            choices = await self.services.lobby.choices.of(self)
+        except StorageError:
+            return False  # the store is away: the game as asked for
+        return choices is not None and choices.screen_reader
 
     async def _watch_the_clock(self) -> None:
         """The idle timeout (warned first) and the longest session."""
