@@ -238,6 +238,8 @@ class LineLobby:
                 self._read_talk()
             else:
                 self.game.take(line)
+                if word in ("help", "?"):
+                    self._say("Here also: say TEXT talks, talk reads the last lines, lobby goes back to the lobby.")
             return
         if not text:
             self._say("Lobby: type a number or a word from the menu, or help." if not self.seeking
