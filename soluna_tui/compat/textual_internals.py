@@ -1,5 +1,10 @@
 """Every use the game makes of Textual's private or undocumented internals, in one place.
 
+It relies on 26 private names of Textual's (counted by ``tests/test_compat.py``: read, overridden,
+imported from, or named here as relied on). There were 27 before the line widgets moved to Textual's
+public line API (issue 40): what is left here for drawing lines is kept because ``benchmarks/keys.py``
+measured it needed, its figures in its docstring (``docs/benchmarks.md`` has the runs).
+
 Each is a small typed function or mixin saying what it relies on. Tested with textual 8.2.x
 (``pyproject.toml`` keeps it below its next major version); ``tests/test_compat.py`` fails if Textual
 changes under one of them, and a test there keeps every other module of the package off its private
@@ -29,14 +34,13 @@ if TYPE_CHECKING:
     from textual.widgets import Button, Input, OptionList
     from textual.worker import Worker
 
-    _WidgetBase = Widget
     _PaletteBase = CommandPalette
     #: Textual's terminal parser (a private class), for annotations.
     TerminalParser = XTermParser
     #: How Textual's terminal parser turns one sequence it read into keys.
     KeyReader = Callable[[XTermParser, str, bool], Iterable[events.Key]]
 else:
-    _WidgetBase = _PaletteBase = object
+    _PaletteBase = object
 
 T = TypeVar("T")
 
@@ -127,16 +131,6 @@ def action_state(app: App[Any], action: str, node: DOMNode) -> bool | None:
 
 # ---- Textual: widgets that draw their own lines ----------------------------------------------------
 
-def laid_out_size(widget: Widget) -> Size:
-    """The widget's size as the layout last set it, without looking it up on the screen's map
-    (``Widget.size`` does, on every call).
-
-    Relies on ``Widget._size`` (private), which the compositor sets as it lays the widget out.
-    Tested with textual 8.2.x.
-    """
-    return widget._size
-
-
 def repaint_soon(widget: Widget, *regions: Region) -> None:
     """Mark these regions of a mounted widget (all of it without any) for the next frame, and nothing
     else: what ``refresh`` comes to for a widget of a fixed size, without its two messages.
@@ -144,6 +138,13 @@ def repaint_soon(widget: Widget, *regions: Region) -> None:
     Relies on ``Widget._set_dirty(*regions)``, ``Screen._compositor`` (which knows the widgets on
     screen) and ``Screen._dirty_widgets`` (what the next frame repaints), all private, and on
     ``Screen.check_idle`` asking for that frame. Tested with textual 8.2.x.
+
+    Kept (issue 40, ``benchmarks/keys.py``, 80x24, four runs of each by turns, 40 keys of a kind): with
+    ``refresh`` (public) in its place, a pick lighting the towers costs 0.41-0.46 of the bare app's pick
+    against 0.32-0.36, a move between towers 0.31-0.36 against 0.27-0.30, a move 0.99-1.17 against
+    0.81-0.99; the same bytes. Over SSH the public way drew each move in one frame (1.80 KB on the mover's
+    screen against 2.15 KB in 1.4 frames: the frame asked for here at once can go before the rest of the
+    move), for the same CPU.
     """
     widget._set_dirty(*regions)
     screen = widget.screen
@@ -152,28 +153,18 @@ def repaint_soon(widget: Widget, *regions: Region) -> None:
         screen.check_idle()
 
 
-class NoticesRepaint(_WidgetBase):
-    """Mixed in before a widget class: ``made_dirty`` runs whenever Textual marks the widget for
-    repainting (a refresh, a new size, a change of style, ``repaint_soon``).
-
-    Relies on ``Widget._set_dirty`` (private) being the one way every such mark goes.
-    Tested with textual 8.2.x.
-    """
-
-    def made_dirty(self) -> None:
-        """The widget is to be repainted: whatever was kept of its lines is stale."""
-
-    def _set_dirty(self, *regions: Region) -> None:
-        self.made_dirty()
-        super()._set_dirty(*regions)
-
-
 def option_lines(option_list: OptionList, index: int) -> tuple[int, int] | None:
     """The first line and the number of lines of option ``index`` in an ``OptionList`` (before
     scrolling), or ``None`` for no such option.
 
     Relies on ``OptionList._index_to_line`` and ``OptionList._heights`` (private), the list's own
     record of where each option is drawn. Tested with textual 8.2.x.
+
+    Kept (issue 40, ``benchmarks/keys.py``, 80x24): the lobby's menu repaints the two options its highlight
+    moves between with it, 0.17 KB a key; repainting the whole list, as ``OptionList`` does, writes 0.45 KB
+    for about the same CPU (0.33-0.45 of the bare app's arrow against 0.28-0.44, within the noise). And a
+    phone's lobby scrolls its container to the highlighted option: the list's public ``scroll_to_highlight``
+    scrolls only the list itself, and no public call says where an option's lines are.
     """
     first = option_list._index_to_line.get(index)
     return None if first is None else (first, option_list._heights.get(index, 1))
@@ -186,6 +177,11 @@ def set_virtual_size_quietly(widget: Widget, size: Size) -> None:
     Relies on ``Widget.set_reactive`` (public) and ``Widget._scroll_update(virtual_size)`` (private),
     what Textual runs after a layout to size and show the scroll bars and clamp the scroll offsets.
     Tested with textual 8.2.x.
+
+    Kept (issue 40, ``benchmarks/keys.py``, 80x24): the move history grows a line each move; setting
+    ``virtual_size`` (public, as Textual's ``Log`` does) lays the screen out again, and a move then writes
+    2.54 KB instead of 1.70 KB on the mover's screen and costs 1.02-1.05 of the bare app's move instead of
+    0.84-0.92, all else alike (over SSH 2.5-2.8 KB instead of 1.8 KB).
     """
     from textual.widget import Widget
 
@@ -217,6 +213,10 @@ def focus_without_repaint() -> Reactive[Widget | None]:
     Relies on ``Screen.focused`` being a plain ``Reactive(None)`` whose watcher
     (``Screen._watch_focused``, private, which refreshes the bindings) is found by name, so it still
     runs on the redefined one. Tested with textual 8.2.x.
+
+    Kept (issue 40, ``benchmarks/keys.py``, 80x24): without it, the new-match dialog's next field writes
+    4.88 KB in two frames a key and costs 0.83-0.86 of the bare app's arrow; with it, 0.36 KB in one frame,
+    0.46-0.53.
     """
     from textual.reactive import Reactive
 

@@ -1,13 +1,17 @@
-"""Widgets whose lines are handed to the screen again as they are, until something makes them dirty.
+"""Widgets whose lines are handed to the screen again as they are, until they are refreshed.
 
 Every frame, Textual asks each widget under the changed part of the screen for all its lines,
 whether it changed or not, and each answer walks the widget's lines, styles and filters again
 (about 0.1-0.3 ms a widget). A key that changes one line of the footer makes that every widget on
-screen. These widgets keep their last answer until Textual marks them dirty (a refresh, a new
-size, a change of style), so the unchanged ones cost a lookup.
+screen. These widgets keep their last answer, by the region asked for and their size, until they
+are refreshed (``refresh``, where Textual's repaints of a widget go: a new content, a scroll of a
+``ScrollView``, a change of style) or restyled (``notify_style_update``), so the unchanged ones
+cost a lookup. Textual's own ``Log`` keeps its lines so, and drops them in ``refresh_lines``.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING, Self
 
 from rich.cells import cell_len
 from rich.style import Style
@@ -17,11 +21,17 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets import Static
 
-from ..compat.textual_internals import NoticesRepaint, laid_out_size, repaint_soon
+from ..compat.textual_internals import repaint_soon
 
-# ``NoticesRepaint`` is a plain mixin at run time (a Widget to the type checker): Textual takes a
-# widget's CSS from the chain of its *first* base classes, so a mixin that were a widget itself
-# would hide the styles of the class it is mixed into.
+if TYPE_CHECKING:
+    from textual.widget import Widget
+
+    _WidgetBase = Widget
+else:
+    # ``CachedLines`` is a plain mixin at run time (a Widget to the type checker): Textual takes a
+    # widget's CSS from the chain of its *first* base classes, so a mixin that were a widget itself
+    # would hide the styles of the class it is mixed into.
+    _WidgetBase = object
 
 
 def changed_cells(before: Strip, after: Strip) -> tuple[int, int] | None:
@@ -64,8 +74,8 @@ def _alike(old: str, new: str) -> int:
     return same
 
 
-class CachedLines(NoticesRepaint):
-    """Mixed in before a widget class: ``render_lines`` kept until the widget is next made dirty.
+class CachedLines(_WidgetBase):
+    """Mixed in before a widget class: ``render_lines`` kept until the widget is next refreshed.
 
     A widget that draws every cell of its lines itself, with no border, padding, tint or
     opacity (``DIRECT_LINES``), hands the screen its own lines, through the app's filters only:
@@ -83,7 +93,7 @@ class CachedLines(NoticesRepaint):
 
     def render_lines(self, crop: Region) -> list[Strip]:
         kept = self._kept_lines
-        size = laid_out_size(self)
+        size = self.outer_size
         if kept is not None and kept[0] == crop and kept[1] == size:
             return kept[2]
         if self.BLANK_LINES:
@@ -109,7 +119,7 @@ class CachedLines(NoticesRepaint):
         render_line = self.render_line
         lines = [filtered(render_line(y)) for y in crop.line_range]
         x1, x2 = crop.column_span
-        if (x1, x2) != (0, laid_out_size(self).width):
+        if (x1, x2) != (0, self.outer_size.width):
             lines = [strip.crop(x1, x2) for strip in lines]
         return lines
 
@@ -153,15 +163,21 @@ class CachedLines(NoticesRepaint):
 
         What ``refresh`` comes to for a widget of a fixed size that draws its own lines, without the
         two messages it goes through on the way (an idle prompt to the widget, then an update to the
-        screen): twelve towers lit at once would cost twenty-four.
+        screen): twelve towers lit at once would cost twenty-four (a pick costs a quarter more through
+        ``refresh``: ``compat.textual_internals.repaint_soon`` has the figures).
         """
         if not self.is_mounted:
             self.refresh(*regions)
             return
+        self._kept_lines = None
         repaint_soon(self, *regions)
 
-    def made_dirty(self) -> None:
-        self._kept_lines = None
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False,
+                recompose: bool = False) -> Self:
+        """Textual's ``refresh``; a repaint asked for (of any part) drops the lines kept."""
+        if repaint:
+            self._kept_lines = None
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     def notify_style_update(self) -> None:
         self._kept_lines = None

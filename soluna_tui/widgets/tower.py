@@ -20,7 +20,6 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
-from ..compat.textual_internals import laid_out_size
 from ..play.looks import TowerLook
 from ..rules import Tower
 from ..terminal.glyphs import UNICODE, Frame, Glyphs
@@ -361,9 +360,9 @@ class TowerWidget(CachedLines, Widget):
 
     @property
     def cell_size(self) -> tuple[int, int]:
-        """The place's size as last laid out (kept by Textual as the layout sets it; ``size`` would
-        look the widget up on the screen's map, for every line drawn)."""
-        size = laid_out_size(self)
+        """The place's size as last laid out (``outer_size``, kept by Textual as the layout sets it: ``size``
+        would look the widget up on the screen's map, for every line drawn; a tower has no border or padding)."""
+        size = self.outer_size
         return size.width, size.height
 
     def redraw(self) -> None:
