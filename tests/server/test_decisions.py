@@ -7,18 +7,17 @@ import pytest
 from soluna_tui.link.messages import PlayMove, StartNextRound
 from soluna_tui.rules import Match, MatchOptions, Move, PlacedMove
 from soluna_tui.rules.end_reason import EndReason
-from soluna_tui.server.lobby.decisions import (
-    ABANDONED,
+from soluna_tui.server.lobby.decision_values import (
     BadOptions,
     Change,
     MatchRead,
     Moment,
     Newcomer,
-    Referee,
     Refused,
     Resync,
     match_options,
 )
+from soluna_tui.server.lobby.decisions import ABANDONED, Referee
 from soluna_tui.server.lobby.news import NO_NEWS, MovePlayed, News
 from soluna_tui.server.storage import SeatRecord, StoredMatch
 

@@ -10,16 +10,8 @@ from soluna_tui.rules.clock import MatchClock
 from soluna_tui.rules.end_reason import EndReason
 from soluna_tui.rules.wording import minutes
 from soluna_tui.server.config import ADJOURN_AFTER
-from soluna_tui.server.lobby.decisions import (
-    ADJOURNED,
-    DATABASE_AWAY,
-    STILL_ADJOURNED,
-    Change,
-    Keep,
-    MatchRead,
-    Referee,
-    Resync,
-)
+from soluna_tui.server.lobby.decision_values import Change, Keep, MatchRead, Resync
+from soluna_tui.server.lobby.decisions import ADJOURNED, DATABASE_AWAY, STILL_ADJOURNED, Referee
 from soluna_tui.server.lobby.listing import in_play, listing_for
 from soluna_tui.server.lobby.news import MovePlayed, News
 from soluna_tui.server.lobby.tables import Table

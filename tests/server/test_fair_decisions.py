@@ -11,16 +11,8 @@ from soluna_tui.link.messages import StartNextRound
 from soluna_tui.rules import Match, MatchOptions
 from soluna_tui.rules.clock import ClockReading, ClockSetting, ClockSettingError, MatchClock, clock_face, clock_turn
 from soluna_tui.rules.end_reason import EndReason
-from soluna_tui.server.lobby.decisions import (
-    BadOptions,
-    Change,
-    Keep,
-    MatchRead,
-    Moment,
-    Newcomer,
-    Referee,
-    real_play,
-)
+from soluna_tui.server.lobby.decision_values import BadOptions, Change, Keep, MatchRead, Moment, Newcomer
+from soluna_tui.server.lobby.decisions import Referee, real_play
 from soluna_tui.server.storage import SeatRecord, StoredMatch
 
 from .test_decisions import (

@@ -8,7 +8,7 @@ import re
 import time
 
 from soluna_tui.rules.clock import ClockSetting, MatchClock
-from soluna_tui.server.lobby.decisions import away_used
+from soluna_tui.server.lobby.decision_values import away_used
 from soluna_tui.server.storage import open_storage
 
 from .helpers import SshTerminal, play_a_move, running_server

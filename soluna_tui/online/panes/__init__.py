@@ -1,4 +1,6 @@
-"""The lobby's panes: the widgets the lobby screen (``online/screens/lobby.py``) is laid out in, by the features
+"""Runs in the child.
+
+The lobby's panes: the widgets the lobby screen (``online/screens/lobby.py``) is laid out in, by the features
 the server's lobby has (``server/lobby/``), each served by its half of the link (``online/*_half.py``).
 
 The screen hands each pane what the halves tell it (attributes down); a pane posts what the player wishes or

@@ -11,38 +11,39 @@ guests and a cache of the matches, writes every change with the version it read 
 the race is decided again on the new state) and learns of the others' changes from the store's
 notifications. Codes and secrets never reach the log; secrets reach the store only hashed.
 
-==============  ===================================================================================
-Module          Its one job
-==============  ===================================================================================
-dispatch.py     ``Lobby``: guests arrive, ask and depart; each request, in order, to its part
-decisions.py    the match policy: what each request or event does to a match, pure (``Referee``)
-news.py         what a change tells each one at the match (``News``), as the store keeps it
-writes.py       decide on the match as read, write at that version, retry when another server won
-tables.py       the matches as this server last read them, and its guests told of each change
-two_player.py   create, join, watch, leave, come back; moves, rounds, resignations and rematches
-guesses.py      secrets tried: limited per address, and per seat and match from each address and key
-presence.py     the servers alive (their heartbeats, carrying who is online), departures not yet written
-pending.py      moves the store could not take yet: kept, told, written once it can
-upkeep.py       the sweep and timers: silent servers' seats held, clocks and held seats come due
-listing.py      the matches in play a guest in the lobby sees
-online.py       who is online, pure: each session's line, people merged, who watches, what changed
-roster.py       who is online on every server, kept current: the lobby told changes, players who watches
-talk.py         table talk's rules, pure: the owner's flags, who hears which room, the limits, a line between servers
-chat.py         table talk, live: a line said, passed to every server through the store, heard and told to its room
-mutes.py        whom each listener muted: by key, or a guest's address; kept with a key, or a while at a guest's address
-names.py        the names players are shown by, and a keyed player's chosen name
-choices.py      the lobby's settings a keyed player left, set again on their next visit
-pairing.py      quick matches and challenges: their requests, and the store's news of them read again
-pairs.py        who meets whom, pure: a quick match's partner, whether a challenge may be sent or accepted
-meeting.py      what both share: who a guest is to pairing, the limits, a pair's create-then-join
-seeks.py        quick matches: paired at once under the store's lock, or waiting until paired or cancelled
-challenges.py   challenges: sent, told at once (or once back in the lobby), accepted, declined, withdrawn
-records.py      the leaderboard, a player's record, a finished match to replay
-results.py      a finished match told later: its ratings, and to a player who was away when it ended
-computer.py     matches against the computer, kept in the store and held for players gone
-visitors.py     who is at this server's lobby, and the guest asking (its answers carry its number)
-sign_ins.py     browsers signed in as a keyed player: a code for the web door, the key's browsers, one signed out
-==============  ===================================================================================
+==================  ===================================================================================
+Module              Its one job
+==================  ===================================================================================
+dispatch.py         ``Lobby``: guests arrive, ask and depart; each request, in order, to its part
+decisions.py        the match policy: what each request or event does to a match, pure (``Referee``)
+decision_values.py  what a decision reads and returns: the match as read, the moment, the change, a refusal
+news.py             what a change tells each one at the match (``News``), as the store keeps it
+writes.py           decide on the match as read, write at that version, retry when another server won
+tables.py           the matches as this server last read them, and its guests told of each change
+two_player.py       create, join, watch, leave, come back; moves, rounds, resignations and rematches
+guesses.py          secrets tried: limited per address, and per seat and match from each address and key
+presence.py         the servers alive (their heartbeats, carrying who is online), departures not yet written
+pending.py          moves the store could not take yet: kept, told, written once it can
+upkeep.py           the sweep and timers: silent servers' seats held, clocks and held seats come due
+listing.py          the matches in play a guest in the lobby sees
+online.py           who is online, pure: each session's line, people merged, who watches, what changed
+roster.py           who is online on every server, kept current: the lobby told changes, players who watches
+talk.py             table talk's rules, pure: the owner's flags, who hears which room, the limits, lines between servers
+chat.py             table talk, live: a line said, passed to every server through the store, heard and told to its room
+mutes.py            whom each listener muted: by key, or a guest's address; kept with a key, or a while by address
+names.py            the names players are shown by, and a keyed player's chosen name
+choices.py          the lobby's settings a keyed player left, set again on their next visit
+pairing.py          quick matches and challenges: their requests, and the store's news of them read again
+pairs.py            who meets whom, pure: a quick match's partner, whether a challenge may be sent or accepted
+meeting.py          what both share: who a guest is to pairing, the limits, a pair's create-then-join
+seeks.py            quick matches: paired at once under the store's lock, or waiting until paired or cancelled
+challenges.py       challenges: sent, told at once (or once back in the lobby), accepted, declined, withdrawn
+records.py          the leaderboard, a player's record, a finished match to replay
+results.py          a finished match told later: its ratings, and to a player who was away when it ended
+computer.py         matches against the computer, kept in the store and held for players gone
+visitors.py         who is at this server's lobby, and the guest asking (its answers carry its number)
+sign_ins.py         browsers signed in as a keyed player: a code for the web door, the key's browsers, one signed out
+==================  ===================================================================================
 """
 
 from __future__ import annotations

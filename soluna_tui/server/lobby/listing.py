@@ -12,7 +12,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from ...link.messages import ComputerOffer, ListedMatch, LobbyListing
-from .decisions import Moment
+from .decision_values import Moment
 from .tables import Table
 from .visitors import Guest, Visitor
 

@@ -21,7 +21,7 @@ from ...link.wire import from_wire, to_wire
 from ...rules import SolunaError
 from ..gate import RateWindow, client_key
 from ..storage.pairing import Someone
-from .decisions import match_options
+from .decision_values import match_options
 from .online import Attendance, at_the_lobby, key_person
 from .presence import Presence
 from .roster import Roster

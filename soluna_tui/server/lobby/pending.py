@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from functools import partial
 
 from ...link.messages import Notice, PlayMove
-from .decisions import Decision, Referee
+from .decision_values import Decision
+from .decisions import Referee
 from .presence import Presence
 from .tables import Table, label
 from .visitors import Asker

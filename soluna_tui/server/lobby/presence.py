@@ -26,7 +26,7 @@ import contextlib
 from typing import Protocol
 
 from ..storage import ServerRecord, Storage, StorageError
-from .decisions import Moment
+from .decision_values import Moment
 
 #: Seconds between two "I am alive" of a server; silent for DEAD_AFTER, its seats are held.
 HEARTBEAT = 1.0

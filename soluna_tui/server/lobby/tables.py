@@ -23,7 +23,8 @@ from ...link.messages import MatchGone, MatchState, Moved, RatingShift
 from ...rules.clock import ClockReading
 from ...rules.end_reason import EndReason
 from ..storage import MatchNotFound, Storage, StoredMatch, VersionConflict
-from .decisions import ABANDONED, ABORTED, MatchRead, Moment
+from .decision_values import MatchRead, Moment
+from .decisions import ABANDONED, ABORTED
 from .news import News
 from .visitors import CODE_LETTERS, Guest, Visitor
 

@@ -32,7 +32,8 @@ from ...link.messages import (
 from ..gate import client_key
 from ..storage import SeatRecord, StorageError, StorageUnavailable
 from ..storage.secrets import SecretTry, clean_secret
-from .decisions import Change, Decision, Newcomer, Referee, match_options
+from .decision_values import Change, Decision, Newcomer, match_options
+from .decisions import Referee
 from .guesses import Guesses, seat_count_scope, seat_limits
 from .listing import Listing
 from .pending import PendingMoves

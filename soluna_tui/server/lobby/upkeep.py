@@ -38,7 +38,8 @@ from typing import Any
 
 from ..storage import MatchNotFound, Storage, StorageError, StorageUnavailable, VersionConflict
 from .computer import ComputerGames
-from .decisions import DATABASE_AWAY, Change, Decision, MatchRead, Referee
+from .decision_values import Change, Decision, MatchRead
+from .decisions import DATABASE_AWAY, Referee
 from .pending import PendingMoves
 from .presence import Presence
 from .tables import MatchCache, Table

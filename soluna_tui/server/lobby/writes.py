@@ -16,7 +16,7 @@ from typing import Any
 
 from ...rules.end_reason import EndReason
 from ..storage import MatchNotFound, Storage, StoredMatch, VersionConflict
-from .decisions import Change, Decision, Keep, Refused, Resync
+from .decision_values import Change, Decision, Keep, Refused, Resync
 from .tables import MatchCache, Table, label
 from .visitors import Asker
 
