@@ -21,6 +21,8 @@ import pytest
 
 # asyncssh through the one module that keeps cryptography's deprecations of asyncssh's code quiet, before a test
 # module imports it: the warnings it would print as it loads stay out of the run's summary too.
+import soluna_tui.server.ssh.quiet_asyncssh  # noqa: F401
+
 from .known_environment import TERMINAL_SIZE, XDG_FOLDERS, known_environment, use_environment
 from .postgres import RUN_FOLDER, ThrowawayPostgres, make_run_folder, remove_run_folder
 
