@@ -680,6 +680,8 @@ class LineGame:
             return
         self._call_everything_off()
         self.table.resign(player)
+        if not self.table.match.is_over:  # asked of whoever keeps the match (over SSH, the server): it says the end
+            self._say("You resign: the match ends as the server says.")
         self._after_change()
 
     # ---- hints, analysis, reviews ------------------------------------------------------------------

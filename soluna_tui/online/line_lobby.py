@@ -654,6 +654,9 @@ class LineLobby:
 
     def _cmd_who(self, argument: str) -> None:
         people = self.online.people
+        if not people:  # the server lists a newcomer half a second after they come
+            self._say("The list of who is online is on its way: type who again in a moment.")
+            return
         total = max(self.online.total, len(people))
         self._say(f"{plural(total, 'person', 'people')} online:",
                   *(f"{person_words(person, self.online.you)}." for person in people))

@@ -148,3 +148,10 @@ def test_a_match_watched_by_its_number_tells_every_move_and_lobby_leaves_it() ->
     assert not any(isinstance(request, PlayMove) for request in heard.sent)  # a spectator moves nothing
     assert heard.type("lobby")[0] == "Back in the lobby." and heard.sent == [LeaveMatch()]
     assert heard.lobby.prompt == "Lobby> "
+
+
+def test_who_before_the_list_has_come_says_it_is_on_its_way() -> None:
+    said: list[str] = []
+    lobby = LineLobby("ann", lambda request: None, said.extend, AtOnce())
+    lobby.take("who")
+    assert said == ["The list of who is online is on its way: type who again in a moment."]

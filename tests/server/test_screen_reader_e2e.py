@@ -32,10 +32,11 @@ class LineTerminal:
         self.closed = False
 
     @classmethod
-    async def open(cls, port: int, username: str, term: str = "xterm", **options) -> LineTerminal:
+    async def open(cls, port: int, username: str, term: str = "xterm", env: dict[str, str] | None = None,
+                   **options) -> LineTerminal:
         connection = await asyncssh.connect("127.0.0.1", port, **client_options(username, **options))
         process = await connection.create_process("screen-reader", term_type=term, term_size=(80, 24),
-                                                  encoding=None)
+                                                  encoding=None, env=env or {})
         return cls(connection, process)
 
     @property
@@ -270,6 +271,7 @@ async def test_two_line_mode_players_are_paired_by_a_quick_match_talk_at_the_tab
             ann.type("resign")
             await ann.wait_for("Type yes to resign, or no to keep playing.", "Resign? Type yes or no> ")
             ann.type("yes")
+            await ann.wait_for("You resign: the match ends as the server says.")
             for terminal in (ann, bob):
                 await terminal.wait_for("Match over. ann resigned: bob wins the match.", "Type rematch, or quit.")
             assert not any(table.in_play for table in server.lobby.tables.values())
@@ -335,3 +337,28 @@ async def test_a_player_with_a_key_keeps_the_game_in_lines_for_plain_ssh_and_for
 
 async def _false(condition) -> bool:
     return await condition() is False
+
+
+async def test_at_lang_c_the_lines_are_ascii_whatever_is_said(tmp_path) -> None:
+    async with running_server(tmp_path) as server:
+        ann = await LineTerminal.open(server.port, "ann", env={"LANG": "C"})
+        bob = await LineTerminal.open(server.port, "bob")
+        try:
+            await ann.wait_for("Lobby> ")
+            await bob.wait_for("Lobby> ")
+            bob.type("say café ☃")
+            await bob.wait_for("You said: café ☃")
+            await ann.wait_for("bob says: caf? ?")
+            for _ in range(20):  # the list comes half a second after a change
+                mark = len(ann.text)
+                ann.type("who")
+                await ann.wait_until(lambda mark=mark: ann.text.endswith("Lobby> ") and len(ann.text) > mark + 10,
+                                     "an answer")
+                if "2 people online:" in ann.text[mark:]:
+                    break
+                await asyncio.sleep(0.25)
+            assert "bob (guest), in the lobby." in ann.text
+            assert ann.received.isascii() and ESCAPE.search(ann.text) is None
+        finally:
+            await ann.close()
+            await bob.close()
