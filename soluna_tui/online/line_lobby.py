@@ -532,7 +532,7 @@ class LineLobby:
     def _play_computer(self, table: LocalTable) -> None:
         self.following = None
         self.game = LineGame(table, self._runner, self._say_lines, rematch=self._computer_rematch,
-                             notice="lobby goes back to the lobby (the server keeps this match for you).")
+                             notice="Type lobby to go back to the lobby: the server keeps this match for you.")
         self.game.start()
 
     def _computer_rematch(self, match: Match) -> Table:

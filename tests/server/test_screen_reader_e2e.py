@@ -227,7 +227,7 @@ async def test_a_line_mode_player_plays_the_computer_leaves_it_kept_and_resumes_
             await ann.wait_for("1 stars, 5 discs")
             ann.type("computer 1")
             await ann.wait_for("Soluna. ann against Computer at level 1 (random): box rules, 5 discs, 1 star to win",
-                               "lobby goes back to the lobby (the server keeps this match for you).")
+                               "Type lobby to go back to the lobby: the server keeps this match for you.")
             await ann.wait_until(lambda: ann.text.endswith("Your move> ") or ann.text.count("Computer: ") == 1,
                                  "a turn")
             mark = len(ann.text)
