@@ -142,9 +142,8 @@ def repaint_soon(widget: Widget, *regions: Region) -> None:
     Kept (issue 40, ``benchmarks/keys.py``, 80x24, four runs of each by turns, 40 keys of a kind): with
     ``refresh`` (public) in its place, a pick lighting the towers costs 0.41-0.46 of the bare app's pick
     against 0.32-0.36, a move between towers 0.31-0.36 against 0.27-0.30, a move 0.99-1.17 against
-    0.81-0.99; the same bytes. Over SSH the public way drew each move in one frame (1.80 KB on the mover's
-    screen against 2.15 KB in 1.4 frames: the frame asked for here at once can go before the rest of the
-    move), for the same CPU.
+    0.81-0.99; the same bytes. Over SSH, the same CPU; the runs with the public way drew each move in one
+    frame (1.80 KB on the mover's screen, against 2.15 KB in 1.4 frames), but so did one run with this.
     """
     widget._set_dirty(*regions)
     screen = widget.screen
