@@ -225,6 +225,18 @@ for info in pkgutil.walk_packages(root.__path__, root.__name__ + "."):
     assert [name for name in loaded if inside(name, NOT_FOR_THE_LINE_MODE)] == []
 
 
+#: The line game's parts (``line_mode/line_host.py`` lists them): they reach one another through the game.
+LINE_GAME_PARTS = ("announcements", "match_steps", "between_rounds", "hints_and_reviews", "match_questions",
+                   "match_changes", "line_reading")
+
+
+def test_no_part_of_the_line_game_imports_another() -> None:
+    """Not even for types: each names the others by the faces ``line_host.py`` declares."""
+    paths = [PACKAGE / "line_mode" / f"{part}.py" for part in LINE_GAME_PARTS]
+    assert all(path.exists() for path in paths)
+    assert reaching(paths, tuple(f"soluna_tui.line_mode.{part}" for part in LINE_GAME_PARTS)) == {}
+
+
 @pytest.mark.parametrize("module", sorted(NO_ARROW_BACK_UP))
 def test_no_arrow_runs_back_up(module: str) -> None:
     assert reaching([PACKAGE / module], NO_ARROW_BACK_UP[module]) == {}
