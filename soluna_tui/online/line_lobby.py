@@ -13,6 +13,7 @@ reports, to a player or a spectator. Nothing here draws or imports Textual.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -23,6 +24,7 @@ from ..line_mode.runner import Runner
 from ..line_mode.typed_lines import read_command
 from ..link.messages import (
     AnswerChallenge,
+    CancelMatch,
     CancelSeek,
     ChallengeLine,
     ChallengePerson,
@@ -37,6 +39,7 @@ from ..link.messages import (
     ComputerResult,
     ComputerResume,
     ComputerSaved,
+    CreateMatch,
     Doing,
     ErrorReply,
     Exit,
@@ -58,6 +61,7 @@ from ..link.messages import (
     Paired,
     Request,
     Say,
+    SecretNeeded,
     Seek,
     Seeking,
     SyncMatch,
@@ -85,7 +89,8 @@ from .who_is_online import OnlineBook
 MENU = (
     ("1", "computer", "computer: play the computer (computer 5: at level 5, of 1 to 10)."),
     ("2", "quick", "quick: a quick match, paired with the next player who asks on the same terms."),
-    ("3", "challenge", "challenge NAME: challenge someone online to a match."),
+    ("3", "challenge", "challenge NAME: challenge someone online to a match; create makes one to share by its "
+                       "code, join ABCD joins one."),
     ("4", "challenges", "challenges: the challenges to and from you; accept, decline or withdraw them."),
     ("5", "who", "who: who is online, and what they are doing."),
     ("6", "matches", "matches: the matches in play, by number; watch 2 watches the second."),
@@ -97,12 +102,14 @@ MENU = (
 #: Every word the lobby takes, and their short and spoken forms.
 LOBBY_WORDS = frozenset({"quick", "challenge", "challenges", "who", "matches", "talk", "help", "quit", "watch",
                          "accept", "decline", "withdraw", "cancel", "say", "return", "menu", "terms", "stars", "discs",
-                         "rules", "computer", "resume", "remember", "forget"})
+                         "rules", "computer", "resume", "remember", "forget", "create", "join"})
 LOBBY_ALIASES = {**{number: word for number, word, _ in MENU}, "?": "help", "q": "quit", "exit": "quit",
                  "bye": "quit", "online": "who", "w": "watch", "stop": "cancel", "chat": "talk", "m": "menu",
                  "c": "computer"}
 #: Words that, in a match, go back to the lobby (``quit`` too: the session ends from the lobby).
 BACK_TO_LOBBY = frozenset({"lobby", "leave", "quit", "q", "exit", "bye"})
+#: A match's code, as ``join`` takes it.
+CODE = re.compile(r"[A-Z]{4}")
 #: The lines of talk ``talk`` reads back.
 TALK_READ_BACK = 5
 #: A quick match's or a challenge's terms when the server kept no settings for this player: the lobby's own.
@@ -182,8 +189,11 @@ class LineLobby:
         self.choices = DEFAULT_CHOICES
         self.rated = False
         self.hold_seconds = 300.0
-        #: Whether a quick match is asked for and not yet paired.
+        #: Whether a quick match is asked for and not yet paired; a match asked to be created, and the code of one
+        #: created and waiting for its opponent.
         self.seeking = False
+        self.creating = False
+        self.waiting_code: str | None = None
         #: The code of the match this terminal follows or is about to follow; news of others is stale.
         self.following: str | None = None
         self.remote: RemoteTable | None = None
@@ -202,6 +212,7 @@ class LineLobby:
             MatchState: self._match_news, Moved: self._match_news, MatchGone: self._match_gone, Notice: self._notice,
             ErrorReply: self._error, ClosingSoon: self._closing_soon, Exit: self._exit,
             ComputerGameKept: self._resume_computer, ComputerResult: self._computer_result,
+            SecretNeeded: self._secret_needed,
         }
 
     # ---- the door's side -------------------------------------------------------------------------
@@ -212,6 +223,8 @@ class LineLobby:
             return ""
         if self.game is not None:
             return self.game.prompt
+        if self.waiting_code is not None:
+            return f"Waiting for your opponent in {self.waiting_code}> "
         return "Looking for an opponent> " if self.seeking else "Lobby> "
 
     def start(self) -> None:
@@ -242,8 +255,8 @@ class LineLobby:
                     self._say("Here also: say TEXT talks, talk reads the last lines, lobby goes back to the lobby.")
             return
         if not text:
-            self._say("Lobby: type a number or a word from the menu, or help." if not self.seeking
-                      else "Looking for an opponent: type cancel to stop looking.")
+            self._say("Type cancel to stop looking or waiting, or help." if self.seeking or self.waiting_code
+                      else "Lobby: type a number or a word from the menu, or help.")
             return
         command = read_command(text, LOBBY_WORDS, LOBBY_ALIASES)
         if command is None:
@@ -348,16 +361,29 @@ class LineLobby:
         self._say(f"Paired with {message.opponent}: the match begins.")
 
     def _waiting(self, message: Waiting) -> None:
-        """A quick match found (or a challenge accepted) and made here: the opponent sits down by themselves."""
+        """A match made here: created to share its code, or a pair's (a quick match found, a challenge accepted),
+        whose opponent sits down by themselves."""
         self.seeking = False
         self.following = message.code
-        self._say(f"An opponent is found: match {message.code} begins as they sit down.")
+        if self.creating:
+            self.waiting_code = message.code
+            self._say(f"Match {message.code} created. Tell your opponent its code: they type join {message.code} "
+                      "(on the full screen, Join a match by code). Type cancel to cancel it.")
+        else:
+            self._say(f"An opponent is found: match {message.code} begins as they sit down.")
+        self.creating = False
+
+    def _secret_needed(self, message: SecretNeeded) -> None:
+        self.following = None
+        code = message.code or "CODE"
+        self._say(f"That seat is held for the player who left it: type join {code} and its secret, like join {code} "
+                  "KQXPMR, to come back to it.")
 
     def _notice(self, message: Notice) -> None:
         self._say(message.text)
 
     def _error(self, message: ErrorReply) -> None:
-        self.seeking = False
+        self.seeking = self.creating = False
         if self.remote is None:
             self.following = None
         self._say(message.text)
@@ -397,7 +423,7 @@ class LineLobby:
         if not isinstance(message, MatchState):
             self._send(SyncMatch(code))  # a move before the whole match: ask for it
             return
-        self.seeking = False
+        self.seeking, self.waiting_code = False, None
         self.remote = RemoteTable(message, self._send)
         if message.notice is not None:
             self.remote.notices.append(message.notice)
@@ -565,7 +591,8 @@ class LineLobby:
 
     def _cmd_help(self, argument: str) -> None:
         self._say(*self._menu_lines(),
-                  "Also: accept or decline a challenge, withdraw 1, watch 2, say TEXT, cancel (stop looking).")
+                  "Also: accept or decline a challenge, withdraw 1, watch 2, say TEXT, create, join ABCD, cancel "
+                  "(stop looking or waiting).")
 
     def _cmd_menu(self, argument: str) -> None:
         self._cmd_help(argument)
@@ -586,9 +613,27 @@ class LineLobby:
         self._say("Looking for an opponent...")
         self._send(Seek(self._terms()))
 
+    def _cmd_create(self, argument: str) -> None:
+        terms = self._terms()
+        self.creating, self.seeking = True, False
+        self._send(CreateMatch(terms.options, terms.hints, terms.clock))
+
+    def _cmd_join(self, argument: str) -> None:
+        code, _, secret = argument.upper().partition(" ")
+        if not CODE.fullmatch(code):
+            self._say("Which match? Type join and its four-letter code, like join ABCD.")
+            return
+        self.following = code
+        self._send(JoinMatch(code, self.choices.hints, secret.replace(" ", "").replace("-", "") or None))
+
     def _cmd_cancel(self, argument: str) -> None:
+        if self.waiting_code is not None:
+            self.waiting_code = self.following = None
+            self._send(CancelMatch())
+            self._say("Match cancelled.")
+            return
         if not self.seeking:
-            self._say("You are not looking for an opponent.")
+            self._say("You are not looking for an opponent, nor waiting for one.")
             return
         self.seeking = False
         self._send(CancelSeek())

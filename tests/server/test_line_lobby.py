@@ -91,6 +91,7 @@ def test_the_lobby_welcomes_with_its_numbered_menu_and_a_number_does_what_its_wo
 def test_every_bad_line_is_answered_in_one_line_that_says_what_works_and_sends_nothing() -> None:
     heard = Heard()
     for line in ("xyzzy", "challenge", "challenge nobody", "watch", "watch 9", "accept", "accept 3", "decline 2",
+                 "join", "join ABCDE", "join 12",
                  "withdraw", "stars 99", "discs x", "rules chess", "computer 11", "resume", "cancel", "say",
                  "return", "say " + "a" * 2000):
         said = heard.type(line)

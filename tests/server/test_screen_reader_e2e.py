@@ -362,3 +362,30 @@ async def test_at_lang_c_the_lines_are_ascii_whatever_is_said(tmp_path) -> None:
         finally:
             await ann.close()
             await bob.close()
+
+
+async def test_a_match_created_in_lines_is_joined_by_its_code_and_one_cancelled_goes(tmp_path) -> None:
+    async with running_server(tmp_path) as server:
+        ann = await LineTerminal.open(server.port, "ann", local_addr=("127.0.0.2", 0))
+        bob = await LineTerminal.open(server.port, "bob", local_addr=("127.0.0.3", 0))
+        try:
+            await ann.wait_for("Lobby> ")
+            ann.type("create")
+            await ann.wait_for("Tell your opponent its code: they type join")
+            code = re.search(r"Match ([A-Z]{4}) created", ann.text).group(1)
+            assert ann.text.endswith(f"Waiting for your opponent in {code}> ")
+            ann.type("cancel")
+            await ann.wait_for("Match cancelled.")
+            await wait_until(lambda: code not in server.lobby.tables, what="the match cancelled")
+            mark = len(ann.text)
+            ann.type("create")
+            await ann.wait_for("Tell your opponent its code", after=mark)
+            code = re.search(r"Match ([A-Z]{4}) created", ann.text[mark:]).group(1)
+            await bob.wait_for("Lobby> ")
+            bob.type(f"join {code.lower()}")
+            for terminal in (ann, bob):
+                await terminal.wait_for(f"Playing match {code}:", "opens.")
+            assert server.lobby.tables[code].in_play
+        finally:
+            await ann.close()
+            await bob.close()
