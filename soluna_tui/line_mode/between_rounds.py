@@ -13,6 +13,7 @@ from ..local.table import Seat
 from ..rules import NextOpener, SolunaError, other
 from ..rules.teaching import opener_advice
 from .line_host import Busy
+from .speech import error_sentence
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -96,7 +97,7 @@ class BetweenRounds:
         try:
             self._game.table.start_next_round(opener, chooser)
         except SolunaError as error:
-            self._game.say(f"{str(error)[:1].upper()}{str(error)[1:]}.")
+            self._game.say(error_sentence(error))
             return
         self._game.steps.after_change()
 

@@ -17,7 +17,7 @@ from ..rules import Arrangement, OptionError, PlacedMove, SolunaError
 from ..rules.puzzles import DIFFICULTIES, Puzzle, make_puzzle, refutation
 from ..rules.wording import plies
 from .runner import CallOff, Runner
-from .speech import legal_moves_lines, table_line, tower_line
+from .speech import error_sentence, legal_moves_lines, table_line, tower_line
 from .typed_lines import MoveRefused, looks_like_a_move, not_understood, read_command, read_move, read_place
 
 if TYPE_CHECKING:
@@ -247,7 +247,7 @@ class LinePuzzle:
         try:
             self._say(tower_line(table, read_place(argument or "?", table)))
         except SolunaError as error:
-            self._say(f"{str(error)[:1].upper()}{str(error)[1:]}. Type tower and its number, like tower 3.")
+            self._say(error_sentence(error) + " Type tower and its number, like tower 3.")
 
     def _cmd_moves(self, argument: str) -> None:
         if self.puzzle is not None:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from ..rules import SolunaError
 from .command_words import ALIASES, WORDS
+from .speech import error_sentence
 from .typed_lines import MoveRefused, looks_like_a_move, not_understood, read_command, read_move
 
 if TYPE_CHECKING:
@@ -63,6 +64,6 @@ class LineReading:
         try:
             table.play(placed, match.to_move)
         except SolunaError as error:
-            game.say(f"{str(error)[:1].upper()}{str(error)[1:]}.")
+            game.say(error_sentence(error))
             return
         game.steps.after_change()

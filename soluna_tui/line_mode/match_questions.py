@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from ..rules import SolunaError
 from ..rules.wording import plural
 from .command_words import HELP_LINES
-from .speech import clock_line, legal_moves_lines, round_move_line, stars_line, table_line, tower_line
+from .speech import clock_line, error_sentence, legal_moves_lines, round_move_line, stars_line, table_line, tower_line
 from .typed_lines import read_place
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ class MatchQuestions:
         try:
             slot = read_place(argument, table)
         except SolunaError as error:
-            self._game.say(f"{str(error)[:1].upper()}{str(error)[1:]}.")
+            self._game.say(error_sentence(error))
             return
         self._game.say(tower_line(table, slot))
 

@@ -154,3 +154,9 @@ def clock_line(names: Sequence[str], reading: ClockReading | None, read_at: floa
 def plain(text: str, ascii_only: bool) -> str:
     """``text`` as the terminal can show it: every character not in ASCII a ``?`` where the locale asks for ASCII."""
     return text.encode("ascii", "replace").decode("ascii") if ascii_only else text
+
+
+def error_sentence(error: Exception) -> str:
+    """An error said as a sentence: its first letter upper case, a full stop after it."""
+    text = str(error)
+    return f"{text[:1].upper()}{text[1:]}."
