@@ -24,6 +24,8 @@ from ..line_mode.runner import Runner
 from ..line_mode.typed_lines import read_command
 from ..link.messages import (
     AnswerChallenge,
+    AskLeaderboard,
+    AskRecord,
     CancelMatch,
     CancelSeek,
     ChallengeLine,
@@ -45,6 +47,7 @@ from ..link.messages import (
     Exit,
     JoinMatch,
     KeepChoices,
+    LeaderboardPage,
     LeaveMatch,
     ListedMatch,
     LobbyChoices,
@@ -59,6 +62,7 @@ from ..link.messages import (
     OnlinePeople,
     OnlinePerson,
     Paired,
+    PlayerRecord,
     Request,
     Say,
     SecretNeeded,
@@ -82,6 +86,7 @@ from ..rules.strengths import CALIBRATED_DISCS, FIRST_MATCHED, check_level, leve
 from ..rules.wording import minutes, plural
 from .remote_table import RemoteTable
 from .screens.challenges import challenge_words
+from .screens.record import describe_recent, summary_of
 from .screens.seeking import terms_words
 from .who_is_online import OnlineBook
 
@@ -92,7 +97,8 @@ MENU = (
     ("3", "challenge", "challenge NAME: challenge someone online to a match; create makes one to share by its "
                        "code, join ABCD joins one."),
     ("4", "challenges", "challenges: the challenges to and from you; accept, decline or withdraw them."),
-    ("5", "who", "who: who is online, and what they are doing."),
+    ("5", "who", "who: who is online, and what they are doing; leaderboard and record tell the rankings and "
+                 "yours."),
     ("6", "matches", "matches: the matches in play, by number; watch 2 watches the second."),
     ("7", "talk", "talk: the lobby's last lines of talk; say TEXT says a line to the lobby."),
     ("8", "terms", "terms: the terms you offer (stars 2, discs 8 and rules online change them)."),
@@ -102,7 +108,8 @@ MENU = (
 #: Every word the lobby takes, and their short and spoken forms.
 LOBBY_WORDS = frozenset({"quick", "challenge", "challenges", "who", "matches", "talk", "help", "quit", "watch",
                          "accept", "decline", "withdraw", "cancel", "say", "return", "menu", "terms", "stars", "discs",
-                         "rules", "computer", "resume", "remember", "forget", "create", "join"})
+                         "rules", "computer", "resume", "remember", "forget", "create", "join", "leaderboard",
+                         "record"})
 LOBBY_ALIASES = {**{number: word for number, word, _ in MENU}, "?": "help", "q": "quit", "exit": "quit",
                  "bye": "quit", "online": "who", "w": "watch", "stop": "cancel", "chat": "talk", "m": "menu",
                  "c": "computer"}
@@ -110,6 +117,8 @@ LOBBY_ALIASES = {**{number: word for number, word, _ in MENU}, "?": "help", "q":
 BACK_TO_LOBBY = frozenset({"lobby", "leave", "quit", "q", "exit", "bye"})
 #: A match's code, as ``join`` takes it.
 CODE = re.compile(r"[A-Z]{4}")
+#: The recent matches ``record`` tells.
+RECENT_TOLD = 5
 #: The lines of talk ``talk`` reads back.
 TALK_READ_BACK = 5
 #: A quick match's or a challenge's terms when the server kept no settings for this player: the lobby's own.
@@ -212,7 +221,7 @@ class LineLobby:
             MatchState: self._match_news, Moved: self._match_news, MatchGone: self._match_gone, Notice: self._notice,
             ErrorReply: self._error, ClosingSoon: self._closing_soon, Exit: self._exit,
             ComputerGameKept: self._resume_computer, ComputerResult: self._computer_result,
-            SecretNeeded: self._secret_needed,
+            SecretNeeded: self._secret_needed, PlayerRecord: self._record, LeaderboardPage: self._leaderboard,
         }
 
     # ---- the door's side -------------------------------------------------------------------------
@@ -588,6 +597,41 @@ class LineLobby:
 
     def _computer_result(self, message: ComputerResult) -> None:
         self._say(*(shift.line for shift in message.ratings), message.unrated or "")
+
+    def _cmd_record(self, argument: str) -> None:
+        self._send(AskRecord())
+
+    def _record(self, message: PlayerRecord) -> None:
+        recent = [f"{describe_recent(entry)}." for entry in message.recent[:RECENT_TOLD]]
+        self._say(*summary_of(message).splitlines(), *(["Recent matches:", *recent] if recent else []))
+
+    def _cmd_leaderboard(self, argument: str) -> None:
+        if argument and not (argument.isascii() and argument.isdigit() and int(argument) >= 1):
+            self._say("Type leaderboard, or leaderboard and a rank to start from, like leaderboard 21.")
+            return
+        self._send(AskLeaderboard(int(argument) - 1 if argument else 0))
+
+    def _leaderboard(self, page: LeaderboardPage) -> None:
+        matches = plural(page.minimum, "rated match", "rated matches")
+        condition = matches + (f" against {plural(page.opponents, 'established opponent')}" if page.opponents else "")
+        if not page.rows:
+            head = f"Nobody is ranked {'there' if page.offset else 'yet'}: players are listed after {condition}."
+        else:
+            head = (f"The leaderboard, ranks {page.offset + 1} to {page.offset + len(page.rows)} of {page.total} "
+                    f"(players with at least {condition}):")
+        you = page.you
+        if you is None:
+            yours = "You play as a guest: connect with an SSH key to be rated and ranked."
+        elif you.rank is not None:
+            yours = f"You: rank {you.rank}, rating {you.rating}."
+        elif you.rating is not None:
+            yours = f"You: rating {you.rating}, not ranked until {condition}."
+        else:
+            yours = "You are not ranked yet: finish a rated match."
+        more = (f"Type leaderboard {page.offset + len(page.rows) + 1} for the next ones."
+                if page.offset + len(page.rows) < page.total else "")
+        self._say(head, *(f"{row.rank}. {row.name}, rating {row.rating}, {row.played} played, {row.won} won."
+                          for row in page.rows), yours, more)
 
     def _cmd_help(self, argument: str) -> None:
         self._say(*self._menu_lines(),

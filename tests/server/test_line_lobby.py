@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from soluna_tui.link.messages import (
     AnswerChallenge,
+    AskLeaderboard,
     CancelSeek,
     ChallengeLine,
     ChallengePerson,
@@ -14,6 +15,8 @@ from soluna_tui.link.messages import (
     Chat,
     ChatLine,
     Doing,
+    LeaderboardPage,
+    LeaderboardRow,
     LeaveMatch,
     ListedMatch,
     MatchState,
@@ -25,6 +28,7 @@ from soluna_tui.link.messages import (
     Request,
     Say,
     Seek,
+    Standing,
     WatchMatch,
     Welcome,
 )
@@ -156,3 +160,16 @@ def test_who_before_the_list_has_come_says_it_is_on_its_way() -> None:
     lobby = LineLobby("ann", lambda request: None, said.extend, AtOnce())
     lobby.take("who")
     assert said == ["The list of who is online is on its way: type who again in a moment."]
+
+
+def test_the_leaderboard_is_told_a_row_a_line_with_the_player_s_own_standing_and_the_next_page() -> None:
+    heard = Heard()
+    assert heard.type("leaderboard 0") == ["Type leaderboard, or leaderboard and a rank to start from, like "
+                                           "leaderboard 21."]
+    heard.type("leaderboard 21")
+    assert heard.sent == [AskLeaderboard(20)]
+    rows = tuple(LeaderboardRow(rank, f"p{rank}", 1600 - rank, 10, 6) for rank in (21, 22))
+    said = heard.hear(LeaderboardPage(20, 30, rows, you=Standing(rank=22, rating=1578), minimum=5))
+    assert said == ["The leaderboard, ranks 21 to 22 of 30 (players with at least 5 rated matches):",
+                    "21. p21, rating 1579, 10 played, 6 won.", "22. p22, rating 1578, 10 played, 6 won.",
+                    "You: rank 22, rating 1578.", "Type leaderboard 23 for the next ones."]

@@ -364,12 +364,18 @@ async def test_at_lang_c_the_lines_are_ascii_whatever_is_said(tmp_path) -> None:
             await bob.close()
 
 
-async def test_a_match_created_in_lines_is_joined_by_its_code_and_one_cancelled_goes(tmp_path) -> None:
+async def test_the_record_and_leaderboard_are_told_and_a_match_created_in_lines_is_joined_by_its_code(tmp_path) -> None:
     async with running_server(tmp_path) as server:
         ann = await LineTerminal.open(server.port, "ann", local_addr=("127.0.0.2", 0))
         bob = await LineTerminal.open(server.port, "bob", local_addr=("127.0.0.3", 0))
         try:
             await ann.wait_for("Lobby> ")
+            ann.type("record")
+            await ann.wait_for("ann: a guest, unrated (connect with an SSH key to keep a rating).",
+                               "0 matches played: 0 won, 0 lost.")
+            ann.type("leaderboard")
+            await ann.wait_for("Nobody is ranked yet: players are listed after",
+                               "You play as a guest: connect with an SSH key to be rated and ranked.")
             ann.type("create")
             await ann.wait_for("Tell your opponent its code: they type join")
             code = re.search(r"Match ([A-Z]{4}) created", ann.text).group(1)
