@@ -34,6 +34,7 @@ from ..link.messages import (
     ChallengeSent,
     Chat,
     ChatLine,
+    ChooseName,
     ClosingSoon,
     ComputerDropped,
     ComputerGameKept,
@@ -109,7 +110,7 @@ MENU = (
 LOBBY_WORDS = frozenset({"quick", "challenge", "challenges", "who", "matches", "talk", "help", "quit", "watch",
                          "accept", "decline", "withdraw", "cancel", "say", "return", "menu", "terms", "stars", "discs",
                          "rules", "computer", "resume", "remember", "forget", "create", "join", "leaderboard",
-                         "record"})
+                         "record", "name"})
 LOBBY_ALIASES = {**{number: word for number, word, _ in MENU}, "?": "help", "q": "quit", "exit": "quit",
                  "bye": "quit", "online": "who", "w": "watch", "stop": "cancel", "chat": "talk", "m": "menu",
                  "c": "computer"}
@@ -117,6 +118,8 @@ LOBBY_ALIASES = {**{number: word for number, word, _ in MENU}, "?": "help", "q":
 BACK_TO_LOBBY = frozenset({"lobby", "leave", "quit", "q", "exit", "bye"})
 #: A match's code, as ``join`` takes it.
 CODE = re.compile(r"[A-Z]{4}")
+#: The most of a name typed that is sent (the server says what is wrong with a name; a page pasted is not sent).
+LONGEST_NAME_TYPED = 80
 #: The recent matches ``record`` tells.
 RECENT_TOLD = 5
 #: The lines of talk ``talk`` reads back.
@@ -212,6 +215,8 @@ class LineLobby:
         self.secret = ""
         self._keeper = ComputerKeeper(send)
         self._welcomed = False
+        #: The number of the last name asked for (the server's welcome that answers it carries it back).
+        self._name_asked = 0
         #: The player has left (``quit``): the door closes.
         self.finished = False
         self._handlers: dict[type[Message], Callable[[Any], None]] = {
@@ -305,11 +310,25 @@ class LineLobby:
         if message.choices is not None:
             self.choices = message.choices
         if self._welcomed:
+            if message.answer_to is not None and message.answer_to == self._name_asked:  # the answer to a name chosen
+                self._say(f"You are {self.name} on every visit with this key.")
             return
         self._welcomed = True
         keyed = "with your key" if self.rated else "as a guest"
         kept = " (kept with your key: forget opens the full screen next time)" if self.choices.screen_reader else ""
-        self._say(f"Welcome, {self.name}: Soluna in lines{kept}, {keyed}.", *self._menu_lines())
+        offer = (f"You came with an SSH key: type name and the name to be known by on every visit with it (name "
+                 f"{self.name} keeps this one)." if self.rated and not message.name_chosen else "")
+        self._say(f"Welcome, {self.name}: Soluna in lines{kept}, {keyed}.", offer, *self._menu_lines())
+
+    def _cmd_name(self, argument: str) -> None:
+        if not self.rated:
+            self._say("Only players who connect with an SSH key can keep a name: connect with ssh -i KEY to have one.")
+            return
+        if not argument:
+            self._say(f"You are {self.name}. Type name and another name to be known by it on every visit.")
+            return
+        self._name_asked += 1  # its answer (a welcome under the new name) carries the number back
+        self._send(ChooseName(argument[:LONGEST_NAME_TYPED], ask=self._name_asked))
 
     def _listing(self, message: LobbyListing) -> None:
         self.matches = message.matches
@@ -636,7 +655,7 @@ class LineLobby:
     def _cmd_help(self, argument: str) -> None:
         self._say(*self._menu_lines(),
                   "Also: accept or decline a challenge, withdraw 1, watch 2, say TEXT, create, join ABCD, cancel "
-                  "(stop looking or waiting).")
+                  "(stop looking or waiting), name NEW (with a key).")
 
     def _cmd_menu(self, argument: str) -> None:
         self._cmd_help(argument)

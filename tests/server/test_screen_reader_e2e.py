@@ -316,7 +316,11 @@ async def test_a_player_with_a_key_keeps_the_game_in_lines_for_plain_ssh_and_for
 
         ann = await LineTerminal.open(server.port, "ann", client_keys=[key])
         try:
-            await ann.wait_for("Welcome, ann: Soluna in lines, with your key.", "Lobby> ")
+            await ann.wait_for("Welcome, ann: Soluna in lines, with your key.", "You came with an SSH key: type name "
+                               "and the name to be known by on every visit with it (name ann keeps this one).",
+                               "Lobby> ")
+            ann.type("name annie")
+            await ann.wait_for("You are annie on every visit with this key.")
             ann.type("remember")
             await ann.wait_for("Kept with your key: Soluna opens in lines on every visit, even with plain ssh")
             await wait_until(kept, what="the setting kept with the key")
@@ -332,7 +336,7 @@ async def test_a_player_with_a_key_keeps_the_game_in_lines_for_plain_ssh_and_for
         await wait_until(lambda: _false(kept), what="the setting forgotten")
         await again.close()
         full = await opened.open("ann", key)
-        await full.wait_for(lambda screen: "You came with an SSH key" in screen or "Welcome, ann." in screen)
+        await full.wait_for(lambda screen: "Welcome, annie." in screen)
 
 
 async def _false(condition) -> bool:
