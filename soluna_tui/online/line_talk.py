@@ -1,0 +1,70 @@
+"""Runs in the child.
+
+Talk in the lobby in lines: every line said where the player is, told with its speaker as it comes (``bob says:
+hi``), the last ones read back (``talk``), a line said (``say TEXT``), checked here first.
+"""
+
+from __future__ import annotations
+
+from ..link.messages import (
+    Chat,
+    ChatLine,
+    Say,
+)
+from ..link.safe_talk import ChatRefused, chat_line
+from ..play.chat_book import spoken_by
+from .line_state import LobbyState
+from .line_words import TALK_READ_BACK
+
+
+class TalkPart(LobbyState):
+    """Table talk, heard and said."""
+
+    def _chat(self, message: Chat) -> None:
+        if message.refused is not None:
+            self._say(f"Not said: {message.refused}")
+        if not (message.whole or message.lines):
+            return
+        self.talk.take(message)
+        if message.whole:
+            return
+        remote = self.remote
+        code, watching = (remote.code, remote.watching) if remote is not None else (None, False)
+        if message.code != code:
+            return  # another room's (the lobby's while at a match, a match's left)
+        kept = self.talk.lines(code, watching)  # without those of people muted
+        players_see = remote is not None and not watching
+        self._say(*(self._talk_words(line, players_see) for line in message.lines if line in kept))
+
+    def _talk_words(self, line: ChatLine, players_see_spectators: bool) -> str:
+        if line.yours:
+            return f"You said: {line.text}"
+        return f"{spoken_by(line, players_see_spectators)} says: {line.text}"
+
+    def _cmd_talk(self, argument: str) -> None:
+        self._read_talk()
+
+    def _read_talk(self) -> None:
+        remote = self.remote
+        code, watching = (remote.code, remote.watching) if remote is not None else (None, False)
+        lines = self.talk.lines(code, watching)[-TALK_READ_BACK:]
+        if self.talk.closed is not None:
+            self._say(self.talk.closed)
+        if not lines:
+            self._say("No talk here yet. Type say and a line to talk.")
+            return
+        self._say(*(self._talk_words(line, remote is not None and not watching) for line in lines))
+
+    def _cmd_say(self, argument: str) -> None:
+        self._talk(argument)
+
+    def _talk(self, text: str) -> None:
+        if not text:
+            self._say("Say what? Type say and the line, like say good game.")
+            return
+        try:
+            chat_line(text)
+        except ChatRefused as refusal:
+            self._say(f"Not said: {refusal}")
+            return
+        self._send(Say(text))
