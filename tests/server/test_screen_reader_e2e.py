@@ -399,3 +399,14 @@ async def test_the_record_and_leaderboard_are_told_and_a_match_created_in_lines_
         finally:
             await ann.close()
             await bob.close()
+
+
+async def test_the_lines_run_in_a_child_started_afresh_too(tmp_path) -> None:
+    async with running_server(tmp_path, spawn="exec") as server:
+        ann = await LineTerminal.open(server.port, "ann")
+        try:
+            await ann.wait_for("Welcome, ann: Soluna in lines, as a guest.", "Lobby> ", timeout=TIMEOUT * 2)
+            ann.type("quit")
+            assert "Goodbye." in await ann.wait_closed()
+        finally:
+            await ann.close()
