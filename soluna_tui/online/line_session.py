@@ -20,6 +20,7 @@ import os
 import signal
 import socket
 import sys
+import threading
 import time
 import traceback
 from collections.abc import Callable
@@ -41,10 +42,15 @@ Answer = TypeVar("Answer")
 READ_SIZE = 4096
 #: The longest line kept while it is typed: past it, what was typed is taken as it stands.
 LONGEST_LINE = 2000
+#: The niceness of a thread that solves (the computer's move, a hint, a review): the lowest priority.
+SOLVING_NICENESS = 19
 
 
 class LoopRunner:
-    """The match's slow work in threads (``ThreadRunner``), its answers and timers on the event loop."""
+    """The match's slow work in threads (``ThreadRunner``) at the lowest priority, its answers and timers on the
+    event loop: this process is one session of many on a server, and the perfect level's proof of a large layout
+    takes many CPU seconds, which at niceness 19 are only what the other sessions leave (as the full-screen
+    session's solver workers, ``screens/solver_work.py``)."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
@@ -62,7 +68,11 @@ class LoopRunner:
             with contextlib.suppress(RuntimeError):  # the loop has closed: the session is over
                 self._loop.call_soon_threadsafe(deliver, answer)
 
-        stop_thinking = self._threads.solve(job, seconds, answered)
+        def lowly(budget: Budget) -> Answer:
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), SOLVING_NICENESS)  # this thread only
+            return job(budget)
+
+        stop_thinking = self._threads.solve(lowly, seconds, answered)
 
         def call_off() -> None:
             nonlocal called_off
