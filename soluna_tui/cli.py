@@ -24,6 +24,7 @@ from .rules.strengths import FIRST_MATCHED, MATCHED_FROM, STRENGTHS, check_level
 from .rules.wording import plies, plural
 
 if TYPE_CHECKING:
+    from .local.preferences import Preferences
     from .rules.solver import Analysis
 
 USAGE_ERROR = 2
@@ -160,15 +161,14 @@ def _app_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def _in_lines(args: argparse.Namespace) -> bool:
+def _in_lines(args: argparse.Namespace, preferences: Preferences) -> bool:
     """Whether to play in lines (``--screen-reader``, ``SOLUNA_SCREEN_READER``, or as the preferences remember)."""
     from .line_mode.choice import wanted
-    from .local.preferences import Preferences
 
-    return wanted(getattr(args, "screen_reader", None), Preferences(getattr(args, "data_dir", None)))
+    return wanted(getattr(args, "screen_reader", None), preferences)
 
 
-def _run_lines(args: argparse.Namespace, setup: Any = None, start_notice: str = "",
+def _run_lines(args: argparse.Namespace, preferences: Preferences, setup: Any = None, start_notice: str = "",
                puzzle: tuple[int | None, str, int] | None = None) -> int:
     """The game in lines on this terminal: no full screen, so any terminal (``TERM=dumb`` too) will do."""
     from .terminal.sizes import wants_ascii
@@ -184,9 +184,8 @@ def _run_lines(args: argparse.Namespace, setup: Any = None, start_notice: str = 
     if setup is None:  # bare ``soluna``: the last match's setup again, else the computer at your strength
         from .local.match_setup import MatchSetup
         from .local.player_stats import StatsStore, match_my_strength
-        from .local.preferences import Preferences
 
-        last = Preferences(data_dir).last_setup
+        last = preferences.last_setup
         if last is not None:
             setup = last.with_seed(None)
         else:
@@ -194,12 +193,17 @@ def _run_lines(args: argparse.Namespace, setup: Any = None, start_notice: str = 
             chosen = match_my_strength(store.load())
             start_notice = chosen.reason + "."
             setup = MatchSetup.against_computer(chosen.strength.level, matched=True)
-    return play_in_lines(setup, data_dir, notice=start_notice, ascii_only=ascii_only)
+    return play_in_lines(setup, data_dir, notice=start_notice, ascii_only=ascii_only, preferences=preferences)
 
 
 def _run_app(args: argparse.Namespace, **start: Any) -> int:
-    if _in_lines(args):
-        return _run_lines(args, **start)
+    from .local.preferences import Preferences
+
+    # Read once, for the choice of lines and for the game: a file found unreadable is set aside as it is read,
+    # and the game tells the player so only if it is the one that read it.
+    preferences = Preferences(getattr(args, "data_dir", None))
+    if _in_lines(args, preferences):
+        return _run_lines(args, preferences, **start)
     from .terminal.sizes import refusal
 
     reason = refusal()
@@ -211,7 +215,7 @@ def _run_app(args: argparse.Namespace, **start: Any) -> int:
     from .app.soluna_app import SolunaApp
 
     kwargs = _app_kwargs(args)
-    app = SolunaApp(**start, **kwargs)
+    app = SolunaApp(**start, **kwargs, preferences=preferences)
     details = io.StringIO()
     # Textual prints an unexpected error's traceback here as it exits: kept for a report, not shown.
     app.error_console = Console(file=details, width=100, color_system=None, markup=False, highlight=False)

@@ -30,10 +30,11 @@ class LocalLines:
     """The offer of an unfinished saved match, then the match chosen, in lines (a ``LineCore``)."""
 
     def __init__(self, say: Callable[[list[str]], None], setup: MatchSetup, data_dir: Path | None, *,
-                 notice: str = "", quick_answer: float = QUICK_ANSWER) -> None:
+                 notice: str = "", quick_answer: float = QUICK_ANSWER, preferences: Preferences | None = None) -> None:
+        """``preferences``: as already read (a file found unreadable was set aside then: its problem is in it)."""
         self._say = say
         self.setup = setup
-        self.preferences = Preferences(data_dir)
+        self.preferences = preferences if preferences is not None else Preferences(data_dir)
         self.store = SaveStore(data_dir)
         self.stats_store = StatsStore(data_dir)
         self._notices = [each for each in (self.preferences.problem, notice) if each]
@@ -120,9 +121,11 @@ class LocalLines:
         return self._new_table(self.game.table.setup.with_seed(None), rematch_of=match)
 
 
-def play_in_lines(setup: MatchSetup, data_dir: Path | None, *, notice: str = "", ascii_only: bool = False) -> int:
+def play_in_lines(setup: MatchSetup, data_dir: Path | None, *, notice: str = "", ascii_only: bool = False,
+                  preferences: Preferences | None = None) -> int:
     """``soluna play --screen-reader``: the match (or the unfinished one) in lines on this terminal."""
-    return run_lines(lambda say: LocalLines(say, setup, data_dir, notice=notice), sys.stdin.buffer,
+    return run_lines(lambda say: LocalLines(say, setup, data_dir, notice=notice, preferences=preferences),
+                     sys.stdin.buffer,
                      sys.stdout.buffer, encoding=sys.stdout.encoding or "utf-8", ascii_only=ascii_only)
 
 

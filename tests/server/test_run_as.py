@@ -130,7 +130,7 @@ async def test_a_server_started_as_root_runs_as_its_user_and_players_still_play(
                 await ann.wait_for_text("Your move", "bob has joined")
                 await ann.press("enter", "right", "space")
                 await bob.wait_for_text(" 1. ann", "Your move")
-                zygotes = [pid for pid in children_of(server.process.pid) if "remote.zygote" in command_line(pid)]
+                zygotes = [pid for pid in children_of(server.process.pid) if "online.zygote" in command_line(pid)]
                 assert len(zygotes) == 1
                 sessions = children_of(zygotes[0])
                 assert len(sessions) == 2  # ann's and bob's
