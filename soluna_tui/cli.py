@@ -163,7 +163,7 @@ def _app_kwargs(args: argparse.Namespace) -> dict[str, Any]:
 
 def _in_lines(args: argparse.Namespace, preferences: Preferences) -> bool:
     """Whether to play in lines (``--screen-reader``, ``SOLUNA_SCREEN_READER``, or as the preferences remember)."""
-    from .line_mode.choice import wanted
+    from .line_mode.lines_wanted import wanted
 
     return wanted(getattr(args, "screen_reader", None), preferences)
 

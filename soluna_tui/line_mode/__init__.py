@@ -22,6 +22,6 @@ screen or a widget (``tests/test_layers.py``): the core takes lines in and gives
 ``line_puzzle.py``        ``LinePuzzle``: puzzles in lines
 ``terminal_door.py``      standard input and output: each answer, then the prompt that says whose turn it is
 ``local_start.py``        this computer's side: the unfinished match offered, saves, stats, a rematch
-``choice.py``             whether to play in lines: ``--screen-reader``, ``SOLUNA_SCREEN_READER``, the preferences
+``lines_wanted.py``       whether to play in lines: ``--screen-reader``, ``SOLUNA_SCREEN_READER``, the preferences
 ========================  ==============================================================================================
 """

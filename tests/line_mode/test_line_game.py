@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from soluna_tui.line_mode.choice import wanted
+from soluna_tui.line_mode.lines_wanted import wanted
 from soluna_tui.line_mode.line_game import LineGame
 from soluna_tui.line_mode.line_puzzle import LinePuzzle
 from soluna_tui.line_mode.local_start import LocalLines
