@@ -16,8 +16,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from soluna_tui.app import SolunaApp  # noqa: E402
-from soluna_tui.match_setup import MatchSetup  # noqa: E402
+from soluna_tui.app.soluna_app import SolunaApp  # noqa: E402
+from soluna_tui.local.match_setup import MatchSetup  # noqa: E402
 from soluna_tui.play.looks import JUMP_KEYS  # noqa: E402
 from soluna_tui.rules import MatchOptions, Move, Tower  # noqa: E402
 
@@ -30,7 +30,7 @@ PICKED = "2*"
 
 async def keys_for(app: SolunaApp, move: Move) -> list[str]:
     """The keys of the places the move goes from and onto (towers keep their places all round)."""
-    placed = app.game.arrangement.resolve(move)
+    placed = app.game.picking_arrangement.resolve(move)
     return [JUMP_KEYS[placed.mover_slot], "enter", JUMP_KEYS[placed.target_slot], "enter"]
 
 
@@ -42,7 +42,7 @@ async def draw(target: Path, size: tuple[int, int], analysis: bool) -> None:
             await pilot.pause()
             for move in MOVES:
                 await pilot.press(*await keys_for(app, Move.parse(move)))
-            picked = app.game.arrangement.first_slot(Tower.parse(PICKED))
+            picked = app.game.picking_arrangement.first_slot(Tower.parse(PICKED))
             await pilot.press(*(["A"] if analysis else []), JUMP_KEYS[picked], "enter")
             for _ in range(20):
                 await app.workers.wait_for_complete()

@@ -46,7 +46,7 @@ class ProtocolError(ValueError):
 
 @dataclass(frozen=True)
 class Longest:
-    """How long a string, list or object in this field may be (``rules.fields.LONGEST`` without it)."""
+    """How long a string, list or object in this field may be (``rules.json_fields.LONGEST`` without it)."""
 
     limit: int
 

@@ -3,7 +3,7 @@
 ``to_wire`` turns a message of ``messages.py`` into the object that travels; ``from_wire`` reads one
 back and checks every field against the message's declaration: its type (a bool is not a number, an
 int is a float where floats are wanted, numbers are finite), its length, the items of its lists and
-the fields of the records inside it, all through ``rules.fields.checked``, the one check every reader
+the fields of the records inside it, all through ``rules.json_fields.checked``, the one check every reader
 of our documents (match, setup, stats, saves) shares. Anything else is a ``ProtocolError``, naming
 the place of what was wrong. Each declared type's reader is made once, on the first message that
 needs it. Documents carried whole (a match, a saved match) are checked here as objects and read by
@@ -111,7 +111,8 @@ def _reader(annotation: Any, longest: int) -> Reader:
 
 
 def _checked(value: Any, kinds: tuple[type, ...], longest: int, deep: bool = True) -> Any:
-    """``rules.fields.checked``, its complaint raised as a ``_Misread`` (its place put before it on the way out)."""
+    """``rules.json_fields.checked``, its complaint raised as a ``_Misread`` (its place put before it on the way
+    out)."""
     try:
         return checked(value, kinds, "", _MisreadText, longest, deep)
     except _MisreadText as error:

@@ -13,7 +13,7 @@ What is rated, so that ratings cannot be farmed:
   keys playing each other are unrated;
 - only when someone won it: played out, by forfeit, on time or by resignation. A forfeit, a clock
   run out or a resignation counts only after real play, that is once both players have made a move
-  (``link.end_reason.REAL_PLAY_MOVES``); before, the match is aborted: nobody wins, nothing is rated (as on online
+  (``rules.end_reason.REAL_PLAY_MOVES``); before, the match is aborted: nobody wins, nothing is rated (as on online
   game servers). Abandoned matches (both players gone) change nothing either;
 - only once a round has been decided on the board (``decided_on_board``): a match that ends by a
   leave, a forfeit, a clock or a resignation before that keeps its result, unrated for both players;

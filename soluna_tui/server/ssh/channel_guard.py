@@ -69,10 +69,11 @@ class GuardedChannel(asyncssh.SSHServerChannel[bytes]):
     """A session channel that asks its session before acting on any channel request.
 
     asyncssh keeps every ``env`` request a client sends and acts on every window change, signal or
-    break, however many come, and it has no public hook before it does (``compat.ask_before_requests``
-    makes one): a request the session refuses is answered "failure" and never reaches asyncssh's
-    handler. The channel itself is made by asyncssh's public ``create_server_channel``, then given
-    this class, so asyncssh sets it up exactly as it would its own.
+    break, however many come, and it has no public hook before it does
+    (``compat.asyncssh_internals.ask_before_requests`` makes one): a request the session refuses is
+    answered "failure" and never reaches asyncssh's handler. The channel itself is made by asyncssh's
+    public ``create_server_channel``, then given this class, so asyncssh sets it up exactly as it would
+    its own.
     """
 
     game_session: RequestJudge

@@ -66,7 +66,7 @@ def computer_code(level: int | str) -> str:
 
 def name_key(name: str) -> str:
     """How names are compared: by what they look like, so ``Ann``, ``ANN``, ``ＡＮＮ``, ``a n n``, ``ánn`` and
-    ``аnn`` (a Cyrillic a) are one name (``link.names.skeleton``)."""
+    ``аnn`` (a Cyrillic a) are one name (``link.safe_names.skeleton``)."""
     return skeleton(name)
 
 

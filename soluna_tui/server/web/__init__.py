@@ -12,6 +12,8 @@ every limit counts both doors.
 Module               What it does
 ===================  ===============================================================================
 door.py              the aiohttp server: the page, the static files, the websocket; Origin checked
+connections.py       each TCP connection counted at the gate from its first byte, and its deadlines
+origins.py           where the page is its own: the origin and Host it accepts (never the Host header alone)
 visitor.py           one browser tab as a session's connection: its address, name, place at the gate
 channel.py           the websocket as a session's channel: bytes out with back-pressure, a last line
 browser_messages.py  ``textual.js``'s messages read, bounded (stdin, resize, ping, focus, blur)
