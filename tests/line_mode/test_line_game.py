@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from soluna_tui.line_mode.lines_wanted import wanted
 from soluna_tui.line_mode.line_game import LineGame
 from soluna_tui.line_mode.line_puzzle import LinePuzzle
+from soluna_tui.line_mode.lines_wanted import wanted
 from soluna_tui.line_mode.local_start import LocalLines
 from soluna_tui.line_mode.speech import legal_moves_lines, move_line, table_line, tower_words, where_it_goes
 from soluna_tui.local.match_setup import MatchSetup
