@@ -101,6 +101,7 @@ async def test_the_lobby_lists_who_is_online_in_the_matches_place_at_80x24_and_c
         assert "ann (you)" in text and text.index("ann (you)") < text.index("Bob") < text.index("cyd (guest)")
         assert "Resume computer match" in text and "Choose your name" in text and "tab Next field" in text
         assert footer_keys(app)["Matches"] and "Who is online" not in footer_keys(app)
+        assert footer_keys(app)["Challenge"]  # what Enter does on the list
         server.send({"type": "online_changes", "came": [wire(OnlinePerson(2, "Bob", True, 1100, Doing.LOBBY))],
                      "went": [3], "total": 42})
         await wait_for_screen(pilot, app, LobbyScreen, "Soluna · 42 online")  # news: drawn at its moment
@@ -113,6 +114,9 @@ async def test_the_lobby_lists_who_is_online_in_the_matches_place_at_80x24_and_c
         await pilot.press("o")
         await settle(pilot)
         assert "p1 vs q1: round 1, stars 0-0, 1 watching" in screen_text(app)
+        app.lobby.watch_from_list()
+        await settle(pilot)
+        assert footer_keys(app)["Watch"] and "Challenge" not in footer_keys(app)
 
 
 async def in_the_lobby_alone(pilot, app, ours) -> FakeServer:

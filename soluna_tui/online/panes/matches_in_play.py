@@ -7,8 +7,10 @@ The list keeps what it last drew and draws again only what changed (``show``); a
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from textual import on
+from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import OptionList
 
@@ -40,6 +42,9 @@ def held_seat(matches: Sequence[ListedMatch]) -> ListedMatch | None:
 
 class MatchesInPlay(Menu):
     """The matches in play, one line each."""
+
+    #: Enter as the list's own key, shown in the footer for what it does here (or a seat held taken back).
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select", "Watch")]
 
     class Chosen(Message):
         """Enter on a match in play."""

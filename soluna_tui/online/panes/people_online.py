@@ -6,7 +6,10 @@ list shows (``draw``); a person chosen goes up as ``PeopleOnline.Chosen``.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual import on
+from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import OptionList
 
@@ -16,6 +19,9 @@ from ...widgets.people_list import PeopleList
 
 class PeopleOnline(PeopleList):
     """The people online, one line each, and their count."""
+
+    #: Enter as the list's own key, shown in the footer for what it does here.
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select", "Challenge")]
 
     class Chosen(Message):
         """Enter on someone online (``yourself``: on this player's own line)."""
