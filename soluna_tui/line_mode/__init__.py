@@ -17,6 +17,7 @@ screen or a widget (``tests/test_layers.py``): the core takes lines in and gives
 ``hints_and_reviews.py``  the solver's help: ``hint``, ``analysis``, ``review``
 ``match_questions.py``    the commands that only tell: ``board``, ``tower``, ``moves``, ``last``, ``stars``, ...
 ``match_changes.py``      the commands that change the match or leave it: ``undo``, ``resign``, ``rematch``, ``quit``
+``reply.py``              what a core says, put together: an answer's lines shown at its end, or where things stand
 ``line_reading.py``       where a typed line goes: an answer, a command, a move, or what was not understood
 ``command_words.py``      the commands' words, their short forms and ``help``'s lines (a catalogue)
 ``line_puzzle.py``        ``LinePuzzle``: puzzles in lines

@@ -32,6 +32,7 @@ from .line_reading import LineReading
 from .match_changes import MatchChanges
 from .match_questions import MatchQuestions
 from .match_steps import MatchSteps
+from .reply import Reply
 
 if TYPE_CHECKING:
     from ..local.player_stats import StatsStore
@@ -62,15 +63,13 @@ class LineGame:
         for an answer on its way (the computer's move, a hint) so that it comes with the reply, not after the
         prompt (a door that must not block passes 0)."""
         self.runner = runner
-        self._say_lines = say
         self.stats_store = stats_store
         self.rematch_table = rematch
         self.notice = notice
         self._quick_answer = quick_answer
         self._lock = threading.RLock()
         self._settled = threading.Condition(self._lock)
-        self._out: list[str] = []
-        self._holding = False
+        self.reply = Reply(say)
         self.busy: set[Busy] = set()
         self._calls: list[CallOff] = []
         self._serial = 0
@@ -102,15 +101,11 @@ class LineGame:
 
     def start(self) -> None:
         """Say where the match stands, and set it going (the computer moves, the clock runs)."""
-        with self._lock:
-            self._holding = True
-            try:
-                self.announcements.introduce()
-                self.table.pause_clock(False)
-                self.steps.after_change()
-                self._settle()
-            finally:
-                self._release()
+        with self._lock, self.reply.held(self.announcements.state_line):
+            self.announcements.introduce()
+            self.table.pause_clock(False)
+            self.steps.after_change()
+            self._settle()
 
     def take(self, line: str) -> None:
         """A line the player typed: a move or a command; the answer is said (with the computer's reply, if it
@@ -118,14 +113,11 @@ class LineGame:
         with self._lock:
             if self.finished:
                 return
-            self._holding = True
-            waiting = self._waiting()
-            try:
+            with self.reply.held(self.announcements.state_line):
+                waiting = self._waiting()
                 self.steps.check_time()
                 self.reading.take(line)
                 self._settle(waiting)
-            finally:
-                self._release()
 
     def stop(self) -> None:
         """The door is closing: nothing more is thought, and the clock stops (a local table saves its time)."""
@@ -142,7 +134,7 @@ class LineGame:
                 return
             self.say(*self.table.take_notices())
             self.steps.after_change()
-            self._flush()
+            self.reply.flush()
 
     @property
     def prompt(self) -> str:
@@ -168,20 +160,7 @@ class LineGame:
 
     def say(self, *lines: str) -> None:
         """Lines for the player (empty ones left out), shown at the end of the reply being put together."""
-        self._out.extend(line for line in lines if line)
-
-    def _flush(self) -> None:
-        """Show what has been said, unless a reply is being put together (it is shown at its end)."""
-        if self._holding or not self._out:
-            return
-        lines, self._out = self._out, []
-        self._say_lines(lines)
-
-    def _release(self) -> None:
-        self._holding = False
-        if not self._out:
-            self.say(self.announcements.state_line())
-        self._flush()
+        self.reply.say(*lines)
 
     def _settle(self, waiting_before: bool = False) -> None:
         """Wait a moment for an answer on its way, so that it comes with the reply; say what is still awaited
@@ -207,7 +186,7 @@ class LineGame:
             if not self.finished:
                 then()
             self._settled.notify_all()
-            self._flush()
+            self.reply.flush()
 
     def solve(self, job: Callable[[Budget], object], seconds: float | None,
               done: Callable[[object | None], None]) -> None:

@@ -16,6 +16,7 @@ from ..local.files import SaveError
 from ..rules import Arrangement, OptionError, PlacedMove, SolunaError
 from ..rules.puzzles import DIFFICULTIES, Puzzle, make_puzzle, refutation
 from ..rules.wording import plies
+from .reply import Reply
 from .runner import CallOff, Runner
 from .speech import error_sentence, legal_moves_lines, table_line, tower_line
 from .typed_lines import MoveRefused, looks_like_a_move, not_understood, read_command, read_move, read_place
@@ -47,7 +48,6 @@ class LinePuzzle:
                  difficulty: str = "any", discs: int = 12, stats_store: StatsStore | None = None,
                  quick_answer: float = 0.0) -> None:
         self.runner = runner
-        self._say_lines = say
         self.seed = seed if seed is not None else random.SystemRandom().randrange(MAX_SEED)
         self.difficulty = difficulty
         self.discs = discs
@@ -55,8 +55,7 @@ class LinePuzzle:
         self._quick_answer = quick_answer
         self._lock = threading.RLock()
         self._settled = threading.Condition(self._lock)
-        self._out: list[str] = []
-        self._holding = False
+        self.reply = Reply(say)
         self._calls: list[CallOff] = []
         self._waiting = False
         self.puzzle: Puzzle | None = None
@@ -68,24 +67,17 @@ class LinePuzzle:
     # ---- the door's side ---------------------------------------------------------------------------
 
     def start(self) -> None:
-        with self._lock:
-            self._holding = True
-            try:
-                self._load()
-                self._settle()
-            finally:
-                self._release()
+        with self._lock, self.reply.held(self._state_line):
+            self._load()
+            self._settle()
 
     def take(self, line: str) -> None:
         with self._lock:
             if self.finished:
                 return
-            self._holding = True
-            try:
+            with self.reply.held(self._state_line):
                 self._take(line.strip())
                 self._settle()
-            finally:
-                self._release()
 
     def stop(self) -> None:
         with self._lock:
@@ -108,19 +100,7 @@ class LinePuzzle:
     # ---- saying ------------------------------------------------------------------------------------
 
     def _say(self, *lines: str) -> None:
-        self._out.extend(line for line in lines if line)
-
-    def _flush(self) -> None:
-        if self._holding or not self._out:
-            return
-        lines, self._out = self._out, []
-        self._say_lines(lines)
-
-    def _release(self) -> None:
-        self._holding = False
-        if not self._out:
-            self._say(self._state_line())
-        self._flush()
+        self.reply.say(*lines)
 
     def _settle(self) -> None:
         if self._quick_answer > 0:
@@ -137,7 +117,7 @@ class LinePuzzle:
                 if not self.finished:
                     done(answer)
                 self._settled.notify_all()
-                self._flush()
+                self.reply.flush()
 
         self._calls.append(self.runner.solve(job, None, answered))
 
