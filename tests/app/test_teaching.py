@@ -253,22 +253,29 @@ async def play_by_keys_on(pilot, screen, position: Position, move) -> None:
     await pilot.pause()
 
 
+async def play_to_the_match_over(pilot, app, seed: int):
+    """A one-star match against the computer played out by keys, random moves for the player, up to the
+    match-over dialog (the round's review skipped); the game screen."""
+    rng = random.Random(seed)
+    screen = game(app)
+    for _ in range(20):
+        if await skip_review(pilot, app):
+            continue
+        await settle(pilot, app)
+        if isinstance(app.screen, MatchOverScreen):
+            break
+        if screen.table.seat(screen.match.to_move) == "human" and not screen.match.round.is_over:
+            moves = screen.match.position.legal_moves
+            await play_by_keys(pilot, app, moves[rng.randrange(len(moves))])
+    assert isinstance(app.screen, MatchOverScreen)
+    return screen
+
+
 async def test_stats_are_updated_after_a_match(tmp_path) -> None:
     setup = MatchSetup.against_computer("random", MatchOptions(stars_to_win=1, discs=6), seed=5)
     app = make_app(tmp_path, setup)
     async with app.run_test(size=(100, 30)) as pilot:
-        rng = random.Random(5)
-        screen = game(app)
-        for _ in range(20):
-            if await skip_review(pilot, app):
-                continue
-            await settle(pilot, app)
-            if isinstance(app.screen, MatchOverScreen):
-                break
-            if screen.table.seat(screen.match.to_move) == "human" and not screen.match.round.is_over:
-                moves = screen.match.position.legal_moves
-                await play_by_keys(pilot, app, moves[rng.randrange(len(moves))])
-        assert isinstance(app.screen, MatchOverScreen)
+        screen = await play_to_the_match_over(pilot, app, seed=5)
         assert "of moves kept the best outcome" in screen_text(app)
         document = json.loads((tmp_path / "stats.json").read_text())
         assert len(document["matches"]) == 1
@@ -312,18 +319,7 @@ async def test_the_match_over_counts_hints_only_where_they_were_offered(tmp_path
     setup = replace(MatchSetup.against_computer("random", MatchOptions(stars_to_win=1, discs=6), seed=5), hints=hints)
     app = make_app(tmp_path, setup)
     async with app.run_test(size=(100, 30)) as pilot:
-        rng = random.Random(5)
-        screen = game(app)
-        for _ in range(20):
-            if await skip_review(pilot, app):
-                continue
-            await settle(pilot, app)
-            if isinstance(app.screen, MatchOverScreen):
-                break
-            if screen.table.seat(screen.match.to_move) == "human" and not screen.match.round.is_over:
-                moves = screen.match.position.legal_moves
-                await play_by_keys(pilot, app, moves[rng.randrange(len(moves))])
-        assert isinstance(app.screen, MatchOverScreen)
+        await play_to_the_match_over(pilot, app, seed=5)
         summary = app.screen.summary()
         assert ("0 hints used" in summary) is hints
         assert "of moves kept the best outcome" in summary
