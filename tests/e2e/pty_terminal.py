@@ -15,6 +15,37 @@ from collections.abc import Callable, Sequence
 import pyte
 
 
+def start_on_pty(argv: Sequence[str], columns: int, lines: int,
+                 env: dict[str, str] | None) -> tuple[int, subprocess.Popen[bytes]]:
+    """``argv`` started in a session of its own on a fresh PTY of ``columns`` x ``lines``: the PTY's master end,
+    and the process."""
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
+    # The PTY's size is the only one the child may see: ``COLUMNS`` and ``LINES`` would win over it.
+    known = {name: value for name, value in (os.environ if env is None else env).items()
+             if name not in ("COLUMNS", "LINES")}
+    process = subprocess.Popen(list(argv), stdin=slave, stdout=slave, stderr=slave, env=known,
+                               start_new_session=True, close_fds=True)
+    os.close(slave)
+    return master, process
+
+
+def end_on_pty(process: subprocess.Popen[bytes], master: int) -> int | None:
+    """Stop a program ``start_on_pty`` started (politely, then firmly), reap it and close its PTY: its status."""
+    if process.poll() is None:
+        try:
+            os.killpg(process.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=5)
+    os.close(master)
+    return process.returncode
+
+
 class PtyTerminal:
     """Start ``argv`` on a fresh PTY of ``columns`` x ``lines``; feed its output to a pyte screen."""
 
@@ -22,16 +53,7 @@ class PtyTerminal:
                  env: dict[str, str] | None = None) -> None:
         self.screen = pyte.Screen(columns, lines)
         self.stream = pyte.ByteStream(self.screen)
-        master, slave = os.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
-        self.master = master
-        # The PTY's size is the only one the child may see: ``COLUMNS`` and ``LINES`` would win over it.
-        known = {name: value for name, value in (os.environ if env is None else env).items()
-                 if name not in ("COLUMNS", "LINES")}
-        self.process = subprocess.Popen(
-            list(argv), stdin=slave, stdout=slave, stderr=slave, env=known, start_new_session=True, close_fds=True
-        )
-        os.close(slave)
+        self.master, self.process = start_on_pty(argv, columns, lines, env)
 
     def send(self, data: str | bytes) -> None:
         os.write(self.master, data.encode() if isinstance(data, str) else data)
@@ -68,15 +90,4 @@ class PtyTerminal:
 
     def close(self) -> int | None:
         """Stop the program (politely, then firmly) and reap it."""
-        if self.process.poll() is None:
-            try:
-                os.killpg(self.process.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
-            try:
-                self.process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout=5)
-        os.close(self.master)
-        return self.process.returncode
+        return end_on_pty(self.process, self.master)

@@ -8,20 +8,17 @@ with its reason.
 
 from __future__ import annotations
 
-import fcntl
 import os
 import re
 import select
-import signal
-import struct
 import subprocess
 import sys
-import termios
 import time
 from pathlib import Path
 
 import pytest
 
+from .pty_terminal import end_on_pty, start_on_pty
 from .test_installed_command import environment
 
 SOLUNA = Path(sys.executable).parent / "soluna"
@@ -35,13 +32,8 @@ class RawTerminal:
     """``argv`` on a fresh pseudo-terminal; everything it writes kept as bytes."""
 
     def __init__(self, argv: list[str], env: dict[str, str]) -> None:
-        master, slave = os.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-        self.master = master
         self.output = b""
-        self.process = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env,
-                                        start_new_session=True, close_fds=True)
-        os.close(slave)
+        self.master, self.process = start_on_pty(argv, 80, 24, env)
 
     def read_until(self, done: re.Pattern[bytes] | bytes, start: int, timeout: float = 30.0) -> bytes:
         """Read until what came since ``start`` holds ``done`` (a pattern searched, or bytes found), and then a
@@ -76,15 +68,7 @@ class RawTerminal:
         return answer.decode().split("\r\n")
 
     def close(self) -> int | None:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout=5)
-        os.close(self.master)
-        return self.process.returncode
+        return end_on_pty(self.process, self.master)
 
 
 def started(tmp_path: Path, *arguments: str, **env: str) -> RawTerminal:
