@@ -181,6 +181,21 @@ async def in_step(first: SolunaServer, second: SolunaServer, code: str, bob: Ssh
     await bob.wait_for_text("Your move")
 
 
+async def real_play(first: SolunaServer, second: SolunaServer, code: str, ann: SshTerminal,
+                    bob: SshTerminal) -> None:
+    """Both players move once (real play: a clock run out now loses on time; before, it aborts), and the second
+    server and bob's screen have ann's move (``in_step``)."""
+    for _ in range(2):
+        await play_a_move(first, code, [ann, bob])
+    await in_step(first, second, code, bob)
+
+
+async def clock_then_cut(store: Storage, code: str, lines: list[DatabaseLine]) -> tuple[MatchClock, float]:
+    """The match's clock as stored, then the database cut from both servers: the clock, and when it was cut."""
+    before = MatchClock.from_document((await store.matches.get(code)).clock)
+    return before, await cut_both(lines)
+
+
 async def bob_moves(second: SolunaServer, code: str, bob: SshTerminal) -> float:
     """Bob plays the first legal move by the towers' keys, once his screen shows the match as his server has it (a
     key pressed before his screen shows ann's last move would pick up a tower on her turn); when he did."""
@@ -236,10 +251,9 @@ async def test_a_ten_second_outage_under_a_match_across_two_servers(tmp_path, po
     async with two_servers(tmp_path, postgres_database) as (first, second, store, lines):
         code, ann, bob, eve = await match_across(first, second)
         try:
-            before = MatchClock.from_document((await store.matches.get(code)).clock)
-            cut_at = await cut_both(lines)
+            before, cut_at = await clock_then_cut(store, code, lines)
             moved_at = await bob_moves(second, code, bob)
-            await bob.wait_for_notice("Your move is pending: the server will save it once its database is back.")
+            await bob.wait_for_notice(PENDING)
             # The second server is back 2 s after the first, which must not take it for dead meanwhile.
             lags = await mend_both_at(lines, cut_at + 10, store, (first, second), stagger=2.0)
             mended_at = cut_at + 12
@@ -270,10 +284,9 @@ async def test_a_long_outage_is_waited_out_and_a_player_who_left_meanwhile_is_he
     async with two_servers(tmp_path, postgres_database) as (first, second, store, lines):
         code, ann, bob, eve = await match_across(first, second)
         try:
-            before = MatchClock.from_document((await store.matches.get(code)).clock)
-            cut_at = await cut_both(lines)
+            before, cut_at = await clock_then_cut(store, code, lines)
             moved_at = await bob_moves(second, code, bob)
-            await bob.wait_for_notice("Your move is pending: the server will save it once its database is back.")
+            await bob.wait_for_notice(PENDING)
             await ann.close()
             left_at = time.time()
             lags = await mend_both_at(lines, cut_at + outage, store, (first, second))
@@ -307,14 +320,11 @@ async def test_an_outage_longer_than_the_clock_and_the_hold_time_decides_nothing
     async with two_servers(tmp_path, postgres_database, SHORT_CLOCK, SHORT_HOLD) as (first, second, store, lines):
         code, ann, bob, eve = await match_across(first, second, SHORT_CLOCK)
         try:
-            for _ in range(2):  # real play: a clock run out now loses on time (before, it aborts)
-                await play_a_move(first, code, [ann, bob])
-            await in_step(first, second, code, bob)
-            before = MatchClock.from_document((await store.matches.get(code)).clock)
-            cut_at = await cut_both(lines)
+            await real_play(first, second, code, ann, bob)
+            before, cut_at = await clock_then_cut(store, code, lines)
             if bob_moves_meanwhile:
                 stood_at = await bob_moves(second, code, bob)
-                await bob.wait_for_notice("Your move is pending: the server will save it once its database is back.")
+                await bob.wait_for_notice(PENDING)
             else:
                 stood_at = cut_at
             bob_left = before.left[1] - (stood_at - before.since)
@@ -357,11 +367,8 @@ async def test_a_six_minute_outage_against_a_short_hold_time_loses_nobody_on_tim
         leap = Leap(first.store, second.store, store)
         code, ann, bob, eve = await match_across(first, second, BLITZ)
         try:
-            for _ in range(2):  # real play: a clock run out now loses on time (before, it aborts)
-                await play_a_move(first, code, [ann, bob])
-            await in_step(first, second, code, bob)
-            before = MatchClock.from_document((await store.matches.get(code)).clock)
-            cut_at = await cut_both(lines)
+            await real_play(first, second, code, ann, bob)
+            before, cut_at = await clock_then_cut(store, code, lines)
             moved_at = await bob_moves(second, code, bob)
             await bob.wait_for_notice(PENDING)
             for terminal in (ann, eve):
@@ -402,12 +409,9 @@ async def test_a_day_long_outage_adjourns_the_match_until_both_players_are_back_
         code, ann, bob, eve = await match_across(first, second, BLITZ)
         back = None
         try:
-            for _ in range(2):
-                await play_a_move(first, code, [ann, bob])
-            await in_step(first, second, code, bob)
+            await real_play(first, second, code, ann, bob)
             secret = secret_shown(ann)
-            before = MatchClock.from_document((await store.matches.get(code)).clock)
-            cut_at = await cut_both(lines)
+            before, cut_at = await clock_then_cut(store, code, lines)
             for terminal in (bob, eve):
                 await terminal.wait_for_text("The database is away")
             await ann.close()  # gone during the outage
