@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..storage import DEFAULT_FILE, ChatRecord, ChatReport, Storage, StorageError, open_storage
+from ..storage import ChatRecord, ChatReport, Storage, StorageError, existing_location, open_storage
 
 #: Reports shown unless ``--last`` says otherwise.
 LAST_REPORTS = 50
@@ -43,15 +43,8 @@ def run_chat_reports(args: argparse.Namespace) -> int:
     from ...local.files import default_data_dir
 
     directory = args.data_dir or default_data_dir()
-    location = args.database
-    if location is None or "://" not in location:
-        path = Path(location).expanduser() if location is not None else directory / DEFAULT_FILE
-        if not path.is_file():  # reading must not create a database
-            print(f"soluna serve chat-reports: no server database at {path}", file=sys.stderr)
-            return 1
-        location = str(path)
-    try:
-        lines = asyncio.run(_read(location, directory, args.last, args.match))
+    try:  # reading must not create a database: the file must be there
+        lines = asyncio.run(_read(existing_location(args.database, directory), directory, args.last, args.match))
     except StorageError as error:
         print(f"soluna serve chat-reports: {error}", file=sys.stderr)
         return 1

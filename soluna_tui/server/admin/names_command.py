@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..storage import DEFAULT_FILE, StorageError, open_storage
+from ..storage import StorageError, existing_location, open_storage
 from ..storage.records import ReservedName
 
 
@@ -61,15 +61,8 @@ def _run(args: argparse.Namespace, work: Callable[[str, Path], Any]) -> int:
     from ...local.files import default_data_dir, one_line
 
     directory = args.data_dir or default_data_dir()
-    location = args.database
-    if location is None or "://" not in location:
-        path = Path(location).expanduser() if location is not None else directory / DEFAULT_FILE
-        if not path.is_file():
-            print(f"{args.parser.prog}: error: no server database at {path}", file=sys.stderr)
-            return 1
-        location = str(path)
     try:
-        status, lines = asyncio.run(work(location, directory))
+        status, lines = asyncio.run(work(existing_location(args.database, directory), directory))
     except StorageError as error:
         print(f"{args.parser.prog}: error: {one_line(str(error))}", file=sys.stderr)
         return 1

@@ -55,7 +55,8 @@ __all__ = [
     "ImportReport", "MatchNotFound", "NameTaken", "PlayerRecord", "PlayerSummary", "RatingChange", "ReservedName",
     "SchemaTooNew",
     "SeatRecord", "ServerRecord", "Standing", "Storage", "StorageError", "StorageUnavailable", "StoredMatch",
-    "Subscription", "VersionConflict", "describe_location", "import_json_archive", "name_key", "open_storage",
+    "Subscription", "VersionConflict", "describe_location", "existing_location", "import_json_archive", "name_key",
+    "open_storage",
     "storage_for",
 ]
 
@@ -90,6 +91,18 @@ async def open_storage(location: str | Path | None, data_dir: Path | None = None
     store = storage_for(location, data_dir, read_only, sole_server)
     await store.open()
     return store
+
+
+def existing_location(location: str | None, data_dir: Path) -> str:
+    """Where an owner's command finds the server's database: ``location`` (a URL, or a SQLite file that must be
+    there: a command that reads never creates one), or ``DATA_DIR/soluna.sqlite3``; ``StorageError`` when the
+    file is not there."""
+    if location is not None and "://" in location:
+        return location
+    path = Path(location).expanduser() if location is not None else data_dir / DEFAULT_FILE
+    if not path.is_file():
+        raise StorageError(f"no server database at {path}")
+    return str(path)
 
 
 def describe_location(location: str) -> str:
