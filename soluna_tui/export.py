@@ -214,14 +214,11 @@ async def match_from_store(location: str | None, data_dir: Path | None, code: st
 
     The store is opened read-only: nothing is created, migrated or written, and a row that is not what
     a server writes is one line."""
-    from .server.storage import DEFAULT_FILE, StorageError, open_storage
+    from .server.storage import StorageError, existing_location, open_storage
 
-    if location is None or "://" not in str(location):
-        path = Path(location).expanduser() if location is not None else _data_dir(data_dir) / DEFAULT_FILE
-        if not path.is_file():  # reading must not create a database
-            raise ExportError(f"no server database at {path}")
-    try:
-        store = await open_storage(location, _data_dir(data_dir), read_only=True)
+    try:  # reading must not create a database: the file must be there
+        store = await open_storage(existing_location(location, _data_dir(data_dir)), _data_dir(data_dir),
+                                   read_only=True)
     except StorageError as error:
         raise ExportError(str(error)) from None
     where = f"match #{match_id}" if match_id is not None else f"match {code}"
