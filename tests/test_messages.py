@@ -111,6 +111,14 @@ EXAMPLES: list[messages.Message] = [
     messages.Browsers((messages.SignedInBrowser(3, 1_790_000_000.0, 1_790_000_100.5, "2001:db8::7",
                                                 "Firefox on Linux"),)),
     messages.Browsers(()),
+    messages.AskCard(7), messages.TellPerson("bob", "see you at eight"),
+    messages.SeatPeople("ABCD", (messages.SeatPerson(7, True, 1532), messages.SeatPerson(None))),
+    messages.PlayerCard(7, "bob", True, 1532, 3, 12, 7, 5, (1500, 1517, 1532), (2, 1),
+                        (RecentMatch(41, "ann", SideResult.WON, False, (2, 1), 1_790_000_000.0, rating=(1517, 1532),
+                                     ended=EndReason.WON),), 1_780_000_000.0),
+    messages.PlayerCard(8, "cyd (guest)", False),
+    messages.Chat(Room.LOBBY, (messages.ChatLine(9, Room.LOBBY, 3, "bob", "psst", 12.5, tell=True),)),
+    LeaderboardPage(0, 1, (LeaderboardRow(1, "ann", 1532, 12, 7, person=4),)),
 ]
 
 

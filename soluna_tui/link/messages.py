@@ -120,6 +120,8 @@ class LobbyChoices:
     #: The game in lines for a screen reader on every visit with this key, without asking for it by its command
     #: (``ssh -t HOST screen-reader``).
     screen_reader: bool = False
+    #: The terminal's bell when the opponent moves, a challenge comes or a pairing is made (at a match: its players').
+    bell: bool = True
 
 
 @dataclass(frozen=True)
@@ -155,6 +157,8 @@ class LeaderboardRow:
     rating: int
     played: int
     won: int
+    #: The number the server tells this player by (``OnlinePerson.id``): their card is asked by it (``AskCard``).
+    person: int | None = None
 
 
 @dataclass(frozen=True)
@@ -248,6 +252,8 @@ class ChatLine:
     at: float
     #: This player said it.
     yours: bool = False
+    #: A tell: a private line to this player (``name`` the teller), or from them (``yours``: ``name`` the one told).
+    tell: bool = False
 
 
 @dataclass(frozen=True)
@@ -686,6 +692,8 @@ class MatchState(Reply):
     #: Sent because the server found its database away (the clocks shown stopped): never the answer to a move this
     #: terminal has just sent, which stays on its board until the server says what became of it.
     clocks_stopped: bool = False
+    #: The seat that asks to take its last move back, while the other has not answered (``None``: nobody asks).
+    takeback: Literal[0, 1] | None = None
 
 
 @dataclass(frozen=True)
@@ -839,6 +847,101 @@ class Browsers(Answer):
     answer_to: int | None = None
 
 
+# ---- player cards, tells and the seats' people (issue 42) -----------------------------------------
+
+
+#: The most ratings a card's graph carries (the last rated matches).
+GRAPH_POINTS: Final = 40
+
+
+@dataclass(frozen=True)
+class SeatPerson:
+    """Who sits at a seat of the match shown: the number the server tells them by (``OnlinePerson.id``; their card
+    is asked by it, ``None``: none to ask) and, for a keyed player, their rating (``None``: none yet, or a guest)."""
+
+    person: int | None
+    keyed: bool = False
+    rating: int | None = None
+
+
+@dataclass(frozen=True)
+class AskCard(Question):
+    """A player's card, by the number the server tells them by (``OnlinePerson.id``, ``LeaderboardRow.person``,
+    ``SeatPerson.person``): never by a name, which changes."""
+
+    TYPE: ClassVar[str] = "card"
+    person: int
+    ask: int | None = None
+
+
+@dataclass(frozen=True)
+class TellPerson(Request):
+    """A private line to one person online (on any server), named as they are shown."""
+
+    TYPE: ClassVar[str] = "tell"
+    name: Annotated[str, Longest(80)]
+    text: SaidText
+
+
+@dataclass(frozen=True)
+class SeatPeople(Reply):
+    """Who sits at each seat of the match ``code`` (the tally shows a keyed player's rating beside the name)."""
+
+    TYPE: ClassVar[str] = "seat_people"
+    code: Code
+    seats: Annotated[tuple[SeatPerson, ...], Longest(2)]
+
+
+@dataclass(frozen=True)
+class PlayerCard(Answer):
+    """A player's card: who, their rating and its graph (the rating after each of the last rated matches, oldest
+    first), their rated record, their record against the player asking (``None``: their own card, or asked by a
+    guest), recent matches (each replayable) and since when the server knows their key (``None``: a guest, whose
+    recent matches are this visit's)."""
+
+    TYPE: ClassVar[str] = "card"
+    person: int
+    name: ShownName
+    keyed: bool
+    rating: int | None = None
+    rank: int | None = None
+    played: int = 0
+    won: int = 0
+    lost: int = 0
+    graph: Annotated[tuple[int, ...], Longest(GRAPH_POINTS)] = ()
+    against_you: tuple[int, int] | None = None
+    recent: Annotated[tuple[RecentMatch, ...], Longest(LONGEST_LISTING)] = ()
+    member_since: float | None = None
+    answer_to: int | None = None
+
+
+# ---- takebacks and coming back (appended) ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AskTakeback(Request):
+    """Ask the opponent to take this player's last move back (``u`` in a match between two players)."""
+
+    TYPE: ClassVar[str] = "ask_takeback"
+
+
+@dataclass(frozen=True)
+class AnswerTakeback(Request):
+    """The opponent's takeback request accepted (the move is taken back) or declined."""
+
+    TYPE: ClassVar[str] = "answer_takeback"
+    accept: bool
+
+
+@dataclass(frozen=True)
+class BackAtTable(Reply):
+    """A keyed player connected again while their match ``code`` runs: this terminal sits at it again (its
+    ``MatchState`` follows)."""
+
+    TYPE: ClassVar[str] = "back_at_table"
+    code: Code
+
+
 def _registry(*kinds: type[Message]) -> Mapping[str, type[Message]]:
     return types.MappingProxyType({kind.TYPE: kind for kind in kinds})
 
@@ -847,8 +950,10 @@ REQUESTS: Final = _registry(CreateMatch, JoinMatch, WatchMatch, CancelMatch, Lea
                             AskRematch, Resign, SyncMatch, ComputerSaved, ComputerDropped, ComputerResume,
                             AskLeaderboard, AskRecord, AskFinishedMatch, ChooseName, KeepChoices, CrashReport,
                             Activity, Say, MuteChat, ReportChat, Seek, CancelSeek, ChallengePerson, AnswerChallenge,
-                            WithdrawChallenge, AskBrowserCode, AskBrowsers, RevokeBrowser)
+                            WithdrawChallenge, AskBrowserCode, AskBrowsers, RevokeBrowser, AskCard, TellPerson,
+                            AskTakeback, AnswerTakeback)
 REPLIES: Final = _registry(Welcome, LobbyListing, Waiting, MatchState, Moved, SecretNeeded, ComputerGameKept, Notice,
                            MatchGone, ErrorReply, ClosingSoon, Exit, LeaderboardPage, PlayerRecord, FinishedMatch,
                            ComputerResult, OnlinePeople, OnlineChanges, Spectators, Chat, Seeking, Paired,
-                           ChallengeSent, Challenges, BrowserCode, Browsers)
+                           ChallengeSent, Challenges, BrowserCode, Browsers, SeatPeople, PlayerCard,
+                           BackAtTable)
