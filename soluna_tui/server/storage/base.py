@@ -6,7 +6,8 @@ and what it keeps, a part for each kind, all sharing that database's transaction
 ``store.servers`` (servers sharing the database), ``store.computer_games`` (matches against the
 computer kept for their players), ``store.secret_tries`` (how often secrets were guessed), ``store.chat``
 (table talk the owner keeps: lines reported, and a match's talk with ``--keep-chat``) and ``store.pairing``
-(players waiting for a quick match, and challenges) and ``store.browsers`` (browsers signed in as keyed
+(players waiting for a quick match, and challenges), ``store.cards`` (a player's card, read in one go) and
+``store.browsers`` (browsers signed in as keyed
 players, and the codes that sign them in).
 A backend (``sqlite.py``, ``postgres.py``) is a ``Storage``.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 from abc import ABC
 
 from .browsers import Browsers
+from .cards import PlayerCards
 from .chat import ChatKept
 from .computer_games import ComputerGames
 from .database import Database
@@ -41,6 +43,7 @@ class Storage(Database, ABC):
         self.finished = FinishedMatches(self, self.ratings)
         self.matches = MatchesInPlay(self, self.finished)
         self.players = Players(self, self.ratings, self.finished)
+        self.cards = PlayerCards(self, self.players, self.ratings, self.finished)
         self.servers = Servers(self)
         self.computer_games = ComputerGames(self)
         self.secret_tries = SecretTries(self)
