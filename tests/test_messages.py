@@ -51,6 +51,9 @@ SAVE = {"setup": {"names": ["ann", "Computer"]}, "match": MATCH, "hints_used": [
 TERMS = messages.MatchTerms(MatchOptions(discs=4).to_dict(), ClockSetting(180.0, 2.0), rated=True, hints=True)
 CHOICES = messages.LobbyChoices("perfect", "online", 3, 16, 1, True, ClockSetting(180.0, 2.0))
 
+TOURNAMENT = messages.TournamentLine(3, "Friday Swiss", "swiss", "running", 3, 1_790_000_000.0, TERMS, 5, True, 1400,
+                                     5, "ann")
+
 #: One of each kind, every field set (nested records included).
 EXAMPLES: list[messages.Message] = [
     messages.CreateMatch(MatchOptions(discs=4).to_dict(), hints=True),
@@ -119,6 +122,15 @@ EXAMPLES: list[messages.Message] = [
     messages.PlayerCard(8, "cyd (guest)", False),
     messages.Chat(Room.LOBBY, (messages.ChatLine(9, Room.LOBBY, 3, "bob", "psst", 12.5, tell=True),)),
     LeaderboardPage(0, 1, (LeaderboardRow(1, "ann", 1532, 12, 7, person=4),)),
+    messages.AskTournaments(), messages.AskTournament(3), messages.JoinTournament(3), messages.WithdrawTournament(3),
+    messages.CreateTournament("Friday Swiss", "swiss", 3, 15.0, TERMS),
+    messages.Tournaments((TOURNAMENT,), may_create=True), messages.Tournaments(()),
+    messages.TournamentPage(TOURNAMENT, (messages.TournamentStanding(1, "ann", 2.5, 3, (4.0, 3.25), you=True),
+                                         messages.TournamentStanding(2, "bob", 0.0, 2, paused=True)),
+                            (messages.TournamentGame(1, ("ann", "bob"), "ann won"),
+                             messages.TournamentGame(1, ("cyd", None), "bye"),
+                             messages.TournamentGame(2, ("ann", "cyd"))),
+                            2, 1_790_000_060.0, 1_790_000_000.0, True),
 ]
 
 

@@ -942,6 +942,135 @@ class BackAtTable(Reply):
     code: Code
 
 
+# ---- tournaments (issue 42) --------------------------------------------------------------------------------
+
+
+#: The most tournaments a list carries, and the most standings or pairings a tournament's page carries.
+TOURNAMENTS_LISTED: Final = 50
+TOURNAMENT_ROWS: Final = 500
+TournamentKind = Literal["swiss", "arena"]
+TournamentState = Literal["upcoming", "running", "finished", "cancelled"]
+
+
+@dataclass(frozen=True)
+class TournamentLine:
+    """A tournament as the lobby's list shows it: its kind and length (a Swiss's rounds, an arena's minutes), when it
+    starts (the store's time), its match terms, who may enter, how many have, and whether this player has."""
+
+    id: int
+    name: ShownName
+    kind: TournamentKind
+    state: TournamentState
+    length: int
+    starts_at: float
+    terms: MatchTerms
+    entrants: int
+    joined: bool = False
+    min_rating: int | None = None
+    min_rated_matches: int = 0
+    #: Once finished: the winner's name.
+    winner: ShownName | None = None
+
+
+@dataclass(frozen=True)
+class TournamentStanding:
+    """One entrant's line in a tournament's standings: points (a draw's half as .5), the tie-breaks (a Swiss's
+    Buchholz and Sonneborn-Berger; an arena's none), matches played, paused (missed a pairing), this player."""
+
+    rank: int
+    name: ShownName
+    points: float
+    played: int
+    tie_breaks: Annotated[tuple[float, ...], Longest(4)] = ()
+    paused: bool = False
+    you: bool = False
+
+
+@dataclass(frozen=True)
+class TournamentGame:
+    """One pairing of a tournament: its round (an arena's pairings are numbered in order), the two players (the
+    second ``None``: a bye) and its result as the standings count it (``""``: in play)."""
+
+    round: int
+    players: tuple[ShownName, ShownName | None]
+    result: Annotated[str, Longest(40)] = ""
+
+
+@dataclass(frozen=True)
+class AskTournaments(Question):
+    """The tournaments: upcoming, running, and lately finished."""
+
+    TYPE: ClassVar[str] = "tournaments"
+    ask: int | None = None
+
+
+@dataclass(frozen=True)
+class AskTournament(Question):
+    """One tournament's page (anyone may ask, entrant or not)."""
+
+    TYPE: ClassVar[str] = "tournament"
+    id: int
+    ask: int | None = None
+
+
+@dataclass(frozen=True)
+class JoinTournament(Question):
+    """Enter a tournament (a keyed player meeting its minimum), or come back to it once paused: its page answers."""
+
+    TYPE: ClassVar[str] = "join_tournament"
+    id: int
+    ask: int | None = None
+
+
+@dataclass(frozen=True)
+class WithdrawTournament(Question):
+    """Leave a tournament (a match in play is played out): its page answers."""
+
+    TYPE: ClassVar[str] = "withdraw_tournament"
+    id: int
+    ask: int | None = None
+
+
+@dataclass(frozen=True)
+class CreateTournament(Question):
+    """A keyed player announces a tournament, where the server lets players do so: its page answers."""
+
+    TYPE: ClassVar[str] = "create_tournament"
+    name: ShownName
+    kind: TournamentKind
+    length: int
+    starts_in: float
+    terms: MatchTerms
+    ask: int | None = None
+
+
+@dataclass(frozen=True)
+class Tournaments(Answer):
+    """The tournaments, the soonest first; ``may_create``: this player may announce one here."""
+
+    TYPE: ClassVar[str] = "tournaments"
+    tournaments: Annotated[tuple[TournamentLine, ...], Longest(TOURNAMENTS_LISTED)]
+    may_create: bool = False
+    answer_to: int | None = None
+
+
+@dataclass(frozen=True)
+class TournamentPage(Answer):
+    """A tournament's page: its line, the standings, every pairing so far, the round in play (an arena's: 0), when
+    the next thing happens (it starts, a Swiss's next round may begin, an arena ends: the store's time, ``None``:
+    nothing to count down to) and the store's time now (the countdown reads both); whether this player is paused."""
+
+    TYPE: ClassVar[str] = "tournament"
+    tournament: TournamentLine
+    standings: Annotated[tuple[TournamentStanding, ...], Longest(TOURNAMENT_ROWS)] = ()
+    games: Annotated[tuple[TournamentGame, ...], Longest(TOURNAMENT_ROWS)] = ()
+    round: int = 0
+    next_at: float | None = None
+    now: float = 0.0
+    paused: bool = False
+    answer_to: int | None = None
+
+
 def _registry(*kinds: type[Message]) -> Mapping[str, type[Message]]:
     return types.MappingProxyType({kind.TYPE: kind for kind in kinds})
 
@@ -951,9 +1080,10 @@ REQUESTS: Final = _registry(CreateMatch, JoinMatch, WatchMatch, CancelMatch, Lea
                             AskLeaderboard, AskRecord, AskFinishedMatch, ChooseName, KeepChoices, CrashReport,
                             Activity, Say, MuteChat, ReportChat, Seek, CancelSeek, ChallengePerson, AnswerChallenge,
                             WithdrawChallenge, AskBrowserCode, AskBrowsers, RevokeBrowser, AskCard, TellPerson,
-                            AskTakeback, AnswerTakeback)
+                            AskTakeback, AnswerTakeback, AskTournaments, AskTournament, JoinTournament,
+                            WithdrawTournament, CreateTournament)
 REPLIES: Final = _registry(Welcome, LobbyListing, Waiting, MatchState, Moved, SecretNeeded, ComputerGameKept, Notice,
                            MatchGone, ErrorReply, ClosingSoon, Exit, LeaderboardPage, PlayerRecord, FinishedMatch,
                            ComputerResult, OnlinePeople, OnlineChanges, Spectators, Chat, Seeking, Paired,
                            ChallengeSent, Challenges, BrowserCode, Browsers, SeatPeople, PlayerCard,
-                           BackAtTable)
+                           BackAtTable, Tournaments, TournamentPage)
