@@ -18,6 +18,7 @@ from typing import Any
 
 from ..link.keeping import computer_keep, duration
 from ..link.messages import (
+    AnswerTakeback,
     ComputerDropped,
     ComputerGameKept,
     ComputerResult,
@@ -41,6 +42,7 @@ from ..screens.confirm import ConfirmScreen
 from .linked_app import NOTICE_SECONDS, LinkedApp
 from .remote_table import RemoteTable
 from .screens.closing_soon import ClosingSoonScreen
+from .screens.takeback_request import TakebackRequestScreen
 
 
 class ServerStore:
@@ -75,6 +77,8 @@ class MatchHalf:
         self.server_store = ServerStore(app)
         #: How to come back to the seat this session last left in a match in play ("code ABCD, secret KQXPMR").
         self._left_seat = ""
+        #: The opponent's takeback request on screen, until answered or lapsed.
+        self._takeback: TakebackRequestScreen | None = None
 
     @property
     def handlers(self) -> dict[type[Message], Callable[[Any], None]]:
@@ -96,6 +100,7 @@ class MatchHalf:
             app.remote.update(message)
             if isinstance(message, Moved) and app.remote.watching:
                 self._watched_a_move()
+            self._follow_takeback(app.remote)
             return
         if not isinstance(message, MatchState):
             app.send(SyncMatch(code))  # a move before the whole match: ask for it
@@ -105,6 +110,27 @@ class MatchHalf:
         app.show_table(app.remote)
         if message.notice is not None:
             app.remote.notices.append(message.notice)
+        self._follow_takeback(app.remote)
+
+    def _follow_takeback(self, remote: RemoteTable) -> None:
+        """The opponent's takeback request, as the server last said: asked, the player is asked to accept or decline
+        it; lapsed (answered, or gone with a move), its dialog goes."""
+        round_ = remote.match.round
+        asking = (not remote.watching and remote.takeback is not None and remote.takeback != remote.my_seat
+                  and round_.ply > 0)
+        shown = self._takeback
+        if asking and shown is None and remote.takeback is not None:
+            self._takeback = TakebackRequestScreen(remote.match.players[remote.takeback], str(round_.placed_moves[-1]))
+            self.app.push_screen(self._takeback, self._takeback_answered)
+        elif not asking and shown is not None:
+            self._takeback = None
+            if self.app.screen is shown:
+                shown.dismiss(None)
+
+    def _takeback_answered(self, accept: bool | None) -> None:
+        if accept is not None and self._takeback is not None:
+            self._takeback = None
+            self.app.send(AnswerTakeback(accept))
 
     def _watched_a_move(self) -> None:
         """Following a match that moves is not idleness: a spectator's session stays open while the players play
@@ -201,6 +227,7 @@ class MatchHalf:
 
     def _leave_remote(self) -> None:
         app = self.app
+        self._takeback = None  # its dialog goes with the match's screens
         if app.remote is not None:
             if not app.remote.watching and not app.remote.match.is_over:
                 self._left_seat = app.remote.comeback

@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 from ..link.messages import (
     AskRematch,
+    AskTakeback,
     MatchState,
     Moved,
     PlayMove,
@@ -34,7 +35,9 @@ from ..local.table import HUMAN, REMOTE, Seat, Table
 from ..rules import Match, Move, OutOfTurnError, PlacedMove, SolunaError, parse_move_record
 from ..rules.end_reason import real_play
 
-NO_TAKE_BACKS = "No take-backs in a match over the network."
+NO_REDO = "No redo in a match over the network."
+#: Why ``u`` asks for nothing now.
+NO_TAKEBACK = "Only your own last move can be taken back, before your opponent moves."
 
 
 def _version(message: MatchState | Moved) -> int:
@@ -74,6 +77,8 @@ class RemoteTable(Table):
         self._hints = message.hints
         self.comeback = f"code {self.code}, secret {secret}" if secret is not None and seat is not None else ""
         self.result_notes = tuple(shift.line for shift in message.ratings)
+        #: The seat that asks to take its last move back, unanswered (``None``: nobody asks).
+        self.takeback: int | None = message.takeback
         # The round review is perfect-play help too: only where both players allowed hints.
         self.setup = MatchSetup(match.options, match.players, None, match.seed, hints=self._hints, review=self._hints)
 
@@ -109,6 +114,7 @@ class RemoteTable(Table):
         except SolunaError:
             return False
         pending, self._pending = self._pending, None
+        self.takeback = None  # a move lapses a takeback asked
         if pending is not None:
             # Ours, already on the board: the server must have taken it from and onto the same places.
             if pending != (*moment, move):
@@ -150,17 +156,26 @@ class RemoteTable(Table):
 
     @property
     def can_undo(self) -> bool:
-        return False
+        """``u`` asks the opponent to take this player's last move back: only the round's last move, theirs, before
+        the opponent answers it, and one request at a time (the server says whether it may be asked at all)."""
+        round_ = self.match.round
+        return (not self.watching and not self.match.is_over and not round_.is_over and self._pending is None
+                and self.takeback is None and round_.ply > 0 and round_.mover_at(round_.ply - 1) == self.my_seat)
 
     @property
     def can_redo(self) -> bool:
         return False
 
     def undo(self) -> list[Move]:
-        raise OutOfTurnError(NO_TAKE_BACKS)
+        """Ask the opponent for a takeback (nothing is taken back here: the server's state says what came of it)."""
+        if not self.can_undo:
+            raise OutOfTurnError(NO_TAKEBACK)
+        self.takeback = self.my_seat  # asked: not again until the server answers
+        self._send(AskTakeback())
+        return []
 
     def redo(self) -> list[Move]:
-        raise OutOfTurnError(NO_TAKE_BACKS)
+        raise OutOfTurnError(NO_REDO)
 
     def play(self, placed: PlacedMove, player: int) -> None:
         if player != self.my_seat:

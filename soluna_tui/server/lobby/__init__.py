@@ -20,7 +20,8 @@ decision_values.py  what a decision reads and returns: the match as read, the mo
 news.py             what a change tells each one at the match (``News``), as the store keeps it
 writes.py           decide on the match as read, write at that version, retry when another server won
 tables.py           the matches as this server last read them, and its guests told of each change
-two_player.py       create, join, watch, leave, come back; moves, rounds, resignations and rematches
+two_player.py       create, join, watch, leave, come back; moves, rounds, resignations, rematches and takebacks
+takebacks.py        takebacks, pure: asked by the last mover, answered by the opponent, lapsed by a move, limited
 guesses.py          secrets tried: limited per address, and per seat and match from each address and key
 presence.py         the servers alive (their heartbeats, carrying who is online), departures not yet written
 pending.py          moves the store could not take yet: kept, told, written once it can

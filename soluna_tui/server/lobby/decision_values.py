@@ -21,6 +21,9 @@ from .news import NO_NEWS, News
 
 #: Where one seat keeps at most this many addresses it sat down from (the latest).
 ADDRESSES_KEPT = 8
+#: The key of a match's stored options that forbids takebacks when ``False`` (a rated tournament's matches set it;
+#: ``takebacks.py``): a term of the match, not an option of the game.
+TAKEBACKS_TERM = "takebacks"
 
 
 class MatchRead:
@@ -188,9 +191,10 @@ def match_options(document: dict[str, Any]) -> MatchOptions:
     """Match options from a request or the store, each value checked by ``MatchOptions`` itself
     (``OptionError``, a ``SolunaError``, when one is wrong)."""
     allowed = {"stars_to_win", "discs", "next_layout", "next_opener", "first_opener"}
-    if not set(document) <= allowed:
+    options = {key: value for key, value in document.items() if key != TAKEBACKS_TERM}  # a term, not an option
+    if not set(options) <= allowed:
         raise BadOptions("unknown match options")
     try:
-        return MatchOptions(**document)
+        return MatchOptions(**options)
     except TypeError as error:
         raise BadOptions(f"bad match options: {error}") from None

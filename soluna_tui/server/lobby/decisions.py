@@ -48,6 +48,7 @@ from ...rules.round import other
 from ...rules.wording import minutes
 from ..config import ADJOURN_AFTER
 from ..storage import SeatRecord
+from . import takebacks
 from .decision_values import (
     BadOptions,
     Change,
@@ -377,9 +378,12 @@ class Referee:
             return Resync(f"Move not accepted: {error}.")
         # The move as the match keeps it, with its places: every screen puts the towers where the mover did.
         placed = match.round.placed_moves[-1]
-        seats = tuple(replace(each, rematch=False) for each in read.seats)
+        seats, lapsed = takebacks.lapsed_by_move(tuple(replace(each, rematch=False) for each in read.seats), seat)
+        lines: list[str | None] = [None, None]
+        lines[other(seat)] = lapsed  # a takeback the opponent asked for lapses, and they are told
         clock = read.clock.after_move(seat, moment.now, clock_turn(match)) if read.clock is not None else None
-        return Change(match, seats, News(moved=MovePlayed(request.round, request.ply, str(placed))),
+        news = News((lines[0], lines[1]), moved=MovePlayed(request.round, request.ply, str(placed)))
+        return Change(match, seats, news,
                       finish=EndReason.WON if match.is_over else None, clock=clock,
                       adjourned_at=None if read.adjourned else Keep.ADJOURNMENT)
 
@@ -481,7 +485,7 @@ class Referee:
             begins = f"the rematch begins: {match.players[match.to_move]} opens."
             lines = [f"{asker} agreed: {begins}"] * 2
             lines[seat] = f"{opponent.name} had asked already: {begins}"
-            seats = tuple(replace(each, rematch=False, away_used=0.0, away_since=None, resigned=False)
+            seats = tuple(replace(each, rematch=False, away_used=0.0, away_since=None, resigned=False, takebacks=0)
                           for each in read.seats)
             clock = (MatchClock.fresh(read.clock.setting).run(clock_turn(match), moment.now)
                      if read.clock is not None else None)

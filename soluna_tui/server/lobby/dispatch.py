@@ -20,10 +20,13 @@ from dataclasses import replace
 from typing import Any
 
 from ...link.messages import (
+    AnswerTakeback,
+    AskCard,
     AskFinishedMatch,
     AskLeaderboard,
     AskRecord,
     AskRematch,
+    AskTakeback,
     CancelMatch,
     ChooseName,
     ComputerDropped,
@@ -46,6 +49,7 @@ from ...link.messages import (
     Say,
     StartNextRound,
     SyncMatch,
+    TellPerson,
     WatchMatch,
     Welcome,
 )
@@ -58,6 +62,7 @@ from ..storage import ComputerGameRecord, Storage, StorageError, StorageUnavaila
 from ..storage.browsers import BROWSERS
 from ..storage.pairing import PAIRING
 from ..storage.records import PLAYER
+from .cards import Cards
 from .chat import TalkRooms
 from .choices import Choices
 from .computer import ComputerGames
@@ -65,6 +70,7 @@ from .decisions import Referee
 from .guesses import Guesses
 from .listing import InPlay, Listing, in_play, listing_for
 from .names import Names, welcome
+from .online import key_person
 from .pairing import Pairings
 from .presence import HEARTBEAT, Presence
 from .records import Records
@@ -73,6 +79,7 @@ from .roster import Roster
 from .sign_ins import SignIns
 from .tables import MatchCache, Table
 from .talk import TalkPolicy
+from .tells import Tells
 from .two_player import TwoPlayerMatches
 from .upkeep import Background, Upkeep, cancel_and_wait
 from .visitors import Arrive, Asker, CodeTries, Depart, Guest, Step, Visitor, identities
@@ -125,7 +132,11 @@ class Lobby:
                              self.matches.pending)
         self.names = Names(store)
         self.choices = Choices(store)
-        self.records = Records(store, ranked_after, ranked_opponents)
+        self.records = Records(store, ranked_after, ranked_opponents,
+                               numbered=lambda fingerprint: self.roster.number_of(key_person(fingerprint)))
+        # Player cards and who sits at each seat; tells, passed between servers as table talk is.
+        self.cards = Cards(store, self.roster, self.records)
+        self.tells = Tells(store, self.talk, self.roster, self.visitors)
         # Quick matches and challenges (the store keeps them: they meet across servers).
         self.pairing = Pairings(store, self.visitors, self.roster, self.presence, self.matches, quick_match,
                                 challenges)
@@ -136,14 +147,15 @@ class Lobby:
         self._handlers: dict[type[Step], Handler] = {
             Arrive: self._arrive, Depart: self._depart, ChooseName: self._choose_name,
             AskLeaderboard: self.records.leaderboard, AskRecord: self.records.record,
-            AskFinishedMatch: self.records.finished_match,
+            AskFinishedMatch: self.records.finished_match, AskCard: self.cards.card, TellPerson: self.tells.tell,
             CreateMatch: self.matches.create, CancelMatch: self.matches.cancel, JoinMatch: self.matches.join,
             WatchMatch: self.matches.watch, LeaveMatch: self.matches.leave_by_choice, SyncMatch: self.matches.sync,
             PlayMove: self.matches.move, StartNextRound: self.matches.next_round, AskRematch: self.matches.rematch,
-            Resign: self.matches.resign,
+            Resign: self.matches.resign, AskTakeback: self.matches.ask_takeback,
+            AnswerTakeback: self.matches.answer_takeback,
             ComputerSaved: self.games.saved, ComputerDropped: self.games.dropped, ComputerResume: self.games.resume,
             KeepChoices: self._keep_choices, **self.pairing.handlers,
-            Say: self.talk.say, MuteChat: self.talk.mute, ReportChat: self.talk.report, **self.sign_ins.handlers,
+            Say: self.talk.say, MuteChat: self.talk.mute, ReportChat: self._report, **self.sign_ins.handlers,
         }
 
     @property
@@ -164,7 +176,7 @@ class Lobby:
         await self.presence.beat()
         await self._reread()
         self._subscription = self.store.subscribe()
-        self.store.on_talk = self.talk.heard
+        self.store.on_talk = self._heard_talk
         self.background.keep(self._follow(self._subscription), name="soluna-lobby-follow")
         self.background.keep(self.upkeep.keep_alive(self._reread), name="soluna-lobby-heartbeat")
         self.background.keep(self.pairing.watch(), name="soluna-lobby-pairing")
@@ -274,6 +286,8 @@ class Lobby:
             if isinstance(step, Depart):
                 self.roster.leave(guest)
                 self.talk.leave(guest)
+                self.tells.leave(guest)
+                self.cards.leave(guest)
                 self.visitors.pop(guest, None)
                 return
             await self._follow_online(guest)
@@ -292,6 +306,16 @@ class Lobby:
         except StorageUnavailable as error:
             log.warning("a %r request could not be saved: %s", kind, error)
             self._cannot_save(asker)
+
+    def _heard_talk(self, payload: str) -> None:
+        """Table talk or a tell, passed on by any server."""
+        if not self.tells.heard(payload):
+            self.talk.heard(payload)
+
+    async def _report(self, asker: Asker, request: ReportChat) -> None:
+        """A line reported: a tell shown to the asker, or a line of a room's talk."""
+        if not await self.tells.report(asker, request):
+            await self.talk.report(asker, request)
 
     def _cannot_save(self, asker: Asker) -> None:
         """The store is down: the asker (and the others at its match) hear it once, in one line."""
@@ -328,6 +352,7 @@ class Lobby:
             ended = None  # told another time: the store keeps the match
         if ended is not None:
             asker.guest.send(Notice(ended))
+        await self.matches.back_at_table(asker)  # a keyed player's match running: straight back to their seat
 
     async def _depart(self, asker: Asker, step: Depart) -> None:
         await self.matches.leave(asker)
@@ -352,8 +377,14 @@ class Lobby:
 
     async def _follow_online(self, guest: Guest) -> None:
         """After each of a guest's steps: its line in the list of who is online made again; back from a match, with
-        its rating and name read again (they may have moved meanwhile)."""
+        its rating and name read again (they may have moved meanwhile); at a match, told who sits at its seats."""
         self.talk.follow(guest)
+        table = self.cache.table_of(guest)
+        if table is not None:
+            try:
+                await self.cards.tell_seats(table, [guest])
+            except StorageError as error:
+                log.warning("cannot read the ratings of a match's players: %s", error)
         if self.roster.follow(guest) and guest.fingerprint is not None:
             try:
                 await self._show_as_now(guest.fingerprint, guest)
@@ -396,6 +427,8 @@ class Lobby:
         for guest in table.guests:  # an opponent come, a match over: their lines in the list of who is online
             self.roster.follow(guest)
             self.talk.follow(guest)  # and the rooms they hear (a match over: its players hear its spectators)
+        if table.guests:
+            self.background.run(self.cards.tell_seats(table))  # and who sits at each seat, rated how
         if table.finished and not table.ratings_asked:
             table.ratings_asked = True
             self.background.run(self._tell_ratings(table))
@@ -416,6 +449,7 @@ class Lobby:
         self.upkeep.cancel_expiry(code)
         self.roster.match_gone(code)
         self.talk.match_gone(code)
+        self.cards.forget(code)
         self.listing.changed()
 
     def seat_taken_over(self, table: Table, index: int, guest: Guest) -> None:

@@ -26,6 +26,7 @@ from ..storage import MatchNotFound, Storage, StoredMatch, VersionConflict
 from .decision_values import MatchRead, Moment
 from .decisions import ABANDONED, ABORTED
 from .news import News
+from .takebacks import asking_seat
 from .visitors import CODE_LETTERS, Guest, Visitor
 
 log = logging.getLogger("soluna.server")
@@ -119,7 +120,7 @@ class MatchCache:
         return MatchState(table.code, table.version, 0 if seat == 0 else 1 if seat == 1 else None,
                           table.match.to_dict(), table.hints, (away[0], away[1]), secret, notice,
                           self._clock(table, moment.now, clocks_stopped_at), table.ended, table.ratings,
-                          clocks_stopped=clocks_stopped_at is not None)
+                          clocks_stopped=clocks_stopped_at is not None, takeback=asking_seat(table.seats))
 
     @staticmethod
     def _clock(table: Table, now: float, stopped_at: float | None = None) -> ClockReading | None:

@@ -16,7 +16,10 @@ import logging
 from functools import partial
 
 from ...link.messages import (
+    AnswerTakeback,
     AskRematch,
+    AskTakeback,
+    BackAtTable,
     CancelMatch,
     CreateMatch,
     JoinMatch,
@@ -32,6 +35,7 @@ from ...link.messages import (
 from ..gate import client_key
 from ..storage import SeatRecord, StorageError, StorageUnavailable
 from ..storage.secrets import SecretTry, clean_secret
+from . import takebacks
 from .decision_values import Change, Decision, Newcomer, match_options
 from .decisions import Referee
 from .guesses import Guesses, seat_count_scope, seat_limits
@@ -327,3 +331,34 @@ class TwoPlayerMatches:
             table, seat = seated
             await self.writer.apply(
                 table.code, lambda table: self.referee.resign(table, seat, self.presence.moment()), asker)
+
+    async def ask_takeback(self, asker: Asker, request: AskTakeback) -> None:
+        """``u`` in a match between two players: the opponent is asked to take the asker's last move back."""
+        seated = self._seated(asker)
+        if seated is not None:
+            table, seat = seated
+            await self.writer.apply(
+                table.code, lambda table: takebacks.ask(table, seat, self.presence.moment()), asker)
+
+    async def answer_takeback(self, asker: Asker, request: AnswerTakeback) -> None:
+        """The opponent's takeback request answered: accepted (the move taken back on every screen), or declined."""
+        seated = self._seated(asker)
+        if seated is not None:
+            table, seat = seated
+            await self.writer.apply(
+                table.code, lambda table: takebacks.answer(table, seat, request.accept, self.presence.moment()), asker)
+
+    # ---- coming back ---------------------------------------------------------------------------------
+
+    async def back_at_table(self, asker: Asker) -> None:
+        """A keyed player arrives while a seat of theirs is held in a match in play: they sit there again at once
+        (the key is the proof), the clock as it stands, instead of in the lobby."""
+        fingerprint = asker.guest.fingerprint
+        if fingerprint is None or asker.visitor.code is not None:
+            return
+        held = next((table for table in self.cache.tables.values() if table.in_play and any(
+            seat.fingerprint == fingerprint and seat.server is None for seat in table.seats)), None)
+        if held is None:
+            return
+        asker.guest.send(BackAtTable(held.code))
+        await self._take_back_seat(asker, held, None)

@@ -83,7 +83,8 @@ class SeatRecord:
     ``addresses`` are where the player sat down from (``gate.client_key``: an IPv4 address or an IPv6
     /64), kept while the match is in play and never filed: two seats with one in common are not rated;
     ``resigned`` is set when this player gave the finished match up (its end told as a resignation, not a
-    forfeit).
+    forfeit); ``takeback`` is set while this player asks to take their last move back and the opponent has not
+    answered, and ``takebacks`` counts the takebacks they asked for in this match (``lobby/takebacks.py``).
     """
 
     name: str
@@ -98,6 +99,8 @@ class SeatRecord:
     away_since: float | None = None
     addresses: tuple[str, ...] = ()
     resigned: bool = False
+    takeback: bool = False
+    takebacks: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -111,7 +114,8 @@ class SeatRecord:
                    bool(document.get("rematch", False)), float(document.get("away_used") or 0.0),
                    document.get("away_since"),
                    tuple(str(each) for each in addresses) if isinstance(addresses, list) else (),
-                   bool(document.get("resigned", False)))
+                   bool(document.get("resigned", False)), bool(document.get("takeback", False)),
+                   int(document.get("takebacks") or 0))
 
 
 def seats_text(seats: tuple[SeatRecord, ...]) -> str:
