@@ -34,10 +34,13 @@ class FakeGuest:
         self.inbox: list[dict] = []
         #: What it was told of who is online and who watches (kept apart: it comes a moment after a change).
         self.online: list[dict] = []
+        #: Who sits at each seat of its match, as it was told (kept apart too: it comes a moment after a change).
+        self.seats: list[dict] = []
 
     def send(self, message: Reply) -> None:
         wire = json.loads(encode(message))  # as it travels, and as the child reads it
-        (self.online if wire["type"] in ONLINE_KINDS else self.inbox).append(wire)
+        kept = self.seats if wire["type"] == "seat_people" else self.online if wire["type"] in ONLINE_KINDS else self.inbox
+        kept.append(wire)
         decode(encode(message), REPLIES)
 
     def send_away(self, farewell: str) -> None:

@@ -201,7 +201,7 @@ class TalkRooms:
                 await self.mutes.unmute(guest, [voice.speaker])
         except StorageError as error:
             log.warning("a mute could not be kept: %s", error)
-            self._tell(guest, MUTE_NOT_KEPT)
+            self.note(guest, MUTE_NOT_KEPT)
             return
         await self._mutes_changed(guest)
 
@@ -210,16 +210,16 @@ class TalkRooms:
         never heard their lines, so it knows no number for them)."""
         speakers = self.mutes.named(guest, name)
         if not speakers:
-            self._tell(guest, f"You had not muted anyone called {name}.")
+            self.note(guest, f"You had not muted anyone called {name}.")
             return
         shown = self.mutes.of(guest)[speakers[0]].name
         try:
             await self.mutes.unmute(guest, speakers)
         except StorageError as error:
             log.warning("a mute could not be let go: %s", error)
-            self._tell(guest, MUTE_NOT_KEPT)
+            self.note(guest, MUTE_NOT_KEPT)
             return
-        self._tell(guest, f"You hear {shown} again.")
+        self.note(guest, f"You hear {shown} again.")
         await self._mutes_changed(guest)
 
     async def _mutes_changed(self, guest: Guest) -> None:
@@ -237,29 +237,38 @@ class TalkRooms:
                       if heard.id == request.line), None)
         line = self._roster.lines.get(guest)
         if heard is None or line is None:
-            self._tell(guest, NO_SUCH_LINE)
+            self.note(guest, NO_SUCH_LINE)
+            return
+        said = heard.said
+        table = self._tables.get(said.code) if said.code is not None else None
+        await self.file_report(guest, self._record(said, table), line_key(said))
+
+    async def file_report(self, guest: Guest, record: ChatRecord, key: str) -> None:
+        """``guest``'s report of a line (``key``: the line, however many servers heard it) kept for the owner, within
+        the reporters' limits, and what came of it told."""
+        line = self._roster.lines.get(guest)
+        if line is None:
+            self.note(guest, NO_SUCH_LINE)
             return
         site = client_key(guest.address)
         reporter = speaker_of(line.person, None if guest.fingerprint is not None else site)
         refusal = self.limits.report(reporter, site)
         if refusal is not None:
-            self._tell(guest, refusal)
+            self.note(guest, refusal)
             return
-        said = heard.said
-        table = self._tables.get(said.code) if said.code is not None else None
         visitor = self._visitors.get(guest)
         try:
-            new = await self.store.chat.report(self._record(said, table), visitor.name if visitor else guest.name,
-                                               guest.fingerprint, line_key(said), reporter)
+            new = await self.store.chat.report(record, visitor.name if visitor else guest.name, guest.fingerprint,
+                                               key, reporter)
         except StorageError as error:
             log.warning("a chat line reported could not be kept: %s", error)
-            self._tell(guest, NOT_REPORTED)
+            self.note(guest, NOT_REPORTED)
             return
         if new:
-            log.info("a chat line of %s's was reported", said.name)
-        self._tell(guest, REPORTED)  # once is enough: a report made again is not written again
+            log.info("a chat line of %s's was reported", record.name)
+        self.note(guest, REPORTED)  # once is enough: a report made again is not written again
 
-    def _tell(self, guest: Guest, note: str) -> None:
+    def note(self, guest: Guest, note: str) -> None:
         """A line under ``guest``'s talk: what came of its report or mute."""
         where = self.place(guest).says_in or (Room.LOBBY, None)
         guest.send(Chat(where[0], (), code=where[1], refused=note))
@@ -298,11 +307,26 @@ class TalkRooms:
                 guest.send(Chat(where[0], (self._line(guest, heard),), code=where[1]))
 
     def _hears_from(self, guest: Guest, said: Said) -> bool:
-        """Whether ``guest`` hears ``said`` (it has muted neither its speaker nor all talk; its own lines always)."""
+        return self.hears(guest, said.person, said.speaker)
+
+    def hears(self, guest: Guest, person: str, speaker: str) -> bool:
+        """Whether ``guest`` hears ``person`` (``speaker``, as a mute names them): it has muted neither them nor all
+        talk; its own lines always."""
         own = self._roster.lines.get(guest)
-        if own is not None and own.person == said.person:
+        if own is not None and own.person == person:
             return True
-        return guest not in self._deaf and said.speaker not in self.mutes.of(guest)
+        return guest not in self._deaf and speaker not in self.mutes.of(guest)
+
+    def voice(self, person: str, speaker: str, name: str) -> int:
+        """The number ``person`` is told as a speaker, who it stands for (``speaker``, ``name``) kept: a mute by that
+        number names them."""
+        number = self._speaker(person)
+        self._voices[number] = Voice(speaker, name)
+        return number
+
+    def next_line(self) -> int:
+        """A number for a line heard here (a player reports it by it)."""
+        return next(self._numbers)
 
     def _line(self, guest: Guest, heard: Heard) -> ChatLine:
         said = heard.said

@@ -8,6 +8,7 @@ finished match to replay.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from ...link.messages import (
@@ -61,7 +62,7 @@ def recent_line(finished: FiledMatch, mine: int) -> RecentMatch:
                        finished.result == EndReason.TIME, rating=rating, ended=EndReason(finished.result))
 
 
-def _seat_of(finished: FiledMatch, fingerprint: str) -> int:
+def seat_of_key(finished: FiledMatch, fingerprint: str) -> int:
     return next((index for index, seat in enumerate(finished.seats) if seat.fingerprint == fingerprint), 0)
 
 
@@ -69,10 +70,13 @@ class Records:
     """Answers questions about finished matches and ratings; ``minimum`` is how many rated matches put a player
     on the leaderboard, against at least ``opponents`` different established opponents."""
 
-    def __init__(self, store: Storage, minimum: int = RANKED_AFTER, opponents: int = RANKED_OPPONENTS) -> None:
+    def __init__(self, store: Storage, minimum: int = RANKED_AFTER, opponents: int = RANKED_OPPONENTS,
+                 numbered: Callable[[str], int | None] = lambda fingerprint: None) -> None:
+        """``numbered``: the number a key's player is told as (their card is asked by it)."""
         self.store = store
         self.minimum = minimum
         self.opponents = opponents
+        self.numbered = numbered
 
     async def leaderboard(self, asker: Asker, request: AskLeaderboard) -> None:
         offset = request.offset
@@ -86,7 +90,8 @@ class Records:
             standing = (await self.store.players.summary(fingerprint, recent=0, minimum=self.minimum,
                                                         opponents=self.opponents)).standing
             you = Standing(standing.rank if standing else None, standing.rating.shown if standing else None)
-        page = tuple(LeaderboardRow(row.rank or 0, row.name, row.rating.shown, row.played, row.won) for row in rows)
+        page = tuple(LeaderboardRow(row.rank or 0, row.name, row.rating.shown, row.played, row.won,
+                                    self.numbered(row.fingerprint)) for row in rows)
         asker.answer(LeaderboardPage(offset, total, page, you, self.minimum, self.opponents))
 
     async def record(self, asker: Asker, request: AskRecord) -> None:
@@ -98,7 +103,7 @@ class Records:
             if standing is not None:
                 reply = replace(reply, rating=standing.rating.shown, rank=standing.rank, played=standing.played,
                                 won=standing.won, lost=standing.lost)
-            reply = replace(reply, recent=tuple(recent_line(finished, _seat_of(finished, fingerprint))
+            reply = replace(reply, recent=tuple(recent_line(finished, seat_of_key(finished, fingerprint))
                                                 for finished in summary.recent), computer=summary.computer)
         else:
             reply = await self._guest_record(asker, reply)

@@ -28,6 +28,7 @@ from dataclasses import replace
 from ...link.messages import Doing, OnlinePeople, OnlinePerson, Spectators
 from ..storage import ServerRecord
 from .online import (
+    KEY,
     NOBODY,
     Attendance,
     Watching,
@@ -204,9 +205,7 @@ class Roster:
         """The lobby's guests hear what changed in its list, the listing how many watch, those at a match who
         watches it."""
         self._due = None
-        live = self._live()
-        lines = [*self.lines.values(),
-                 *(line for server, (_, theirs) in self.others.items() if server in live for line in theirs)]
+        lines = self._live_lines()
         persons = people(lines)
         shown, total = listed(persons, self._number)
         news = changes(self.shown, shown, total, self.total)
@@ -221,7 +220,8 @@ class Roster:
             self._watchers_changed()
         self._tell_spectators()
         present = {person.person for person in persons}
-        self._numbers = {person: number for person, number in self._numbers.items() if person in present}
+        self._numbers = {person: number for person, number in self._numbers.items()
+                         if person in present or person.startswith(KEY)}  # a key keeps its number: its card
 
     def _tell_spectators(self) -> None:
         """Each guest at a match hears who watches it, when that changed since they were last told."""
@@ -242,6 +242,25 @@ class Roster:
         shown = self.shown.get(number)
         person = next((person for person, each in self._numbers.items() if each == number), None)
         return (person, shown) if shown is not None and person is not None else None
+
+    def _live_lines(self) -> list[Attendance]:
+        """Every session's line: this server's, and those of the other servers alive."""
+        live = self._live()
+        return [*self.lines.values(),
+                *(line for server, (_, theirs) in self.others.items() if server in live for line in theirs)]
+
+    def everyone(self) -> list[Attendance]:
+        """Every person online now, on every server alive (hidden or not), as ``online.people`` merges them."""
+        return people(self._live_lines())
+
+    def number_of(self, person: str) -> int:
+        """The number ``person`` is told as (``OnlinePerson.id``): a key keeps it while this server runs, a guest's
+        session while it is online."""
+        return self._number(person)
+
+    def person_of(self, number: int) -> str | None:
+        """The person told as ``number`` (``None``: no one, or a guest gone)."""
+        return next((person for person, each in self._numbers.items() if each == number), None)
 
     def _number(self, person: str) -> int:
         """The number a person is told as (never their identity: a key's fingerprint stays on the server)."""
