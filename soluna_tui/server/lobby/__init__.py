@@ -40,6 +40,8 @@ meeting.py          what both share: who a guest is to pairing, the limits, a pa
 seeks.py            quick matches: paired at once under the store's lock, or waiting until paired or cancelled
 challenges.py       challenges: sent, told at once (or once back in the lobby), accepted, declined, withdrawn
 records.py          the leaderboard, a player's record, a finished match to replay
+cards.py            player cards, asked by the number the list gives, from the store; who sits at each seat
+tells.py            tells: a private line to one person online, on any server, limited, muted and reported
 results.py          a finished match told later: its ratings, and to a player who was away when it ended
 computer.py         matches against the computer, kept in the store and held for players gone
 visitors.py         who is at this server's lobby, and the guest asking (its answers carry its number)
