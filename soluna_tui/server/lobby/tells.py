@@ -163,8 +163,8 @@ class Tells:
             self._refuse(guest, CANNOT_PASS_ON)
             return
         room, code = self._where(guest)
-        speaker = self.talk.voice(line.person, told.speaker, line.name)
-        guest.send(Chat(room, (ChatLine(self.talk.next_line(), room, speaker, target.name, text, told.at, yours=True,
+        number = self.talk.voice(line.person, told.speaker, line.name)
+        guest.send(Chat(room, (ChatLine(self.talk.next_line(), room, number, target.name, text, told.at, yours=True,
                                         tell=True),), code=code))
 
     async def _not_online(self, name: str) -> str:
