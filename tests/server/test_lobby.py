@@ -39,8 +39,8 @@ class FakeGuest:
 
     def send(self, message: Reply) -> None:
         wire = json.loads(encode(message))  # as it travels, and as the child reads it
-        kept = self.seats if wire["type"] == "seat_people" else self.online if wire["type"] in ONLINE_KINDS else self.inbox
-        kept.append(wire)
+        kind = wire["type"]
+        (self.seats if kind == "seat_people" else self.online if kind in ONLINE_KINDS else self.inbox).append(wire)
         decode(encode(message), REPLIES)
 
     def send_away(self, farewell: str) -> None:
