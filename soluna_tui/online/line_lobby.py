@@ -23,8 +23,10 @@ from typing import Any
 from ..line_mode.runner import Runner
 from ..line_mode.typed_lines import read_command
 from ..link.messages import (
+    AnswerTakeback,
     AskLeaderboard,
     AskRecord,
+    BackAtTable,
     Challenges,
     ChallengeSent,
     Chat,
@@ -77,6 +79,7 @@ class LineLobby(TalkPart, PairingPart, TablesPart):
             ErrorReply: self._error, ClosingSoon: self._closing_soon, Exit: self._exit,
             ComputerGameKept: self._resume_computer, ComputerResult: self._computer_result,
             SecretNeeded: self._secret_needed, PlayerRecord: self._record, LeaderboardPage: self._leaderboard,
+            BackAtTable: self._back_at_table,
         }
 
     @property
@@ -111,6 +114,8 @@ class LineLobby(TalkPart, PairingPart, TablesPart):
                 self._back_to_lobby("")
             elif word == "talk":
                 self._read_talk()
+            elif word in ("accept", "decline") and self._takeback_asked():
+                self._send(AnswerTakeback(word == "accept"))  # the opponent's takeback request answered
             else:
                 self.game.take(line)
                 if word in ("help", "?"):

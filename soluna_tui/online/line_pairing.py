@@ -37,9 +37,9 @@ class PairingPart(LobbyState):
         self.challenges = message.challenges
         new = [line for line in message.challenges if line.id in message.new and line.incoming]
         if new and self.game is None:
-            self._say(*(f"{challenge_words(line)}. Type accept to play, or decline." for line in new))
+            self._say(*(f"{self._bell}{challenge_words(line)}. Type accept to play, or decline." for line in new))
         elif new:
-            self._say(*(f"{challenge_words(line)}. Back in the lobby, accept plays it." for line in new))
+            self._say(*(f"{self._bell}{challenge_words(line)}. Back in the lobby, accept plays it." for line in new))
 
     def _challenge_sent(self, message: ChallengeSent) -> None:
         self._say(f"Challenge sent: {message.name} is told now. Type challenges to see it, or withdraw it.")
@@ -51,7 +51,7 @@ class PairingPart(LobbyState):
     def _paired(self, message: Paired) -> None:
         self.seeking = False
         self.following = message.code
-        self._say(f"Paired with {message.opponent}: the match begins.")
+        self._say(f"{self._bell}Paired with {message.opponent}: the match begins.")
 
     def _waiting(self, message: Waiting) -> None:
         """A match made here: created to share its code, or a pair's (a quick match found, a challenge accepted),

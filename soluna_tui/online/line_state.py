@@ -68,6 +68,12 @@ class LobbyState:
         if shown:
             self._say_lines(shown)
 
+    @property
+    def _bell(self) -> str:
+        """BEL before a line that rings the terminal's bell (the opponent moved, a challenge came, a pairing was
+        made), unless the player turned it off (``bell off``)."""
+        return "\a" if self.choices.bell else ""
+
     def _terms(self) -> MatchTerms:
         """A quick match's or a challenge's terms, as this player's kept settings say (a guest's never rated)."""
         choices = self.choices

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..line_mode.line_game import LineGame
 from ..link.messages import (
+    BackAtTable,
     ComputerDropped,
     ComputerGameKept,
     ComputerOffer,
@@ -89,6 +90,8 @@ class TablesPart(LobbyState):
         if message.notice is not None:
             message = replace(message, notice=in_lines(message.notice))
         remote, game = self.remote, self.game
+        if isinstance(message, Moved) and remote is not None and remote.code == code and remote.opponents_move(message):
+            message = replace(message, notice=self._bell + (message.notice or ""))  # the bell with the move's news
         if remote is not None and game is not None and remote.code == code:
             over = remote.match.is_over
             if over and isinstance(message, MatchState):
@@ -113,6 +116,16 @@ class TablesPart(LobbyState):
         if message.notice is not None:
             self.remote.notices.append(message.notice)
         self._sit_at(self.remote)
+
+    def _back_at_table(self, message: BackAtTable) -> None:
+        """Connected again while this player's match runs: straight back to their seat (its state follows)."""
+        self.following = message.code
+        self._say(f"Your match {message.code} is running: back at your seat.")
+
+    def _takeback_asked(self) -> bool:
+        """The opponent asks to take their last move back, unanswered (``accept`` or ``decline`` answers it)."""
+        remote = self.remote
+        return remote is not None and not remote.watching and remote.takeback not in (None, remote.my_seat)
 
     def _sit_at(self, remote: RemoteTable) -> None:
         """The match at ``remote`` in lines, introduced with the server's news of it."""

@@ -158,6 +158,12 @@ class LinkedApp(ReportsActivity, SolunaApp):
         """Show the match at ``table`` on the game screen, above the lobby."""
         self.matches.show(table)
 
+    def ring(self) -> None:
+        """The terminal's bell (BEL: the opponent moved, a challenge came, a pairing was made), unless the player
+        turned it off in the lobby's settings."""
+        if self.lobby.settings.value("bell"):
+            self.bell()
+
     # ---- talking to the server -----------------------------------------------------------
 
     def send(self, message: Request) -> None:

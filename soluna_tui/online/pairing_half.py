@@ -95,6 +95,7 @@ class PairingHalf:
             elif isinstance(screen, ChallengesScreen):
                 screen.dismiss(None)
         app.lobby.say(f"Paired with {message.opponent}: the match begins.")
+        app.ring()
 
     # ---- challenges ------------------------------------------------------------------------
 
@@ -114,6 +115,8 @@ class PairingHalf:
         for screen in app.screen_stack:
             if isinstance(screen, ChallengesScreen):
                 screen.show(message.challenges)
+        if any(line.id in message.new and line.incoming for line in message.challenges):
+            app.ring()
         for line in message.challenges:
             if line.id in message.new:
                 app.notify(f"{challenge_words(line)}. In the lobby, c answers it.",

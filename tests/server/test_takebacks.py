@@ -35,7 +35,7 @@ def test_only_the_last_mover_may_ask_and_the_opponent_is_told() -> None:
     assert isinstance(change, Change)
     assert (change.seats[0].takeback, change.seats[0].takebacks) == (True, 1)
     assert change.news == News(("Takeback asked: waiting for bob's answer.",
-                                "ann asks to take their last move back."))
+                                "ann asks to take their last move back: accept or decline."))
     assert takebacks.ask(read(match, seat("ann"), seat("bob")), 1, MOMENT) == Refused(
         "Only your own last move can be taken back, before your opponent moves.")
     assert takebacks.ask(read(new_match(), seat("ann"), seat("bob")), 0, MOMENT) == Refused(

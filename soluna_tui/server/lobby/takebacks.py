@@ -61,7 +61,7 @@ def ask(read: MatchRead, seat: int, moment: Moment) -> Decision:
     if opponent.server is None:
         return Refused(f"{opponent.name} is away: nobody to ask.")
     seats = with_seat(read.seats, seat, takeback=True, takebacks=mine.takebacks + 1)
-    lines = [f"{mine.name} asks to take their last move back."] * 2
+    lines = [f"{mine.name} asks to take their last move back: accept or decline."] * 2
     lines[seat] = f"Takeback asked: waiting for {opponent.name}'s answer."
     return Change(read.fresh_match(), seats, News((lines[0], lines[1])))
 

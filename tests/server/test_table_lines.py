@@ -1,0 +1,41 @@
+"""The line lobby's part of issue 42's table: the bell as BEL before a line, back at one's table on arrival, and a
+takeback answered by ``accept``/``decline`` (no server: the lobby hears the server's messages and says lines)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from soluna_tui.link.messages import AnswerTakeback, AskTakeback, BackAtTable, MatchState, Moved, Paired
+from soluna_tui.rules import Match, MatchOptions
+
+from .test_line_lobby import Heard
+
+
+def a_match(moves: int) -> Match:
+    match = Match(MatchOptions(discs=6, stars_to_win=1), ("ann", "bob"), seed=3)
+    for _ in range(moves):
+        match.play(match.round.table.resolve(match.position.legal_moves[0]), match.to_move)
+    return match
+
+
+def test_a_pairing_rings_the_bell_unless_the_player_turned_it_off() -> None:
+    heard = Heard()
+    assert heard.hear(Paired("ABCD", "bob")) == ["\aPaired with bob: the match begins."]
+    heard.lobby.choices = replace(heard.lobby.choices, bell=False)
+    assert heard.hear(Paired("ABCD", "bob")) == ["Paired with bob: the match begins."]
+
+
+def test_back_at_the_table_then_the_opponent_s_move_rings_and_a_takeback_is_answered_by_a_word() -> None:
+    heard = Heard()
+    said = heard.hear(BackAtTable("ABCD"), MatchState("ABCD", 5, 1, a_match(1).to_dict(), takeback=0))
+    assert said[0] == "Your match ABCD is running: back at your seat."
+    assert any("Playing match ABCD" in line for line in said)
+    assert heard.type("accept") == [] and heard.sent == [AnswerTakeback(True)]
+    heard.hear(MatchState("ABCD", 6, 1, a_match(1).to_dict()))  # answered: nobody asks now
+    assert heard.type("decline") != [] and not heard.sent  # no request: the word goes to the match, not the server
+    heard.hear(MatchState("ABCD", 7, 1, a_match(2).to_dict()))  # bob (this seat) moved last: ann to move
+    heard.type("undo")
+    assert heard.sent == [AskTakeback()]  # undo asks the opponent
+    anns = a_match(3).round.placed_moves[-1]
+    said = heard.hear(MatchState("ABCD", 8, 1, a_match(2).to_dict()), Moved("ABCD", 9, 1, 2, str(anns)))
+    assert said and said[0].startswith("\a")  # the opponent's move rings the bell
