@@ -149,6 +149,10 @@ def _add_app_options(parser: argparse.ArgumentParser) -> None:
                        help="play in lines for a screen reader or a braille display: no full screen, moves typed "
                             "as 3>7 (docs/accessibility.md); remembered until --no-screen-reader "
                             "(SOLUNA_SCREEN_READER=1 or 0 for one run)")
+    group.add_argument("--cursor-follows-focus", action=argparse.BooleanOptionalAction, default=argparse.SUPPRESS,
+                       help="in the full screen, show the terminal's cursor on the focused tower or control, for a "
+                            "braille display or a screen reader's review cursor (docs/accessibility.md); remembered "
+                            "until --no-cursor-follows-focus (SOLUNA_CURSOR=focus or hidden for one run)")
 
 
 def _app_kwargs(args: argparse.Namespace) -> dict[str, Any]:
@@ -212,10 +216,12 @@ def _run_app(args: argparse.Namespace, **start: Any) -> int:
         return 1
     from rich.console import Console
 
+    from .app.focus_cursor import cursor_wanted
     from .app.soluna_app import SolunaApp
 
     kwargs = _app_kwargs(args)
-    app = SolunaApp(**start, **kwargs, preferences=preferences)
+    cursor = cursor_wanted(getattr(args, "cursor_follows_focus", None), preferences)
+    app = SolunaApp(**start, **kwargs, preferences=preferences, cursor_follows_focus=cursor)
     details = io.StringIO()
     # Textual prints an unexpected error's traceback here as it exits: kept for a report, not shown.
     app.error_console = Console(file=details, width=100, color_system=None, markup=False, highlight=False)

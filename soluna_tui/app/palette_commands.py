@@ -69,6 +69,11 @@ class PaletteCommands:
         if where.plays_alone:
             yield SystemCommand("Computer's pause", f"How long the computer waits before its move lands "
                                 f"(now {pause_label(app.pause)})", self.choose_pause)
+        follows = app.cursor_follows_focus
+        yield SystemCommand("Cursor follows focus: " + ("turn off" if follows else "turn on"),
+                            "Hide the terminal's cursor again (remembered)" if follows else
+                            "Show the terminal's cursor on the focused tower or control, for a braille display "
+                            "(remembered)", lambda: self._follow_focus(not follows))
         # Textual's own commands are not offered: "Keys" and "Maximize" show widgets' internals,
         # "Screenshot" writes a file where the game runs (the server's disk, over SSH).
         yield SystemCommand("Theme", "Change the colours (remembered for next time)", app.action_change_theme)
@@ -113,6 +118,11 @@ class PaletteCommands:
         # As Textual's own ``search_commands`` does: a provider instance (its type hint says a class).
         providers = cast(ProviderSource, [SimpleProvider(app.screen, commands)])
         app.push_screen(orderly_palette(app.ascii_mode, providers, "a pause"))
+
+    def _follow_focus(self, follows: bool) -> None:
+        self._app.follow_focus(follows)
+        self._app.remember(cursor_follows_focus=follows)
+        self._app.notify("The cursor now follows the focus." if follows else "The cursor is hidden again.", timeout=4)
 
     def _pause_chosen(self, pause: float) -> None:
         self._app.set_pause(pause)

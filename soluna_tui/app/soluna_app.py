@@ -36,6 +36,7 @@ from ..screens.game import GameScreen
 from ..terminal.driver import compact_driver
 from ..terminal.key_order import InOrderInput
 from ..terminal.sizes import NARROW_CLASS, WIDE_WIDTH
+from .focus_cursor import FocusCursor
 from .matches_begun import Matches
 from .start_up import StartUp
 from .stylesheets import Stylesheets, ascii_key_display, draw_scroll_bars
@@ -95,10 +96,11 @@ def freeze_what_lasts() -> None:
     gc.enable()
 
 
-class SolunaApp(InOrderInput, TooSmallNotice, App[None]):
+class SolunaApp(InOrderInput, TooSmallNotice, FocusCursor, App[None]):
     """Soluna on one terminal: two players, or one against the computer.
 
-    Keys that arrive together are handled in order, each after the one before (``InOrderInput``).
+    Keys that arrive together are handled in order, each after the one before (``InOrderInput``); the terminal's
+    real cursor is shown on the focus where the player asks for it (``FocusCursor``).
     """
 
     TITLE = "Soluna"
@@ -126,16 +128,19 @@ class SolunaApp(InOrderInput, TooSmallNotice, App[None]):
         preferences: Preferences | None = None,
         start_notice: str = "",
         offer_guided_round: bool = True,
+        cursor_follows_focus: bool = False,
     ) -> None:
         """The stores default to files in ``data_dir``; a host (the SSH child, a test) may hand in its own.
 
         The computer's pauses default to the player's preference (``pause_parts``); a host may set them.
         ``start_notice`` is said once the first screen shows (the level ``--vs match`` chose, and why).
-        ``offer_guided_round``: show the guided round at a first start (no save, no stats, not done before)."""
+        ``offer_guided_round``: show the guided round at a first start (no save, no stats, not done before).
+        ``cursor_follows_focus``: show the terminal's cursor on the focus (``focus_cursor.py``)."""
         self.sheets = Stylesheets(ascii_mode=ascii_mode, at_once=self.STYLES_AT_ONCE,
                                   extra=self.EXTRA_STYLESHEETS)
         super().__init__(css_path=self.sheets.first)
         self.ascii_mode = ascii_mode
+        self.cursor_follows_focus = cursor_follows_focus
         self.store: SaveStore | None = store if store is not None else SaveStore(data_dir)
         self._stats_store = stats_store
         self._data_dir = data_dir

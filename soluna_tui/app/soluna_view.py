@@ -49,6 +49,13 @@ class SolunaView(Protocol):
         """Whether to draw with ASCII characters only."""
 
     @property
+    def cursor_follows_focus(self) -> bool:
+        """Whether the terminal's real cursor is shown on the focus (``app/focus_cursor.py``)."""
+
+    def follow_focus(self, follows: bool) -> None:
+        """Show the terminal's cursor on the focus, or hide it again."""
+
+    @property
     def computer_pause(self) -> float:
         """Seconds the computer appears to think before its chosen tower is lifted."""
 

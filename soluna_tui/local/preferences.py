@@ -1,6 +1,7 @@
 """What the player chose last time: the theme, the new-match settings, the computer's pause, whether the
 guided round was done (or skipped), so it is offered once, and whether the game is played in lines for a screen
-reader (``soluna --screen-reader``, docs/accessibility.md).
+reader (``soluna --screen-reader``, docs/accessibility.md), and whether the full screen shows the terminal's cursor on
+the focus (``--cursor-follows-focus``).
 
 Kept in the data directory next to the saves, written atomically; an unreadable
 file is moved aside and the defaults apply, and a theme this game does not know is
@@ -75,6 +76,8 @@ class Preferences:
         self.guided_round_done = False
         #: Play in lines for a screen reader (``--screen-reader``; ``--no-screen-reader`` turns it off again).
         self.screen_reader = False
+        #: Show the terminal's real cursor on the focus, for a braille display (``--cursor-follows-focus``).
+        self.cursor_follows_focus = False
         self._adopt(self._read())
 
     def _read(self) -> dict[str, Any]:
@@ -91,9 +94,11 @@ class Preferences:
                                 default=False)
             reader = read_field(document, "screen_reader", bool, where=PREFERENCES_FILE, error=SaveError,
                                 default=False)
+            cursor = read_field(document, "cursor_follows_focus", bool, where=PREFERENCES_FILE, error=SaveError,
+                                default=False)
             choices = {"theme": theme, "last_setup": MatchSetup.from_dict(setup) if setup is not None else None,
                        "computer_pause": float(pause) if _is_pause(pause) else None, "guided_round_done": guided,
-                       "screen_reader": reader}
+                       "screen_reader": reader, "cursor_follows_focus": cursor}
         except (SaveError, SolunaError, TypeError) as error:
             try:
                 self.problem = f"Preferences unreadable: {error}; they were moved to {move_aside(self.path)}."
@@ -112,14 +117,17 @@ class Preferences:
         self.computer_pause = choices.get("computer_pause", self.computer_pause)
         self.guided_round_done = choices.get("guided_round_done", self.guided_round_done)
         self.screen_reader = choices.get("screen_reader", self.screen_reader)
+        self.cursor_follows_focus = choices.get("cursor_follows_focus", self.cursor_follows_focus)
 
     def remember(self, *, theme: str | None = None, setup: MatchSetup | None = None,
                  computer_pause: float | None = None, guided_round_done: bool | None = None,
-                 screen_reader: bool | None = None) -> None:
+                 screen_reader: bool | None = None, cursor_follows_focus: bool | None = None) -> None:
         """Write this change over the file as it is now; a disk that refuses only means it is not remembered."""
         changed: dict[str, Any] = {}
         if screen_reader is not None:
             changed["screen_reader"] = screen_reader
+        if cursor_follows_focus is not None:
+            changed["cursor_follows_focus"] = cursor_follows_focus
         if guided_round_done is not None:
             changed["guided_round_done"] = guided_round_done
         if theme is not None:
@@ -140,6 +148,7 @@ class Preferences:
                     "computer_pause": self.computer_pause,
                     "guided_round_done": self.guided_round_done,
                     "screen_reader": self.screen_reader,
+                    "cursor_follows_focus": self.cursor_follows_focus,
                 }))
         except (OSError, SaveError):
             self._adopt(changed)

@@ -174,12 +174,30 @@ def compact(data: str) -> str:
     return "".join(out)
 
 
+#: What shows and hides the terminal's cursor (Textual's drivers hide it as they start, and show it as they stop).
+SHOW_CURSOR, HIDE_CURSOR = "\x1b[?25h", "\x1b[?25l"
+
+
 @cache
 def compact_driver(base: type[Driver]) -> type[Driver]:
-    """``base`` (the driver Textual chose) writing through ``compact``."""
+    """``base`` (the driver Textual chose) writing through ``compact``; and showing the terminal's cursor while the
+    app's ``cursor_follows_focus`` is true (``app/focus_cursor.py``: Textual moves the cursor after each frame to
+    where the app says, but hides it as its driver starts)."""
 
     class CompactDriver(base):  # type: ignore[valid-type,misc]
+        def __init__(self, app: object, *args: object, **kwargs: object) -> None:
+            super().__init__(app, *args, **kwargs)
+            self.cursor_app = app
+            self.cursor_shown = False
+
         def write(self, data: str) -> None:
+            shown = self.cursor_shown
+            if shown and HIDE_CURSOR in data:  # the driver starting again (after a suspend): hidden once more
+                shown = False
+            wanted = getattr(self.cursor_app, "cursor_follows_focus", False)
+            if wanted != shown:
+                data += SHOW_CURSOR if wanted else HIDE_CURSOR
+            self.cursor_shown = wanted
             super().write(compact(data))
 
     CompactDriver.__name__ = CompactDriver.__qualname__ = f"Compact{base.__name__}"

@@ -28,7 +28,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
 from textual.containers import Container
-from textual.geometry import Region
+from textual.geometry import Offset, Region
 from textual.message import Message
 from textual.strip import Strip
 
@@ -37,7 +37,7 @@ from ..rules import MAX_DISCS, Tower
 from ..terminal.glyphs import UNICODE, Glyphs
 from ..terminal.sizes import NARROW_CLASS
 from .cached_lines import CachedLines
-from .tower import PARTS, SCALES, SMALL, Geometry, TowerScale, TowerWidget, draw, thinner
+from .tower import PARTS, SCALES, SMALL, Geometry, TowerScale, TowerWidget, draw, symbol_cell, thinner
 
 #: A larger scale is chosen only if every tower of up to this many discs (or all the discs of the
 #: round, if fewer) is drawn whole.
@@ -207,6 +207,20 @@ class Board(CachedLines, Container, can_focus=True):
     def cursor(self) -> int | None:
         """The place the cursor is on (shown while the board has the focus), ``None`` on an empty board."""
         return self._cursor if self._occupied(self._cursor) else None
+
+    def cursor_cell(self) -> Offset | None:
+        """Where on the screen the terminal's real cursor goes while the board has the focus (when it follows the
+        focus, for a braille display): the top symbol of the tower the board's cursor is on."""
+        slot = self.cursor
+        if slot is None:
+            return None
+        widget = self.tower_widgets[slot]
+        region = widget.content_region
+        if not region:
+            return None
+        geometry = self.plan.geometry if self.plan is not None else Geometry()
+        cell = symbol_cell(self._looks[slot], geometry, region.width, region.height, self.glyphs)
+        return None if cell is None else region.offset + cell
 
     # ---- attributes down -------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from textual import events
 from textual.binding import Binding
-from textual.geometry import Size
+from textual.geometry import Offset, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
@@ -109,6 +109,13 @@ class Choice(CachedLines, Widget, can_focus=True):
         """Whether every value fits beside the label in ``width`` columns (else each is drawn under it)."""
         longest = max((cell_len(text) for text, _ in self.values), default=0)
         return self.label_width + longest + 4 <= width
+
+    def cursor_cell(self) -> Offset:
+        """Where on the screen the terminal's real cursor goes while the setting has the focus (when it follows the
+        focus): the first letter of its value."""
+        region = self.content_region
+        one_line = self._one_line(region.width)
+        return region.offset + ((self.label_width + 2, 0) if one_line else (4, 1))
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return 1 if self._one_line(width) else 2

@@ -164,19 +164,7 @@ def draw(look: TowerLook, cursor: bool, geometry: Geometry, width: int, height: 
 
     scale = geometry.scale
     pad = max(0, (width - scale.frame_width) // 2)
-    tower = look.tower
-    rows: list[Pieces] = _tower_rows(look, cursor, scale, geometry.max_discs, glyphs) if tower is not None else [
-        [(glyphs.vacant * scale.frame_width, "empty")]]
-    # The line the place stands on: its bottom cap, or the footprint of an empty place. The last
-    # move is marked there only (one line to repaint when it moves on), a hint behind every line.
-    base_line = len(rows) - 1
-    if look.picked:
-        rows.append([])  # lifted: one line above the table
-    if geometry.note_line:
-        note = look.note.center(width)[:width] if look.note else ""
-        rows.append([(note, f"note-{look.note_kind}")] if note else [])
-    while len(rows) > height and len(rows) > base_line + 1 and not rows[-1]:
-        rows.pop()  # a row too short for the blank note line and the lift (a phone's moves open): the tower whole
+    rows, base_line = _place_rows(look, cursor, geometry, width, height, glyphs)
     cell = _cell_part(look)
     base = palette["base"]
 
@@ -200,6 +188,38 @@ def draw(look: TowerLook, cursor: bool, geometry: Geometry, width: int, height: 
         strip = line(_joined(pad, pieces, max(0, width - used), behind), max(used, width))
         strips.append(strip.crop(0, width) if used > width else strip)
     return strips
+
+
+def _place_rows(look: TowerLook, cursor: bool, geometry: Geometry, width: int, height: int,
+                glyphs: Glyphs) -> tuple[list[Pieces], int]:
+    """The rows of a place's drawing from the top down (standing at the bottom of its cell), and the line it
+    stands on: its bottom cap, or the footprint of an empty place."""
+    scale = geometry.scale
+    rows: list[Pieces] = _tower_rows(look, cursor, scale, geometry.max_discs, glyphs) if look.tower is not None else [
+        [(glyphs.vacant * scale.frame_width, "empty")]]
+    # The last move is marked on the line it stands on only (one line to repaint when it moves on), a hint behind
+    # every line.
+    base_line = len(rows) - 1
+    if look.picked:
+        rows.append([])  # lifted: one line above the table
+    if geometry.note_line:
+        note = look.note.center(width)[:width] if look.note else ""
+        rows.append([(note, f"note-{look.note_kind}")] if note else [])
+    while len(rows) > height and len(rows) > base_line + 1 and not rows[-1]:
+        rows.pop()  # a row too short for the blank note line and the lift (a phone's moves open): the tower whole
+    return rows, base_line
+
+
+def symbol_cell(look: TowerLook, geometry: Geometry, width: int, height: int, glyphs: Glyphs) -> tuple[int, int] | None:
+    """Where the top disc's symbol is drawn in a place ``width`` x ``height`` (column, line), as ``draw`` draws it;
+    ``None`` for an empty place. The terminal's real cursor is put there when it follows the focus."""
+    if look.tower is None:
+        return None
+    rows, _ = _place_rows(look, False, geometry, width, height, glyphs)
+    scale = geometry.scale
+    row = 1 + ((scale.disc_lines - 1) // 2 if scale.symbol_at == "plate" else 0)  # under the top cap
+    pad = max(0, (width - scale.frame_width) // 2)
+    return min(width - 1, pad + 1 + scale.inside // 2), max(0, height - len(rows) + row)
 
 
 def _joined(pad: int, pieces: list[tuple[str, Style]], fill: int, behind: Style) -> list[Segment]:
