@@ -30,13 +30,14 @@ COMMANDS = {
     "board": "board: the towers again.",
     "tower": "tower 7: tower 7, where it can go and what can come onto it.",
     "moves": "moves: the legal moves, by the tower that moves.",
+    "hint": "hint: the tower to move, then the whole move (the puzzle then counts as not solved in your streak).",
     "retry": "retry: try the same puzzle again.",
     "next": "next: the next puzzle (next hard: the next hard one; easy, medium, hard or any).",
     "stats": "stats: your puzzle streak.",
     "help": "help: these lines.",
     "quit": "quit: leave.",
 }
-ALIASES = {"b": "board", "t": "tower", "m": "moves", "r": "retry", "n": "next", "s": "stats", "?": "help",
+ALIASES = {"b": "board", "t": "tower", "m": "moves", "h": "hint", "r": "retry", "n": "next", "s": "stats", "?": "help",
            "q": "quit", "exit": "quit", "bye": "quit", "again": "retry", "legal": "moves"}
 WORDS = frozenset(COMMANDS)
 
@@ -62,6 +63,8 @@ class LinePuzzle:
         self.answered: PlacedMove | None = None
         self.solved = False
         self.tried = False
+        #: The hints given on this puzzle: 1 the tower to move, 2 the whole move.
+        self.hints = 0
         self.finished = False
 
     # ---- the door's side ---------------------------------------------------------------------------
@@ -124,7 +127,7 @@ class LinePuzzle:
     # ---- a puzzle ------------------------------------------------------------------------------------
 
     def _load(self) -> None:
-        self.puzzle, self.answered, self.solved, self.tried = None, None, False, False
+        self.puzzle, self.answered, self.solved, self.tried, self.hints = None, None, False, False, 0
         seed, difficulty, discs = self.seed, self.difficulty, self.discs
 
         def make(budget: Budget) -> Puzzle | str:
@@ -232,6 +235,32 @@ class LinePuzzle:
     def _cmd_moves(self, argument: str) -> None:
         if self.puzzle is not None:
             self._say(*legal_moves_lines(self._table()))
+
+    def _cmd_hint(self, argument: str) -> None:
+        """One step more each time, as the game's hint goes on from its verdict (a puzzle says that already):
+        the tower to move, then the whole move. A first hint counts the puzzle as not solved in the streak, as a
+        wrong first answer would; after a wrong answer, the hint is for trying again."""
+        puzzle = self.puzzle
+        if puzzle is None:
+            self._say("There is no puzzle yet: wait a moment.")
+            return
+        if self.solved:
+            self._say(self._state_line())
+            return
+        counted = ""
+        if not self.tried:
+            self.tried = True
+            record = self._count(False)
+            counted = " This puzzle now counts as not solved in your streak." if record is not None else ""
+        self.answered = None
+        self.hints = min(2, self.hints + 1)
+        placed = self._table().resolve(puzzle.solution)
+        mover, target = placed.places
+        if self.hints == 1:
+            self._say(f"Hint: move the {puzzle.solution.mover} tower. It is tower {mover}. Type hint again for the "
+                      f"whole move.{counted}")
+        else:
+            self._say(f"Hint: play {puzzle.solution} (win in {plies(puzzle.plies)}). Type {mover}>{target}.")
 
     def _cmd_retry(self, argument: str) -> None:
         if self.puzzle is None or self.answered is None:

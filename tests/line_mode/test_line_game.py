@@ -26,6 +26,7 @@ from soluna_tui.local.table import LocalTable, Table
 from soluna_tui.rules import Match, MatchOptions, Move, PlacedMove, Tower
 from soluna_tui.rules.puzzles import make_puzzle
 from soluna_tui.rules.solver import Budget
+from soluna_tui.rules.wording import plies
 
 
 class AtOnce:
@@ -334,3 +335,24 @@ def test_the_c_locale_asks_for_ascii_though_python_reads_utf_8() -> None:
     assert wants_ascii({"LC_CTYPE": "C.UTF-8"})
     assert not wants_ascii({"LANG": "C.UTF-8"})
     assert not wants_ascii({"LANG": "en_GB.UTF-8", "LC_CTYPE": "C.UTF-8"})
+
+
+def test_a_puzzle_gives_a_hint_a_step_at_a_time_and_counts_it_in_the_streak(tmp_path: Path) -> None:
+    heard = Heard()
+    puzzle = LinePuzzle(AtOnce(), heard, seed=7, difficulty="easy", stats_store=StatsStore(tmp_path))
+    puzzle.start()
+    found = make_puzzle(7, "easy")
+    from soluna_tui.rules import Arrangement
+
+    mover, target = Arrangement.opening(found.position).resolve(found.solution).places
+    puzzle.take("hint")
+    assert heard.last == [f"Hint: move the {found.solution.mover} tower. It is tower {mover}. Type hint again for "
+                          "the whole move. This puzzle now counts as not solved in your streak."]
+    puzzle.take("h")
+    assert heard.last == [f"Hint: play {found.solution} (win in {plies(found.plies)}). Type {mover}>{target}."]
+    puzzle.take(f"{mover}>{target}")
+    assert heard.last[0].startswith(f"Solved: {mover} onto {target}")
+    puzzle.take("stats")
+    assert heard.last == ["Puzzles: 0 solved, 1 failed; streak 0 (best 0)."]
+    puzzle.take("hint")  # solved: nothing more to hint
+    assert heard.last == ["Solved. Type next for another puzzle."]
