@@ -124,8 +124,8 @@ def test_a_challenge_is_sent_by_name_and_one_that_comes_is_told_and_accepted_by_
     assert heard.type("challenge BOB") == [] and heard.sent == [ChallengePerson(2, heard.lobby._terms())]
     incoming = ChallengeLine(7, "bob", True, TERMS, 0.0)
     assert heard.hear(Challenges((incoming,), new=(7,))) == [  # BEL first: the terminal's bell rings
-        "\abob challenges you: box rules, 1 stars, 6 discs, no clock, unrated. Type accept to play, or decline."]
-    assert heard.type("challenges") == ["1. bob challenges you: box rules, 1 stars, 6 discs, no clock, unrated.",
+        "\abob challenges you: box rules, 1 star, 6 discs, no clock, unrated. Type accept to play, or decline."]
+    assert heard.type("challenges") == ["1. bob challenges you: box rules, 1 star, 6 discs, no clock, unrated.",
                                         "Type accept 1 or decline 1 for a challenge to you, withdraw 1 for one of "
                                         "yours."]
     assert heard.type("withdraw 1") == ["No challenge from you numbered 1. Type challenges for the list."]

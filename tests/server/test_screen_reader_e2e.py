@@ -122,9 +122,9 @@ async def test_a_line_mode_player_and_a_full_screen_one_play_a_whole_match_a_lin
             await cyd.wait_for("ann says: hello from the lines")
             # ann offers short terms and challenges bob, who accepts on his full screen.
             ann.type("stars 1")
-            await ann.wait_for("You offer: box rules, 1 stars, 12 discs")
+            await ann.wait_for("You offer: box rules, 1 star, 12 discs")
             ann.type("discs 6")
-            await ann.wait_for("You offer: box rules, 1 stars, 6 discs, no clock, unrated.")
+            await ann.wait_for("You offer: box rules, 1 star, 6 discs, no clock, unrated.")
             ann.type("who")
             await ann.wait_for("3 people online:", "bob (guest), in the lobby.", "ann (you, guest), in the lobby.")
             ann.type("challenge bob")
@@ -224,7 +224,7 @@ async def test_a_line_mode_player_plays_the_computer_leaves_it_kept_and_resumes_
             await ann.wait_for("Welcome, ann", "Lobby> ")
             ann.type("stars 1")
             ann.type("discs 5")
-            await ann.wait_for("1 stars, 5 discs")
+            await ann.wait_for("1 star, 5 discs")
             ann.type("computer 1")
             await ann.wait_for("Soluna. ann against Computer at level 1 (random): box rules, 5 discs, 1 star to win",
                                "Type lobby to go back to the lobby: the server keeps this match for you.")

@@ -14,6 +14,7 @@ from textual.widgets import Static
 
 from ...link.messages import MatchTerms
 from ...rules import MatchOptions, OptionError
+from ...rules.wording import plural
 from ...screens.help import HELP_BINDING
 from ...screens.quiet_focus import QuietFocus
 from ...widgets.key_footer import KeyFooter
@@ -27,7 +28,8 @@ def terms_words(terms: MatchTerms) -> str:
         return "terms this version cannot read"
     clock = f"{terms.clock.label} clock" if terms.clock is not None else "no clock"
     rated = "rated" if terms.rated else "unrated"
-    return f"{options.preset_name} rules, {options.stars_to_win} stars, {options.discs} discs, {clock}, {rated}"
+    return (f"{options.preset_name} rules, {plural(options.stars_to_win, 'star')}, {options.discs} discs, {clock}, "
+            f"{rated}")
 
 
 def waited_words(seconds: float) -> str:
