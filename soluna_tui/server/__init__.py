@@ -19,6 +19,7 @@ web/                 server process    the web door (``--web``): a page, and eac
 sessions/            server process    a session through either door: its channel, its child, clocks, ending
 lobby/               server process    the authority on matches: codes, seats, moves, forfeits, records, talk
 storage/             server process    players, matches and ratings in SQLite or PostgreSQL
+tournaments/         server process    Swiss and arena tournaments: pairing, standings, run against the store
 config.py            server process    where to listen, where the files go, the limits
 gate.py              server process    connections and sessions admitted, token buckets, throttled log
 open_files.py        server process    the process's open files kept below its limit: both doors refuse past it

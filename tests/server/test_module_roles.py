@@ -16,7 +16,8 @@ ROLES = {"Runs in the server process": "server process", "Runs in the zygote": "
          "Runs in the child": "child", "Shared by the server process and the child": "shared"}
 #: The server's packages run in the server process only; the session's (``online``) in the zygote and the child.
 PACKAGES = {"server": {"server process"}, "server/admin": {"server process"}, "server/ssh": {"server process"},
-            "server/sessions": {"server process"}, "online": {"zygote", "child"}}
+            "server/sessions": {"server process"}, "server/tournaments": {"server process"},
+            "online": {"zygote", "child"}}
 
 
 def docstring(path: Path) -> str:

@@ -8,7 +8,7 @@ computer kept for their players), ``store.secret_tries`` (how often secrets were
 (table talk the owner keeps: lines reported, and a match's talk with ``--keep-chat``) and ``store.pairing``
 (players waiting for a quick match, and challenges), ``store.cards`` (a player's card, read in one go) and
 ``store.browsers`` (browsers signed in as keyed
-players, and the codes that sign them in).
+players, and the codes that sign them in); ``store.tournaments`` (tournaments, their entrants and pairings).
 A backend (``sqlite.py``, ``postgres.py``) is a ``Storage``.
 """
 
@@ -28,6 +28,7 @@ from .players import Players
 from .ratings import Ratings
 from .secret_tries import SecretTries
 from .servers import Servers
+from .tournaments import Tournaments
 
 
 class Storage(Database, ABC):
@@ -50,3 +51,4 @@ class Storage(Database, ABC):
         self.chat = ChatKept(self)
         self.pairing = Pairing(self)
         self.browsers = Browsers(self)
+        self.tournaments = Tournaments(self)

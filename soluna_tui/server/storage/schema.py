@@ -246,6 +246,46 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
         "ALTER TABLE matches ADD COLUMN adjourned_at DOUBLE PRECISION",
     ),
+    # 16: tournaments (``storage/tournaments.py``): each announced one, its entrants (by key) and its pairings (a
+    # ``second_player`` of NULL is a bye), everything a server needs to run it on, or resume it after a restart.
+    (
+        """CREATE TABLE tournaments (
+            id {id},
+            name TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            length INTEGER NOT NULL,
+            starts_at DOUBLE PRECISION NOT NULL,
+            terms TEXT NOT NULL,
+            min_rating INTEGER,
+            min_rated_matches INTEGER,
+            created_by TEXT,
+            state TEXT NOT NULL,
+            round INTEGER NOT NULL,
+            created_at DOUBLE PRECISION NOT NULL,
+            finished_at DOUBLE PRECISION,
+            winner TEXT)""",
+        "CREATE INDEX tournaments_by_state ON tournaments (state, starts_at)",
+        """CREATE TABLE tournament_entrants (
+            tournament INTEGER NOT NULL,
+            fingerprint TEXT NOT NULL,
+            name TEXT NOT NULL,
+            rating INTEGER,
+            joined_at DOUBLE PRECISION NOT NULL,
+            paused INTEGER NOT NULL,
+            PRIMARY KEY (tournament, fingerprint))""",
+        """CREATE TABLE tournament_pairings (
+            id {id},
+            tournament INTEGER NOT NULL,
+            round INTEGER NOT NULL,
+            first_player TEXT NOT NULL,
+            second_player TEXT,
+            paired_at DOUBLE PRECISION NOT NULL,
+            code TEXT,
+            outcome TEXT,
+            finished_at DOUBLE PRECISION)""",
+        "CREATE INDEX tournament_pairings_by_tournament ON tournament_pairings (tournament, id)",
+        "CREATE INDEX tournament_pairings_by_code ON tournament_pairings (code)",
+    ),
 )
 
 #: The migrations that compute every player's ``name_key`` again.
