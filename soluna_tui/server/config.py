@@ -131,6 +131,9 @@ class ServerConfig:
     #: Whether the lobby pairs players who ask for an opponent, and passes challenges on.
     quick_match: bool = True
     challenges: bool = True
+    #: Whether players with an SSH key may announce tournaments from the lobby (``--player-tournaments``); the
+    #: owner always may (``soluna serve tournament create``).
+    player_tournaments: bool = False
     #: The web door, if the server opens one (``--web PORT``): browsers play in the same lobby.
     web: WebDoor | None = None
     #: Seconds nobody could play before the matches in play are adjourned (no flag: tests shorten it).

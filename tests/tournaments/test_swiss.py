@@ -23,6 +23,7 @@ from soluna_tui.server.tournaments.records import (
 )
 from soluna_tui.server.tournaments.swiss import SwissPlayer, swiss_pairs
 
+from ..fresh import modules_after
 from .helpers import PLAN_TERMS
 
 # ---- the rules, written out again for the brute force ---------------------------------------------------
@@ -172,3 +173,11 @@ def test_a_whole_swiss_never_rematches_nor_gives_a_second_bye_while_rounds_are_f
             balance[each.first] += 1
             balance[each.second] -= 1
     assert all(abs(value) <= 2 for value in balance.values())
+
+
+def test_networkx_is_loaded_by_the_pairing_alone_never_by_soluna_s_start_or_the_server_s() -> None:
+    loaded = modules_after("import soluna_tui.cli, soluna_tui.server.admin.serve_command, "
+                           "soluna_tui.server.tournaments.engine")
+    assert "soluna_tui.server.tournaments.swiss" in loaded and "networkx" not in loaded
+    assert "networkx" in modules_after("from soluna_tui.server.tournaments.swiss import SwissPlayer, swiss_pairs\n"
+                                       "swiss_pairs([SwissPlayer('a', 0, 0), SwissPlayer('b', 0, 1)])")

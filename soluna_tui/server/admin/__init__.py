@@ -12,5 +12,6 @@ ban_watch.py               server process    the ban list's file read again when
 ban_command.py             server process    ``soluna serve ban add|remove|list``: the file edited atomically, no links
 chat_reports_command.py    server process    ``soluna serve chat-reports``: the chat lines players reported
 names_command.py           server process    ``soluna serve names list|release``: the names given up, reserved a while
+tournament_command.py      server process    ``soluna serve tournament create|list|cancel``: tournaments announced
 =========================  ================  ======================================================================
 """

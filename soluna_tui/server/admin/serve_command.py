@@ -29,6 +29,7 @@ from ..rating_model import RANKED_AFTER, RANKED_OPPONENTS
 from .ban_command import add_ban_command
 from .chat_reports_command import add_chat_reports_command
 from .names_command import add_names_command
+from .tournament_command import add_tournament_command
 
 #: The most clocks a server offers.
 MOST_CLOCKS = 6
@@ -115,6 +116,9 @@ def add_serve_command(commands: argparse._SubParsersAction[Any],
                        help="pair nobody who asks the lobby for an opponent (quick matches are offered by default)")
     serve.add_argument("--no-challenges", dest="challenges", action="store_false",
                        help="pass no challenges on between players in the lobby (they are by default)")
+    serve.add_argument("--player-tournaments", action="store_true",
+                       help="players with an SSH key may announce tournaments from the lobby (the owner always may: "
+                            "soluna serve tournament create)")
     talk = serve.add_argument_group("table talk")
     talk.add_argument("--no-chat", dest="chat", action="store_false",
                       help="no chat at all: in the lobby, between players, among spectators")
@@ -150,6 +154,7 @@ def add_serve_command(commands: argparse._SubParsersAction[Any],
     add_ban_command(commands, data_dir)
     add_chat_reports_command(commands, data_dir, whole_number)
     add_names_command(commands, data_dir)
+    add_tournament_command(commands, data_dir, whole_number)
     serve.set_defaults(run=run_serve, parser=serve)
 
 
@@ -218,7 +223,7 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
                         established=tuple(args.established),
                         ban_file=args.ban_file.expanduser() if args.ban_file is not None else None, chat=args.chat,
                         guest_chat=args.guest_chat, keep_chat=args.keep_chat, quick_match=args.quick_match,
-                        challenges=args.challenges, web=_web_door(args))
+                        challenges=args.challenges, player_tournaments=args.player_tournaments, web=_web_door(args))
 
 
 def _web_door(args: argparse.Namespace) -> WebDoor | None:

@@ -100,9 +100,14 @@ class TournamentEngine:
         entrant = Entrant(fingerprint, name, rating, self.store.clock())
         return await self.store.tournaments.enter(tournament, entrant)
 
-    async def come_back(self, tournament: int, fingerprint: str, name: str) -> Entrant:
-        """A paused player plays on from the next pairing (as ``join`` for one already in)."""
-        return await self.join(tournament, fingerprint, name)
+    async def come_back(self, tournament: int, fingerprint: str, name: str | None = None) -> Entrant:
+        """A paused player plays on from the next pairing (as ``join`` for one already in; ``name``: the name they
+        are shown by now, else the one they entered with)."""
+        snapshot = await self.snapshot(tournament)
+        known = snapshot.entrant(fingerprint) if snapshot is not None else None
+        if known is None:
+            raise TournamentError("you are not in that tournament")
+        return await self.join(tournament, fingerprint, name if name is not None else known.name)
 
     async def withdraw(self, tournament: int, fingerprint: str) -> bool:
         """Before the start the player leaves; once running they are paused (in the standings, not paired)."""
