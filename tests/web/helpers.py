@@ -16,6 +16,7 @@ import pyte
 
 from soluna_tui.server.config import Limits, ServerConfig, WebDoor
 from soluna_tui.server.ssh.ssh_server import SolunaServer
+from soluna_tui.server.web.page import LINES_SOCKET_PREFIX
 
 from ..clean_up import within
 from ..server.helpers import HOST_KEY, PLACE_BASE, TIMEOUT, SshTerminal
@@ -65,12 +66,14 @@ class WebTerminal(SshTerminal):
     @classmethod
     async def open(cls, port: int, name: str | None = "ann", columns: int = 80, lines: int = 24,  # type: ignore[override]
                    origin: str | None = None, size_first: bool = True,
-                   headers: dict[str, str] | None = None) -> WebTerminal:
+                   headers: dict[str, str] | None = None, in_lines: bool = False) -> WebTerminal:
         """A tab on the web door at ``port``, as the page opens it: the websocket, then the terminal's size
-        (unless not ``size_first``); ``name`` ``None``: a signed-in browser's tab (its cookie in ``headers``)."""
+        (unless not ``size_first``); ``name`` ``None``: a signed-in browser's tab (its cookie in ``headers``);
+        ``in_lines``: the page's screen-reader choice made (its websocket under ``LINES_SOCKET_PREFIX``)."""
         http = aiohttp.ClientSession()
         try:
             path = "/ws" if name is None else f"/ws/{quote(name, safe='')}"
+            path = f"{LINES_SOCKET_PREFIX}{path}" if in_lines else path
             socket = await http.ws_connect(f"http://127.0.0.1:{port}{path}",
                                            origin=origin or f"http://127.0.0.1:{port}",
                                            timeout=aiohttp.ClientWSTimeout(ws_close=TIMEOUT), headers=headers)

@@ -26,9 +26,12 @@ class Choices:
 
     async def of(self, guest: Guest) -> LobbyChoices | None:
         """The settings this guest's key last left, if any (a row no server wrote counts as none)."""
-        if guest.fingerprint is None:
-            return None
-        kept = await self.store.players.lobby_choices(guest.fingerprint)
+        return None if guest.fingerprint is None else await self.of_key(guest.fingerprint)
+
+    async def of_key(self, fingerprint: str) -> LobbyChoices | None:
+        """The settings the key of ``fingerprint`` last left, if any (a browser signed in as it asks, before its
+        session starts: whether its page is in lines)."""
+        kept = await self.store.players.lobby_choices(fingerprint)
         if kept is None:
             return None
         try:

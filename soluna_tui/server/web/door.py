@@ -7,6 +7,11 @@ opens ``/ws``, and is the key's player by its cookie alone, checked in the store
 forgets it on both sides); an address that has its cookie checked faster than a browser does is answered 429
 (a tab: one line), with no work in the store.
 
+A page with the screen-reader choice (its box ticked, or ``?screen-reader=1``, or a key that keeps the game in lines)
+opens its websocket under ``/screen-reader`` (``/screen-reader/ws/NAME``, ``/screen-reader/ws``): that tab's session
+asks for the command ``screen-reader`` instead of a shell, exactly as ``ssh -t HOST screen-reader`` does, and gets the
+game in lines.
+
 A websocket, a sign-in and a sign-out are accepted only from the page's own origin (the
 ``--public-url``'s, else the address the door listens on and the names its owner gives, never the
 Host a request says: ``origins.py``), and a page is served only at those: another site's page
@@ -30,6 +35,7 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import WSMsgType, web
 
+from ...link.child_config import SCREEN_READER_COMMAND
 from ...rules.wording import minutes
 from ..admin.ban_watch import BanWatch
 from ..admin.bans import REFUSED_LINE
@@ -44,12 +50,15 @@ from .connections import KEEPALIVE_TIMEOUT, LINGERING_TIME, WebConnections
 from .origins import EVERY_ADDRESS, PageOrigins
 from .page import (
     CODE_INPUT_LIMIT,
+    LINES_PAGE,
+    LINES_SOCKET_PREFIX,
     NAME_INPUT_LIMIT,
     StaticFile,
     load_static_files,
     name_page,
     play_page,
     public_origin,
+    screen_reader_asked,
     security_headers,
     signed_in_page,
 )
@@ -119,6 +128,8 @@ class WebDoorServer:
         app.router.add_post("/sign-out", self._sign_out)
         app.router.add_get("/ws", self._signed_in_websocket)
         app.router.add_get("/ws/{name}", self._guest_websocket)
+        app.router.add_get(f"{LINES_SOCKET_PREFIX}/ws", self._signed_in_websocket)
+        app.router.add_get(f"{LINES_SOCKET_PREFIX}/ws/{{name}}", self._guest_websocket)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False, keepalive_timeout=KEEPALIVE_TIMEOUT,
                                      lingering_time=LINGERING_TIME)
         await self._runner.setup()
@@ -203,51 +214,65 @@ class WebDoorServer:
         return origin
 
     async def _page(self, request: web.Request) -> web.Response:
-        """A signed-in browser's game; else the page asking a name or a code (``?code=``: filled in, not used)."""
+        """A signed-in browser's game; else the page asking a name or a code (``?code=``: filled in, not used); in
+        lines for a screen reader where the address asks (``?screen-reader=1``)."""
         origin = self._origin(request)
+        lines = screen_reader_asked(request.query)
         try:
             signed_in = await self.desk.signed_in(request, self._client(request)[0])
             if signed_in is not None:
                 known = await self.services.lobby.store.players.get(signed_in.fingerprint)
-                response = _html(signed_in_page(origin, known.name if known is not None else signed_in.name))
+                kept = await self._lines_kept(signed_in.fingerprint)
+                response = _html(signed_in_page(origin, known.name if known is not None else signed_in.name,
+                                                lines or kept, kept))
                 token = self.desk.token(request)
                 assert token is not None
                 self.desk.keep(response, token)  # its whole life again from now
                 return response
         except StorageError:
-            return _html(name_page(error=NO_STORE))
+            return _html(name_page(error=NO_STORE, lines=lines))
         except TooManyChecks as error:
             raise _too_many(error) from None
         stale = self.desk.token(request) is not None
         code = request.query.get("code", "")[:CODE_INPUT_LIMIT]
         name = " ".join(request.query.get("name", "").split())
         if not name or code:
-            response = _html(name_page(code=code, notice="This browser was signed out." if stale else ""))
+            response = _html(name_page(code=code, notice="This browser was signed out." if stale else "",
+                                       lines=lines))
         elif len(name) > NAME_INPUT_LIMIT:
-            response = _html(name_page(name[:NAME_INPUT_LIMIT], f"A name is at most {NAME_INPUT_LIMIT} letters."))
+            response = _html(name_page(name[:NAME_INPUT_LIMIT], f"A name is at most {NAME_INPUT_LIMIT} letters.",
+                                       lines=lines))
         else:
-            response = _html(play_page(origin, name))
+            response = _html(play_page(origin, name, lines))
         if stale:
             self.desk.forget(response)
         return response
+
+    async def _lines_kept(self, fingerprint: str) -> bool:
+        """Whether the key keeps the game in lines for every visit (its session will start in lines, asked or not:
+        ``GameSession``), so its page is in lines too."""
+        choices = await self.services.lobby.choices.of_key(fingerprint)
+        return choices is not None and choices.screen_reader
 
     async def _sign_in(self, request: web.Request) -> web.Response:
         """A code typed on the page: the browser signed in (its cookie, and back to the page), or why not."""
         self._origin(request, same=True)
         form = await request.post()
         typed = str(form.get("code", ""))[:CODE_INPUT_LIMIT]
+        lines = screen_reader_asked({key: str(value) for key, value in form.items()})
         address, _ = self._client(request)
         if self.bans.bans.ban_for(address) is not None:
-            return _html(name_page(code=typed, code_error=REFUSED_LINE), status=403)
+            return _html(name_page(code=typed, code_error=REFUSED_LINE, lines=lines), status=403)
         try:
             result = await self.desk.redeem(typed, address, request.headers.get("User-Agent", ""))
             if isinstance(result, SignedIn):
                 await self.desk.sign_out(request)  # the browser's sign-in before this one, if any, is gone
         except StorageError:
-            return _html(name_page(code=typed, code_error=NO_STORE))
+            return _html(name_page(code=typed, code_error=NO_STORE, lines=lines))
         if not isinstance(result, SignedIn):
-            return _html(name_page(code=typed, code_error=result), status=403)
-        response = web.Response(status=303, headers={"Location": "/", "Cache-Control": "no-store"})
+            return _html(name_page(code=typed, code_error=result, lines=lines), status=403)
+        response = web.Response(status=303, headers={"Location": LINES_PAGE if lines else "/",
+                                                     "Cache-Control": "no-store"})
         self.desk.keep(response, result.token)
         return response
 
@@ -302,7 +327,8 @@ class WebDoorServer:
         return await self._websocket(request, None)
 
     async def _websocket(self, request: web.Request, name: str | None) -> web.StreamResponse:
-        """A tab's game: a guest's under ``name``, or (``None``) the player its browser is signed in as."""
+        """A tab's game: a guest's under ``name``, or (``None``) the player its browser is signed in as; in lines
+        where its address starts with ``LINES_SOCKET_PREFIX`` (the page's screen-reader choice)."""
         address, port = self._client(request)
         origin = self._own_origin(request)
         if origin is None or request.headers.get("Origin") != origin:
@@ -320,7 +346,7 @@ class WebDoorServer:
             return socket
         try:
             if name is not None or await self._signed_in(socket, visitor, request):
-                await self._play(socket, visitor)
+                await self._play(socket, visitor, request.path.startswith(f"{LINES_SOCKET_PREFIX}/"))
         finally:
             visitor.release()
             self.visitors.discard(visitor)
@@ -374,8 +400,9 @@ class WebDoorServer:
             return False
         return True
 
-    async def _play(self, socket: web.WebSocketResponse, visitor: WebVisitor) -> None:
-        """The tab's game: started once the page says its terminal's size, played until either side ends it."""
+    async def _play(self, socket: web.WebSocketResponse, visitor: WebVisitor, lines: bool) -> None:
+        """The tab's game: started once the page says its terminal's size, played until either side ends it; in
+        ``lines``, asked for as an SSH client asks: the command ``screen-reader`` instead of a shell."""
         timeout = self.services.config.limits.login_timeout
         size = await _first_size(socket, timeout)
         if isinstance(size, WebMessageError):
@@ -394,7 +421,10 @@ class WebDoorServer:
         sender = asyncio.get_running_loop().create_task(channel.run())
         session.connection_made(channel)
         session.pty_requested(BROWSER_TERM, (size.columns, size.lines, 0, 0), None)
-        session.shell_requested()
+        if lines:
+            session.exec_requested(SCREEN_READER_COMMAND)
+        else:
+            session.shell_requested()
         session.session_started()
         try:
             await self._read(socket, session, channel)

@@ -10,9 +10,13 @@ works offline on a LAN); its splash shows the game's title, nothing of the serve
 from __future__ import annotations
 
 import html
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from urllib.parse import quote, urlsplit
+
+from ...link.child_config import SCREEN_READER_COMMAND
 
 #: The files the page loads, by the name it asks for: (package, path inside it, content type).
 STATIC_FILES = {
@@ -31,10 +35,23 @@ STATIC_FILES = {
 #: as it is and the page works as textual.js alone makes it (``tests/web`` fails on it).
 TERMINAL_HANDED_OVER = (b"window.onresize=()=>{this.fit()}",
                         b'document.dispatchEvent(new CustomEvent("textual-terminal",{detail:this}))')
+#: A value to fill in a page (``fill``), and those that are HTML made here, not text to escape.
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+MADE_HERE = frozenset(("bar", "again", "error", "code_error", "notice", "name_focus", "code_focus", "heading",
+                       "lines_checked", "other_mode"))
 #: The longest name a visitor may type (the lobby cleans and shortens it as it does an SSH user name).
 NAME_INPUT_LIMIT = 40
 #: The longest code read from the page (ten letters, with a dash or spaces).
 CODE_INPUT_LIMIT = 20
+#: The page's screen-reader choice (the game in lines, as ``ssh -t HOST screen-reader``): a field of the name's form
+#: and of the sign-in's, and a parameter of the page's address (``/?screen-reader=1``, a bookmark for a blind
+#: player); ``SCREEN_READER_ON`` turns it on, any other value leaves it off.
+SCREEN_READER_PARAMETER, SCREEN_READER_ON = "screen-reader", "1"
+#: Where a tab in lines opens its websocket: the SSH command's name before the usual ``/ws`` and ``/ws/NAME``
+#: (``textual.js`` adds its own query to the address, so the choice is in the path).
+LINES_SOCKET_PREFIX = f"/{SCREEN_READER_COMMAND}"
+#: The page's address in lines, and on the full screen (the choice made, whatever the browser keeps).
+LINES_PAGE, FULL_SCREEN_PAGE = f"/?{SCREEN_READER_PARAMETER}={SCREEN_READER_ON}", f"/?{SCREEN_READER_PARAMETER}=0"
 
 
 class PublicUrlError(ValueError):
@@ -83,22 +100,26 @@ HEAD = """<!DOCTYPE html>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1, interactive-widget=resizes-content">
-<title>Soluna</title>
+<title>{{title}}</title>
 <link rel="icon" href="data:,">
 {links}
 </head>
 """
 
-NAME_PAGE = HEAD.format(links='<link rel="stylesheet" href="/static/soluna.css">') + """<body>
+NAME_PAGE = HEAD.format(links="""<link rel="stylesheet" href="/static/soluna.css">
+<script src="/static/soluna.js"></script>""") + """<body>
 <main class="welcome">
 <h1>Soluna</h1>
 <p>Bruno Faidutti's two-player stacking game: play the computer, or meet other players in the lobby.</p>
 {notice}<form method="get" action="/">
 <label for="name">Your name</label><br>
 <input id="name" name="name" maxlength="{limit}" required{name_focus} autocomplete="nickname" value="{name}">
-<button type="submit">Play</button>
+<button type="submit">Play</button><br>
+<input type="checkbox" id="screen-reader" name="screen-reader" value="1"{lines_checked}>
+<label for="screen-reader">Screen reader: play as lines</label>
 </form>
 {error}<form method="post" action="/sign-in" class="sign-in">
+<input type="hidden" name="screen-reader" value="{lines}">
 <label for="code">Or your code, to play under your SSH key's name, rated</label><br>
 <input id="code" name="code" maxlength="{code_limit}" required autocomplete="off" autocapitalize="characters"
  spellcheck="false" placeholder="ABCD-EFGHJK" value="{code}">
@@ -115,8 +136,9 @@ PLAY_PAGE = HEAD.format(links="""<link rel="stylesheet" href="/static/xterm.css"
 <link rel="stylesheet" href="/static/soluna.css">
 <script src="/static/textual.js"></script>
 <script src="/static/soluna.js"></script>""") + """<body>
-{bar}<div class="splash">Soluna</div>
-<div id="terminal" class="textual-terminal" data-session-websocket-url="{socket}" data-font-size="16"></div>
+{bar}{heading}<div class="splash">Soluna</div>
+<div id="terminal" class="textual-terminal" data-session-websocket-url="{socket}" data-font-size="16"
+ data-screen-reader="{lines}"></div>
 <div class="keys" aria-label="Keys a phone's keyboard lacks">
 <button type="button" data-key="escape">Esc</button><button type="button" data-key="tab">Tab</button>
 <button type="button" data-key="?" aria-label="Help">?</button>
@@ -134,48 +156,75 @@ PLAY_PAGE = HEAD.format(links="""<link rel="stylesheet" href="/static/xterm.css"
 </html>
 """
 
-#: The way back once the session ended: the page again (a guest's under the same name).
-AGAIN = '''<form method="get" action="/">{name}<button type="submit">Play again</button></form>'''
+#: The way back once the session ended: the page again (a guest's under the same name; in lines, in lines again).
+AGAIN = '''<form method="get" action="/">{name}{lines}<button type="submit">Play again</button></form>'''
+#: The field that keeps the screen-reader choice in a form.
+LINES_FIELD = f'<input type="hidden" name="{SCREEN_READER_PARAMETER}" value="{SCREEN_READER_ON}">'
+#: The title and the heading (for a screen reader only: the terminal is the page) of the page in lines.
+LINES_TITLE = "Soluna in lines"
+LINES_HEADING = f'<h1 class="unseen">{LINES_TITLE}</h1>\n'
 
 #: The bar over a signed-in browser's terminal: whose name it plays under, and signing out.
 SIGNED_IN_BAR = """<form method="post" action="/sign-out" class="signed-in">
 Signed in as {name} with a code from the SSH lobby. <button type="submit">Sign out</button>
-</form>
+{other_mode}</form>
 """
 
 
-def name_page(name: str = "", error: str = "", code: str = "", code_error: str = "", notice: str = "") -> str:
+def screen_reader_asked(values: Mapping[str, str]) -> bool:
+    """Whether a page's address (or a form) asks for the game in lines: its ``screen-reader`` is ``1`` (any other
+    value, or none, is the full screen: a mistyped bookmark is no error)."""
+    return values.get(SCREEN_READER_PARAMETER) == SCREEN_READER_ON
+
+
+def name_page(name: str = "", error: str = "", code: str = "", code_error: str = "", notice: str = "",
+              lines: bool = False) -> str:
     """The page a visitor arrives at: the name they will be known by in the lobby, or a code from the SSH lobby
-    (``code`` filled in: the page was opened as the code's link; the code is used only once Sign in is pressed)."""
-    return fill(NAME_PAGE, limit=str(NAME_INPUT_LIMIT), code_limit=str(CODE_INPUT_LIMIT), name=name, code=code,
-                name_focus="" if code else " autofocus", code_focus=" autofocus" if code else "",
+    (``code`` filled in: the page was opened as the code's link; the code is used only once Sign in is pressed),
+    and the screen-reader choice (``lines``: ticked, as the page's address asked)."""
+    return fill(NAME_PAGE, title="Soluna", limit=str(NAME_INPUT_LIMIT), code_limit=str(CODE_INPUT_LIMIT), name=name,
+                code=code, name_focus="" if code else " autofocus", code_focus=" autofocus" if code else "",
+                lines_checked=" checked" if lines else "", lines=SCREEN_READER_ON if lines else "",
                 error=_said(error, "error"), code_error=_said(code_error, "error"), notice=_said(notice, "notice"))
 
 
-def play_page(origin: str, name: str | None) -> str:
+def play_page(origin: str, name: str | None, lines: bool = False) -> str:
     """The page with the terminal: a guest's websocket at ``/ws/NAME``; a signed-in browser's (``name`` ``None``)
-    at ``/ws``, where the server knows who it is by its cookie alone."""
-    base = origin.replace("http", "ws", 1)
+    at ``/ws``, where the server knows who it is by its cookie alone. In ``lines`` (for a screen reader), both
+    under ``LINES_SOCKET_PREFIX``, the terminal's screen-reader mode on, its own title and heading."""
+    base = origin.replace("http", "ws", 1) + (LINES_SOCKET_PREFIX if lines else "")
+    mode = {"title": LINES_TITLE if lines else "Soluna", "heading": LINES_HEADING if lines else "",
+            "lines": SCREEN_READER_ON if lines else ""}
+    again_in_lines = LINES_FIELD if lines else ""
     if name is None:
-        return fill(PLAY_PAGE, bar="", socket=f"{base}/ws", again=AGAIN.format(name=""))
+        return fill(PLAY_PAGE, bar="", socket=f"{base}/ws", again=AGAIN.format(name="", lines=again_in_lines), **mode)
     return fill(PLAY_PAGE, bar="", socket=f"{base}/ws/{quote(name, safe='')}",
-                again=AGAIN.format(name=f'<input type="hidden" name="name" value="{html.escape(name)}">')
-                + '\n<a href="/">Change name</a>')
+                again=AGAIN.format(name=f'<input type="hidden" name="name" value="{html.escape(name)}">',
+                                   lines=again_in_lines)
+                + f'\n<a href="{LINES_PAGE if lines else "/"}">Change name</a>', **mode)
 
 
-def signed_in_page(origin: str, name: str) -> str:
-    """The page with the terminal for a browser signed in as ``name``'s key, with its Sign out."""
-    page = play_page(origin, None)
-    return page.replace("<body>\n", "<body>\n" + fill(SIGNED_IN_BAR, name=name), 1)
+def signed_in_page(origin: str, name: str, lines: bool = False, kept: bool = False) -> str:
+    """The page with the terminal for a browser signed in as ``name``'s key, with its Sign out and a link to the
+    other way of playing (in lines, or on the full screen), but where the key keeps the game in lines (``kept``:
+    ``forget`` in the SSH lobby's lines undoes that)."""
+    page = play_page(origin, None, lines)
+    other = f'<a href="{FULL_SCREEN_PAGE if lines else LINES_PAGE}">' \
+            f'{"Play on the full screen" if lines else "Screen reader: play as lines"}</a>\n'
+    bar = fill(SIGNED_IN_BAR, name=name, other_mode="" if kept else other)
+    return page.replace("<body>\n", "<body>\n" + bar, 1)
 
 
 def fill(template: str, **values: str) -> str:
     """``template`` with each ``{key}`` replaced by its value, HTML-escaped (but those this module made as HTML:
-    the bar, the links, the lines said, the focus)."""
-    for key, value in values.items():
-        made_here = key in ("bar", "again", "error", "code_error", "notice", "name_focus", "code_focus")
-        template = template.replace("{" + key + "}", value if made_here else html.escape(value))
-    return template
+    the bar, the links, the lines said, the focus), in one pass: a value is never read as a ``{key}`` itself."""
+    def value(found: re.Match[str]) -> str:
+        key = found[1]
+        if key not in values:
+            return found[0]
+        return values[key] if key in MADE_HERE else html.escape(values[key])
+
+    return PLACEHOLDER.sub(value, template)
 
 
 def _said(text: str, kind: str) -> str:

@@ -10,7 +10,12 @@
 // - gives the terminal the keyboard as soon as the game is connected (textual.js opens xterm.js unfocused, so keys
 //   typed before a click on it went nowhere; not before: a focused terminal tells the server so, and a websocket
 //   still connecting cannot send);
-// - once the session has ended, shows a page with its last line and the way back instead of the terminal.
+// - once the session has ended, shows a page with its last line and the way back instead of the terminal;
+// - keeps the screen-reader choice (the game in lines) in the browser: the name page's box ticked as it was left, a
+//   play page opened without the choice asked again in lines if the browser keeps it (an address's
+//   ?screen-reader=1 or =0 is kept as the choice; any other value is none, and the page is on the full screen);
+//   and, on the page in lines, turns on xterm.js's screen-reader mode, whose rows and live region carry the lines to
+//   the page's accessibility tree.
 "use strict";
 
 const PREFERRED_FONT_SIZE = 16;
@@ -29,6 +34,11 @@ const ARROW_LETTERS = { up: "A", down: "B", right: "C", left: "D" };
 // Lines a wheel's step scrolls in the game (Textual's App.scroll_sensitivity_y): a swipe gives a step each time the
 // finger has gone that many lines, so what is under it keeps up with it.
 const LINES_A_WHEEL_STEP = 2;
+// The screen-reader choice: the page's address and forms name it so (page.py: SCREEN_READER_PARAMETER), the browser
+// keeps it under KEPT_CHOICE, and "1" turns it on.
+const SCREEN_READER_PARAMETER = "screen-reader";
+const KEPT_CHOICE = "soluna-screen-reader";
+const ON = "1";
 
 // textual.js's terminal object (its xterm.js Terminal is .terminal), once handed over.
 let textualTerminal = null;
@@ -36,6 +46,9 @@ let textualTerminal = null;
 document.addEventListener("textual-terminal", (event) => {
   textualTerminal = event.detail;
   textualTerminal.terminal.options.fontFamily = FONT_FAMILY;
+  if (textualTerminal.element.dataset.screenReader === ON) {
+    textualTerminal.terminal.options.screenReaderMode = true;  // its rows and live region, for a screen reader
+  }
   fitTerminal();  // before textual.js measures the terminal for its websocket's first size
 });
 
@@ -211,8 +224,64 @@ function setUpSwipes() {
   });
 }
 
+// The choice the browser keeps ("1", "0", or null: none; a browser that keeps nothing keeps no choice).
+function keptChoice() {
+  try {
+    return window.localStorage.getItem(KEPT_CHOICE);
+  } catch {
+    return null;
+  }
+}
+
+function keepChoice(on) {
+  try {
+    window.localStorage.setItem(KEPT_CHOICE, on ? ON : "0");
+  } catch {
+    // kept for this page only
+  }
+}
+
+// The name page's box (and the sign-in form's field that follows it) as the browser keeps the choice, unless the
+// address made it; a play page asked for again in lines where the browser keeps that choice and the address made
+// none. True: the page is being replaced.
+function followScreenReaderChoice() {
+  const asked = new URLSearchParams(window.location.search).get(SCREEN_READER_PARAMETER);
+  if (asked === ON || asked === "0") {
+    keepChoice(asked === ON);
+  }
+  const box = document.getElementById("screen-reader");
+  if (box) {
+    if (asked === null && keptChoice() === ON) {
+      box.checked = true;
+    }
+    const signInField = document.querySelector(`.sign-in input[name="${SCREEN_READER_PARAMETER}"]`);
+    const follow = () => {
+      if (signInField) {
+        signInField.value = box.checked ? ON : "";
+      }
+    };
+    follow();
+    box.addEventListener("change", () => {
+      keepChoice(box.checked);
+      follow();
+    });
+    return false;
+  }
+  const terminal = document.getElementById("terminal");
+  if (terminal && terminal.dataset.screenReader !== ON && asked === null && keptChoice() === ON) {
+    const address = new URL(window.location.href);
+    address.searchParams.set(SCREEN_READER_PARAMETER, ON);
+    window.location.replace(address.href);
+    return true;
+  }
+  return false;
+}
+
 const startTextual = window.onload;  // textual.js's: makes the terminal and connects
 window.onload = (event) => {
+  if (followScreenReaderChoice() || !document.getElementById("terminal")) {
+    return;  // the page in lines is on its way, or this is the name page
+  }
   setUpKeyRow();
   setUpSwipes();
   watchConnection();
