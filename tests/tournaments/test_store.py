@@ -156,6 +156,11 @@ async def test_joining_asks_for_the_rating_and_rated_matches_the_tournament_want
         await engine.join(made.id, "SHA256:ann", "ann")
     with pytest.raises(TournamentError, match="past"):
         await engine.announce(swiss(starts_at=100.0))
+    for _ in range(2):
+        await engine.announce(swiss(created_by="SHA256:ann"))
+    with pytest.raises(TournamentError, match="you have 2 tournaments announced already"):
+        await engine.announce(swiss(created_by="SHA256:ann"))
+    await engine.announce(swiss(created_by="SHA256:bob"))
     with pytest.raises(TournamentError, match="stars"):
         await engine.announce(TournamentPlan("Odd", TournamentKind.SWISS, 3, 1100.0,
                                              PLAN_TERMS.__class__({"stars_to_win": 99})))

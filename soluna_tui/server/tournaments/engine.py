@@ -36,6 +36,8 @@ from .swiss import SwissPlayer, swiss_pairs
 STARTS_LATE_BY = 60.0
 #: The fewest entrants a tournament starts with; with fewer at its start it is cancelled.
 FEWEST_ENTRANTS = 2
+#: Tournaments a player (``--player-tournaments``) may have announced and not yet ended, at once.
+OPEN_PER_PLAYER = 2
 
 
 @dataclass(frozen=True)
@@ -57,13 +59,19 @@ class TournamentEngine:
     # ---- announcing and reading ---------------------------------------------------------------------
 
     async def announce(self, plan: TournamentPlan) -> Tournament:
-        """Announce ``plan`` (``TournamentError``: options that are not this game's, or a start in the past)."""
+        """Announce ``plan`` (``TournamentError``: options that are not this game's, a start in the past or too far
+        ahead, or a player's ``OPEN_PER_PLAYER`` tournaments not yet ended)."""
         check_terms(plan)
         now = self.store.clock()
         if plan.starts_at < now - STARTS_LATE_BY:
             raise TournamentError("a tournament starts now or later, not in the past")
         if plan.starts_at > now + LONGEST_NOTICE_MINUTES * 60:
             raise TournamentError(f"a tournament starts within {LONGEST_NOTICE_MINUTES // (24 * 60)} days")
+        if plan.created_by is not None:
+            open_ones = await self.tournaments((TournamentState.UPCOMING, TournamentState.RUNNING))
+            if sum(each.plan.created_by == plan.created_by for each in open_ones) >= OPEN_PER_PLAYER:
+                raise TournamentError(f"you have {OPEN_PER_PLAYER} tournaments announced already: wait for one to "
+                                      "end, or cancel one")
         return await self.store.tournaments.create(plan)
 
     async def tournaments(self, states: Collection[TournamentState] | None = None) -> list[Tournament]:
