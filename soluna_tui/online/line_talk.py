@@ -1,7 +1,9 @@
 """Runs in the child.
 
 Talk in the lobby in lines: every line said where the player is, told with its speaker as it comes (``bob says:
-hi``), the last ones read back (``talk``), a line said (``say TEXT``), checked here first.
+hi``), the last ones read back (``talk``), a line said (``say TEXT``), checked here first; a talker muted
+(``mute bob``; ``mute`` alone: all talk), heard again (``unmute bob``) or their last line reported (``report bob``),
+as the full screen's chat line does it (``talk_commands.py``).
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ from ..link.messages import (
     Say,
 )
 from ..link.safe_talk import ChatRefused, chat_line
-from ..play.chat_book import spoken_by
+from ..play.chat_book import Mute, spoken_by
 from .line_state import LobbyState
 from .line_words import TALK_READ_BACK
+from .talk_commands import mute_requests, report_request
 
 
 class TalkPart(LobbyState):
@@ -68,3 +71,28 @@ class TalkPart(LobbyState):
             self._say(f"Not said: {refusal}")
             return
         self._send(Say(text))
+
+    def _cmd_mute(self, argument: str) -> None:
+        self._mute(Mute(argument or None))
+
+    def _cmd_unmute(self, argument: str) -> None:
+        self._mute(Mute(argument or None, muted=False))
+
+    def _mute(self, command: Mute) -> None:
+        requests, told = mute_requests(self.talk, command, typed_as="")
+        for request in requests:
+            self._send(request)
+        if told is not None:
+            self._say(told)
+
+    def _cmd_report(self, argument: str) -> None:
+        if not argument:
+            self._say("Whose line? Type report and their name: their last line goes to the server's owner.")
+            return
+        remote = self.remote
+        code, watching = (remote.code, remote.watching) if remote is not None else (None, False)
+        request = report_request(self.talk, argument, code, watching)
+        if isinstance(request, str):
+            self._say(request)
+        else:
+            self._send(request)  # the server says what came of it
