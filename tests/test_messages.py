@@ -127,7 +127,7 @@ EXAMPLES: list[messages.Message] = [
     LeaderboardPage(0, 1, (LeaderboardRow(1, "ann", 1532, 12, 7, person=4),)),
     messages.AskTournaments(), messages.AskTournament(3), messages.JoinTournament(3), messages.WithdrawTournament(3),
     messages.CreateTournament("Friday Swiss", "swiss", 3, 15.0, TERMS),
-    messages.Tournaments((TOURNAMENT,), may_create=True), messages.Tournaments(()),
+    messages.Tournaments((TOURNAMENT,), may_create=True, now=1_789_999_000.0), messages.Tournaments(()),
     messages.TournamentPage(TOURNAMENT, (messages.TournamentStanding(1, "ann", 2.5, 3, (4.0, 3.25), you=True),
                                          messages.TournamentStanding(2, "bob", 0.0, 2, paused=True)),
                             (messages.TournamentGame(1, ("ann", "bob"), "ann won"),

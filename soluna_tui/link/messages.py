@@ -1046,11 +1046,13 @@ class CreateTournament(Question):
 
 @dataclass(frozen=True)
 class Tournaments(Answer):
-    """The tournaments, the soonest first; ``may_create``: this player may announce one here."""
+    """The tournaments, the soonest first; ``may_create``: this player may announce one here; ``now``: the store's
+    time (the countdowns read it)."""
 
     TYPE: ClassVar[str] = "tournaments"
     tournaments: Annotated[tuple[TournamentLine, ...], Longest(TOURNAMENTS_LISTED)]
     may_create: bool = False
+    now: float = 0.0
     answer_to: int | None = None
 
 

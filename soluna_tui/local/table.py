@@ -66,6 +66,9 @@ class Table:
     #: How many watch the match (over SSH: the server says), and the names of those who do not hide.
     spectators = 0
     spectator_names: tuple[str, ...] = ()
+    #: Each seat's rating as players see it, beside the name in the tally (over SSH, a keyed player's: the server
+    #: says; ``None``: a guest, no rated match yet, or a match on this terminal).
+    seat_ratings: tuple[int | None, int | None] = (None, None)
     #: A match may have a clock (kept here, or by the server over SSH): as last read, and when
     #: (``time.monotonic()``).
     clock: ClockReading | None = None

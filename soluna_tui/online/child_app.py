@@ -31,6 +31,7 @@ from ..screens.confirm import ConfirmScreen
 from ..screens.help import server_rules_text
 from ..widgets.chat_input import ChatInput
 from .browsers_half import BrowsersHalf
+from .cards_half import CardsHalf
 from .linked_app import NOTICE_SECONDS, LinkedApp
 from .lobby_half import LobbyHalf
 from .match_half import MatchHalf
@@ -48,7 +49,7 @@ class ChildApp(LinkedApp):
     """One SSH player's terminal. ``link`` is this child's end of the socketpair to the server."""
 
     #: Table talk's key: the lobby's and a match's (on the board, c picks tower 12).
-    BINDINGS = [Binding("C", "talk", "Talk")]
+    BINDINGS = [Binding("C", "talk", "Talk"), Binding("I", "card", "Player card", show=False)]
 
     def __init__(self, *, name: str, link: socket.socket, ascii_mode: bool = False,
                  computer_pause: float = 0.6, reveal_pause: float = 0.5) -> None:
@@ -61,11 +62,13 @@ class ChildApp(LinkedApp):
         self.browsers_half = BrowsersHalf(self)
         self.match_half = MatchHalf(self)
         self.talk_half = TalkHalf(self)
+        self.cards_half = CardsHalf(self, self.talk_half)
         #: What each wish of the lobby's screens does, and each message from the server: as their halves say.
         lobby_halves = (self.lobby_half, self.pairing_half, self.records_half, self.browsers_half)
         self._wishes: dict[type[LobbyWish], Callable[[Any], None]] = {
             wish: granted for half in lobby_halves for wish, granted in half.wishes.items()}
-        for half in (*lobby_halves, self.people_half, self.match_half, self.talk_half):
+        self._wishes.update(self.cards_half.wishes)
+        for half in (*lobby_halves, self.people_half, self.match_half, self.talk_half, self.cards_half):
             self._handlers.update(half.handlers)
         self._handlers.update({Notice: self._heard_notice, ClosingSoon: self._closing_soon,
                                ErrorReply: self._heard_error, Exit: self._heard_exit})
@@ -76,6 +79,10 @@ class ChildApp(LinkedApp):
 
     def action_talk(self) -> None:
         self.talk_half.open()
+
+    def action_card(self) -> None:
+        """``I`` (at a match, ``i`` picks a tower): the card of a player at the match shown."""
+        self.cards_half.at_the_table()
 
     @on(ChatInput.Said)
     def _said(self, message: ChatInput.Said) -> None:

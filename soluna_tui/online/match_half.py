@@ -28,6 +28,7 @@ from ..link.messages import (
     MatchState,
     Message,
     Moved,
+    SeatPeople,
     Spectators,
     SyncMatch,
 )
@@ -87,6 +88,7 @@ class MatchHalf:
             MatchState: self._match_news, Moved: self._match_news, ComputerGameKept: self._resume_computer_game,
             MatchGone: self._heard_match_gone, ComputerResult: self._heard_computer_result,
             Spectators: self._heard_spectators,
+            SeatPeople: self._heard_seat_people,
         }
 
     # ---- what the server says ------------------------------------------------------------
@@ -145,6 +147,18 @@ class MatchHalf:
         if remote is None or message.code != remote.code or message.code != self.app.following:
             return
         remote.spectators, remote.spectator_names = message.count, message.names
+        if game is not None and game.table is remote and game.is_mounted:
+            game.redraw()
+
+    def _heard_seat_people(self, message: SeatPeople) -> None:
+        """Who sits at each seat of the match shown: a keyed player's rating beside their name in the tally, and
+        the number their card is asked by."""
+        remote, game = self.app.remote, self.app.game
+        if remote is None or message.code != remote.code or len(message.seats) != 2:
+            return
+        remote.seat_people = message.seats
+        first, second = (person.rating if person.keyed else None for person in message.seats)
+        remote.seat_ratings = (first, second)
         if game is not None and game.table is remote and game.is_mounted:
             game.redraw()
 

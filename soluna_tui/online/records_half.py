@@ -24,6 +24,7 @@ from ..screens.replay import ReplayScreen
 from .linked_app import LinkedApp
 from .screens import lobby_wish
 from .screens.leaderboard import LeaderboardScreen
+from .screens.player_card import PlayerCardScreen
 from .screens.record import RecordScreen
 
 
@@ -37,7 +38,7 @@ class RecordsHalf:
     def wishes(self) -> dict[type[lobby_wish.LobbyWish], Callable[[Any], None]]:
         return {lobby_wish.ShowLeaderboard: self._show_leaderboard,
                 LeaderboardScreen.PageWanted: self._leaderboard_page, lobby_wish.ShowRecord: self._show_record,
-                RecordScreen.ReplayWanted: self._replay_wanted}
+                RecordScreen.ReplayWanted: self._replay_wanted, PlayerCardScreen.ReplayWanted: self._replay_wanted}
 
     @property
     def handlers(self) -> dict[type[Message], Callable[[Any], None]]:
@@ -67,14 +68,14 @@ class RecordsHalf:
         if asked is not None and isinstance(asked.screen, RecordScreen):
             asked.screen.show_record(message)
 
-    def _replay_wanted(self, wish: RecordScreen.ReplayWanted) -> None:
+    def _replay_wanted(self, wish: RecordScreen.ReplayWanted | PlayerCardScreen.ReplayWanted) -> None:
         self.app.ask(AskFinishedMatch(wish.match_id), wish.control, wish.control.refused)
 
     def _replay_finished(self, message: FinishedMatch) -> None:
         """A finished match the player asked for: replayed and judged here (the server runs no solver)."""
         asked = self.app.asker(message)
-        if asked is None or not isinstance(asked.screen, RecordScreen):
-            return  # the record it was asked from has closed
+        if asked is None or not isinstance(asked.screen, (RecordScreen, PlayerCardScreen)):
+            return  # the record or the card it was asked from has closed
         try:
             match = Match.from_dict(message.match)
         except SolunaError as error:

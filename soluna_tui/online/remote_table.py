@@ -27,6 +27,7 @@ from ..link.messages import (
     ProtocolError,
     Request,
     Resign,
+    SeatPerson,
     StartNextRound,
     SyncMatch,
 )
@@ -57,6 +58,8 @@ class RemoteTable(Table):
         self._pending: tuple[int, int, PlacedMove] | None = None
         #: Asked the server for the whole state and not had it yet (no need to ask again).
         self.syncing = False
+        #: Who sits at each seat, as the server said (``SeatPeople``): their cards are asked by it.
+        self.seat_people: tuple[SeatPerson, ...] = ()
         self._read(message)
 
     def _read(self, message: MatchState) -> None:

@@ -2,7 +2,8 @@
 
 The session app's talk half: table talk heard from the server (kept in a ``ChatBook``) and drawn in the chat
 panel of whatever is shown (the lobby's, in its lists' place while open; the game screen's, beside the board),
-and what the player types there: a line said, a canned line, or a command (mute, unmute, report).
+and what the player types there: a line said, a canned line, or a command (mute, unmute, report, tell). A tell
+told to this player is also a notice, wherever they are.
 """
 
 from __future__ import annotations
@@ -10,9 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..link.messages import LONGEST_NAME, Chat, Message, MuteChat, ReportChat, Say
+from textual.widgets.input import Selection
+
+from ..link.messages import LONGEST_NAME, Chat, Message, MuteChat, ReportChat, Say, TellPerson
 from ..link.safe_talk import ChatRefused, ChatTooLong, chat_line
-from ..play.chat_book import ChatBook, Explain, Mute, Report, typed
+from ..play.chat_book import ChatBook, Explain, Mute, Report, Tell, typed
 from ..screens.game import GameScreen
 from ..widgets.chat_panel import ChatPanel
 from .linked_app import LinkedApp
@@ -52,12 +55,29 @@ class TalkHalf:
             lobby.pace.draw_news(self.redraw)  # others' lines in the lobby shown: news, as who comes and goes
         else:
             self.redraw()
+        self._told(message)
         remote, game = self._remote, self.app.game
         if others and remote is not None and game is not None and message.code == remote.code and game.is_mounted:
             kept = self.book.lines(remote.code, remote.watching)  # once: not a muted speaker's
-            heard = [line for line in message.lines if line in kept]
+            heard = [line for line in message.lines if line in kept and not line.tell]  # a tell: its own notice
             if heard and not game.chat_panel.display:  # a narrow screen's talk is behind Tab: its newest line told
                 game.show_notice(f"{heard[-1].name}: {heard[-1].text} (Tab reads the talk)")
+
+    def _told(self, message: Chat) -> None:
+        """A tell to this player (from someone not muted), as a notice wherever they are: the lobby's status line,
+        beside the board, or over a dialog."""
+        shown = [line for line in message.lines if line.tell and not line.yours and line in self.book.lines(
+            message.code, watching=message.room.value == "spectators")]
+        if not shown:
+            return
+        text = f"{shown[-1].name} tells you: {shown[-1].text}"
+        lobby, game = self.app.lobby, self.app.game
+        if self.app.screen is lobby:
+            lobby.say(text)
+        elif game is not None and self.app.screen is game and game.is_mounted:
+            game.show_notice(f"{text} (C answers: /tell {shown[-1].name} ...)")
+        else:
+            self.app.notify(text)
 
     # ---- where the talk is shown -----------------------------------------------------------
 
@@ -104,6 +124,20 @@ class TalkHalf:
         panel.open()
         self.redraw()
 
+    def begin(self, text: str) -> None:
+        """The chat line opened with ``text`` in it (``/tell bob ``, from a card), the cursor at its end."""
+        self.open()
+        panel = self._panel()
+        if panel is None or not panel.is_open:
+            return
+        line = panel.chat_line
+
+        def written() -> None:  # once focused: focusing selects what the line holds, and a key would replace it
+            line.value = text
+            line.selection = Selection.cursor(len(text))
+
+        line.call_after_refresh(written)
+
     def close(self) -> None:
         panel = self._panel()
         if panel is None:
@@ -126,6 +160,9 @@ class TalkHalf:
             self._note = self._mute(command)
         elif isinstance(command, Report):
             self._note = self._report(command)
+        elif isinstance(command, Tell):
+            self._note = None
+            self.app.send(TellPerson(command.name[:80], command.text))
         elif isinstance(command, Explain):
             self._note = command.text
         else:

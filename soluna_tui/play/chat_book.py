@@ -1,6 +1,6 @@
 """Table talk over SSH, as the server last said it (``ChatBook``): each room's lines (the lobby's, a match's
 players' and spectators'), whether this player may talk and why not, and what a line typed means (``typed``):
-a line to say, or one of the chat line's commands (mute, unmute, report), pure, tested without a screen.
+a line to say, or one of the chat line's commands (mute, unmute, report, tell), pure, tested without a screen.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ Where = tuple[Room, str | None]
 
 #: What the opened chat line says it takes, while it is empty.
 PLACEHOLDER = "Enter says it, 1-4 canned, Esc closes"
-COMMANDS_HELP = "Commands: /mute (all talk), /mute NAME, /unmute [NAME], /report NAME (their last line)."
+COMMANDS_HELP = ("Commands: /tell NAME TEXT (to them alone), /mute (all talk), /mute NAME, /unmute [NAME], "
+                 "/report NAME (their last line).")
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,15 @@ class Explain:
     text: str
 
 
-Command = Mute | Report | Explain
+@dataclass(frozen=True)
+class Tell:
+    """A private line to ``name`` alone (someone online, on any server)."""
+
+    name: str
+    text: str
+
+
+Command = Mute | Report | Tell | Explain
 
 
 def typed(text: str) -> Command | None:
@@ -62,11 +71,24 @@ def typed(text: str) -> Command | None:
             return Report(name)
         case "report":
             return Explain("Whose line? /report NAME reports their last line to the server's owner.")
+        case "tell" | "t":
+            return told(rest)
     return Explain(f"No such command /{word}. {COMMANDS_HELP}")
 
 
+def told(rest: str) -> Tell | Explain:
+    """``/tell NAME TEXT``: a tell, or what the command takes."""
+    name, _, text = rest.strip().partition(" ")
+    if not name or not text.strip():
+        return Explain("Tell whom what? /tell NAME TEXT says it to them alone, wherever they are.")
+    return Tell(name, text.strip())
+
+
 def spoken_by(line: ChatLine, players_see_spectators: bool = False) -> str:
-    """Who said a line, as the panel names them: a spectator's marked so where players read it."""
+    """Who said a line, as the panel names them: a spectator's marked so where players read it; a tell, who told
+    this player (``bob tells you``), or whom this player told (``to bob``)."""
+    if line.tell:
+        return f"to {line.name}" if line.yours else f"{line.name} tells you"
     return f"{line.name} (watching)" if players_see_spectators and line.room is Room.SPECTATORS else line.name
 
 

@@ -84,6 +84,8 @@ class TallyInfo:
     #: How many watch the match (over SSH), and the names of those who do not hide.
     spectators: int = 0
     spectator_names: tuple[str, ...] = ()
+    #: Each seat's rating, shown beside the name (over SSH, a keyed player's; ``None``: none shown).
+    ratings: tuple[int | None, int | None] = (None, None)
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,8 @@ class TableFacts:
     #: How many watch the match (over SSH), and the names of those who do not hide.
     spectators: int = 0
     spectator_names: tuple[str, ...] = ()
+    #: Each seat's rating, beside the name (over SSH, a keyed player's).
+    ratings: tuple[int | None, int | None] = (None, None)
 
     @classmethod
     def of(cls, table: Table, *, hints: bool, analysis_on: bool) -> TableFacts:
@@ -64,6 +66,7 @@ class TableFacts:
             you=next((seat for seat in table.local_players if seats[1 - seat] is Seat.REMOTE), None),
             spectators=table.spectators,
             spectator_names=table.spectator_names,
+            ratings=table.seat_ratings,
         )
 
 
@@ -262,6 +265,7 @@ def tally_info(match: Match, facts: TableFacts, moment: Moment, side_line: SideL
         you=facts.you,
         spectators=facts.spectators,
         spectator_names=facts.spectator_names,
+        ratings=facts.ratings,
     )
 
 

@@ -1,6 +1,7 @@
 """The star tally panel: both players, their stars, the round, whose turn it is, the rules,
 and over SSH who is away (with the time their seat is still held), who watches, how to come back,
-and which player is this terminal's ("(you)": two names that look alike are still told apart)."""
+and which player is this terminal's ("(you)": two names that look alike are still told apart), with a keyed
+player's rating beside their name."""
 
 from __future__ import annotations
 
@@ -147,11 +148,13 @@ class Tally(CachedLines, Widget):
         name_width = max(4, width - 2 - score_width - 1)
         for player, name in enumerate(info.names):
             marker = self.glyphs.turn if info.to_move == player else " "
-            yours = YOU if info.you == player else ""  # never cut off: the name is, if it must be
-            if cell_len(name) + len(yours) > name_width:
-                name = set_cell_size(name, name_width - len(yours) - 1) + self.glyphs.ellipsis[:1]
+            rating = info.ratings[player]
+            # The rating and "(you)" are never cut off: the name is, if it must be.
+            after = (f" {rating}" if rating is not None else "") + (YOU if info.you == player else "")
+            if cell_len(name) + len(after) > name_width:
+                name = set_cell_size(name, name_width - len(after) - 1) + self.glyphs.ellipsis[:1]
             rows.append(((f"{marker} ", "turn"),
-                         (set_cell_size(name + yours, name_width) + " ", "name" if info.to_move == player else ""),
+                         (set_cell_size(name + after, name_width) + " ", "name" if info.to_move == player else ""),
                          (self.glyphs.stars(info.stars[player], info.stars_to_win), "stars"),
                          (f" {info.stars[player]}/{info.stars_to_win}", "")))
             deadline = info.away[player]

@@ -1,4 +1,5 @@
-"""Who is online, as the lobby lists them in the matches' place (``o``; ``#lobby-online``): Enter challenges one.
+"""Who is online, as the lobby lists them in the matches' place (``o``; ``#lobby-online``): Enter challenges one,
+``i`` shows their card.
 
 The people, how many the server counts and which is this player are handed down (``show``) and drawn when the
 list shows (``draw``); a person chosen goes up as ``PeopleOnline.Chosen``.
@@ -15,13 +16,14 @@ from textual.widgets import OptionList
 
 from ...link.messages import OnlinePerson
 from ...widgets.people_list import PeopleList
+from ..screens.player_card import CardWanted
 
 
 class PeopleOnline(PeopleList):
     """The people online, one line each, and their count."""
 
     #: Enter as the list's own key, shown in the footer for what it does here.
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select", "Challenge")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select", "Challenge"), Binding("i", "card", "Card")]
 
     class Chosen(Message):
         """Enter on someone online (``yourself``: on this player's own line)."""
@@ -44,6 +46,13 @@ class PeopleOnline(PeopleList):
 
     def draw(self) -> None:
         self.show(self.people, self.you)
+
+    def action_card(self) -> None:
+        """``i``: the card of the person highlighted."""
+        index = self.highlighted
+        if index is not None and index < len(self.people):
+            person = self.people[index]
+            self.post_message(CardWanted(person.id, person.name))
 
     @on(OptionList.OptionSelected)
     def _chosen(self, event: OptionList.OptionSelected) -> None:

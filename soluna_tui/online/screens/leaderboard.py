@@ -20,6 +20,7 @@ from ...screens.help import HELP_BINDING
 from ...screens.quiet_focus import QuietFocus
 from ...widgets.key_footer import KeyFooter
 from .lobby_wish import LobbyWish
+from .player_card import CardWanted
 
 PAGE = 20
 COLUMNS = ("Rank", "Name", "Rating", "Played", "Won")
@@ -35,6 +36,7 @@ class LeaderboardScreen(QuietFocus, ModalScreen[None]):
         Binding("escape", "close", "Back"),
         Binding("pagedown,right", "page(1)", "Next page", priority=True),
         Binding("pageup,left", "page(-1)", "Previous page", priority=True),
+        Binding("i", "card", "Card"),
         HELP_BINDING,
     ]
 
@@ -144,6 +146,13 @@ class LeaderboardScreen(QuietFocus, ModalScreen[None]):
             self._pages_line = (ASKING, False)
             self._draw_pages_line()
             self.post_message(self.PageWanted(self, offset))
+
+    def action_card(self) -> None:
+        """``i``: the card of the player on the row chosen."""
+        table: DataTable[Text] = self.query_one(DataTable)
+        rows = self.page.rows
+        if 0 <= table.cursor_row < len(rows) and (person := rows[table.cursor_row].person) is not None:
+            self.post_message(CardWanted(person, rows[table.cursor_row].name))
 
     def action_close(self) -> None:
         self.dismiss(None)

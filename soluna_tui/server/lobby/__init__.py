@@ -46,6 +46,8 @@ results.py          a finished match told later: its ratings, and to a player wh
 computer.py         matches against the computer, kept in the store and held for players gone
 visitors.py         who is at this server's lobby, and the guest asking (its answers carry its number)
 sign_ins.py         browsers signed in as a keyed player: a code for the web door, the key's browsers, one signed out
+tournament_desk.py  tournaments: the list, a page, join, withdraw; each tended: started, seated, results, missed
+tournament_view.py  what the lobby tells of tournaments, pure: a line, a page, a pairing's words, a match's score
 ==================  ===================================================================================
 """
 

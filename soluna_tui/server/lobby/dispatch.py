@@ -62,6 +62,7 @@ from ..storage import ComputerGameRecord, Storage, StorageError, StorageUnavaila
 from ..storage.browsers import BROWSERS
 from ..storage.pairing import PAIRING
 from ..storage.records import PLAYER
+from ..storage.tournaments import TOURNAMENT
 from .cards import Cards
 from .chat import TalkRooms
 from .choices import Choices
@@ -80,6 +81,7 @@ from .sign_ins import SignIns
 from .tables import MatchCache, Table
 from .talk import TalkPolicy
 from .tells import Tells
+from .tournament_desk import GRACE, TournamentDesk
 from .two_player import TwoPlayerMatches
 from .upkeep import Background, Upkeep, cancel_and_wait
 from .visitors import Arrive, Asker, CodeTries, Depart, Guest, Step, Visitor, identities
@@ -101,13 +103,16 @@ class Lobby:
     def __init__(self, store: Storage, hold_time: float, server_id: str | None = None, heartbeat: float = HEARTBEAT,
                  referee: Referee | None = None, ranked_after: int = RANKED_AFTER,
                  ranked_opponents: int = RANKED_OPPONENTS, talk: TalkPolicy | None = None, quick_match: bool = True,
-                 challenges: bool = True, browser_page: Callable[[Guest], str | None] = lambda guest: None) -> None:
+                 challenges: bool = True, browser_page: Callable[[Guest], str | None] = lambda guest: None,
+                 player_tournaments: bool = False, tournament_grace: float = GRACE) -> None:
         """``referee``: the match policy (by default, ``hold_time`` seconds away a match and the preset clocks;
         a referee given holds seats for its own ``hold_time``); ``ranked_after``: the rated matches a player
         has played before the leaderboard lists them, against ``ranked_opponents`` established opponents;
         ``talk``: the owner's flags for table talk (by default, on for everyone); ``quick_match`` and
         ``challenges``: whether players are paired, and challenges passed on; ``browser_page``: the web door's
-        address to show a guest who may sign a browser in as themselves (``None``: not offered to them)."""
+        address to show a guest who may sign a browser in as themselves (``None``: not offered to them);
+        ``player_tournaments``: keyed players may announce tournaments; ``tournament_grace``: the seconds a player
+        paired in a tournament has to sit down."""
         self.store = store
         self.referee = referee = referee if referee is not None else Referee(hold_time)
         self.hold_time = hold_time = referee.hold_time
@@ -140,6 +145,10 @@ class Lobby:
         # Quick matches and challenges (the store keeps them: they meet across servers).
         self.pairing = Pairings(store, self.visitors, self.roster, self.presence, self.matches, quick_match,
                                 challenges)
+        # Tournaments: asked for, joined, and tended (every server; the engine decides each step once).
+        self.tournaments = TournamentDesk(store, self.pairing.meeting, self.matches, self.cache,
+                                          lambda: self.presence.settling, player_tournaments, tournament_grace)
+        self.upkeep.tend = self.tournaments.stir
         # Browsers signed in as a keyed player: codes, and the browsers listed and signed out.
         self.sign_ins = SignIns(store, browser_page)
         self._subscription: Subscription | None = None
@@ -156,6 +165,7 @@ class Lobby:
             ComputerSaved: self.games.saved, ComputerDropped: self.games.dropped, ComputerResume: self.games.resume,
             KeepChoices: self._keep_choices, **self.pairing.handlers,
             Say: self.talk.say, MuteChat: self.talk.mute, ReportChat: self._report, **self.sign_ins.handlers,
+            **self.tournaments.handlers,
         }
 
     @property
@@ -191,6 +201,7 @@ class Lobby:
         self.roster.close()
         self.store.on_talk = None
         await self.pairing.close()
+        await self.tournaments.close()
         await self.background.close()
         if self._subscription is not None:
             self._subscription.close()
@@ -214,9 +225,13 @@ class Lobby:
                 if change.code is None:  # the store lost track: everything again
                     await self._reread()
                     self.pairing.stir()
+                    self.tournaments.stir()
                     continue
                 if change.code == PAIRING:  # seeks or challenges, on any server
                     self.pairing.stir()
+                    continue
+                if change.code.startswith(TOURNAMENT):  # a tournament changed, on any server
+                    self.tournaments.stir()
                     continue
                 if change.code == BROWSERS:  # a browser signed out: the web door's to act on
                     continue
@@ -429,6 +444,8 @@ class Lobby:
             self.talk.follow(guest)  # and the rooms they hear (a match over: its players hear its spectators)
         if table.guests:
             self.background.run(self.cards.tell_seats(table))  # and who sits at each seat, rated how
+        if table.finished:
+            self.tournaments.stir()  # a tournament's match over: its result recorded
         if table.finished and not table.ratings_asked:
             table.ratings_asked = True
             self.background.run(self._tell_ratings(table))

@@ -130,6 +130,9 @@ class Upkeep:
     _marked: float = float("-inf")
     #: The matches whose players were shown their clocks stopped while the store is away (code -> version then).
     _shown_stopped: dict[str, int] = field(default_factory=dict)
+    #: Every sweep, the tournaments are tended (``tournament_desk.py``: started, paired, results recorded, pairings
+    #: missed, each decided once under the store's lock, by whichever server gets there first).
+    tend: Callable[[], None] = lambda: None
 
     @property
     def store(self) -> Storage:
@@ -256,6 +259,7 @@ class Upkeep:
             await self.store.servers.mark_served()  # no heartbeat says so: when it stops short, the restart knows when
             self._marked = moment.now
         await self.games.refresh()
+        self.tend()
 
     def _mark_due(self, now: float) -> bool:
         """Alone on the database: whether to mark now that this server serves it (see the module's docstring)."""

@@ -356,7 +356,7 @@ class SolunaServer:
                                ranked_after=config.ranked_after, ranked_opponents=config.ranked_opponents,
                                talk=TalkPolicy(config.chat, config.guest_chat, config.keep_chat),
                                quick_match=config.quick_match, challenges=config.challenges,
-                               browser_page=self.browser_page)
+                               browser_page=self.browser_page, player_tournaments=config.player_tournaments)
             in_play = await self.lobby.start()
             self.session_services = SessionServices(config, self.gate, self.lobby, self.spawner, self.refusals)
             self.bans.start()

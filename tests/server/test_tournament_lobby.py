@@ -1,0 +1,143 @@
+"""Tournaments in a lobby of fake guests, on SQLite and on PostgreSQL: joined, paired and seated automatically,
+results recorded, standings as the test counts them, a missed pairing paused, the winner announced; the list and a
+page for anyone (``tests/server/test_tournament_e2e.py`` plays them over SSH)."""
+
+from __future__ import annotations
+
+from soluna_tui.link.messages import MatchTerms
+from soluna_tui.rules import MatchOptions
+from soluna_tui.server.tournaments.records import TournamentKind, TournamentPlan
+
+from .test_lobby import FakeGuest, move_message, wait_for
+
+#: The cheapest match the server plays: one star, four discs.
+TERMS = MatchTerms(MatchOptions.preset("box", stars_to_win=1, discs=4).to_dict())
+
+
+def keyed(name: str, number: int) -> FakeGuest:
+    return FakeGuest(name, f"10.0.0.{number}", fingerprint=f"SHA256:{name}")
+
+
+async def announce(lobby, kind: TournamentKind = TournamentKind.SWISS, length: int = 2, starts_in: float = 0.4,
+                   name: str = "Friday") -> int:
+    plan = TournamentPlan(name, kind, length, lobby.store.clock() + starts_in, TERMS)
+    return (await lobby.tournaments.engine.announce(plan)).id
+
+
+def sent(guest: FakeGuest, kind: str) -> list[dict]:
+    return [message for message in guest.inbox if message["type"] == kind]
+
+
+def codes_paired(guest: FakeGuest) -> list[str]:
+    return [message["code"] for message in sent(guest, "paired")]
+
+
+async def seated_together(lobby, first: FakeGuest, second: FakeGuest) -> str:
+    """Until both were last paired into the same match, and it is in play: its code."""
+    def both() -> bool:
+        mine, theirs = codes_paired(first), codes_paired(second)
+        return (mine and theirs and mine[-1] == theirs[-1]
+                and (table := lobby.tables.get(mine[-1])) is not None and table.in_play)
+
+    await wait_for(both)
+    return codes_paired(first)[-1]
+
+
+async def resign_after_a_move_each(lobby, code: str, players: dict[str, FakeGuest], loser: str) -> str:
+    """The opener and the other move once, then ``loser`` resigns: the winner's name."""
+    table = lobby.tables[code]
+    names = [seat.name for seat in table.seats]
+    by_seat = [players[name] for name in names]
+    opener = table.match.to_move
+    await lobby.handle(by_seat[opener], move_message(by_seat[opener]))
+    await lobby.handle(by_seat[1 - opener], move_message(by_seat[1 - opener]))
+    await lobby.handle(players[loser], {"type": "resign"})
+    await wait_for(lambda: lobby.tables[code].finished)
+    return next(name for name in names if name != loser)
+
+
+async def test_a_swiss_of_three_is_paired_seated_and_scored_to_its_end_and_its_winner_announced(make_lobby) -> None:
+    lobby = await make_lobby()
+    players = {name: keyed(name, number) for number, name in enumerate(("ann", "bob", "cyd"), start=1)}
+    watcher = FakeGuest("gus", "10.0.0.9")  # a guest: may look, may not enter
+    tournament = await announce(lobby)
+    for guest in (*players.values(), watcher):
+        await lobby.arrive(guest)
+    for guest in players.values():
+        await lobby.handle(guest, {"type": "join_tournament", "id": tournament, "ask": 1})
+        assert guest.last("tournament")["tournament"]["joined"] is True
+    await lobby.handle(watcher, {"type": "join_tournament", "id": tournament, "ask": 2})
+    assert "SSH key" in watcher.last("error")["text"]
+    points = dict.fromkeys(players, 0.0)
+    met: set[frozenset[str]] = set()
+    for round_number in range(2):
+        # One pair sits down by itself; the third has the bye (a point), told so.
+        before = {name: len(codes_paired(guest)) for name, guest in players.items()}
+        paired = 2 * (round_number + 1)
+        await wait_for(lambda paired=paired: sum(len(codes_paired(guest)) for guest in players.values()) == paired)
+        pair = [name for name, guest in players.items() if len(codes_paired(guest)) > before[name]]
+        (bye,) = set(players) - set(pair)
+        assert f"round {round_number + 1}: you have a bye" in " ".join(
+            message["text"] for message in sent(players[bye], "notice"))
+        code = await seated_together(lobby, players[pair[0]], players[pair[1]])
+        assert frozenset(pair) not in met  # no rematch while avoidable
+        met.add(frozenset(pair))
+        winner = await resign_after_a_move_each(lobby, code, players, loser=pair[1])
+        points[winner] += 1
+        points[bye] += 1
+    await wait_for(lambda: any("Tournament Friday is over" in message["text"]
+                               for message in sent(watcher, "notice")))
+    await lobby.handle(watcher, {"type": "tournament", "id": tournament, "ask": 3})
+    page = watcher.last("tournament")
+    assert page["tournament"]["state"] == "finished"
+    assert {row["name"]: row["points"] for row in page["standings"]} == points
+    best = max(points.values())
+    leaders = sorted(name for name, score in points.items() if score == best)
+    news = next(message["text"] for message in sent(watcher, "notice") if "Tournament Friday" in message["text"])
+    assert all(name in news for name in leaders)
+    assert [game["result"] for game in page["games"]].count("bye") == 2
+
+
+async def test_a_player_away_at_the_pairing_misses_it_is_paused_and_comes_back_by_joining(make_lobby) -> None:
+    lobby = await make_lobby()
+    lobby.tournaments.grace = 0.5
+    lobby.tournaments.engine.rematch_wait = 0.0  # two players alone in an arena meet again at once
+    ann, bob = keyed("ann", 1), keyed("bob", 2)
+    tournament = await announce(lobby, TournamentKind.ARENA, length=10)
+    for guest in (ann, bob):
+        await lobby.arrive(guest)
+        await lobby.handle(guest, {"type": "join_tournament", "id": tournament, "ask": 1})
+    await lobby.depart(bob)  # gone before the start
+    await wait_for(lambda: any("did not come to the table" in message["text"] for message in sent(ann, "notice")))
+    snapshot = await lobby.tournaments.engine.snapshot(tournament)
+    assert snapshot.entrant("SHA256:bob").paused and not snapshot.entrant("SHA256:ann").paused
+    (pairing,) = snapshot.pairings
+    assert pairing.finished and pairing.points_of("SHA256:ann") == 1.0
+    await wait_for(lambda: not any(table.waiting for table in lobby.tables.values()))  # none waits for nobody
+    bob_again = keyed("bob", 2)
+    await lobby.arrive(bob_again)
+    await lobby.handle(bob_again, {"type": "tournament", "id": tournament, "ask": 1})
+    assert bob_again.last("tournament")["paused"] is True
+    await lobby.handle(bob_again, {"type": "join_tournament", "id": tournament, "ask": 2})
+    assert bob_again.last("tournament")["paused"] is False
+    await seated_together(lobby, ann, bob_again)  # paired again at once: an arena
+
+
+async def test_the_list_shows_every_tournament_and_only_a_server_that_allows_it_lets_players_announce(
+        make_lobby) -> None:
+    lobby = await make_lobby()
+    ann = keyed("ann", 1)
+    await lobby.arrive(ann)
+    await announce(lobby, starts_in=600, name="Later")
+    await lobby.handle(ann, {"type": "tournaments", "ask": 1})
+    listing = ann.last("tournaments")
+    assert [line["name"] for line in listing["tournaments"]] == ["Later"] and listing["may_create"] is False
+    create = {"type": "create_tournament", "name": "Mine", "kind": "arena", "length": 30, "starts_in": 10,
+              "terms": {"options": TERMS.options, "clock": None, "rated": False, "hints": False}, "ask": 2}
+    await lobby.handle(ann, create)
+    assert ann.last("error")["text"] == "On this server only its owner announces tournaments."
+    lobby.tournaments.player_tournaments = True
+    await lobby.handle(ann, {**create, "ask": 3})
+    assert ann.last("tournament")["tournament"]["name"] == "Mine"
+    await lobby.handle(ann, {"type": "tournaments", "ask": 4})
+    assert [line["name"] for line in ann.last("tournaments")["tournaments"]] == ["Later", "Mine"]
