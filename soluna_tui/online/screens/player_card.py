@@ -39,9 +39,9 @@ def rating_graph(points: tuple[int, ...], ascii_mode: bool = False) -> str:
     return "".join(levels[round((point - low) * (len(levels) - 1) / (high - low))] for point in points)
 
 
-def card_text(card: PlayerCard, ascii_mode: bool = False) -> str:
-    """The card's lines above its recent matches: who, their rating and its graph, their record (and against the
-    player looking), since when they are known."""
+def card_text(card: PlayerCard, ascii_mode: bool = False, drawn: bool = True) -> str:
+    """The card's lines above its recent matches: who, their rating and its graph (``drawn`` False: in words, for
+    the lines a screen reader reads), their record (and against the player looking), since when they are known."""
     if not card.keyed:
         decided = plural(card.played, "match", "matches")
         return (f"{card.name}: a guest, unrated.\n"
@@ -52,8 +52,9 @@ def card_text(card: PlayerCard, ascii_mode: bool = False) -> str:
         rank = f"rank {card.rank}" if card.rank is not None else "not ranked yet"
         lines = [f"{card.name}: rating {card.rating}, {rank}."]
     if len(card.graph) > 1:
-        lines.append(f"{rating_graph(card.graph, ascii_mode)}  {card.graph[0]} to {card.graph[-1]} over "
-                     f"{plural(len(card.graph) - 1, 'rated match', 'rated matches')}")
+        over = f"{card.graph[0]} to {card.graph[-1]} over {plural(len(card.graph) - 1, 'rated match', 'rated matches')}"
+        lines.append(f"{rating_graph(card.graph, ascii_mode)}  {over}" if drawn else
+                     f"Rating {over}, between {min(card.graph)} and {max(card.graph)}.")
     lines.append(f"{plural(card.played, 'rated match', 'rated matches')}: {card.won} won, {card.lost} lost.")
     if card.against_you is not None:
         won, lost = card.against_you
