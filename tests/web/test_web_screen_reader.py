@@ -252,4 +252,7 @@ async def test_a_chromium_player_ticks_the_box_plays_the_computer_in_lines_and_t
         await in_the_tree(tab, mine)  # the move's line, as the server said it, in the page's accessibility tree
         live = await page.text_content(".xterm-accessibility .live-region") or ""
         assert " onto " in live, live  # and what a screen reader says as it comes: the output since the last key
+
+        await page.goto(page_url(server))  # the next visit: the box ticked as the browser keeps it
+        await wait_until(page.get_by_label(CHOICE).is_checked, what="the box ticked")
         assert tab.errors == []
