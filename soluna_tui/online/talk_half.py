@@ -13,13 +13,14 @@ from typing import Any
 
 from textual.widgets.input import Selection
 
-from ..link.messages import LONGEST_NAME, Chat, Message, MuteChat, ReportChat, Say, TellPerson
+from ..link.messages import Chat, Message, Say, TellPerson
 from ..link.safe_talk import ChatRefused, ChatTooLong, chat_line
 from ..play.chat_book import ChatBook, Explain, Mute, Report, Tell, typed
 from ..screens.game import GameScreen
 from ..widgets.chat_panel import ChatPanel
 from .linked_app import LinkedApp
 from .remote_table import RemoteTable
+from .talk_commands import mute_requests, report_request
 
 
 class TalkHalf:
@@ -180,31 +181,16 @@ class TalkHalf:
         self.redraw()
 
     def _mute(self, command: Mute) -> str | None:
-        book = self.book
-        if command.name is None:
-            book.deaf = command.muted
-            self.app.send(MuteChat(None, command.muted))
-            return "All talk muted (/unmute undoes it)." if command.muted else "You hear the talk again."
-        speakers = book.speakers(command.name)
-        if not speakers and not command.muted:  # muted on an earlier visit, perhaps: the server keeps mutes
-            self.app.send(MuteChat(None, False, name=command.name[:LONGEST_NAME]))
-            return None  # the server says what came of it
-        if not speakers:
-            return f"Nobody called {command.name} has talked here."
-        for number, name in speakers.items():
-            if command.muted:
-                book.muted[number] = name
-            else:
-                book.muted.pop(number, None)
-            self.app.send(MuteChat(number, command.muted))
-        shown = next(iter(speakers.values()))
-        return f"Muted {shown} (/unmute {shown} undoes it)." if command.muted else f"You hear {shown} again."
+        requests, told = mute_requests(self.book, command)
+        for request in requests:
+            self.app.send(request)
+        return told
 
     def _report(self, command: Report) -> str | None:
         remote = self._remote
-        line = (self.book.last_line_of(command.name, remote.code, remote.watching) if remote is not None
-                else self.book.last_line_of(command.name, None))
-        if line is None:
-            return f"No line of {command.name}'s is shown here to report."
-        self.app.send(ReportChat(line.id))
+        code, watching = (remote.code, remote.watching) if remote is not None else (None, False)
+        request = report_request(self.book, command.name, code, watching)
+        if isinstance(request, str):
+            return request
+        self.app.send(request)
         return None  # the server says what came of it
