@@ -84,7 +84,13 @@ TALK: Keys = (
     ("/mute, /unmute", "in the chat line: mute all talk, or /mute NAME one person (they never reach you); "
                        "/unmute [NAME] hears them again; /report NAME reports their last line to the server's "
                        "owner"),
+    ("/tell NAME TEXT", "in the chat line: a line to one person online alone, wherever they are"),
 )
+#: A player's card, over SSH: from a name in the lobby's lists, or from the players at a match.
+CARD_IN_THE_LOBBY = ("i", "on a name in who is online or the leaderboard: their card (rating and its graph, records, "
+                          "recent matches; t tells them something)")
+CARD_AT_A_MATCH = ("I (shift+i)", "a player's card (the opponent's; i on it, the other's): rating and its graph, "
+                                  "records, recent matches; t tells them something")
 RESIGN = ("R (shift+r)", "resign: give the match to your opponent (asked first; it counts as a loss)")
 HELP = ("?", "this help")
 PALETTE = {
@@ -127,7 +133,7 @@ def help_keys(where: Where, hints: bool = True, *, side_line: bool = False) -> K
         palette = f"undo, redo{', hints' if hints else ''}{', puzzles' if where.plays_alone else ''}, themes..."
         return (*rows, HELP, ("Ctrl+P", f"command palette: {palette}"), ("q", QUIT[where]))
     if where is Where.LOBBY:
-        rows = [*LOBBY, PLAY_ON_REPLAYED, *TALK]
+        rows = [*LOBBY, CARD_IN_THE_LOBBY, PLAY_ON_REPLAYED, *TALK]
     else:
         rows = list(LOOKING if where is Where.WATCHING else PICKING)
         if where.takes_back:
@@ -141,5 +147,7 @@ def help_keys(where: Where, hints: bool = True, *, side_line: bool = False) -> K
             rows.append(RESIGN)
         if where is not Where.TERMINAL:
             rows.extend(TALK)
+        if where in (Where.MATCH_OVER_SSH, Where.WATCHING):
+            rows.append(CARD_AT_A_MATCH)
     rows += [HELP, ("Ctrl+P", f"command palette: {PALETTE[where]}"), ("q", QUIT[where])]
     return tuple(rows)

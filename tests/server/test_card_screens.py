@@ -13,6 +13,7 @@ from soluna_tui.online.screens.lobby import LobbyScreen
 from soluna_tui.online.screens.lobby_wish import ShowLeaderboard
 from soluna_tui.online.screens.player_card import PlayerCardScreen, card_text, rating_graph
 from soluna_tui.play.chat_book import Explain, Tell, typed
+from soluna_tui.play.where import Where, help_keys
 from soluna_tui.rules import Match, MatchOptions
 from soluna_tui.screens.game import GameScreen
 from soluna_tui.screens.replay import ReplayScreen
@@ -131,3 +132,10 @@ async def test_the_tally_shows_a_keyed_player_s_rating_and_capital_i_asks_for_th
 def test_a_guest_s_card_is_short() -> None:
     assert card_text(PlayerCard(9, "zed", False, played=2, won=1, lost=1)) == (
         "zed: a guest, unrated.\nThis visit: 2 matches finished, 1 won, 1 lost.")
+
+
+def test_the_help_lists_the_card_s_keys_and_tell_over_ssh_and_not_on_this_terminal() -> None:
+    assert "i" in dict(help_keys(Where.LOBBY)) and "/tell NAME TEXT" in dict(help_keys(Where.LOBBY))
+    for where in (Where.MATCH_OVER_SSH, Where.WATCHING):
+        assert "I (shift+i)" in dict(help_keys(where))
+    assert "I (shift+i)" not in dict(help_keys(Where.COMPUTER_OVER_SSH)) | dict(help_keys(Where.TERMINAL))
