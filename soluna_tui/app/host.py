@@ -58,6 +58,10 @@ class AppHost(SolunaView, Protocol):
     def remember(self, **choices: Any) -> None:
         """Keep the theme, match setup or pause for next time (where anything is kept)."""
 
+    @property
+    def keeps_choices(self) -> bool:
+        """Whether ``remember`` keeps anything: this terminal's preferences, or over SSH a player's key."""
+
     def server_rules(self) -> str:
         """What the help says about the server's rules for matches between players."""
 

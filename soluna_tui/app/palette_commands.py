@@ -69,11 +69,7 @@ class PaletteCommands:
         if where.plays_alone:
             yield SystemCommand("Computer's pause", f"How long the computer waits before its move lands "
                                 f"(now {pause_label(app.pause)})", self.choose_pause)
-        follows = app.cursor_follows_focus
-        yield SystemCommand("Cursor follows focus: " + ("turn off" if follows else "turn on"),
-                            "Hide the terminal's cursor again (remembered)" if follows else
-                            "Show the terminal's cursor on the focused tower or control, for a braille display "
-                            "(remembered)", lambda: self._follow_focus(not follows))
+        yield from self._reader_commands()
         # Textual's own commands are not offered: "Keys" and "Maximize" show widgets' internals,
         # "Screenshot" writes a file where the game runs (the server's disk, over SSH).
         yield SystemCommand("Theme", "Change the colours (remembered for next time)", app.action_change_theme)
@@ -119,10 +115,33 @@ class PaletteCommands:
         providers = cast(ProviderSource, [SimpleProvider(app.screen, commands)])
         app.push_screen(orderly_palette(app.ascii_mode, providers, "a pause"))
 
+    def _reader_commands(self) -> Iterable[SystemCommand]:
+        """For a braille display or a screen reader: the cursor on the focus, and the game in lines next time (both
+        kept, in the preferences or with the key; only the cursor, for the visit, where nothing is kept)."""
+        app = self._app
+        follows, kept = app.cursor_follows_focus, "remembered" if app.keeps_choices else "for this visit"
+        yield SystemCommand("Cursor follows focus: " + ("turn off" if follows else "turn on"),
+                            f"Hide the terminal's cursor again ({kept})" if follows else
+                            f"Show the terminal's cursor on the focused tower or control, for a braille display "
+                            f"({kept})", lambda: self._follow_focus(not follows))
+        if app.keeps_choices:
+            here = app.where is Where.TERMINAL
+            yield SystemCommand("Screen reader: play in lines next time",
+                                "The whole game as lines for a screen reader, from the next " +
+                                ("start (soluna --no-screen-reader gives the full screen back)" if here else
+                                 "visit, kept with your key (forget, in the lines, gives the full screen back)"),
+                                lambda: self._lines_next_time(here))
+
     def _follow_focus(self, follows: bool) -> None:
         self._app.follow_focus(follows)
         self._app.remember(cursor_follows_focus=follows)
         self._app.notify("The cursor now follows the focus." if follows else "The cursor is hidden again.", timeout=4)
+
+    def _lines_next_time(self, here: bool) -> None:
+        self._app.remember(screen_reader=True)
+        self._app.notify("Soluna plays in lines from its next start." if here else
+                         "Kept with your key: Soluna opens in lines on your next visit, even with plain ssh.",
+                         timeout=6)
 
     def _pause_chosen(self, pause: float) -> None:
         self._app.set_pause(pause)

@@ -176,6 +176,11 @@ class SolunaApp(InOrderInput, TooSmallNotice, FocusCursor, App[None]):
         if self.store is not None:
             self.preferences.remember(**choices)
 
+    @property
+    def keeps_choices(self) -> bool:
+        """Whether ``remember`` keeps anything (in the preferences)."""
+        return self.store is not None
+
     # ---- start-up and the terminal -------------------------------------------------------
 
     def get_default_screen(self) -> Screen[Any]:

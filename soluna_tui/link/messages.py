@@ -120,6 +120,9 @@ class LobbyChoices:
     #: The game in lines for a screen reader on every visit with this key, without asking for it by its command
     #: (``ssh -t HOST screen-reader``).
     screen_reader: bool = False
+    #: The full screen shows the terminal's real cursor on the focus, for a braille display (``--cursor-follows-focus``
+    #: on this terminal).
+    cursor_follows_focus: bool = False
     #: The terminal's bell when the opponent moves, a challenge comes or a pairing is made (at a match: its players').
     bell: bool = True
 

@@ -206,7 +206,15 @@ class LinkedApp(ReportsActivity, SolunaApp):
     # ---- nothing on the server's disk ----------------------------------------------------
 
     def remember(self, **choices: object) -> None:
-        """Nothing is remembered on the server's disk."""
+        """Nothing is remembered on the server's disk but a keyed player's lobby settings, kept with their key: of
+        what the palette sets, the cursor on the focus and the lines next visit (``LobbySettings.keep_aside``)."""
+        if self.rated:
+            self.lobby.settings.keep_aside(**{setting: bool(value) for setting, value in choices.items()})
+
+    @property
+    def keeps_choices(self) -> bool:
+        """A player with a key has their lobby settings kept with it."""
+        return self.rated
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         for command in super().get_system_commands(screen):

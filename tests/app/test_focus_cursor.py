@@ -81,6 +81,9 @@ async def test_the_palette_turns_it_on_and_off_and_it_is_remembered(tmp_path) ->
         await pilot.pause()
         assert not app.cursor_follows_focus and app.cursor_position == textuals
         assert not Preferences(tmp_path).cursor_follows_focus
+        commands = {command.title: command for command in app.get_system_commands(app.screen)}
+        commands["Screen reader: play in lines next time"].callback()  # as --screen-reader, remembered
+        assert Preferences(tmp_path).screen_reader
 
 
 def test_the_flag_is_remembered_and_soluna_cursor_decides_one_run(tmp_path) -> None:

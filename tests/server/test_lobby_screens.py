@@ -274,4 +274,5 @@ async def test_the_lobby_s_settings_are_set_as_the_key_left_them_and_told_once_t
         assert "◂ hide me ▸" in text
         await pilot.press("tab", "tab", "tab", "right", "right")  # stars: 2, then 3, then 4
         told = await server.expect("keep_choices")  # once, as they settled (not the server's own back)
-        assert told["choices"] == {**kept, "stars": 4, "screen_reader": False}
+        assert told["choices"] == {**kept, "stars": 4, "screen_reader": False, "cursor_follows_focus": False,
+                                  "bell": True}

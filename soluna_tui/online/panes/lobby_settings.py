@@ -2,7 +2,10 @@
 
 The settings are told (``ChoicesChanged``) once they stay as they are a moment, and set again from what the server
 kept for this player (``show_choices``); the clock setting offers the clocks the server offers (``show_clocks``).
-The secret field shows only while the server asks who is coming back (``ask_secret``).
+The secret field shows only while the server asks who is coming back (``ask_secret``). Two settings kept with a key
+have no row here (the tallest lobby has no line to spare at 80x24), and are set from the palette (``keep_aside``):
+the terminal's cursor on the focus (for a braille display, shown at once), and the game in lines from the next visit
+on (as ``remember`` keeps it in the line lobby).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from textual.app import ComposeResult
 from textual.timer import Timer
 from textual.widgets import Input, Label
 
+from ...app.soluna_view import app_view
 from ...link.messages import LobbyChoices, MatchTerms
 from ...local.match_setup import MatchSetup
 from ...rules import MAX_DISCS, MIN_DISCS, MatchOptions
@@ -32,6 +36,8 @@ RULES = [("box (loser chooses)", "box"), ("online (loser opens)", "online")]
 NO_CLOCK: tuple[str, ClockSetting | None] = ("none", None)
 #: The settings, as their widgets' ids and ``LobbyChoices``' fields both say them.
 SETTINGS = ("level", "rules", "stars", "discs", "opener", "hints", "clock", "hidden", "rated", "refuse_challenges")
+#: Settings kept with a key that the palette sets, not a row of the pane (``keep_aside``), with their defaults.
+ASIDE = {"cursor_follows_focus": False, "screen_reader": False}
 #: Seconds the settings stay as they are before they are told (holding a key down sends nothing).
 CHOICES_SETTLE_SECONDS = 1.0
 
@@ -63,6 +69,8 @@ class LobbySettings(Column):
         #: Who the settings are for: a rated player's (``Rated``), a server's that pairs players or passes
         #: challenges on (``Rated``, ``Challenges``).
         self._services = (False, False, False)
+        #: The settings kept with a key that have no row here (``ASIDE``), as kept or as set from the palette.
+        self._aside: dict[str, bool] = dict(ASIDE)
 
     def _choice(self, label: str, values: Sequence[tuple[str, Any]], value: Any, id: str) -> Choice:
         return Choice(label, values, value, ascii_mode=self.ascii_mode, label_width=16, id=id)
@@ -121,7 +129,10 @@ class LobbySettings(Column):
 
     def show_choices(self, choices: LobbyChoices) -> None:
         """The settings as this player last left them (the server keeps them with a key): each one this
-        lobby still offers (a clock this server no longer offers stays as it is)."""
+        lobby still offers (a clock this server no longer offers stays as it is); the cursor on the focus at once,
+        as kept."""
+        self._aside = {setting: getattr(choices, setting) for setting in ASIDE}
+        app_view(self).follow_focus(choices.cursor_follows_focus)
         if not self._ready:  # the settings may still be on their way
             self._choices_to_show = choices
             return
@@ -141,7 +152,15 @@ class LobbySettings(Column):
 
     def choices(self) -> LobbyChoices:
         """The settings as they stand."""
-        return LobbyChoices(**{setting: self.value(setting) for setting in SETTINGS})
+        return LobbyChoices(**{setting: self.value(setting) for setting in SETTINGS},
+                            cursor_follows_focus=self._aside["cursor_follows_focus"],
+                            screen_reader=self._aside["screen_reader"])
+
+    def keep_aside(self, **settings: bool) -> None:
+        """Settings with no row here (``ASIDE``: the cursor on the focus, the lines next visit), set from the palette,
+        told at once to be kept with the key."""
+        self._aside.update({setting: value for setting, value in settings.items() if setting in ASIDE})
+        self.tell_choices()
 
     def options(self) -> MatchOptions:
         return MatchOptions.preset(self.value("rules"), stars_to_win=self.value("stars"), discs=self.value("discs"),
