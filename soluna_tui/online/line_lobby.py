@@ -46,6 +46,7 @@ from ..link.messages import (
     OnlineChanges,
     OnlinePeople,
     Paired,
+    PlayerCard,
     PlayerRecord,
     Request,
     SecretNeeded,
@@ -56,6 +57,7 @@ from ..link.messages import (
 from ..rules import MAX_DISCS, MIN_DISCS
 from ..rules.match import MAX_STARS, MIN_STARS
 from ..rules.wording import minutes, plural
+from .line_cards import CardsPart
 from .line_pairing import PairingPart
 from .line_tables import TablesPart
 from .line_talk import TalkPart
@@ -64,7 +66,7 @@ from .screens.record import describe_recent, summary_of
 from .screens.seeking import terms_words
 
 
-class LineLobby(TalkPart, PairingPart, TablesPart):
+class LineLobby(CardsPart, TalkPart, PairingPart, TablesPart):
     """The lobby in lines, then the match begun (a ``LineCore`` for the door): ``send`` tells the server,
     ``say`` shows lines, ``runner`` does the match's slow work, ``active`` tells the server the player is there."""
 
@@ -79,7 +81,7 @@ class LineLobby(TalkPart, PairingPart, TablesPart):
             ErrorReply: self._error, ClosingSoon: self._closing_soon, Exit: self._exit,
             ComputerGameKept: self._resume_computer, ComputerResult: self._computer_result,
             SecretNeeded: self._secret_needed, PlayerRecord: self._record, LeaderboardPage: self._leaderboard,
-            BackAtTable: self._back_at_table,
+            BackAtTable: self._back_at_table, PlayerCard: self._card,
         }
 
     @property
@@ -114,6 +116,8 @@ class LineLobby(TalkPart, PairingPart, TablesPart):
                 self._back_to_lobby("")
             elif word == "talk":
                 self._read_talk()
+            elif word == "tell":
+                self._cmd_tell(text[len(word):].strip())
             elif word in ("accept", "decline") and self._takeback_asked():
                 self._send(AnswerTakeback(word == "accept"))  # the opponent's takeback request answered
             else:
@@ -262,6 +266,7 @@ class LineLobby(TalkPart, PairingPart, TablesPart):
         self._send(AskLeaderboard(int(argument) - 1 if argument else 0))
 
     def _leaderboard(self, page: LeaderboardPage) -> None:
+        self._board = page  # finger NAME finds its players too
         matches = plural(page.minimum, "rated match", "rated matches")
         condition = matches + (f" against {plural(page.opponents, 'established opponent')}" if page.opponents else "")
         if not page.rows:

@@ -40,6 +40,8 @@ class TalkPart(LobbyState):
         self._say(*(self._talk_words(line, players_see) for line in message.lines if line in kept))
 
     def _talk_words(self, line: ChatLine, players_see_spectators: bool) -> str:
+        if line.tell:
+            return f"You tell {line.name}: {line.text}" if line.yours else f"{line.name} tells you: {line.text}"
         if line.yours:
             return f"You said: {line.text}"
         return f"{spoken_by(line, players_see_spectators)} says: {line.text}"
