@@ -20,17 +20,20 @@ browsers_half.py     child             play in a browser: a code and the browser
 match_half.py        child             the match shown: its news, a computer match kept, leaving it
 remote_table.py      child             a seat at a match the server holds
 who_is_online.py     child             who is online, as the server last said (the lobby draws from it)
-talk_half.py         child             table talk heard, drawn in the chat panels; lines said, mutes, reports
+talk_half.py         child             table talk heard, drawn in the chat panels; lines said, mutes, reports, tells
+cards_half.py        child             a player's card asked of the server by number, shown; a tell begun from it
 activity.py          child             what counts as the player there (a key that acts), told the server
 line_lobby.py        child             the lobby in lines for a screen reader (a numbered menu), then a match in lines
 line_state.py        child             what the lobby in lines knows, shared by its parts; saying, telling the server
 line_talk.py         child             the lobby in lines' talk: each line told with its speaker, read back, said
+line_cards.py        child             the lobby in lines' cards (finger NAME) and tells (tell NAME TEXT)
 line_pairing.py      child             the lobby in lines' quick matches, challenges, a match created or joined by code
 line_tables.py       child             the lobby in lines' matches: played, watched, a rematch; the computer's, kept
 line_words.py        child             the lobby in lines' menu and words, and the lines saying people and matches
 line_session.py      child             a child in lines (``ssh -t HOST screen-reader``): the terminal, the link, a loop
 screens/             child             the screens only a session shows: the lobby, a quick match waiting,
-                                       challenges, names, records, the leaderboard, browsers, closing soon
+                                       challenges, names, records, the leaderboard, a player's card, browsers,
+                                       closing soon
 panes/               child             the lobby's panes (menu and settings, the lists: matches in play, who
                                        is online, the talk), each served by its half; the table is there
 ===================  ================  ===============================================================
