@@ -11,7 +11,7 @@ every limit counts both doors.
 ===================  ===============================================================================
 Module               What it does
 ===================  ===============================================================================
-door.py              the aiohttp server: the page, the static files, the websocket; Origin checked
+door.py              the aiohttp server: page, files, websocket (or in lines); Origin checked
 connections.py       each TCP connection counted at the gate from its first byte, and its deadlines
 origins.py           where the page is its own: the origin and Host it accepts (never the Host header alone)
 visitor.py           one browser tab as a session's connection: its address, name, place at the gate
