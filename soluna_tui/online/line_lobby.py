@@ -36,6 +36,7 @@ from ..link.messages import (
     ComputerResult,
     ErrorReply,
     Exit,
+    FinishedMatch,
     LeaderboardPage,
     LobbyListing,
     MatchGone,
@@ -59,6 +60,7 @@ from ..rules.match import MAX_STARS, MIN_STARS
 from ..rules.wording import minutes, plural
 from .line_cards import CardsPart
 from .line_pairing import PairingPart
+from .line_replays import ReplaysPart
 from .line_tables import TablesPart
 from .line_talk import TalkPart
 from .line_words import BACK_TO_LOBBY, LOBBY_ALIASES, LOBBY_WORDS, LONGEST_NAME_TYPED, MENU, RECENT_TOLD, person_words
@@ -66,7 +68,7 @@ from .screens.record import describe_recent, summary_of
 from .screens.seeking import terms_words
 
 
-class LineLobby(CardsPart, TalkPart, PairingPart, TablesPart):
+class LineLobby(CardsPart, ReplaysPart, TalkPart, PairingPart, TablesPart):
     """The lobby in lines, then the match begun (a ``LineCore`` for the door): ``send`` tells the server,
     ``say`` shows lines, ``runner`` does the match's slow work, ``active`` tells the server the player is there."""
 
@@ -81,7 +83,7 @@ class LineLobby(CardsPart, TalkPart, PairingPart, TablesPart):
             ErrorReply: self._error, ClosingSoon: self._closing_soon, Exit: self._exit,
             ComputerGameKept: self._resume_computer, ComputerResult: self._computer_result,
             SecretNeeded: self._secret_needed, PlayerRecord: self._record, LeaderboardPage: self._leaderboard,
-            BackAtTable: self._back_at_table, PlayerCard: self._card,
+            BackAtTable: self._back_at_table, PlayerCard: self._card, FinishedMatch: self._finished_match,
         }
 
     @property
@@ -90,6 +92,8 @@ class LineLobby(CardsPart, TalkPart, PairingPart, TablesPart):
             return ""
         if self.game is not None:
             return self.game.prompt
+        if self.replay is not None:
+            return self.replay.prompt
         if self.waiting_code is not None:
             return f"Waiting for your opponent in {self.waiting_code}> "
         return "Looking for an opponent> " if self.seeking else "Lobby> "
@@ -116,14 +120,21 @@ class LineLobby(CardsPart, TalkPart, PairingPart, TablesPart):
                 self._back_to_lobby("")
             elif word == "talk":
                 self._read_talk()
-            elif word == "tell":
-                self._cmd_tell(text[len(word):].strip())
+            elif word in ("mute", "unmute", "report", "tell"):
+                getattr(self, f"_cmd_{word}")(text[len(word):].strip())
             elif word in ("accept", "decline") and self._takeback_asked():
                 self._send(AnswerTakeback(word == "accept"))  # the opponent's takeback request answered
             else:
                 self.game.take(line)
                 if word in ("help", "?"):
-                    self._say("Here also: say TEXT talks, talk reads the last lines, lobby goes back to the lobby.")
+                    self._say("Here also: say TEXT talks, talk reads the last lines, mute NAME, unmute NAME and "
+                              "report NAME as in the lobby, lobby goes back to the lobby.")
+            return
+        if self.replay is not None:
+            if text.casefold() in BACK_TO_LOBBY:
+                self._leave_replay()
+            else:
+                self.replay.take(text)
             return
         if not text:
             self._say("Type cancel to stop looking or waiting, or help." if self.seeking or self.waiting_code
@@ -256,8 +267,10 @@ class LineLobby(CardsPart, TalkPart, PairingPart, TablesPart):
         self._send(AskRecord())
 
     def _record(self, message: PlayerRecord) -> None:
-        recent = [f"{describe_recent(entry)}." for entry in message.recent[:RECENT_TOLD]]
-        self._say(*summary_of(message).splitlines(), *(["Recent matches:", *recent] if recent else []))
+        self.recent = message.recent[:RECENT_TOLD]
+        recent = [f"{number}. {describe_recent(entry)}." for number, entry in enumerate(self.recent, 1)]
+        self._say(*summary_of(message).splitlines(),
+                  *(["Recent matches (replay 1 replays the first, move by move):", *recent] if recent else []))
 
     def _cmd_leaderboard(self, argument: str) -> None:
         if argument and not (argument.isascii() and argument.isdigit() and int(argument) >= 1):

@@ -29,7 +29,7 @@ MENU = (
                  "yours; finger NAME tells someone's card."),
     ("6", "matches", "matches: the matches in play, by number; watch 2 watches the second."),
     ("7", "talk", "talk: the lobby's last lines of talk; say TEXT says a line to the lobby; tell NAME TEXT to one "
-                  "person alone."),
+                  "person alone; mute NAME, unmute NAME, report NAME."),
     ("8", "terms", "terms: the terms you offer (stars 2, discs 8 and rules online change them)."),
     ("9", "help", "help: this menu; remember opens Soluna in lines on every visit with your key, forget undoes it."),
     ("0", "quit", "quit: leave Soluna."),
@@ -38,7 +38,7 @@ MENU = (
 LOBBY_WORDS = frozenset({"quick", "challenge", "challenges", "who", "matches", "talk", "help", "quit", "watch",
                          "accept", "decline", "withdraw", "cancel", "say", "return", "menu", "terms", "stars", "discs",
                          "rules", "computer", "resume", "remember", "forget", "create", "join", "leaderboard",
-                         "record", "name", "finger", "card", "tell"})
+                         "record", "name", "finger", "card", "tell", "mute", "unmute", "report", "replay"})
 LOBBY_ALIASES = {**{number: word for number, word, _ in MENU}, "?": "help", "q": "quit", "exit": "quit",
                  "bye": "quit", "online": "who", "w": "watch", "stop": "cancel", "chat": "talk", "m": "menu",
                  "c": "computer"}

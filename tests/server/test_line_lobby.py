@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from soluna_tui.link.messages import (
     AnswerChallenge,
+    AskFinishedMatch,
     AskLeaderboard,
     CancelSeek,
     ChallengeLine,
@@ -15,6 +16,7 @@ from soluna_tui.link.messages import (
     Chat,
     ChatLine,
     Doing,
+    FinishedMatch,
     LeaderboardPage,
     LeaderboardRow,
     LeaveMatch,
@@ -22,12 +24,17 @@ from soluna_tui.link.messages import (
     MatchState,
     MatchTerms,
     Moved,
+    MuteChat,
     OnlinePeople,
     OnlinePerson,
+    PlayerRecord,
     PlayMove,
+    RecentMatch,
+    ReportChat,
     Request,
     Say,
     Seek,
+    SideResult,
     Standing,
     WatchMatch,
     Welcome,
@@ -37,6 +44,7 @@ from soluna_tui.link.safe_talk import Room
 from soluna_tui.local.match_setup import MatchSetup
 from soluna_tui.online.line_lobby import LineLobby
 from soluna_tui.rules import MatchOptions
+from soluna_tui.rules.end_reason import EndReason
 from soluna_tui.rules.solver import Budget
 
 BOB = OnlinePerson(2, "bob", False, None, Doing.LOBBY)
@@ -119,6 +127,21 @@ def test_talk_is_told_with_its_speaker_as_it_comes_and_what_was_said_before_is_r
     assert heard.hear(Chat(Room.LOBBY, (), refused="Slow down.")) == ["Not said: Slow down."]
 
 
+def test_a_talker_is_muted_heard_again_and_reported_by_name_as_on_the_full_screen() -> None:
+    heard = Heard()
+    heard.hear(Chat(Room.LOBBY, (ChatLine(1, Room.LOBBY, 2, "bob", "buy gold", 0.0),)))
+    assert heard.type("report nobody") == ["No line of nobody's is shown here to report."] and heard.sent == []
+    assert heard.type("report Bob") == [] and heard.sent == [ReportChat(1)]  # the server says what came of it
+    assert heard.type("mute bob") == ["Muted bob (unmute bob undoes it)."] and heard.sent == [MuteChat(2, True)]
+    assert heard.hear(Chat(Room.LOBBY, (ChatLine(2, Room.LOBBY, 2, "bob", "more gold", 1.0),))) == []
+    assert heard.type("talk") == ["No talk here yet. Type say and a line to talk."]
+    assert heard.type("unmute bob") == ["You hear bob again."] and heard.sent == [MuteChat(2, False)]
+    assert heard.type("mute") == ["All talk muted (unmute undoes it)."] and heard.sent == [MuteChat(None, True)]
+    assert heard.type("mute cyd") == ["Nobody called cyd has talked here."] and heard.sent == []
+    assert heard.type("report") == ["Whose line? Type report and their name: their last line goes to the server's "
+                                    "owner."]
+
+
 def test_a_challenge_is_sent_by_name_and_one_that_comes_is_told_and_accepted_by_its_number() -> None:
     heard = Heard()
     assert heard.type("challenge BOB") == [] and heard.sent == [ChallengePerson(2, heard.lobby._terms())]
@@ -147,8 +170,8 @@ def test_a_match_watched_by_its_number_tells_every_move_and_lobby_leaves_it() ->
     placed = match.round.table.resolve(move)
     said = heard.hear(Moved("ABCD", 1, 1, 0, str(placed)))
     assert said == [f"bob: {said[0].removeprefix('bob: ')}"] and f"({move})" in said[0]
-    assert heard.type("help")[-1] == ("Here also: say TEXT talks, talk reads the last lines, lobby goes back to the "
-                                      "lobby.")
+    assert heard.type("help")[-1] == ("Here also: say TEXT talks, talk reads the last lines, mute NAME, unmute NAME "
+                                      "and report NAME as in the lobby, lobby goes back to the lobby.")
     heard.type(f"{placed.mover_slot + 1}>{placed.target_slot + 1}")
     assert not any(isinstance(request, PlayMove) for request in heard.sent)  # a spectator moves nothing
     assert heard.type("lobby")[0] == "Back in the lobby." and heard.sent == [LeaveMatch()]
@@ -173,3 +196,26 @@ def test_the_leaderboard_is_told_a_row_a_line_with_the_player_s_own_standing_and
     assert said == ["The leaderboard, ranks 21 to 22 of 30 (players with at least 5 rated matches):",
                     "21. p21, rating 1579, 10 played, 6 won.", "22. p22, rating 1578, 10 played, 6 won.",
                     "You: rank 22, rating 1578.", "Type leaderboard 23 for the next ones."]
+
+
+def test_a_recent_match_is_replayed_from_the_record_move_by_move_and_lobby_leaves_it() -> None:
+    heard = Heard()
+    assert heard.type("replay 1") == ["Type record first: it numbers your recent matches, and replay 1 replays the "
+                                      "first."]
+    won = RecentMatch(4, "bob", SideResult.WON, False, (1, 0), 1_790_000_000.0, ended=EndReason.WON)
+    said = heard.hear(PlayerRecord("ann", False, None, None, 1, 1, 0, recent=(won,)))
+    assert said[-2] == "Recent matches (replay 1 replays the first, move by move):"
+    assert said[-1].startswith("1. ") and "vs bob: won" in said[-1]
+    assert heard.type("replay 2") == ["Type replay and a number from 1 to 1, as record numbered your matches."]
+    assert heard.type("replay 1") == [] and heard.sent == [AskFinishedMatch(4)]
+    match = MatchSetup(MatchOptions.preset("box", stars_to_win=1, discs=6), ("ann", "bob"), seed=3).new_match()
+    while not match.is_over:
+        match.play(match.position.legal_moves[0])
+    said = heard.hear(FinishedMatch(4, ("ann", "bob"), EndReason.WON, 1_790_000_000.0, match.to_dict()))
+    assert said[0].startswith("Replaying match #4, ann against bob: ")
+    assert said[2].startswith("Round 1, ann opens. ")
+    assert heard.lobby.prompt == f"Replay, move 0 of {match.round.ply}> "
+    placed = match.round.placed_at(0)
+    assert heard.type("")[0] == f"ann: {heard.said[0].removeprefix('ann: ')}" and f"({placed.move})" in heard.said[0]
+    assert heard.lobby.prompt == f"Replay, move 1 of {match.round.ply}> "
+    assert heard.type("lobby") == ["Back in the lobby."] and heard.lobby.prompt == "Lobby> "
