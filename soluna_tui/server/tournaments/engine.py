@@ -198,9 +198,9 @@ class TournamentEngine:
             if all(each.finished for each in snapshot.pairings):
                 await self._finish(snapshot)
             return []
-        free = arena_players(snapshot)
-        if len(free) < 2:
+        if len(free_players(snapshot)) < 2:
             return []
+        free = arena_players(snapshot)
         pairs = await asyncio.to_thread(arena_pairs, free, now, self.rematch_wait)
         if not pairs:
             return []
@@ -264,21 +264,29 @@ def swiss_players(snapshot: Snapshot) -> list[SwissPlayer]:
 
 def arena_players(snapshot: Snapshot) -> list[ArenaPlayer]:
     """An arena's free players (not paused, at no match), as its pairing knows them, in standings order."""
-    busy = snapshot.playing()
+    free = free_players(snapshot)
+    if not free:
+        return []
     joined = {each.fingerprint: each.joined_at for each in snapshot.entrants}
     start = snapshot.tournament.plan.starts_at
-    free = {each.fingerprint for each in snapshot.entrants if not each.paused} - busy
+    last: dict[str, Pairing] = {}
+    for pairing in snapshot.pairings:  # in the order they were made: each player's last stays
+        for player in pairing.players:
+            last[player] = pairing
     opened = openings(snapshot.pairings)
     players = []
     for rank, placing in enumerate(standings(snapshot)):
         player = placing.fingerprint
         if player not in free:
             continue
-        mine = [each for each in snapshot.pairings if player in each.players]
-        last = mine[-1] if mine else None
-        since = max(joined[player], start, last.finished_at or 0.0 if last is not None else 0.0)
+        previous = last.get(player)
+        since = max(joined[player], start, previous.finished_at or 0.0 if previous is not None else 0.0)
         history = opened.get(player, Openings())
-        players.append(ArenaPlayer(player, rank, last.opponent_of(player) if last is not None else None, since,
-                                   history.balance, history.opened_last))
+        players.append(ArenaPlayer(player, rank, previous.opponent_of(player) if previous is not None else None,
+                                   since, history.balance, history.opened_last))
     return players
 
+
+def free_players(snapshot: Snapshot) -> set[str]:
+    """The entrants neither paused nor at a match."""
+    return {each.fingerprint for each in snapshot.entrants if not each.paused} - snapshot.playing()
