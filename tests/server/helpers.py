@@ -18,6 +18,7 @@ from pathlib import Path
 
 import asyncssh
 import pyte
+import pytest
 
 from soluna_tui.play.looks import JUMP_KEYS
 from soluna_tui.rules.clock import PRESETS
@@ -31,6 +32,11 @@ from ..warm_zygotes import warm
 #: Every wait in these tests gives up after this long.
 TIMEOUT = 15.0
 HOST_KEY = asyncssh.generate_private_key("ssh-ed25519")
+#: An end-to-end test on SQLite only (the ``database`` fixture's other store left out): for behaviour the lobby gives
+#: whatever the store, whose store calls are proved on both stores by tests/storage and the lobby's own tests
+#: (tests/server/test_lobby.py, test_pairing_lobby.py, test_talk.py: in-process, a fraction of the cost). Where the
+#: behaviour depends on the database (the fleet, outages, a restart, locks), the test keeps both.
+on_sqlite_only = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 
 
 class AnonymousClient(asyncssh.SSHClient):

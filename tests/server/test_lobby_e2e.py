@@ -16,7 +16,7 @@ from typing import Any
 import asyncssh
 import pytest
 
-from .helpers import SshTerminal, keep_the_name, play_a_move, running_server, wait_until
+from .helpers import SshTerminal, keep_the_name, on_sqlite_only, play_a_move, running_server, wait_until
 
 #: The lobby's menu when nothing is held for the player: the keys that reach each entry from wherever the
 #: menu's cursor was left (Up stops at the first entry).
@@ -186,6 +186,7 @@ async def test_the_lobby_s_settings_come_back_with_the_key_and_last_a_guest_s_vi
                 await cyd.close()
 
 
+@on_sqlite_only
 async def test_a_guest_s_record_lists_the_match_it_just_finished(tmp_path, database) -> None:
     async with running_server(tmp_path, hold_time=120, database=database) as server:
         ann = await SshTerminal.open(server.port, username="ann", local_addr=("127.0.0.2", 0))

@@ -15,7 +15,7 @@ import asyncssh
 from soluna_tui.cli import main
 from soluna_tui.server.storage.players import NAME_RESERVED_FOR
 
-from .helpers import SshTerminal, keep_the_name, running_server, terminals
+from .helpers import SshTerminal, keep_the_name, on_sqlite_only, running_server, terminals
 from .test_lobby_e2e import JOIN_KEYS, LEADERBOARD_KEYS, RECORD_KEYS, TOP, create, play_out, short_match_settings
 from .test_online_e2e import open_online
 
@@ -50,6 +50,7 @@ async def rated_match(server, first: SshTerminal, second: SshTerminal) -> tuple[
     return finished.rating_changes[0].after.shown, finished.rating_changes[1].after.shown
 
 
+@on_sqlite_only
 async def test_a_name_given_up_stays_its_key_s_until_released_and_records_show_the_name_held_now(
         tmp_path, database) -> None:
     keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(3)]
@@ -97,6 +98,7 @@ async def test_a_name_given_up_stays_its_key_s_until_released_and_records_show_t
         assert not re.search(r"\sbob\s+\d+", text)
 
 
+@on_sqlite_only
 async def test_a_player_on_two_terminals_sees_its_new_rating_in_both_after_a_rated_match(tmp_path, database) -> None:
     keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(2)]
     async with running_server(tmp_path, database=database, hold_time=120) as server, \

@@ -9,7 +9,7 @@ import time
 
 import asyncssh
 
-from .helpers import SshTerminal, keep_the_name, running_server, terminals, wait_until
+from .helpers import SshTerminal, keep_the_name, on_sqlite_only, running_server, terminals, wait_until
 from .test_two_players import create_match, join_match
 
 #: The lobby's key for who is online, in the place of the matches in play.
@@ -43,6 +43,7 @@ async def see_online(terminal: SshTerminal, present: tuple[str, ...], absent: tu
         and f"Who is online ({len(present)})" in screen and f"· {len(present)} online" in screen, timeout)
 
 
+@on_sqlite_only
 async def test_three_players_see_each_other_online_and_a_disconnect_leaves_the_list_within_seconds(
         tmp_path, database) -> None:
     async with running_server(tmp_path, database=database) as server, terminals(server.port) as opened:
@@ -62,6 +63,7 @@ async def test_three_players_see_each_other_online_and_a_disconnect_leaves_the_l
         assert time.monotonic() - started < FEW_SECONDS
 
 
+@on_sqlite_only
 async def test_a_hidden_player_is_not_listed_and_a_key_stays_hidden_on_its_next_visit(tmp_path, database) -> None:
     dan_key = asyncssh.generate_private_key("ssh-ed25519")
     async with running_server(tmp_path, database=database) as server, terminals(server.port) as opened:
@@ -89,6 +91,7 @@ async def test_a_hidden_player_is_not_listed_and_a_key_stays_hidden_on_its_next_
         await see_online(bob, ("ann", "bob"), absent=("dan",))
 
 
+@on_sqlite_only
 async def test_a_spectator_arriving_and_leaving_changes_the_count_the_players_see(tmp_path, database) -> None:
     async with running_server(tmp_path, database=database, hold_time=120) as server, \
             terminals(server.port) as opened:

@@ -8,7 +8,7 @@ import re
 
 import asyncssh
 
-from .helpers import SshTerminal, keep_the_name, running_server, terminals, wait_until
+from .helpers import SshTerminal, keep_the_name, on_sqlite_only, running_server, terminals, wait_until
 from .test_online_e2e import open_online, see_online
 
 #: From the lobby's menu: "Find me an opponent" (the last entry but Quit).
@@ -60,6 +60,7 @@ async def answer(terminal: SshTerminal, key: str) -> None:
     await terminal.press(key)
 
 
+@on_sqlite_only
 async def test_two_seekers_on_the_same_terms_are_paired_and_a_third_on_other_terms_waits_then_stops(
         tmp_path, database) -> None:
     async with running_server(tmp_path, database=database) as server, terminals(server.port) as opened:
@@ -90,6 +91,7 @@ async def test_two_seekers_on_the_same_terms_are_paired_and_a_third_on_other_ter
         await wait_until(none_stored, what="cyd's seek gone from the store")  # written a moment after
 
 
+@on_sqlite_only
 async def test_nobody_is_paired_with_themselves_nor_rated_with_a_key_from_the_same_address(tmp_path, database) -> None:
     dan_key, eve_key = asyncssh.generate_private_key("ssh-ed25519"), asyncssh.generate_private_key("ssh-ed25519")
     async with running_server(tmp_path, database=database) as server, terminals(server.port) as opened:
@@ -108,6 +110,7 @@ async def test_nobody_is_paired_with_themselves_nor_rated_with_a_key_from_the_sa
         assert sorted(each.seeker.name for each in await server.lobby.store.pairing.seeks()) == ["dan", "eve"]
 
 
+@on_sqlite_only
 async def test_a_challenge_declined_one_accepted_and_one_to_a_player_at_a_match_told_once_back(
         tmp_path, database) -> None:
     async with running_server(tmp_path, database=database, hold_time=120) as server, \

@@ -1,9 +1,10 @@
 """A move between alike towers lands in the same place on every screen: the mover's, the opponent's
 and a spectator's, after a reconnect, after a server restart, and in the replay of the finished match.
 
-Real asyncssh clients with pseudo-terminals read by pyte, a real server on 127.0.0.1, on SQLite and on
-PostgreSQL (the ``database`` fixture). The mover puts the second of two alike towers on the first: the
-notation alone (``1S>1S``) would have every other screen take the first onto the second.
+Real asyncssh clients with pseudo-terminals read by pyte, a real server on 127.0.0.1, on SQLite (the places are
+kept in the match's document: tests/storage/test_matches.py reads them back from both stores). The mover puts the
+second of two alike towers on the first: the notation alone (``1S>1S``) would have every other screen take the
+first onto the second.
 """
 
 from __future__ import annotations
@@ -14,7 +15,15 @@ import pytest
 from soluna_tui.play.looks import JUMP_KEYS
 from soluna_tui.rules import Arrangement, Match
 
-from .helpers import SshTerminal, keep_the_name, places_on_board, running_server, server_places, wait_until
+from .helpers import (
+    SshTerminal,
+    keep_the_name,
+    on_sqlite_only,
+    places_on_board,
+    running_server,
+    server_places,
+    wait_until,
+)
 from .test_endings_e2e import watch_the_first_listed
 from .test_lobby_e2e import JOIN_KEYS, RECORD_KEYS, create, play_out
 
@@ -62,6 +71,7 @@ async def come_back(terminal: SshTerminal) -> None:
 
 
 @pytest.mark.slow
+@on_sqlite_only
 async def test_a_move_between_alike_towers_lands_in_the_same_place_on_every_screen(tmp_path, database) -> None:
     keys = {name: asyncssh.generate_private_key("ssh-ed25519") for name in ("ann", "bob")}
     opened: list[SshTerminal] = []

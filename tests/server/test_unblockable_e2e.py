@@ -14,7 +14,7 @@ import time
 
 import asyncssh
 
-from .helpers import SshTerminal, keep_the_name, running_server, terminals
+from .helpers import SshTerminal, keep_the_name, on_sqlite_only, running_server, terminals
 from .test_online_e2e import open_online
 from .test_pairing_e2e import HOME, people_listed, quick_match
 from .test_two_players import create_match, join_match, secret_shown
@@ -35,6 +35,7 @@ async def try_challenge(terminal: SshTerminal, name: str, online: int) -> str:
     return " ".join(screen.replace("│", " ").split())
 
 
+@on_sqlite_only
 async def test_five_guests_from_two_addresses_leave_room_for_a_friend_s_challenge(tmp_path, database) -> None:
     async with running_server(tmp_path, database=database) as server, terminals(server.port) as opened:
         bob = await opened.open("bob")
@@ -54,6 +55,7 @@ async def test_five_guests_from_two_addresses_leave_room_for_a_friend_s_challeng
         assert len(await server.lobby.store.pairing.challenges()) == 5
 
 
+@on_sqlite_only
 async def test_a_stranger_with_a_guest_s_name_is_offered_nothing_and_cannot_lock_the_real_player_out(
         tmp_path, database) -> None:
     async with (running_server(tmp_path, database=database, hold_time=120) as server,
@@ -98,6 +100,7 @@ def flat(screen: str) -> str:
     return " ".join(screen.replace("│", " ").split())
 
 
+@on_sqlite_only
 async def test_a_rated_seeker_and_a_guest_on_the_same_settings_are_told_why_and_listed_as_waiting(
         tmp_path, database) -> None:
     dan_key = asyncssh.generate_private_key("ssh-ed25519")
@@ -119,6 +122,7 @@ async def test_a_rated_seeker_and_a_guest_on_the_same_settings_are_told_why_and_
         assert not server.lobby.tables and "in the lobby" in listed  # cyd is; dan and gus wait
 
 
+@on_sqlite_only
 async def test_a_challenge_accepted_on_one_terminal_leaves_the_other_s_list_at_once(tmp_path, database) -> None:
     bob_key = asyncssh.generate_private_key("ssh-ed25519")
     async with running_server(tmp_path, database=database) as server, terminals(server.port) as opened:

@@ -6,7 +6,8 @@ import asyncio
 
 import pytest
 
-from soluna_tui.rules import Match
+from soluna_tui.rules import Match, MatchOptions
+from soluna_tui.rules.places import PlacedMove
 from soluna_tui.server.storage import CodeTaken, MatchNotFound, StorageError, VersionConflict
 
 from .conftest import finished_match, match_in_play, seats
@@ -49,6 +50,20 @@ async def test_an_update_from_an_old_version_is_refused_and_changes_nothing(stor
     assert (await store.matches.get("ABCD")).document == played.to_dict()
     with pytest.raises(MatchNotFound):
         await store.matches.update("ZZZZ", 1, played.to_dict())
+
+
+async def test_a_move_between_alike_towers_reads_back_in_the_places_it_was_played(store):
+    """The store's part of tests/server/test_places_e2e.py (run there on SQLite only): the second of two alike
+    towers put on the first reads back so, not as the notation alone would place it (the first onto the second)."""
+    match = Match(MatchOptions.preset("online", stars_to_win=1, discs=6), ("ann", "bob"), seed=1)
+    table = match.round.table
+    first, second = next((first, second) for first in range(len(table)) for second in range(first + 1, len(table))
+                         if table[first] is not None and table[first] == table[second])
+    move = next(move for move in match.position.legal_moves if move.mover == move.target == table[first])
+    match.play(PlacedMove(move, mover_slot=second, target_slot=first))
+    await store.matches.create("PLCE", match.options.to_dict(), seats(), match.to_dict())
+    stored = Match.from_dict((await store.matches.get("PLCE")).document).round.table
+    assert stored == match.round.table and stored[second] is None and stored[first] is not None
 
 
 async def test_two_servers_writing_the_same_version_at_once_one_wins(open_store):
