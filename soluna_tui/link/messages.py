@@ -1076,6 +1076,54 @@ class TournamentPage(Answer):
     answer_to: int | None = None
 
 
+# ---- the open seeks board (issue 42) ---------------------------------------------------------------------------
+
+
+#: The most open seeks the board lists (the longest waiting first).
+SEEKS_LISTED: Final = 50
+
+
+@dataclass(frozen=True)
+class SeekLine:
+    """A quick match waiting for an opponent, as the seeks board lists it: who (a keyed player's rating), on what
+    terms, since when (the store's time); ``key`` names it to accept it (``AcceptSeek``); ``yours``: this player's."""
+
+    key: Annotated[str, Longest(64)]
+    name: ShownName
+    terms: MatchTerms
+    since: float
+    rating: int | None = None
+    yours: bool = False
+
+
+@dataclass(frozen=True)
+class WatchSeeks(Request):
+    """The seeks board opened (``True``: the open seeks now, then each time they change) or closed."""
+
+    TYPE: ClassVar[str] = "watch_seeks"
+    watch: bool
+
+
+@dataclass(frozen=True)
+class AcceptSeek(Question):
+    """Accept an open seek from the board, on its terms (``hints``: this player's own): paired at once, as a quick
+    match is, or refused in one line (gone meanwhile, or not a match these two may play)."""
+
+    TYPE: ClassVar[str] = "accept_seek"
+    key: Annotated[str, Longest(64)]
+    hints: bool = False
+    ask: int | None = None
+
+
+@dataclass(frozen=True)
+class OpenSeeks(Reply):
+    """The open seeks, the longest waiting first, each time they change while the board is open."""
+
+    TYPE: ClassVar[str] = "open_seeks"
+    seeks: Annotated[tuple[SeekLine, ...], Longest(SEEKS_LISTED)]
+    total: int = 0
+
+
 def _registry(*kinds: type[Message]) -> Mapping[str, type[Message]]:
     return types.MappingProxyType({kind.TYPE: kind for kind in kinds})
 
@@ -1086,9 +1134,9 @@ REQUESTS: Final = _registry(CreateMatch, JoinMatch, WatchMatch, CancelMatch, Lea
                             Activity, Say, MuteChat, ReportChat, Seek, CancelSeek, ChallengePerson, AnswerChallenge,
                             WithdrawChallenge, AskBrowserCode, AskBrowsers, RevokeBrowser, AskCard, TellPerson,
                             AskTakeback, AnswerTakeback, AskTournaments, AskTournament, JoinTournament,
-                            WithdrawTournament, CreateTournament)
+                            WithdrawTournament, CreateTournament, WatchSeeks, AcceptSeek)
 REPLIES: Final = _registry(Welcome, LobbyListing, Waiting, MatchState, Moved, SecretNeeded, ComputerGameKept, Notice,
                            MatchGone, ErrorReply, ClosingSoon, Exit, LeaderboardPage, PlayerRecord, FinishedMatch,
                            ComputerResult, OnlinePeople, OnlineChanges, Spectators, Chat, Seeking, Paired,
                            ChallengeSent, Challenges, BrowserCode, Browsers, SeatPeople, PlayerCard,
-                           BackAtTable, Tournaments, TournamentPage)
+                           BackAtTable, Tournaments, TournamentPage, OpenSeeks)

@@ -13,7 +13,16 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from ...link.messages import AnswerChallenge, CancelSeek, ChallengePerson, LobbyChoices, Seek, WithdrawChallenge
+from ...link.messages import (
+    AcceptSeek,
+    AnswerChallenge,
+    CancelSeek,
+    ChallengePerson,
+    LobbyChoices,
+    Seek,
+    WatchSeeks,
+    WithdrawChallenge,
+)
 from ..storage import Storage, StorageError
 from .challenges import ChallengeBook
 from .meeting import Meeting, PairedJoin
@@ -46,7 +55,7 @@ class Pairings:
     def handlers(self) -> dict[type[Any], Callable[[Asker, Any], Awaitable[None]]]:
         return {Seek: self.seeks.seek, CancelSeek: self.seeks.cancel, ChallengePerson: self.book.challenge,
                 AnswerChallenge: self.book.answer, WithdrawChallenge: self.book.withdraw,
-                PairedJoin: self._paired_join}
+                PairedJoin: self._paired_join, WatchSeeks: self.seeks.watch, AcceptSeek: self.seeks.accept}
 
     async def _paired_join(self, asker: Asker, step: PairedJoin) -> None:
         await (self.seeks.join(asker, step) if step.challenge is None else self.book.join(asker, step))
@@ -73,10 +82,11 @@ class Pairings:
                 log.exception("reading the quick matches and challenges failed")
 
     async def watch(self) -> None:
-        """Every few heartbeats while anything is open here: read again (a player gone elsewhere lapses)."""
+        """Every few heartbeats while anything is open here (or a seeks board is open): read again (a player gone
+        elsewhere lapses)."""
         while True:
             await asyncio.sleep(self.presence.heartbeat * READ_EVERY)
-            if self.book.known or self.seeks.waiting:
+            if self.book.known or self.seeks.waiting or self.seeks.board:
                 self.stir()
 
     async def close(self) -> None:
@@ -101,6 +111,8 @@ class Pairings:
         it hears the challenges that waited."""
         now, before = self.meeting.in_lobby(guest), self._in_lobby.get(guest, True)
         self._in_lobby[guest] = now
+        if not now:
+            self.seeks.board.pop(guest, None)  # the seeks board closes with the lobby
         if not now and guest in self.seeks.waiting:
             try:
                 await self.seeks.gone(guest)

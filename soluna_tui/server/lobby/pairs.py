@@ -79,6 +79,23 @@ def partner_for(newcomer: SeekRecord, waiting: Iterable[SeekRecord]) -> SeekReco
     return min(candidates, key=distance, default=None)
 
 
+def seek_refusal(seek: SeekRecord, accepter: Someone) -> str | None:
+    """Why ``accepter`` may not accept ``seek`` from the seeks board, on its terms (``None``: they may)."""
+    name = seek.seeker.name
+    if seek.code is not None:
+        return f"{name} has just been paired: that seek is not open any more."
+    if seek.seeker.person == accepter.person or seek.seeker.session == accepter.session:
+        return "That is your own seek: the others see it on their board."
+    rated = bool(seek.terms.get("rated"))
+    if rated and accepter.fingerprint is None:
+        return f"{name} asks for a rated match, between players with SSH keys: a guest cannot accept it."
+    if not may_meet(accepter, seek.seeker, rated):
+        if rated and accepter.address == seek.seeker.address:
+            return f"{name} is at your address, and a rated match is never between two players from one address."
+        return "That is your own seek on another terminal."
+    return None
+
+
 def why_not_paired(mine: SeekRecord, other: SeekRecord) -> str | None:
     """Why ``mine``'s player, waiting, is not paired with ``other``'s, waiting on the same settings but for
     whether the match is rated, or rated from the same address; ``None``: they would be paired, or their settings

@@ -15,12 +15,26 @@ settings whom they are not paired with, and why (``pairs.why_not_paired``: rated
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
-from ...link.messages import CancelSeek, CreateMatch, MatchTerms, Notice, Seek, Seeking
+from ...link.messages import (
+    SEEKS_LISTED,
+    AcceptSeek,
+    CancelSeek,
+    CreateMatch,
+    MatchTerms,
+    Notice,
+    OpenSeeks,
+    Seek,
+    Seeking,
+    SeekLine,
+    WatchSeeks,
+)
+from ...rules import SolunaError
 from ..storage import Storage
-from ..storage.pairing import CLAIMED, SeekRecord
+from ..storage.pairing import CLAIMED, SeekRecord, Someone
 from .meeting import Meeting, PairedJoin, checked_terms, terms_document, terms_from_document
-from .pairs import partner_for, why_not_paired
+from .pairs import partner_for, seek_refusal, why_not_paired
 from .two_player import TwoPlayerMatches
 from .visitors import Asker, Guest
 
@@ -40,6 +54,8 @@ class Seeks:
         #: Those each waiting terminal was told it is not paired with (by terminal: the others' terminals, with
         #: their names).
         self._told_apart: dict[Guest, dict[str, str]] = {}
+        #: The terminals with the seeks board open, and the seeks each was last told.
+        self.board: dict[Guest, OpenSeeks | None] = {}
 
     def _wait(self, guest: Guest, waiting: bool) -> None:
         """``guest`` waits for a quick match now (or no longer does): listed so."""
@@ -98,6 +114,7 @@ class Seeks:
 
     async def gone(self, guest: Guest) -> None:
         """The terminal has gone (or went to another match): it waits no more, paired or not."""
+        self.board.pop(guest, None)
         if guest in self.waiting:
             self._wait(guest, False)
             await self.store.pairing.unseek(self.meeting.session(guest), paired_too=True)
@@ -108,6 +125,7 @@ class Seeks:
         why."""
         server = self.meeting.presence.server_id
         self._tell_everyone_apart(seeks)
+        self._tell_board(seeks)
         for record in seeks:
             seeker, code = record.seeker, record.code
             if seeker.server != server or code in (None, CLAIMED) or self._queued.get(seeker.session) == code:
@@ -147,6 +165,68 @@ class Seeks:
         waiting = {other.seeker.session for other in others if other.code is None and other.seeker.server in live}
         for session in [session for session in told if session not in waiting]:
             guest.send(Notice(f"{told.pop(session)} is not waiting any more."))
+
+    # ---- the open seeks board ------------------------------------------------------------------
+
+    async def watch(self, asker: Asker, request: WatchSeeks) -> None:
+        """The seeks board opened (the open seeks now, then each time they change) or closed."""
+        if not request.watch:
+            self.board.pop(asker.guest, None)
+            return
+        self.board[asker.guest] = None
+        self._tell_board(await self.store.pairing.seeks(), only=asker.guest)
+
+    def _tell_board(self, seeks: list[SeekRecord], only: Guest | None = None) -> None:
+        """Each terminal with the board open hears the open seeks, when they changed since it was last told."""
+        live = self.meeting.presence.live
+        open_seeks = sorted((each for each in seeks if each.code is None and each.seeker.server in live),
+                            key=lambda each: each.since)
+        for guest, told in list(self.board.items()):
+            if only not in (None, guest):
+                continue
+            person = self.meeting.someone(guest).person
+            lines = tuple(SeekLine(each.seeker.session, each.seeker.name, terms_from_document(each.terms), each.since,
+                                   each.seeker.rating, yours=each.seeker.person == person)
+                          for each in open_seeks[:SEEKS_LISTED])
+            board = OpenSeeks(lines, len(open_seeks))
+            if board != told:
+                self.board[guest] = board
+                guest.send(board)
+
+    async def accept(self, asker: Asker, request: AcceptSeek) -> None:
+        """An open seek accepted from the board: claimed under the store's lock (two acceptors never both get it),
+        then the match made as a quick match's is, on the seek's terms; refused in one line when it is gone or not a
+        match these two may play."""
+        if not self.enabled:
+            asker.refuse(OFF)
+            return
+        if asker.visitor.code is not None:
+            asker.refuse("Leave the match you are at first (n).")
+            return
+        if not self.meeting.allow(asker):
+            return
+        accepter = self.meeting.someone(asker.guest)
+        chosen = await self.store.pairing.claim(lambda waiting: self._acceptable(waiting, request.key, accepter),
+                                                self.meeting.presence.live)
+        if isinstance(chosen, str):
+            asker.refuse(chosen)
+            return
+        await self.gone(asker.guest)  # this player's own seek, if any, waits no more
+        await self._create(asker, chosen, replace(terms_from_document(chosen.terms), hints=request.hints))
+
+    def _acceptable(self, waiting: list[SeekRecord], key: str, accepter: Someone) -> SeekRecord | str:
+        """The seek ``key`` among those ``waiting``, if ``accepter`` may accept it; else why not, in one line."""
+        seek = next((each for each in waiting if each.seeker.session == key), None)
+        if seek is None:
+            return "That seek is not open any more: its player was paired, stopped looking or left."
+        refusal = seek_refusal(seek, accepter)
+        if refusal is not None:
+            return refusal
+        try:
+            self.matches.referee.clock_for(terms_from_document(seek.terms).clock)
+        except SolunaError:
+            return "That seek's clock is not one this server offers."
+        return seek
 
     async def join(self, asker: Asker, step: PairedJoin) -> None:
         """A waiting terminal's turn to join the match it was paired into."""

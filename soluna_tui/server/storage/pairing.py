@@ -116,6 +116,21 @@ class Pairing:
             await tx.announce(Change(PAIRING, 0))
         return partner
 
+    async def claim(self, choose: Callable[[list[SeekRecord]], SeekRecord | str],
+                    live: Collection[str]) -> SeekRecord | str:
+        """A seek accepted from the seeks board: ``choose`` picks it among those waiting on servers ``live`` (or says
+        why not, a text); the one picked is claimed (``CLAIMED``) under the lock, so two acceptors never both get
+        it."""
+        async with self._db.transaction() as tx:
+            await self._db.lock(tx, _LOCK)
+            chosen = choose([each for each in await _seeks(tx) if each.seeker.server in live])
+            if isinstance(chosen, str):
+                return chosen
+            await tx.execute("UPDATE seeks SET code = ? WHERE session = ? AND code IS NULL",
+                             (CLAIMED, chosen.seeker.session))
+            await tx.announce(Change(PAIRING, 0))
+        return chosen
+
     async def paired(self, session: str, code: str, partner: str) -> bool:
         """The match a claimed player joins is ``code``, against ``partner``; ``False`` when they left meanwhile."""
         async with self._db.transaction() as tx:
