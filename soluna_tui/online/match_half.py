@@ -19,6 +19,7 @@ from typing import Any
 from ..link.keeping import computer_keep, duration
 from ..link.messages import (
     AnswerTakeback,
+    BackAtTable,
     ComputerDropped,
     ComputerGameKept,
     ComputerResult,
@@ -87,7 +88,7 @@ class MatchHalf:
         return {
             MatchState: self._match_news, Moved: self._match_news, ComputerGameKept: self._resume_computer_game,
             MatchGone: self._heard_match_gone, ComputerResult: self._heard_computer_result,
-            Spectators: self._heard_spectators,
+            Spectators: self._heard_spectators, BackAtTable: self._heard_back_at_table,
             SeatPeople: self._heard_seat_people,
         }
 
@@ -99,6 +100,8 @@ class MatchHalf:
         if code != app.following:
             return  # about a match this terminal has left meanwhile
         if app.remote is not None and app.remote.code == code:
+            if isinstance(message, Moved) and app.remote.opponents_move(message):
+                app.ring()
             app.remote.update(message)
             if isinstance(message, Moved) and app.remote.watching:
                 self._watched_a_move()
@@ -113,6 +116,11 @@ class MatchHalf:
         if message.notice is not None:
             app.remote.notices.append(message.notice)
         self._follow_takeback(app.remote)
+
+    def _heard_back_at_table(self, message: BackAtTable) -> None:
+        """Connected again while this player's match runs: straight back to their seat (its state follows)."""
+        self.app.following = message.code
+        self.app.lobby.say(f"Your match {message.code} is running: back at your seat.")
 
     def _follow_takeback(self, remote: RemoteTable) -> None:
         """The opponent's takeback request, as the server last said: asked, the player is asked to accept or decline

@@ -104,6 +104,14 @@ class RemoteTable(Table):
             self._take_clock(message)
         self.changed(message.notice)
 
+    def opponents_move(self, message: Moved) -> bool:
+        """``message`` (not applied yet) is the next move, and the opponent's, at a match this terminal plays (a
+        spectator's terminal, and this player's own move coming back, ring no bell)."""
+        match = self.match
+        return (not self.watching and message.version == self.version + 1
+                and (message.round, message.ply) == (match.round_number, match.round.ply)
+                and match.round.to_move != self.my_seat)
+
     def _take_clock(self, message: MatchState | Moved) -> None:
         """The clock as the server read it as it sent ``message`` (kept as it was when a move carries none)."""
         if message.clock is not None or isinstance(message, MatchState):

@@ -127,7 +127,7 @@ async def test_a_joined_match_plays_through_the_server() -> None:
         assert (sent["round"], sent["ply"]) == (1, 1)
         assert app.game.match.round.ply == 2  # played at once, before the server answers
         await pilot.press("u")
-        assert app.game.match.round.ply == 2  # no take-backs over the network
+        assert app.game.match.round.ply == 2  # u asks the opponent (test_takeback_screens.py): nothing undone here
 
 
 async def test_news_about_a_match_left_behind_is_ignored_and_errors_show_in_the_lobby() -> None:

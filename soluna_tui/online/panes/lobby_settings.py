@@ -35,7 +35,8 @@ CODE_PATTERN = re.compile(r"[A-Z]{4}")
 RULES = [("box (loser chooses)", "box"), ("online (loser opens)", "online")]
 NO_CLOCK: tuple[str, ClockSetting | None] = ("none", None)
 #: The settings, as their widgets' ids and ``LobbyChoices``' fields both say them.
-SETTINGS = ("level", "rules", "stars", "discs", "opener", "hints", "clock", "hidden", "rated", "refuse_challenges")
+SETTINGS = ("level", "rules", "stars", "discs", "opener", "hints", "clock", "hidden", "rated", "refuse_challenges",
+            "bell")
 #: Settings kept with a key that the palette sets, not a row of the pane (``keep_aside``), with their defaults.
 ASIDE = {"cursor_follows_focus": False, "screen_reader": False}
 #: Seconds the settings stay as they are before they are told (holding a key down sends nothing).
@@ -88,6 +89,7 @@ class LobbySettings(Column):
         yield self._choice("Online list", [("show me", False), ("hide me", True)], False, "hidden")
         yield self._choice("Rated", [("yes (players with keys)", True), ("no", False)], True, "rated")
         yield self._choice("Challenges", [("welcome", False), ("refuse all", True)], False, "refuse_challenges")
+        yield self._choice("Bell", [("on: moves, challenges", True), ("off", False)], True, "bell")
         # Beside the menu, not under it: the tallest menu still leaves the matches in view at 80x24.
         with Row(classes="form-row", id="lobby-code-row"):
             yield Label("Match code", classes="form-label")
