@@ -3,7 +3,9 @@
 What the full-screen game does as it starts, said in lines: an unfinished saved match is offered first
 (``resume`` or ``new``), a save that cannot be read is set aside and said, a new match is written at once and
 its setup remembered, a rematch is a new match at a new table, and the data directory's stats count every
-finished match and puzzle answer. Whether to play in lines at all: ``wanted``.
+finished match and puzzle answer; ``replays`` lists the finished matches kept here and ``replay 2`` replays one move
+by move (``line_replay.py``), as the palette's "Replay a finished match" does. Whether to play in lines at all:
+``wanted``.
 """
 
 from __future__ import annotations
@@ -16,16 +18,29 @@ from ..local.files import SaveError
 from ..local.match_setup import MatchSetup
 from ..local.player_stats import StatsStore
 from ..local.preferences import Preferences
-from ..local.saves import ResumeFailed, SavedMatch, SaveStore, describe_saved
+from ..local.saves import (
+    FinishedFile,
+    FinishedStore,
+    ResumeFailed,
+    SavedMatch,
+    SaveStore,
+    describe_finished,
+    describe_saved,
+)
 from ..local.table import LocalTable, Table
 from ..rules import Match
 from .line_game import LineGame
 from .line_puzzle import LinePuzzle
+from .line_replay import LineReplay
 from .runner import ThreadRunner
 from .terminal_door import LineCore, run_lines
 
 #: How long a reply waits for the computer's move (or a hint) on its way, so that it comes before the prompt.
 QUICK_ANSWER = 0.6
+#: The finished matches ``replays`` lists, the last first.
+REPLAYS_LISTED = 10
+#: What leaves a replay, back to the match (or the offer) it was asked from.
+LEAVE_REPLAY = frozenset({"done", "match", "q", "quit", "exit"})
 class LocalLines:
     """The offer of an unfinished saved match, then the match chosen, in lines (a ``LineCore``)."""
 
@@ -42,9 +57,15 @@ class LocalLines:
         self._saved: SavedMatch | None = None
         self.game: LineGame | None = None
         self.finished = False
+        self._data_dir = data_dir
+        #: The finished matches ``replays`` listed, by their numbers; the one replayed.
+        self.listed: list[FinishedFile] = []
+        self.replay: LineReplay | None = None
 
     @property
     def prompt(self) -> str:
+        if self.replay is not None:
+            return self.replay.prompt
         if self.game is not None:
             return self.game.prompt
         return "" if self.finished else "Type resume or new> "
@@ -60,9 +81,13 @@ class LocalLines:
         self._notices = []
 
     def take(self, line: str) -> None:
+        if self._replays(line.strip()):
+            return
         if self.game is not None:
             self.game.take(line)
             self.finished = self.game.finished
+            if line.strip().casefold() in ("help", "?"):
+                self._say(["Also: replays lists the finished matches kept here, replay 1 replays the first."])
             return
         answer = line.strip().casefold()
         saved = self._saved
@@ -78,6 +103,36 @@ class LocalLines:
         else:
             self._say(["Type resume to go on with the unfinished match, new to start the new match instead, "
                        "or quit."])
+
+    def _replays(self, text: str) -> bool:
+        """A replay's line, ``replays`` or ``replay N``: taken here (``True``), else the match's or the offer's."""
+        if self.replay is not None:
+            if text.casefold() in LEAVE_REPLAY:
+                self.replay = None
+                self._say(["Replay closed." + (" Back to the match." if self.game is not None else "")])
+            else:
+                self.replay.take(text)
+            return True
+        word, _, argument = text.partition(" ")
+        if word.casefold() == "replays":
+            self.listed = FinishedStore(self._data_dir).newest_first()[:REPLAYS_LISTED]
+            self._say(["Your finished matches, the last first (replay 1 replays it, move by move):",
+                       *(f"{number}. {describe_finished(kept)}." for number, kept in enumerate(self.listed, 1))]
+                      if self.listed else ["No finished match is kept here yet."])
+            return True
+        if word.casefold() != "replay":
+            return False
+        argument = argument.strip()
+        chosen = int(argument) if argument.isascii() and argument.isdigit() else 0
+        saved = self.listed[chosen - 1].saved if 1 <= chosen <= len(self.listed) else None
+        if saved is None:
+            self._say(["Type replays for the list of finished matches, then replay and a number from it, like "
+                       "replay 1."])
+            return True
+        self.replay = LineReplay(saved.match, self._say, f"Replaying a match played on this computer: "
+                                 f"{saved.setup.mode_label}.", "done goes back")
+        self.replay.start()
+        return True
 
     def stop(self) -> None:
         if self.game is not None:

@@ -27,7 +27,7 @@ from typing import Any
 
 from ..rules import Match, SolunaError
 from ..rules.clock import MatchClock, clock_face
-from ..rules.end_reason import EndReason
+from ..rules.end_reason import EndReason, gave_up_words
 from ..rules.json_fields import read_items
 from .files import (
     SaveError,
@@ -306,6 +306,25 @@ class FinishedFile:
     path: Path
     saved: SavedMatch | None
     problem: str = ""
+
+
+def describe_finished(kept: FinishedFile) -> str:
+    """One kept finished match in a line (the finished matches' list, and ``replays`` in lines): when it ended, who
+    played, who won, the stars and how, if not on the board (``You resigned``, ``Bob ran out of time``), or why the
+    file cannot be read."""
+    try:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(kept.path.stat().st_mtime))
+    except OSError:
+        when = "?"
+    if kept.saved is None:
+        return f"{when}  {kept.path.name}: cannot be read ({kept.problem})"
+    match = kept.saved.match
+    names, stars = match.players, match.stars
+    winner = f"{names[match.winner]} won" if match.winner is not None else "unfinished"
+    how = (f", {names[match.forfeited_by]} {gave_up_words(kept.saved.ended)}" if match.forfeited_by is not None
+           else "")
+    return (f"{when}  {names[0]} vs {names[1]}: {winner}, {stars[0]}-{stars[1]}{how} "
+            f"({kept.saved.setup.mode_label})")
 
 
 class FinishedStore:

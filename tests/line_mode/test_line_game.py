@@ -17,7 +17,14 @@ from soluna_tui.line_mode.line_game import LineGame
 from soluna_tui.line_mode.line_puzzle import LinePuzzle
 from soluna_tui.line_mode.lines_wanted import wanted
 from soluna_tui.line_mode.local_start import LocalLines
-from soluna_tui.line_mode.speech import legal_moves_lines, move_line, table_line, tower_words, where_it_goes
+from soluna_tui.line_mode.speech import (
+    legal_moves_lines,
+    move_line,
+    round_move_line,
+    table_line,
+    tower_words,
+    where_it_goes,
+)
 from soluna_tui.local.match_setup import MatchSetup
 from soluna_tui.local.player_stats import StatsStore
 from soluna_tui.local.preferences import Preferences
@@ -356,3 +363,31 @@ def test_a_puzzle_gives_a_hint_a_step_at_a_time_and_counts_it_in_the_streak(tmp_
     assert heard.last == ["Puzzles: 0 solved, 1 failed; streak 0 (best 0)."]
     puzzle.take("hint")  # solved: nothing more to hint
     assert heard.last == ["Solved. Type next for another puzzle."]
+
+
+def test_a_finished_match_kept_here_is_listed_and_replayed_in_lines(tmp_path: Path) -> None:
+    setup = MatchSetup(MatchOptions(discs=6, stars_to_win=1), ("Ann", "Bob"), None, 4)
+    heard = Heard()
+    lines = LocalLines(heard, setup, tmp_path, quick_answer=0)
+    lines.take("replays")
+    assert heard.last == ["No finished match is kept here yet."]
+    lines.start()
+    assert lines.game is not None
+    while not lines.game.table.match.is_over:
+        lines.take(first_legal(lines.game))
+    lines.take("help")
+    assert heard.last == ["Also: replays lists the finished matches kept here, replay 1 replays the first."]
+    lines.take("replay 1")
+    assert heard.last[0].startswith("Type replays for the list")
+    lines.take("replays")
+    assert heard.last[0] == "Your finished matches, the last first (replay 1 replays it, move by move):"
+    assert heard.last[1].startswith("1. ") and "Ann vs Bob: " in heard.last[1]
+    lines.take("replay 1")
+    assert heard.last[0] == f"Replaying a match played on this computer: {setup.mode_label}."
+    played = lines.game.table.match.round
+    assert lines.prompt == f"Replay, move 0 of {played.ply}> "
+    lines.take("")
+    assert heard.last == [round_move_line(played, ("Ann", "Bob"), 0)]
+    lines.take("done")
+    assert heard.last == ["Replay closed. Back to the match."] and lines.prompt != f"Replay, move 1 of {played.ply}> "
+    lines.stop()
