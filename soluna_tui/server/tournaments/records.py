@@ -86,9 +86,8 @@ class TournamentPlan:
         object.__setattr__(self, "name", name)
         most = MOST_ROUNDS if self.kind is TournamentKind.SWISS else MOST_MINUTES
         if isinstance(self.length, bool) or not isinstance(self.length, int) or not 1 <= self.length <= most:
-            unit = "rounds" if self.kind is TournamentKind.SWISS else "minutes"
-            raise TournamentError(f"a{'' if self.kind is TournamentKind.SWISS else 'n'} {self.kind} has 1 to "
-                                  f"{most} {unit}, not {self.length!r}")
+            what = "a Swiss has 1 to {} rounds" if self.kind is TournamentKind.SWISS else "an arena has 1 to {} minutes"
+            raise TournamentError(f"{what.format(most)}, not {self.length!r}")
         for limit, what in ((self.min_rating, "minimum rating"), (self.min_rated_matches, "minimum rated matches")):
             if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
                 raise TournamentError(f"the {what} is a whole number, 0 or more")
