@@ -78,13 +78,19 @@ async def test_a_tell_reaches_its_one_listener_on_another_server_unless_muted_an
     assert refusals(ann) == ["That is you: a tell goes to someone else.", "No one called nobody is online."]
 
 
-async def test_a_tell_to_a_key_s_player_who_is_away_says_so(make_lobby) -> None:
+async def test_a_tell_to_a_key_s_player_who_is_away_or_hidden_says_they_are_not_online(make_lobby) -> None:
     lobby = await make_lobby()
     await lobby.store.players.see("SHA256:bob", "bob")
-    ann = FakeGuest("ann")
+    ann, bob = FakeGuest("ann"), FakeGuest("bob", "10.0.0.2", fingerprint="SHA256:bob")
     await lobby.arrive(ann)
     await tell(lobby, ann, "Bob", "hi")
     await wait_for(lambda: refusals(ann) == ["bob is not online: a tell reaches only someone online."])
+    await lobby.arrive(bob)
+    choices = {"level": "5", "rules": "box", "stars": 1, "discs": 8, "opener": 0, "hints": False, "hidden": True}
+    await lobby.handle(bob, {"type": "keep_choices", "choices": choices})
+    await tell(lobby, ann, "bob", "are you hiding?")
+    await wait_for(lambda: len(refusals(ann)) == 2)
+    assert refusals(ann)[1] == refusals(ann)[0] and told(bob) == []  # a tell does not find out the hidden
 
 
 async def _filed(store, code: str, seats, winner: int) -> None:

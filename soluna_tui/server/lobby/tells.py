@@ -141,7 +141,8 @@ class Tells:
         except ChatRefused as error:
             self._refuse(guest, str(error))
             return
-        target = named(self.roster.everyone(), request.name)
+        # Someone hidden from the list of who is online is not told: a tell must not find them out.
+        target = named([person for person in self.roster.everyone() if not person.hidden], request.name)
         if target is None:
             self._refuse(guest, await self._not_online(request.name))
             return
