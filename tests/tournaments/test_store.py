@@ -203,3 +203,14 @@ async def test_an_arena_pairs_the_free_stops_pairing_at_its_end_and_finishes_onc
 
 def win_for(pairing, player: str) -> Outcome:
     return Outcome.FIRST_WON if pairing.first == player else Outcome.SECOND_WON
+
+
+async def test_two_servers_advancing_one_arena_at_once_pair_each_player_once(open_store) -> None:
+    one, other = TournamentEngine(await open_store()), TournamentEngine(await open_store())
+    made = await one.announce(TournamentPlan("Blitz", TournamentKind.ARENA, 10, 1000.0, PLAN_TERMS))
+    for name in ("ann", "bob", "cat", "dan", "eve", "fay"):
+        await other.join(made.id, f"SHA256:{name}", name)
+    first, second = await asyncio.gather(one.advance(made.id), other.advance(made.id))
+    paired = [player for pairing in (*first, *second) for player in pairing.players]
+    assert len(paired) == 6 and len(set(paired)) == 6 and [] in (first, second)
+    assert len((await one.snapshot(made.id)).pairings) == 3
