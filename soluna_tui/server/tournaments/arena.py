@@ -7,7 +7,7 @@ more than all those after it together:
 1. as many pairs as can be made;
 2. nobody meets the opponent of their last match again where another pairing is possible (for two alone free who
    just met, once both have waited ``REMATCH_WAIT`` seconds with nobody else free);
-3. of those who wait, the one who became free last;
+3. of an odd number, the one who became free last waits for the next pairing;
 4. players near each other in the standings meet (the smallest sum of the gaps in rank).
 
 Who opens: as in a Swiss (``swiss.opener_first``): fewer openings, else not the last opener, else the higher-ranked.
