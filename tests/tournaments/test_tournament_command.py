@@ -16,7 +16,7 @@ from soluna_tui.cli import main
 from soluna_tui.rules.clock import ClockSetting
 from soluna_tui.server.admin.serve_command import add_serve_command, config_from
 from soluna_tui.server.storage import DEFAULT_FILE, open_storage
-from soluna_tui.server.tournaments.records import TournamentKind, TournamentState
+from soluna_tui.server.tournaments.records import Entrant, TournamentKind, TournamentState
 
 pytestmark = pytest.mark.slow
 
@@ -30,6 +30,17 @@ async def tournaments(location: str, folder: Path) -> list:
     store = await open_storage(location, folder)
     try:
         return await store.tournaments.listed()
+    finally:
+        await store.close()
+
+
+async def won_by_ann(location: str, folder: Path, tournament: int) -> None:
+    """The tournament ``tournament`` finished at 2026-12-06 12:00 UTC, ann its winner."""
+    store = await open_storage(location, folder)
+    try:
+        await store.tournaments.enter(tournament, Entrant("SHA256:ann", "ann", None, 1.0))
+        store.clock = lambda: 1_796_558_400.0
+        await store.tournaments.move(tournament, [TournamentState.UPCOMING], TournamentState.FINISHED, "SHA256:ann")
     finally:
         await store.close()
 
@@ -66,6 +77,9 @@ def test_the_owner_announces_lists_and_cancels_tournaments(database: str, tmp_pa
     assert capsys.readouterr().err == "soluna serve tournament cancel: error: there is no tournament 7\n"
     assert [each.state for each in asyncio.run(tournaments(database, tmp_path))] == [
         TournamentState.CANCELLED, TournamentState.UPCOMING]
+    asyncio.run(won_by_ann(database, tmp_path, 2))
+    assert main(["serve", "tournament", "list", *where]) == 0
+    assert capsys.readouterr().out.splitlines()[1].endswith("; finished 2026-12-06 12:00 UTC, won by ann")
 
 
 def test_as_the_owner_types_them_a_missing_database_and_bad_input_are_one_line_each(tmp_path: Path) -> None:

@@ -2,7 +2,8 @@
 
 ``create`` announces a tournament (a Swiss of ``--swiss ROUNDS`` or an arena of ``--arena MINUTES``) starting
 ``--starts-in MINUTES`` from now, on match terms of its own (rules, stars, discs, clock, rated or not) and for whom
-(``--min-rating``, ``--min-rated-matches``); ``list`` prints the tournaments, upcoming and running first; ``cancel
+(``--min-rating``, ``--min-rated-matches``); ``list`` prints the tournaments, upcoming and running first (an
+ended one with its winner); ``cancel
 ID`` cancels one that has not ended. Each reads the server's database (``--data-dir``, ``--database``), which must be
 there: a running server sees the tournament within seconds (on PostgreSQL, every server of the fleet at once). Bad
 input is one line and status 2; a tournament that cannot be announced or cancelled, or a database that cannot be
@@ -129,7 +130,13 @@ def run_list(args: argparse.Namespace) -> int:
     async def listed(store: Storage) -> list[str]:
         tournaments = await store.tournaments.listed()
         ordered = sorted(tournaments, key=lambda each: each.state.over)  # upcoming and running first
-        return [f"{each.id}  {tournament_line(each)}" for each in ordered] or ["No tournament."]
+        lines = []
+        for each in ordered:
+            line = f"{each.id}  {tournament_line(each)}"
+            snapshot = await store.tournaments.snapshot(each.id) if each.winner is not None else None
+            winner = snapshot.entrant(each.winner) if snapshot is not None and each.winner is not None else None
+            lines.append(line + (f", won by {winner.name}" if winner is not None else ""))
+        return lines or ["No tournament."]
 
     return _run(args, listed)
 
