@@ -3,11 +3,10 @@
 ``create`` announces a tournament (a Swiss of ``--swiss ROUNDS`` or an arena of ``--arena MINUTES``) starting
 ``--starts-in MINUTES`` from now, on match terms of its own (rules, stars, discs, clock, rated or not) and for whom
 (``--min-rating``, ``--min-rated-matches``); ``list`` prints the tournaments, upcoming and running first (an
-ended one with its winner); ``cancel
-ID`` cancels one that has not ended. Each reads the server's database (``--data-dir``, ``--database``), which must be
-there: a running server sees the tournament within seconds (on PostgreSQL, every server of the fleet at once). Bad
-input is one line and status 2; a tournament that cannot be announced or cancelled, or a database that cannot be
-read or written, one line and status 1.
+ended one with its winner); ``cancel ID`` cancels one that has not ended. Each reads the server's database
+(``--data-dir``, ``--database``), which must be there: a running server sees the tournament within seconds (on
+PostgreSQL, every server of the fleet at once). Bad input is one line and status 2; a tournament that cannot be
+announced or cancelled, or a database that cannot be read or written, one line and status 1.
 """
 
 from __future__ import annotations
