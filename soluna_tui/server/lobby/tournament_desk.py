@@ -9,8 +9,8 @@ At each pairing the players are seated as a quick match seats a pair: one of the
 tournament's terms (``TwoPlayerMatches.create``, the pairing's ``first`` opening its first round), the match's code is
 recorded with the pairing (the first server to record one wins: another's match is cancelled and its player joins
 the one recorded), and the other joins it in their turn (``meeting.PairedJoin``). Each is told in one notice, with
-``Paired`` (the terminal's bell). A player at a finished match is taken back to the lobby first; a player at a match
-in play is told, once, to leave it. A player who has not sat down ``grace`` seconds after the pairing (gone, at
+``Paired`` (the terminal's bell). A player at a finished match leaves it (their screen shows it until the next
+one's state takes its place); a player at a match in play is told, once, to leave it. A player who has not sat down ``grace`` seconds after the pairing (gone, at
 another match) missed it: the opponent who came wins, and whoever missed it is paused until they join again.
 
 A match over is recorded for its pairing by whichever server sees it first (the match as filed: its winner by key);
@@ -32,7 +32,6 @@ from ...link.messages import (
     CreateMatch,
     CreateTournament,
     JoinTournament,
-    MatchGone,
     Notice,
     Paired,
     Request,
@@ -176,11 +175,18 @@ class TournamentDesk:
         """In the guest's turn: create the pairing's match (none yet) or join it."""
         fingerprint = asker.guest.fingerprint
         assert fingerprint is not None
-        self._queued.discard((step.pairing, fingerprint))
+        try:
+            await self._seat(asker, step, fingerprint)
+        finally:  # queued again by the next tending if still not seated
+            self._queued.discard((step.pairing, fingerprint))
+
+    async def _seat(self, asker: Asker, step: TournamentSeat, fingerprint: str) -> None:
         snapshot = await self.engine.snapshot(step.tournament)
         pairing = _pairing(snapshot, step.pairing)
         if snapshot is None or pairing is None or pairing.finished or pairing.second is None:
             return
+        if pairing.code is not None and asker.visitor.code == pairing.code:
+            return  # seated already
         opponent = snapshot.entrant(pairing.opponent_of(fingerprint) or "")
         opponent_name = opponent.name if opponent is not None else "your opponent"
         if not await self._free(asker, snapshot, pairing):
@@ -208,7 +214,8 @@ class TournamentDesk:
             return True
         table = self.cache.tables.get(visitor.code) if visitor.code is not None else None
         if visitor.code is not None and (table is None or table.finished):
-            asker.guest.send(MatchGone(visitor.code, f"{snapshot.tournament.plan.name}: your next match begins."))
+            # Its screen keeps the match over until the next one's state comes and takes its place (a terminal sent
+            # back to the lobby now would leave, as it goes, whatever match it sits at by then: the next one).
             await self.matches.leave(asker)
             return True
         key = (pairing.id, asker.guest.fingerprint or "")
@@ -268,7 +275,7 @@ class TournamentDesk:
             elif tournament.state.over and self._running is not None and tournament.id in self._running:
                 snapshot = await self.engine.snapshot(tournament.id)
                 if snapshot is not None:
-                    self._announce(winner_words(snapshot))
+                    self._announce(winner_words(snapshot), {entrant.fingerprint for entrant in snapshot.entrants})
                 self._forget(tournament.id)
         self._running = running
         for tournament_id in running:
@@ -344,10 +351,10 @@ class TournamentDesk:
         if guest is not None:
             self._tell(guest, snapshot, pairing, pairing.first)
 
-    def _announce(self, text: str) -> None:
-        """News for everyone at this server's lobby."""
+    def _announce(self, text: str, entrants: set[str]) -> None:
+        """News for everyone at this server's lobby, and for the tournament's players wherever they are."""
         for guest in list(self.visitors):
-            if self.meeting.in_lobby(guest):
+            if self.meeting.in_lobby(guest) or guest.fingerprint in entrants:
                 guest.send(Notice(text))
 
     def _forget(self, tournament_id: int) -> None:
