@@ -20,7 +20,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Annotated, Any, Literal, Union, cast, get_args, get_origin, get_type_hints
 
 from ..rules.json_fields import LONGEST, checked, is_one_of
-from .messages import Longest, Message, ProtocolError
+from .messages import Longest, MatchTerms, Message, ProtocolError, Seek
 
 
 def to_wire(message: Message) -> dict[str, Any]:
@@ -55,6 +55,20 @@ def from_wire(document: Any, kinds: Mapping[str, type[Message]]) -> Message:
     except _Misread as wrong:
         raise ProtocolError(f"{kind.TYPE!r} message{wrong.tail}") from None
     return message
+
+
+def terms_document(terms: MatchTerms) -> dict[str, Any]:
+    """Match terms as the plain JSON object the wire has (as the store keeps a seek's, a challenge's and a
+    tournament's, and the pairing compares them)."""
+    document: dict[str, Any] = to_wire(Seek(terms))["terms"]
+    return document
+
+
+def terms_from_document(document: Any) -> MatchTerms:
+    """Match terms back from such an object, every field checked as a child's would be (``ProtocolError`` if not)."""
+    message = from_wire({"type": Seek.TYPE, "terms": document}, {Seek.TYPE: Seek})
+    assert isinstance(message, Seek)
+    return message.terms
 
 
 def _short(name: str) -> str:

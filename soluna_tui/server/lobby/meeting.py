@@ -14,10 +14,11 @@ import itertools
 import logging
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from ...link.messages import MatchTerms, Paired, ProtocolError, Request, Seek
-from ...link.wire import from_wire, to_wire
+from ...link.messages import MatchTerms, Paired, ProtocolError, Request
+from ...link.wire import terms_document as terms_document  # the terms as the store keeps them: seeks, challenges
+from ...link.wire import terms_from_document as terms_from_document
 from ...rules import SolunaError
 from ..gate import RateWindow, client_key
 from ..storage.pairing import Someone
@@ -46,19 +47,6 @@ class PairedJoin(Request):
     hints: bool
     #: The challenge that made the pair (``None``: a quick match).
     challenge: int | None = None
-
-
-def terms_document(terms: MatchTerms) -> dict[str, Any]:
-    """The terms as the store keeps them (and ``pairs.py`` compares them): as the wire has them."""
-    document: dict[str, Any] = to_wire(Seek(terms))["terms"]
-    return document
-
-
-def terms_from_document(document: dict[str, Any]) -> MatchTerms:
-    """The terms back from the store (every field checked as a child's would be)."""
-    message = from_wire({"type": Seek.TYPE, "terms": document}, {Seek.TYPE: Seek})
-    assert isinstance(message, Seek)
-    return message.terms
 
 
 class Meeting:

@@ -12,8 +12,9 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
-from ...link.messages import MatchTerms, ProtocolError, Seek
-from ...link.wire import from_wire, to_wire
+from ...link.messages import MatchTerms, ProtocolError
+from ...link.wire import terms_document as terms_document
+from ...link.wire import terms_from_document as wire_terms_from_document
 
 
 class TournamentError(ValueError):
@@ -219,17 +220,9 @@ class Snapshot:
         return next((each for each in self.pairings if not each.finished and fingerprint in each.players), None)
 
 
-def terms_document(terms: MatchTerms) -> dict[str, Any]:
-    """The terms as the store keeps them: as the wire has them."""
-    document: dict[str, Any] = to_wire(Seek(terms))["terms"]
-    return document
-
-
 def terms_from_document(document: dict[str, Any]) -> MatchTerms:
     """The terms back from the store, every field checked as a child's would be (``TournamentError`` if not)."""
     try:
-        message = from_wire({"type": Seek.TYPE, "terms": document}, {Seek.TYPE: Seek})
+        return wire_terms_from_document(document)
     except ProtocolError as error:
         raise TournamentError(f"a tournament's stored terms do not read: {error}") from None
-    assert isinstance(message, Seek)
-    return message.terms
