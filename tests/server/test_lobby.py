@@ -787,7 +787,7 @@ async def test_a_name_that_looks_like_a_keyed_player_s_is_refused_saying_whose(m
 
 LOBBY_CHOICES = {"level": "greedy", "rules": "online", "stars": 2, "discs": 16, "opener": 1, "hints": True,
                  "clock": {"seconds": 180.0, "increment": 2.0}, "hidden": False, "rated": True,
-                 "refuse_challenges": False, "screen_reader": False, "cursor_follows_focus": False}
+                 "refuse_challenges": False, "screen_reader": False, "cursor_follows_focus": False, "bell": True}
 
 
 async def test_a_keyed_player_s_lobby_settings_are_set_again_on_the_next_visit_on_any_server(make_lobby) -> None:
