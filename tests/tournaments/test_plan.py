@@ -22,6 +22,7 @@ def test_a_plan_reads_as_its_kind_and_keeps_a_tidy_name() -> None:
 
 
 @pytest.mark.parametrize(("changes", "error"), [
+    ({"kind": "knockout"}, "a tournament is a swiss or an arena, not 'knockout'"),
     ({"name": ""}, "a tournament's name is 1 to 40 printable characters"),
     ({"name": "x" * 41}, "a tournament's name is 1 to 40 printable characters"),
     ({"name": "bell\x07"}, "a tournament's name is 1 to 40 printable characters"),

@@ -80,7 +80,10 @@ class TournamentPlan:
     created_by: str | None = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "kind", TournamentKind(self.kind))
+        try:
+            object.__setattr__(self, "kind", TournamentKind(self.kind))
+        except ValueError:
+            raise TournamentError(f"a tournament is a swiss or an arena, not {self.kind!r}") from None
         name = " ".join(self.name.split())
         if not name or len(name) > LONGEST_NAME or not name.isprintable():
             raise TournamentError(f"a tournament's name is 1 to {LONGEST_NAME} printable characters")
