@@ -16,5 +16,6 @@ palette_commands.py    the command palette's commands
 other_screens.py       the other screens the app opens (stats, help, replays, puzzles)
 stylesheets.py         the stylesheets (the narrow one read when first needed) and ASCII mode
 too_small_notice.py    the too-small notice kept on top (mixed in)
+focus_cursor.py        the terminal's real cursor on the focus, for a braille display (mixed in)
 =====================  ===========================================================================
 """

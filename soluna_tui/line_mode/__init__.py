@@ -21,8 +21,9 @@ screen or a widget (``tests/test_layers.py``): the core takes lines in and gives
 ``line_reading.py``       where a typed line goes: an answer, a command, a move, or what was not understood
 ``command_words.py``      the commands' words, their short forms and ``help``'s lines (a catalogue)
 ``line_puzzle.py``        ``LinePuzzle``: puzzles in lines
+``line_replay.py``        ``LineReplay``: a finished match replayed move by move, ``next`` and ``back``
 ``terminal_door.py``      standard input and output: each answer, then the prompt that says whose turn it is
-``local_start.py``        this computer's side: the unfinished match offered, saves, stats, a rematch
+``local_start.py``        this computer's side: the unfinished match offered, saves, stats, a rematch, replays
 ``lines_wanted.py``       whether to play in lines: ``--screen-reader``, ``SOLUNA_SCREEN_READER``, the preferences
 ========================  ==============================================================================================
 """

@@ -21,11 +21,14 @@ match_half.py        child             the match shown: its news, a computer mat
 remote_table.py      child             a seat at a match the server holds
 who_is_online.py     child             who is online, as the server last said (the lobby draws from it)
 talk_half.py         child             table talk heard, drawn in the chat panels; lines said, mutes, reports, tells
+talk_commands.py     child             mute, unmute and report worked out once, for the chat line and the lines
 cards_half.py        child             a player's card asked of the server by number, shown; a tell begun from it
 activity.py          child             what counts as the player there (a key that acts), told the server
 line_lobby.py        child             the lobby in lines for a screen reader (a numbered menu), then a match in lines
 line_state.py        child             what the lobby in lines knows, shared by its parts; saying, telling the server
-line_talk.py         child             the lobby in lines' talk: each line told with its speaker, read back, said
+line_talk.py         child             the lobby in lines' talk: each line told with its speaker, read back, said,
+                                       mute, unmute, report
+line_replays.py      child             the lobby in lines' replays: record's matches by number, replay N
 line_cards.py        child             the lobby in lines' cards (finger NAME) and tells (tell NAME TEXT)
 line_pairing.py      child             the lobby in lines' quick matches, challenges, a match created or joined by code
 line_tables.py       child             the lobby in lines' matches: played, watched, a rematch; the computer's, kept
