@@ -1,0 +1,139 @@
+"""Tournaments over real SSH: a Swiss of five (one bye a round) to its end, two of its players asyncssh clients with
+keys on pseudo-terminals read by pyte (they open the list with ``t``, the page with Enter, join with ``j``, are seated
+at each pairing by themselves, move by the towers' keys and resign with ``R``), three more driven through the lobby
+as its fake guests are (``test_tournament_lobby.py``), on the cheapest terms (one star, four discs); the standings
+the server shows are the ones the test counts. Cost: see docs/benchmarks.md's tests section."""
+
+from __future__ import annotations
+
+import asyncssh
+
+from soluna_tui.link.messages import REQUESTS
+from soluna_tui.link.wire import from_wire
+from soluna_tui.server.tournaments.records import Snapshot, TournamentKind, TournamentPlan
+
+from .helpers import SshTerminal, keep_the_name, move_keys, running_server, terminals, wait_until
+from .test_lobby import FakeGuest, move_message
+from .test_tournament_lobby import TERMS, keyed
+
+KEYS = {name: asyncssh.generate_private_key("ssh-ed25519") for name in ("ann", "bob")}
+
+
+async def handled(server, guest: FakeGuest, message: dict) -> None:
+    server.lobby.handle(guest, from_wire(message, REQUESTS))
+    await server.lobby.settled()
+
+
+async def join_on_screen(terminal: SshTerminal, name: str) -> None:
+    """``t`` in the lobby, Enter on the tournament, ``j``: in."""
+    await terminal.wait_for_text("Welcome,")
+    await terminal.press("t")
+    await terminal.wait_for_text(name)
+    await terminal.press("enter")
+    await terminal.wait_for_text("j joins")
+    await terminal.press("j")
+    await terminal.wait_for_text("You are in: you are seated at each pairing")
+    await terminal.press("escape", "escape")
+
+
+async def play_and_resign(server, code: str, seats: list[SshTerminal | FakeGuest], loser: int) -> int:
+    """The opener and the other move once (a real match: not aborted), then the player at seat ``loser`` resigns,
+    unless a move won the match on the board first (four discs end quickly): the winner's seat."""
+    for _ in range(2):
+        table = server.lobby.tables[code]
+        match, version = table.match, table.version
+        if match.is_over:
+            return match.winner
+        mover = seats[match.to_move]
+        if isinstance(mover, SshTerminal):
+            start, target = move_keys(match, match.position.legal_moves[0])
+            await mover.wait_for_text("Your move")
+            await mover.press(start, "enter", target, "enter", pause=0.05)
+        else:
+            await handled(server, mover, move_message(mover))
+        await wait_until(lambda code=code, version=version: server.lobby.tables[code].version > version,
+                         what="the move taken")
+    if server.lobby.tables[code].match.is_over:
+        return server.lobby.tables[code].match.winner
+    resigner = seats[loser]
+    if isinstance(resigner, SshTerminal):
+        await resigner.press("R")
+        await resigner.wait_for_text("Resign")
+        await resigner.press("y")
+    else:
+        await handled(server, resigner, {"type": "resign"})
+    await wait_until(lambda: server.lobby.tables[code].finished, what="the match over")
+    return 1 - loser
+
+
+async def test_a_swiss_of_five_is_played_to_its_end_over_ssh_with_standings_as_counted(tmp_path) -> None:
+    async with running_server(tmp_path) as server, terminals(server.port) as opened:
+        lobby = server.lobby
+        engine = lobby.tournaments.engine
+        tournament = (await engine.announce(TournamentPlan("Club Swiss", TournamentKind.SWISS, 3,
+                                                           lobby.store.clock() + 30, TERMS))).id
+        ssh = {name: await opened.open(name, key=KEYS[name], local_addr=(f"127.0.0.{number}", 0))
+               for number, name in ((2, "ann"), (3, "bob"))}
+        for terminal in ssh.values():
+            await keep_the_name(terminal)
+        for terminal in ssh.values():
+            await join_on_screen(terminal, "Club Swiss")
+        fakes = {name: keyed(name, number) for number, name in ((4, "cyd"), (5, "dan"), (6, "eve"))}
+        for fake in fakes.values():
+            lobby.arrive(fake)
+            await handled(server, fake, {"type": "join_tournament", "id": tournament, "ask": 1})
+        fingerprints = {entrant.fingerprint: entrant.name for entrant in (await engine.snapshot(tournament)).entrants}
+        assert sorted(fingerprints.values()) == ["ann", "bob", "cyd", "dan", "eve"]
+        players: dict[str, SshTerminal | FakeGuest] = {**ssh, **fakes}
+        real_clock = lobby.store.clock
+        lobby.store.clock = lambda: real_clock() + 30  # everyone is in: the start comes now
+        points = dict.fromkeys(players, 0.0)
+        met: set[frozenset[str]] = set()
+        for round_number in range(1, 4):
+            async def paired(number: int = round_number) -> Snapshot | None:
+                snapshot = await engine.snapshot(tournament)
+                now = [each for each in snapshot.pairings if each.round == number]
+                return snapshot if len(now) == 3 else None
+
+            await wait_until(paired, what=f"round {round_number} paired")
+            snapshot = await paired()
+            for pairing in [each for each in snapshot.pairings if each.round == round_number]:
+                names = [fingerprints[player] for player in pairing.players]
+                if pairing.bye:
+                    points[names[0]] += 1
+                    continue
+                assert frozenset(names) not in met  # no rematch while avoidable
+                met.add(frozenset(names))
+                await wait_until(lambda pairing_id=pairing.id: _in_play(server, pairing_id),
+                                 what=f"{' and '.join(names)} seated")
+                code = await _code(engine, tournament, pairing.id)
+                table = lobby.tables[code]
+                seats = [players[seat.name] for seat in table.seats]
+                loser = max(range(2), key=lambda index: table.seats[index].name)  # the later name loses
+                winner = await play_and_resign(server, code, seats, loser)
+                points[table.seats[winner].name] += 1
+        for fake in fakes.values():
+            await wait_until(lambda fake=fake: any("Tournament Club Swiss is over" in message.get("text", "")
+                                                   for message in fake.inbox), what="the winner announced")
+        for terminal in ssh.values():  # told too, at their last match (a notice over its dialog, wrapped)
+            await terminal.wait_for_text("Tournament Club Swiss is", "over: ")
+        watcher = FakeGuest("gus", "10.0.0.9")
+        lobby.arrive(watcher)
+        await handled(server, watcher, {"type": "tournament", "id": tournament, "ask": 1})
+        page = watcher.last("tournament")
+        assert page["tournament"]["state"] == "finished"
+        assert {row["name"]: row["points"] for row in page["standings"]} == points
+        assert [game["result"] for game in page["games"]].count("bye") == 3
+
+
+async def _code(engine, tournament: int, pairing_id: int) -> str:
+    snapshot = await engine.snapshot(tournament)
+    (pairing,) = [each for each in snapshot.pairings if each.id == pairing_id]
+    assert pairing.code is not None
+    return pairing.code
+
+
+async def _in_play(server, pairing_id: int) -> bool:
+    pairing = await server.lobby.store.tournaments.pairing(pairing_id)
+    table = server.lobby.tables.get(pairing.code) if pairing is not None and pairing.code is not None else None
+    return table is not None and table.in_play
