@@ -101,8 +101,7 @@ async def test_a_server_killed_mid_match_loses_nothing_and_its_player_continues_
             await first.process.wait()
             await bob.wait_for_text("away: 1:")  # the seat is held, counting down on the other server
             ann = await SshTerminal.open(second.port, username="ann", client_keys=[ann_key], **known(key))
-            await ann.wait_for_text("Your seat: ann vs bob", "Return to your match")
-            await ann.press("enter")  # the same key: no secret asked
+            # The same key: back at her seat at once, on the other server (no lobby, no secret asked).
             await ann.wait_for_text("Welcome back.", " 1. ann", "Waiting for bob.")
             await bob.wait_for_text("ann is back.")
             stored = await store.matches.get(code)
@@ -180,9 +179,7 @@ async def test_a_server_that_dies_charges_its_player_nothing_until_another_notic
             assert held.seats[0].server is None
             assert held.seats[0].held_until == pytest.approx(noticed + float(HOLD), abs=0.5)
             ann = await SshTerminal.open(second.port, username="ann", client_keys=[ann_key], **known(key))
-            await ann.wait_for_text("Return to your match")
-            await ann.press("enter")  # the same key: no secret asked
-            await ann.wait_for_text("Welcome back.", "Your move")
+            await ann.wait_for_text("Welcome back.", "Your move")  # the same key: back at her seat at once
             shown = clock_shown(ann.text, "ann")
             assert shown is not None and abs(shown - clock.left_at(0, time.time())) < 1.5
         finally:
