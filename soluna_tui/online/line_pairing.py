@@ -6,7 +6,10 @@ listed and answered by number, a match created to share by its code, joined by i
 
 from __future__ import annotations
 
+import time
+
 from ..link.messages import (
+    AcceptSeek,
     AnswerChallenge,
     CancelMatch,
     CancelSeek,
@@ -17,17 +20,20 @@ from ..link.messages import (
     CreateMatch,
     JoinMatch,
     OnlinePerson,
+    OpenSeeks,
     Paired,
     SecretNeeded,
     Seek,
     Seeking,
     Waiting,
+    WatchSeeks,
     WithdrawChallenge,
 )
 from .line_state import LobbyState
 from .line_words import CODE
 from .screens.challenges import challenge_words
 from .screens.seeking import terms_words
+from .screens.seeks_board import seek_words
 
 
 class PairingPart(LobbyState):
@@ -124,7 +130,27 @@ class PairingPart(LobbyState):
             self._say(f"{len(found)} people online are called {found[0].name}: the first is challenged.")
         self._send(ChallengePerson(found[0].id, self._terms()))
 
+    def _cmd_seeks(self, argument: str) -> None:
+        """The open seeks, asked of the server once (told when they come: ``_open_seeks``)."""
+        self.seeks_asked = True
+        self._send(WatchSeeks(True))
+
+    def _open_seeks(self, message: OpenSeeks) -> None:
+        """The open seeks asked for, numbered for ``accept N``; the server tells no more changes (lines stay quiet)."""
+        if not self.seeks_asked:
+            return
+        self.seeks_asked = False
+        self._send(WatchSeeks(False))
+        self.seeks_listed = tuple(line for line in message.seeks if not line.yours)
+        if not self.seeks_listed:
+            self._say("Nobody else is looking for an opponent right now. Type quick to be paired with the next.")
+            return
+        now = time.time()
+        self._say(*(f"{number}. {seek_words(line, now)}." for number, line in enumerate(self.seeks_listed, 1)),
+                  "Type accept 1 to play the first on their terms.")
+
     def _cmd_challenges(self, argument: str) -> None:
+        self.seeks_listed = ()  # accept N is a challenge's number again
         if not self.challenges:
             self._say("No challenges to or from you. Type challenge NAME to send one.")
             return
@@ -148,10 +174,21 @@ class PairingPart(LobbyState):
         return lines[-1]
 
     def _cmd_accept(self, argument: str) -> None:
+        if self.seeks_listed and argument.isascii() and argument.isdigit():
+            self._accept_seek(int(argument))
+            return
         line = self._challenge(argument, incoming=True)
         if line is not None:
             self._say(f"Accepting {line.name}'s challenge...")
             self._send(AnswerChallenge(line.id, True))
+
+    def _accept_seek(self, number: int) -> None:
+        if not 1 <= number <= len(self.seeks_listed):
+            self._say(f"No seek numbered {number}. Type seeks for the list.")
+            return
+        line = self.seeks_listed[number - 1]
+        self._say(f"Accepting {line.name}'s seek...")
+        self._send(AcceptSeek(line.key, self.choices.hints))
 
     def _cmd_decline(self, argument: str) -> None:
         line = self._challenge(argument, incoming=True)

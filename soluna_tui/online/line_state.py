@@ -19,6 +19,7 @@ from ..link.messages import (
     LobbyChoices,
     MatchTerms,
     Request,
+    SeekLine,
 )
 from ..play.chat_book import ChatBook
 from ..rules import MatchOptions
@@ -42,6 +43,10 @@ class LobbyState:
         self.talk = ChatBook()
         self.matches: tuple[ListedMatch, ...] = ()
         self.challenges: tuple[ChallengeLine, ...] = ()
+        #: The open seeks last listed (``seeks``: ``accept N`` takes the Nth, until ``challenges`` is typed), and
+        #: whether a list was asked for and not told yet.
+        self.seeks_listed: tuple[SeekLine, ...] = ()
+        self.seeks_asked = False
         self.choices = DEFAULT_CHOICES
         self.rated = False
         self.hold_seconds = 300.0
