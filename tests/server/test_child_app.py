@@ -579,7 +579,8 @@ async def test_a_spectator_s_help_and_palette_offer_no_move_take_back_or_rematch
             assert listed in keys
         for not_here in ("Enter or Space", "Mouse", "u / r", "rematch", "R (shift+r)", "H (shift+h)", "puzzles"):
             assert not_here not in keys
-        assert set(titles) == {"Back to the lobby", "Help", "Theme", "Quit", "Copy the position"}
+        assert set(titles) == {"Back to the lobby", "Help", "Theme", "Quit", "Copy the position",
+                               "Cursor follows focus: turn on"}  # a guest's, for the visit: watching by touch too
 
 
 async def test_the_lobby_s_help_lists_its_own_keys_and_its_palette_no_match_commands() -> None:
