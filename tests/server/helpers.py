@@ -27,7 +27,7 @@ from soluna_tui.server.rating_model import RANKED_AFTER, RANKED_OPPONENTS
 from soluna_tui.server.ssh.ssh_server import SolunaServer
 
 from ..clean_up import within
-from ..warm_zygotes import warm
+from ..warm_zygotes import mother_address, warm
 
 #: Every wait in these tests gives up after this long.
 TIMEOUT = 15.0
@@ -326,17 +326,22 @@ class ServedProcess:
 
 
 @contextlib.asynccontextmanager
-async def served(tmp_path: Path, *flags: str, open_files: int | None = None) -> AsyncIterator[ServedProcess]:
+async def served(tmp_path: Path, *flags: str, open_files: int | None = None,
+                 real_zygote: bool = False) -> AsyncIterator[ServedProcess]:
     """``soluna serve`` in a process of its own on 127.0.0.1 (for figures about the server alone); ``open_files``:
-    its limit on open files (soft and hard, as systemd's ``LimitNOFILE`` sets them)."""
+    its limit on open files (soft and hard, as systemd's ``LimitNOFILE`` sets them). Its zygote is forked warm by
+    this worker's mother (``tests/warm_zygotes.py``), its lines in the server's stderr; ``real_zygote``: the one
+    ``soluna serve`` starts itself, for a test about it."""
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join(path for path in sys.path if path)}
 
     def limit_open_files() -> None:
         if open_files is not None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, open_files))
 
+    command = ["-m", "soluna_tui.cli", "serve"] if real_zygote else ["-m", "tests.warm_zygotes", "serve",
+                                                                     await asyncio.to_thread(mother_address)]
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "soluna_tui.cli", "serve", "--allow-root", "--host", "127.0.0.1", "--port", "0",
+        sys.executable, *command, "--allow-root", "--host", "127.0.0.1", "--port", "0",
         "--data-dir", str(tmp_path), *flags, stderr=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.DEVNULL,
         env=environment, preexec_fn=limit_open_files if open_files is not None else None)
     server = ServedProcess(process)

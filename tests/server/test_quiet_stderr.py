@@ -44,7 +44,7 @@ warnings.warn_explicit("another's", DeprecationWarning, "dh.py", 1, module="asyn
 
 
 async def test_a_diffie_hellman_client_adds_nothing_but_log_lines_to_the_servers_stderr(tmp_path) -> None:
-    async with served(tmp_path) as server:
+    async with served(tmp_path, real_zygote=True) as server:  # its zygote's imports too
         options = client_options(kex_algs=["diffie-hellman-group14-sha256"])  # the only one it offers
         with warnings.catch_warnings():  # the client's own (this process's) are not what is tested: the server's
             warnings.simplefilter("ignore", CryptographyDeprecationWarning)
