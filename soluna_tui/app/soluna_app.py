@@ -37,6 +37,7 @@ from ..terminal.driver import compact_driver
 from ..terminal.key_order import InOrderInput
 from ..terminal.sizes import NARROW_CLASS, WIDE_WIDTH
 from .focus_cursor import FocusCursor
+from .hangup import end_when_hung_up
 from .matches_begun import Matches
 from .start_up import StartUp
 from .stylesheets import Stylesheets, ascii_key_display, draw_scroll_bars
@@ -204,6 +205,7 @@ class SolunaApp(InOrderInput, TooSmallNotice, FocusCursor, App[None]):
         self.theme_changed_signal.subscribe(self, lambda theme: self.remember(theme=theme.name))
         self.check_size()
         self.start_up.greet()
+        end_when_hung_up(self)
 
     def check_size(self, size: Size | None = None) -> None:
         """Below ``WIDE_WIDTH`` the app has ``NARROW_CLASS``, which the stylesheets lay every screen out by (a class
