@@ -17,5 +17,6 @@ other_screens.py       the other screens the app opens (stats, help, replays, pu
 stylesheets.py         the stylesheets (the narrow one read when first needed) and ASCII mode
 too_small_notice.py    the too-small notice kept on top (mixed in)
 focus_cursor.py        the terminal's real cursor on the focus, for a braille display (mixed in)
+hangup.py              a terminal gone without a hangup signal: the app quits, its match saved
 =====================  ===========================================================================
 """
