@@ -83,13 +83,19 @@ class Cards:
 
     # ---- who sits at each seat -------------------------------------------------------------
 
+    def untold(self, table: Table) -> bool:
+        """Whether a guest here at ``table`` has not been told who sits at its seats as they are now (a move changes
+        nothing: checked on every change, it costs a comparison)."""
+        told = self._seats.get(table.code)
+        return table.match is not None and (told is None or told.key != _seats_key(table)
+                                            or any(guest not in told.told for guest in table.guests))
+
     async def tell_seats(self, table: Table, guests: list[Guest] | None = None) -> None:
         """``guests`` at ``table`` (all of this server's there: ``None``) told who sits at each seat, when they have
         not been told it as it is now (read again when a seat's player changed, or the match ended: its ratings)."""
         if table.match is None:
             return
-        key = (table.stored.created_at, table.finished,
-               *(seat.fingerprint or GUEST + seat.identity for seat in table.seats))
+        key = _seats_key(table)
         told = self._seats.get(table.code)
         if told is None or told.key != key:
             told = self._seats[table.code] = SeatsTold(key, await self._seat_people(table))
@@ -118,3 +124,10 @@ class Cards:
     def leave(self, guest: Guest) -> None:
         for told in self._seats.values():
             told.told.discard(guest)
+
+
+def _seats_key(table: Table) -> tuple[object, ...]:
+    """What the seats' people are read again for: the match begun anew, its end (the ratings it moved), a seat's
+    player."""
+    players = (seat.fingerprint or GUEST + seat.identity for seat in table.seats)
+    return (table.stored.created_at, table.finished, *players)

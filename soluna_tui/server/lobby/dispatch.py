@@ -395,7 +395,7 @@ class Lobby:
         its rating and name read again (they may have moved meanwhile); at a match, told who sits at its seats."""
         self.talk.follow(guest)
         table = self.cache.table_of(guest)
-        if table is not None:
+        if table is not None and self.cards.untold(table):
             try:
                 await self.cards.tell_seats(table, [guest])
             except StorageError as error:
@@ -442,7 +442,7 @@ class Lobby:
         for guest in table.guests:  # an opponent come, a match over: their lines in the list of who is online
             self.roster.follow(guest)
             self.talk.follow(guest)  # and the rooms they hear (a match over: its players hear its spectators)
-        if table.guests:
+        if self.cards.untold(table):
             self.background.run(self.cards.tell_seats(table))  # and who sits at each seat, rated how
         if table.finished:
             self.tournaments.stir()  # a tournament's match over: its result recorded
