@@ -47,6 +47,7 @@ LOOKING: Keys = (
 TAKING_BACK = ("u / r", "undo / redo (against the computer: your move and its reply together); once the "
                         "match is over, r is a rematch")
 REMATCH_OVER_SSH = ("r", "once the match is over: a rematch (it begins when your opponent asks too)")
+TAKEBACK_OVER_SSH = ("u", "ask your opponent to take your last move back (their y accepts, n declines)")
 HINTS: Keys = (
     ("H (shift+h)", "a hint, one step more per press: won or lost and in how many plies, then the "
                     "tower to move, then the whole move"),
@@ -114,6 +115,9 @@ LOBBY: Keys = (
     ("o", "who is online (each with their rating and what they are doing), in the matches' place; again, the "
           "matches; Enter on someone challenges them (with the settings shown, asked first)"),
     ("c", "your challenges, while there are any: a accepts one, d declines it, w withdraws one of yours"),
+    ("t", "the tournaments: Enter opens one's standings and pairings; j joins it (with a key: you are seated at "
+          "each pairing), w withdraws"),
+    ("s", "the open seeks board: everyone looking for an opponent; Enter accepts one, on its terms"),
     ("b", "play in a browser (with a key, where the server has a web door): a code for its page, once, for 5 "
           "minutes; the browsers signed in as you (Enter signs one out, n makes a new code)"),
     ("Left / Right", "on a setting: its previous or next value (h / l and Space too)"),
@@ -139,7 +143,7 @@ def help_keys(where: Where, hints: bool = True, *, side_line: bool = False) -> K
         if where.takes_back:
             rows.append(TAKING_BACK)
         elif where is Where.MATCH_OVER_SSH:
-            rows.append(REMATCH_OVER_SSH)
+            rows += [TAKEBACK_OVER_SSH, REMATCH_OVER_SSH]
         if hints and where is not Where.WATCHING:
             rows.extend(HINTS)
         rows += [HISTORY, PLAY_ON if where.takes_back else PLAY_ON_ONCE_OVER, COPY_POSITION, LEAVING[where]]
