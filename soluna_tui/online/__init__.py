@@ -23,6 +23,7 @@ who_is_online.py     child             who is online, as the server last said (t
 talk_half.py         child             table talk heard, drawn in the chat panels; lines said, mutes, reports, tells
 talk_commands.py     child             mute, unmute and report worked out once, for the chat line and the lines
 cards_half.py        child             a player's card asked of the server by number, shown; a tell begun from it
+tournaments_half.py  child             tournaments: the list, a page, join, withdraw, a player's own, asked
 activity.py          child             what counts as the player there (a key that acts), told the server
 line_lobby.py        child             the lobby in lines for a screen reader (a numbered menu), then a match in lines
 line_state.py        child             what the lobby in lines knows, shared by its parts; saying, telling the server
@@ -36,7 +37,7 @@ line_words.py        child             the lobby in lines' menu and words, and t
 line_session.py      child             a child in lines (``ssh -t HOST screen-reader``): the terminal, the link, a loop
 screens/             child             the screens only a session shows: the lobby, a quick match waiting,
                                        challenges, names, records, the leaderboard, a player's card, browsers,
-                                       closing soon
+                                       closing soon, tournaments
 panes/               child             the lobby's panes (menu and settings, the lists: matches in play, who
                                        is online, the talk), each served by its half; the table is there
 ===================  ================  ===============================================================

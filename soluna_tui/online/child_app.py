@@ -43,6 +43,7 @@ from .screens.closing_soon import ClosingSoonScreen
 from .screens.lobby_wish import LobbyWish
 from .screens.seeking import SeekingScreen
 from .talk_half import TalkHalf
+from .tournaments_half import TournamentsHalf
 
 
 class ChildApp(LinkedApp):
@@ -63,8 +64,10 @@ class ChildApp(LinkedApp):
         self.match_half = MatchHalf(self)
         self.talk_half = TalkHalf(self)
         self.cards_half = CardsHalf(self, self.talk_half)
+        self.tournaments_half = TournamentsHalf(self)
         #: What each wish of the lobby's screens does, and each message from the server: as their halves say.
-        lobby_halves = (self.lobby_half, self.pairing_half, self.records_half, self.browsers_half)
+        lobby_halves = (self.lobby_half, self.pairing_half, self.records_half, self.browsers_half,
+                        self.tournaments_half)
         self._wishes: dict[type[LobbyWish], Callable[[Any], None]] = {
             wish: granted for half in lobby_halves for wish, granted in half.wishes.items()}
         self._wishes.update(self.cards_half.wishes)

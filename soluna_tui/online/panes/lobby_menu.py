@@ -19,6 +19,8 @@ NAME = ("name", "Choose your name")
 QUICK = ("quick", "Find me an opponent")
 #: Offered to a player with a key over SSH where the server has a web door (``Welcome.browser_link``).
 BROWSER = ("browser", "Play in a browser")
+#: The tournaments: the list, each one's page, joining (``t`` too).
+TOURNAMENTS = ("tournaments", "Tournaments")
 MENU = (
     ("computer", "Play the computer"),
     ("create", "Create a match"),
@@ -34,7 +36,7 @@ def menu_entries(*, held_seat: bool, computer_match: bool, rated: bool | None, b
                  quick_match: bool) -> tuple[tuple[str, str], ...]:
     """The menu's entries, a match to come back to (a held seat, a computer match) first, Quit last."""
     return (((RETURN,) if held_seat else ()) + ((RESUME,) if computer_match else ()) + MENU[:-1]
-            + ((NAME,) if rated else ()) + ((BROWSER,) if browser_link else ())
+            + ((NAME,) if rated else ()) + ((BROWSER,) if browser_link else ()) + (TOURNAMENTS,)
             + ((QUICK,) if quick_match else ()) + MENU[-1:])
 
 

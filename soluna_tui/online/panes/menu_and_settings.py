@@ -125,6 +125,8 @@ class MenuAndSettings(Row):
             self.app.post_message(lobby_wish.ShowLeaderboard())
         elif choice == "record":
             self.app.post_message(lobby_wish.ShowRecord())
+        elif choice == "tournaments":
+            self.app.post_message(lobby_wish.ShowTournaments())
         elif choice == "name":
             self.app.post_message(lobby_wish.ChooseName())
         elif choice == "quick":
