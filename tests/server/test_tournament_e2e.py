@@ -137,3 +137,41 @@ async def _in_play(server, pairing_id: int) -> bool:
     pairing = await server.lobby.store.tournaments.pairing(pairing_id)
     table = server.lobby.tables.get(pairing.code) if pairing is not None and pairing.code is not None else None
     return table is not None and table.in_play
+
+
+async def test_a_player_who_leaves_misses_a_pairing_is_paused_and_comes_back_over_ssh(tmp_path) -> None:
+    async with running_server(tmp_path) as server, terminals(server.port) as opened:
+        lobby = server.lobby
+        lobby.tournaments.grace = 1.0  # a second to sit down, not a minute
+        lobby.tournaments.engine.rematch_wait = 0.0  # two alone in an arena meet again at once
+        engine = lobby.tournaments.engine
+        tournament = (await engine.announce(TournamentPlan("Blitz", TournamentKind.ARENA, 30,
+                                                           lobby.store.clock() + 30, TERMS))).id
+        ann = await opened.open("ann", key=KEYS["ann"], local_addr=("127.0.0.2", 0))
+        await keep_the_name(ann)
+        await join_on_screen(ann, "Blitz")
+        cyd = keyed("cyd", 4)
+        lobby.arrive(cyd)
+        await handled(server, cyd, {"type": "join_tournament", "id": tournament, "ask": 1})
+        await ann.close()  # ann leaves before the start
+        real_clock = lobby.store.clock
+        lobby.store.clock = lambda: real_clock() + 30
+
+        async def paused() -> bool:
+            snapshot = await engine.snapshot(tournament)
+            entrant = next(each for each in snapshot.entrants if each.name == "ann")
+            return entrant.paused and len(snapshot.pairings) == 1 and snapshot.pairings[0].finished
+
+        await wait_until(paused, what="ann paused after the pairing she missed")
+        assert any("your opponent did not come to the table" in message.get("text", "") for message in cyd.inbox)
+        ann = await opened.open("ann", key=KEYS["ann"], local_addr=("127.0.0.2", 0))
+        await ann.wait_for_text("Welcome,")
+        await ann.press("t")
+        await ann.wait_for_text("Blitz")
+        await ann.press("enter")
+        await ann.wait_for_text("You are paused", "cyd")
+        await ann.press("j")  # back: paired from the next pairing on, at once in an arena
+        await ann.wait_for(lambda screen: "Your move" in screen or "Waiting for cyd." in screen)
+        snapshot = await engine.snapshot(tournament)
+        assert not next(each for each in snapshot.entrants if each.name == "ann").paused
+        assert len(snapshot.pairings) == 2 and not snapshot.pairings[1].finished

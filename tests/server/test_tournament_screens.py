@@ -1,0 +1,45 @@
+"""The tournaments' screens in a session's app with the test as its server (no server runs): ``t`` asks for the
+list, ``n`` opens a keyed player's form whose Enter asks the server to announce it and whose answer opens its page,
+and ``j`` there asks to join."""
+
+from __future__ import annotations
+
+from soluna_tui.online.screens.lobby import LobbyScreen
+from soluna_tui.online.screens.tournament import TournamentScreen
+from soluna_tui.online.screens.tournament_form import TournamentFormScreen
+from soluna_tui.online.screens.tournaments import TournamentsScreen
+
+from ..app.helpers import screen_text
+from ..snapshots.online import LOBBY, STOPPED_AT, TERMS, WELCOME, listed, online_app, sends
+from .test_child_app import wait_for_screen
+
+ANNOUNCED = {"id": 9, "name": "Friday", "kind": "arena", "state": "upcoming", "length": 30,
+             "starts_at": STOPPED_AT + 900, "terms": TERMS, "entrants": 0}
+
+
+async def test_a_keyed_player_announces_an_arena_from_the_form_sees_its_page_and_joins_it() -> None:
+    async def steps(pilot, server) -> None:
+        await sends(WELCOME, LOBBY, then=LobbyScreen, ready=listed, keys=("t",))(pilot, server)
+        server.answer(await server.expect("tournaments"),
+                      {"type": "tournaments", "tournaments": [], "may_create": True, "now": STOPPED_AT})
+        await wait_for_screen(pilot, pilot.app, TournamentsScreen, "No tournament is announced here yet. n announces")
+        await pilot.press("n")
+        await wait_for_screen(pilot, pilot.app, TournamentFormScreen, "Announce a tournament")
+        await pilot.press(*"Friday", "tab", "right", "tab", "right", "enter")  # an arena of 30 minutes
+        asked = await server.expect("create_tournament")
+        assert (asked["name"], asked["kind"], asked["length"], asked["starts_in"]) == ("Friday", "arena", 30, 15.0)
+        server.answer(asked, {"type": "tournament", "tournament": ANNOUNCED, "now": STOPPED_AT,
+                              "next_at": STOPPED_AT + 900})
+        await wait_for_screen(pilot, pilot.app, TournamentScreen, "Starts in 15:00, 0 entered.")
+        await pilot.press("j")
+        joined = await server.expect("join_tournament")
+        assert joined["id"] == 9
+        server.answer(joined, {"type": "tournament", "tournament": {**ANNOUNCED, "entrants": 1, "joined": True},
+                               "standings": [{"rank": 1, "name": "ann", "points": 0.0, "played": 0, "you": True}],
+                               "now": STOPPED_AT, "next_at": STOPPED_AT + 900})
+        await wait_for_screen(pilot, pilot.app, TournamentScreen, "You are in: you are seated at each pairing")
+
+    with online_app(steps) as (app, run_before):
+        async with app.run_test(size=(80, 24)) as pilot:
+            await run_before(pilot)
+            assert "w Withdraw" in screen_text(app) and "j Join" not in screen_text(app)
