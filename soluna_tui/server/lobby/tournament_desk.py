@@ -10,11 +10,12 @@ tournament's terms (``TwoPlayerMatches.create``, the pairing's ``first`` opening
 recorded with the pairing (the first server to record one wins: another's match is cancelled and its player joins
 the one recorded), and the other joins it in their turn (``meeting.PairedJoin``). Each is told in one notice, with
 ``Paired`` (the terminal's bell). A player at a finished match leaves it (their screen shows it until the next
-one's state takes its place); a player at a match in play is told, once, to leave it. A player who has not sat down ``grace`` seconds after the pairing (gone, at
-another match) missed it: the opponent who came wins, and whoever missed it is paused until they join again.
+one's state takes its place); a player at a match in play is told, once, to leave it. A player who has not sat down
+``grace`` seconds after the pairing (gone, at another match) missed it: the opponent who came wins, and whoever
+missed it is paused until they join again.
 
 A match over is recorded for its pairing by whichever server sees it first (the match as filed: its winner by key);
-a tournament over is announced to everyone in the lobby, on every server.
+a tournament over is announced to everyone in the lobby, and to its players wherever they are, on every server.
 """
 
 from __future__ import annotations
