@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..link.messages import (
+    AcceptSeek,
     AnswerChallenge,
     CancelSeek,
     ChallengePerson,
@@ -19,9 +20,11 @@ from ..link.messages import (
     ChallengeSent,
     MatchTerms,
     Message,
+    OpenSeeks,
     Paired,
     Seek,
     Seeking,
+    WatchSeeks,
     WithdrawChallenge,
 )
 from .linked_app import NOTICE_SECONDS
@@ -29,6 +32,7 @@ from .lobby_half import LobbyHalf
 from .screens import lobby_wish
 from .screens.challenges import ChallengesScreen, challenge_words
 from .screens.seeking import SeekingScreen
+from .screens.seeks_board import SeeksBoardScreen
 
 
 class PairingHalf:
@@ -43,17 +47,20 @@ class PairingHalf:
         self._news_before_seeking: str | None = None
         #: The challenges to and from this player, as the server last said.
         self.challenges: Challenges = Challenges(())
+        #: The open seeks board on screen, until closed.
+        self._board: SeeksBoardScreen | None = None
 
     @property
     def wishes(self) -> dict[type[lobby_wish.LobbyWish], Callable[[Any], None]]:
         return {lobby_wish.QuickMatch: self._quick_match, lobby_wish.Challenge: self._challenge,
                 lobby_wish.ShowChallenges: self._show_challenges, ChallengesScreen.Answer: self._answer_challenge,
-                ChallengesScreen.Withdraw: self._withdraw_challenge}
+                ChallengesScreen.Withdraw: self._withdraw_challenge, lobby_wish.ShowSeeks: self._show_seeks,
+                SeeksBoardScreen.Accept: self._accept_seek}
 
     @property
     def handlers(self) -> dict[type[Message], Callable[[Any], None]]:
         return {Seeking: self._heard_seeking, Paired: self._heard_paired, ChallengeSent: self._heard_challenge_sent,
-                Challenges: self._heard_challenges}
+                Challenges: self._heard_challenges, OpenSeeks: self._heard_open_seeks}
 
     # ---- quick matches ---------------------------------------------------------------------
 
@@ -131,6 +138,34 @@ class PairingHalf:
             self.app.clear_notifications()  # the notices of challenges: answered, or to be answered later
             self.app.lobby.say("Accepting the challenge...")
         self.lobby.ask(AnswerChallenge(wish.challenge, wish.accept))
+
+    # ---- the open seeks board ----------------------------------------------------------------
+
+    def _show_seeks(self, wish: lobby_wish.ShowSeeks) -> None:
+        """The board, told every open seek while it is open."""
+        if self._board is not None and self._board in self.app.screen_stack:
+            return
+        self._board = SeeksBoardScreen()
+        self.app.push_screen(self._board, self._seeks_closed)
+        self.app.send(WatchSeeks(True))
+
+    def _seeks_closed(self, result: None) -> None:
+        self._board = None
+        self.app.send(WatchSeeks(False))
+
+    def _heard_open_seeks(self, message: OpenSeeks) -> None:
+        if self._board is not None and self._board.is_mounted:
+            self._board.show(message)
+        elif self._board is not None:
+            self._board.board = message
+
+    def _accept_seek(self, wish: SeeksBoardScreen.Accept) -> None:
+        """Accept a seek: paired at once, as a quick match is (the match follows), or told why not on the board."""
+        board = self._board
+        if board is None:
+            return
+        self.lobby.pairing = True
+        self.app.ask(AcceptSeek(wish.key, self.app.lobby.settings.value("hints")), board, board.say)
 
     def _withdraw_challenge(self, wish: ChallengesScreen.Withdraw) -> None:
         self.app.send(WithdrawChallenge(wish.challenge))

@@ -1,5 +1,5 @@
-"""Takebacks, the bell and coming back to one's table, over real SSH: two asyncssh clients with pseudo-terminals
-read by pyte, a real server on 127.0.0.1."""
+"""Takebacks, the bell, coming back to one's table and the open seeks board, over real SSH: two asyncssh clients
+with pseudo-terminals read by pyte, a real server on 127.0.0.1."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import asyncssh
 
 from .helpers import play_a_move, running_server, terminals, wait_until
 from .test_coming_back_e2e import a_match
+from .test_pairing_e2e import in_match, quick_match
 
 #: An operating system command (a window title, a colour query...), which BEL may end: no bell.
 OSC = re.compile(rb"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
@@ -55,3 +56,18 @@ async def test_a_keyed_player_connecting_again_lands_at_their_running_table(tmp_
         await back.wait_for_notice("Welcome back.")
         await bob.wait_for_notice("ann is back.")
         assert server.lobby.tables[code].seats[0].server is not None
+
+
+async def test_a_seek_accepted_from_the_open_seeks_board(tmp_path) -> None:
+    async with running_server(tmp_path) as server, terminals(server.port) as opened:
+        ann, bob = await opened.open("ann"), await opened.open("bob")
+        await quick_match(ann)
+        await ann.wait_for_text("Waiting 0:")
+        await bob.wait_for_text("Welcome,")
+        await bob.press("s")
+        await bob.wait_for_text("Open seeks", "ann: box rules")
+        await bob.press("enter")
+        await in_match(bob, "ann")
+        await in_match(ann, "bob")
+        await wait_until(lambda: bells(ann.received) >= 1, what="the bell of the pairing")
+        assert not [table for table in server.lobby.tables.values() if table.waiting]

@@ -36,7 +36,7 @@ from ..panes.lobby_pace import LobbyPace
 from ..panes.matches_in_play import MatchesInPlay
 from ..panes.menu_and_settings import MenuAndSettings
 from ..panes.people_online import PeopleOnline
-from .lobby_wish import Challenge, ShowChallenges
+from .lobby_wish import Challenge, ShowChallenges, ShowSeeks, ShowTournaments
 from .seeking import terms_words
 
 __all__ = ["MATCHES_TITLE", "QUICK", "TALK_TITLE", "LobbyScreen"]
@@ -64,6 +64,8 @@ class LobbyScreen(QuietFocus, Screen[None]):
         # Offered while there are challenges to or from this player (counted in the lobby's title).
         Binding("c", "challenges", "Challenges"),
         Binding("b", "browser", "Play in a browser", show=False),
+        Binding("t", "tournaments", "Tournaments", show=False),
+        Binding("s", "seeks", "Open seeks", show=False),
     ]
 
     def __init__(self, player_name: str, *, ascii_mode: bool = False) -> None:
@@ -279,6 +281,12 @@ class LobbyScreen(QuietFocus, Screen[None]):
 
     def action_challenges(self) -> None:
         self.post_message(ShowChallenges())
+
+    def action_tournaments(self) -> None:
+        self.post_message(ShowTournaments())
+
+    def action_seeks(self) -> None:
+        self.post_message(ShowSeeks())
 
     def action_browser(self) -> None:
         self.top.show_browsers()

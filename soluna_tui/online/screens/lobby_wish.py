@@ -63,6 +63,10 @@ class ShowRecord(LobbyWish):
     """The player asked for their record."""
 
 
+class ShowTournaments(LobbyWish):
+    """The player asked for the tournaments (``t``, or the menu)."""
+
+
 class ChooseName(LobbyWish):
     """A player with a key asked to choose the name kept with it."""
 
@@ -85,6 +89,10 @@ class Challenge(LobbyWish):
 
 class ShowChallenges(LobbyWish):
     """The player asked for their challenges."""
+
+
+class ShowSeeks(LobbyWish):
+    """The player asked for the open seeks board (``s``, or the menu)."""
 
 
 class ChoicesChanged(LobbyWish):
