@@ -46,12 +46,15 @@ from ..link.messages import (
     Notice,
     OnlineChanges,
     OnlinePeople,
+    OpenSeeks,
     Paired,
     PlayerCard,
     PlayerRecord,
     Request,
     SecretNeeded,
     Seeking,
+    TournamentPage,
+    Tournaments,
     Waiting,
     Welcome,
 )
@@ -63,12 +66,13 @@ from .line_pairing import PairingPart
 from .line_replays import ReplaysPart
 from .line_tables import TablesPart
 from .line_talk import TalkPart
+from .line_tournaments import TournamentsPart
 from .line_words import BACK_TO_LOBBY, LOBBY_ALIASES, LOBBY_WORDS, LONGEST_NAME_TYPED, MENU, RECENT_TOLD, person_words
 from .screens.record import describe_recent, summary_of
 from .screens.seeking import terms_words
 
 
-class LineLobby(CardsPart, ReplaysPart, TalkPart, PairingPart, TablesPart):
+class LineLobby(CardsPart, TournamentsPart, ReplaysPart, TalkPart, PairingPart, TablesPart):
     """The lobby in lines, then the match begun (a ``LineCore`` for the door): ``send`` tells the server,
     ``say`` shows lines, ``runner`` does the match's slow work, ``active`` tells the server the player is there."""
 
@@ -83,7 +87,9 @@ class LineLobby(CardsPart, ReplaysPart, TalkPart, PairingPart, TablesPart):
             ErrorReply: self._error, ClosingSoon: self._closing_soon, Exit: self._exit,
             ComputerGameKept: self._resume_computer, ComputerResult: self._computer_result,
             SecretNeeded: self._secret_needed, PlayerRecord: self._record, LeaderboardPage: self._leaderboard,
-            BackAtTable: self._back_at_table, PlayerCard: self._card, FinishedMatch: self._finished_match,
+            BackAtTable: self._back_at_table, OpenSeeks: self._open_seeks, Tournaments: self._tournaments,
+            TournamentPage: self._tournament_page,
+            PlayerCard: self._card, FinishedMatch: self._finished_match,
         }
 
     @property

@@ -21,13 +21,15 @@ from ..rules.strengths import FIRST_MATCHED
 #: The lobby's menu: each entry's number, the word that asks for it, and what it does.
 MENU = (
     ("1", "computer", "computer: play the computer (computer 5: at level 5, of 1 to 10)."),
-    ("2", "quick", "quick: a quick match, paired with the next player who asks on the same terms."),
+    ("2", "quick", "quick: a quick match, paired with the next player who asks on the same terms. seeks: the "
+                   "players looking for one, by number; accept 2 plays the second on their terms."),
     ("3", "challenge", "challenge NAME: challenge someone online to a match; create makes one to share by its "
                        "code, join ABCD joins one."),
     ("4", "challenges", "challenges: the challenges to and from you; accept, decline or withdraw them."),
     ("5", "who", "who: who is online, and what they are doing; leaderboard and record tell the rankings and "
                  "yours; finger NAME tells someone's card."),
-    ("6", "matches", "matches: the matches in play, by number; watch 2 watches the second."),
+    ("6", "matches", "matches: the matches in play, by number; watch 2 watches the second. tournaments: the "
+                     "tournaments, by number; join 2 enters the second."),
     ("7", "talk", "talk: the lobby's last lines of talk; say TEXT says a line to the lobby; tell NAME TEXT to one "
                   "person alone; mute NAME, unmute NAME, report NAME."),
     ("8", "terms", "terms: the terms you offer (stars 2, discs 8 and rules online change them)."),
@@ -38,7 +40,8 @@ MENU = (
 LOBBY_WORDS = frozenset({"quick", "challenge", "challenges", "who", "matches", "talk", "help", "quit", "watch",
                          "accept", "decline", "withdraw", "cancel", "say", "return", "menu", "terms", "stars", "discs",
                          "rules", "computer", "resume", "remember", "forget", "create", "join", "leaderboard",
-                         "record", "name", "finger", "card", "tell", "mute", "unmute", "report", "replay"})
+                         "record", "name", "mute", "unmute", "report", "tournaments", "tournament", "finger", "card",
+                         "tell", "replay", "seeks"})
 LOBBY_ALIASES = {**{number: word for number, word, _ in MENU}, "?": "help", "q": "quit", "exit": "quit",
                  "bye": "quit", "online": "who", "w": "watch", "stop": "cancel", "chat": "talk", "m": "menu",
                  "c": "computer"}

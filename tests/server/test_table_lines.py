@@ -1,11 +1,24 @@
-"""The line lobby's part of issue 42's table: the bell as BEL before a line, back at one's table on arrival, and a
-takeback answered by ``accept``/``decline`` (no server: the lobby hears the server's messages and says lines)."""
+"""The line lobby's part of issue 42's table: the bell as BEL before a line, back at one's table on arrival, a
+takeback answered by ``accept``/``decline``, the open seeks by ``seeks`` and ``accept N`` (no server: the lobby
+hears the server's messages and says lines)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from soluna_tui.link.messages import AnswerTakeback, AskTakeback, BackAtTable, MatchState, Moved, Paired
+from soluna_tui.link.messages import (
+    AcceptSeek,
+    AnswerTakeback,
+    AskTakeback,
+    BackAtTable,
+    MatchState,
+    MatchTerms,
+    Moved,
+    OpenSeeks,
+    Paired,
+    SeekLine,
+    WatchSeeks,
+)
 from soluna_tui.rules import Match, MatchOptions
 
 from .test_line_lobby import Heard
@@ -39,3 +52,19 @@ def test_back_at_the_table_then_the_opponent_s_move_rings_and_a_takeback_is_answ
     anns = a_match(3).round.placed_moves[-1]
     said = heard.hear(MatchState("ABCD", 8, 1, a_match(2).to_dict()), Moved("ABCD", 9, 1, 2, str(anns)))
     assert said and said[0].startswith("\a")  # the opponent's move rings the bell
+
+
+def test_seeks_lists_the_open_seeks_once_and_accept_n_takes_one_until_challenges_is_typed() -> None:
+    heard = Heard()
+    terms = MatchTerms(MatchOptions(discs=6, stars_to_win=1).to_dict())
+    assert heard.type("seeks") == [] and heard.sent == [WatchSeeks(True)]
+    board = OpenSeeks((SeekLine("s:1", "bob", terms, 0.0, 1610), SeekLine("s:2", "ann", terms, 0.0, yours=True)), 2)
+    said = heard.hear(board)
+    assert said[0].startswith("1. bob (1610): box rules, 1 star, 6 discs, no clock, unrated, waiting ")
+    assert said[1:] == ["Type accept 1 to play the first on their terms."]  # her own seek is not listed
+    assert heard.sent == [WatchSeeks(True), WatchSeeks(False)]  # once: the lines stay quiet as seeks come and go
+    assert heard.hear(board) == []
+    assert heard.type("accept 2") == ["No seek numbered 2. Type seeks for the list."]
+    assert heard.type("accept 1") == ["Accepting bob's seek..."] and heard.sent == [AcceptSeek("s:1", False)]
+    heard.type("challenges")
+    assert heard.type("accept 1") != ["Accepting bob's seek..."] and not heard.sent  # a challenge's number again
