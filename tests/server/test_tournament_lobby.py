@@ -141,3 +141,24 @@ async def test_the_list_shows_every_tournament_and_only_a_server_that_allows_it_
     assert ann.last("tournament")["tournament"]["name"] == "Mine"
     await lobby.handle(ann, {"type": "tournaments", "ask": 4})
     assert [line["name"] for line in ann.last("tournaments")["tournaments"]] == ["Later", "Mine"]
+
+
+async def test_a_player_at_a_friendly_when_paired_is_told_to_leave_it_and_misses_the_pairing_if_not(
+        make_lobby) -> None:
+    lobby = await make_lobby()
+    lobby.tournaments.grace = 0.5
+    ann, bob, cyd = keyed("ann", 1), keyed("bob", 2), FakeGuest("cyd", "10.0.0.3")
+    tournament = await announce(lobby, TournamentKind.ARENA, length=10)
+    for guest in (ann, bob):
+        await lobby.arrive(guest)
+        await lobby.handle(guest, {"type": "join_tournament", "id": tournament, "ask": 1})
+    await lobby.handle(ann, {"type": "create", "options": TERMS.options, "hints": False})  # a friendly with cyd
+    await lobby.arrive(cyd)
+    await lobby.handle(cyd, {"type": "join", "code": ann.last("waiting")["code"], "hints": False})
+    # bob, free, makes the pairing's match whichever of them the pairing names first; ann is told to come
+    await wait_for(lambda: any("Leave this match (n)" in message["text"] for message in sent(ann, "notice")))
+    await wait_for(lambda: any("did not come to the table" in message["text"] for message in sent(bob, "notice")))
+    snapshot = await lobby.tournaments.engine.snapshot(tournament)
+    assert snapshot.entrant("SHA256:ann").paused and not snapshot.entrant("SHA256:bob").paused
+    assert snapshot.pairings[0].points_of("SHA256:bob") == 1.0
+    assert ann.match().players == ("ann", "cyd")  # the friendly goes on

@@ -316,7 +316,7 @@ class TournamentDesk:
         only the pairing's ``first`` creates it where both are here)."""
         if (pairing.id, fingerprint) in self._queued:
             return
-        if creating and fingerprint != pairing.first and self._guest_of(pairing.first) is not None:
+        if creating and fingerprint != pairing.first and self._free_here(pairing.first):
             return
         guest = self._guest_of(fingerprint)
         visitor = self.visitors.get(guest) if guest is not None else None
@@ -324,6 +324,16 @@ class TournamentDesk:
             return
         self._queued.add((pairing.id, fingerprint))
         visitor.queue.put_nowait(TournamentSeat(snapshot.tournament.id, pairing.id))
+
+    def _free_here(self, fingerprint: str) -> bool:
+        """Whether the key ``fingerprint`` has a terminal here that may sit down now: at the lobby, or at a match
+        over."""
+        guest = self._guest_of(fingerprint)
+        visitor = self.visitors.get(guest) if guest is not None else None
+        if visitor is None or visitor.computer is not None:
+            return False
+        table = self.cache.tables.get(visitor.code) if visitor.code is not None else None
+        return visitor.code is None or table is None or table.finished
 
     def _guest_of(self, fingerprint: str) -> Guest | None:
         """This server's terminal of the key ``fingerprint``: one at the lobby first."""
