@@ -9,6 +9,7 @@ module's docstring says where it runs:
 Module               Runs in           What it does there
 ===================  ================  ===============================================================
 zygote.py            zygote            imports the app once, forks a child per session, reaps them
+rehearsal.py         zygote            a session played headless before the first fork: built once, shared
 child.py             child             the child's set-up: session leader, limits, no tracebacks
 child_app.py         child             the app a session runs: each message from the server to its half, quitting
 linked_app.py        child             the app's link to the server: what it said, questions, no disk

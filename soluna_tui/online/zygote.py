@@ -30,16 +30,25 @@ from .child import run
 STOP_GRACE = 2.0
 
 
-def preload() -> None:
-    """Import everything a child needs: Textual, the app, its screens and widgets.
+def preload(rehearsed: bool = True) -> None:
+    """Import everything a child needs: Textual, the app, its screens and widgets; then, with ``rehearsed``, play a
+    session headless (``rehearsal.py``), so what every session would build the same way is built once, here.
 
-    Then freeze what was imported out of the garbage collector's sight: children never pay to scan
+    Then freeze what there is out of the garbage collector's sight: children never pay to scan
     it again, and its pages stay shared between them (a collection would write to every object).
     """
     from ..app.soluna_app import preload as preload_app
     from . import child_app  # noqa: F401  (imported for what it imports)
 
     preload_app()  # the screens the app imports when first used, so no session imports them itself
+    if rehearsed:
+        from .rehearsal import rehearse
+
+        try:
+            rehearse()
+        except Exception as error:  # noqa: BLE001 - sessions start without the rehearsal's gain, as before it
+            print(f"soluna: the zygote's rehearsal failed ({type(error).__name__}: {error}); sessions start "
+                  "without it", file=sys.stderr)
     gc.collect()
     gc.freeze()
 
