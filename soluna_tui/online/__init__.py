@@ -35,6 +35,7 @@ line_cards.py        child             the lobby in lines' cards (finger NAME) a
 line_pairing.py      child             the lobby in lines' quick matches, challenges, a match created or joined by code
 line_tables.py       child             the lobby in lines' matches: played, watched, a rematch; the computer's, kept
 line_words.py        child             the lobby in lines' menu and words, and the lines saying people and matches
+line_tournaments.py  child             the lobby in lines' tournaments: listed, read, joined and withdrawn by number
 line_session.py      child             a child in lines (``ssh -t HOST screen-reader``): the terminal, the link, a loop
 screens/             child             the screens only a session shows: the lobby, a quick match waiting,
                                        challenges, names, records, the leaderboard, a player's card, browsers,

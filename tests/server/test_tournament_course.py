@@ -13,11 +13,16 @@ from soluna_tui.server.tournaments.records import TournamentKind
 
 from ..clean_up import within
 from .test_lobby import FakeGuest, SettledLobby, move_message, wait_for
-from .test_tournament_lobby import announce, codes_paired, keyed, sent
+from .test_tournament_lobby import STARTS_IN, announce, codes_paired, keyed, sent, start_now
 
 
-async def opened(database: str) -> SettledLobby:
-    lobby = Lobby(await open_storage(database), 60.0, heartbeat=0.1)
+async def opened(database: str, ahead: float = 0.0) -> SettledLobby:
+    """A server on ``database``, its clock ``ahead`` (as one started after ``start_now``)."""
+    store = await open_storage(database)
+    if ahead:
+        real_clock = store.clock
+        store.clock = lambda: real_clock() + ahead
+    lobby = Lobby(store, 60.0, heartbeat=0.1)
     await lobby.start()
     return SettledLobby(lobby)
 
@@ -86,6 +91,7 @@ async def test_a_server_restarted_in_the_middle_of_a_swiss_round_goes_on_with_it
         for guest in players.values():
             await first.arrive(guest)
             await first.handle(guest, {"type": "join_tournament", "id": tournament, "ask": 1})
+        start_now(first)
         await wait_for(lambda: sum(len(codes_paired(guest)) for guest in players.values()) == 2)
         code = next(codes_paired(guest)[-1] for guest in players.values() if codes_paired(guest))
         await wait_for(lambda: first.tables[code].in_play)
@@ -93,7 +99,7 @@ async def test_a_server_restarted_in_the_middle_of_a_swiss_round_goes_on_with_it
         await first.handle(opener, move_message(opener))
     finally:
         await closed(first)  # the server stops in the middle of round 1
-    second = await opened(database)
+    second = await opened(database, ahead=STARTS_IN)
     try:
         back = {name: keyed(name, number) for number, name in enumerate(("ann", "bob", "cyd"), start=1)}
         for guest in back.values():
@@ -129,7 +135,7 @@ async def test_two_servers_share_one_tournament_and_seat_its_players_across_them
     try:
         players = {name: keyed(name, number) for number, name in enumerate(("ann", "bob", "cyd", "dan"), start=1)}
         lobbies = {name: servers[index % 2] for index, name in enumerate(players)}  # ann, cyd here; bob, dan there
-        tournament = await announce(servers[0], length=1)
+        tournament = await announce(servers[0], length=1, starts_in=3.0)  # two clocks: no moving them on
         for name, guest in players.items():
             await lobbies[name].arrive(guest)
             await lobbies[name].handle(guest, {"type": "join_tournament", "id": tournament, "ask": 1})
@@ -155,6 +161,7 @@ async def test_an_arena_of_four_pairs_players_again_as_they_finish_and_scores_st
     for guest in players.values():
         await lobby.arrive(guest)
         await lobby.handle(guest, {"type": "join_tournament", "id": tournament, "ask": 1})
+    start_now(lobby)
     lobbies = dict.fromkeys(players, lobby)
     streak = dict.fromkeys(players, 0)
     scores = dict.fromkeys(players, 0)

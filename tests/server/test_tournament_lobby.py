@@ -18,10 +18,21 @@ def keyed(name: str, number: int) -> FakeGuest:
     return FakeGuest(name, f"10.0.0.{number}", fingerprint=f"SHA256:{name}")
 
 
-async def announce(lobby, kind: TournamentKind = TournamentKind.SWISS, length: int = 2, starts_in: float = 0.4,
-                   name: str = "Friday") -> int:
+#: A tournament starts this far ahead: everyone joins first, then its start is brought on (``start_now``).
+STARTS_IN = 60.0
+
+
+async def announce(lobby, kind: TournamentKind = TournamentKind.SWISS, length: int = 2,
+                   starts_in: float = STARTS_IN, name: str = "Friday") -> int:
     plan = TournamentPlan(name, kind, length, lobby.store.clock() + starts_in, TERMS)
     return (await lobby.tournaments.engine.announce(plan)).id
+
+
+def start_now(lobby) -> None:
+    """Everyone is in: the tournament's start comes now (the store's clock moved on to it; a loaded machine may take
+    longer than any start a test could wait for)."""
+    real_clock = lobby.store.clock
+    lobby.store.clock = lambda: real_clock() + STARTS_IN
 
 
 def sent(guest: FakeGuest, kind: str) -> list[dict]:
@@ -68,6 +79,7 @@ async def test_a_swiss_of_three_is_paired_seated_and_scored_to_its_end_and_its_w
         assert guest.last("tournament")["tournament"]["joined"] is True
     await lobby.handle(watcher, {"type": "join_tournament", "id": tournament, "ask": 2})
     assert "SSH key" in watcher.last("error")["text"]
+    start_now(lobby)
     points = dict.fromkeys(players, 0.0)
     met: set[frozenset[str]] = set()
     for round_number in range(2):
@@ -108,6 +120,7 @@ async def test_a_player_away_at_the_pairing_misses_it_is_paused_and_comes_back_b
         await lobby.arrive(guest)
         await lobby.handle(guest, {"type": "join_tournament", "id": tournament, "ask": 1})
     await lobby.depart(bob)  # gone before the start
+    start_now(lobby)
     await wait_for(lambda: any("did not come to the table" in message["text"] for message in sent(ann, "notice")))
     snapshot = await lobby.tournaments.engine.snapshot(tournament)
     assert snapshot.entrant("SHA256:bob").paused and not snapshot.entrant("SHA256:ann").paused
@@ -155,6 +168,7 @@ async def test_a_player_at_a_friendly_when_paired_is_told_to_leave_it_and_misses
     await lobby.handle(ann, {"type": "create", "options": TERMS.options, "hints": False})  # a friendly with cyd
     await lobby.arrive(cyd)
     await lobby.handle(cyd, {"type": "join", "code": ann.last("waiting")["code"], "hints": False})
+    start_now(lobby)
     # bob, free, makes the pairing's match whichever of them the pairing names first; ann is told to come
     await wait_for(lambda: any("Leave this match (n)" in message["text"] for message in sent(ann, "notice")))
     await wait_for(lambda: any("did not come to the table" in message["text"] for message in sent(bob, "notice")))
