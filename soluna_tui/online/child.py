@@ -107,9 +107,11 @@ def _run_app(config: ChildConfig, link_fd: int) -> tuple[int, str]:
 
     from ..compat.textual_internals import before_app_errors
     from .child_app import ChildApp
+    from .rehearsal import take_rehearsed_stylesheet
 
     app = ChildApp(name=config.name, link=socket.socket(fileno=link_fd), ascii_mode=config.ascii_mode,
                    computer_pause=config.computer_pause, reveal_pause=config.reveal_pause)
+    take_rehearsed_stylesheet(app)  # the zygote's, parsed once (none in a child of --spawn exec)
     app.activity_every = config.activity_every
     errors = io.StringIO()
     app.error_console = Console(file=errors, width=100, color_system=None, markup=False, highlight=False)

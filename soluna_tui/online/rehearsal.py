@@ -23,7 +23,12 @@ import importlib
 import socket
 import threading
 import weakref
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from textual.app import App
+    from textual.css.stylesheet import Stylesheet
 
 #: Modules a session imports once it runs on a real terminal, which the headless rehearsal does not.
 TERMINAL_MODULES = ("textual.drivers.linux_driver", "textual._xterm_parser", "textual.drivers._writer_thread")
@@ -39,6 +44,29 @@ TIME_LIMIT = 30.0
 
 class RehearsalError(RuntimeError):
     """The rehearsal could not be played to its end, or left a thread behind."""
+
+
+@dataclass(frozen=True)
+class Rehearsed:
+    """What the rehearsal's app left that a session's app may take: its stylesheet, every sheet and widget's default
+    CSS read and parsed, for the CSS variables of its theme (Textual parses them per app)."""
+
+    stylesheet: Stylesheet
+    variables: dict[str, str]
+
+
+#: What this process's rehearsal left (a zygote's, inherited by each child it forks); empty without one.
+REHEARSED: list[Rehearsed] = []
+
+
+def take_rehearsed_stylesheet(app: App[Any]) -> None:
+    """In a child forked after the rehearsal, before ``app`` runs: the stylesheet the rehearsal parsed, if ``app``'s
+    theme gives the same CSS variables (Textual's public ``App.stylesheet``). The child has its own copy of the
+    zygote's pages, written only where it changes them: no session parses the sheets again, and the rules stay
+    shared. Sheets it reads later (ASCII mode's, the narrow layouts) and a theme changed are parsed as Textual
+    does; a child of ``--spawn exec`` (no rehearsal) parses its own."""
+    if REHEARSED and app.theme_variables == REHEARSED[0].variables:
+        app.stylesheet = REHEARSED[0].stylesheet
 
 
 def import_terminal_modules() -> None:
@@ -91,6 +119,7 @@ async def _session() -> weakref.ref[Any]:
             await pilot.press(key)
             await pilot.pause(KEY_PAUSE)
         reached.append(True)
+        REHEARSED[:] = [Rehearsed(app.stylesheet, dict(app.theme_variables))]
         app.exit()
         link.close()
 

@@ -3,22 +3,50 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import socket
 import sys
 import threading
 import weakref
 
 import pytest
 
+from soluna_tui.link.messages import Welcome
+from soluna_tui.link.protocol import Link
 from soluna_tui.online import rehearsal, zygote
+from soluna_tui.online.child_app import ChildApp
 
 
-def test_the_rehearsal_plays_to_its_match_and_leaves_nothing_running() -> None:
+async def lobby_drawn(rehearsed: bool) -> tuple[str, bool]:
+    """A session's lobby at 80x24 as an SVG (with the rehearsal's stylesheet, or its own), and whether it was the
+    rehearsal's."""
+    ours, theirs = socket.socketpair()
+    app = ChildApp(name="ann", link=theirs)
+    if rehearsed:
+        rehearsal.take_rehearsed_stylesheet(app)
+    taken = app.stylesheet is rehearsal.REHEARSED[0].stylesheet
+    async with app.run_test(size=(80, 24)) as pilot:
+        (await Link.over(ours)).send(Welcome(secret="KQXPMR", hold_seconds=300, name="ann"))
+        for _ in range(100):
+            if app.screen is app.lobby and "Welcome, ann" in app.lobby.query_one("#lobby-status").render().plain:
+                break
+            await pilot.pause(0.02)
+        await pilot.pause(0.1)
+        drawn = app.export_screenshot()
+    ours.close()
+    return drawn, taken
+
+
+def test_the_rehearsal_plays_to_its_match_and_a_session_takes_its_stylesheet_drawing_the_same() -> None:
     threads = threading.active_count()
     rehearsal.rehearse()  # raises if it did not reach its match, or if its app or a thread outlived it
     assert threading.active_count() == threads
     for name in rehearsal.TERMINAL_MODULES:  # what a session's driver imports on a real terminal: there already
         assert name in sys.modules
+    (own, own_taken), (handed, handed_taken) = asyncio.run(lobby_drawn(False)), asyncio.run(lobby_drawn(True))
+    assert (own_taken, handed_taken) == (False, True)
+    assert handed == own
 
 
 def test_a_rehearsal_that_leaves_a_thread_running_is_refused(monkeypatch) -> None:
