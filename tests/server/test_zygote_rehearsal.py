@@ -23,9 +23,10 @@ async def lobby_drawn(rehearsed: bool) -> tuple[str, bool]:
     rehearsal's."""
     ours, theirs = socket.socketpair()
     app = ChildApp(name="ann", link=theirs)
+    parsed = rehearsal.REHEARSED[0].stylesheet
     if rehearsed:
         rehearsal.take_rehearsed_stylesheet(app)
-    taken = app.stylesheet is rehearsal.REHEARSED[0].stylesheet
+    taken = app.stylesheet is parsed
     async with app.run_test(size=(80, 24)) as pilot:
         (await Link.over(ours)).send(Welcome(secret="KQXPMR", hold_seconds=300, name="ann"))
         for _ in range(100):
@@ -47,6 +48,7 @@ def test_the_rehearsal_plays_to_its_match_and_a_session_takes_its_stylesheet_dra
     (own, own_taken), (handed, handed_taken) = asyncio.run(lobby_drawn(False)), asyncio.run(lobby_drawn(True))
     assert (own_taken, handed_taken) == (False, True)
     assert handed == own
+    assert rehearsal.REHEARSED == []  # taken once: no other app of this process shares what that one changes
 
 
 def test_a_rehearsal_that_leaves_a_thread_running_is_refused(monkeypatch) -> None:
