@@ -10,9 +10,9 @@ first calls: done here, it is done once for all the children). What was measured
 session's memory goes".
 
 Nothing of the rehearsal outlives it but what is shared by design (modules, classes, caches keyed by what they
-hold): its app, screens and link are dropped before the zygote freezes what it has and forks; no thread is left
-(forking is only safe so: ``RehearsalError`` says otherwise, and the zygote then forks without the rehearsal's
-gain, as it did before).
+hold): its app, screens and link are dropped before the zygote freezes what it has and forks, and no thread is left
+(forking is only safe so). ``RehearsalError`` says if either outlived it, or if the rehearsal did not reach its
+match; the zygote then says so in one line and forks all the same.
 """
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ WELCOME_WAIT, KEY_PAUSE = 0.05, 0.02
 TIME_LIMIT = 30.0
 
 
-class RehearsalError(RuntimeError):
-    """The rehearsal could not be played to its end, or left a thread behind."""
+class RehearsalError(ValueError):
+    """The rehearsal could not be played to its end, or left its app or a thread behind."""
 
 
 @dataclass(frozen=True)
