@@ -48,7 +48,6 @@ from ...rules.round import other
 from ...rules.wording import minutes
 from ..config import ADJOURN_AFTER
 from ..storage import SeatRecord
-from . import takebacks
 from .decision_values import (
     BadOptions,
     Change,
@@ -65,6 +64,7 @@ from .decision_values import (
     with_seat,
 )
 from .news import MovePlayed, News
+from .takebacks import lapsed_by_move
 
 #: Seconds without a server that are given back to the matches in play (``Referee.resume``); less is no matter.
 RESUME_GAP = 1.0
@@ -378,7 +378,7 @@ class Referee:
             return Resync(f"Move not accepted: {error}.")
         # The move as the match keeps it, with its places: every screen puts the towers where the mover did.
         placed = match.round.placed_moves[-1]
-        seats, lapsed = takebacks.lapsed_by_move(tuple(replace(each, rematch=False) for each in read.seats), seat)
+        seats, lapsed = lapsed_by_move(tuple(replace(each, rematch=False) for each in read.seats), seat)
         lines: list[str | None] = [None, None]
         lines[other(seat)] = lapsed  # a takeback the opponent asked for lapses, and they are told
         clock = read.clock.after_move(seat, moment.now, clock_turn(match)) if read.clock is not None else None

@@ -42,7 +42,7 @@ def asking_seat(seats: tuple[SeatRecord, ...]) -> Literal[0, 1] | None:
     return 0 if seats[0].takeback else 1 if len(seats) > 1 and seats[1].takeback else None
 
 
-def ask(read: MatchRead, seat: int, moment: Moment) -> Decision:
+def ask_takeback(read: MatchRead, seat: int, moment: Moment) -> Decision:
     """The player at ``seat`` asks to take their last move back: the opponent is asked, the asker told it waits."""
     if not read.in_play or read.match is None:
         return Refused("The match is over: no takebacks.")
@@ -77,7 +77,7 @@ def _no_last_move(read: MatchRead, seat: int) -> str | None:
     return None
 
 
-def answer(read: MatchRead, seat: int, accept: bool, moment: Moment) -> Decision:
+def answer_takeback(read: MatchRead, seat: int, accept: bool, moment: Moment) -> Decision:
     """The player at ``seat`` answers the opponent's takeback request: accepted, the move is taken back on every
     screen (the clock as the local undo has it); declined, the request lapses. No request: nothing to answer."""
     asker = other(seat)

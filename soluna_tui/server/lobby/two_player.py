@@ -35,7 +35,6 @@ from ...link.messages import (
 from ..gate import client_key
 from ..storage import SeatRecord, StorageError, StorageUnavailable
 from ..storage.secrets import SecretTry, clean_secret
-from . import takebacks
 from .decision_values import Change, Decision, Newcomer, match_options
 from .decisions import Referee
 from .guesses import Guesses, seat_count_scope, seat_limits
@@ -44,6 +43,7 @@ from .pending import PendingMoves
 from .presence import Presence
 from .results import ended_under_code
 from .tables import Table, label
+from .takebacks import answer_takeback, ask_takeback
 from .visitors import Asker, CodeTries, Guest, identities, random_letters
 from .writes import RETRIES, Writer
 
@@ -338,7 +338,7 @@ class TwoPlayerMatches:
         if seated is not None:
             table, seat = seated
             await self.writer.apply(
-                table.code, lambda table: takebacks.ask(table, seat, self.presence.moment()), asker)
+                table.code, lambda table: ask_takeback(table, seat, self.presence.moment()), asker)
 
     async def answer_takeback(self, asker: Asker, request: AnswerTakeback) -> None:
         """The opponent's takeback request answered: accepted (the move taken back on every screen), or declined."""
@@ -346,7 +346,7 @@ class TwoPlayerMatches:
         if seated is not None:
             table, seat = seated
             await self.writer.apply(
-                table.code, lambda table: takebacks.answer(table, seat, request.accept, self.presence.moment()), asker)
+                table.code, lambda table: answer_takeback(table, seat, request.accept, self.presence.moment()), asker)
 
     # ---- coming back ---------------------------------------------------------------------------------
 
