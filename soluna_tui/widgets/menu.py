@@ -31,17 +31,8 @@ class Menu(OptionList):
     def _scroll_to_highlighted(self) -> None:
         """Scroll the container the menu stands in (a phone's lobby) just enough to show the highlighted option."""
         lines = option_lines(self, self.highlighted) if self.highlighted is not None and self.is_attached else None
-        container = next((node for node in self.ancestors if isinstance(node, Widget) and node.allow_vertical_scroll),
-                         None)
-        if lines is None or container is None:
-            return
-        first, height = lines
-        top = self.content_region.y + first - self.scroll_offset.y
-        view = container.scrollable_content_region
-        if top < view.y:
-            container.scroll_to(y=container.scroll_y - (view.y - top), animate=False)
-        elif top + height > view.bottom:
-            container.scroll_to(y=container.scroll_y + (top + height - view.bottom), animate=False)
+        if lines is not None:
+            scroll_container_to(self, *lines)
 
     def _repaint_option(self, index: int | None) -> None:
         lines = option_lines(self, index) if index is not None and self.is_mounted else None
@@ -74,3 +65,18 @@ class Menu(OptionList):
     def action_cursor_down(self) -> None:
         if self.highlighted is None or self.highlighted < self.option_count - 1:
             super().action_cursor_down()
+
+
+def scroll_container_to(widget: Widget, first: int, height: int) -> None:
+    """Scroll the container ``widget`` stands in (a phone's lobby) just enough to show ``height`` of the widget's
+    lines from ``first`` (before its own scrolling)."""
+    container = next((node for node in widget.ancestors if isinstance(node, Widget) and node.allow_vertical_scroll),
+                     None)
+    if container is None:
+        return
+    top = widget.content_region.y + first - widget.scroll_offset.y
+    view = container.scrollable_content_region
+    if top < view.y:
+        container.scroll_to(y=container.scroll_y - (view.y - top), animate=False)
+    elif top + height > view.bottom:
+        container.scroll_to(y=container.scroll_y + (top + height - view.bottom), animate=False)

@@ -1,6 +1,6 @@
 """Who is online, in the SSH lobby: a line a person (the name, a keyed player's rating or "guest", what they
 are doing), in the place of the matches in play. Attributes down: the lobby hands it the people as the app
-keeps them; it lays its lines out again only when what they say has changed."""
+keeps them; a ``RowList``, it repaints only the lines that changed."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from rich.cells import cell_len, set_cell_size
 
 from ..link.messages import Doing, OnlinePerson
 from ..rules.strengths import level_words
-from .menu import Menu
+from .row_list import RowList
 
 #: Cells for the name (a name is at most 16, and this player's is marked), and for the rating or "guest".
 NAME_CELLS, STANDING_CELLS = 22, 5
-#: The line's width while the list has no size yet (the lobby's list, less its scroll bar).
+#: A line's width where none is given.
 DEFAULT_WIDTH = 70
 YOU = " (you)"
 
@@ -50,39 +50,18 @@ def person_line(person: OnlinePerson, you: bool, width: int = DEFAULT_WIDTH, ell
     return line if cell_len(line) <= width else set_cell_size(line, width - cell_len(ellipsis)) + ellipsis
 
 
-class PeopleList(Menu):
-    """The people online, one line each; ``show`` hands it who they are now."""
+class PeopleList(RowList[tuple[OnlinePerson, bool]]):
+    """The people online, a line each, kept by who they are (their number): ``show`` hands it who they are now, and
+    only the lines of those who changed, came or went (and the lines they shifted) are repainted."""
 
     def __init__(self, *, ascii_mode: bool = False, id: str | None = None) -> None:
-        super().__init__(id=id, markup=False)  # names are shown as they are, never read as markup
+        super().__init__(id=id)
         self._ellipsis = "..." if ascii_mode else "…"
-        self._texts: tuple[str, ...] = ()
-        self._people_numbers: tuple[int, ...] = ()
-        #: Who is listed, as last handed: their lines are made again for the width the list is laid out at.
-        self._people: tuple[Sequence[OnlinePerson], int | None] = ((), None)
 
     def show(self, people: Sequence[OnlinePerson], you: int | None) -> None:
         """The people to list, in order; the highlight stays on the person it was on."""
-        self._people = (people, you)
-        width = self.scrollable_content_region.width - 2 if self.size.width else DEFAULT_WIDTH
-        lines = tuple(person_line(person, person.id == you, max(width, 20), self._ellipsis) for person in people)
-        if lines == self._texts:
-            return
-        highlighted, numbers = self.highlighted, self._people_numbers
-        was = numbers[highlighted] if highlighted is not None and highlighted < len(numbers) else None
-        self._texts, self._people_numbers = lines, tuple(person.id for person in people)
-        self.fit_height(len(lines))
-        self.set_options(lines)
-        if lines:
-            self.highlighted = (self._people_numbers.index(was) if was in self._people_numbers
-                                else min(highlighted or 0, len(lines) - 1))
+        self.show_rows([(person.id, (person, person.id == you)) for person in people])
 
-    def on_resize(self) -> None:
-        """Laid out (first shown, with the lines made for ``DEFAULT_WIDTH``) or at another width: the lines made
-        again for it, so that a phone's lines are cut to its width rather than wrapped."""
-        self.show(*self._people)
-
-    def on_focus(self) -> None:
-        """Shown and focused at once (``o`` in the lobby): brought into view once it has a place, where the lobby
-        scrolls (a phone's); focused before it is laid out, it would scroll nowhere."""
-        self.call_after_refresh(self.scroll_visible, animate=False, immediate=True)
+    def row_text(self, value: tuple[OnlinePerson, bool], width: int) -> str:
+        person, yours = value
+        return person_line(person, yours, max(width, 20), self._ellipsis)

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import functools
 
-from textual.widgets import OptionList
-
 from soluna_tui.link.messages import ONLINE_LISTED, Doing, OnlineChanges, OnlinePeople, OnlinePerson
 from soluna_tui.link.protocol import Link
 from soluna_tui.online.screens.lobby import LobbyScreen
@@ -15,6 +13,7 @@ from soluna_tui.online.who_is_online import OnlineBook
 from soluna_tui.rules import Match, MatchOptions
 from soluna_tui.screens.game import GameScreen
 from soluna_tui.widgets.people_list import PeopleList, person_line
+from soluna_tui.widgets.row_list import RowList
 from soluna_tui.widgets.tally import watching_text
 
 from ..app.helpers import footer_keys, screen_text
@@ -166,7 +165,7 @@ async def test_the_lobby_s_news_waits_under_a_match_and_shows_when_the_lobby_doe
         await settle(pilot)
         lobby = app.lobby
         assert lobby.online_total == 2 and len(lobby.matches) == 1  # told, and kept
-        assert lobby.query_one("#lobby-matches", OptionList).option_count == 0  # not drawn under the match
+        assert lobby.query_one("#lobby-matches", RowList).option_count == 0  # not drawn under the match
         assert "2 online" not in str(lobby.query_one("#lobby").border_title)
         await pilot.press("n")
         await server.expect("leave")

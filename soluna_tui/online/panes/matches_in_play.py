@@ -1,6 +1,6 @@
 """The matches in play, as the lobby lists them (``#lobby-matches``): Enter watches one, or takes back a held seat.
 
-The list keeps what it last drew and draws again only what changed (``show``); a match chosen goes up as
+Each match is a row kept by its code: a change repaints its lines only (``show``); a match chosen goes up as
 ``MatchesInPlay.Chosen``, the screen deciding what it means with the settings beside it.
 """
 
@@ -12,10 +12,9 @@ from typing import ClassVar
 from textual import on
 from textual.binding import Binding, BindingType
 from textual.message import Message
-from textual.widgets import OptionList
 
 from ...link.messages import ListedMatch
-from ...widgets.menu import Menu
+from ...widgets.row_list import RowList
 
 
 def describe(entry: ListedMatch) -> str:
@@ -40,8 +39,8 @@ def held_seat(matches: Sequence[ListedMatch]) -> ListedMatch | None:
     return next((entry for entry in matches if entry.yours), None)
 
 
-class MatchesInPlay(Menu):
-    """The matches in play, one line each."""
+class MatchesInPlay(RowList[ListedMatch]):
+    """The matches in play, a line each (wrapped where the list is narrow), kept by their code."""
 
     #: Enter as the list's own key, shown in the footer for what it does here (or a seat held taken back).
     BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select", "Watch")]
@@ -56,24 +55,17 @@ class MatchesInPlay(Menu):
     def __init__(self) -> None:
         super().__init__(id="lobby-matches")
         self.matches: tuple[ListedMatch, ...] = ()
-        #: The lines as last drawn.
-        self._drawn: tuple[str, ...] = ()
 
     def show(self, matches: tuple[ListedMatch, ...]) -> None:
-        """The matches in play in the list, when it shows (the list changed behind who is online or the talk
-        laid the lobby out again all the same), and only if what it says has changed."""
+        """The matches in play in the list, when it shows: only the lines that changed are repainted."""
         self.matches = matches
-        lines = tuple(describe(entry) for entry in matches)
-        if lines == self._drawn:
-            return
-        self._drawn = lines
-        highlighted = self.highlighted
-        self.fit_height(len(lines))
-        self.set_options(lines)
-        if lines:
-            self.highlighted = min(highlighted or 0, len(lines) - 1)
+        self.show_rows([(entry.code, entry) for entry in matches])
 
-    @on(OptionList.OptionSelected)
-    def _chosen(self, event: OptionList.OptionSelected) -> None:
-        if event.option_index < len(self.matches):
-            self.post_message(self.Chosen(self.matches[event.option_index]))
+    def row_text(self, value: ListedMatch, width: int) -> str:
+        return describe(value)
+
+    @on(RowList.Selected)
+    def _chosen(self, event: RowList.Selected) -> None:
+        event.stop()
+        if event.index < len(self.matches):
+            self.post_message(self.Chosen(self.matches[event.index]))

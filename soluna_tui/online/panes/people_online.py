@@ -12,10 +12,10 @@ from typing import ClassVar
 from textual import on
 from textual.binding import Binding, BindingType
 from textual.message import Message
-from textual.widgets import OptionList
 
 from ...link.messages import OnlinePerson
 from ...widgets.people_list import PeopleList
+from ...widgets.row_list import RowList
 from ..screens.player_card import CardWanted
 
 
@@ -54,8 +54,9 @@ class PeopleOnline(PeopleList):
             person = self.people[index]
             self.post_message(CardWanted(person.id, person.name))
 
-    @on(OptionList.OptionSelected)
-    def _chosen(self, event: OptionList.OptionSelected) -> None:
-        if event.option_index < len(self.people):
-            person = self.people[event.option_index]
+    @on(RowList.Selected)
+    def _chosen(self, event: RowList.Selected) -> None:
+        event.stop()
+        if event.index < len(self.people):
+            person = self.people[event.index]
             self.post_message(self.Chosen(person, person.id == self.you))
