@@ -182,7 +182,7 @@ class MeasureError(Exception):
 class Terminal:
     """``argv`` on a fresh pseudo-terminal, read through pyte as a terminal would show it."""
 
-    def __init__(self, argv: Sequence[str], columns: int, lines: int) -> None:
+    def __init__(self, argv: Sequence[str], columns: int, lines: int, pass_fds: Sequence[int] = ()) -> None:
         self.screen = pyte.Screen(columns, lines)
         self.stream = pyte.ByteStream(self.screen)
         self.started = time.perf_counter()
@@ -192,7 +192,7 @@ class Terminal:
         env = {**os.environ, "TERM": "xterm-256color", "LANG": "C.UTF-8", "COLORTERM": "truecolor"}
         env.pop("NO_COLOR", None)
         self.process = subprocess.Popen(list(argv), stdin=slave, stdout=slave, stderr=slave, env=env,
-                                        start_new_session=True, close_fds=True)
+                                        start_new_session=True, close_fds=True, pass_fds=tuple(pass_fds))
         os.close(slave)
         self.written = 0
         self.frames = 0
