@@ -6,6 +6,8 @@ the server shows are the ones the test counts. Cost: see docs/benchmarks.md's te
 
 from __future__ import annotations
 
+import re
+
 import asyncssh
 
 from soluna_tui.link.messages import REQUESTS
@@ -38,12 +40,18 @@ async def join_on_screen(terminal: SshTerminal, name: str) -> None:
 
 async def play_and_resign(server, code: str, seats: list[SshTerminal | FakeGuest], loser: int) -> int:
     """The opener and the other move once (a real match: not aborted), then the player at seat ``loser`` resigns,
-    unless a move won the match on the board first (four discs end quickly): the winner's seat."""
+    unless a move won the match on the board first (four discs end quickly): the winner's seat, as filed."""
+    tables = server.lobby.tables
+
+    def moved_on(version: int) -> bool:
+        now = tables.get(code)
+        return now is None or now.version > version  # gone: over, and left by both for their next pairing
+
     for _ in range(2):
-        table = server.lobby.tables[code]
+        table = tables.get(code)
+        if table is None or table.match.is_over:
+            break
         match, version = table.match, table.version
-        if match.is_over:
-            return match.winner
         mover = seats[match.to_move]
         if isinstance(mover, SshTerminal):
             start, target = move_keys(match, match.position.legal_moves[0])
@@ -51,19 +59,26 @@ async def play_and_resign(server, code: str, seats: list[SshTerminal | FakeGuest
             await mover.press(start, "enter", target, "enter", pause=0.05)
         else:
             await handled(server, mover, move_message(mover))
-        await wait_until(lambda code=code, version=version: server.lobby.tables[code].version > version,
-                         what="the move taken")
-    if server.lobby.tables[code].match.is_over:
-        return server.lobby.tables[code].match.winner
-    resigner = seats[loser]
-    if isinstance(resigner, SshTerminal):
-        await resigner.press("R")
-        await resigner.wait_for_text("Resign")
-        await resigner.press("y")
-    else:
-        await handled(server, resigner, {"type": "resign"})
-    await wait_until(lambda: server.lobby.tables[code].finished, what="the match over")
-    return 1 - loser
+        await wait_until(lambda version=version: moved_on(version), what="the move taken")
+    table = tables.get(code)
+    if table is not None and not table.match.is_over:
+        resigner = seats[loser]
+        if isinstance(resigner, SshTerminal):
+            await resigner.press("R")
+            await resigner.wait_for_text("Resign")
+            await resigner.press("y")
+        else:
+            await handled(server, resigner, {"type": "resign"})
+    await wait_until(lambda: server.lobby.store.finished.latest_under(code), what="the match over and filed")
+    finished = await server.lobby.store.finished.latest_under(code)
+    assert finished is not None and finished.winner is not None
+    return finished.winner
+
+
+def told(terminal: SshTerminal, text: str) -> bool:
+    """Whether the notices at the screen's right (beside the board, or over a dialog) say ``text``, its lines
+    joined."""
+    return text in " ".join(re.sub(r"[│▌─╮╯╭╰┃]", " ", terminal.sidebar).split())
 
 
 async def test_a_swiss_of_five_is_played_to_its_end_over_ssh_with_standings_as_counted(tmp_path) -> None:
@@ -116,7 +131,7 @@ async def test_a_swiss_of_five_is_played_to_its_end_over_ssh_with_standings_as_c
             await wait_until(lambda fake=fake: any("Tournament Club Swiss is over" in message.get("text", "")
                                                    for message in fake.inbox), what="the winner announced")
         for terminal in ssh.values():  # told too, at their last match (a notice over its dialog, wrapped)
-            await terminal.wait_for_text("Tournament Club Swiss is", "over: ")
+            await terminal.wait_for(lambda _, terminal=terminal: told(terminal, "Tournament Club Swiss is over"))
         watcher = FakeGuest("gus", "10.0.0.9")
         lobby.arrive(watcher)
         await handled(server, watcher, {"type": "tournament", "id": tournament, "ask": 1})
@@ -175,3 +190,65 @@ async def test_a_player_who_leaves_misses_a_pairing_is_paused_and_comes_back_ove
         snapshot = await engine.snapshot(tournament)
         assert not next(each for each in snapshot.entrants if each.name == "ann").paused
         assert len(snapshot.pairings) == 2 and not snapshot.pairings[1].finished
+
+
+async def test_a_server_restarted_in_the_middle_of_a_swiss_round_goes_on_with_it_over_ssh(tmp_path) -> None:
+    cyd = keyed("cyd", 4)
+    async with running_server(tmp_path) as server, terminals(server.port) as opened:
+        lobby = server.lobby
+        engine = lobby.tournaments.engine
+        tournament = (await engine.announce(TournamentPlan("Restart Swiss", TournamentKind.SWISS, 2,
+                                                           lobby.store.clock() + 30, TERMS))).id
+        ann = await opened.open("ann", key=KEYS["ann"], local_addr=("127.0.0.2", 0))
+        await keep_the_name(ann)
+        await join_on_screen(ann, "Restart Swiss")
+        lobby.arrive(cyd)
+        await handled(server, cyd, {"type": "join_tournament", "id": tournament, "ask": 1})
+        real_clock = lobby.store.clock
+        lobby.store.clock = lambda: real_clock() + 30
+        await wait_until(lambda: _in_play_of(server, tournament), what="round 1 seated")
+        code = await _in_play_of(server, tournament)
+        table = lobby.tables[code]
+        version = table.version
+        if table.seats[table.match.to_move].name == "ann":
+            start, target = move_keys(table.match, table.match.position.legal_moves[0])
+            await ann.wait_for_text("Your move")
+            await ann.press(start, "enter", target, "enter", pause=0.05)
+        else:
+            await handled(server, cyd, move_message(cyd))
+        await wait_until(lambda: lobby.tables[code].version > version, what="the first move")
+    # The server stops in the middle of round 1, and starts again on the same database.
+    async with running_server(tmp_path) as server, terminals(server.port) as opened:
+        real_clock = server.lobby.store.clock
+        server.lobby.store.clock = lambda: real_clock() + 30
+        ann = await opened.open("ann", key=KEYS["ann"], local_addr=("127.0.0.2", 0))
+        await ann.wait_for(lambda screen: "Your move" in screen or "Waiting for cyd." in screen)  # back at once
+        cyd = keyed("cyd", 4)
+        server.lobby.arrive(cyd)
+        await handled(server, cyd, {"type": "join", "code": code, "hints": False})  # the key is proof enough
+        players = {"ann": ann, "cyd": cyd}
+        points = {"ann": 0.0, "cyd": 0.0}
+        table = server.lobby.tables[code]
+        winner = await play_and_resign(server, code, [players[seat.name] for seat in table.seats], loser=1)
+        points[table.seats[winner].name] += 1
+        await wait_until(lambda: _in_play_of(server, tournament, 2), what="round 2 paired and seated by this server")
+        code = await _in_play_of(server, tournament, 2)
+        table = server.lobby.tables[code]
+        winner = await play_and_resign(server, code, [players[seat.name] for seat in table.seats], loser=1)
+        points[table.seats[winner].name] += 1
+        await ann.wait_for(lambda _: told(ann, "Tournament Restart Swiss is over"))
+        snapshot = await server.lobby.tournaments.engine.snapshot(tournament)
+        assert [each.round for each in snapshot.pairings] == [1, 2]
+        scored = {name: 0.0 for name in points}
+        for pairing in snapshot.pairings:
+            for fingerprint in pairing.players:
+                scored[snapshot.entrant(fingerprint).name] += pairing.points_of(fingerprint)
+        assert scored == points
+
+
+async def _in_play_of(server, tournament: int, round_number: int = 1) -> str | None:
+    """The code of the tournament's match of ``round_number``, once both its players sit there and it is in play."""
+    snapshot = await server.lobby.tournaments.engine.snapshot(tournament)
+    pairing = next((each for each in snapshot.pairings if each.round == round_number and not each.bye), None)
+    table = server.lobby.tables.get(pairing.code) if pairing is not None and pairing.code is not None else None
+    return pairing.code if table is not None and table.in_play and len(table.seated) == 2 else None
