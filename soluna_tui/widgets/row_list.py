@@ -53,7 +53,7 @@ class RowList(CachedLines, ScrollView, Generic[ValueT], can_focus=True):
         Binding("end", "edge(-1)", "Last", show=False),
         Binding("enter", "select", "Select", show=False),
     ]
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"row-list--row", "row-list--highlighted"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"row-list--row", "row-list--highlighted", "row-list--hover"}
     DEFAULT_CSS = """
     RowList {
         height: auto;
@@ -66,6 +66,9 @@ class RowList(CachedLines, ScrollView, Generic[ValueT], can_focus=True):
             color: $foreground;
             background: $block-cursor-blurred-background;
             text-style: $block-cursor-blurred-text-style;
+        }
+        & > .row-list--hover {
+            background: $block-hover-background;
         }
         &:focus > .row-list--highlighted {
             color: $block-cursor-foreground;
@@ -98,8 +101,10 @@ class RowList(CachedLines, ScrollView, Generic[ValueT], can_focus=True):
         self._firsts: tuple[int, ...] = ()
         self._width = 0
         self._highlighted: int | None = None
-        #: Lines drawn, by their text, whether highlighted, and the width.
-        self._strips: LRUCache[tuple[str, bool, int], Strip] = LRUCache(256)
+        #: The row under the mouse (lit as an ``OptionList`` lights it).
+        self._hovered: int | None = None
+        #: Lines drawn, by their text, whether highlighted or under the mouse, and the width.
+        self._strips: LRUCache[tuple[str, bool, bool, int], Strip] = LRUCache(256)
 
     def row_text(self, value: ValueT, width: int) -> str:
         """The row's text: cut to ``width`` cells by the subclass, or wrapped onto more lines."""
@@ -181,10 +186,11 @@ class RowList(CachedLines, ScrollView, Generic[ValueT], can_focus=True):
         if changed:
             self.refresh(Region(0, changed[0], self.size.width, changed[-1] - changed[0] + 1))
 
-    def _shown(self, lines: tuple[tuple[str, int], ...], top: int) -> list[tuple[str, bool]]:
-        """What the window shows from line ``top``: each line's text and whether it is highlighted."""
-        highlighted = self._highlighted
-        return [(text, row == highlighted) for text, row in lines[top:top + self.size.height]]
+    def _shown(self, lines: tuple[tuple[str, int], ...], top: int) -> list[tuple[str, bool, bool]]:
+        """What the window shows from line ``top``: each line's text, whether highlighted, whether under the
+        mouse."""
+        highlighted, hovered = self._highlighted, self._hovered
+        return [(text, row == highlighted, row == hovered) for text, row in lines[top:top + self.size.height]]
 
     def _make_lines(self, width: int) -> None:
         lines: list[tuple[str, int]] = []
@@ -253,11 +259,13 @@ class RowList(CachedLines, ScrollView, Generic[ValueT], can_focus=True):
         if not 0 <= index < len(self._lines):
             return Strip.blank(width, self.base_style())
         text, row = self._lines[index]
-        highlighted = row == self._highlighted
-        key = (text, highlighted, width)
+        highlighted, hovered = row == self._highlighted, row == self._hovered
+        key = (text, highlighted, hovered, width)
         strip = self._strips.get(key)
         if strip is None:
             style = self.part_style("row-list--highlighted" if highlighted else "row-list--row")
+            if hovered and not highlighted:
+                style += self.part_style("row-list--hover", partial=True)
             shown = text if cell_len(text) <= width else set_cell_size(text, width)
             strip = Strip([Segment(shown, style)], cell_len(shown)).adjust_cell_length(width, style)
             self._strips[key] = strip
@@ -289,6 +297,20 @@ class RowList(CachedLines, ScrollView, Generic[ValueT], can_focus=True):
     def action_select(self) -> None:
         if self._highlighted is not None:
             self.post_message(self.Selected(self, self._highlighted))
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        offset = event.get_content_offset(self)
+        line = round(self.scroll_offset.y) + offset.y if offset is not None else -1
+        self._hover(self._lines[line][1] if 0 <= line < len(self._lines) else None)
+
+    def on_leave(self) -> None:
+        self._hover(None)
+
+    def _hover(self, row: int | None) -> None:
+        before = self._hovered
+        if row != before:
+            self._hovered = row
+            self._repaint_rows(*(each for each in (before, row) if each is not None))
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)

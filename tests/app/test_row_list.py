@@ -111,6 +111,13 @@ async def test_the_highlight_stays_on_its_person_as_others_come_and_go_and_at_it
         await pilot.click(listed, offset=(5, 2))  # a click on the third line in view chooses its row
         await pilot.pause()
         assert app.chosen == [8, 2] and listed.highlighted == 2 and listed.value_at(2)[0].name == "p02"
+        drawn = Drawn(listed)
+        await pilot.hover(listed, offset=(5, 4))  # the row under the mouse lit, as an OptionList lights it
+        await pilot.pause()
+        repainted = set(drawn.lines)
+        assert 4 in repainted and repainted <= {2, 4}  # the row it reached, and the one it left (the click's)
+        lit, plain = listed.render_line(4), listed.render_line(3)
+        assert next(iter(lit)).style != next(iter(plain)).style
 
 
 async def test_a_match_s_line_wraps_where_the_list_is_narrow_and_a_click_on_either_line_chooses_it() -> None:
