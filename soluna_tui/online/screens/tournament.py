@@ -141,10 +141,11 @@ class TournamentScreen(QuietFocus, ModalScreen[None]):
             self._ticking = self.set_interval(1.0, self._tick)
 
     def _tick(self) -> None:
-        """Every second: the countdown; every ``ask_every``: the page again."""
+        """Every second: the countdown; every ``ask_every``: the page again (until the tournament is over)."""
         if self.page is not None:
             self.query_one("#tournament-state", Static).update(state_words(self.page, self._left()))
-        if self.ask_every is not None and time.monotonic() - self._received >= self.ask_every:
+        over = self.page is not None and self.page.tournament.state in ("finished", "cancelled")
+        if self.ask_every is not None and not over and time.monotonic() - self._received >= self.ask_every:
             self._received = time.monotonic()
             self.post_message(self.PageWanted(self))
 

@@ -277,7 +277,7 @@ class TournamentDesk:
                 snapshot = await self.engine.snapshot(tournament.id)
                 if snapshot is not None:
                     self._announce(winner_words(snapshot), {entrant.fingerprint for entrant in snapshot.entrants})
-                self._forget(tournament.id)
+                    self._forget(snapshot)
         self._running = running
         for tournament_id in running:
             snapshot = await self.engine.snapshot(tournament_id)
@@ -368,11 +368,11 @@ class TournamentDesk:
             if self.meeting.in_lobby(guest) or guest.fingerprint in entrants:
                 guest.send(Notice(text))
 
-    def _forget(self, tournament_id: int) -> None:
-        """A tournament over: the pairings told of no longer need remembering."""
-        self._told_busy.clear()
-        if self._running is not None:
-            self._running.discard(tournament_id)
+    def _forget(self, snapshot: Snapshot) -> None:
+        """A tournament over: its pairings told of no longer need remembering."""
+        pairings = {pairing.id for pairing in snapshot.pairings}
+        self._told = {key for key in self._told if key[0] not in pairings}
+        self._told_busy = {key for key in self._told_busy if key[0] not in pairings}
 
     async def close(self) -> None:
         if self._tending is not None:
