@@ -120,6 +120,7 @@ class RowList(CachedLines, ScrollView, Generic[ValueT], can_focus=True):
         if keys == self._keys and values == self._values:
             return
         was = self._keys[self._highlighted] if self._highlighted is not None else None
+        shown = self._shown(self._lines, round(self.scroll_offset.y))  # as the screen shows it, before the change
         self._keys, self._values = keys, values
         self._made = {key: made for key, made in self._made.items() if key in values}
         highlighted = self._highlighted
@@ -128,7 +129,7 @@ class RowList(CachedLines, ScrollView, Generic[ValueT], can_focus=True):
             self._highlighted = where
         else:
             self._highlighted = None
-        self._lay_out()
+        self._lay_out(shown)
 
     @property
     def option_count(self) -> int:
@@ -159,11 +160,12 @@ class RowList(CachedLines, ScrollView, Generic[ValueT], can_focus=True):
     def _content_width(self) -> int:
         return self.scrollable_content_region.width if self.size.width else DEFAULT_WIDTH
 
-    def _lay_out(self) -> None:
+    def _lay_out(self, old_shown: list[tuple[str, bool, bool]] | None = None) -> None:
         """The lines of every row at the width the list has, the list's height and scroll bar to fit them, and
-        the lines in view that changed repainted."""
-        old_lines, old_top = self._lines, round(self.scroll_offset.y)
-        old_shown = self._shown(old_lines, old_top)
+        the lines in view that changed from ``old_shown`` (what the window showed) repainted."""
+        old_top = round(self.scroll_offset.y)
+        if old_shown is None:
+            old_shown = self._shown(self._lines, old_top)
         for _ in range(2):  # once more if the scroll bar came or went: the width changed with it
             width = self._content_width()
             self._make_lines(width)

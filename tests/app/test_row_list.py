@@ -136,3 +136,22 @@ async def test_a_match_s_line_wraps_where_the_list_is_narrow_and_a_click_on_eith
         matches.show((first, ListedMatch("EFGH", ("p1", "q1"), 2, (1, 1), 0, (False, False))))
         await pilot.pause()
         assert sorted(set(drawn.lines)) == [2] and [entry.code for entry in drawn.texts] == ["EFGH"]
+
+
+async def test_two_alike_lines_keep_the_highlight_on_its_person_when_the_other_goes() -> None:
+    """Two guests of the same name, doing the same: their lines alike; the second highlighted, the first goes: the
+    highlight is drawn again on the line the second moved to."""
+    app = Lists()
+    async with app.run_test(size=(60, 16)) as pilot:
+        twins = [OnlinePerson(number, "bob (guest)", False, None, Doing.LOBBY) for number in (1, 2)]
+        people = crowd(10)
+        listed = app.query_one(PeopleList)
+        listed.show([*people[:2], *twins, *people[2:]], None)
+        await pilot.pause()
+        listed.highlighted = 3
+        await pilot.pause()
+        assert listed.scroll_offset.y == 0
+        drawn = Drawn(listed)
+        listed.show([*people[:2], twins[1], *people[2:]], None)
+        await pilot.pause()
+        assert listed.highlighted == 2 and 2 in drawn.lines
