@@ -4,8 +4,11 @@ page for anyone (``tests/server/test_tournament_e2e.py`` plays them over SSH).""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from soluna_tui.link.messages import MatchTerms
 from soluna_tui.rules import MatchOptions
+from soluna_tui.rules.clock import ClockSetting
 from soluna_tui.server.tournaments.records import TournamentKind, TournamentPlan
 
 from .test_lobby import FakeGuest, move_message, wait_for
@@ -184,3 +187,25 @@ async def test_a_player_at_a_friendly_when_paired_is_told_to_leave_it_and_misses
     assert snapshot.entrant("SHA256:ann").paused and not snapshot.entrant("SHA256:bob").paused
     assert snapshot.pairings[0].points_of("SHA256:bob") == 1.0
     assert ann.match().players == ("ann", "cyd")  # the friendly goes on
+
+
+async def test_a_tournament_on_a_clock_the_lobby_does_not_offer_seats_its_pair_on_it_and_refuses_takebacks(
+        make_lobby) -> None:
+    lobby = await make_lobby()
+    clock = ClockSetting(120.0, 1.0)  # 2+1: not one of the lobby's clocks, still the tournament's
+    assert clock not in lobby.referee.clocks
+    ann, bob = keyed("ann", 1), keyed("bob", 2)
+    plan = TournamentPlan("Odd", TournamentKind.SWISS, 1, lobby.store.clock() + STARTS_IN, replace(TERMS, clock=clock))
+    tournament = (await lobby.tournaments.engine.announce(plan)).id
+    for guest in (ann, bob):
+        await lobby.arrive(guest)
+        await lobby.handle(guest, {"type": "join_tournament", "id": tournament, "ask": 1})
+    start_now(lobby)
+    code = await seated_together(lobby, ann, bob)
+    assert lobby.tables[code].clock.setting == clock
+    assert not sent(ann, "error") and not sent(bob, "error")
+    table = lobby.tables[code]
+    opener = (ann, bob)[[seat.name for seat in table.seats].index(table.seats[table.match.to_move].name)]
+    await lobby.handle(opener, move_message(opener))
+    await lobby.handle(opener, {"type": "ask_takeback"})
+    assert opener.last("error")["text"] == "No takebacks in a tournament match."

@@ -39,6 +39,7 @@ from ...link.messages import (
     Tournaments,
     WithdrawTournament,
 )
+from ...rules.clock import MatchClock
 from ..storage import Storage, StorageError
 from ..tournaments.engine import TournamentEngine
 from ..tournaments.records import (
@@ -49,7 +50,7 @@ from ..tournaments.records import (
     TournamentPlan,
     TournamentState,
 )
-from .decision_values import match_options
+from .decision_values import TAKEBACKS_TERM, match_options
 from .meeting import Meeting, PairedJoin, checked_terms
 from .tables import MatchCache
 from .tournament_view import line_of, listed, outcome_of, page_of, pairing_words, winner_words
@@ -232,7 +233,10 @@ class TournamentDesk:
         terms = snapshot.tournament.plan.terms
         options = replace(match_options(terms.options),
                           first_opener=0 if asker.guest.fingerprint == pairing.first else 1)
-        await self.matches.create(asker, CreateMatch(options.to_dict(), terms.hints, terms.clock))
+        # Any clock its owner set, offered in the lobby or not; no takebacks in a tournament's match.
+        clock = MatchClock.fresh(terms.clock) if terms.clock is not None else None
+        await self.matches.open(asker, CreateMatch(options.to_dict(), terms.hints, terms.clock), clock,
+                                {TAKEBACKS_TERM: False})
         code = asker.visitor.code
         if code is not None:
             asker.guest.send(Paired(code, opponent))  # its screen follows the match once the opponent sits down

@@ -13,7 +13,9 @@ its player sat down from, for the store to tell whether the match may be rated.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from functools import partial
+from typing import Any
 
 from ...link.messages import (
     AnswerTakeback,
@@ -32,6 +34,7 @@ from ...link.messages import (
     Waiting,
     WatchMatch,
 )
+from ...rules.clock import MatchClock
 from ..gate import client_key
 from ..storage import SeatRecord, StorageError, StorageUnavailable
 from ..storage.secrets import SecretTry, clean_secret
@@ -81,10 +84,15 @@ class TwoPlayerMatches:
     # ---- creating, joining, watching -------------------------------------------------------------------
 
     async def create(self, asker: Asker, request: CreateMatch) -> None:
+        await self.open(asker, request, self.referee.clock_for(request.clock))
+
+    async def open(self, asker: Asker, request: CreateMatch, clock: MatchClock | None,
+                   terms: Mapping[str, Any] | None = None) -> None:
+        """A match waiting for an opponent, on ``request``'s options and ``clock`` (one the referee offers, or a
+        tournament's: any its owner set), ``terms`` kept with its options (``TAKEBACKS_TERM``)."""
         if self._busy(asker):
             return
         options = match_options(request.options)
-        clock = self.referee.clock_for(request.clock)
         visitor = asker.visitor
         seat = SeatRecord(visitor.name, visitor.name, asker.guest.fingerprint, request.hints,
                           await visitor.hashed_secret(), server=self.presence.server_id,
@@ -92,7 +100,7 @@ class TwoPlayerMatches:
         for _ in range(RETRIES):
             code = self._new_code()
             try:
-                stored = await self.store.matches.create(code, options.to_dict(), (seat,),
+                stored = await self.store.matches.create(code, {**options.to_dict(), **(terms or {})}, (seat,),
                                                        clock=clock.to_document() if clock is not None else None)
             except StorageUnavailable:
                 raise
