@@ -16,8 +16,9 @@ from ..link.messages import (
     Tournaments,
     WithdrawTournament,
 )
+from ..rules.wording import points
 from .line_pairing import PairingPart
-from .screens.tournament import points_words, state_words
+from .screens.tournament import state_words
 from .screens.tournaments import entry_words, tournament_words
 
 #: The standings ``tournament N`` reads out (the leaders).
@@ -77,7 +78,7 @@ class TournamentsPart(PairingPart):
         line = page.tournament
         left = page.next_at - page.now if page.next_at is not None else None
         standings = [f"{standing.rank}. {standing.name}{' (you)' if standing.you else ''}, "
-                     f"{points_words(standing.points)} points{', paused' if standing.paused else ''}"
+                     f"{points(standing.points)}{', paused' if standing.paused else ''}"
                      for standing in page.standings[:STANDINGS_TOLD]]
         number = next((index for index, each in enumerate(self.tournament_list, start=1) if each.id == line.id), None)
         self._say(f"{line.name}: {state_words(page, left)} {entry_words(line)}.",

@@ -9,6 +9,11 @@ def plural(count: int, singular: str, plural_form: str | None = None) -> str:
     return f"{count} {word}"
 
 
+def points(count: float) -> str:
+    """``1 point``, ``2.5 points``, ``0 points``."""
+    return f"{count:g} point{'' if count == 1 else 's'}"
+
+
 def plies(count: int) -> str:
     return plural(count, "ply", "plies")
 

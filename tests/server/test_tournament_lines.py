@@ -49,3 +49,11 @@ def test_the_tournaments_are_told_by_number_and_joined_withdrawn_and_read_by_it(
     assert heard.hear(page) == ["Blitz: Running: ends in 10:00. box rules, 1 star, 4 discs, no clock, unrated.",
                                 "Standings: 1. bob, 4 points; 2. ann (you), 2 points.",
                                 "You are paused: join 2 plays on from the next pairing."]
+
+
+def test_a_finished_tournament_is_read_with_its_winner_and_one_point_in_the_singular() -> None:
+    heard = Heard()
+    over = TournamentLine(3, "Late", "swiss", "finished", 1, NOW - 600, TERMS, 2)
+    page = TournamentPage(over, (TournamentStanding(1, "cat", 1.0, 1), TournamentStanding(2, "dan", 0.0, 1)), now=NOW)
+    assert heard.hear(page) == ["Late: Over: cat won with 1 point. box rules, 1 star, 4 discs, no clock, unrated.",
+                                "Standings: 1. cat, 1 point; 2. dan, 0 points."]

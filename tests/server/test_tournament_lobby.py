@@ -209,3 +209,19 @@ async def test_a_tournament_on_a_clock_the_lobby_does_not_offer_seats_its_pair_o
     await lobby.handle(opener, move_message(opener))
     await lobby.handle(opener, {"type": "ask_takeback"})
     assert opener.last("error")["text"] == "No takebacks in a tournament match."
+
+
+async def test_withdrawing_from_a_tournament_over_or_not_entered_is_refused_in_a_line(make_lobby) -> None:
+    lobby = await make_lobby()
+    ann, bob = keyed("ann", 1), keyed("bob", 2)
+    tournament = await announce(lobby)
+    for guest in (ann, bob):
+        await lobby.arrive(guest)
+    await lobby.handle(ann, {"type": "join_tournament", "id": tournament, "ask": 1})
+    await lobby.handle(bob, {"type": "withdraw_tournament", "id": tournament, "ask": 2})
+    assert bob.last("error")["text"] == "You are not in that tournament."
+    await lobby.tournaments.engine.cancel(tournament)
+    pages = len(sent(ann, "tournament"))
+    await lobby.handle(ann, {"type": "withdraw_tournament", "id": tournament, "ask": 3})
+    assert ann.last("error")["text"] == "That tournament is cancelled."
+    assert len(sent(ann, "tournament")) == pages  # no page printed again as if it had worked

@@ -18,6 +18,7 @@ from textual.timer import Timer
 from textual.widgets import DataTable, Static
 
 from ...link.messages import TournamentGame, TournamentPage
+from ...rules.wording import points
 from ...screens.help import HELP_BINDING
 from ...screens.quiet_focus import QuietFocus
 from ...widgets.key_footer import KeyFooter
@@ -68,7 +69,19 @@ def state_words(page: TournamentPage, left: float | None) -> str:
         return f"Round {page.round} of {line.length} in play."
     if line.state == "cancelled":
         return "Cancelled."
-    return f"Over: {line.winner} won." if line.winner else "Over."
+    return f"Over: {over_words(page)}."
+
+
+def over_words(page: TournamentPage) -> str:
+    """Who won a tournament over, as the lobby's news says it (``tournament_view.winner_words``): one winner, a
+    shared first place, or nobody (nobody scored a point: ``standings.first_place``)."""
+    standings = page.standings
+    if not any(standing.points for standing in standings):
+        return "nobody scored a point"
+    firsts = [standing.name for standing in standings if standing.rank == standings[0].rank]
+    if len(firsts) > 1:
+        return f"{' and '.join(firsts)} share first place, {points(standings[0].points)}"
+    return f"{firsts[0]} won with {points(standings[0].points)}"
 
 
 def you_words(page: TournamentPage) -> str:

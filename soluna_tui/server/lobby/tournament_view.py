@@ -11,9 +11,10 @@ from collections.abc import Iterable
 
 from ...link.messages import TournamentGame, TournamentLine, TournamentPage, TournamentStanding
 from ...rules.end_reason import EndReason
+from ...rules.wording import points as points_of
 from ..storage import FinishedMatch
 from ..tournaments.records import Outcome, Pairing, Snapshot, Tournament, TournamentKind, TournamentState
-from ..tournaments.standings import Placing, standings
+from ..tournaments.standings import Placing, first_place, standings
 
 #: Finished tournaments the list shows (the latest), after every upcoming and running one.
 FINISHED_LISTED = 10
@@ -110,12 +111,13 @@ def pairing_words(snapshot: Snapshot, pairing: Pairing, fingerprint: str) -> str
 def winner_words(snapshot: Snapshot) -> str:
     """The lobby's news of a tournament over: who won it, with how many points."""
     tournament = snapshot.tournament
-    placings = standings(snapshot)
-    if tournament.state is TournamentState.CANCELLED or not placings:
+    if tournament.state is TournamentState.CANCELLED:
         return f"Tournament {tournament.plan.name} is cancelled."
-    best = placings[0]
-    winners = [placing.name for placing in placings if placing.rank == best.rank]
-    points = f"{best.points:g} point{'s' * (best.points != 1)}"
+    firsts = first_place(standings(snapshot))
+    if not firsts:
+        return f"Tournament {tournament.plan.name} is over: nobody scored a point."
+    winners = [placing.name for placing in firsts]
+    points = points_of(firsts[0].points)
     if len(winners) > 1:
         return f"Tournament {tournament.plan.name} is over: {' and '.join(winners)} share first place, {points}."
     return f"Tournament {tournament.plan.name} is over: {winners[0]} wins with {points}."

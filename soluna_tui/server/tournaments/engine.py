@@ -29,7 +29,7 @@ from .records import (
     TournamentPlan,
     TournamentState,
 )
-from .standings import Placing, standings, swiss_scores
+from .standings import Placing, first_place, standings, swiss_scores
 from .swiss import SwissPlayer, swiss_pairs
 
 #: Seconds in the past a tournament may be announced to start (a command's "now" reaching the store a moment late).
@@ -117,9 +117,17 @@ class TournamentEngine:
             raise TournamentError("you are not in that tournament")
         return await self.join(tournament, fingerprint, name if name is not None else known.name)
 
-    async def withdraw(self, tournament: int, fingerprint: str) -> bool:
-        """Before the start the player leaves; once running they are paused (in the standings, not paired)."""
-        return await self.store.tournaments.leave(tournament, fingerprint)
+    async def withdraw(self, tournament: int, fingerprint: str) -> None:
+        """Before the start the player leaves; once running they are paused (in the standings, not paired);
+        ``TournamentError`` for a tournament over, or one they are not in."""
+        if await self.store.tournaments.leave(tournament, fingerprint):
+            return
+        snapshot = await self.snapshot(tournament)
+        if snapshot is None:
+            raise TournamentError("there is no such tournament")
+        if snapshot.tournament.state.over:
+            raise TournamentError(f"that tournament is {snapshot.tournament.state.value}")
+        raise TournamentError("you are not in that tournament")
 
     async def cancel(self, tournament: int) -> bool:
         """Cancel an upcoming or running tournament (matches in play go on, unscored by it)."""
@@ -207,10 +215,15 @@ class TournamentEngine:
         return await self.store.tournaments.pair(known.id, known.round + 1, pairs) or []
 
     async def _finish(self, snapshot: Snapshot) -> None:
-        placings = standings(snapshot)
-        winner = placings[0].fingerprint if placings and (placings[0].played or placings[0].points) else None
         await self.store.tournaments.move(snapshot.tournament.id, (TournamentState.RUNNING,),
-                                          TournamentState.FINISHED, winner)
+                                          TournamentState.FINISHED, winner_of(snapshot))
+
+
+def winner_of(snapshot: Snapshot) -> str | None:
+    """The key of the tournament's winner as filed once it is over: first alone (``None`` when first place is
+    shared, or nobody scored)."""
+    firsts = first_place(standings(snapshot))
+    return firsts[0].fingerprint if len(firsts) == 1 else None
 
 
 def check_terms(plan: TournamentPlan) -> None:

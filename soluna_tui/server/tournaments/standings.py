@@ -49,6 +49,14 @@ def standings(snapshot: Snapshot) -> list[Placing]:
     return arena_standings(snapshot.entrants, finished)
 
 
+def first_place(placings: list[Placing]) -> list[Placing]:
+    """Who shares first place in ``placings`` (one: the winner); nobody when nobody scored a point (every pairing
+    missed, say)."""
+    if not any(placing.points for placing in placings):
+        return []
+    return [placing for placing in placings if placing.rank == placings[0].rank]
+
+
 def swiss_scores(pairings: Iterable[Pairing]) -> dict[str, float]:
     """Each player's Swiss score from ``pairings`` (finished ones count)."""
     scores: dict[str, float] = defaultdict(float)
