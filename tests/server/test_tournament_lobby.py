@@ -153,6 +153,7 @@ async def test_the_list_shows_every_tournament_and_only_a_server_that_allows_it_
     ann = keyed("ann", 1)
     await lobby.arrive(ann)
     await announce(lobby, starts_in=600, name="Later")
+    await lobby.tournaments.engine.cancel(await announce(lobby, starts_in=600, name="Called off"))  # not listed
     await lobby.handle(ann, {"type": "tournaments", "ask": 1})
     listing = ann.last("tournaments")
     assert [line["name"] for line in listing["tournaments"]] == ["Later"] and listing["may_create"] is False

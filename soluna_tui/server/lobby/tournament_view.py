@@ -37,13 +37,13 @@ def line_of(snapshot: Snapshot, fingerprint: str | None) -> TournamentLine:
 
 def listed(tournaments: Iterable[Tournament]) -> list[Tournament]:
     """The tournaments the list shows, in its order: upcoming (the soonest first), running, then the latest
-    finished or cancelled."""
+    finished (a cancelled one is not: its players were told, ``winner_words``)."""
     every = list(tournaments)
     upcoming = sorted((each for each in every if each.state is TournamentState.UPCOMING),
                       key=lambda each: each.plan.starts_at)
     running = sorted((each for each in every if each.state is TournamentState.RUNNING),
                      key=lambda each: each.plan.starts_at)
-    over = sorted((each for each in every if each.state.over),
+    over = sorted((each for each in every if each.state is TournamentState.FINISHED),
                   key=lambda each: -(each.finished_at or each.plan.starts_at))
     return upcoming + running + over[:FINISHED_LISTED]
 
