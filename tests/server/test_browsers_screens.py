@@ -80,13 +80,13 @@ async def test_the_dialog_shows_the_code_its_link_and_the_browsers_and_signs_one
         await wait_for_screen(pilot, app, LobbyScreen)
 
 
-async def test_play_in_a_browser_in_the_menu_leaves_find_me_an_opponent_just_above_quit() -> None:
+async def test_play_in_a_browser_in_the_menu_leaves_tournaments_and_find_me_an_opponent_just_above_quit() -> None:
     app, ours = await start()
     async with app.run_test(size=(80, 24)) as pilot:
         server = FakeServer(await Link.over(ours))
         server.send({**WELCOME, "browser_link": True})
         await wait_for_screen(pilot, app, LobbyScreen, "Play in a browser")
-        await pilot.press("end", "up", "up", "enter")
+        await pilot.press("end", "up", "up", "up", "enter")  # over Tournaments and Find me an opponent
         await server.expect("browser_code")
         await wait_for_screen(pilot, app, BrowsersScreen)
         await pilot.press("escape")

@@ -129,7 +129,7 @@ async def test_in_the_lobby_at_80x24_the_talk_takes_the_lists_place_and_the_tall
     async with app.run_test(size=(80, 24)) as pilot:
         server = FakeServer(await Link.over(ours))
         server.send({"type": "welcome", "secret": "KQXPMR", "hold_seconds": 300, "name": "ann", "rated": True,
-                     "name_chosen": True, "quick_match": True, "challenges": True})
+                     "name_chosen": True, "quick_match": True, "challenges": True, "browser_link": True})
         entries = [{"code": code, "players": [f"p{index}", f"q{index}"], "round": 1, "stars": [0, 0], "watchers": 0,
                     "away": [False, False], "yours": index == 0} for index, code in enumerate(("ABCD", "EFGH"))]
         server.send({"type": "lobby", "matches": entries,  # the tallest menu: a seat to return to, a match to resume
@@ -147,9 +147,12 @@ async def test_in_the_lobby_at_80x24_the_talk_takes_the_lists_place_and_the_tall
         rows = text.splitlines()
         assert TALK_TITLE in text and "p1 vs q1" not in text and "cyd: anyone?" in text and "new line" not in text
         assert "Return to your match" in text and "Resume computer match" in text and "Quit" in text
-        assert "Welcome, ann" in rows[1] and "Enter says it" in rows[-3] and rows[-2].strip().startswith("╰")
-        assert "find an opponent," in rows[1] and "challenge someone online (o), or share a match's code" in rows[2]
-        assert "Find me an opponent" in text
+        # Every entry of the menu whole, and the chat line over the lobby's bottom edge: the welcome makes way for
+        # the talk's lines (the chat line was cut off at 80x24 once the menu had Tournaments and the settings Bell).
+        bottom = next(index for index, row in enumerate(rows) if row.strip().startswith("╰"))
+        assert "Enter says it" in rows[bottom - 1] and "Welcome, ann" not in text
+        assert all(entry in text for entry in ("Play in a browser", "Tournaments", "Find me an opponent"))
+        assert "cyd: line 5" in text  # more of the talk in the welcome's place
         assert {"Say", "Close talk"} <= set(footer_keys(app))  # the chat line's own keys, in its footer
         server.send({"type": "chat", "room": "lobby", "refused": "Slow down: too fast.", "lines": []})
         await settle(pilot)
@@ -170,3 +173,4 @@ async def test_in_the_lobby_at_80x24_the_talk_takes_the_lists_place_and_the_tall
         await settle(pilot)
         text = screen_text(app)
         assert "p1 vs q1" in text and "anyone?" not in text and TALK_TITLE not in text
+        assert "Welcome, ann" in text.splitlines()[1]  # back with the talk closed

@@ -195,6 +195,7 @@ class LobbyScreen(QuietFocus, Screen[None]):
     def show_talk(self, talking: bool) -> None:
         """Table talk (its panel, opened by the app) in the lists' place, or (``False``) the list again."""
         self.lists.talking = talking
+        self.query_one("#lobby").set_class(talking, "-talking")  # the welcome makes way for the talk's lines
         self._show_titles()
         self.lists.show(self.matches)
 
