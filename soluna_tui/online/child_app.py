@@ -103,19 +103,24 @@ class ChildApp(LinkedApp):
     # ---- what the server says to whatever is shown ---------------------------------------
 
     def _heard_notice(self, message: Notice) -> None:
-        """News from the server: in the lobby's status line when the lobby is what the player sees (it stays
-        there), in the quick match's dialog while it waits (also news that comes before the dialog), else a
-        notice."""
+        """News from the server: in the notice lines of a match on its way to the screen (a tournament's pairing),
+        in the lobby's status line when the lobby is what the player sees (it stays there), in the quick match's
+        dialog while it waits (also news that comes before the dialog), in the match's notice lines when a match
+        is shown (``GameScreen.show_notice``: never a toast over the board), else a notice."""
         self.pairing_half.heard_news(message.text)
-        if isinstance(self.screen, SeekingScreen):
+        remote, game = self.remote, self.game
+        if (remote is not None and remote.code == self.following
+                and (game is None or game.table is not remote or not game.is_mounted)):
+            remote.notices.append(message.text)  # its screen shows it as it draws
+        elif isinstance(self.screen, SeekingScreen):
             self.screen.show_news(message.text)
         elif self.screen is self.lobby:
             self.lobby.say(message.text, "error" if message.severity == "error" else "info")
-        elif self.game is not None and self.screen is self.game:
-            if self.game.is_mounted:
-                self.game.show_notice(message.text)
+        elif game is not None:
+            if game.is_mounted:
+                game.show_notice(message.text)
             else:  # a match just begun (its first save answered at once): shown as its screen first draws
-                self.game.table.notices.append(message.text)
+                game.table.notices.append(message.text)
         else:
             self.notify(message.text, severity=message.severity, timeout=NOTICE_SECONDS)
 

@@ -81,6 +81,8 @@ class MatchHalf:
         self._left_seat = ""
         #: The opponent's takeback request on screen, until answered or lapsed.
         self._takeback: TakebackRequestScreen | None = None
+        #: The notice that came with the opponent's takeback request: it goes once the request is answered or lapses.
+        self._request_line: str | None = None
 
     @property
     def handlers(self) -> dict[type[Message], Callable[[Any], None]]:
@@ -105,7 +107,7 @@ class MatchHalf:
             app.remote.update(message)
             if isinstance(message, Moved) and app.remote.watching:
                 self._watched_a_move()
-            self._follow_takeback(app.remote)
+            self._follow_takeback(app.remote, message.notice)
             return
         if not isinstance(message, MatchState):
             app.send(SyncMatch(code))  # a move before the whole match: ask for it
@@ -115,27 +117,36 @@ class MatchHalf:
         app.show_table(app.remote)
         if message.notice is not None:
             app.remote.notices.append(message.notice)
-        self._follow_takeback(app.remote)
+        self._follow_takeback(app.remote, message.notice)
 
     def _heard_back_at_table(self, message: BackAtTable) -> None:
         """Connected again while this player's match runs: straight back to their seat (its state follows)."""
         self.app.following = message.code
         self.app.lobby.say(f"Your match {message.code} is running: back at your seat.")
 
-    def _follow_takeback(self, remote: RemoteTable) -> None:
+    def _follow_takeback(self, remote: RemoteTable, notice: str | None) -> None:
         """The opponent's takeback request, as the server last said: asked, the player is asked to accept or decline
-        it; lapsed (answered, or gone with a move), its dialog goes."""
+        it; lapsed (answered, or gone with a move), its dialog and its notice go (the answer's own line, if any,
+        comes in their place)."""
         round_ = remote.match.round
         asking = (not remote.watching and remote.takeback is not None and remote.takeback != remote.my_seat
                   and round_.ply > 0)
         shown = self._takeback
         if asking and shown is None and remote.takeback is not None:
+            self._request_line = notice or self._request_line
             self._takeback = TakebackRequestScreen(remote.match.players[remote.takeback], str(round_.placed_moves[-1]))
             self.app.push_screen(self._takeback, self._takeback_answered)
-        elif not asking and shown is not None:
-            self._takeback = None
-            if self.app.screen is shown:
-                shown.dismiss(None)
+        elif not asking:
+            line, self._request_line = self._request_line, None
+            game = self.app.game
+            if line is not None and line in remote.notices:
+                remote.notices.remove(line)  # not shown yet
+            elif line is not None and game is not None and game.is_mounted:
+                game.withdraw_notice(line)
+            if shown is not None:
+                self._takeback = None
+                if self.app.screen is shown:
+                    shown.dismiss(None)
 
     def _takeback_answered(self, accept: bool | None) -> None:
         if accept is not None and self._takeback is not None:
@@ -249,7 +260,7 @@ class MatchHalf:
 
     def _leave_remote(self) -> None:
         app = self.app
-        self._takeback = None  # its dialog goes with the match's screens
+        self._takeback = self._request_line = None  # its dialog goes with the match's screens
         if app.remote is not None:
             if not app.remote.watching and not app.remote.match.is_over:
                 self._left_seat = app.remote.comeback

@@ -18,6 +18,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
+from textual.screen import ModalScreen
 from textual.widget import Widget
 
 from ..app.soluna_view import SolunaView, app_view
@@ -243,12 +244,17 @@ class GameScreen(QuietFocus, CachedLines, BoardScreen[None]):
         self.widget_of(StatusLine).say(text, kind)
 
     def show_notice(self, text: str) -> None:
-        """News at the match, in its own lines under the moves (the newest replaces the last); a notice
-        over a dialog on top (round or match over), where those lines may be hidden."""
-        if self.app.screen is self:
-            self.widget_of(NoticeLine).show(text)
-        else:
+        """News at the match, in its own lines under the moves (the newest replaces the last), there too under a
+        dialog (it says what the player must answer; the lines are read as it goes): never a toast over the
+        board, its status or a panel's border. A whole screen over the match (a replay) has a toast too."""
+        self.widget_of(NoticeLine).show(text)
+        if self.app.screen is not self and not isinstance(self.app.screen, ModalScreen):
             self.notify(text, timeout=8)
+
+    def withdraw_notice(self, text: str) -> None:
+        """The notice ``text`` no longer holds (a request answered or lapsed): its lines go, unless newer news
+        replaced it already."""
+        self.widget_of(NoticeLine).withdraw(text)
 
     # ---- the flow of a match (decided by ``self.flow``, a MatchFlow) ---------------------------
 

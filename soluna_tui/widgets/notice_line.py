@@ -41,6 +41,13 @@ class NoticeLine(TextLines):
         self.set_class(bool(text), "-shown")  # a narrow terminal shows the line only then (styles/game.tcss)
         self.set_timer(NOTICE_SECONDS, lambda: self._clear(shown), name="notice")
 
+    def withdraw(self, text: str) -> None:
+        """The notice ``text`` no longer holds (a request answered or lapsed): it goes, unless a newer one took its
+        place already."""
+        if text and self.text == text:
+            self._shown += 1
+            self._clear(self._shown)
+
     def _clear(self, shown: int) -> None:
         if shown == self._shown:
             self.set_text("", "notice-line--text")

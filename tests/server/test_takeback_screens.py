@@ -1,5 +1,5 @@
 """The takeback in the child's app, in a pilot, with the test playing the server: ``u`` asks, the opponent's request
-is answered in a one-key dialog, and the dialog goes by itself when the request lapses."""
+is answered in a one-key dialog, and the dialog goes by itself when the request lapses, its notice with it."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from soluna_tui.link.protocol import Link
 from soluna_tui.online.screens.takeback_request import TakebackRequestScreen
 from soluna_tui.rules import Match, MatchOptions
 from soluna_tui.screens.game import GameScreen
+from soluna_tui.widgets.notice_line import NoticeLine
 
 from ..app.helpers import play_by_keys, screen_text
 from .test_child_app import FakeServer, match_message, moved_message, settle, start
@@ -51,3 +52,53 @@ async def test_u_asks_and_the_opponent_s_request_is_accepted_declined_or_lapses(
         server.send(match_message(match, 1, code="KQXP", version=8))  # answered elsewhere, or lapsed: it goes
         await settle(pilot)
         assert isinstance(app.screen, GameScreen)
+
+
+async def test_the_request_s_notice_goes_once_answered_and_no_toast_covers_the_panels() -> None:
+    """80x24, as the tester saw it: the request's notice under the dialog is no toast over the moves panel's border,
+    and it goes once answered (declined: the decliner's own line in its place) or lapsed elsewhere."""
+    app, ours = await start()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        server = FakeServer(await Link.over(ours))
+        await pilot.press("down", "down", "enter", "k", "q", "x", "p", "enter")
+        await server.expect("join")
+        match = Match(MatchOptions(discs=6), ("bob", "ann"), seed=3)
+        server.send(match_message(match, 1, code="KQXP"))
+        server.send(moved_message(match, match.position.legal_moves[0], 1, code="KQXP"))
+        await settle(pilot)
+        notice = app.game.query_one(NoticeLine)
+        asks = "bob asks to take their last move back: accept or decline."
+        server.send({**match_message(match, 1, code="KQXP", version=2, notice=asks), "takeback": 0})
+        await settle(pilot)
+        assert isinstance(app.screen, TakebackRequestScreen)
+        assert not app.screen.query("Toast") and notice.text == asks  # in the notice lines, behind the dialog
+        await pilot.press("n")
+        assert (await server.expect("answer_takeback"))["accept"] is False
+        server.send(match_message(match, 1, code="KQXP", version=3, notice="You declined bob's takeback."))
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen) and notice.text == "You declined bob's takeback."
+        assert "bob asks" not in screen_text(app) and not app.screen.query("Toast")
+        server.send({**match_message(match, 1, code="KQXP", version=4, notice=asks), "takeback": 0})
+        await settle(pilot)
+        server.send(match_message(match, 1, code="KQXP", version=5))  # answered elsewhere, no line for this one
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen) and notice.text == "" and "bob asks" not in screen_text(app)
+
+
+async def test_a_pairing_s_news_on_a_phone_is_in_the_match_s_notice_lines_not_over_the_board() -> None:
+    """40x20: a tournament's pairing news comes as the match's screen is on its way: it shows in the notice lines
+    (above the board on a phone), never as a toast over the towers and the status line."""
+    app, ours = await start()
+    async with app.run_test(size=(40, 20), notifications=True) as pilot:
+        server = FakeServer(await Link.over(ours))
+        await settle(pilot)
+        server.send({"type": "paired", "code": "KQXP", "opponent": "eve"})
+        match = Match(MatchOptions(discs=6), ("eve", "ann"), seed=3)
+        server.send(match_message(match, 1, code="KQXP"))
+        words = "Spring cup, round 1: you play eve. The match begins."
+        server.send({"type": "notice", "text": words})
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen) and not app.screen.query("Toast")
+        assert app.game.query_one(NoticeLine).text == words
+        text = screen_text(app)
+        assert "Spring cup, round 1: you play eve. The" in text and "Waiting for eve." in text

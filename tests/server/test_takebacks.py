@@ -70,11 +70,12 @@ def test_accepted_the_move_is_taken_back_with_nothing_to_redo_and_everyone_told(
                                f"bob's move {last} was taken back.")
 
 
-def test_declined_the_request_lapses_and_only_the_asker_hears() -> None:
+def test_declined_the_request_lapses_and_each_player_hears_it_once() -> None:
     change = takebacks.answer_takeback(asked(after_moves(1), 0), 1, False, MOMENT)
     assert isinstance(change, Change) and change.match is not None and change.match.round.ply == 1
     assert not change.seats[0].takeback
-    assert change.news == News(("bob declined your takeback.", None))
+    # The decliner is told too (their screen showed the request until now), the spectators nothing.
+    assert change.news == News(("bob declined your takeback.", "You declined ann's takeback."))
     assert takebacks.answer_takeback(read(after_moves(1), seat("ann"), seat("bob")), 1, True, MOMENT) == Refused(
         "Nobody asks for a takeback now.")
 

@@ -86,8 +86,9 @@ def answer_takeback(read: MatchRead, seat: int, accept: bool, moment: Moment) ->
     name, answerer = read.seats[asker].name, read.seats[seat].name
     cleared = with_seat(read.seats, asker, takeback=False)
     if not accept:
-        return Change(read.fresh_match(), cleared, News.to_seat(asker, f"{answerer} declined your takeback.",
-                                                                 watchers=None))
+        lines = [f"{answerer} declined your takeback."] * 2
+        lines[seat] = f"You declined {name}'s takeback."
+        return Change(read.fresh_match(), cleared, News((lines[0], lines[1])))
     refusal = _no_last_move(read, asker)
     if refusal is not None:
         return Change(read.fresh_match(), cleared, News.to_all("The takeback request lapsed: " + refusal.lower()))
