@@ -57,7 +57,7 @@ class TournamentsHalf:
             asked.screen.show(message)
 
     def _open(self, wish: TournamentsScreen.Open) -> None:
-        screen = TournamentScreen(wish.tournament)
+        screen = TournamentScreen(wish.tournament, keyed=self.app.rated)
         self.app.push_screen(screen)
         self.app.ask(AskTournament(wish.tournament), screen, screen.refused)
 

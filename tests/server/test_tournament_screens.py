@@ -11,6 +11,7 @@ from soluna_tui.online.screens.tournaments import TournamentsScreen
 
 from ..app.helpers import screen_text
 from ..snapshots.online import LOBBY, STOPPED_AT, TERMS, WELCOME, listed, online_app, sends
+from ..snapshots.test_tournaments import LINES, LIST, PAGE
 from .test_child_app import wait_for_screen
 
 ANNOUNCED = {"id": 9, "name": "Friday", "kind": "arena", "state": "upcoming", "length": 30,
@@ -38,8 +39,30 @@ async def test_a_keyed_player_announces_an_arena_from_the_form_sees_its_page_and
                                "standings": [{"rank": 1, "name": "ann", "points": 0.0, "played": 0, "you": True}],
                                "now": STOPPED_AT, "next_at": STOPPED_AT + 900})
         await wait_for_screen(pilot, pilot.app, TournamentScreen, "You are in: you are seated at each pairing")
+        await pilot.press("j")  # in already: said so, nothing asked
+        await wait_for_screen(pilot, pilot.app, TournamentScreen, "You are in already")
 
     with online_app(steps) as (app, run_before):
         async with app.run_test(size=(80, 24)) as pilot:
             await run_before(pilot)
             assert "w Withdraw" in screen_text(app) and "j Join" not in screen_text(app)
+
+
+async def test_a_guest_on_a_tournament_s_page_is_told_they_watch_and_j_says_why_and_stays_said() -> None:
+    async def steps(pilot, server) -> None:
+        await sends({**WELCOME, "rated": False}, LOBBY, then=LobbyScreen, ready=listed, keys=("t",))(pilot, server)
+        server.answer(await server.expect("tournaments"), LIST)
+        await wait_for_screen(pilot, pilot.app, TournamentsScreen, "Sunday Swiss")
+        await pilot.press("enter")
+        guest_page = {**PAGE, "tournament": {**LINES[0], "joined": False}}
+        server.answer(await server.expect("tournament"), guest_page)
+        await wait_for_screen(pilot, pilot.app, TournamentScreen, "Guests watch")
+        await pilot.press("j")
+        await wait_for_screen(pilot, pilot.app, TournamentScreen, "for players with an SSH key: connect with one")
+        server.answer(await server.expect("tournament"), guest_page)  # the next page, asked 2 s on: it stays
+        await pilot.pause()
+
+    with online_app(steps) as (app, run_before):
+        async with app.run_test(size=(80, 24)) as pilot:
+            await run_before(pilot)
+            assert "connect with one to enter" in screen_text(app) and "j Join" not in screen_text(app)

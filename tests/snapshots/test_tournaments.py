@@ -55,7 +55,7 @@ async def a_page(pilot: Pilot, server: FakeServer) -> None:
     await the_list(pilot, server)
     await pilot.press("down", "enter")
     server.answer(await server.expect("tournament"), PAGE)
-    await wait_for_screen(pilot, pilot.app, TournamentScreen, "teodor (paused)")
+    await wait_for_screen(pilot, pilot.app, TournamentScreen, "teodor (p")
 
 
 @TWO_SIZES

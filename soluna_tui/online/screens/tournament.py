@@ -10,6 +10,7 @@ import time
 from typing import ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
@@ -21,6 +22,7 @@ from ...link.messages import TournamentGame, TournamentPage
 from ...rules.wording import points
 from ...screens.help import HELP_BINDING
 from ...screens.quiet_focus import QuietFocus
+from ...terminal.sizes import NARROW_CLASS
 from ...widgets.key_footer import KeyFooter
 from .lobby_wish import LobbyWish
 from .tournaments import countdown_words, entry_words, length_words
@@ -29,6 +31,9 @@ from .tournaments import countdown_words, entry_words, length_words
 ASK_EVERY = 2.0
 COLUMNS = ("#", "Name", "Points", "Played", "Buchholz", "S-B")
 ARENA_COLUMNS = ("#", "Name", "Points", "Played")
+#: A phone's standings: the tie-breaks kept, matches played left to the rounds below, a paused player "(p)".
+NARROW_COLUMNS = ("#", "Name", "Pts", "Buch", "S-B")
+NARROW_ARENA_COLUMNS = ("#", "Name", "Pts", "Played")
 
 
 def points_words(points: float) -> str:
@@ -84,16 +89,29 @@ def over_words(page: TournamentPage) -> str:
     return f"{firsts[0]} won with {points(standings[0].points)}"
 
 
-def you_words(page: TournamentPage) -> str:
-    """What this player may do: join, come back, withdraw."""
+def you_words(page: TournamentPage, keyed: bool = True) -> str:
+    """What this player may do: join, come back, withdraw (a guest: watch)."""
     line = page.tournament
     if line.state in ("finished", "cancelled"):
         return ""
+    if not keyed:
+        return "Guests watch: tournaments are for players with an SSH key."
     if page.paused:
         return "You are paused (a missed pairing, or withdrawn): j comes back, paired from the next pairing on."
     if line.joined:
         return "You are in: you are seated at each pairing, wherever you are in the lobby. w withdraws."
     return "j joins (with an SSH key): you are seated at each pairing automatically."
+
+
+def no_join_words(page: TournamentPage | None, keyed: bool) -> str:
+    """Why ``j`` does nothing here: the page not come yet, a guest, already in, the tournament over."""
+    if page is None:
+        return "Wait for the tournament's page."
+    if page.tournament.state in ("finished", "cancelled"):
+        return f"This tournament is {page.tournament.state}: nobody joins it now."
+    if not keyed:
+        return "Tournaments are for players with an SSH key: connect with one to enter."
+    return "You are in already: you are seated at each pairing. w withdraws."
 
 
 class TournamentScreen(QuietFocus, ModalScreen[None]):
@@ -126,10 +144,13 @@ class TournamentScreen(QuietFocus, ModalScreen[None]):
     class Withdraw(Wish):
         """Leave the tournament (once running: paused, in the standings still)."""
 
-    def __init__(self, tournament: int, name: str = "", ask_every: float | None = ASK_EVERY) -> None:
-        """``ask_every``: seconds between two pages asked (``None``: only once, as the snapshots draw it)."""
+    def __init__(self, tournament: int, name: str = "", ask_every: float | None = ASK_EVERY,
+                 keyed: bool = True) -> None:
+        """``ask_every``: seconds between two pages asked (``None``: only once, as the snapshots draw it);
+        ``keyed``: this player came with an SSH key (a guest only watches)."""
         super().__init__()
         self.tournament = tournament
+        self.keyed = keyed
         self.title_name = name
         self.page: TournamentPage | None = None
         self.ask_every = ask_every
@@ -169,9 +190,10 @@ class TournamentScreen(QuietFocus, ModalScreen[None]):
         return page.next_at - page.now - (time.monotonic() - self._received)
 
     def show(self, page: TournamentPage) -> None:
-        """A page from the server."""
-        self.page, self._received = page, time.monotonic()
-        self._status = (you_words(page), False)
+        """A page from the server (a refusal shown stays until the page says something new)."""
+        before, self.page, self._received = self.page, page, time.monotonic()
+        if not (self._status[1] and before is not None and _standing_of(before) == _standing_of(page)):
+            self._status = (you_words(page, self.keyed), False)
         if self.is_mounted:
             self._draw()
         self.refresh_bindings()
@@ -200,14 +222,20 @@ class TournamentScreen(QuietFocus, ModalScreen[None]):
     def _draw_standings(self, page: TournamentPage) -> None:
         table: DataTable[Text] = self.query_one(DataTable)
         swiss = page.tournament.kind == "swiss"
+        narrow = self.app.has_class(NARROW_CLASS)
         table.clear(columns=True)
-        table.add_columns(*(COLUMNS if swiss else ARENA_COLUMNS))
+        if narrow:
+            table.add_columns(*(NARROW_COLUMNS if swiss else NARROW_ARENA_COLUMNS))
+        else:
+            table.add_columns(*(COLUMNS if swiss else ARENA_COLUMNS))
         mine = None
         for index, standing in enumerate(page.standings):
             style = "bold reverse" if standing.you else ""
             mine = index if standing.you else mine
-            name = standing.name + (" (paused)" if standing.paused else "")
-            cells = [str(standing.rank), name, points_words(standing.points), str(standing.played)]
+            name = standing.name + ((" (p)" if narrow else " (paused)") if standing.paused else "")
+            cells = [str(standing.rank), name, points_words(standing.points)]
+            if not (narrow and swiss):
+                cells.append(str(standing.played))
             if swiss:
                 cells += [points_words(value) for value in standing.tie_breaks[:2]] or ["", ""]
             table.add_row(*(Text(cell, style=style) for cell in cells))
@@ -223,12 +251,18 @@ class TournamentScreen(QuietFocus, ModalScreen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         page = self.page
         if action == "join":
-            return page is not None and page.tournament.state in ("upcoming", "running") and (
+            return self.keyed and page is not None and page.tournament.state in ("upcoming", "running") and (
                 not page.tournament.joined or page.paused)
         if action == "withdraw":
             return page is not None and page.tournament.state in ("upcoming", "running") and (
                 page.tournament.joined and not page.paused)
         return True
+
+    def on_key(self, event: events.Key) -> None:
+        """``j`` where it joins nothing (a guest, already in, over) is answered: why, in the status line."""
+        if event.key == "j" and not self.check_action("join", ()):
+            event.stop()
+            self.refused(no_join_words(self.page, self.keyed))
 
     def action_join(self) -> None:
         self.say("Joining...")
@@ -240,3 +274,8 @@ class TournamentScreen(QuietFocus, ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+def _standing_of(page: TournamentPage) -> tuple[str, bool, bool]:
+    """What the page says this player may do turns on: the tournament's state, in it, paused."""
+    return page.tournament.state, page.tournament.joined, page.paused
