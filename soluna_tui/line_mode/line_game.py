@@ -162,6 +162,9 @@ class LineGame:
         """Lines for the player (empty ones left out), shown at the end of the reply being put together."""
         self.reply.say(*lines)
 
+    def answer_to_come(self) -> None:
+        self.reply.answer_to_come()
+
     def _settle(self, waiting_before: bool = False) -> None:
         """Wait a moment for an answer on its way, so that it comes with the reply; say what is still awaited
         (unless it was awaited before this reply: it has been said)."""

@@ -170,6 +170,10 @@ class LineHost(Protocol):
     def say(self, *lines: str) -> None:
         """Lines for the player (empty ones left out), shown at the end of the reply being put together."""
 
+    def answer_to_come(self) -> None:
+        """The line being answered is answered by news to come (the server's word on a takeback asked): nothing said
+        in its place now."""
+
     def solve(self, job: Callable[[Budget], object], seconds: float | None,
               done: Callable[[object | None], None]) -> None:
         """Run ``job`` on the runner; ``done`` hears its answer under the lock, and what it says is shown."""

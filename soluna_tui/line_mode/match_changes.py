@@ -59,6 +59,8 @@ class MatchChanges:
             game.announcements.told = (table.match.round_number, played.ply)
             game.between_rounds.decided = None
             game.flow.taken_back()
+        else:  # asked of the opponent over the network: the server's news says what came of it, nothing before
+            game.answer_to_come()
         game.steps.after_change()
 
     def _resign(self, argument: str) -> None:

@@ -15,6 +15,8 @@ class Reply:
         self._show = show
         self._lines: list[str] = []
         self._holding = False
+        #: The line being answered is answered by news to come (a takeback asked of the opponent): no state line.
+        self._answer_to_come = False
 
     def say(self, *lines: str) -> None:
         """Lines for the player (empty ones left out), shown at the end of the reply being put together."""
@@ -27,14 +29,19 @@ class Reply:
         lines, self._lines = self._lines, []
         self._show(lines)
 
+    def answer_to_come(self) -> None:
+        """The line being answered is answered by news to come (the server's word): nothing said in its place now
+        (not even where things stand)."""
+        self._answer_to_come = True
+
     @contextmanager
     def held(self, state_line: Callable[[], str]) -> Iterator[None]:
         """A reply put together: shown once it is, with ``state_line()`` if it said nothing else."""
-        self._holding = True
+        self._holding, self._answer_to_come = True, False
         try:
             yield
         finally:
             self._holding = False
-            if not self._lines:
+            if not self._lines and not self._answer_to_come:
                 self.say(state_line())
             self.flush()

@@ -128,8 +128,11 @@ class LineLobby(CardsPart, TournamentsPart, ReplaysPart, TalkPart, PairingPart, 
                 self._read_talk()
             elif word in ("mute", "unmute", "report", "tell"):
                 getattr(self, f"_cmd_{word}")(text[len(word):].strip())
-            elif word in ("accept", "decline") and self._takeback_asked():
-                self._send(AnswerTakeback(word == "accept"))  # the opponent's takeback request answered
+            elif word in ("accept", "decline"):
+                if self._takeback_asked():
+                    self._send(AnswerTakeback(word == "accept"))  # the opponent's takeback request answered
+                else:
+                    self._say(f"Nothing to {word}: nobody asks for a takeback now.")
             else:
                 self.game.take(line)
                 if word in ("help", "?"):

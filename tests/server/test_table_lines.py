@@ -45,10 +45,14 @@ def test_back_at_the_table_then_the_opponent_s_move_rings_and_a_takeback_is_answ
     assert any("Playing match ABCD" in line for line in said)
     assert heard.type("accept") == [] and heard.sent == [AnswerTakeback(True)]
     heard.hear(MatchState("ABCD", 6, 1, a_match(1).to_dict()))  # answered: nobody asks now
-    assert heard.type("decline") != [] and not heard.sent  # no request: the word goes to the match, not the server
+    # No request: one line says so (it was "I do not know 'decline'"), nothing goes to the server.
+    assert heard.type("decline") == ["Nothing to decline: nobody asks for a takeback now."] and not heard.sent
     heard.hear(MatchState("ABCD", 7, 1, a_match(2).to_dict()))  # bob (this seat) moved last: ann to move
-    heard.type("undo")
-    assert heard.sent == [AskTakeback()]  # undo asks the opponent
+    # undo asks the opponent, and answers nothing yet (not "ann is to move..."): the server's line says what came of it
+    assert heard.type("undo") == [] and heard.sent == [AskTakeback()]
+    assert heard.hear(MatchState("ABCD", 8, 1, a_match(2).to_dict(), takeback=1,
+                                 notice="Takeback asked: waiting for ann's answer.")) == [
+        "Takeback asked: waiting for ann's answer."]
     anns = a_match(3).round.placed_moves[-1]
     said = heard.hear(MatchState("ABCD", 8, 1, a_match(2).to_dict()), Moved("ABCD", 9, 1, 2, str(anns)))
     assert said and said[0].startswith("\a")  # the opponent's move rings the bell
