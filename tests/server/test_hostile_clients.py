@@ -668,7 +668,9 @@ async def test_names_kept_before_are_compared_by_their_look_once_migrated(databa
                            "DROP TABLE established_keys",  # and 12
                            "DROP TABLE chat_mutes",  # and 13
                            "DROP TABLE released_names",  # and 14
-                           "ALTER TABLE matches DROP COLUMN adjourned_at"):  # and 15
+                           "ALTER TABLE matches DROP COLUMN adjourned_at",  # and 15
+                           "DROP TABLE tournament_pairings", "DROP TABLE tournament_entrants",  # and 16
+                           "DROP TABLE tournaments"):
                 await tx.execute(undone)
         assert await store.migrate() == LATEST
         assert (await store.players.name_holder("torn")).fingerprint == "SHA256:tom"
