@@ -126,7 +126,7 @@ class LineLobby(CardsPart, TournamentsPart, ReplaysPart, TalkPart, PairingPart, 
                 self._back_to_lobby("")
             elif word == "talk":
                 self._read_talk()
-            elif word in ("mute", "unmute", "report", "tell"):
+            elif word in ("mute", "unmute", "report", "tell", "tournaments", "tournament"):
                 getattr(self, f"_cmd_{word}")(text[len(word):].strip())
             elif word in ("accept", "decline"):
                 if self._takeback_asked():

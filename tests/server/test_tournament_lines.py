@@ -8,13 +8,16 @@ from soluna_tui.link.messages import (
     AskTournaments,
     JoinMatch,
     JoinTournament,
+    MatchState,
     MatchTerms,
+    Paired,
     TournamentLine,
     TournamentPage,
     Tournaments,
     TournamentStanding,
     WithdrawTournament,
 )
+from soluna_tui.local.match_setup import MatchSetup
 from soluna_tui.rules import MatchOptions
 
 from .test_line_lobby import Heard
@@ -57,3 +60,15 @@ def test_a_finished_tournament_is_read_with_its_winner_and_one_point_in_the_sing
     page = TournamentPage(over, (TournamentStanding(1, "cat", 1.0, 1), TournamentStanding(2, "dan", 0.0, 1)), now=NOW)
     assert heard.hear(page) == ["Late: Over: cat won with 1 point. box rules, 1 star, 4 discs, no clock, unrated.",
                                 "Standings: 1. cat, 1 point; 2. dan, 0 points."]
+
+
+def test_at_a_match_tournaments_and_tournament_n_still_read_the_tournaments() -> None:
+    heard = Heard()
+    heard.hear(Tournaments((UPCOMING, RUNNING), now=NOW))
+    match = MatchSetup(MatchOptions.preset("box", stars_to_win=1, discs=6), ("ann", "bob"), seed=3).new_match()
+    heard.hear(Paired("ABCD", "bob"), MatchState("ABCD", 0, 0, match.to_dict()))  # seated at a pairing
+    assert heard.lobby.game is not None
+    heard.type("tournament 2")
+    assert heard.sent == [AskTournament(5)]  # not a move the match does not know
+    heard.type("tournaments")
+    assert heard.sent == [AskTournaments()]
