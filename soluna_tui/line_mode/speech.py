@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..rules import Arrangement, Match, PlacedMove, Position, Round, Tower
+from ..rules import Arrangement, Match, PlacedMove, Position, Round, Symbol, Tower
 from ..rules.clock import ClockReading
 from ..rules.wording import minutes, plural
 
@@ -27,9 +27,9 @@ def number_word(count: int) -> str:
 
 
 def tower_words(tower: Tower) -> str:
-    """A tower as the board says it: ``one sun``, ``three high, moon on top``."""
+    """A tower as the board says it: ``one sun``, ``one star`` (not "one stars"), ``three high, moon on top``."""
     if tower.height == 1:
-        return f"one {tower.symbol.word}"
+        return f"one {'star' if tower.symbol is Symbol.STARS else tower.symbol.word}"
     return f"{number_word(tower.height)} high, {tower.symbol.word} on top"
 
 

@@ -697,6 +697,8 @@ class MatchState(Reply):
     clocks_stopped: bool = False
     #: The seat that asks to take its last move back, while the other has not answered (``None``: nobody asks).
     takeback: Literal[0, 1] | None = None
+    #: The tournament the match is played for (``None``: none): no rematch, and the next pairing comes by itself.
+    tournament: ShownName | None = None
 
 
 @dataclass(frozen=True)
@@ -1086,7 +1088,8 @@ SEEKS_LISTED: Final = 50
 @dataclass(frozen=True)
 class SeekLine:
     """A quick match waiting for an opponent, as the seeks board lists it: who (a keyed player's rating), on what
-    terms, since when (the store's time); ``key`` names it to accept it (``AcceptSeek``); ``yours``: this player's."""
+    terms, since when (the store's time); ``key`` names it to accept it (``AcceptSeek``); ``yours``: this player's;
+    ``keyed``: the seeker came with a key (no rating yet: new, not a guest)."""
 
     key: Annotated[str, Longest(64)]
     name: ShownName
@@ -1094,6 +1097,7 @@ class SeekLine:
     since: float
     rating: int | None = None
     yours: bool = False
+    keyed: bool = False
 
 
 @dataclass(frozen=True)

@@ -256,6 +256,8 @@ def test_a_move_made_elsewhere_is_announced_once(tmp_path: Path) -> None:
 
 def test_the_words(tmp_path: Path) -> None:
     assert tower_words(Tower.parse("1S")) == "one sun"
+    assert tower_words(Tower.parse("1*")) == "one star"  # was "one stars"
+    assert tower_words(Tower.parse("2*")) == "two high, stars on top"
     assert tower_words(Tower.parse("3M")) == "three high, moon on top"
     placed = PlacedMove(Move.parse("1M>1M"), 2, 6)
     assert move_line("Computer", placed) == ("Computer: moon 3 onto moon 7, now a tower of two, moon on top "

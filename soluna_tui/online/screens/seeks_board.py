@@ -31,9 +31,10 @@ NO_SEEKS = "Nobody is looking for an opponent right now. Quick match (in the men
 
 
 def seek_words(line: SeekLine, now: float) -> str:
-    """One seek as the board lists it: who (and their rating), the terms, how long they have waited."""
-    rating = f" ({line.rating})" if line.rating is not None else ""
-    who = "You" if line.yours else f"{line.name}{rating}"
+    """One seek as the board lists it: who (and a keyed player's rating, ``new`` before their first rated match), the
+    terms, how long they have waited."""
+    standing = f" ({line.rating})" if line.rating is not None else " (new)" if line.keyed else ""
+    who = "You" if line.yours else f"{line.name}{standing}"
     return f"{who}: {terms_words(line.terms)}, waiting {waited_words(now - line.since)}"
 
 
@@ -60,6 +61,9 @@ class SeeksBoardScreen(QuietFocus, ModalScreen[None]):
         super().__init__()
         self.board = board
         self.clock_offset = clock_offset
+        #: What the line under the list is about: a seek's key (an answer about it: it goes with that seek), ``""``
+        #: (the board's count: said again with each list), ``None`` (nothing said).
+        self._status_about: str | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="seeks-board", classes="dialog"):
@@ -87,7 +91,12 @@ class SeeksBoardScreen(QuietFocus, ModalScreen[None]):
         none = self.query_one("#seeks-none", Static)
         none.update("Asking the server for the open seeks..." if board is None else NO_SEEKS)
         none.display = not lines
-        if board is not None and board.total > len(lines):
+        about = self._status_about
+        if about is not None and about not in keys:  # its seek is gone (a refusal of it no longer holds)
+            self._status_about = None
+            self.say("")
+        if board is not None and board.total > len(lines) and self._status_about is None:
+            self._status_about = ""
             self.say(f"The {len(lines)} longest waiting of {board.total}.")
 
     def say(self, text: str) -> None:
@@ -110,6 +119,7 @@ class SeeksBoardScreen(QuietFocus, ModalScreen[None]):
         line = self._highlighted()
         if line is None:
             return
+        self._status_about = line.key  # the answer about it stays while it is on the board
         if line.yours:
             self.say("That is your own seek: the others see it on their board.")
             return

@@ -186,7 +186,8 @@ class Seeks:
                 continue
             person = self.meeting.someone(guest).person
             lines = tuple(SeekLine(each.seeker.session, each.seeker.name, terms_from_document(each.terms), each.since,
-                                   each.seeker.rating, yours=each.seeker.person == person)
+                                   each.seeker.rating, yours=each.seeker.person == person,
+                                   keyed=each.seeker.fingerprint is not None)
                           for each in open_seeks[:SEEKS_LISTED])
             board = OpenSeeks(lines, len(open_seeks))
             if board != told:

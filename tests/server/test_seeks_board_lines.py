@@ -1,0 +1,42 @@
+"""The open seeks board's own lines, in a pilot with the test playing the server: a keyed player's seek with no
+rating yet says ``new`` where a rating would be, and a refusal of a seek goes once that seek has left the board."""
+
+from __future__ import annotations
+
+from soluna_tui.link.protocol import Link
+from soluna_tui.online.screens.seeks_board import SeeksBoardScreen
+
+from ..app.helpers import screen_text
+from ..snapshots.online import LOBBY, TERMS, WELCOME
+from .test_child_app import FakeServer, settle, start, wait_for_screen
+
+
+async def test_a_new_player_s_seek_says_new_and_a_refusal_goes_with_its_seek() -> None:
+    app, ours = await start()
+    async with app.run_test(size=(80, 24)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        server.send(WELCOME)
+        server.send(LOBBY)
+        await settle(pilot)
+        await pilot.press("s")
+        assert (await server.expect("watch_seeks"))["watch"] is True
+        seeks = [{"key": "a:1", "name": "cat", "terms": TERMS, "since": 0.0, "keyed": True},
+                 {"key": "a:2", "name": "dee (guest)", "terms": TERMS, "since": 0.0}]
+        server.send({"type": "open_seeks", "total": 2, "seeks": seeks})
+        await wait_for_screen(pilot, app, SeeksBoardScreen, "cat (new):")
+        assert "dee (guest):" in screen_text(app)  # a guest's name says so already
+        await pilot.press("enter")  # cat's
+        accept = await server.expect("accept_seek")
+        refusal = "cat is at your address: play someone else."
+        server.answer(accept, {"type": "error", "text": refusal})
+        await wait_for_screen(pilot, app, SeeksBoardScreen, refusal)
+        eve = {"key": "a:3", "name": "eve", "terms": TERMS, "since": 0.0, "rating": 1500, "keyed": True}
+        server.send({"type": "open_seeks", "total": 3, "seeks": [*seeks, eve]})  # cat's still there: it holds
+        await wait_for_screen(pilot, app, SeeksBoardScreen, "eve (1500):")
+        assert refusal in screen_text(app)
+        server.send({"type": "open_seeks", "total": 1, "seeks": seeks[1:]})  # dee's stays: so does nothing of cat's
+        await settle(pilot)
+        assert refusal not in screen_text(app)
+        server.send({"type": "open_seeks", "total": 0, "seeks": []})
+        await wait_for_screen(pilot, app, SeeksBoardScreen, "Nobody is looking")
+        assert "cat is at" not in screen_text(app)
