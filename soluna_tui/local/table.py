@@ -78,6 +78,8 @@ class Table:
     #: Lines about a finished match beyond its board, for its summary: what a rated match did to each
     #: player's rating (over SSH).
     result_notes: tuple[str, ...] = ()
+    #: The tournament the match is played for (over SSH: no rematch, no new match from its end; ``None``: none).
+    tournament: str | None = None
 
     def __init__(self) -> None:
         self.notices: list[str] = []

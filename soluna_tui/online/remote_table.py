@@ -70,6 +70,7 @@ class RemoteTable(Table):
         self._away = tuple(now + left if left is not None else None for left in message.away)
         self._take_clock(message)
         self.ended = message.ended
+        self.tournament = message.tournament
         secret, seat = message.secret, message.seat
         self.code: str = message.code
         self.my_seat: int | None = seat

@@ -85,7 +85,7 @@ class MatchDialogs:
         counted = (hints[0], hints[1]) if game.teaching.hints_allowed else None  # none offered: none to count
         screen = MatchOverScreen(game.match, game.glyphs, counted, over.accuracy, table.local_players,
                                  can_take_back=table.can_undo, you=game.flow.you, ended=table.ended,
-                                 notes=table.result_notes)
+                                 notes=table.result_notes, tournament=table.tournament)
         game.app.push_screen(screen, self._match_over_chosen)
 
     def _round_over_chosen(self, choice: RoundOverChoice | None) -> None:

@@ -57,13 +57,15 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
     def __init__(self, match: Match, glyphs: Glyphs, hints_used: tuple[int, int] | None = (0, 0),
                  accuracy: tuple[float | None, float | None] = (None, None),
                  humans: tuple[int, ...] = (0, 1), can_take_back: bool = True, you: int | None = None,
-                 ended: EndReason | None = None, notes: tuple[str, ...] = ()) -> None:
+                 ended: EndReason | None = None, notes: tuple[str, ...] = (), tournament: str | None = None) -> None:
         """``can_take_back`` is False where undo is not offered (a remote match); ``you`` is the player
         spoken to as "you" (the one player here against the computer), if any; ``ended``, how a match
         over SSH ended (a forfeit on time is no player leaving); ``hints_used`` is None where hints were
         not offered (nothing to count); ``notes`` are lines the board does
-        not tell (a rated match's rating changes)."""
+        not tell (a rated match's rating changes); ``tournament``, the tournament the match was played for (no
+        rematch, no new match: its next pairing seats the players by itself)."""
         super().__init__()
+        self.tournament = tournament
         self.ended = ended
         self.notes = notes
         self.can_take_back = can_take_back
@@ -83,6 +85,8 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
             raise ValueError("the match-over dialog needs a match that is over")
         names = match.players
         lines = [match_result_words(match, self.ended, self.you)]
+        if self.tournament is not None:
+            lines.append(f"A match of {self.tournament}: your next pairing seats you by itself.")
         if self.notes:  # the ratings: near the top, in view at 80x24 however many rounds follow
             lines += ["", *self.notes]
         lines.append("")
@@ -124,6 +128,8 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
         if action == "choose" and parameters == (MatchOverChoice.REMATCH.value,):
             # Hidden where the list offers none (a spectator; after a forfeit or a resignation).
             return any(value is MatchOverChoice.REMATCH for _, value in self.choices())
+        if action == "choose" and parameters == (MatchOverChoice.NEW.value,):
+            return self.tournament is None
         return True
 
     def action_choose(self, value: str) -> None:
@@ -144,5 +150,6 @@ class MatchOverScreen(ChoiceDialog[MatchOverChoice]):
     def choices(self) -> list[tuple[str, MatchOverChoice]]:
         """A rematch only for players at this terminal, and never after a forfeit over SSH (one of them has
         gone); after a resignation or a loss on time, both are still at the table."""
-        rematch = bool(self.humans) and rematch_allowed(self.ended)
-        return [(text, key) for key, text in CHOICES if rematch or key is not MatchOverChoice.REMATCH]
+        rematch = bool(self.humans) and rematch_allowed(self.ended) and self.tournament is None
+        return [(text, key) for key, text in CHOICES if (rematch or key is not MatchOverChoice.REMATCH)
+                and (self.tournament is None or key is not MatchOverChoice.NEW)]

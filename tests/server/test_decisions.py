@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from soluna_tui.link.messages import PlayMove, StartNextRound
 from soluna_tui.rules import Match, MatchOptions, Move, PlacedMove
 from soluna_tui.rules.end_reason import EndReason
 from soluna_tui.server.lobby.decision_values import (
+    TOURNAMENT_TERM,
     BadOptions,
     Change,
     MatchRead,
@@ -268,6 +271,14 @@ def test_no_rematch_after_a_forfeit() -> None:
     forfeited.forfeit(1)
     assert REFEREE.ask_rematch(read(forfeited, seat("ann"), seat("bob", rematch=True)), 0, MOMENT) == Refused(
         "No rematch after a forfeit.")
+
+
+def test_no_rematch_in_a_tournament_match() -> None:
+    over = read(match_over(), seat("ann"), seat("bob", rematch=True))
+    tournament = MatchRead(replace(over.stored, options={**over.stored.options, TOURNAMENT_TERM: "Friday"}))
+    assert REFEREE.ask_rematch(tournament, 0, MOMENT) == Refused(
+        "No rematch in a tournament: your next pairing seats you by itself.")
+    assert isinstance(REFEREE.ask_rematch(over, 0, MOMENT), Change)  # the same match, no tournament's: it begins
 
 
 # ---- resigning ------------------------------------------------------------------------------------

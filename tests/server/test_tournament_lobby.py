@@ -190,7 +190,7 @@ async def test_a_player_at_a_friendly_when_paired_is_told_to_leave_it_and_misses
     assert ann.match().players == ("ann", "cyd")  # the friendly goes on
 
 
-async def test_a_tournament_on_a_clock_the_lobby_does_not_offer_seats_its_pair_on_it_and_refuses_takebacks(
+async def test_a_tournament_on_a_clock_the_lobby_does_not_offer_seats_its_pair_on_it_named_and_no_takeback(
         make_lobby) -> None:
     lobby = await make_lobby()
     clock = ClockSetting(120.0, 1.0)  # 2+1: not one of the lobby's clocks, still the tournament's
@@ -210,6 +210,7 @@ async def test_a_tournament_on_a_clock_the_lobby_does_not_offer_seats_its_pair_o
     await lobby.handle(opener, move_message(opener))
     await lobby.handle(opener, {"type": "ask_takeback"})
     assert opener.last("error")["text"] == "No takebacks in a tournament match."
+    assert ann.last("match")["tournament"] == bob.last("match")["tournament"] == "Odd"  # named at the table
 
 
 async def test_withdrawing_from_a_tournament_over_or_not_entered_is_refused_in_a_line(make_lobby) -> None:

@@ -4,15 +4,18 @@ and ``j`` there asks to join."""
 
 from __future__ import annotations
 
+from soluna_tui.link.protocol import Link
 from soluna_tui.online.screens.lobby import LobbyScreen
 from soluna_tui.online.screens.tournament import TournamentScreen
 from soluna_tui.online.screens.tournament_form import TournamentFormScreen
 from soluna_tui.online.screens.tournaments import TournamentsScreen
+from soluna_tui.rules import Match, MatchOptions
+from soluna_tui.screens.match_over import MatchOverScreen
 
 from ..app.helpers import screen_text
 from ..snapshots.online import LOBBY, STOPPED_AT, TERMS, WELCOME, listed, online_app, sends
 from ..snapshots.test_tournaments import LINES, LIST, PAGE
-from .test_child_app import wait_for_screen
+from .test_child_app import FakeServer, match_message, start, wait_for_screen
 
 ANNOUNCED = {"id": 9, "name": "Friday", "kind": "arena", "state": "upcoming", "length": 30,
              "starts_at": STOPPED_AT + 900, "terms": TERMS, "entrants": 0}
@@ -66,3 +69,19 @@ async def test_a_guest_on_a_tournament_s_page_is_told_they_watch_and_j_says_why_
         async with app.run_test(size=(80, 24)) as pilot:
             await run_before(pilot)
             assert "connect with one to enter" in screen_text(app) and "j Join" not in screen_text(app)
+
+
+async def test_a_tournament_match_over_names_its_tournament_and_offers_no_rematch_and_no_new_match() -> None:
+    app, ours = await start()
+    async with app.run_test(size=(80, 24)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        app.following = "ABCD"
+        match = Match(MatchOptions(discs=3, stars_to_win=1), ("ann", "bob"), seed=5)
+        while not match.is_over:
+            match.play(match.position.legal_moves[0], match.to_move)
+        server.send({**match_message(match, 0), "tournament": "Friday Swiss"})
+        await wait_for_screen(pilot, app, MatchOverScreen, "A match of Friday Swiss: your next pairing seats you")
+        text = screen_text(app)
+        assert "Rematch" not in text and "New match" not in text
+        await pilot.press("r", "n")
+        assert isinstance(app.screen, MatchOverScreen)  # neither key does anything here

@@ -24,6 +24,9 @@ ADDRESSES_KEPT = 8
 #: The key of a match's stored options that forbids takebacks when ``False`` (a rated tournament's matches set it;
 #: ``takebacks.py``): a term of the match, not an option of the game.
 TAKEBACKS_TERM = "takebacks"
+#: The key of a match's stored options that names the tournament it is played for (``tournament_desk.py``): no
+#: rematch there, and its players and spectators are told the tournament's name.
+TOURNAMENT_TERM = "tournament"
 
 
 class MatchRead:
@@ -191,7 +194,8 @@ def match_options(document: dict[str, Any]) -> MatchOptions:
     """Match options from a request or the store, each value checked by ``MatchOptions`` itself
     (``OptionError``, a ``SolunaError``, when one is wrong)."""
     allowed = {"stars_to_win", "discs", "next_layout", "next_opener", "first_opener"}
-    options = {key: value for key, value in document.items() if key != TAKEBACKS_TERM}  # a term, not an option
+    options = {key: value for key, value in document.items()
+               if key not in (TAKEBACKS_TERM, TOURNAMENT_TERM)}  # terms, not options
     if not set(options) <= allowed:
         raise BadOptions("unknown match options")
     try:

@@ -49,6 +49,7 @@ from ...rules.wording import minutes
 from ..config import ADJOURN_AFTER
 from ..storage import SeatRecord
 from .decision_values import (
+    TOURNAMENT_TERM,
     BadOptions,
     Change,
     Decision,
@@ -477,6 +478,8 @@ class Referee:
             return Refused("The match is not over.")
         if read.ended is EndReason.FORFEIT:
             return Refused("No rematch after a forfeit.")
+        if read.stored.options.get(TOURNAMENT_TERM) is not None:
+            return Refused("No rematch in a tournament: your next pairing seats you by itself.")
         asker, opponent = read.seats[seat].name, read.seats[other(seat)]
         if opponent.server is None:
             return Refused(f"{opponent.name} has left: no rematch this time.")

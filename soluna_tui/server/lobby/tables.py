@@ -23,7 +23,7 @@ from ...link.messages import MatchGone, MatchState, Moved, RatingShift
 from ...rules.clock import ClockReading
 from ...rules.end_reason import EndReason
 from ..storage import MatchNotFound, Storage, StoredMatch, VersionConflict
-from .decision_values import MatchRead, Moment
+from .decision_values import TOURNAMENT_TERM, MatchRead, Moment
 from .decisions import ABANDONED, ABORTED
 from .news import News
 from .takebacks import asking_seat
@@ -120,7 +120,8 @@ class MatchCache:
         return MatchState(table.code, table.version, 0 if seat == 0 else 1 if seat == 1 else None,
                           table.match.to_dict(), table.hints, (away[0], away[1]), secret, notice,
                           self._clock(table, moment.now, clocks_stopped_at), table.ended, table.ratings,
-                          clocks_stopped=clocks_stopped_at is not None, takeback=asking_seat(table.seats))
+                          clocks_stopped=clocks_stopped_at is not None, takeback=asking_seat(table.seats),
+                          tournament=table.stored.options.get(TOURNAMENT_TERM))
 
     @staticmethod
     def _clock(table: Table, now: float, stopped_at: float | None = None) -> ClockReading | None:

@@ -50,7 +50,7 @@ from ..tournaments.records import (
     TournamentPlan,
     TournamentState,
 )
-from .decision_values import TAKEBACKS_TERM, match_options
+from .decision_values import TAKEBACKS_TERM, TOURNAMENT_TERM, match_options
 from .meeting import Meeting, PairedJoin, checked_terms
 from .tables import MatchCache
 from .tournament_view import line_of, listed, outcome_of, page_of, pairing_words, winner_words
@@ -236,7 +236,7 @@ class TournamentDesk:
         # Any clock its owner set, offered in the lobby or not; no takebacks in a tournament's match.
         clock = MatchClock.fresh(terms.clock) if terms.clock is not None else None
         await self.matches.open(asker, CreateMatch(options.to_dict(), terms.hints, terms.clock), clock,
-                                {TAKEBACKS_TERM: False})
+                                {TAKEBACKS_TERM: False, TOURNAMENT_TERM: snapshot.tournament.plan.name})
         code = asker.visitor.code
         if code is not None:
             asker.guest.send(Paired(code, opponent))  # its screen follows the match once the opponent sits down
