@@ -70,7 +70,7 @@ def in_lines(notice: str) -> str | None:
     only the full screen needs)."""
     for keys, words in FULL_SCREEN_WORDS.items():
         notice = notice.replace(keys, words)
-    return notice or None
+    return notice.strip() or None
 
 
 def person_words(person: OnlinePerson, you: int | None) -> str:

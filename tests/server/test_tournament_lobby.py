@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from soluna_tui.link.messages import MatchTerms
+from soluna_tui.online.line_words import in_lines
 from soluna_tui.rules import MatchOptions
 from soluna_tui.rules.clock import ClockSetting
 from soluna_tui.server.tournaments.records import TournamentKind, TournamentPlan
@@ -211,6 +212,11 @@ async def test_a_tournament_on_a_clock_the_lobby_does_not_offer_seats_its_pair_o
     await lobby.handle(opener, {"type": "ask_takeback"})
     assert opener.last("error")["text"] == "No takebacks in a tournament match."
     assert ann.last("match")["tournament"] == bob.last("match")["tournament"] == "Odd"  # named at the table
+    watcher = FakeGuest("gus", "10.0.0.9")
+    await lobby.arrive(watcher)
+    await lobby.handle(watcher, {"type": "watch", "code": code})
+    assert watcher.last("match")["notice"] == "A match of Odd. You are watching: n returns to the lobby."
+    assert in_lines(watcher.last("match")["notice"]) == "A match of Odd."  # in lines, the keys' words go
 
 
 async def test_withdrawing_from_a_tournament_over_or_not_entered_is_refused_in_a_line(make_lobby) -> None:

@@ -38,7 +38,7 @@ from ...rules.clock import MatchClock
 from ..gate import client_key
 from ..storage import SeatRecord, StorageError, StorageUnavailable
 from ..storage.secrets import SecretTry, clean_secret
-from .decision_values import Change, Decision, Newcomer, match_options
+from .decision_values import TOURNAMENT_TERM, Change, Decision, Newcomer, match_options
 from .decisions import Referee
 from .guesses import Guesses, seat_count_scope, seat_limits
 from .listing import Listing
@@ -238,7 +238,9 @@ class TwoPlayerMatches:
             return
         table.spectators.add(asker.guest)
         asker.visitor.code = code
-        asker.guest.send(self.cache.state(table, asker.guest, "You are watching: n returns to the lobby."))
+        tournament = table.stored.options.get(TOURNAMENT_TERM)
+        about = f"A match of {tournament}. " if tournament is not None else ""
+        asker.guest.send(self.cache.state(table, asker.guest, f"{about}You are watching: n returns to the lobby."))
 
     # ---- leaving ---------------------------------------------------------------------------------------
 
