@@ -7,7 +7,7 @@ their last move back, the opponent accepts or declines.
   move (a move lapses the request: ``lapsed_by_move``), and never between rounds or once the match is over.
 - One request pending at a time, and at most ``TAKEBACKS_PER_MATCH`` asked by each player in a match (accepted or
   not): a player cannot flood the opponent with requests.
-- Never in a match whose terms forbid them (``takebacks_allowed``: a rated tournament's matches).
+- Never in a match whose terms forbid them (``takebacks_allowed``: every tournament's matches).
 - Accepted, the move is taken back as the local undo takes it back (``rules/clock.py``): the asker's clock runs
   again from now holding what they held before the move, its increment taken back, and the time each player spent
   stays spent; one that would need time already spent (``MatchClock.short_of_time``) is refused, and the request
