@@ -526,8 +526,8 @@ class Say(Request):
 @dataclass(frozen=True)
 class MuteChat(Request):
     """Hear one person (``speaker``, as a chat line numbered them) no more, or nobody (``None``); ``muted`` False:
-    hear them again. With ``name`` (and no ``speaker``), hear again whoever was muted under that name (a mute the
-    server kept from an earlier visit, whose lines this terminal never heard)."""
+    hear them again. With ``name`` (and no ``speaker``), mute someone online under that name whose lines this
+    terminal has not heard yet, or hear again whoever was muted under it (a mute kept from an earlier visit)."""
 
     TYPE: ClassVar[str] = "mute"
     speaker: int | None

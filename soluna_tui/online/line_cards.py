@@ -51,6 +51,6 @@ class CardsPart(LobbyState):
         try:
             chat_line(text)
         except ChatRefused as refusal:
-            self._say(f"Not told: {refusal}")
+            self._say(f"Not told: {str(refusal).removeprefix('Not sent: ')}")  # not "Not told: Not sent: ..."
             return
         self._send(TellPerson(name[:LONGEST_NAME_TYPED], text.strip()))

@@ -25,7 +25,7 @@ class TalkPart(LobbyState):
 
     def _chat(self, message: Chat) -> None:
         if message.refused is not None:
-            self._say(f"Not said: {message.refused}")
+            self._say(message.refused)  # as the full screen shows it: a line refused says "Not sent", a mute its own
         if not (message.whole or message.lines):
             return
         self.talk.take(message)

@@ -20,10 +20,8 @@ def mute_requests(book: ChatBook, command: Mute, typed_as: str = "/") -> tuple[l
         return [MuteChat(None, command.muted)], (f"All talk muted ({typed_as}unmute undoes it)." if command.muted
                                                  else "You hear the talk again.")
     speakers = book.speakers(command.name)
-    if not speakers and not command.muted:  # muted on an earlier visit, perhaps: the server keeps mutes
-        return [MuteChat(None, False, name=command.name[:LONGEST_NAME])], None
-    if not speakers:
-        return [], f"Nobody called {command.name} has talked here."
+    if not speakers:  # muted on an earlier visit, perhaps, or online and silent so far: the server knows who is
+        return [MuteChat(None, command.muted, name=command.name[:LONGEST_NAME])], None
     for number, name in speakers.items():
         if command.muted:
             book.muted[number] = name

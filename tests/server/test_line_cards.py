@@ -42,6 +42,8 @@ def test_tell_sends_a_line_to_one_person_and_a_tell_heard_says_who_told_it() -> 
     heard = Heard()
     assert heard.type("tell bob see you at eight") == [] and heard.sent == [TellPerson("bob", "see you at eight")]
     assert heard.type("tell bob")[0].startswith("Tell whom what?") and heard.sent == []
+    said = heard.type("tell bob " + "x" * 350)  # one "Not ..." (it said "Not told: Not sent: 350 characters")
+    assert len(said) == 1 and said[0].startswith("Not told: 350 characters;") and heard.sent == []
     said = heard.hear(Chat(Room.LOBBY, (ChatLine(3, Room.LOBBY, 2, "bob", "see you at eight", 1.0, yours=True,
                                                  tell=True),
                                         ChatLine(4, Room.LOBBY, 5, "bob", "deal", 2.0, tell=True))))

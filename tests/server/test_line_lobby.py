@@ -124,7 +124,8 @@ def test_talk_is_told_with_its_speaker_as_it_comes_and_what_was_said_before_is_r
     assert heard.type("say hi all") == [] and heard.sent == [Say("hi all")]
     mine = ChatLine(3, Room.LOBBY, 1, "ann", "hi all", 2.0, yours=True)
     assert heard.hear(Chat(Room.LOBBY, (mine,))) == ["You said: hi all"]
-    assert heard.hear(Chat(Room.LOBBY, (), refused="Slow down.")) == ["Not said: Slow down."]
+    # The server's line as it is (a refusal says "not sent" itself; a mute's or a report's outcome comes so too).
+    assert heard.hear(Chat(Room.LOBBY, (), refused="Slow down: not sent.")) == ["Slow down: not sent."]
 
 
 def test_a_talker_is_muted_heard_again_and_reported_by_name_as_on_the_full_screen() -> None:
@@ -137,7 +138,8 @@ def test_a_talker_is_muted_heard_again_and_reported_by_name_as_on_the_full_scree
     assert heard.type("talk") == ["No talk here yet. Type say and a line to talk."]
     assert heard.type("unmute bob") == ["You hear bob again."] and heard.sent == [MuteChat(2, False)]
     assert heard.type("mute") == ["All talk muted (unmute undoes it)."] and heard.sent == [MuteChat(None, True)]
-    assert heard.type("mute cyd") == ["Nobody called cyd has talked here."] and heard.sent == []
+    # cyd has not talked: the server mutes them if they are online, or says nobody of that name is.
+    assert heard.type("mute cyd") == [] and heard.sent == [MuteChat(None, True, name="cyd")]
     assert heard.type("report") == ["Whose line? Type report and their name: their last line goes to the server's "
                                     "owner."]
 

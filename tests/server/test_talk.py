@@ -304,6 +304,24 @@ async def test_a_muted_player_never_hears_the_one_who_muted_them_and_muting_all_
     assert heard(newcomer)[-1] == "bob: back?" and len(heard(newcomer)) == 6  # the lobby's lines so far
 
 
+async def test_muting_by_name_someone_online_who_has_not_talked_yet_is_a_mute_and_nobody_there_is_said(
+        make_lobby) -> None:
+    """``/mute bob`` before bob talked: a mute all the same (it said "Nobody called bob has talked here."); a name
+    nobody online has is said so."""
+    lobby = await make_lobby()
+    ann, bob, cyd = FakeGuest("ann"), FakeGuest("bob", "10.0.0.2"), FakeGuest("cyd", "10.0.0.3")
+    for guest in (ann, bob, cyd):
+        await lobby.arrive(guest)
+    await lobby.handle(ann, {"type": "mute", "speaker": None, "name": "Bob"})
+    await wait_for(lambda: refusals(ann) == ["Muted bob: their lines will not reach you."])
+    await say(lobby, bob, "hello all")
+    await say(lobby, cyd, "hi bob")
+    await wait_for(lambda: "cyd: hi bob" in heard(ann))
+    assert "bob: hello all" not in heard(ann) and "bob: hello all" in heard(cyd)
+    await lobby.handle(ann, {"type": "mute", "speaker": None, "name": "zed"})
+    await wait_for(lambda: refusals(ann)[-1:] == ["Nobody called zed is online: nobody to mute."])
+
+
 async def test_a_flood_is_held_to_the_limit_told_once_and_the_other_player_s_moves_go_on(make_lobby) -> None:
     lobby = await make_lobby()
     ann, bob = FakeGuest("ann"), FakeGuest("bob", "10.0.0.2")

@@ -190,6 +190,8 @@ class TalkRooms:
                 (self._deaf.add if request.muted else self._deaf.discard)(guest)
             elif not request.muted:
                 await self._unmute_named(guest, request.name)
+            else:
+                await self._mute_named(guest, request.name)
             return
         voice = self._voices.get(request.speaker)
         if voice is None:
@@ -203,6 +205,35 @@ class TalkRooms:
             log.warning("a mute could not be kept: %s", error)
             self.note(guest, MUTE_NOT_KEPT)
             return
+        await self._mutes_changed(guest)
+
+    async def _mute_named(self, guest: Guest, name: str) -> None:
+        """Someone online called ``name`` who has not talked where ``guest`` heard them (it knows no number for them)
+        muted all the same: a key wherever they are, a guest of this server by their address; anyone else is said to
+        be not here."""
+        own = self._roster.lines.get(guest)
+        mine = own.person if own is not None else None
+        here = next(((other, line) for other, line in self._roster.lines.items()
+                     if line.name.casefold() == name.casefold() and line.person != mine), None)
+        if here is not None:
+            other, line = here
+            speaker = speaker_of(line.person, None if other.fingerprint is not None else client_key(other.address))
+        else:
+            online = [line for line in self._roster.everyone()
+                      if line.name.casefold() == name.casefold() and line.person != mine]
+            keyed = next((line for line in online if line.keyed), None)
+            if keyed is None:  # a guest of another server is known by an address only that server knows
+                self.note(guest, f"{online[0].name} has not talked here yet: mute them once a line of theirs shows."
+                          if online else f"Nobody called {name} is online: nobody to mute.")
+                return
+            line, speaker = keyed, keyed.person
+        try:
+            await self.mutes.mute(guest, speaker, line.name)
+        except StorageError as error:
+            log.warning("a mute could not be kept: %s", error)
+            self.note(guest, MUTE_NOT_KEPT)
+            return
+        self.note(guest, f"Muted {line.name}: their lines will not reach you.")
         await self._mutes_changed(guest)
 
     async def _unmute_named(self, guest: Guest, name: str) -> None:
