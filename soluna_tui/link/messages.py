@@ -336,7 +336,11 @@ class CancelMatch(Request):
 
 @dataclass(frozen=True)
 class LeaveMatch(Request):
+    """Back to the lobby from the match ``code`` (``None``: from whatever match, a computer's too): the server leaves
+    only that match, never one the player was seated at meanwhile (a tournament's next pairing)."""
+
     TYPE: ClassVar[str] = "leave"
+    code: Code | None = None
 
 
 @dataclass(frozen=True)

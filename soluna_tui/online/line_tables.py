@@ -158,7 +158,8 @@ class TablesPart(LobbyState):
         if game is not None:
             game.stop()
             game.table.on_change = None
-            self._send(LeaveMatch())  # a match against the computer stays kept, offered in the lobby
+            # Which match is left (none named: against the computer, which stays kept, offered in the lobby).
+            self._send(LeaveMatch(remote.code if remote is not None else None))
         self.remote = self.game = None
         self.following = None
         way_back = (f"Your seat is held for {minutes(self.hold_seconds)}: type matches, then return, to take it "

@@ -245,7 +245,7 @@ class MatchHalf:
         app = self.app
         remote = app.remote
         if remote is None or remote.watching or remote.match.is_over:
-            app.call_after_refresh(self.back_to_lobby, notice)
+            app.call_after_refresh(self._back_from, remote, notice)
             return
         if isinstance(app.screen, ConfirmScreen) and app.screen.DIALOG_TITLE == "Leave the match?":
             return
@@ -254,20 +254,30 @@ class MatchHalf:
 
         def answered(leave: bool | None) -> None:
             if leave:
-                app.call_after_refresh(self.back_to_lobby, notice)
+                app.call_after_refresh(self._back_from, remote, notice)
 
         app.push_screen(ConfirmScreen(question, "Leave", "Stay", "Leave the match?"), answered)
 
+    def _back_from(self, remote: RemoteTable | None, notice: str) -> None:
+        """Back to the lobby from the match ``remote`` (``None``: against the computer), asked before a refresh: not
+        if another match has come on screen in its place meanwhile (a tournament's next pairing)."""
+        if self.app.remote is remote:
+            self.back_to_lobby(notice)
+
     def _leave_remote(self) -> None:
+        """The match between players shown is left (the server told which: never the one seated at meanwhile); the
+        match followed, if another (paired as this one ended), is still followed."""
         app = self.app
         self._takeback = self._request_line = None  # its dialog goes with the match's screens
-        if app.remote is not None:
-            if not app.remote.watching and not app.remote.match.is_over:
-                self._left_seat = app.remote.comeback
-            app.remote.on_change = None
+        remote = app.remote
+        if remote is not None:
+            if not remote.watching and not remote.match.is_over:
+                self._left_seat = remote.comeback
+            remote.on_change = None
             app.remote = None
-            app.send(LeaveMatch())
-        app.following = None
+            app.send(LeaveMatch(remote.code))
+        if remote is None or app.following == remote.code:
+            app.following = None
 
     def back_to_lobby(self, notice: str = "") -> None:
         app = self.app

@@ -176,7 +176,7 @@ def test_a_match_watched_by_its_number_tells_every_move_and_lobby_leaves_it() ->
                                       "and report NAME as in the lobby, lobby goes back to the lobby.")
     heard.type(f"{placed.mover_slot + 1}>{placed.target_slot + 1}")
     assert not any(isinstance(request, PlayMove) for request in heard.sent)  # a spectator moves nothing
-    assert heard.type("lobby")[0] == "Back in the lobby." and heard.sent == [LeaveMatch()]
+    assert heard.type("lobby")[0] == "Back in the lobby." and heard.sent == [LeaveMatch("ABCD")]
     assert heard.lobby.prompt == "Lobby> "
 
 

@@ -245,8 +245,16 @@ class TwoPlayerMatches:
     # ---- leaving ---------------------------------------------------------------------------------------
 
     async def leave_by_choice(self, asker: Asker, request: LeaveMatch) -> None:
-        """Back to the lobby, from a match between players or against the computer."""
-        asker.visitor.computer = None
+        """Back to the lobby, from a match between players or against the computer. A terminal leaving a match it no
+        longer sits at (the server seated it at its next, a tournament's pairing, as it left) leaves nothing: it is
+        shown the match it is at."""
+        visitor = asker.visitor
+        if request.code is not None and visitor.code is not None and request.code != visitor.code:
+            table = self.cache.tables.get(visitor.code)
+            if table is not None:
+                self.cache.show(table, asker.guest)
+            return
+        visitor.computer = None
         await self.leave(asker)
         self.listing.send_to(asker.guest, force=True)
 
