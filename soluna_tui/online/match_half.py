@@ -112,6 +112,11 @@ class MatchHalf:
         if not isinstance(message, MatchState):
             app.send(SyncMatch(code))  # a move before the whole match: ask for it
             return
+        game = app.game
+        if game is not None:
+            # The match shown before (a tournament's last pairing, its end still being judged) opens no dialog now:
+            # one pushed before this match is on screen would strand it behind (its screen would never refresh).
+            game.computer.stop()
         app.remote = RemoteTable(message, app.send)
         app.lobby.match_begun()
         app.show_table(app.remote)
