@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .records import Pair
-from .swiss import SwissPlayer, opener_first
+from .swiss import SwissPlayer, cheapest_matching, opener_first
 
 #: Seconds two players who just met, alone free, wait before they meet again (someone else may finish meanwhile).
 REMATCH_WAIT = 15.0
@@ -44,15 +44,7 @@ def arena_pairs(free: Sequence[ArenaPlayer], now: float, rematch_wait: float = R
     players = [each for each in free if _may_be_paired(each, free, now, rematch_wait)]
     if len(players) < 2:
         return []
-    import networkx as nx  # only here: soluna's start-up does not pay for it
-
-    graph = nx.Graph()
-    for cost, one, other in _edges(players):
-        graph.add_edge(one, other, cost=cost)
-    most = max(cost for _, _, cost in graph.edges(data="cost")) + 1
-    for one, other, cost in graph.edges(data="cost"):
-        graph[one][other]["weight"] = most - cost
-    matching = nx.max_weight_matching(graph, maxcardinality=True, weight="weight")
+    matching = cheapest_matching(_edges(players))
     by_key = {player.fingerprint: player for player in players}
     pairs = []
     for one, other in matching:

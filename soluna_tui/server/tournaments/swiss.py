@@ -62,21 +62,29 @@ def opener_first(one: SwissPlayer, other: SwissPlayer) -> tuple[SwissPlayer, Swi
     return (one, other) if key(one) <= key(other) else (other, one)
 
 
+def cheapest_matching(edges: Sequence[tuple[int, str, str]]) -> set[tuple[str, str]]:
+    """The pairs, as many as there can be, whose costs add up to the least, among ``edges`` (cost, one, other):
+    networkx's maximum-weight matching, each edge weighed as the most costly one's cost less its own (Swiss and
+    arena pairing alike)."""
+    import networkx as nx  # only here: soluna's start-up does not pay for it
+
+    graph = nx.Graph()
+    for cost, one, other in edges:
+        graph.add_edge(one, other, cost=cost)
+    most = max(cost for _, _, cost in graph.edges(data="cost")) + 1
+    for one, other, cost in graph.edges(data="cost"):
+        graph[one][other]["weight"] = most - cost
+    matching: set[tuple[str, str]] = nx.max_weight_matching(graph, maxcardinality=True, weight="weight")
+    return matching
+
+
 def swiss_pairs(players: Sequence[SwissPlayer]) -> list[Pair]:
     """The round's pairs (the one who opens first), and a bye where the number is odd (last)."""
     if not players:
         return []
     if len(players) == 1:
         return [Pair(players[0].fingerprint, None)]
-    import networkx as nx  # only here: soluna's start-up does not pay for it
-
-    graph = nx.Graph()
-    for cost, one, other in _edges(players):
-        graph.add_edge(one, other, cost=cost)
-    most = max(cost for _, _, cost in graph.edges(data="cost")) + 1
-    for one, other, cost in graph.edges(data="cost"):
-        graph[one][other]["weight"] = most - cost
-    matching = nx.max_weight_matching(graph, maxcardinality=True, weight="weight")
+    matching = cheapest_matching(_edges(players))
     by_key = {player.fingerprint: player for player in players}
     pairs, bye = [], None
     for one, other in matching:
