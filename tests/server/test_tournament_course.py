@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
-
 from soluna_tui.server.lobby import Lobby
 from soluna_tui.server.storage import open_storage
 from soluna_tui.server.tournaments.records import TournamentKind
@@ -130,10 +128,9 @@ async def test_a_server_restarted_in_the_middle_of_a_swiss_round_goes_on_with_it
         await closed(second)
 
 
-async def test_two_servers_share_one_tournament_and_seat_its_players_across_them(database, backend) -> None:
-    if backend != "postgresql":
-        pytest.skip("one server alone serves a SQLite file")
-    servers = [await opened(database), await opened(database)]
+async def test_two_servers_share_one_tournament_and_seat_its_players_across_them(postgres_database) -> None:
+    # PostgreSQL alone: two servers never share a SQLite file.
+    servers = [await opened(postgres_database), await opened(postgres_database)]
     try:
         players = {name: keyed(name, number) for number, name in enumerate(("ann", "bob", "cyd", "dan"), start=1)}
         lobbies = {name: servers[index % 2] for index, name in enumerate(players)}  # ann, cyd here; bob, dan there
