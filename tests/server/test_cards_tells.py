@@ -154,3 +154,22 @@ async def test_the_players_at_a_match_are_told_who_sits_at_each_seat_and_a_key_s
     assert second["person"] == roster.number_of(key_person("SHA256:bob"))
     assert first["person"] == roster.number_of(next(line.person for guest, line in roster.lines.items()
                                                     if guest is ann))
+
+
+async def test_a_card_never_finds_out_someone_online_hidden_but_for_themselves(make_lobby) -> None:
+    lobby = await make_lobby()
+    await lobby.store.players.see("SHA256:bob", "bob")
+    ann, bob = FakeGuest("ann", fingerprint="SHA256:ann"), FakeGuest("bob", "10.0.0.2", fingerprint="SHA256:bob")
+    await lobby.arrive(ann)
+    await lobby.arrive(bob)
+    choices = {"level": "5", "rules": "box", "stars": 1, "discs": 8, "opener": 0, "hints": False, "hidden": True}
+    await lobby.handle(bob, {"type": "keep_choices", "choices": choices})
+    number = lobby.roster.number_of("key:SHA256:bob")  # what a cheat asking the numbers in turn would reach
+    await lobby.handle(ann, {"type": "card", "person": number, "ask": 3})
+    assert ann.last("error") == {"type": "error", "text": "That player is not known here any more.", "answer_to": 3}
+    await lobby.handle(bob, {"type": "card", "person": number, "ask": 4})
+    assert bob.last("card")["name"] == "bob"  # their own card, hidden or not
+    choices["hidden"] = False
+    await lobby.handle(bob, {"type": "keep_choices", "choices": choices})
+    await lobby.handle(ann, {"type": "card", "person": number, "ask": 5})
+    assert ann.last("card")["name"] == "bob"

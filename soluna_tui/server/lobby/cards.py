@@ -45,7 +45,7 @@ class Cards:
 
     async def card(self, asker: Asker, request: AskCard) -> None:
         person = self.roster.person_of(request.person)
-        if person is None:
+        if person is None or self._hidden_from(asker, person):
             asker.refuse(NOBODY)
         elif person.startswith(KEY):
             asker.answer(await self._keyed_card(request.person, person.removeprefix(KEY), asker.guest.fingerprint))
@@ -55,6 +55,14 @@ class Cards:
                 asker.refuse(NOBODY)
             else:
                 asker.answer(await self._guest_card(request.person, line))
+
+    def _hidden_from(self, asker: Asker, person: str) -> bool:
+        """Whether ``person`` is online hidden from the list of who is online, and the asker is someone else: their card
+        is answered as a stranger's would be, so that asking the numbers in turn never finds out who came hidden."""
+        asking = self.roster.lines.get(asker.guest)
+        if asking is not None and asking.person == person:
+            return False
+        return any(line.person == person and line.hidden for line in self.roster.everyone())
 
     async def _keyed_card(self, number: int, fingerprint: str, viewer: str | None) -> PlayerCard:
         card = await self.store.cards.card(fingerprint, viewer, RECENT_LISTED, GRAPH_POINTS, self.records.minimum,
