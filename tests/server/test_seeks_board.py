@@ -82,3 +82,18 @@ def test_an_incompatible_seek_says_why_in_one_line() -> None:
     assert seek_refusal(SeekRecord(bob, terms(), 1.0, code="ABCD"), guest) == (
         "bob has just been paired: that seek is not open any more.")
     assert seek_refusal(SeekRecord(bob, terms(), 1.0), guest) is None
+
+
+async def test_someone_hidden_from_the_list_of_who_is_online_is_not_on_the_board_but_to_themselves(make_lobby) -> None:
+    lobby = await make_lobby()
+    ann, bob = FakeGuest("ann", "10.0.0.1"), FakeGuest("bob", "10.0.0.2", fingerprint="SHA256:bob")
+    await lobby.arrive(ann)
+    await lobby.arrive(bob)
+    choices = {"level": "5", "rules": "box", "stars": 1, "discs": 8, "opener": 0, "hints": False, "hidden": True}
+    await lobby.handle(bob, {"type": "keep_choices", "choices": choices})
+    for guest in (ann, bob):
+        await lobby.handle(guest, {"type": "watch_seeks", "watch": True})
+    await lobby.handle(bob, {"type": "seek", "terms": terms(rated=False), "ask": 1})
+    await wait_for(lambda: board_names(bob) == ["bob"])
+    await asyncio.sleep(0.3)
+    assert board_names(ann) == [] and sent(ann, "open_seeks")[-1]["total"] == 0

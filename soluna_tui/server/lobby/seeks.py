@@ -179,17 +179,21 @@ class Seeks:
     def _tell_board(self, seeks: list[SeekRecord], only: Guest | None = None) -> None:
         """Each terminal with the board open hears the open seeks, when they changed since it was last told."""
         live = self.meeting.presence.live
+        # Someone hidden from the list of who is online is not on the board either (but to themselves): the quick
+        # match still pairs them.
+        hidden = {line.person for line in self.meeting.roster.everyone() if line.hidden}
         open_seeks = sorted((each for each in seeks if each.code is None and each.seeker.server in live),
                             key=lambda each: each.since)
         for guest, told in list(self.board.items()):
             if only not in (None, guest):
                 continue
             person = self.meeting.someone(guest).person
+            shown = [each for each in open_seeks if each.seeker.person == person or each.seeker.person not in hidden]
             lines = tuple(SeekLine(each.seeker.session, each.seeker.name, terms_from_document(each.terms), each.since,
                                    each.seeker.rating, yours=each.seeker.person == person,
                                    keyed=each.seeker.fingerprint is not None)
-                          for each in open_seeks[:SEEKS_LISTED])
-            board = OpenSeeks(lines, len(open_seeks))
+                          for each in shown[:SEEKS_LISTED])
+            board = OpenSeeks(lines, len(shown))
             if board != told:
                 self.board[guest] = board
                 guest.send(board)
