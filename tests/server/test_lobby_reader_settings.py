@@ -51,3 +51,23 @@ async def test_a_guest_has_the_cursor_for_the_visit_and_no_lines_next_time() -> 
         commands["Cursor follows focus: turn on"].callback()
         await pilot.pause()
         assert app.cursor_follows_focus
+
+
+async def test_the_lobby_forgets_a_code_and_secret_whatever_of_its_fields_are_made_yet() -> None:
+    """A keyed player seated straight back at their match as they connect is seated while the lobby is still being
+    made: forgetting the code and the secret then must not look for a field not there yet (it crashed the session)."""
+    from textual.widgets import Input
+
+    from soluna_tui.online.panes.lobby_settings import LobbySettings
+
+    app, ours = await start()
+    async with app.run_test(size=(80, 24)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        server.send({**welcome(), "quick_match": True, "challenges": True})
+        await wait_for_screen(pilot, app, LobbyScreen, "Play the computer")
+        settings = app.screen.query_one(LobbySettings)
+        settings.query_one("#code", Input).value = "ABCD"
+        await settings.query_one("#secret", Input).remove()  # as if not made yet
+        settings.forget()
+        await pilot.pause()
+        assert settings.query_one("#code", Input).value == "" and settings.secret_for is None

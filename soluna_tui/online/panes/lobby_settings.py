@@ -238,12 +238,15 @@ class LobbySettings(Column):
     def forget(self) -> None:
         """The code and the secret used up: the player is back in a match (or has moved on)."""
         self.forget_secret()
-        if self.children:
-            self.query_one("#code", Input).value = ""
+        # By the fields found, not by one asked for: a keyed player seated straight back at their match as they
+        # connect is seated while the lobby is still being made, some of its fields not there yet.
+        for field in self.query("#code").results(Input):
+            field.value = ""
 
     def forget_secret(self) -> None:
         """The secret field goes once the player is back in a match (or has moved on)."""
         self.secret_for = None
-        if self.children:
-            self.query_one("#secret", Input).value = ""
-            self.query_one("#lobby-secret-row").display = False
+        for field in self.query("#secret").results(Input):
+            field.value = ""
+        for row in self.query("#lobby-secret-row"):
+            row.display = False
