@@ -142,20 +142,16 @@ class Said:
     @classmethod
     def from_payload(cls, payload: str) -> Said | None:
         """A line as another server (or this one) passed it on; ``None`` for anything that is not one."""
-        try:
-            document = json.loads(payload)
-        except (ValueError, RecursionError):
-            return None
-        if not isinstance(document, dict):
+        document = payload_document(payload)
+        if document is None:
             return None
         room, code, person, name, text, at = (document.get(key)
                                               for key in ("room", "code", "person", "name", "text", "at"))
         site = document.get("site")
         if (room in set(Room) and (code is None) == (room == Room.LOBBY)
-                and (code is None or _text(code, LONGEST_CODE)) and _text(person, LONGEST_PERSON)
-                and person.startswith((KEY, GUEST)) and _text(name, LONGEST_WORDS) and _text(text, CHAT_LONGEST)
-                and isinstance(at, (int, float)) and not isinstance(at, bool)
-                and (site is None or _text(site, LONGEST_SITE))):
+                and (code is None or short_text(code, LONGEST_CODE)) and person_text(person)
+                and short_text(name, LONGEST_WORDS) and short_text(text, CHAT_LONGEST) and moment(at)
+                and (site is None or short_text(site, LONGEST_SITE))):
             return cls(Room(room), code, person, name, text, float(at), site)
         return None
 
@@ -172,7 +168,7 @@ def mutes_changed_of(payload: str) -> str | None:
     except (ValueError, RecursionError):
         return None
     fingerprint = document.get("mutes_of") if isinstance(document, dict) else None
-    return fingerprint if _text(fingerprint, LONGEST_PERSON) else None
+    return fingerprint if short_text(fingerprint, LONGEST_PERSON) else None
 
 
 def speaker_of(person: str, site: str | None) -> str:
@@ -183,8 +179,28 @@ def speaker_of(person: str, site: str | None) -> str:
     return SITE + site
 
 
-def _text(value: Any, longest: int) -> TypeGuard[str]:
+def payload_document(payload: str) -> dict[str, Any] | None:
+    """What passes between servers, as a JSON object; ``None`` for anything that is not one (talk and tells)."""
+    try:
+        document = json.loads(payload)
+    except (ValueError, RecursionError):
+        return None
+    return document if isinstance(document, dict) else None
+
+
+def short_text(value: Any, longest: int) -> TypeGuard[str]:
+    """Whether ``value`` is a string of 1 to ``longest`` characters."""
     return isinstance(value, str) and 0 < len(value) <= longest
+
+
+def person_text(value: Any) -> TypeGuard[str]:
+    """Whether ``value`` names a person as the lobby does (a key's or a guest's)."""
+    return short_text(value, LONGEST_PERSON) and value.startswith((KEY, GUEST))
+
+
+def moment(value: Any) -> TypeGuard[float]:
+    """Whether ``value`` is a time as a payload carries it (a number, not a boolean)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 class Buckets:

@@ -18,16 +18,15 @@ import logging
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, TypeGuard
 
 from ...link.messages import Chat, ChatLine, ReportChat, TellPerson
 from ...link.safe_talk import CHAT_LONGEST, ChatRefused, Room, chat_line
 from ..gate import client_key
 from ..storage import ChatRecord, Storage, StorageError, name_key
 from .chat import CANNOT_PASS_ON, TalkRooms
-from .online import GUEST, KEY, LONGEST_PERSON, LONGEST_WORDS, Attendance
+from .online import KEY, LONGEST_WORDS, Attendance
 from .roster import Roster
-from .talk import LONGEST_SITE, speaker_of
+from .talk import LONGEST_SITE, moment, payload_document, person_text, short_text, speaker_of
 from .visitors import Asker, Guest, Visitor
 
 log = logging.getLogger("soluna.server")
@@ -69,27 +68,16 @@ class Told:
     @classmethod
     def from_payload(cls, payload: str) -> Told | None:
         """A tell as a server passed it on; ``None`` for anything that is not one."""
-        try:
-            document = json.loads(payload)
-        except (ValueError, RecursionError):
-            return None
-        if not isinstance(document, dict) or "tell" not in document:
+        document = payload_document(payload)
+        if document is None or "tell" not in document:
             return None
         to, to_name, person, name, text, at, site = (
             document.get(key) for key in ("tell", "to_name", "person", "name", "text", "at", "site"))
-        if (_person(to) and _text(to_name, LONGEST_WORDS) and _person(person) and _text(name, LONGEST_WORDS)
-                and _text(text, CHAT_LONGEST) and isinstance(at, (int, float)) and not isinstance(at, bool)
-                and (site is None or _text(site, LONGEST_SITE))):
+        if (person_text(to) and short_text(to_name, LONGEST_WORDS) and person_text(person)
+                and short_text(name, LONGEST_WORDS) and short_text(text, CHAT_LONGEST) and moment(at)
+                and (site is None or short_text(site, LONGEST_SITE))):
             return cls(to, to_name, person, name, text, float(at), site)
         return None
-
-
-def _text(value: Any, longest: int) -> TypeGuard[str]:
-    return isinstance(value, str) and 0 < len(value) <= longest
-
-
-def _person(value: Any) -> TypeGuard[str]:
-    return _text(value, LONGEST_PERSON) and value.startswith((KEY, GUEST))
 
 
 def tell_room(person: str) -> str:
