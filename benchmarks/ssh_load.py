@@ -449,6 +449,7 @@ def start_server(data_dir: str, sessions: int, args: argparse.Namespace, *flags:
     web = ("--web", "0", "--web-host", "127.0.0.1") if "web" in args.doors else ()
     argv = [sys.executable, "-m", "soluna_tui.cli", "serve", "--allow-root", "--host", "127.0.0.1", "--port", "0",
             "--data-dir", data_dir, "--spawn", args.spawn, "--max-sessions", str(sessions),
+            "--sessions-per-process", str(args.sessions_per_process),
             "--max-per-ip", str(sessions + 2), "--max-new-per-minute", str(2 * sessions + 10), *web, *flags]
     log = Path(data_dir) / "serve.log"
     with log.open("w") as writing:
@@ -561,7 +562,7 @@ class DoorMemory(NamedTuple):
         return (f"memory per session, {DOOR_NAMES[self.door]}: {self.per_session:.1f} MiB (PSS of {len(self.pids)} "
                 f"session processes {self.own_pss / 1024:.0f} MiB + the other processes' change "
                 f"{self.others_change / 1024:+.0f} MiB, the server's own {self.servers_change / 1024:+.1f} MiB of it); "
-                f"a session's RSS {statistics.median(self.rss) / 1024:.0f} MiB, private "
+                f"a session process's RSS {statistics.median(self.rss) / 1024:.0f} MiB, private "
                 f"{statistics.median(self.uss) / 1024:.1f} MiB")
 
 
@@ -851,6 +852,8 @@ def main() -> int:
     parser.add_argument("--chatters", type=float, default=0.3,
                         help="the share of the meet scene's lobby that talks, a line every 10 s or so each")
     parser.add_argument("--spawn", choices=("zygote", "exec"), default="zygote")
+    parser.add_argument("--sessions-per-process", type=int, default=1,
+                        help="the server's --sessions-per-process: sessions in one house (1: a process each)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite",
                         help="one server on its SQLite file, or two servers sharing a PostgreSQL of this run's own")

@@ -33,7 +33,8 @@ import tempfile
 import threading
 from pathlib import Path
 
-from soluna_tui.server.sessions.spawn import READY_TIMEOUT, ZygoteSpawner, base_environment
+from soluna_tui.server.sessions.houses import HouseSpawner
+from soluna_tui.server.sessions.spawn import READY_TIMEOUT, Spawner, ZygoteSpawner, base_environment
 from soluna_tui.server.ssh.ssh_server import SolunaServer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -147,6 +148,12 @@ class ForkedZygoteSpawner(ZygoteSpawner):
         return await asyncio.to_thread(chosen.fork_zygote, theirs)
 
 
+class ForkedHouseSpawner(HouseSpawner):
+    """The server's spawner of houses of sessions, its zygote forked warm from this worker's mother."""
+
+    _start_zygote = ForkedZygoteSpawner._start_zygote
+
+
 def close_mothers() -> None:
     """End this worker's mothers and reap them (their CPU time, and their zygotes', counts as the run's)."""
     while _mothers:
@@ -156,7 +163,8 @@ def close_mothers() -> None:
 def warm(server: SolunaServer) -> SolunaServer:
     """``server`` with its zygote forked warm (unless it starts its children with ``exec``)."""
     if server.config.spawn == "zygote":
-        server.spawner = ForkedZygoteSpawner()
+        capacity = server.config.limits.sessions_per_process
+        server.spawner = ForkedHouseSpawner(capacity) if capacity > 1 else ForkedZygoteSpawner()
     return server
 
 
@@ -187,6 +195,16 @@ class ServedZygoteSpawner(ZygoteSpawner):
         return await asyncio.to_thread(ask)
 
 
+class ServedHouseSpawner(HouseSpawner):
+    """``ServedZygoteSpawner``'s zygote, seating sessions in houses (``--sessions-per-process``)."""
+
+    def __init__(self, address: str, capacity: int) -> None:
+        super().__init__(capacity)
+        self.address = address
+
+    _start_zygote = ServedZygoteSpawner._start_zygote
+
+
 def serve(address: str, argv: list[str]) -> int:
     """``soluna serve ARGV...``, its zygote (with ``--spawn zygote``, the default) forked warm by the mother at
     ``address``."""
@@ -194,7 +212,14 @@ def serve(address: str, argv: list[str]) -> int:
     from soluna_tui.server.ssh import ssh_server
 
     made = ssh_server.make_spawner
-    ssh_server.make_spawner = lambda mode: ServedZygoteSpawner(address) if mode == "zygote" else made(mode)
+    def spawner(mode: str, sessions_per_process: int = 1) -> ZygoteSpawner | Spawner:
+        if mode != "zygote":
+            return made(mode, sessions_per_process)
+        if sessions_per_process > 1:
+            return ServedHouseSpawner(address, sessions_per_process)
+        return ServedZygoteSpawner(address)
+
+    ssh_server.make_spawner = spawner
     return cli.main(["serve", *argv])
 
 

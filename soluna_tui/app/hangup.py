@@ -50,7 +50,9 @@ def end_when_hung_up(app: App[object]) -> None:
     a terminal of its own (a test's headless app, a browser's session)."""
     if app.is_headless:
         return
-    fd = terminal_fd()
+    fd = getattr(app, "terminal_fd", None)  # a session's own, in a house of sessions (online/house.py)
+    if fd is None:
+        fd = terminal_fd()
     if fd is None:
         return
 

@@ -109,6 +109,11 @@ class SolunaApp(InOrderInput, TooSmallNotice, FocusCursor, App[None]):
     STYLES_AT_ONCE: ClassVar[bool] = False
     #: A subclass's own stylesheets, read at start-up after the app's (before ASCII mode's).
     EXTRA_STYLESHEETS: ClassVar[tuple[str, ...]] = ()
+    #: Freeze what the first frame leaves (``freeze_what_lasts``): not in a process that runs several sessions'
+    #: apps (``online/house.py``), whose ended apps must be collected.
+    FREEZES_WHAT_LASTS: ClassVar[bool] = True
+    #: The descriptor of the app's terminal, where it is not standard input (a session in a house).
+    terminal_fd: int | None = None
     BINDINGS = [
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit", "Quit"),
@@ -196,7 +201,8 @@ class SolunaApp(InOrderInput, TooSmallNotice, FocusCursor, App[None]):
         # What exists once the first frame is drawn (the imported modules, the screen's widgets)
         # lives as long as the app: kept out of the garbage collector's sight, so no key pays for
         # a collection that walks it all again (as the SSH server's zygote does for its sessions).
-        self.call_after_refresh(freeze_what_lasts)
+        if self.FREEZES_WHAT_LASTS:
+            self.call_after_refresh(freeze_what_lasts)
         self.sheets.read_later_when_needed(self)
         self.start_up.keep_first_match()
         theme = self.requested_theme or self.preferences.theme

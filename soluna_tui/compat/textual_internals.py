@@ -1,7 +1,8 @@
 """Every use the game makes of Textual's private or undocumented internals, in one place.
 
-It relies on 26 private names of Textual's (counted by ``tests/test_compat.py``: read, overridden,
-imported from, or named here as relied on). There were 27 before the line widgets moved to Textual's
+It relies on 32 private names of Textual's (counted by ``tests/test_compat.py``: read, overridden,
+imported from, or named here as relied on). Six of them let a driver run on a terminal of its own, for the
+houses of sessions (issue 43). There were 27 before the line widgets moved to Textual's
 public line API (issue 40): what is left here for drawing lines is kept because ``benchmarks/keys.py``
 measured it needed, its figures in its docstring (``docs/benchmarks.md`` has the runs).
 
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from textual.binding import Binding
     from textual.command import CommandPalette
     from textual.dom import DOMNode
+    from textual.drivers.linux_driver import LinuxDriver
     from textual.geometry import Region, Size
     from textual.message_pump import MessagePump
     from textual.reactive import Reactive
@@ -35,12 +37,14 @@ if TYPE_CHECKING:
     from textual.worker import Worker
 
     _PaletteBase = CommandPalette
+    _LinuxDriverBase = LinuxDriver
     #: Textual's terminal parser (a private class), for annotations.
     TerminalParser = XTermParser
     #: How Textual's terminal parser turns one sequence it read into keys.
     KeyReader = Callable[[XTermParser, str, bool], Iterable[events.Key]]
 else:
     _PaletteBase = object
+    _LinuxDriverBase = object
 
 T = TypeVar("T")
 
@@ -252,6 +256,65 @@ def before_app_errors(app: App[Any], first: Callable[[Exception], None]) -> None
         handle(error)
 
     app._handle_exception = first_then_handle  # type: ignore[method-assign]
+
+
+# ---- Textual: a driver on a terminal of its own ---------------------------------------------------
+
+class OwnTerminalDriver(_LinuxDriverBase):
+    """Mixed in before Textual's ``LinuxDriver``: the driver on a terminal descriptor given to it (``use_terminal``),
+    not the process's standard streams, for a process that runs several apps, each on its own terminal
+    (``online/house.py``). Its size is read from that terminal, and told to it (``terminal_resized``) rather than
+    by ``SIGWINCH``, which reaches a terminal's own process only. A terminal gone under its input thread (the
+    session ended) ends the app quietly, where Textual would show a traceback.
+
+    Relies on these private members of ``textual.drivers.linux_driver.LinuxDriver``: ``_file`` (what its writer
+    thread writes to), ``_get_terminal_size()``, ``_run_input_thread()`` (its input thread's body, around the
+    public ``run_input_thread``), ``_in_band_window_resize`` and ``_app``. Tested with textual 8.2.x.
+    """
+
+    def use_terminal(self, fd: int, file: Any) -> None:
+        """Read keys from ``fd`` and write frames to ``file`` (a text file on the same terminal)."""
+        self.fileno = fd
+        self.input_tty = True
+        self._file = file
+
+    def _get_terminal_size(self) -> tuple[int, int]:
+        import os
+
+        try:
+            columns, lines = os.get_terminal_size(self.fileno)
+        except OSError:
+            return 80, 24
+        return columns or 80, lines or 24
+
+    def terminal_resized(self) -> None:
+        """The terminal has a new size: the app lays out for it (unless the terminal tells it in band)."""
+        if not self._in_band_window_resize:
+            self.redraw()
+
+    def redraw(self) -> None:
+        """The app lays out and draws the whole screen again, at the terminal's size (as after a resize)."""
+        from textual import events
+        from textual.geometry import Size
+
+        size = Size(*self._get_terminal_size())
+        self._app.post_message(events.Resize(size, size))
+
+    def _run_input_thread(self) -> None:
+        try:
+            self.run_input_thread()
+        except OSError:
+            self._app.call_from_thread(self._app.exit)
+        except BaseException:  # noqa: BLE001 - handled as Textual's own driver does
+            super()._run_input_thread()
+
+
+def app_driver(app: App[Any]) -> object:
+    """The driver ``app`` runs on (``None`` before it starts and after it ends).
+
+    Relies on ``App._driver`` (private). Tested with textual 8.2.x.
+    """
+    return app._driver
 
 
 # ---- Textual: the command palette ------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """The session's side of online play: the app a player's terminal runs in a session of ``soluna serve``.
 
-It runs in the session's child process (or the zygote that forks it). The server (``soluna_tui/server``)
+It runs in the session's child process, or in a house of several sessions' apps (or the zygote that forks
+them). The server (``soluna_tui/server``)
 starts these modules by name (``link/child_config.py``) and speaks to the child only over the link
 (``soluna_tui/link``); it never imports them, and nothing here imports the server. The first line of each
 module's docstring says where it runs:
@@ -11,6 +12,7 @@ Module               Runs in           What it does there
 zygote.py            zygote            imports the app once, forks a child per session, reaps them
 rehearsal.py         zygote            a session played headless before the first fork: built once, shared
 child.py             child             the child's set-up: session leader, limits, no tracebacks
+house.py             house             several sessions' apps side by side, each on its own terminal
 child_app.py         child             the app a session runs: each message from the server to its half, quitting
 linked_app.py        child             the app's link to the server: what it said, questions, no disk
 lobby_half.py        child             the lobby's menu and settings: their wishes told the server, and its answers

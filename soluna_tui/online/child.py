@@ -24,10 +24,14 @@ import socket
 import sys
 import termios
 import traceback
+from typing import TYPE_CHECKING, Any
 
 from ..link.child_config import FAILED, OUT_OF_MEMORY, ChildConfig
 from ..link.messages import CRASH_REPORT_LIMIT, CrashReport
 from ..link.protocol import encode
+
+if TYPE_CHECKING:
+    from .child_app import ChildApp
 
 #: MiB of address space kept back past the memory limit, for the way out once the limit is reached.
 MEMORY_RESERVE_MB = 32
@@ -97,40 +101,61 @@ def run(config: ChildConfig, link_fd: int) -> int:
             status = OUT_OF_MEMORY
         errors = traceback.format_exc()
     if status:
-        _report_crash(report_fd, errors)
+        report_crash(report_fd, errors)
     os.close(report_fd)
     return status
 
 
-def _run_app(config: ChildConfig, link_fd: int) -> tuple[int, str]:
+class PreparedApp:
+    """A session's app, built to run: its errors kept for the crash report, and whether memory ran out under it."""
+
+    def __init__(self, app: ChildApp, errors: io.StringIO) -> None:
+        self.app = app
+        self.errors = errors
+        self.memory_ran_out = False
+
+    def outcome(self) -> tuple[int, str]:
+        """The exit status the app's end gives, and what it reported."""
+        status = self.app.return_code or 0
+        return (OUT_OF_MEMORY if status and self.memory_ran_out else status), self.errors.getvalue()
+
+
+def prepared_app(config: ChildConfig, link_fd: int, app_class: type[ChildApp] | None = None,
+                 **options: Any) -> PreparedApp:
+    """The app of a session of ``config`` talking over ``link_fd`` (``app_class``, with ``options``; a
+    ``ChildApp`` by default), its errors kept and the memory reserve released if memory runs out."""
     from rich.console import Console
 
     from ..compat.textual_internals import before_app_errors
     from .child_app import ChildApp
     from .rehearsal import take_rehearsed_stylesheet
 
-    app = ChildApp(name=config.name, link=socket.socket(fileno=link_fd), ascii_mode=config.ascii_mode,
-                   computer_pause=config.computer_pause, reveal_pause=config.reveal_pause)
+    app = (app_class or ChildApp)(name=config.name, link=socket.socket(fileno=link_fd),
+                                  ascii_mode=config.ascii_mode, computer_pause=config.computer_pause,
+                                  reveal_pause=config.reveal_pause, **options)
     take_rehearsed_stylesheet(app)  # the zygote's, parsed once (none in a child of --spawn exec)
     app.activity_every = config.activity_every
     errors = io.StringIO()
     app.error_console = Console(file=errors, width=100, color_system=None, markup=False, highlight=False)
-    memory_ran_out = False
+    prepared = PreparedApp(app, errors)
 
     def on_error(error: Exception) -> None:
         """Before the app's own handling of an error it did not expect: the reserve released if memory ran out."""
-        nonlocal memory_ran_out
         if out_of_memory(error):
             release_reserve()
-            memory_ran_out = True
+            prepared.memory_ran_out = True
 
     before_app_errors(app, on_error)
-    app.run()
-    status = app.return_code or 0
-    return (OUT_OF_MEMORY if status and memory_ran_out else status), errors.getvalue()
+    return prepared
 
 
-def _report_crash(report_fd: int, text: str) -> None:
+def _run_app(config: ChildConfig, link_fd: int) -> tuple[int, str]:
+    prepared = prepared_app(config, link_fd)
+    prepared.app.run()
+    return prepared.outcome()
+
+
+def report_crash(report_fd: int, text: str) -> None:
     """Send the traceback to the server's log, never to the player's screen."""
     try:
         with socket.socket(fileno=os.dup(report_fd)) as sock:

@@ -145,6 +145,15 @@ class LinkedApp(ReportsActivity, SolunaApp):
     def on_unmount(self) -> None:
         if self._listener is not None:
             self._listener.cancel()
+        self.close_link()
+
+    def close_link(self) -> None:
+        """Close the link as the app ends: the server hears the end at once, even from a process that goes on (a
+        house of sessions)."""
+        if self.link is not None:
+            self.link.close()
+        else:
+            self._link_socket.close()
 
     def _listener_ended(self, task: asyncio.Task[None]) -> None:
         """A bug in reading the server is this app's crash (reported as any other), never silence."""

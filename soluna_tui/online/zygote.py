@@ -23,6 +23,7 @@ import signal
 import socket
 import sys
 import time
+from collections.abc import Callable
 
 from ..link.child_config import ChildConfig
 from .child import run
@@ -94,8 +95,11 @@ class Zygote:
             return False
         try:
             request = json.loads(data)
-            if request.get("op") == "spawn" and len(fds) == 2:
-                self._spawn(request["ref"], ChildConfig(**request["config"]), fds[0], fds[1])
+            operation, config = request.get("op"), ChildConfig(**request.get("config", {}))
+            if operation == "spawn" and len(fds) == 2:
+                self._spawn(request["ref"], lambda: self._become_child(config, fds[0], fds[1]))
+            elif operation == "house" and len(fds) == 1:
+                self._spawn(request["ref"], lambda: self._become_house(config, fds[0]))
             else:
                 self.send({"op": "failed", "ref": request.get("ref"), "error": "a malformed request"})
         except (ValueError, TypeError, KeyError) as error:
@@ -105,14 +109,15 @@ class Zygote:
                 os.close(fd)
         return True
 
-    def _spawn(self, ref: int, config: ChildConfig, terminal_fd: int, link_fd: int) -> None:
+    def _spawn(self, ref: int, become: Callable[[], None]) -> None:
+        """Fork a process that runs ``become`` (which never returns) and tell the server its pid and a pidfd."""
         try:
             pid = os.fork()
         except OSError as error:
             self.send({"op": "failed", "ref": ref, "error": f"cannot fork: {error.strerror}"})
             return
         if pid == 0:
-            self._become_child(config, terminal_fd, link_fd)
+            become()
         self.children.add(pid)
         pidfd = os.pidfd_open(pid)  # the child cannot have been reaped yet: only this process reaps it
         try:
@@ -120,18 +125,33 @@ class Zygote:
         finally:
             os.close(pidfd)
 
+    def _leave_the_zygote(self) -> None:
+        """In a forked process: drop the zygote's state and start a session of its own."""
+        signal.set_wakeup_fd(-1)
+        for number in (signal.SIGCHLD, signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+            signal.signal(number, signal.SIG_DFL)
+        self.selector.close()
+        self.sock.close()
+        os.close(self.wake_read)
+        os.close(self.wake_write)
+        os.setsid()
+
+    def _become_house(self, config: ChildConfig, control_fd: int) -> None:
+        """In the forked house: drop the zygote's state, serve the sessions the server brings; never returns."""
+        status = 1
+        try:
+            self._leave_the_zygote()
+            from .house import run as run_house
+
+            status = run_house(config, control_fd)
+        finally:
+            os._exit(status)
+
     def _become_child(self, config: ChildConfig, terminal_fd: int, link_fd: int) -> None:
         """In the forked child: drop the zygote's state, take the terminal, run the app; never returns."""
         status = 1
         try:
-            signal.set_wakeup_fd(-1)
-            for number in (signal.SIGCHLD, signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-                signal.signal(number, signal.SIG_DFL)
-            self.selector.close()
-            self.sock.close()
-            os.close(self.wake_read)
-            os.close(self.wake_write)
-            os.setsid()
+            self._leave_the_zygote()
             for target in (0, 1, 2):
                 os.dup2(terminal_fd, target)
             os.close(terminal_fd)

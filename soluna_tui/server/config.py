@@ -54,6 +54,8 @@ class Limits:
     #: Address space of one child process, in MiB, and its CPU time in seconds.
     child_memory_mb: int = 1024
     child_cpu_seconds: int = 900
+    #: Sessions whose apps share one process (a house, ``sessions/houses.py``); 1: a process each.
+    sessions_per_process: int = 8
     #: Seconds to log in and start a game (time enough to accept a host key); keepalive interval (three missed
     #: answers close the connection).
     login_timeout: float = 20.0

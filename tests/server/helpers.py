@@ -24,6 +24,7 @@ from soluna_tui.play.looks import JUMP_KEYS
 from soluna_tui.rules.clock import PRESETS
 from soluna_tui.server.config import Limits, ServerConfig
 from soluna_tui.server.rating_model import RANKED_AFTER, RANKED_OPPONENTS
+from soluna_tui.server.sessions.houses import HousedChild
 from soluna_tui.server.ssh.ssh_server import SolunaServer
 
 from ..clean_up import within
@@ -265,6 +266,14 @@ async def _holds(condition: Callable[[], bool | Awaitable[bool]]) -> bool:
 def process_gone(pid: int) -> bool:
     """No such process any more, not even a zombie: it has been reaped."""
     return not os.path.exists(f"/proc/{pid}")
+
+
+def child_gone(child) -> bool:
+    """A session's child has ended: its own process reaped, or, in a house of sessions, its session ended there and
+    told (the house lives on with the others)."""
+    if isinstance(child, HousedChild):
+        return not child.running
+    return process_gone(child.pid)
 
 
 # ---- hostile clients: channels at the protocol level, and a server in its own process ------------

@@ -74,8 +74,11 @@ def test_an_internal_error_is_a_report_to_the_server_never_a_traceback_on_the_te
     assert [type(report) for report in reports] == [CrashReport] and "ZeroDivisionError" in reports[0].text
 
 
-async def test_each_session_process_has_memory_and_cpu_limits(tmp_path) -> None:
-    async with running_server(tmp_path, child_memory_mb=700, child_cpu_seconds=120) as server:
+@pytest.mark.parametrize("sessions_per_process", [1, 8])
+async def test_each_session_process_has_memory_and_cpu_limits(tmp_path, sessions_per_process) -> None:
+    """A session's own process has the session's limits; a house of eight, the sum of its sessions'."""
+    async with running_server(tmp_path, child_memory_mb=700, child_cpu_seconds=120,
+                              sessions_per_process=sessions_per_process) as server:
         terminal = await SshTerminal.open(server.port)
         try:
             await terminal.wait_for_text("Welcome, ann.")
@@ -83,12 +86,13 @@ async def test_each_session_process_has_memory_and_cpu_limits(tmp_path) -> None:
             with open(f"/proc/{child.pid}/limits") as stream:
                 limits = {line[:26].strip(): line[26:].split() for line in stream.read().splitlines()[1:]}
             mib = 1024 * 1024
-            assert limits["Max address space"][:2] == [str(700 * mib), str((700 + MEMORY_RESERVE_MB) * mib)]
-            assert limits["Max cpu time"][:2] == ["120", "125"]
+            memory, cpu = 700 * sessions_per_process, 120 * sessions_per_process
+            assert limits["Max address space"][:2] == [str(memory * mib), str((memory + MEMORY_RESERVE_MB) * mib)]
+            assert limits["Max cpu time"][:2] == [str(cpu), str(cpu + 5)]
             assert limits["Max core file size"][:2] == ["0", "0"]
             with open(f"/proc/{child.pid}/stat") as stream:
                 session_id = int(stream.read().rsplit(")", 1)[1].split()[3])
-            assert session_id == child.pid  # a session leader, its terminal its own
+            assert session_id == child.pid  # a session leader, apart from the zygote and the server
         finally:
             await terminal.close()
 

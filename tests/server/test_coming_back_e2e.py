@@ -13,8 +13,8 @@ import asyncssh
 from .helpers import (
     SshTerminal,
     Terminals,
+    child_gone,
     keep_the_name,
-    process_gone,
     running_server,
     session_named,
     terminals,
@@ -57,7 +57,7 @@ async def test_a_half_dead_connection_gives_way_at_once_to_the_secret(tmp_path) 
         await back.press(secret.lower(), "enter")
         await back.wait_for_text("Welcome back.", "Waiting for ann.")
         await ann.wait_for_text("bob reconnected.")
-        await wait_until(lambda: old.ending.requested and process_gone(old.child.process.pid),
+        await wait_until(lambda: old.ending.requested and child_gone(old.child.process),
                          what="the frozen session being closed")
         assert [session for session in server.sessions if session.name == "bob" and not session.ending.requested]
         await ann.press("enter", "right", "space")  # the game goes on with the new terminal

@@ -13,11 +13,13 @@ import soluna_tui
 SOLUNA = Path(soluna_tui.__file__).parent
 #: How a module's docstring starts, for each place it may run.
 ROLES = {"Runs in the server process": "server process", "Runs in the zygote": "zygote",
-         "Runs in the child": "child", "Shared by the server process and the child": "shared"}
-#: The server's packages run in the server process only; the session's (``online``) in the zygote and the child.
+         "Runs in the child": "child", "Runs in a house": "house",
+         "Shared by the server process and the child": "shared"}
+#: The server's packages run in the server process only; the session's (``online``) in the zygote, the child and
+#: the house (several sessions' apps in one process).
 PACKAGES = {"server": {"server process"}, "server/admin": {"server process"}, "server/ssh": {"server process"},
             "server/sessions": {"server process"}, "server/tournaments": {"server process"},
-            "online": {"zygote", "child"}}
+            "online": {"zygote", "child", "house"}}
 
 
 def docstring(path: Path) -> str:
@@ -36,7 +38,7 @@ def declared_roles(package: Path) -> dict[str, str]:
 
 
 def table_roles(package: Path) -> dict[str, str]:
-    rows = re.findall(r"^(\S+\.py|\S+/)\s{2,}(server process|zygote|child|shared)\s{2,}\S",
+    rows = re.findall(r"^(\S+\.py|\S+/)\s{2,}(server process|zygote|child|house|shared)\s{2,}\S",
                       docstring(package / "__init__.py"), re.MULTILINE)
     return dict(rows)
 

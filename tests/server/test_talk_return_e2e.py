@@ -3,7 +3,7 @@ pseudo-terminals read by pyte, a real server on 127.0.0.1."""
 
 from __future__ import annotations
 
-from .helpers import SshTerminal, process_gone, running_server, session_named, wait_until
+from .helpers import SshTerminal, child_gone, running_server, session_named, wait_until
 from .test_talk_e2e import flat, say
 from .test_two_players import create_match, join_match, secret_shown
 
@@ -21,10 +21,10 @@ async def test_a_player_back_at_the_match_reads_its_talk_again(tmp_path) -> None
             await say(bob, "hi ann")
             await ann.wait_for(lambda _: "bob: hi ann" in flat(ann))
             secret = secret_shown(bob)
-            pid = session_named(server, "bob").child.process.pid
+            child = session_named(server, "bob").child.process
             await bob.close()
             await ann.wait_for_text("bob has left: the seat")
-            await wait_until(lambda: process_gone(pid), what="bob's child being reaped")
+            await wait_until(lambda: child_gone(child), what="bob's child being reaped")
             back = await SshTerminal.open(server.port, username="bob", local_addr=("127.0.0.3", 0))
             try:
                 await back.wait_for_text("Return to your match")

@@ -6,7 +6,7 @@ import re
 
 import asyncssh
 
-from .helpers import SshTerminal, process_gone, running_server, session_named, wait_until
+from .helpers import SshTerminal, child_gone, running_server, session_named, wait_until
 
 
 async def create_match(terminal: SshTerminal) -> str:
@@ -80,10 +80,10 @@ async def test_a_disconnect_tells_the_opponent_and_the_child_is_reaped(tmp_path)
             await join_match(bob, code)
             await bob.wait_for_text("Waiting for ann.", f"code {code}, secret")
             secret = secret_shown(bob)
-            pid = session_named(server, "bob").child.process.pid
+            child = session_named(server, "bob").child.process
             await bob.close()
             await ann.wait_for_text("bob has left: the seat", "away: 1:5")  # the countdown in the tally
-            await wait_until(lambda: process_gone(pid), what="bob's child being reaped")
+            await wait_until(lambda: child_gone(child), what="bob's child being reaped")
             back = await SshTerminal.open(server.port, username="bob")
             await back.wait_for_text("Your seat: ann vs bob", "Return to your match")
             await back.press("enter")

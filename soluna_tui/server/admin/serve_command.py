@@ -56,6 +56,9 @@ LIMIT_FLAGS = (
      "before a forfeit"),
     ("--child-memory", "child_memory_mb", 128, 65_536, "MiB of address space for each session's process"),
     ("--child-cpu", "child_cpu_seconds", 10, 86_400, "seconds of CPU time for each session's process"),
+    ("--sessions-per-process", "sessions_per_process", 1, 64,
+     "sessions whose games share one process, in about half the memory each; their memory and CPU limits "
+     "are pooled and a crash of the process ends them all (1: a process each)"),
 )
 
 

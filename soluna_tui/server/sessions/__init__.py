@@ -12,6 +12,7 @@ session_clock.py     server process    input budget, idle warning and timeout, l
 pty_pump.py          server process    bytes between channel and PTY, back-pressure, resizes
 ending.py            server process    how a session ends; the child asked to leave, ended, reaped
 spawn.py             server process    starting, signalling and reaping children (zygote or exec)
+houses.py            server process    sessions seated several to a process (a house): ended, resized, told
 client_env.py        server process    what a client may pass to its child (TERM, colour hints, size)
 ===================  ================  ===========================================================================
 """

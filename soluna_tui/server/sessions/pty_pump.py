@@ -53,11 +53,13 @@ class PtyPump:
     """
 
     def __init__(self, master: int, channel: PausableReader, write: Callable[[bytes], None],
-                 hung_up: Callable[[], None]) -> None:
+                 hung_up: Callable[[], None], resized: Callable[[], None] = lambda: None) -> None:
         self.master: int | None = master
         self.channel = channel
         self.write = write
         self.hung_up = hung_up
+        #: Called once the PTY has its new size (a child that is not the terminal's process hears it so).
+        self.resized = resized
         self.backlog = bytearray()
         self.reading = False
         self.input_paused = False
@@ -162,6 +164,7 @@ class PtyPump:
         self._resize = None
         if self.master is not None and self.size is not None:
             set_window_size(self.master, self.size)
+            self.resized()
 
     def close(self) -> None:
         """Stop pumping and close the master (the child's terminal hangs up if it still runs)."""

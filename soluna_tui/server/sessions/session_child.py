@@ -68,7 +68,8 @@ class SessionChild:
         finally:
             os.close(terminal)
             theirs.close()
-        self.pump = PtyPump(master, channel.channel, channel.write, lambda: self._request_end(QUIT))
+        self.pump = PtyPump(master, channel.channel, channel.write, lambda: self._request_end(QUIT),
+                            self.process.resized)
         self.pump.start()
         self.link = await Link.over(ours)
         return True

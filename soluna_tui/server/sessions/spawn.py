@@ -65,6 +65,9 @@ class Child:
     def running(self) -> bool:
         raise NotImplementedError
 
+    def resized(self) -> None:
+        """Its terminal has a new size (a child of its own hears of it from the terminal itself)."""
+
     async def stop(self, grace: float = STOP_GRACE) -> int | None:
         """End the child: terminate, and kill it if it has not gone after ``grace`` seconds; then reap."""
         if self.running:
@@ -269,16 +272,21 @@ class ZygoteSpawner(Spawner):
         log.warning("the zygote has exited; a new one starts with the next session")
 
     async def spawn(self, terminal_fd: int, link_fd: int, config: ChildConfig) -> Child:
+        return await self.fork("spawn", config, [terminal_fd, link_fd])
+
+    async def fork(self, operation: str, config: ChildConfig, fds: list[int]) -> ForkedChild:
+        """Ask the zygote to fork: a session's child (``spawn``, with its terminal and link) or a house of
+        sessions (``house``, with its end of the house's socket; ``house.py``)."""
         if self._sock is None:
             await self.start()
         ref = next(self._refs)
         future: asyncio.Future[tuple[int, int]] = asyncio.get_running_loop().create_future()
         self._pending[ref] = future
-        request = {"op": "spawn", "ref": ref, "config": json.loads(config.to_json())}
+        request = {"op": operation, "ref": ref, "config": json.loads(config.to_json())}
         if self._sock is None:
             raise SpawnError("the zygote is not running")
         try:
-            socket.send_fds(self._sock, [json.dumps(request).encode()], [terminal_fd, link_fd])
+            socket.send_fds(self._sock, [json.dumps(request).encode()], fds)
         except OSError as error:
             self._pending.pop(ref, None)
             raise SpawnError(f"cannot reach the zygote: {error.strerror or error}") from None
@@ -303,11 +311,3 @@ class ZygoteSpawner(Spawner):
             asyncio.get_running_loop().remove_reader(self._sock)
             self._sock.close()
             self._sock = None
-
-
-def make_spawner(mode: str) -> Spawner:
-    if mode == "exec":
-        return ExecSpawner()
-    if mode == "zygote":
-        return ZygoteSpawner()
-    raise SpawnError(f"unknown spawn mode {mode!r}: use zygote or exec")

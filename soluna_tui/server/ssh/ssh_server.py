@@ -39,7 +39,7 @@ from ..lobby.decisions import Referee
 from ..lobby.talk import TalkPolicy
 from ..open_files import OpenFiles, QuietFailedAccepts
 from ..sessions.game_session import GameSession, SessionServices
-from ..sessions.spawn import make_spawner
+from ..sessions.houses import make_spawner
 from ..storage import DEFAULT_FILE, Storage, describe_location, import_json_archive, open_storage
 from .channel_guard import GuardedChannel
 from .host_key import load_or_create_host_key
@@ -281,7 +281,7 @@ class SolunaServer:
         self.gate = Gate(config.limits)
         self.store: Storage | None = None
         self.lobby: Lobby | None = None
-        self.spawner = make_spawner(config.spawn)
+        self.spawner = make_spawner(config.spawn, config.limits.sessions_per_process)
         #: The owner's ban list, read again when its file changes; each change shuts out whom it bans.
         self.bans = BanWatch(config.resolved_ban_file, self.shut_out)
         #: What every session is handed (once the lobby exists, before the server listens).
