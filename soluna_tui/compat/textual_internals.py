@@ -1,7 +1,7 @@
 """Every use the game makes of Textual's private or undocumented internals, in one place.
 
-It relies on 32 private names of Textual's (counted by ``tests/test_compat.py``: read, overridden,
-imported from, or named here as relied on). Six of them let a driver run on a terminal of its own, for the
+It relies on 33 private names of Textual's (counted by ``tests/test_compat.py``: read, overridden,
+imported from, or named here as relied on). Seven of them let a driver run on a terminal of its own, for the
 houses of sessions (issue 43). There were 27 before the line widgets moved to Textual's
 public line API (issue 40): what is left here for drawing lines is kept because ``benchmarks/keys.py``
 measured it needed, its figures in its docstring (``docs/benchmarks.md`` has the runs).
@@ -264,19 +264,28 @@ class OwnTerminalDriver(_LinuxDriverBase):
     """Mixed in before Textual's ``LinuxDriver``: the driver on a terminal descriptor given to it (``use_terminal``),
     not the process's standard streams, for a process that runs several apps, each on its own terminal
     (``online/house.py``). Its size is read from that terminal, and told to it (``terminal_resized``) rather than
-    by ``SIGWINCH``, which reaches a terminal's own process only. A terminal gone under its input thread (the
-    session ended) ends the app quietly, where Textual would show a traceback.
+    by ``SIGWINCH``, which reaches a terminal's own process only. Its keys are read on the app's event loop, not in
+    a thread of their own: no thread waking ten times a second for each of a process's apps, and no hop between
+    threads for a key. A terminal gone (the session ended) ends the app quietly.
 
     Relies on these private members of ``textual.drivers.linux_driver.LinuxDriver``: ``_file`` (what its writer
-    thread writes to), ``_get_terminal_size()``, ``_run_input_thread()`` (its input thread's body, around the
-    public ``run_input_thread``), ``_in_band_window_resize`` and ``_app``. Tested with textual 8.2.x.
+    thread writes to), ``_get_terminal_size()``, ``_run_input_thread()`` (its input thread's body, here only
+    starting the reading on the loop), ``_in_band_window_resize``, ``_debug`` and ``_app``; and on Textual's
+    terminal parser (``textual._xterm_parser.XTermParser``, private), which it feeds as Textual's thread does,
+    calling its ``tick`` once an escape's delay has passed. Tested with textual 8.2.x.
     """
 
     def use_terminal(self, fd: int, file: Any) -> None:
-        """Read keys from ``fd`` and write frames to ``file`` (a text file on the same terminal)."""
+        """Read keys from ``fd`` and write frames to ``file`` (a file-like object on the same terminal); called
+        on the app's event loop, as the driver is made."""
+        import asyncio
+
         self.fileno = fd
         self.input_tty = True
         self._file = file
+        self.key_loop = asyncio.get_running_loop()
+        self.key_reader: Any = None
+        self.key_tick: Any = None
 
     def _get_terminal_size(self) -> tuple[int, int]:
         import os
@@ -300,13 +309,64 @@ class OwnTerminalDriver(_LinuxDriverBase):
         size = Size(*self._get_terminal_size())
         self._app.post_message(events.Resize(size, size))
 
+    def send_message(self, message: Any) -> None:
+        """A key or an event for the app, from its own event loop: posted at once."""
+        self._app.post_message(message)
+
     def _run_input_thread(self) -> None:
+        """Textual starts this in a thread of its own: here it only has the loop read the keys, and ends."""
+        self.key_loop.call_soon_threadsafe(self.read_keys_on_the_loop)
+
+    def read_keys_on_the_loop(self) -> None:
+        import codecs
+
+        from textual._xterm_parser import XTermParser
+
+        if self.exit_event.is_set():
+            return
+        self.key_reader = (XTermParser(self._debug), codecs.getincrementaldecoder("utf-8")("replace").decode)
+        self.key_loop.add_reader(self.fileno, self.keys_arrived)
+
+    def keys_arrived(self) -> None:
+        import os
+
+        from textual import constants
+
         try:
-            self.run_input_thread()
+            data = os.read(self.fileno, 4096)
+        except BlockingIOError:
+            return
         except OSError:
-            self._app.call_from_thread(self._app.exit)
-        except BaseException:  # noqa: BLE001 - handled as Textual's own driver does
-            super()._run_input_thread()
+            data = b""
+        if not data:  # the terminal has gone: the session is over
+            self.stop_reading_keys()
+            self._app.exit()
+            return
+        parser, decode = self.key_reader
+        for event in parser.feed(decode(data)):
+            self.process_message(event)
+        if self.key_tick is not None:
+            self.key_tick.cancel()
+        self.key_tick = self.key_loop.call_later(constants.ESCAPE_DELAY + 0.01, self.keys_waited)
+
+    def keys_waited(self) -> None:
+        """An escape's delay has passed since the last bytes: what the parser held back (a lone Escape) is a key."""
+        self.key_tick = None
+        if self.key_reader is not None:
+            for event in self.key_reader[0].tick():
+                self.process_message(event)
+
+    def stop_reading_keys(self) -> None:
+        if self.key_reader is not None:
+            self.key_loop.remove_reader(self.fileno)
+            self.key_reader = None
+        if self.key_tick is not None:
+            self.key_tick.cancel()
+            self.key_tick = None
+
+    def disable_input(self) -> None:
+        self.stop_reading_keys()
+        super().disable_input()
 
 
 def app_driver(app: App[Any]) -> object:
