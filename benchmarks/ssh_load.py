@@ -449,7 +449,7 @@ def start_server(data_dir: str, sessions: int, args: argparse.Namespace, *flags:
     web = ("--web", "0", "--web-host", "127.0.0.1") if "web" in args.doors else ()
     argv = [sys.executable, "-m", "soluna_tui.cli", "serve", "--allow-root", "--host", "127.0.0.1", "--port", "0",
             "--data-dir", data_dir, "--spawn", args.spawn, "--max-sessions", str(sessions),
-            "--sessions-per-process", str(args.sessions_per_process),
+            *(("--sessions-per-process", str(args.sessions_per_process)) if args.sessions_per_process else ()),
             "--max-per-ip", str(sessions + 2), "--max-new-per-minute", str(2 * sessions + 10), *web, *flags]
     log = Path(data_dir) / "serve.log"
     with log.open("w") as writing:
@@ -852,8 +852,9 @@ def main() -> int:
     parser.add_argument("--chatters", type=float, default=0.3,
                         help="the share of the meet scene's lobby that talks, a line every 10 s or so each")
     parser.add_argument("--spawn", choices=("zygote", "exec"), default="zygote")
-    parser.add_argument("--sessions-per-process", type=int, default=1,
-                        help="the server's --sessions-per-process: sessions in one house (1: a process each)")
+    parser.add_argument("--sessions-per-process", type=int,
+                        help="the server's --sessions-per-process: sessions in one house (1: a process each; "
+                             "default: the server's)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite",
                         help="one server on its SQLite file, or two servers sharing a PostgreSQL of this run's own")
