@@ -1,8 +1,8 @@
 """Every use the game makes of Textual's private or undocumented internals, in one place.
 
-It relies on 33 private names of Textual's (counted by ``tests/test_compat.py``: read, overridden,
-imported from, or named here as relied on). Seven of them let a driver run on a terminal of its own, for the
-houses of sessions (issue 43). There were 27 before the line widgets moved to Textual's
+It relies on 35 private names of Textual's (counted by ``tests/test_compat.py``: read, overridden,
+imported from, or named here as relied on). Nine of them let several apps share a process, each on a
+terminal of its own, for the houses of sessions (issue 43). There were 27 before the line widgets moved to Textual's
 public line API (issue 40): what is left here for drawing lines is kept because ``benchmarks/keys.py``
 measured it needed, its figures in its docstring (``docs/benchmarks.md`` has the runs).
 
@@ -286,6 +286,7 @@ class OwnTerminalDriver(_LinuxDriverBase):
         self.key_loop = asyncio.get_running_loop()
         self.key_reader: Any = None
         self.key_tick: Any = None
+        self.keys_stopped = False
 
     def _get_terminal_size(self) -> tuple[int, int]:
         import os
@@ -317,12 +318,18 @@ class OwnTerminalDriver(_LinuxDriverBase):
         """Textual starts this in a thread of its own: here it only has the loop read the keys, and ends."""
         self.key_loop.call_soon_threadsafe(self.read_keys_on_the_loop)
 
+    #: The most read from the terminal at once, and the keys waiting in the app (``inputs_waiting``) past which
+    #: the terminal is not read until they are down to a quarter: a flood of keys waits in the terminal (and then
+    #: in the player's connection), not in the event loop other apps share.
+    KEYS_READ_AT_ONCE = 512
+    KEYS_WAITING_AT_MOST = 32
+
     def read_keys_on_the_loop(self) -> None:
         import codecs
 
         from textual._xterm_parser import XTermParser
 
-        if self.exit_event.is_set():
+        if self.keys_stopped:
             return
         self.key_reader = (XTermParser(self._debug), codecs.getincrementaldecoder("utf-8")("replace").decode)
         self.key_loop.add_reader(self.fileno, self.keys_arrived)
@@ -333,7 +340,7 @@ class OwnTerminalDriver(_LinuxDriverBase):
         from textual import constants
 
         try:
-            data = os.read(self.fileno, 4096)
+            data = os.read(self.fileno, self.KEYS_READ_AT_ONCE)
         except BlockingIOError:
             return
         except OSError:
@@ -348,6 +355,17 @@ class OwnTerminalDriver(_LinuxDriverBase):
         if self.key_tick is not None:
             self.key_tick.cancel()
         self.key_tick = self.key_loop.call_later(constants.ESCAPE_DELAY + 0.01, self.keys_waited)
+        if getattr(self._app, "inputs_waiting", 0) > self.KEYS_WAITING_AT_MOST:
+            self.key_loop.remove_reader(self.fileno)
+            self.key_loop.call_later(0.02, self.read_again_when_caught_up)
+
+    def read_again_when_caught_up(self) -> None:
+        if self.key_reader is None:
+            return
+        if getattr(self._app, "inputs_waiting", 0) > self.KEYS_WAITING_AT_MOST // 4:
+            self.key_loop.call_later(0.02, self.read_again_when_caught_up)
+        else:
+            self.key_loop.add_reader(self.fileno, self.keys_arrived)
 
     def keys_waited(self) -> None:
         """An escape's delay has passed since the last bytes: what the parser held back (a lone Escape) is a key."""
@@ -357,6 +375,7 @@ class OwnTerminalDriver(_LinuxDriverBase):
                 self.process_message(event)
 
     def stop_reading_keys(self) -> None:
+        self.keys_stopped = True
         if self.key_reader is not None:
             self.key_loop.remove_reader(self.fileno)
             self.key_reader = None
@@ -367,6 +386,21 @@ class OwnTerminalDriver(_LinuxDriverBase):
     def disable_input(self) -> None:
         self.stop_reading_keys()
         super().disable_input()
+
+
+def print_to_the_process(app: App[Any]) -> None:
+    """``app`` leaves the process's standard streams as they are while it runs, instead of capturing what is
+    printed (Textual redirects ``sys.stdout`` and ``sys.stderr`` to the app as it runs, and back as it ends: in a
+    process of several apps that start and end in any order, they would end up pointing into an app that has gone,
+    keeping it alive and losing the process's own lines).
+
+    Relies on ``App._capture_stdout`` and ``App._capture_stderr`` (private), what Textual redirects the streams
+    to. Tested with textual 8.2.x.
+    """
+    import sys
+
+    app._capture_stdout = sys.__stdout__  # type: ignore[assignment]
+    app._capture_stderr = sys.__stderr__  # type: ignore[assignment]
 
 
 def app_driver(app: App[Any]) -> object:

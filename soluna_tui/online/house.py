@@ -33,8 +33,9 @@ from typing import Any
 
 from textual.drivers.linux_driver import LinuxDriver
 
-from ..compat.textual_internals import OwnTerminalDriver, app_driver
+from ..compat.textual_internals import OwnTerminalDriver, app_driver, print_to_the_process
 from ..link.child_config import FAILED, OUT_OF_MEMORY, ChildConfig
+from ..rules.solver import use_own_solver
 from ..terminal.driver import compact_driver
 from .child import GC_THRESHOLDS, limit_resources, out_of_memory, prepared_app, release_reserve, report_crash
 from .child_app import ChildApp
@@ -72,6 +73,7 @@ class TerminalWriter:
         self.watching = False
         self.dropped = False
         self.closed = False
+        self.unfinished = False
         os.set_blocking(fd, False)
 
     def write(self, text: str) -> None:
@@ -114,6 +116,8 @@ class TerminalWriter:
         if self.watching:
             self.loop.remove_writer(self.fd)
             self.watching = False
+        #: Whether the terminal may not have had all the app wrote (its restoring, as the app ended, among it).
+        self.unfinished = self.dropped or bool(self.backlog)
         self.closed = True
         self.backlog.clear()
 
@@ -125,7 +129,8 @@ class HouseDriver(OwnTerminalDriver, LinuxDriver):
     def __init__(self, app: Any, *, debug: bool = False, mouse: bool = True, size: tuple[int, int] | None = None
                  ) -> None:
         super().__init__(app, debug=debug, mouse=mouse, size=size)
-        self.terminal_writer = TerminalWriter(app.terminal_fd, self.redraw)
+        self.terminal_app = app
+        self.terminal_writer = app.terminal_writer = TerminalWriter(app.terminal_fd, self.repaint)
         self.use_terminal(app.terminal_fd, self.terminal_writer)
         for number in (signal.SIGTSTP, signal.SIGCONT):  # Textual's, for a suspend: a house is never stopped
             signal.signal(number, signal.SIG_IGN)
@@ -137,6 +142,10 @@ class HouseDriver(OwnTerminalDriver, LinuxDriver):
     def write(self, data: str) -> None:
         self.terminal_writer.write(data)
 
+    def repaint(self) -> None:
+        """Frames were dropped: the whole screen drawn again (the screen refreshed whole is a full update)."""
+        self.terminal_app.screen.refresh()
+
     def close(self) -> None:
         super().close()
         self.terminal_writer.close()
@@ -146,10 +155,13 @@ class HousedApp(ChildApp):
     """A session's app in a house: on its own terminal, and leaving the house's garbage collection alone."""
 
     FREEZES_WHAT_LASTS = False
+    #: What the app's driver writes through (made as it starts).
+    terminal_writer: TerminalWriter | None = None
 
     def __init__(self, *, terminal_fd: int, **options: Any) -> None:
         self.terminal_fd = terminal_fd
         super().__init__(**options)
+        print_to_the_process(self)
 
     def get_driver_class(self) -> type[Any]:
         return compact_driver(HouseDriver)
@@ -173,6 +185,7 @@ class HousedSession:
         return app
 
     async def run(self) -> None:
+        use_own_solver()  # this task's context, and every task and worker the app starts: its own solver
         errors = ""
         try:
             await self.app.run_async()
@@ -189,8 +202,12 @@ class HousedSession:
         if status > 0:
             report_crash(self.report_fd, errors)
         os.close(self.report_fd)
+        loop = asyncio.get_running_loop()
+        loop.remove_reader(self.terminal_fd)  # whatever the app left watched, before its number is given again
+        loop.remove_writer(self.terminal_fd)
         os.close(self.terminal_fd)
-        self.house.ended(self, status)
+        writer = self.app.terminal_writer
+        self.house.ended(self, status, unfinished=writer is not None and writer.unfinished)
 
     def resized(self) -> None:
         driver = app_driver(self.app)
@@ -271,9 +288,10 @@ class House:
         if self.closed is not None and not self.closed.done():
             self.closed.set_result(None)
 
-    def ended(self, session: HousedSession, status: int) -> None:
+    def ended(self, session: HousedSession, status: int, unfinished: bool) -> None:
+        """``session`` has ended with ``status``; ``unfinished``: its terminal may not be as the app left it."""
         self.sessions.pop(session.ref, None)
-        self.send({"op": "ended", "ref": session.ref, "status": status})
+        self.send({"op": "ended", "ref": session.ref, "status": status, "unfinished": unfinished})
 
 
 def run(config: ChildConfig, control_fd: int) -> int:

@@ -17,11 +17,12 @@ Why it is fast:
 
 from __future__ import annotations
 
+import contextvars
 import threading
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from .errors import SearchAborted
 from .position import Move, Position
@@ -366,5 +367,41 @@ class Solver:
         return value
 
 
-#: The solver the app, the CLI and the computer players share, so work done once is reused.
-shared_solver = Solver()
+class ContextSolver:
+    """The solver of whoever asks: the process's, or the one ``use_own_solver`` gave the asker's context.
+
+    Each call goes to the solver of the context it is made in (a context variable): in a process that runs several
+    players' apps (a house of sessions, ``online/house.py``), each app has a solver of its own, so one player's long
+    proof never holds another's computer waiting on the table's lock, and a player's table goes with their app.
+    """
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.in_context(), name)
+
+    def in_context(self) -> Solver:
+        """The solver calls made now go to."""
+        return _solver_in_context.get() or _process_solver
+
+
+def real_solver(solver: Solver) -> Solver:
+    """``solver`` itself, or for ``shared_solver`` the solver of the current context: what a cache of a solver's
+    keys must be kept by (a key means a position in one solver's table only)."""
+    in_context = getattr(solver, "in_context", None)
+    return in_context() if in_context is not None else solver
+
+
+_process_solver = Solver()
+_solver_in_context: contextvars.ContextVar[Solver | None] = contextvars.ContextVar("soluna_solver", default=None)
+
+
+def use_own_solver() -> Solver:
+    """From now on, in the current context and those made from it (an app's tasks, and its workers' threads where
+    they run in a copy of it), ``shared_solver`` is a solver of this context's own."""
+    solver = Solver()
+    _solver_in_context.set(solver)
+    return solver
+
+
+#: The solver the app, the CLI and the computer players share, so work done once is reused (a house of sessions:
+#: each app's own, ``ContextSolver``).
+shared_solver: Solver = cast(Solver, ContextSolver())

@@ -15,7 +15,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
 from .position import Position
-from .solver import Analysis, Budget, Solver, Verdict
+from .solver import Analysis, Budget, Solver, Verdict, real_solver
 from .strengths import Model
 
 #: Larger positions have too large a tree to weigh every reply in a few seconds: the one-move rule serves.
@@ -127,6 +127,7 @@ _swindlers: weakref.WeakKeyDictionary[Solver, Swindler] = weakref.WeakKeyDiction
 
 def swindler_for(solver: Solver) -> Swindler:
     """The swindler over ``solver``'s table (one per solver, so its chances are kept too)."""
+    solver = real_solver(solver)
     found = _swindlers.get(solver)
     if found is None:
         found = _swindlers[solver] = Swindler(solver)

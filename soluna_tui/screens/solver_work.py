@@ -9,6 +9,7 @@ cancelled worker posts nothing: a screen only ever hears answers to questions st
 
 from __future__ import annotations
 
+import contextvars
 import os
 import threading
 import time
@@ -65,12 +66,13 @@ def solve_in_worker(node: RunsWorkers, job: Callable[[Budget], Message | None], 
         worker = get_current_worker()
         budget = Budget(seconds, cancelled=lambda: worker.is_cancelled)
         try:
-            answer = job(budget)
+            answer = context.run(job, budget)  # in the asker's context: its solver (``rules.solver.ContextSolver``)
         except SearchAborted:
             answer = aborted
         if answer is not None and not worker.is_cancelled:
             node.post_message(answer)
 
+    context = contextvars.copy_context()
     return node.run_worker(run, name=getattr(job, "__name__", ""), group=group, exclusive=exclusive, thread=True)
 
 

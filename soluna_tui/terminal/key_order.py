@@ -143,6 +143,11 @@ class InOrderInput(_AppBase):
         self._give_up_timer: Timer | None = None
 
     @property
+    def inputs_waiting(self) -> int:
+        """Keys and pastes from the terminal waiting for the one before them to be done with."""
+        return len(self._waiting_input)
+
+    @property
     def input_pending(self) -> bool:
         """Whether keys or pastes from the terminal are still on their way (tests wait on it)."""
         return self._input_in_flight is not None or bool(self._waiting_input)

@@ -129,3 +129,46 @@ def test_reachable_positions_of_larger_sets_agree_with_brute_force(discs: int) -
         for item in analysis.moves:
             wins, plies = brute_force(item.result)
             assert item.verdict == Verdict(not wins, plies + 1)
+
+
+# ---- a solver for each of several players in one process (a house of sessions) ------------------------------------
+
+
+def test_a_context_that_asks_for_its_own_solver_solves_apart_and_never_waits_on_another() -> None:
+    import contextvars
+    import threading
+
+    from soluna_tui.rules import shared_solver
+    from soluna_tui.rules.solver import real_solver, use_own_solver
+    from soluna_tui.rules.swindle import swindler_for
+
+    position = drop(10, random.Random(7))
+    ann, bob = contextvars.copy_context(), contextvars.copy_context()
+    ann_solver, bob_solver = ann.run(use_own_solver), bob.run(use_own_solver)
+    process_solver = real_solver(shared_solver)
+    assert len({id(ann_solver), id(bob_solver), id(process_solver)}) == 3
+    before = process_solver.positions_solved
+
+    ann.run(lambda: shared_solver.analyse(position))  # ann's calls go to ann's table alone
+    assert ann_solver.positions_solved > 0 and bob_solver.positions_solved == 0
+    assert process_solver.positions_solved == before
+
+    holding = threading.Event()
+    release = threading.Event()
+
+    def ann_solves_on() -> None:  # ann's table taken, as by a long proof
+        with ann_solver._lock:
+            holding.set()
+            release.wait(10)
+
+    thread = threading.Thread(target=ann_solves_on)
+    thread.start()
+    try:
+        holding.wait(5)
+        answer = bob.run(lambda: shared_solver.analyse(position, Budget(seconds=5)))  # bob's table is free
+    finally:
+        release.set()
+        thread.join()
+    assert answer == ann.run(lambda: shared_solver.analyse(position))
+    assert bob.run(swindler_for, shared_solver) is not ann.run(swindler_for, shared_solver), \
+        "a swindler is kept by the solver whose keys it holds"

@@ -57,6 +57,8 @@ class HousedChild(Child):
         self.ref = ref
         self.pid = house.pid
         self.status: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
+        #: The house said the player's terminal may not have had all the app wrote (a client that was not reading).
+        self.terminal_unfinished = False
 
     def signal(self, number: int) -> None:
         """Terminate: the app asked to leave; kill: ended at once (and the house with it if it cannot)."""
@@ -205,6 +207,7 @@ class House:
             elif operation == "ended":
                 child = self.sessions.pop(int(message["ref"]), None)
                 if child is not None:
+                    child.terminal_unfinished = bool(message.get("unfinished"))
                     child.ended(int(message["status"]))
                 if not self.sessions and not self.seating:
                     self.close()
@@ -241,6 +244,7 @@ class House:
         for seated in self.seating.values():
             if not seated.done():
                 seated.set_exception(SpawnError("the house has gone"))
+                seated.exception()  # retrieved here: a seating waiting on it raises it all the same
 
 
 class HouseSpawner(ZygoteSpawner):

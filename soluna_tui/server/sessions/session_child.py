@@ -119,7 +119,7 @@ class SessionChild:
             ending.status, left = await retire_child(self.process, LEAVE_GRACE if channel.open else 0, self.number)
             if self.pump is not None:
                 self.pump.drain()
-            if not left or ending.child_failed:
+            if not left or ending.child_failed or getattr(self.process, "terminal_unfinished", False):
                 channel.write(TERMINAL_RESET)
             ending.explain_failure(hold_time)
             await self._drain_link()
