@@ -63,6 +63,16 @@ def out_of_memory(error: BaseException) -> bool:
                                               and "can't start new thread" in str(error))
 
 
+def failed_with(error: BaseException) -> tuple[int, str]:
+    """The exit status and the report of an error the app did not handle (being handled now); the memory reserve
+    released if it is the memory limit reached."""
+    status = FAILED
+    if out_of_memory(error):
+        release_reserve()
+        status = OUT_OF_MEMORY
+    return status, traceback.format_exc()
+
+
 def release_reserve() -> None:
     """The memory limit was reached: the way out (a traceback, the terminal restored) may use what was kept back."""
     try:
@@ -95,11 +105,7 @@ def run(config: ChildConfig, link_fd: int) -> int:
             solve_in_idle_time()
             status, errors = _run_app(config, link_fd)
     except Exception as error:  # noqa: BLE001 - the terminal is a player's: never a traceback
-        status = FAILED
-        if out_of_memory(error):
-            release_reserve()
-            status = OUT_OF_MEMORY
-        errors = traceback.format_exc()
+        status, errors = failed_with(error)
     if status:
         report_crash(report_fd, errors)
     os.close(report_fd)

@@ -34,10 +34,10 @@ from typing import Any
 from textual.drivers.linux_driver import LinuxDriver
 
 from ..compat.textual_internals import OwnTerminalDriver, app_driver, print_to_the_process
-from ..link.child_config import FAILED, OUT_OF_MEMORY, ChildConfig
+from ..link.child_config import FAILED, ChildConfig
 from ..rules.solver import use_own_solver
 from ..terminal.driver import compact_driver
-from .child import GC_THRESHOLDS, limit_resources, out_of_memory, prepared_app, release_reserve, report_crash
+from .child import GC_THRESHOLDS, failed_with, limit_resources, prepared_app, report_crash
 from .child_app import ChildApp
 
 #: Exit statuses of a session ended at once (``end`` with ``force``), as a killed child's would read.
@@ -193,11 +193,7 @@ class HousedSession:
         except asyncio.CancelledError:
             status = ENDED_AT_ONCE
         except Exception as error:  # noqa: BLE001 - the terminal is a player's: never a traceback
-            status = FAILED
-            if out_of_memory(error):
-                release_reserve()
-                status = OUT_OF_MEMORY
-            errors = traceback.format_exc()
+            status, errors = failed_with(error)
         self.app.close_link()  # as the app ends (never mounted: its socket, unused)
         if status > 0:
             report_crash(self.report_fd, errors)
