@@ -174,8 +174,8 @@ class HousedSession:
         self.house = house
         self.ref = ref
         self.terminal_fd = terminal_fd
-        self.report_fd = os.dup(link_fd)  # the app closes the link as it exits; a crash report still needs a way
         self.prepared = prepared_app(config, link_fd, HousedApp, terminal_fd=terminal_fd)
+        self.report_fd = os.dup(link_fd)  # the app closes the link as it exits; a crash report still needs a way
         self.task = asyncio.get_running_loop().create_task(self.run())
 
     @property
