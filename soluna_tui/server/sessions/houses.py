@@ -132,7 +132,7 @@ class House:
         self.sock = ours
         loop = asyncio.get_running_loop()
         loop.add_reader(ours, self._readable)
-        loop.create_task(self._watch(self.process))
+        self.watcher = loop.create_task(self._watch(self.process))  # kept: a task only weakly held would go
         try:
             await asyncio.wait_for(asyncio.shield(self.ready), SPAWN_TIMEOUT)
         except TimeoutError:
