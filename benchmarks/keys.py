@@ -546,7 +546,9 @@ async def serving(data: Path):
 
     data.mkdir()
     argv = [sys.executable, "-m", "soluna_tui.cli", "serve", "--allow-root", "--host", "127.0.0.1", "--port", "0",
-            "--data-dir", str(data), "--max-per-ip", "20", "--max-new-per-minute", "100"]
+            "--data-dir", str(data), "--max-per-ip", "20", "--max-new-per-minute", "100",
+            # Each screen's CPU is read from its own process: a session apart, as a house's apps run the same code.
+            "--sessions-per-process", "1"]
     server = subprocess.Popen(argv, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
     try:
         port = 0
