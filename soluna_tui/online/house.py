@@ -51,6 +51,9 @@ REQUEST_LIMIT = 65536
 class TerminalWriter:
     """What an app writes to its terminal, handed to the terminal as fast as it takes it and never waited for.
 
+    What the app writes while it runs (a frame's pieces) goes out together once it yields to the loop: one write
+    to the terminal a frame, as Textual's writer thread flushes once its queue is empty.
+
     Textual's driver writes from a thread that waits while the terminal is full, and makes the app wait once 30
     writes are queued: in a process of its own, a player whose client stops reading stops only their own app. In a
     house the app's event loop is every housemate's, so here nothing waits: the bytes go out as the terminal takes
@@ -74,6 +77,8 @@ class TerminalWriter:
         self.dropped = False
         self.closed = False
         self.unfinished = False
+        self.sending_soon = False
+        self.closing = False
         os.set_blocking(fd, False)
 
     def write(self, text: str) -> None:
@@ -86,6 +91,12 @@ class TerminalWriter:
             self.dropped = True
             return
         self.backlog += text.encode("utf-8", "backslashreplace")
+        if not self.watching and not self.sending_soon:  # a frame's pieces go out together, once the app yields
+            self.sending_soon = True
+            self.loop.call_soon(self._send_soon)
+
+    def _send_soon(self) -> None:
+        self.sending_soon = False
         self._send()
 
     def flush(self) -> None:
@@ -113,6 +124,10 @@ class TerminalWriter:
                 self.repaint()
 
     def close(self) -> None:
+        if self.closed or self.closing:
+            return
+        self.closing = True
+        self._send()  # what the app wrote last (its terminal restored), if the terminal takes it now
         if self.watching:
             self.loop.remove_writer(self.fd)
             self.watching = False

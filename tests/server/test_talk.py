@@ -377,11 +377,13 @@ async def test_talk_reaches_the_players_of_another_server_and_a_room_s_limit_hol
     started = time.monotonic()
     for number, guest in enumerate(crowd):  # at once: the room's limit is a rate
         await say(first if number % 2 else second, guest, f"line {number}")
-    refilled = int((time.monotonic() - started) / ROOM_EVERY)  # a line of the room's comes back every ROOM_EVERY s
     for number, guest in enumerate(crowd):
         await wait_for(lambda guest=guest, number=number: refusals(guest) or f"{guest.name}: line {number}"
                        in heard(ann))
     await wait_for(lambda: heard(ann) == heard(bob))
+    # A line of the room's comes back every ROOM_EVERY s, counted to when the last line was decided (a server
+    # decides a line a moment after it is said, later on a loaded machine).
+    refilled = int((time.monotonic() - started) / ROOM_EVERY)
     assert len(heard(ann)) <= 2 + ROOM_BURST + refilled + 1
     assert any("talks too fast" in each for guest in crowd for each in refusals(guest))
 
