@@ -12,6 +12,7 @@ import logging
 import os
 import signal
 import sys
+import time
 
 from .helpers import SshTerminal, process_gone, running_server, session_named, terminals, wait_until
 
@@ -104,3 +105,28 @@ async def test_a_failing_app_ends_its_own_session_and_a_house_that_dies_tells_ea
         eve = await opened.open("eve")  # a new house for the next player
         await eve.wait_for_text(LOBBY)
         assert house_of(server, "eve") != house
+
+
+async def test_a_housemate_flooding_keys_and_one_not_reading_leave_the_other_s_keys_prompt(tmp_path) -> None:
+    async with running_server(tmp_path, sessions_per_process=4, per_ip=4) as server, terminals(server.port) as opened:
+        ann, bob, cat = [await opened.open(name) for name in ("ann", "bob", "cat")]
+        for terminal in (ann, bob, cat):
+            await terminal.wait_for_text(LOBBY)
+        assert len({house_of(server, name) for name in ("ann", "bob", "cat")}) == 1
+        await bob.press("enter")  # bob plays the computer
+        await bob.wait_for_text("Your move")
+
+        cat.connection._transport.pause_reading()  # cat's client reads nothing more
+        ann.send("\x1b[B\x1b[A" * 5000)  # 30 KB of keys at once (the input burst allows 32 KB): ten thousand keys
+        slowest = 0.0
+        for _ in range(6):
+            before = bob.text
+            started = time.monotonic()
+            bob.send("\x1b[C")  # the next tower
+            await bob.wait_for(lambda screen, before=before: screen != before, timeout=5)
+            slowest = max(slowest, time.monotonic() - started)
+        assert slowest < 1.0, f"a key of bob's took {slowest:.2f} s beside the flood"
+
+        cat.connection._transport.resume_reading()
+        await cat.press("q")  # cat's session lived on
+        await cat.wait_for_text("Leave Soluna?")
