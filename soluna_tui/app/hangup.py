@@ -48,11 +48,9 @@ def terminal_fd() -> int | None:
 def end_when_hung_up(app: App[object]) -> None:
     """Check the app's terminal every ``CHECK_SECONDS`` and quit once it has hung up; nothing for an app without
     a terminal of its own (a test's headless app, a browser's session)."""
-    if app.is_headless:
-        return
-    fd = getattr(app, "terminal_fd", None)  # a session's own, in a house of sessions (online/house.py)
-    if fd is None:
-        fd = terminal_fd()
+    if app.is_headless or getattr(app, "terminal_fd", None) is not None:
+        return  # in a house of sessions (online/house.py) the driver reads the terminal on the loop: it sees it go
+    fd = terminal_fd()
     if fd is None:
         return
 

@@ -57,6 +57,16 @@ def limit_resources(config: ChildConfig) -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
+def settle_in(config: ChildConfig) -> None:
+    """Set the process up for sessions like ``config``'s: its limits, only the environment the server chose, the
+    root folder as its own, fewer and larger young collections."""
+    limit_resources(config)
+    os.environ.clear()
+    os.environ.update(config.environment)
+    os.chdir("/")
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 def out_of_memory(error: BaseException) -> bool:
     """Whether ``error`` is the memory limit reached (an allocation, or a thread's stack, refused)."""
     return isinstance(error, MemoryError) or (isinstance(error, RuntimeError)
@@ -90,11 +100,7 @@ def run(config: ChildConfig, link_fd: int) -> int:
     report_fd = os.dup(link_fd)  # the app closes the link as it exits; a crash report still needs a way out
     try:
         take_terminal()
-        limit_resources(config)
-        os.environ.clear()
-        os.environ.update(config.environment)
-        os.chdir("/")
-        gc.set_threshold(*GC_THRESHOLDS)
+        settle_in(config)
         if config.line_mode:
             from .line_session import run_in_lines
 

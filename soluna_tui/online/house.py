@@ -37,7 +37,7 @@ from ..compat.textual_internals import OwnTerminalDriver, app_driver, print_to_t
 from ..link.child_config import FAILED, ChildConfig
 from ..rules.solver import use_own_solver
 from ..terminal.driver import compact_driver
-from .child import GC_THRESHOLDS, failed_with, limit_resources, prepared_app, report_crash
+from .child import failed_with, prepared_app, report_crash, settle_in
 from .child_app import ChildApp
 
 #: Exit statuses of a session ended at once (``end`` with ``force``), as a killed child's would read.
@@ -310,13 +310,7 @@ def run(config: ChildConfig, control_fd: int) -> int:
     together) and serve the server's requests until it closes the house; the exit status."""
     sock = socket.socket(fileno=control_fd)
     try:
-        limit_resources(config)
-        os.environ.clear()
-        os.environ.update(config.environment)
-        os.chdir("/")
-        import gc
-
-        gc.set_threshold(*GC_THRESHOLDS)
+        settle_in(config)
         from ..screens.solver_work import solve_in_idle_time
 
         solve_in_idle_time()
