@@ -299,16 +299,12 @@ class OwnTerminalDriver(_LinuxDriverBase):
 
     def terminal_resized(self) -> None:
         """The terminal has a new size: the app lays out for it (unless the terminal tells it in band)."""
-        if not self._in_band_window_resize:
-            self.redraw()
-
-    def redraw(self) -> None:
-        """The app lays out and draws the whole screen again, at the terminal's size (as after a resize)."""
         from textual import events
         from textual.geometry import Size
 
-        size = Size(*self._get_terminal_size())
-        self._app.post_message(events.Resize(size, size))
+        if not self._in_band_window_resize:
+            size = Size(*self._get_terminal_size())
+            self._app.post_message(events.Resize(size, size))
 
     def send_message(self, message: Any) -> None:
         """A key or an event for the app, from its own event loop: posted at once."""
