@@ -621,13 +621,18 @@ async def type_and_tell(args: argparse.Namespace, servers: list[Server], players
         doors = collections.Counter(DOOR_NAMES[player.door] for player in lost)
         first = [line for server in servers for line in server.log.read_text(errors="replace").splitlines()
                  if " ended: " in line][:3]
+        errors = collections.Counter(repr(error) for error in settled if isinstance(error, Exception))
         raise SystemExit(f"{time.strftime('%H:%M:%S')}: {len(lost)} sessions ended before typing began "
-                         f"({dict(doors)}); the server's log says how sessions ended: {dict(endings)}; the first:\n"
+                         f"({dict(doors)}: {dict(errors)}); the server's log says how sessions ended: "
+                         f"{dict(endings)}; the first:\n"
                          + "\n".join(first))
-    # This process's own collections would pause every session's timing at once (50 pyte screens
-    # are a lot of objects): what exists now is kept out of them.
+    # This process's own collections would pause every session's timing at once (400 pyte screens are a lot of
+    # objects; a collection took up to 160 ms): what exists now is kept out of them, and none runs while the
+    # scene plays (it is bounded: what it leaves is collected after).
     gc.collect()
     gc.freeze()
+    gc.disable()
+    lag = asyncio.get_running_loop().create_task(loop_lag())
     tree = all_processes(servers)
     times: Times = {}
     failures: list[str] = []
@@ -643,6 +648,8 @@ async def type_and_tell(args: argparse.Namespace, servers: list[Server], players
         await asyncio.gather(*(play(player, args.scene, args.keys, args.interval, random.Random(rng.random()),
                                     times, failures) for player in players))
     elapsed = time.perf_counter() - started
+    lag.cancel()
+    gc.enable()
     serving_cpu, client_cpu = cpu_seconds(tree) - serving_cpu, own_cpu_seconds() - client_cpu
     speed_after = machine_speed()  # after the client's CPU was read: the loop is not counted as the load's
     relay_cpu = cpu_seconds(relays) - relay_cpu
@@ -657,6 +664,9 @@ async def type_and_tell(args: argparse.Namespace, servers: list[Server], players
           f"({len(every) / elapsed:.0f} keys/s in all); load average {os.getloadavg()[0]:.1f} at the end")
     print(f"the machine's speed: a fixed Python loop ({SPEED_LOOP / 1e6:.0f} million multiply-adds) took "
           f"{args.speed_before:.2f} s of CPU before the sessions opened, {speed_after:.2f} s after typing")
+    if LAGS:
+        print(f"this load generator's own delay (its loop late for a {LAG_PROBE * 1000:.0f} ms timer while the scene "
+              f"played): {describe(LAGS, 'probes')}")
     for door, values in opening.items():
         print(f"opening a session, {DOOR_NAMES[door]} (connect to first screen): median "
               f"{statistics.median(values) * 1000:.0f} ms, slowest {max(values) * 1000:.0f} ms")
@@ -800,6 +810,19 @@ async def meet(args: argparse.Namespace, servers: list[Server], players: list[Pl
         await asyncio.gather(arrivals, listening, *talks)
     if said:
         print(f"{len(said)} lines of talk never reached the listener (the lobby's talk is limited per room)")
+
+
+#: How late this script's loop was for each ``LAG_PROBE`` timer while the scene played: the bytes of a session
+#: that arrive while the loop is busy with the others' wait about that long to be read (and timed).
+LAGS: list[float] = []
+LAG_PROBE = 0.01
+
+
+async def loop_lag() -> None:
+    while True:
+        started = time.perf_counter()
+        await asyncio.sleep(LAG_PROBE)
+        LAGS.append(time.perf_counter() - started - LAG_PROBE)
 
 
 def online_count(text: str) -> int | None:
