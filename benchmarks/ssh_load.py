@@ -92,8 +92,9 @@ KEY_TARGET, MATCH_TARGET = 0.100, 0.300
 #: How much more memory a web session may take than an SSH one (``--door both``).
 MEMORY_MARGIN = 0.10
 #: The meet scene's p95 for who is online: a newcomer (from its connection, its child's start included) or one
-#: who left, counted in other lobbies' titles (the list's changes are told at most twice a second).
-ONLINE_TARGET = 2.0
+#: who left, counted in other lobbies' titles (the list's changes are told a fifth of a second after they come,
+#: each lobby draws them at a moment of its own, once a second); issue 43 asks for 1 s at 200 sessions (it was 2 s).
+ONLINE_TARGET = 1.0
 #: The fixed loop that says how fast this machine is now: this many multiply-adds in plain Python.
 SPEED_LOOP = 3_000_000
 STARS = re.compile(r"Stars to win\s+\S\s(\d)\s")
