@@ -206,7 +206,7 @@ class LineLobby(CardsPart, TournamentsPart, ReplaysPart, TalkPart, PairingPart, 
 
     def _cmd_who(self, argument: str) -> None:
         people = self.online.people
-        if not people:  # the server lists a newcomer half a second after they come
+        if not people:  # the server lists a newcomer a moment after they come
             self._say("The list of who is online is on its way: type who again in a moment.")
             return
         total = max(self.online.total, len(people))

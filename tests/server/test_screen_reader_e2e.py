@@ -353,7 +353,7 @@ async def test_at_lang_c_the_lines_are_ascii_whatever_is_said(tmp_path) -> None:
             bob.type("say café ☃")
             await bob.wait_for("You said: café ☃")
             await ann.wait_for("bob says: caf? ?")
-            for _ in range(20):  # the list comes half a second after a change
+            for _ in range(20):  # the list comes a moment after a change
                 mark = len(ann.text)
                 ann.type("who")
                 await ann.wait_until(lambda mark=mark: ann.text.endswith("Lobby> ") and len(ann.text) > mark + 10,
