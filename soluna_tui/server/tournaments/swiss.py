@@ -6,11 +6,13 @@ ways to do that, the round takes the best by these rules, each worth more than a
 1. no rematch while one can be avoided (the fewest pairs that met before);
 2. byes rotate: the bye goes to a player who had none (else to one with the fewest);
 3. the bye goes to the lowest-ranked player it can;
-4. score groups: players meet others of their own score where they can, and nobody is paired down (or up) more than
+4. openings kept even: the fewest pairs of two who have both opened two matches more than they followed (or both
+   followed two more), where one of them would be three out;
+5. score groups: players meet others of their own score where they can, and nobody is paired down (or up) more than
    needed: the largest gap in score between two opponents is as small as it can be, then the fewest pairs have
    that gap, then the next largest, and so on;
-5. openings: the fewest pairs of two players who both ought to open (or both ought not to);
-6. in a score group, the top half meets the bottom half in order (the first the first below the middle, and so on:
+6. openings: the fewest pairs of two players who both ought to open (or both ought not to);
+7. in a score group, the top half meets the bottom half in order (the first the first below the middle, and so on:
    in round 1, seeded by rating, the strongest do not meet at once).
 
 Who opens a pair's match: the one who opened fewer of their matches; if even, the one who did not open their last;
@@ -62,6 +64,12 @@ def opener_first(one: SwissPlayer, other: SwissPlayer) -> tuple[SwissPlayer, Swi
     return (one, other) if key(one) <= key(other) else (other, one)
 
 
+def three_out(one: SwissPlayer, other: SwissPlayer) -> bool:
+    """Whether one of the two would be three openings out whoever opens: both opened two more than they followed
+    (or both followed two more)."""
+    return min(abs(one.balance), abs(other.balance)) >= 2 and (one.balance > 0) == (other.balance > 0)
+
+
 def cheapest_matching(edges: Sequence[tuple[int, str, str]]) -> set[tuple[str, str]]:
     """The pairs, as many as there can be, whose costs add up to the least, among ``edges`` (cost, one, other):
     networkx's maximum-weight matching, each edge weighed as the most costly one's cost less its own (Swiss and
@@ -105,13 +113,15 @@ def _edges(players: Sequence[SwissPlayer]) -> list[tuple[int, str, str]]:
     fold_base = pairs * count + 1
     colour_base = pairs + 1
     score_base = (pairs + 1) ** (widest_gap + 1)
+    even_base = pairs + 1
     rank_base = count + 1
     bye_base = max(player.byes for player in players) + 2
     # The place of each rule's digit.
     fold_unit = 1
     colour_unit = fold_unit * fold_base
     score_unit = colour_unit * colour_base
-    rank_unit = score_unit * score_base
+    even_unit = score_unit * score_base
+    rank_unit = even_unit * even_base
     byes_unit = rank_unit * rank_base
     rematch_unit = byes_unit * bye_base
     groups: dict[float, list[SwissPlayer]] = {}
@@ -126,6 +136,7 @@ def _edges(players: Sequence[SwissPlayer]) -> list[tuple[int, str, str]]:
             if gap == 0:
                 fold = abs(abs(place[one.fingerprint] - place[other.fingerprint]) - len(groups[one.score]) // 2)
             cost = (rematch_unit * (other.fingerprint in one.met) + score_unit * (pairs + 1) ** gap
+                    + even_unit * three_out(one, other)
                     + colour_unit * (one.opening_wish != 0 and one.opening_wish == other.opening_wish)
                     + fold_unit * fold)
             edges.append((cost, one.fingerprint, other.fingerprint))
