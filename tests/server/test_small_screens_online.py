@@ -4,6 +4,7 @@ SSH client or browser shows them; the server is the test, at the other end of th
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -19,8 +20,14 @@ from soluna_tui.widgets.history import History
 
 from ..app.helpers import screen_text
 from ..app.test_small_screens import SIZE_IDS, SMALL_SIZES, in_view, tab_through, towers_in_view
+from .helpers import SshTerminal, running_server
 from .test_child_app import FakeServer, match_message, settle, start, wait_for_screen
 from .test_talk_screens import line, wire
+
+#: The size a phone's page gives its terminal (390x844 CSS pixels, ``tests/web/browser.py``'s ``PHONE``).
+PHONE_TERMINAL = (43, 38)
+#: How long the lobby is watched once open: the server's word (its clocks, who is online) comes within it.
+STILL_FOR = 1.5
 
 MENU_ENTRIES = ("Return to your match", "Resume computer match", "Play the computer", "Create a match",
                 "Join a match by code", "Watch a match", "Leaderboard", "Your record", "Quit")
@@ -131,3 +138,21 @@ async def test_a_match_s_talk_is_told_in_a_line_and_read_behind_tab(size) -> Non
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(app.screen.focused, Board) and not panel.region
+
+
+async def test_a_phone_s_lobby_stays_still_as_it_opens(tmp_path) -> None:
+    """A guest's lobby over SSH at a phone's size, from a real server offering its clocks: once the welcome shows,
+    its first line stays on the screen while the server's word lengthens the settings under it (the clock's values
+    wrap). Textual centred the focused menu, animated, as measured before the clocks came: the lobby slid a line
+    away, and a tap aimed at a setting landed on the next one."""
+    async with running_server(tmp_path) as server:
+        bob = await SshTerminal.open(server.port, username="bob", columns=PHONE_TERMINAL[0], lines=PHONE_TERMINAL[1])
+        try:
+            await bob.wait_for_text("Welcome, bob.", "Matches in play")
+            until = time.monotonic() + STILL_FOR
+            while (left := until - time.monotonic()) > 0:
+                await bob.pump(min(left, 0.02))
+                assert "Welcome, bob." in bob.text, bob.shown
+            assert re.search(r"Clock\s*│\n│\s*◂ none ▸", bob.text), bob.shown  # the clocks came: the value wrapped
+        finally:
+            await bob.close()

@@ -35,9 +35,7 @@ async def test_a_phone_guest_plays_a_whole_match_by_taps_against_an_ssh_player_a
         try:
             await sign_in(phone, "bob")
             await phone.wait_for_text("Welcome, bob")
-            # Ann's arrival, told a moment after bob's, rewrites the lobby's welcome (someone is here): the lines
-            # under it move down, so no tap is aimed before it shows.
-            await phone.wait_for_text("2 online")
+            await phone.wait_for_text("2 online")  # ann is in: the match bob creates is hers to join
             columns, lines = phone.sizes[-1]
             assert LEAST_COLUMNS <= columns < WIDE_WIDTH and lines >= LEAST_ROWS, phone.sizes
 

@@ -19,6 +19,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Static
 
 from ...compat.textual_internals import retitle
@@ -50,6 +51,11 @@ LONG_STATUS_LINES = 4
 
 class LobbyScreen(QuietFocus, Screen[None]):
     """Where an SSH player starts, and comes back to after each match."""
+
+    #: None (an empty selector; ``None`` takes the app's): the menu is focused as the lobby mounts, without
+    #: scrolling (``on_mount``). Textual's first focus would centre it where a phone's lobby cannot show it
+    #: whole, the welcome scrolled away.
+    AUTO_FOCUS = ""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("tab", "app.focus_next", "Next field"),
@@ -104,7 +110,7 @@ class LobbyScreen(QuietFocus, Screen[None]):
         self.show_computer_offer(self.top.computer_offer)
         self.show_welcome(self.top.player_name, self.top.rated, self.top.quick_match, self.top.challenging,
                           self.top.browser_link)
-        self.action_menu()
+        self.set_focus(self.top.menu, scroll_visible=False)  # the lobby opens at its top, the welcome shown
 
     # ---- attributes down -----------------------------------------------------------------
 
@@ -262,6 +268,19 @@ class LobbyScreen(QuietFocus, Screen[None]):
 
     def action_menu(self) -> None:
         self.top.menu.focus()
+
+    def set_focus(self, widget: Widget | None, scroll_visible: bool = True, from_app_focus: bool = False) -> None:
+        """The focus moved (a key, a tap): on a phone, whose lobby scrolls, a widget it cannot show whole is
+        centred as Textual centres it, but at once and measured once laid out. Textual's own slides there,
+        measured when the focus moves: as the lobby opened, before the server's clocks lengthened a setting, that
+        scrolled the lobby a line away under a finger about to tap."""
+        super().set_focus(widget, scroll_visible=False, from_app_focus=from_app_focus)
+        if scroll_visible and widget is not None and self.focused is widget:
+            self.call_after_refresh(self._show_focused, widget)
+
+    def _show_focused(self, widget: Widget) -> None:
+        if self.focused is widget and widget.is_attached and not self.can_view_entire(widget):
+            self.scroll_to_center(widget, animate=False, origin_visible=True, immediate=True)
 
     def action_list_online(self) -> None:
         """Who is online, in the matches' place, the list focused: arrows choose someone, Enter challenges them."""
