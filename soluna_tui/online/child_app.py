@@ -117,9 +117,12 @@ class ChildApp(LinkedApp):
         elif self.screen is self.lobby:
             self.lobby.say(message.text, "error" if message.severity == "error" else "info")
         elif game is not None:
-            if game.is_mounted:
+            if game.is_mounted and not game.table.notices:
                 game.show_notice(message.text)
-            else:  # a match just begun (its first save answered at once): shown as its screen first draws
+            else:
+                # A match just begun (its first save answered at once): shown as its screen first draws. Or news of
+                # the match's own is still to be drawn (a resignation, with the state that came just before): this,
+                # sent after it, is shown after it, not replaced by it.
                 game.table.notices.append(message.text)
         else:
             self.notify(message.text, severity=message.severity, timeout=NOTICE_SECONDS)

@@ -8,6 +8,7 @@ from soluna_tui.link.protocol import Link
 from soluna_tui.online.screens.lobby import LobbyScreen
 from soluna_tui.rules import Match, MatchOptions
 from soluna_tui.screens.game import GameScreen
+from soluna_tui.screens.match_over import MatchOverScreen
 from soluna_tui.widgets.notice_line import NOTICE_LINES, NoticeLine
 
 from ..app.helpers import screen_text
@@ -68,3 +69,27 @@ async def test_a_long_notice_in_the_lobby_reads_whole_at_80x24_above_the_footer(
         await wait_for_screen(pilot, app, LobbyScreen, "bob is back.")
         await settle(pilot)
         assert "Welcome, ann." in screen_text(app)  # and it is back with a short one
+
+
+async def test_news_sent_after_a_move_s_own_is_shown_after_it() -> None:
+    """The server's notice that follows a change of the match (a tournament over, told once the resignation that ended
+    it was filed) stays the one shown: the match's own news, drawn as its screen takes the change, came first and
+    does not replace it. (Drawn in the order handled, the tournament's end was replaced at once by the resignation
+    and never read.)"""
+    app, ours = await start()
+    async with app.run_test(size=(80, 24)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        server.send(WELCOME)
+        await wait_for_screen(pilot, app, LobbyScreen, "Welcome")
+        app.following = "ABCD"
+        match = Match(MatchOptions.preset("online"), ("ann", "bob"), seed=3)
+        server.send(match_message(match, 0))
+        await wait_for_screen(pilot, app, GameScreen)
+        await settle(pilot)
+        match.forfeit(1)
+        resigned, over = "bob resigned: ann wins the match.", "Tournament Club Swiss is over: ann wins with 2 points."
+        server.send(match_message(match, 0, version=1, notice=resigned))
+        server.send({"type": "notice", "text": over})  # together, as the server's next tending sends it
+        await wait_for_screen(pilot, app, MatchOverScreen)
+        await settle(pilot)
+        assert app.game.query_one(NoticeLine).text == over  # under the dialog, as its lines are read
