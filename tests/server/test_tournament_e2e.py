@@ -59,7 +59,11 @@ async def play_and_resign(server, code: str, seats: list[SshTerminal | FakeGuest
             await mover.press(start, "enter", target, "enter", pause=0.05)
         else:
             await handled(server, mover, move_message(mover))
-        await wait_until(lambda version=version: moved_on(version), what="the move taken")
+        try:
+            await wait_until(lambda version=version: moved_on(version), what="the move taken")
+        except AssertionError as error:  # what the mover saw, for a failure's reader
+            shown = mover.shown if isinstance(mover, SshTerminal) else "(a guest without a screen)"
+            raise AssertionError(f"{error}; the mover's screen:\n{shown}") from None
     table = tables.get(code)
     if table is not None and not table.match.is_over:
         resigner = seats[loser]
