@@ -14,8 +14,9 @@ from soluna_tui.link.messages import REQUESTS
 from soluna_tui.link.wire import from_wire
 from soluna_tui.server.tournaments.records import Snapshot, TournamentKind, TournamentPlan
 
-from .helpers import SshTerminal, keep_the_name, move_keys, running_server, terminals, wait_until
+from .helpers import SshTerminal, keep_the_name, move_keys, running_server, server_places, terminals, wait_until
 from .test_lobby import FakeGuest, move_message
+from .test_places_e2e import shows_places
 from .test_tournament_lobby import TERMS, keyed
 
 KEYS = {name: asyncssh.generate_private_key("ssh-ed25519") for name in ("ann", "bob")}
@@ -38,6 +39,14 @@ async def join_on_screen(terminal: SshTerminal, name: str) -> None:
     await terminal.press("escape", "escape")
 
 
+async def your_move(terminal: SshTerminal, match) -> None:
+    """Until ``terminal`` shows ``match`` as the server has it, its player to move: "Your move" alone may still be the
+    last match's (a tournament's next pairing follows at once), and keys typed there are lost."""
+    await terminal.wait_for_text("Your move")
+    await shows_places(terminal, server_places(match.round.table))
+    await terminal.wait_for_text("Your move")
+
+
 async def play_and_resign(server, code: str, seats: list[SshTerminal | FakeGuest], loser: int) -> int:
     """The opener and the other move once (a real match: not aborted), then the player at seat ``loser`` resigns,
     unless a move won the match on the board first (four discs end quickly): the winner's seat, as filed."""
@@ -55,7 +64,7 @@ async def play_and_resign(server, code: str, seats: list[SshTerminal | FakeGuest
         mover = seats[match.to_move]
         if isinstance(mover, SshTerminal):
             start, target = move_keys(match, match.position.legal_moves[0])
-            await mover.wait_for_text("Your move")
+            await your_move(mover, match)
             await mover.press(start, "enter", target, "enter", pause=0.05)
         else:
             await handled(server, mover, move_message(mover))
@@ -216,7 +225,7 @@ async def test_a_server_restarted_in_the_middle_of_a_swiss_round_goes_on_with_it
         version = table.version
         if table.seats[table.match.to_move].name == "ann":
             start, target = move_keys(table.match, table.match.position.legal_moves[0])
-            await ann.wait_for_text("Your move")
+            await your_move(ann, table.match)
             await ann.press(start, "enter", target, "enter", pause=0.05)
         else:
             await handled(server, cyd, move_message(cyd))
