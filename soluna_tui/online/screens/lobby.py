@@ -52,11 +52,6 @@ LONG_STATUS_LINES = 4
 class LobbyScreen(QuietFocus, Screen[None]):
     """Where an SSH player starts, and comes back to after each match."""
 
-    #: None (an empty selector; ``None`` takes the app's): the menu is focused as the lobby mounts, without
-    #: scrolling (``on_mount``). Textual's first focus would centre it where a phone's lobby cannot show it
-    #: whole, the welcome scrolled away.
-    AUTO_FOCUS = ""
-
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("tab", "app.focus_next", "Next field"),
         Binding("shift+tab", "app.focus_previous", "Previous field", show=False),
@@ -275,7 +270,8 @@ class LobbyScreen(QuietFocus, Screen[None]):
         measured when the focus moves: as the lobby opened, before the server's clocks lengthened a setting, that
         scrolled the lobby a line away under a finger about to tap."""
         super().set_focus(widget, scroll_visible=False, from_app_focus=from_app_focus)
-        if scroll_visible and widget is not None and self.focused is widget:
+        # Not the first focus, as the lobby is built: it opens at its top, the welcome shown.
+        if scroll_visible and widget is not None and self.focused is widget and self.is_mounted:
             self.call_after_refresh(self._show_focused, widget)
 
     def _show_focused(self, widget: Widget) -> None:
