@@ -23,6 +23,7 @@ from soluna_tui.screens.game import GameScreen
 from soluna_tui.screens.help import HelpScreen
 from soluna_tui.screens.review import ReviewScreen
 from soluna_tui.screens.round_over import RoundOverScreen
+from soluna_tui.widgets.tally import Tally
 
 from ..app.helpers import footer_keys, help_and_palette, play_by_keys, screen_text, wait_for
 
@@ -308,9 +309,12 @@ async def test_an_away_player_is_shown_in_the_tally_with_a_countdown_and_the_sec
             if shown_countdown(app) < first:
                 break
         assert shown_countdown(app) < first
+        tally = app.game.query_one(Tally)
+        assert tally.ticking
         server.send(match_message(match, 0, away=(None, None), secret="KQXPMR", version=1))
         await settle(pilot)
         assert "away:" not in screen_text(app)
+        assert not tally.ticking  # nobody away: the app no longer wakes each second for the tally
 
 
 async def test_q_asks_before_quitting_in_the_lobby_and_in_a_match() -> None:
