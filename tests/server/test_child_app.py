@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import re
 import socket
+import time
 
 import pytest
 from textual.widgets import Static
@@ -286,13 +287,25 @@ async def test_a_gap_in_the_versions_asks_for_the_whole_state() -> None:
         assert app.game.match.round.ply == 3
 
 
+#: How long the app is watched, nobody away, for a tick of the tally's clock (once a second while it runs).
+NOBODY_AWAY_WATCHED = 1.3
+
+
 def shown_countdown(app) -> int:
     """The seconds the tally says an away player has left to return (``away: 2:05 to return``)."""
     minutes, seconds = re.search(r"away: (\d+):(\d\d) to return", screen_text(app)).groups()
     return int(minutes) * 60 + int(seconds)
 
 
-async def test_an_away_player_is_shown_in_the_tally_with_a_countdown_and_the_secret() -> None:
+async def test_an_away_player_is_shown_in_the_tally_with_a_countdown_and_the_secret(monkeypatch) -> None:
+    ticks: list[float] = []
+    tick = Tally._tick
+
+    def counted(tally: Tally) -> None:
+        ticks.append(time.monotonic())
+        tick(tally)
+
+    monkeypatch.setattr(Tally, "_tick", counted)  # before the tally's clock takes it
     app, ours = await start()
     async with app.run_test(size=(100, 32)) as pilot:
         server = FakeServer(await Link.over(ours))
@@ -308,13 +321,13 @@ async def test_an_away_player_is_shown_in_the_tally_with_a_countdown_and_the_sec
             await pilot.pause(0.05)
             if shown_countdown(app) < first:
                 break
-        assert shown_countdown(app) < first
-        tally = app.game.query_one(Tally)
-        assert tally.ticking
+        assert shown_countdown(app) < first and ticks
         server.send(match_message(match, 0, away=(None, None), secret="KQXPMR", version=1))
         await settle(pilot)
         assert "away:" not in screen_text(app)
-        assert not tally.ticking  # nobody away: the app no longer wakes each second for the tally
+        since = time.monotonic()
+        await pilot.pause(NOBODY_AWAY_WATCHED)
+        assert not [tick for tick in ticks if tick > since]  # nobody away: the tally's clock no longer wakes the app
 
 
 async def test_q_asks_before_quitting_in_the_lobby_and_in_a_match() -> None:

@@ -12,11 +12,20 @@ import asyncssh
 
 from soluna_tui.link.messages import REQUESTS
 from soluna_tui.link.wire import from_wire
+from soluna_tui.rules import Match
 from soluna_tui.server.tournaments.records import Snapshot, TournamentKind, TournamentPlan
 
-from .helpers import SshTerminal, keep_the_name, move_keys, running_server, server_places, terminals, wait_until
+from .helpers import (
+    SshTerminal,
+    keep_the_name,
+    move_keys,
+    places_on_board,
+    running_server,
+    server_places,
+    terminals,
+    wait_until,
+)
 from .test_lobby import FakeGuest, move_message
-from .test_places_e2e import shows_places
 from .test_tournament_lobby import TERMS, keyed
 
 KEYS = {name: asyncssh.generate_private_key("ssh-ed25519") for name in ("ann", "bob")}
@@ -39,12 +48,14 @@ async def join_on_screen(terminal: SshTerminal, name: str) -> None:
     await terminal.press("escape", "escape")
 
 
-async def your_move(terminal: SshTerminal, match) -> None:
-    """Until ``terminal`` shows ``match`` as the server has it, its player to move: "Your move" alone may still be the
-    last match's (a tournament's next pairing follows at once), and keys typed there are lost."""
-    await terminal.wait_for_text("Your move")
-    await shows_places(terminal, server_places(match.round.table))
-    await terminal.wait_for_text("Your move")
+async def your_move(terminal: SshTerminal, match: Match) -> None:
+    """Until ``terminal`` shows ``match`` as the server has it, its player to move, in one frame: "Your move" alone
+    may still be the last match's (a tournament's next pairing follows at once), and keys typed there are lost."""
+    places = server_places(match.round.table)
+    try:
+        await terminal.wait_for(lambda text: "Your move" in text and places_on_board(terminal.display) == places)
+    except AssertionError as error:
+        raise AssertionError(f"expected the places {places} and Your move\n{error}") from None
 
 
 async def play_and_resign(server, code: str, seats: list[SshTerminal | FakeGuest], loser: int) -> int:

@@ -265,16 +265,19 @@ class LobbyScreen(QuietFocus, Screen[None]):
         self.top.menu.focus()
 
     def set_focus(self, widget: Widget | None, scroll_visible: bool = True, from_app_focus: bool = False) -> None:
-        """The focus moved (a key, a tap): on a phone, whose lobby scrolls, a widget it cannot show whole is
-        centred as Textual centres it, but at once and measured once laid out. Textual's own slides there,
-        measured when the focus moves: as the lobby opened, before the server's clocks lengthened a setting, that
-        scrolled the lobby a line away under a finger about to tap."""
+        """The focus moved by a key (Tab, the arrows, Escape): on a phone, whose lobby scrolls, a widget it cannot
+        show whole is centred as Textual centres it, but at once and measured once laid out. Textual's own slides
+        there, measured when the focus moves: as the lobby opened, before the server's clocks lengthened a
+        setting, that scrolled the lobby a line away under a finger about to tap. (A tap focuses without
+        scrolling.)"""
+        moved = widget is not self.focused
         super().set_focus(widget, scroll_visible=False, from_app_focus=from_app_focus)
         # Not the first focus, as the lobby is built: it opens at its top, the welcome shown.
-        if scroll_visible and widget is not None and self.focused is widget and self.is_mounted:
+        if moved and scroll_visible and widget is not None and self.focused is widget and self.is_mounted:
             self.call_after_refresh(self._show_focused, widget)
 
     def _show_focused(self, widget: Widget) -> None:
+        """``widget``, still focused, centred where the lobby cannot show it whole (its top kept in view)."""
         if self.focused is widget and widget.is_attached and not self.can_view_entire(widget):
             self.scroll_to_center(widget, animate=False, origin_visible=True, immediate=True)
 
