@@ -4,6 +4,7 @@ page for anyone (``tests/server/test_tournament_e2e.py`` plays them over SSH).""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 
 from soluna_tui.link.messages import MatchTerms
@@ -233,3 +234,34 @@ async def test_withdrawing_from_a_tournament_over_or_not_entered_is_refused_in_a
     await lobby.handle(ann, {"type": "withdraw_tournament", "id": tournament, "ask": 3})
     assert ann.last("error")["text"] == "That tournament is cancelled."
     assert len(sent(ann, "tournament")) == pages  # no page printed again as if it had worked
+
+
+async def test_a_pair_tended_while_its_first_player_creates_their_match_gets_one_match_and_one_paired_each(
+        make_lobby, monkeypatch) -> None:
+    """While the pairing's first player creates its match (seated at it, the pairing not yet recording it), the
+    next tending leaves the other waiting for it: it does not create a second match, whose loser would be cancelled
+    and told Paired twice (the bell twice, a screen flipping to a match that goes)."""
+    lobby = await make_lobby()
+    players = {name: keyed(name, number) for number, name in enumerate(("ann", "bob"), start=1)}
+    tournament = await announce(lobby, length=1)
+    for guest in players.values():
+        await lobby.arrive(guest)
+        await lobby.handle(guest, {"type": "join_tournament", "id": tournament, "ask": 1})
+    desk = lobby.tournaments
+    create = type(desk)._create
+    created: list[str | None] = []
+
+    async def create_then_tend(self, asker, snapshot, pairing, opponent):
+        code = await create(self, asker, snapshot, pairing, opponent)
+        created.append(code)
+        if len(created) == 1:  # the first creation, its match open and not yet recorded: a tending comes now
+            await self.tend()
+            for _ in range(20):
+                await asyncio.sleep(0)  # whatever that tending queued runs meanwhile
+        return code
+
+    monkeypatch.setattr(type(desk), "_create", create_then_tend)
+    start_now(lobby)
+    await seated_together(lobby, players["ann"], players["bob"])
+    assert len(created) == 1, created
+    assert [len(codes_paired(guest)) for guest in players.values()] == [1, 1]

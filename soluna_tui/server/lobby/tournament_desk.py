@@ -91,6 +91,8 @@ class TournamentDesk:
         self._told: set[tuple[int, str]] = set()
         self._told_busy: set[tuple[int, str]] = set()
         self._running: set[int] | None = None
+        #: The pairings whose match a player here is creating (until the pairing records it, or it fails).
+        self._creating: set[int] = set()
         self._tending: asyncio.Task[None] | None = None
         self._again = False
 
@@ -194,10 +196,17 @@ class TournamentDesk:
         if not await self._free(asker, snapshot, pairing):
             return
         if pairing.code is None:
-            code = await self._create(asker, snapshot, pairing, opponent_name)
-            if code is None:
-                return
-            if await self.engine.seated(pairing.id, code):
+            # Created and recorded before the other is queued again: seated at the match before the pairing records
+            # it, this player no longer looks free, and the other would create a second one (cancelled, Paired twice).
+            self._creating.add(pairing.id)
+            try:
+                code = await self._create(asker, snapshot, pairing, opponent_name)
+                if code is None:
+                    return
+                recorded = await self.engine.seated(pairing.id, code)
+            finally:
+                self._creating.discard(pairing.id)
+            if recorded:
                 self._tell(asker.guest, snapshot, pairing, fingerprint)
                 return
             await self.matches.cancel(asker, CancelMatch())  # another server made it first: that one is played
@@ -317,11 +326,13 @@ class TournamentDesk:
 
     def _queue_seat(self, snapshot: Snapshot, pairing: Pairing, fingerprint: str, creating: bool) -> None:
         """This server's terminal of ``fingerprint`` sits down in its turn (once queued; while the match is made,
-        only the pairing's ``first`` creates it where both are here)."""
+        only the pairing's ``first`` creates it where both are here, and never one while another is being created
+        here)."""
         if (pairing.id, fingerprint) in self._queued:
             return
-        if creating and fingerprint != pairing.first and self._free_here(pairing.first):
-            return
+        if creating and (pairing.id in self._creating
+                         or (fingerprint != pairing.first and self._free_here(pairing.first))):
+            return  # one of the pair creates it here (or is free to), then the other joins it
         guest = self._guest_of(fingerprint)
         visitor = self.visitors.get(guest) if guest is not None else None
         if guest is None or visitor is None:
