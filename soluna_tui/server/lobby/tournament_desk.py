@@ -198,6 +198,8 @@ class TournamentDesk:
         if pairing.code is None:
             # Created and recorded before the other is queued again: seated at the match before the pairing records
             # it, this player no longer looks free, and the other would create a second one (cancelled, Paired twice).
+            if pairing.id in self._creating:
+                return  # the other is creating it: this one joins it once recorded (queued again by the next tending)
             self._creating.add(pairing.id)
             try:
                 code = await self._create(asker, snapshot, pairing, opponent_name)
