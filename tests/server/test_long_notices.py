@@ -23,16 +23,22 @@ def words(text: str) -> str:
     return " ".join(text.replace("│", " ").split())
 
 
+async def match_on_screen(pilot, app, server: FakeServer, match: Match) -> None:
+    """From the lobby, ``match`` (code ABCD) on screen at the first seat, laid out (under load the screen may be
+    pushed and not laid out yet)."""
+    server.send(WELCOME)
+    await wait_for_screen(pilot, app, LobbyScreen, "Welcome")
+    app.following = "ABCD"
+    server.send(match_message(match, 0))
+    await wait_for_screen(pilot, app, GameScreen)
+    await settle(pilot)
+
+
 async def test_a_long_notice_beside_the_board_reads_whole_at_80x24_and_the_moves_make_way() -> None:
     app, ours = await start()
     async with app.run_test(size=(80, 24)) as pilot:
         server = FakeServer(await Link.over(ours))
-        server.send(WELCOME)
-        await wait_for_screen(pilot, app, LobbyScreen, "Welcome")
-        app.following = "ABCD"
-        server.send(match_message(Match(MatchOptions.preset("online"), ("ann", "bob"), seed=3), 0))
-        await wait_for_screen(pilot, app, GameScreen)
-        await settle(pilot)  # laid out (under load the screen may be pushed and not laid out yet)
+        await match_on_screen(pilot, app, server, Match(MatchOptions.preset("online"), ("ann", "bob"), seed=3))
         notice = app.screen.query_one(NoticeLine)
         assert notice.size.height == NOTICE_LINES  # kept for notices, shown or not: a short one moves nothing
         server.send({"type": "notice", "text": LONG})
@@ -79,13 +85,8 @@ async def test_news_sent_after_a_move_s_own_is_shown_after_it() -> None:
     app, ours = await start()
     async with app.run_test(size=(80, 24)) as pilot:
         server = FakeServer(await Link.over(ours))
-        server.send(WELCOME)
-        await wait_for_screen(pilot, app, LobbyScreen, "Welcome")
-        app.following = "ABCD"
         match = Match(MatchOptions.preset("online"), ("ann", "bob"), seed=3)
-        server.send(match_message(match, 0))
-        await wait_for_screen(pilot, app, GameScreen)
-        await settle(pilot)
+        await match_on_screen(pilot, app, server, match)
         match.forfeit(1)
         resigned, over = "bob resigned: ann wins the match.", "Tournament Club Swiss is over: ann wins with 2 points."
         server.send(match_message(match, 0, version=1, notice=resigned))
