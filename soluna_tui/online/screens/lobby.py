@@ -105,7 +105,7 @@ class LobbyScreen(QuietFocus, Screen[None]):
         self.show_computer_offer(self.top.computer_offer)
         self.show_welcome(self.top.player_name, self.top.rated, self.top.quick_match, self.top.challenging,
                           self.top.browser_link)
-        self.set_focus(self.top.menu, scroll_visible=False)  # the lobby opens at its top, the welcome shown
+        self.action_menu()
 
     # ---- attributes down -----------------------------------------------------------------
 
