@@ -120,6 +120,7 @@ class Lobby:
         self.visitors: dict[Guest, Visitor] = {}
         self.presence = Presence(store, self.server_id, heartbeat)
         self.background = Background()
+        self._last_in_play: InPlay | None = None
         self.listing = Listing(self.visitors, self._in_play, self._listing_for)
         self.cache = MatchCache(store, self.visitors, self.presence.moment, self)
         # Who is online on every server (their heartbeats carry it), and how many watch each match.
@@ -473,7 +474,9 @@ class Lobby:
         self.background.run(self.matches.reclaim(table.code, index, guest))
 
     def _in_play(self) -> InPlay:
-        return in_play(self.tables.values(), self.roster.watcher_counts, self.presence.moment())
+        self._last_in_play = in_play(self.tables.values(), self.roster.watcher_counts, self.presence.moment(),
+                                     self._last_in_play)
+        return self._last_in_play
 
     def _listing_for(self, guest: Guest, visitor: Visitor, matches: InPlay) -> LobbyListing:
         return listing_for(identities(guest, visitor), guest.fingerprint, client_key(guest.address), matches,

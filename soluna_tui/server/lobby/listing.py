@@ -2,7 +2,9 @@
 
 The listing guests see in the lobby: the matches in play on every server, and their own match
 against the computer to resume. Sent whenever it changes, once per turn of the event loop however
-much changed, and never twice the same to one guest.
+much changed, and never twice the same to one guest. Every move in every match asks (a move may end a round,
+and the stars are listed), so a listing unchanged costs each guest in the lobby an identity check, not a walk
+over the matches: the guests with no seat in play share one object, kept for as long as nothing listed changes.
 """
 
 from __future__ import annotations
@@ -28,12 +30,18 @@ class InPlay:
     listing: LobbyListing
     #: When they were worked out (a guest's own seat is held from then).
     moment: Moment
+    #: Who may have a seat of their own among them: the players of the seats free to take back (by the name they
+    #: sat down as), and the keys of every seat. A guest who is neither has the shared ``listing``.
+    claimed_by_name: frozenset[str] = frozenset()
+    claimed_by_key: frozenset[str] = frozenset()
 
 
-def in_play(tables: Iterable[Table], watchers: Mapping[str, int], moment: Moment) -> InPlay:
+def in_play(tables: Iterable[Table], watchers: Mapping[str, int], moment: Moment,
+            before: InPlay | None = None) -> InPlay:
     """The matches in play, worked out once for all the guests told (a match's stars are counted from its
-    rounds: worked out for each guest on each change, they held the server's loop behind fifty lobbies)."""
-    playing, entries = [], []
+    rounds: worked out for each guest on each change, they held the server's loop behind fifty lobbies).
+    ``before``: the last worked out, whose listing is kept (the same object) if nothing listed has changed."""
+    playing, entries, by_name, by_key = [], [], set(), set()
     for table in tables:
         match = table.match
         if match is None or match.is_over:
@@ -42,7 +50,14 @@ def in_play(tables: Iterable[Table], watchers: Mapping[str, int], moment: Moment
         playing.append(table)
         entries.append(ListedMatch(table.code, match.players, match.round_number, match.stars,
                                    watchers.get(table.code, 0), (away[0], away[1])))
-    return InPlay(tuple(playing), tuple(entries), LobbyListing(tuple(entries)), moment)
+        for seat, free in zip(table.seats, away, strict=True):
+            if free:
+                by_name.add(seat.identity)
+            if seat.fingerprint is not None:
+                by_key.add(seat.fingerprint)
+    listed = tuple(entries)
+    listing = before.listing if before is not None and before.entries == listed else LobbyListing(listed)
+    return InPlay(tuple(playing), listing.matches, listing, moment, frozenset(by_name), frozenset(by_key))
 
 
 def listing_for(names: Collection[str], fingerprint: str | None, address: str, matches: InPlay,
@@ -52,6 +67,8 @@ def listing_for(names: Collection[str], fingerprint: str | None, address: str, m
     a session of their key (a connection half dead, another terminal: taking it back closes that one). A name
     alone is no claim: a seat held under it is offered only at an address its player sat down from (from
     another, the player types the code and the secret), so a stranger who knows the name is offered nothing."""
+    if (fingerprint is None or fingerprint not in matches.claimed_by_key) and matches.claimed_by_name.isdisjoint(names):
+        return matches.listing if offer is None else LobbyListing(matches.entries, offer)
     listed, theirs = [], False
     for table, entry in zip(matches.tables, matches.entries, strict=True):
         mine = [(free and seat.identity in names and address in seat.addresses)
@@ -98,6 +115,6 @@ class Listing:
         if visitor is None:
             return
         listing = self._build(guest, visitor, self._matches() if matches is None else matches)
-        if force or listing != visitor.last_listing:
+        if force or (listing is not visitor.last_listing and listing != visitor.last_listing):
             visitor.last_listing = listing
             guest.send(listing)
