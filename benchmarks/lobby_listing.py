@@ -26,10 +26,11 @@ from dataclasses import dataclass, replace
 
 from soluna_tui.link.messages import LobbyListing, Reply
 from soluna_tui.rules import Match, MatchOptions
+from soluna_tui.server.gate import client_key
 from soluna_tui.server.lobby.decision_values import Moment
 from soluna_tui.server.lobby.listing import InPlay, Listing, in_play, listing_for
 from soluna_tui.server.lobby.tables import Table
-from soluna_tui.server.lobby.visitors import Visitor
+from soluna_tui.server.lobby.visitors import Visitor, identities
 from soluna_tui.server.storage import SeatRecord, StoredMatch
 
 HERE = "here"
@@ -71,8 +72,8 @@ def lobby(tables: list[Table], guests: list[Guest]) -> Listing:
         last[:] = [in_play(tables, {}, moment, *last)]
         return last[0]
 
-    def build(guest: Guest, visitor: Visitor, matches: InPlay) -> LobbyListing:
-        return listing_for({visitor.name}, guest.fingerprint, guest.address, matches, None)
+    def build(guest: Guest, visitor: Visitor, matches: InPlay) -> LobbyListing:  # as the lobby's own, no offers
+        return listing_for(identities(guest, visitor), guest.fingerprint, client_key(guest.address), matches, None)
 
     return Listing(visitors, matches, build)  # type: ignore[arg-type]  # guests as the lobby needs them
 

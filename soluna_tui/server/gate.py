@@ -27,6 +27,7 @@ connections from flooding the server's log in turn.
 from __future__ import annotations
 
 import asyncio
+import functools
 import ipaddress
 import logging
 import time
@@ -49,8 +50,10 @@ BROWSER_CONNECTIONS = 6
 WAITING_SHARE = 2
 
 
+@functools.lru_cache(maxsize=1024)
 def client_key(address: str) -> str:
-    """Whom an address belongs to, for the limits: an IPv4 address, or an IPv6 /64 (one site's worth)."""
+    """Whom an address belongs to, for the limits: an IPv4 address, or an IPv6 /64 (one site's worth). Kept for
+    the last addresses asked (the lobby asks it of every guest there on every change of the matches in play)."""
     try:
         parsed = ipaddress.ip_address(address.split("%", 1)[0])
     except ValueError:
