@@ -333,9 +333,16 @@ class TalkRooms:
             kept = self.rooms[where] = deque(maxlen=LOBBY_LINES_KEPT if said.code is None else MATCH_LINES_KEPT)
         heard = Heard(next(self._numbers), said)
         kept.append(heard)
+        others: Chat | None = None  # the line as everyone but its speaker hears it: one object, encoded once
         for guest, told in self._told.items():
             if where in told and self._hears_from(guest, said):
-                guest.send(Chat(where[0], (self._line(guest, heard),), code=where[1]))
+                line = self._line(guest, heard)
+                if line.yours:
+                    guest.send(Chat(where[0], (line,), code=where[1]))
+                    continue
+                if others is None:
+                    others = Chat(where[0], (line,), code=where[1])
+                guest.send(others)
 
     def _hears_from(self, guest: Guest, said: Said) -> bool:
         return self.hears(guest, said.person, said.speaker)
