@@ -1,11 +1,12 @@
 """What one change of who is online, or one line of talk, costs a lobby listing N people (issue 43).
 
-Usage: python benchmarks/lobby_news.py [--people 20,100,400] [--changes 12] [--size 80x24]
+Usage: python benchmarks/lobby_news.py [--people 20,100,400] [--changes 12] [--size 80x24] [--heard 0]
 
 Runs a session's app (``ChildApp``, as a session's child runs it) on a real pseudo-terminal, its link a
 socketpair whose other end this script holds, playing the server: the player's welcome, no match in play,
 and who is online (N people: the server lists at most ``ONLINE_LISTED`` of them and counts the rest), then
-``o`` to list them. Then, one at a time, each after the screen has settled: someone arrives (sorted in view,
+``o`` to list them (``--heard``: the lobby's talk heard so far first, as a lobby open a while has it: a session
+keeps the last 500 lines). Then, one at a time, each after the screen has settled: someone arrives (sorted in view,
 so the lines under them shift), the same person leaves, someone in view changes what they are doing, and a
 line of the lobby's talk comes (counted in the list's title); then, the talk open in the list's place (``C``),
 lines of talk, each drawn as it comes. Each is timed from the message sent until the
@@ -79,7 +80,13 @@ def person(number: int, name: str, doing: Doing = Doing.LOBBY, others: tuple[str
             "doing": doing.value, "others": list(others)}
 
 
-def open_lobby(people: int, size: tuple[int, int]) -> Lobby:
+def talk_line(number: int, text: str, at: float) -> dict:
+    """A line of the lobby's talk, said by one of thirty people."""
+    return {"id": number, "room": "lobby", "speaker": 12 + number % 30, "name": f"p{2 + number % 30:03}", "text": text,
+            "at": at, "yours": False}
+
+
+def open_lobby(people: int, size: tuple[int, int], heard: int = 0) -> Lobby:
     ours, theirs = socket.socketpair()
     term = Terminal([sys.executable, "-c", CHILD, str(theirs.fileno())], *size, pass_fds=(theirs.fileno(),))
     theirs.close()
@@ -91,6 +98,10 @@ def open_lobby(people: int, size: tuple[int, int]) -> Lobby:
     listed = min(people, ONLINE_LISTED - 1)  # room for one more: the one who arrives is listed
     crowd = [person(1, "ann")] + [person(10 + number, f"p{number:03}") for number in range(listed - 1)]
     lobby.send({"type": "online", "people": crowd, "total": people, "you": 1})
+    if heard:
+        lobby.send({"type": "chat", "room": "lobby", "whole": True,
+                    "lines": [talk_line(number + 1, f"said before {number}", 50.0 + number / 100)
+                              for number in range(heard)]})
     term.wait_for(lambda text: f"{people} online" in text, "the lobby counting who is online")
     term.send("o")
     term.wait_for(lambda text: f"Who is online ({people})" in text, "who is online, listed")
@@ -98,8 +109,9 @@ def open_lobby(people: int, size: tuple[int, int]) -> Lobby:
     return lobby
 
 
-def changes(lobby: Lobby, people: int, count: int) -> dict[str, Figures]:
-    """Each kind of change ``count`` times (after two not measured)."""
+def changes(lobby: Lobby, people: int, count: int, heard: int = 0) -> dict[str, Figures]:
+    """Each kind of change ``count`` times (after two not measured); the lines of talk numbered after the ``heard``
+    before them."""
     figures = {kind: Figures() for kind in KINDS}
     for round_number in range(count + 2):
         samples = {
@@ -116,8 +128,7 @@ def changes(lobby: Lobby, people: int, count: int) -> dict[str, Figures]:
                 else (lambda text: "computer at level 5" not in text), "someone's activity"),
             "a line of talk": lobby.change(
                 {"type": "chat", "room": "lobby", "whole": False,
-                 "lines": [{"id": round_number + 1, "room": "lobby", "speaker": 12, "name": "p002",
-                            "text": f"hello {round_number}", "at": 100.0 + round_number, "yours": False}]},
+                 "lines": [talk_line(heard + round_number + 1, f"hello {round_number}", 100.0 + round_number)]},
                 lambda text, unread=round_number + 1: f"{unread} new line" in text, "a line of talk"),
         }
         if round_number >= 2:
@@ -130,8 +141,7 @@ def changes(lobby: Lobby, people: int, count: int) -> dict[str, Figures]:
         said = f"and again {round_number}"
         sample = lobby.change(
             {"type": "chat", "room": "lobby", "whole": False,
-             "lines": [{"id": 1000 + round_number, "room": "lobby", "speaker": 12, "name": "p002", "text": said,
-                        "at": 200.0 + round_number, "yours": False}]},
+             "lines": [talk_line(heard + 1000 + round_number, said, 200.0 + round_number)]},
             lambda text, said=said: said in text, "a line of talk, read")
         if round_number >= 2:
             figures["a line of talk, read"].add(sample)
@@ -143,13 +153,15 @@ def main() -> int:
     parser.add_argument("--people", default="20,100,400", help="comma-separated: how many are online in each run")
     parser.add_argument("--changes", type=int, default=12, help="measured changes of each kind at each N")
     parser.add_argument("--size", default="80x24", help="the terminal's size")
+    parser.add_argument("--heard", type=int, default=0, help="lines of the lobby's talk heard before (at most 500)")
     args = parser.parse_args()
     crowds = [int(each) for each in args.people.split(",")]
     columns, lines = (int(each) for each in args.size.lower().split("x"))
-    if not all(2 <= each <= 1000 for each in crowds) or not 1 <= args.changes <= 100:
-        parser.error("2-1000 people, 1-100 changes")
+    if not all(2 <= each <= 1000 for each in crowds) or not 1 <= args.changes <= 100 or not 0 <= args.heard <= 500:
+        parser.error("2-1000 people, 1-100 changes, 0-500 lines heard")
     print(f"lobby_news.py: {args.changes} changes of each kind at each N, {columns}x{lines}; CPU of every thread of "
-          f"the session's process; {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")
+          f"the session's process; {args.heard} lines of talk heard before; {os.cpu_count()} CPUs, "
+          f"load {os.getloadavg()[0]:.1f}")
     try:
         reference = Terminal([sys.executable, "-c", REFERENCE_APP], columns, lines)
         try:
@@ -160,9 +172,9 @@ def main() -> int:
             reference.close()
         results: dict[int, dict[str, Figures]] = {}
         for people in crowds:
-            lobby = open_lobby(people, (columns, lines))
+            lobby = open_lobby(people, (columns, lines), args.heard)
             try:
-                results[people] = changes(lobby, people, args.changes)
+                results[people] = changes(lobby, people, args.changes, args.heard)
             finally:
                 lobby.term.close()
                 lobby.server.close()

@@ -791,7 +791,7 @@ async def meet(args: argparse.Namespace, servers: list[Server], players: list[Pl
             await asyncio.sleep(talker.uniform(0.5, 1.5) * TALK_EVERY)
             if stop.is_set():
                 return
-            word = f"w{number}x{line}"
+            word = f"w{number}x{line}q"  # never a part of another (w1x1 of w1x10)
             said[word] = time.perf_counter()
             await player.press(f"hello {word}\r")
 

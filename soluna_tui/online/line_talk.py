@@ -35,9 +35,10 @@ class TalkPart(LobbyState):
         code, watching = (remote.code, remote.watching) if remote is not None else (None, False)
         if message.code != code:
             return  # another room's (the lobby's while at a match, a match's left)
-        kept = self.talk.lines(code, watching)  # without those of people muted
         players_see = remote is not None and not watching
-        self._say(*(self._talk_words(line, players_see) for line in message.lines if line in kept))
+        where = (message.room, message.code)  # without those of people muted
+        self._say(*(self._talk_words(line, players_see) for line in message.lines
+                    if self.talk.shows(line, where, watching)))
 
     def _talk_words(self, line: ChatLine, players_see_spectators: bool) -> str:
         if line.tell:
@@ -52,7 +53,7 @@ class TalkPart(LobbyState):
     def _read_talk(self) -> None:
         remote = self.remote
         code, watching = (remote.code, remote.watching) if remote is not None else (None, False)
-        lines = self.talk.lines(code, watching)[-TALK_READ_BACK:]
+        lines = self.talk.lines(code, watching, last=TALK_READ_BACK)
         if self.talk.closed is not None:
             self._say(self.talk.closed)
         if not lines:

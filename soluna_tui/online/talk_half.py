@@ -14,10 +14,10 @@ from typing import Any
 from textual.widgets.input import Selection
 
 from ..link.messages import Chat, Message, Say, TellPerson
-from ..link.safe_talk import ChatRefused, ChatTooLong, chat_line
+from ..link.safe_talk import ChatRefused, ChatTooLong, Room, chat_line
 from ..play.chat_book import ChatBook, Explain, Mute, Report, Tell, typed
 from ..screens.game import GameScreen
-from ..widgets.chat_panel import ChatPanel
+from ..widgets.chat_panel import LINES_DRAWN, ChatPanel
 from .linked_app import LinkedApp
 from .remote_table import RemoteTable
 from .talk_commands import mute_requests, report_request
@@ -47,9 +47,9 @@ class TalkHalf:
             self._note = None  # a line of this player's was said: whatever held the last ones back is over
         if message.whole or message.lines:
             self.book.take(message)
-        lobby = self.app.lobby
+        lobby, where = self.app.lobby, (message.room, message.code)
         if message.code is None and not message.whole and not lobby.lists.talking:
-            self._unread += sum(1 for line in message.lines if not line.yours and line in self.book.lines(None))
+            self._unread += sum(1 for line in message.lines if not line.yours and self.book.shows(line, where))
             lobby.show_talk_unread(self._unread)
         others = message.refused is None and not message.whole and not any(line.yours for line in message.lines)
         if message.code is None and others and lobby.composed and lobby.in_view:
@@ -59,16 +59,17 @@ class TalkHalf:
         self._told(message)
         remote, game = self._remote, self.app.game
         if others and remote is not None and game is not None and message.code == remote.code and game.is_mounted:
-            kept = self.book.lines(remote.code, remote.watching)  # once: not a muted speaker's
-            heard = [line for line in message.lines if line in kept and not line.tell]  # a tell: its own notice
+            # Not a muted speaker's; a tell: its own notice.
+            heard = [line for line in message.lines if self.book.shows(line, where, remote.watching) and not line.tell]
             if heard and not game.chat_panel.display:  # a narrow screen's talk is behind Tab: its newest line told
                 game.show_notice(f"{heard[-1].name}: {heard[-1].text} (Tab reads the talk)")
 
     def _told(self, message: Chat) -> None:
         """A tell to this player (from someone not muted), as a notice wherever they are: the lobby's status line,
         beside the board, or over a dialog."""
-        shown = [line for line in message.lines if line.tell and not line.yours and line in self.book.lines(
-            message.code, watching=message.room.value == "spectators")]
+        where, watching = (message.room, message.code), message.room is Room.SPECTATORS
+        shown = [line for line in message.lines
+                 if line.tell and not line.yours and self.book.shows(line, where, watching)]
         if not shown:
             return
         text = f"{shown[-1].name} tells you: {shown[-1].text}"
@@ -99,15 +100,16 @@ class TalkHalf:
         """Every panel drawn again from the book: the lobby's with the lobby's talk, the game screen's with its
         match's (a player reads the spectators once the match is over), or the lobby's beside a match against
         the computer (its player is in the lobby, as the server sees it)."""
-        self.app.lobby.chat_panel.show(self.book.lines(None), self._note)
+        self.app.lobby.chat_panel.show(self.book.lines(None, last=LINES_DRAWN), self._note)
         game = self.app.game
         if game is not None and game.is_mounted:
             remote, panel = self._remote, game.chat_panel
             if remote is not None:
-                panel.show(self.book.lines(remote.code, remote.watching), self._note,
+                panel.show(self.book.lines(remote.code, remote.watching, LINES_DRAWN), self._note,
                            players_see_spectators=not remote.watching)
             else:  # against the computer: the lobby's talk, only while the player opens it
-                panel.show(self.book.lines(None) if panel.is_open else (), self._note if panel.is_open else None)
+                panel.show(self.book.lines(None, last=LINES_DRAWN) if panel.is_open else (),
+                           self._note if panel.is_open else None)
 
     # ---- the player's keys -----------------------------------------------------------------
 

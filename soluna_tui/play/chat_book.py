@@ -5,7 +5,7 @@ a line to say, or one of the chat line's commands (mute, unmute, report, tell), 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import itertools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -117,17 +117,37 @@ class ChatBook:
         lines.extend(message.lines)
         del lines[:-MATCH_LINES_KEPT]
 
+    @staticmethod
+    def _rooms(code: str | None, watching: bool) -> tuple[Where, ...]:
+        """The rooms a panel shows: the lobby (``code`` ``None``), or a match's spectators, and to a player its
+        players too."""
+        return (((Room.LOBBY, None),) if code is None else ((Room.SPECTATORS, code),) if watching
+                else ((Room.PLAYERS, code), (Room.SPECTATORS, code)))
+
     def heard(self, code: str | None, watching: bool = False) -> list[ChatLine]:
         """The lobby's lines (``code`` ``None``), or a match's (its spectators'; and to a player, its players'),
         in the order they were said: each was shown as it came (the server sends none of the muted)."""
-        rooms: Iterable[Where] = (((Room.LOBBY, None),) if code is None else ((Room.SPECTATORS, code),) if watching
-                                  else ((Room.PLAYERS, code), (Room.SPECTATORS, code)))
+        rooms = self._rooms(code, watching)
         return sorted((line for where in rooms for line in self.rooms.get(where, ())), key=lambda line: line.id)
 
-    def lines(self, code: str | None, watching: bool = False) -> list[ChatLine]:
-        """What the panel shows: the lines heard, without those of people muted since."""
-        return [line for line in self.heard(code, watching)
-                if line.yours or (not self.deaf and line.speaker not in self.muted)]
+    def shows(self, line: ChatLine, where: Where, watching: bool = False) -> bool:
+        """Whether the panel of the lobby or of the match ``where`` names shows ``line``, heard in that room: a
+        room the panel shows, and a line this player said or someone not muted did (and not all talk muted)."""
+        return where in self._rooms(where[1], watching) and self._unmuted(line)
+
+    def _unmuted(self, line: ChatLine) -> bool:
+        return line.yours or (not self.deaf and line.speaker not in self.muted)
+
+    def lines(self, code: str | None, watching: bool = False, last: int | None = None) -> list[ChatLine]:
+        """What the panel shows: the lines heard, without those of people muted since; ``last``: only the last so
+        many (found from the end of each room, which keeps its lines in the order said: a panel redrawn for each
+        line never goes through the hundreds kept before it)."""
+        if last is None:
+            return [line for line in self.heard(code, watching) if self._unmuted(line)]
+        tails: list[ChatLine] = []
+        for where in self._rooms(code, watching):
+            tails.extend(itertools.islice(filter(self._unmuted, reversed(self.rooms.get(where, ()))), last))
+        return sorted(tails, key=lambda line: line.id)[-last:] if last > 0 else []
 
     def speakers(self, name: str) -> dict[int, str]:
         """The people (not this player) whose lines were heard under ``name`` (case aside), by speaker number."""
