@@ -359,6 +359,10 @@ async def pair_up(first: Player, second: Player) -> str:
     return code
 
 
+#: When each move of the match and meet scenes was made (its last key sent).
+MOVED: list[float] = []
+
+
 async def play_match(players: tuple[Player, Player], code: str, store, moves: int, interval: float,
                      rng: random.Random, times: Times, failures: list[str]) -> None:
     """Legal moves in turn until the first round is over (or ``moves``), each timed to the opponent's screen."""
@@ -381,6 +385,7 @@ async def play_match(players: tuple[Player, Player], code: str, store, moves: in
         shown = re.compile(rf"\b{number}\. {players[seat].name}\b|cannot move \(after {number} move")
         await keys(players[seat], JUMP_KEYS[mover], "\r", JUMP_KEYS[target], pause=0.1)
         await players[seat].press("\r")
+        MOVED.append(time.perf_counter())
         try:
             note(times, players[1 - seat], "a move, to the opponent's screen",
                  await players[1 - seat].until(lambda text, shown=shown: shown.search(text) is not None, KEY_TIMEOUT))
@@ -667,6 +672,10 @@ async def type_and_tell(args: argparse.Namespace, servers: list[Server], players
           f"{args.spawn}, "
           f"{args.scene} scene, {where}) on {os.cpu_count()} CPUs; {len(every)} keys in {elapsed:.0f} s "
           f"({len(every) / elapsed:.0f} keys/s in all); load average {os.getloadavg()[0]:.1f} at the end")
+    if len(MOVED) > 1:  # the match and meet scenes: the window above holds the pairing too
+        played = max(MOVED) - min(MOVED)
+        print(f"the matches played for {played:.0f} s, from the first move to the last: {len(MOVED)} moves, "
+              f"{len(MOVED) / played:.1f} a second (a move is four keys from its player)")
     print(f"the machine's speed: a fixed Python loop ({SPEED_LOOP / 1e6:.0f} million multiply-adds) took "
           f"{args.speed_before:.2f} s of CPU before the sessions opened, {speed_after:.2f} s after typing")
     if LAGS:
