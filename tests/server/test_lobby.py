@@ -9,6 +9,7 @@ import asyncio
 import inspect
 import json
 import time
+from typing import TypeVar
 
 import pytest
 
@@ -336,17 +337,22 @@ async def test_the_lobby_offers_a_held_seat_to_its_player(make_lobby) -> None:
     assert [entry["yours"] for entry in stranger.last("lobby")["matches"]] == [False]
 
 
-class ListingGuest(FakeGuest):
-    """A guest that keeps the listings it was sent as the objects they are (the link encodes an object once)."""
+R = TypeVar("R", bound=Reply)
+
+
+class KeepingGuest(FakeGuest):
+    """A guest that keeps what it was sent as the objects they are (the link encodes an object once)."""
 
     def __init__(self, name: str, **kwargs) -> None:
         super().__init__(name, **kwargs)
-        self.listings: list[LobbyListing] = []
+        self.kept: list[Reply] = []
 
     def send(self, message: Reply) -> None:
         super().send(message)
-        if isinstance(message, LobbyListing):
-            self.listings.append(message)
+        self.kept.append(message)
+
+    def kept_of(self, kind: type[R]) -> list[R]:
+        return [message for message in self.kept if isinstance(message, kind)]
 
 
 async def test_the_listing_is_worked_out_once_a_change_one_object_for_all_who_have_no_seat_in_it(make_lobby) -> None:
@@ -355,24 +361,28 @@ async def test_the_listing_is_worked_out_once_a_change_one_object_for_all_who_ha
     in it share one listing, which the link then encodes once; a guest whose seat is held has its own."""
     lobby = await make_lobby(hold_time=300)
     ann, bob = FakeGuest("ann"), FakeGuest("bob")
-    crowd = [ListingGuest(name) for name in ("cyd", "dan", "eve")]
+    crowd = [KeepingGuest(name) for name in ("cyd", "dan", "eve")]
     for guest in crowd:
         await lobby.arrive(guest)
     worked_out = []
     in_play = lobby.listing._matches
     lobby.listing._matches = lambda: worked_out.append(1) or in_play()
     code = await pair(lobby, ann, bob)
-    await wait_for(lambda: all(guest.listings[-1].matches for guest in crowd))
-    shared = crowd[0].listings[-1]
-    assert all(guest.listings[-1] is shared for guest in crowd) and [entry.code for entry in shared.matches] == [code]
-    told = sum(len(guest.listings) for guest in crowd)
+
+    def last(guest: KeepingGuest) -> LobbyListing:
+        return guest.kept_of(LobbyListing)[-1]
+
+    await wait_for(lambda: all(last(guest).matches for guest in crowd))
+    shared = last(crowd[0])
+    assert all(last(guest) is shared for guest in crowd) and [entry.code for entry in shared.matches] == [code]
+    told = sum(len(guest.kept_of(LobbyListing)) for guest in crowd)
     assert 0 < len(worked_out) < told  # once a change for the three, not once each
     await lobby.depart(bob)
-    back = ListingGuest("bob")  # from where bob sat down: his seat is offered to him
+    back = KeepingGuest("bob")  # from where bob sat down: his seat is offered to him
     await lobby.arrive(back)
-    await wait_for(lambda: crowd[0].listings[-1].matches[0].away == (False, True))
-    assert back.listings[-1].matches[0].yours and back.listings[-1] is not crowd[0].listings[-1]
-    assert all(guest.listings[-1] is crowd[0].listings[-1] for guest in crowd)
+    await wait_for(lambda: last(crowd[0]).matches[0].away == (False, True))
+    assert last(back).matches[0].yours and last(back) is not last(crowd[0])
+    assert all(last(guest) is last(crowd[0]) for guest in crowd)
 
 
 async def test_every_change_has_the_next_version_and_a_gap_is_filled_by_sync(make_lobby) -> None:

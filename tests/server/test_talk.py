@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from soluna_tui.link.messages import REQUESTS, Chat, ProtocolError, Reply
+from soluna_tui.link.messages import REQUESTS, Chat, ProtocolError
 from soluna_tui.link.safe_talk import CHAT_LONGEST, ChatRefused, Room, chat_line, clean_chat
 from soluna_tui.link.wire import from_wire
 from soluna_tui.server.lobby.chat import NO_SUCH_LINE, REPORTED
@@ -35,7 +35,7 @@ from soluna_tui.server.lobby.talk import (
 )
 
 from .helpers import Clock
-from .test_lobby import FakeGuest, move_message, pair, wait_for
+from .test_lobby import FakeGuest, KeepingGuest, move_message, pair, wait_for
 
 # ---- a line cleaned ---------------------------------------------------------------------------
 
@@ -276,32 +276,19 @@ async def test_players_talk_to_each_other_and_spectators_among_themselves_until_
     assert "dan: anyone for a match?" not in heard(ann) + heard(eve)
 
 
-class KeepingGuest(FakeGuest):
-    """A guest that keeps the chat messages it was sent as the objects they are (the link encodes an object once)."""
-
-    def __init__(self, name: str, address: str) -> None:
-        super().__init__(name, address)
-        self.sent: list[Chat] = []
-
-    def send(self, message: Reply) -> None:
-        super().send(message)
-        if isinstance(message, Chat):
-            self.sent.append(message)
-
-
 async def test_a_line_is_one_message_for_everyone_but_its_speaker_who_is_told_it_is_theirs(make_lobby) -> None:
     """A line in the lobby is told to everyone there: made and encoded once for all who did not say it (once for
     each of 150 lobbies, encoding it took 3% of the server's time in a crowded lobby)."""
     lobby = await make_lobby()
-    bob, *others = guests = [KeepingGuest(name, f"10.0.0.{number}") for number, name in enumerate(("bob", "ann", "cyd",
-                                                                                                  "dan"))]
+    bob, *others = guests = [KeepingGuest(name, address=f"10.0.0.{number}")
+                             for number, name in enumerate(("bob", "ann", "cyd", "dan"))]
     for guest in guests:
         await lobby.arrive(guest)
     await say(lobby, bob, "hello all")
     await wait_for(lambda: all("bob: hello all" in heard(guest) for guest in guests))
-    told = [guest.sent[-1] for guest in others]
+    told = [guest.kept_of(Chat)[-1] for guest in others]
     assert all(message is told[0] for message in told) and not told[0].lines[0].yours
-    assert bob.sent[-1] is not told[0] and bob.sent[-1].lines[0].yours
+    assert bob.kept_of(Chat)[-1] is not told[0] and bob.kept_of(Chat)[-1].lines[0].yours
 
 
 async def test_a_muted_player_never_hears_the_one_who_muted_them_and_muting_all_talk_silences_the_rest(
