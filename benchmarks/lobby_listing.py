@@ -10,7 +10,8 @@ and guests that drop what they are sent, in this process, and times a change thr
 
 - **nothing listed changed** (a move in the middle of a round: the usual case);
 - **a round ended** (the stars of one match change: every guest is sent the new listing);
-- **nothing changed, one guest's seat held** (a player away from their match, in the lobby: their own listing).
+- **nothing changed, one guest's seat held** (a player away from their match, in the lobby: their own listing,
+  sent again on every change, the time their seat is held for counting down).
 
 Each is timed at each number of matches, and printed per change, per guest, and as the ratio to the same at the
 first number of matches: a change should cost each guest the same however many matches are in play.
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -65,10 +67,11 @@ def a_match(number: int) -> StoredMatch:
 
 def lobby(tables: list[Table], guests: list[Guest]) -> Listing:
     visitors = {guest: Visitor(guest.name, rated=True, name_chosen=True, secret="KQXPMR") for guest in guests}
-    moment = Moment(NOW, HERE, frozenset({HERE}))
     last: list[InPlay] = []
+    changes = itertools.count()
 
-    def matches() -> InPlay:
+    def matches() -> InPlay:  # a change's moment, 0.1 s after the last's: a held seat's time runs on
+        moment = Moment(NOW + next(changes) / 10, HERE, frozenset({HERE}))
         last[:] = [in_play(tables, {}, moment, *last)]
         return last[0]
 

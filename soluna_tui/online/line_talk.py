@@ -36,9 +36,9 @@ class TalkPart(LobbyState):
         if message.code != code:
             return  # another room's (the lobby's while at a match, a match's left)
         players_see = remote is not None and not watching
-        where = (message.room, message.code)  # without those of people muted
+        where = (message.room, message.code)
         self._say(*(self._talk_words(line, players_see) for line in message.lines
-                    if self.talk.shows(line, where, watching)))
+                    if self.talk.shows(line, where, watching)))  # without those of people muted
 
     def _talk_words(self, line: ChatLine, players_see_spectators: bool) -> str:
         if line.tell:

@@ -140,8 +140,9 @@ class ChatBook:
 
     def lines(self, code: str | None, watching: bool = False, last: int | None = None) -> list[ChatLine]:
         """What the panel shows: the lines heard, without those of people muted since; ``last``: only the last so
-        many (found from the end of each room, which keeps its lines in the order said: a panel redrawn for each
-        line never goes through the hundreds kept before it)."""
+        many, found from the end of each room (a panel redrawn for each line never goes through the hundreds kept
+        before it). A room keeps its lines in the order they came, which is their numbers' order: the server
+        numbers each line as it tells it, and a room's lines so far come whole, in order."""
         if last is None:
             return [line for line in self.heard(code, watching) if self._unmuted(line)]
         tails: list[ChatLine] = []

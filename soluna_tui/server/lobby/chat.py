@@ -333,16 +333,21 @@ class TalkRooms:
             kept = self.rooms[where] = deque(maxlen=LOBBY_LINES_KEPT if said.code is None else MATCH_LINES_KEPT)
         heard = Heard(next(self._numbers), said)
         kept.append(heard)
-        others: Chat | None = None  # the line as everyone but its speaker hears it: one object, encoded once
+        # The line as everyone but its speaker hears it: one object, sent to them all before the speaker's own
+        # (the link encodes again only a message other than the last it encoded).
+        others: Chat | None = None
+        speakers: list[tuple[Guest, ChatLine]] = []
         for guest, told in self._told.items():
             if where in told and self._hears_from(guest, said):
                 line = self._line(guest, heard)
                 if line.yours:
-                    guest.send(Chat(where[0], (line,), code=where[1]))
+                    speakers.append((guest, line))
                     continue
                 if others is None:
                     others = Chat(where[0], (line,), code=where[1])
                 guest.send(others)
+        for guest, line in speakers:
+            guest.send(Chat(where[0], (line,), code=where[1]))
 
     def _hears_from(self, guest: Guest, said: Said) -> bool:
         return self.hears(guest, said.person, said.speaker)
