@@ -336,18 +336,17 @@ class TalkRooms:
         # The line as everyone but its speaker hears it: one object, sent to them all before the speaker's own
         # (the link encodes again only a message other than the last it encoded).
         others: Chat | None = None
-        speakers: list[tuple[Guest, ChatLine]] = []
+        speakers: list[Guest] = []
         for guest, told in self._told.items():
             if where in told and self._hears_from(guest, said):
-                line = self._line(guest, heard)
-                if line.yours:
-                    speakers.append((guest, line))
+                if self._is(guest, said.person):
+                    speakers.append(guest)
                     continue
                 if others is None:
-                    others = Chat(where[0], (line,), code=where[1])
+                    others = Chat(where[0], (self._line(guest, heard),), code=where[1])
                 guest.send(others)
-        for guest, line in speakers:
-            guest.send(Chat(where[0], (line,), code=where[1]))
+        for guest in speakers:
+            guest.send(Chat(where[0], (self._line(guest, heard),), code=where[1]))
 
     def _hears_from(self, guest: Guest, said: Said) -> bool:
         return self.hears(guest, said.person, said.speaker)
@@ -355,8 +354,7 @@ class TalkRooms:
     def hears(self, guest: Guest, person: str, speaker: str) -> bool:
         """Whether ``guest`` hears ``person`` (``speaker``, as a mute names them): it has muted neither them nor all
         talk; its own lines always."""
-        own = self._roster.lines.get(guest)
-        if own is not None and own.person == person:
+        if self._is(guest, person):
             return True
         return guest not in self._deaf and speaker not in self.mutes.of(guest)
 
@@ -371,11 +369,15 @@ class TalkRooms:
         """A number for a line heard here (a player reports it by it)."""
         return next(self._numbers)
 
+    def _is(self, guest: Guest, person: str) -> bool:
+        """Whether ``guest`` is ``person`` (as its line of who is online says)."""
+        own = self._roster.lines.get(guest)
+        return own is not None and own.person == person
+
     def _line(self, guest: Guest, heard: Heard) -> ChatLine:
         said = heard.said
-        own = self._roster.lines.get(guest)
         return ChatLine(heard.id, said.room, self._speaker(said.person), said.name, said.text, said.at,
-                        yours=own is not None and own.person == said.person)
+                        yours=self._is(guest, said.person))
 
     def _speaker(self, person: str) -> int:
         number = self._speakers.get(person)
