@@ -32,8 +32,8 @@ class InPlay:
     moment: Moment
     #: Who may have a seat of their own among them: the players of the seats free to take back (by the name they
     #: sat down as), and the keys of every seat. A guest who is neither has the shared ``listing``.
-    claimed_by_name: frozenset[str] = frozenset()
-    claimed_by_key: frozenset[str] = frozenset()
+    claimed_by_name: frozenset[str]
+    claimed_by_key: frozenset[str]
 
 
 def in_play(tables: Iterable[Table], watchers: Mapping[str, int], moment: Moment,
