@@ -93,7 +93,7 @@ KEY_TARGET, MATCH_TARGET = 0.100, 0.300
 MEMORY_MARGIN = 0.10
 #: The meet scene's p95 for who is online: a newcomer (from its connection, its child's start included) or one
 #: who left, counted in other lobbies' titles (the list's changes are told a fifth of a second after they come,
-#: each lobby draws them at a moment of its own, once a second); issue 43 asks for 1 s at 200 sessions (it was 2 s).
+#: each lobby draws them at the next of its own moments, half a second apart); issue 43 asks for 1 s at 200 sessions.
 ONLINE_TARGET = 1.0
 #: How long a lobby's count of who is online is waited for before it counts as never shown.
 ONLINE_TIMEOUT = 7.0

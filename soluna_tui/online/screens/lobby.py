@@ -33,7 +33,7 @@ from ...widgets.key_footer import KeyFooter
 from ...widgets.text_lines import wrap
 from ..panes.lobby_lists import MATCHES_TITLE, TALK_TITLE, LobbyLists
 from ..panes.lobby_menu import QUICK
-from ..panes.lobby_pace import LobbyPace
+from ..panes.lobby_pace import ONLINE_EVERY, LobbyPace
 from ..panes.matches_in_play import MatchesInPlay
 from ..panes.menu_and_settings import MenuAndSettings
 from ..panes.people_online import PeopleOnline
@@ -180,7 +180,10 @@ class LobbyScreen(QuietFocus, Screen[None]):
         drawn if listed here, else when the player asks for them; ``news``, a change: at its moment."""
         self.online, self.online_total = people, total
         self.lists.people.show_people(people, total, you)
-        (self.pace.draw_news if news else self.pace.draw)(self._draw_online)
+        if news:
+            self.pace.draw_news(self._draw_online, ONLINE_EVERY)
+        else:
+            self.pace.draw(self._draw_online)
 
     def _draw_online(self) -> None:
         self._show_titles()

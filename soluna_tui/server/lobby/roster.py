@@ -47,10 +47,10 @@ from .visitors import Guest, Visitor
 
 log = logging.getLogger("soluna.server")
 
-#: Seconds a change waits before it is told, with whatever else changed meanwhile (each lobby then draws it at a
-#: moment of its own, ``online.panes.lobby_pace.NEWS_EVERY``: the two together are how late a change can be). At
-#: 0.5 s, who is online was p95 1.5 s late in 150 lobbies (``ssh_load.py --scene meet --sessions 200``); at 0.2 s,
-#: 1.2 s, for 0.07 more cores on the server side (the lobbies still draw at most once a second).
+#: Seconds a change waits before it is told, with whatever else changed meanwhile (each lobby then draws it at the
+#: next of its own moments, ``online.panes.lobby_pace.ONLINE_EVERY`` apart: the two together are how late a change
+#: can be). At 0.5 s, with a lobby's moments a second apart, who is online was p95 1.5 s late in 150 lobbies
+#: (``ssh_load.py --scene meet --sessions 200``); at 0.2 s, 1.2 s; with the moments half a second apart, 0.7-0.8 s.
 TELL_AFTER = 0.2
 #: What a player does away from the lobby: back from it, their rating may have moved.
 AT_A_MATCH = frozenset({Doing.PLAYING, Doing.COMPUTER})
