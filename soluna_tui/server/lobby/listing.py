@@ -5,6 +5,12 @@ against the computer to resume. Sent whenever it changes, once per turn of the e
 much changed, and never twice the same to one guest. Every move in every match asks (a move may end a round,
 and the stars are listed), so a listing unchanged costs each guest in the lobby an identity check, not a walk
 over the matches: the guests with no seat in play share one object, kept for as long as nothing listed changes.
+
+That shared listing is news, sent at most once every ``SHARED_EVERY`` (at once after a quiet spell, else with
+whatever else changed meanwhile): matches that began together end their rounds within moments of each other,
+and each round's end sent every lobby the whole listing again (25 of them within two seconds, to 150 lobbies,
+held the rounds' last moves behind them). A guest's own listing (a seat of theirs in play, a computer match kept)
+is sent at once, as is every listing a guest asks for by coming into the lobby.
 """
 
 from __future__ import annotations
@@ -17,6 +23,9 @@ from ...link.messages import ComputerOffer, ListedMatch, LobbyListing
 from .decision_values import Moment
 from .tables import Table
 from .visitors import Guest, Visitor
+
+#: Seconds at least between two sendings of the listing the guests with no seat in play share.
+SHARED_EVERY = 0.5
 
 
 @dataclass(frozen=True)
@@ -89,32 +98,52 @@ class Listing:
     """Tells the guests in the lobby (at no match) what is in play."""
 
     def __init__(self, visitors: dict[Guest, Visitor], matches: Callable[[], InPlay],
-                 build: Callable[[Guest, Visitor, InPlay], LobbyListing]) -> None:
+                 build: Callable[[Guest, Visitor, InPlay], LobbyListing], shared_every: float = SHARED_EVERY) -> None:
         self._visitors = visitors
+        self._shared_every = shared_every
         self._matches = matches
         self._build = build
         self._due = False
+        #: When the shared listing was last sent (the loop's time), and the sending held back until it may be.
+        self._shared_at = float("-inf")
+        self._held: asyncio.TimerHandle | None = None
 
     def changed(self) -> None:
-        """Something listed may have changed: the guests in the lobby hear it at the end of this turn of the loop."""
+        """Something listed may have changed: the guests in the lobby hear it at the end of this turn of the loop
+        (those who share the listing, once ``SHARED_EVERY`` has passed since they last heard it)."""
         if not self._due:
             self._due = True
             asyncio.get_running_loop().call_soon(self._send)
 
     def _send(self) -> None:
         self._due = False
-        matches = self._matches()
+        matches, loop = self._matches(), asyncio.get_running_loop()
+        wait = self._shared_at + self._shared_every - loop.time()
         for guest, visitor in list(self._visitors.items()):
-            if visitor.code is None:
-                self.send_to(guest, matches=matches)
+            if visitor.code is not None:
+                continue
+            listing = self._build(guest, visitor, matches)
+            if listing is matches.listing and listing is not visitor.last_listing and wait > 0:
+                if self._held is None:
+                    self._held = loop.call_later(wait, self._release)
+            elif self._tell(guest, visitor, listing) and listing is matches.listing:
+                self._shared_at = loop.time()
 
-    def send_to(self, guest: Guest, force: bool = False, matches: InPlay | None = None) -> None:
-        """The listing to one guest, unless it has just been sent the very same (``force``: even then);
-        ``matches``: those in play, when already worked out."""
+    def _release(self) -> None:
+        self._held = None
+        self.changed()
+
+    def send_to(self, guest: Guest, force: bool = False) -> None:
+        """The listing to one guest at once, unless it has just been sent the very same (``force``: even then)."""
         visitor = self._visitors.get(guest)
-        if visitor is None:
-            return
-        listing = self._build(guest, visitor, self._matches() if matches is None else matches)
-        if force or (listing is not visitor.last_listing and listing != visitor.last_listing):
-            visitor.last_listing = listing
-            guest.send(listing)
+        if visitor is not None:
+            self._tell(guest, visitor, self._build(guest, visitor, self._matches()), force)
+
+    @staticmethod
+    def _tell(guest: Guest, visitor: Visitor, listing: LobbyListing, force: bool = False) -> bool:
+        """Send ``listing`` unless the guest was last sent the very same (``force``: even then); whether it was."""
+        if not force and (listing is visitor.last_listing or listing == visitor.last_listing):
+            return False
+        visitor.last_listing = listing
+        guest.send(listing)
+        return True
