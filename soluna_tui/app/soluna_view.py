@@ -13,6 +13,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from textual.message_pump import MessagePump
     from textual.screen import Screen
 
@@ -80,6 +82,9 @@ class SolunaView(Protocol):
 
     def action_new_match(self, previous: MatchSetup | None = None, notice: str = "") -> None:
         """Offer the new-match dialog."""
+
+    def hold_input(self) -> Callable[[], None]:
+        """Keep the keys still waiting until the function returned is called (``terminal/key_order.py``)."""
 
 
 def app_view(node: MessagePump) -> SolunaView:

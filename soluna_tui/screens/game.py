@@ -24,7 +24,7 @@ from textual.widget import Widget
 from ..app.soluna_view import SolunaView, app_view
 from ..local.table import Table, UndoTooLateError
 from ..play import view
-from ..play.coach import Coach
+from ..play.coach import Coach, Turn
 from ..play.match_flow import KeyFacts, MatchFlow, Step
 from ..play.view import Moment, TableFacts
 from ..rules import Arrangement, Match, PlacedMove
@@ -274,10 +274,22 @@ class GameScreen(QuietFocus, CachedLines, BoardScreen[None]):
         self.clock_watch.watch()
         step = self.flow.step()
         if step is Step.ANNOUNCE:
-            self.dialogs.announce_end()
+            # The move that decided it is drawn first, and its dialog over it in the next frame: the player sees
+            # the move land, and the dialog's frame (a screen laid out and drawn whole) does not hold it back. The
+            # keys typed after the move wait for the dialog they are meant for.
+            self.call_after_refresh(self._announce_end, self.flow.turn, self.soluna.hold_input())
         elif step is Step.THINK:
             self.picking.drop()
             self.computer.think()
+
+    def _announce_end(self, turn: Turn, then: Callable[[], None]) -> None:
+        """The end decided at ``turn`` announced, unless the match moved on meanwhile (a move taken back); then the
+        keys typed since go on."""
+        try:
+            if self.flow.turn == turn and self.is_attached:
+                self.dialogs.announce_end()
+        finally:
+            then()
 
     @on(ComputerAnswered)
     def _computer_answered(self, message: ComputerAnswered) -> None:

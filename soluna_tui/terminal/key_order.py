@@ -13,6 +13,9 @@ Escape followed at once by another key (as a burst or one SSH packet brings them
 then that key: Textual's terminal parser reads ESC and a character as Alt and that character
 (``alt+3``, or for a character with a name, ``space`` or ``colon``, the key alone: the Escape
 lost). The game binds no Alt key, so there Escape is given back (``read_escape_then_key``).
+
+A key may start something that ends a moment after it is back (the round's dialogs, which come a frame after the
+move that decided the round): ``hold_input`` keeps the keys behind it waiting until that is done too.
 """
 
 from __future__ import annotations
@@ -141,6 +144,8 @@ class InOrderInput(_AppBase):
         self._waiting_input: deque[events.Key | events.Paste] = deque()
         self._input_in_flight: _Sequenced | None = None
         self._give_up_timer: Timer | None = None
+        #: The holds on the keys still waiting (``hold_input``), each by when it lapses.
+        self._holds: dict[object, float] = {}
 
     @property
     def inputs_waiting(self) -> int:
@@ -162,8 +167,23 @@ class InOrderInput(_AppBase):
         if isinstance(event, _Sequenced) and event.is_forwarded:
             self.input_done(event)  # back from the widgets: its bindings have run
 
+    def hold_input(self) -> Callable[[], None]:
+        """Keep the keys and pastes still waiting from going on until the function returned is called (once what
+        the last one started is done), or ``GIVE_UP_SECONDS`` have passed."""
+        hold = object()
+        self._holds[hold] = time.monotonic() + GIVE_UP_SECONDS
+
+        def release() -> None:
+            if self._holds.pop(hold, None) is not None and not self._holds and self._waiting_input:
+                self.call_later(self._send_next_input)
+
+        return release
+
     async def _send_next_input(self) -> None:
-        if self._input_in_flight is not None:
+        if self._holds:
+            now = time.monotonic()
+            self._holds = {hold: lapses for hold, lapses in self._holds.items() if lapses > now}
+        if self._input_in_flight is not None or self._holds:
             if self._give_up_timer is None:
                 self._give_up_timer = self.set_timer(CHECK_SECONDS, self._give_up)
             return

@@ -151,3 +151,24 @@ async def test_q_quits_the_new_match_form_opened_with_n_and_types_a_q_in_a_name(
         await pilot.pause()
     assert app.return_code == 0
     assert (tmp_path / "current-match.json").exists()  # the match under the form is kept
+
+
+async def test_the_move_that_decides_a_round_is_drawn_before_its_dialog_comes_over_it(tmp_path) -> None:
+    """The round's last move lands on the board in a frame of its own, and the round's dialogs (its review, then
+    who opens the next) come over it in the next: a player sees the move that decided the round, and the dialog's
+    frame (a screen laid out and drawn whole, 70-100 ms of CPU) does not hold the move back (over SSH, each
+    opponent's screen waited for it)."""
+    app = make_app(tmp_path, hot_seat(seed=7))
+    async with app.run_test(size=(80, 24)) as pilot:
+        frames: list[tuple[str, bool]] = []  # what was on top at each frame, and whether the round was decided
+        display = app._display
+
+        def noted(screen, renderable) -> None:
+            if renderable is not None:
+                frames.append((type(app.screen).__name__, game(app).match.round.is_over))
+            display(screen, renderable)
+
+        app._display = noted  # type: ignore[method-assign]
+        await play_randomly_until(pilot, app, random.Random(7), RoundOverScreen)
+        decided = [name for name, over in frames if over]
+        assert decided[:2] == ["GameScreen", "ReviewScreen"] and "RoundOverScreen" in decided  # the review first
