@@ -212,6 +212,12 @@ class MatchFlow:
             return Step.THINK
         return Step.NOTHING
 
+    def unannounce(self, turn: Turn) -> None:
+        """The end at ``turn`` was not announced after all (the match went back before its dialog came): the next
+        end is announced, even at the same turn."""
+        if self._announced == turn:
+            self._announced = None
+
     def announce_again(self) -> None:
         """The end announced is no longer where the match stands (its dialog closed from elsewhere): the next
         end is announced, even at the same turn."""

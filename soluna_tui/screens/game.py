@@ -276,8 +276,10 @@ class GameScreen(QuietFocus, CachedLines, BoardScreen[None]):
         if step is Step.ANNOUNCE:
             # The move that decided it is drawn first, and its dialog over it in the next frame: the player sees
             # the move land, and the dialog's frame (a screen laid out and drawn whole) does not hold it back. The
-            # keys typed after the move wait for the dialog they are meant for.
-            self.call_after_refresh(self._announce_end, self.flow.turn, self.soluna.hold_input())
+            # keys typed after the move wait until the end is announced (the dialog they are meant for shown).
+            release = self.soluna.hold_input()
+            if not self.call_after_refresh(self._announce_end, self.flow.turn, release):
+                release()  # the screen is closing: nothing to announce, nothing to wait for
         elif step is Step.THINK:
             self.picking.drop()
             self.computer.think()
@@ -288,6 +290,8 @@ class GameScreen(QuietFocus, CachedLines, BoardScreen[None]):
         try:
             if self.flow.turn == turn and self.is_attached:
                 self.dialogs.announce_end()
+            else:
+                self.flow.unannounce(turn)  # should the match come back to the same turn decided, it is announced
         finally:
             then()
 

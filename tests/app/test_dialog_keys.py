@@ -5,11 +5,12 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 
 from textual.pilot import Pilot
 
 from soluna_tui.app.soluna_app import SolunaApp
-from soluna_tui.rules import Match, MatchOptions
+from soluna_tui.rules import Match, MatchOptions, Move
 from soluna_tui.screens.game import GameScreen
 from soluna_tui.screens.match_over import MatchOverScreen
 from soluna_tui.screens.new_match import NewMatchScreen
@@ -17,7 +18,17 @@ from soluna_tui.screens.round_over import RoundOverScreen
 from soluna_tui.terminal.glyphs import glyphs_for
 
 from ..rules.test_match import finish_round
-from .helpers import footer_keys, game, hot_seat, make_app, play_randomly_until, screen_text
+from .helpers import (
+    footer_keys,
+    game,
+    hot_seat,
+    make_app,
+    play_by_keys,
+    play_randomly_until,
+    screen_text,
+    set_position,
+    wait_for,
+)
 
 
 @asynccontextmanager
@@ -172,3 +183,24 @@ async def test_the_move_that_decides_a_round_is_drawn_before_its_dialog_comes_ov
         await play_randomly_until(pilot, app, random.Random(7), RoundOverScreen)
         decided = [name for name, over in frames if over]
         assert decided[:2] == ["GameScreen", "ReviewScreen"] and "RoundOverScreen" in decided  # the review first
+
+
+async def test_a_decided_round_taken_back_before_its_dialog_came_is_announced_when_decided_again(tmp_path) -> None:
+    """The round's dialog comes a frame after the move that decided it. Should the match go back meanwhile (over SSH:
+    the server's word that the move was not kept, a take-back agreed), no dialog comes; and when the same move
+    decides the round again, at the same turn, its dialog does come (the end was not counted as announced)."""
+    app = make_app(tmp_path, replace(hot_seat(seed=1), review=False))
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = game(app)
+        set_position(screen, "1S 1S 1M")
+        await pilot.pause()
+        move = Move.parse("1S>1S")  # wins the round
+        screen.table.play(move, screen.match.to_move)
+        screen.after_change()  # the end decided: its dialog a frame later
+        screen.table.undo()  # the match goes back before that frame (as a remote table's state can)
+        screen.after_change()
+        for _ in range(3):
+            await pilot.pause()
+        assert app.screen is screen and not screen.match.round.is_over
+        await play_by_keys(pilot, app, move)
+        await wait_for(pilot, app, lambda: isinstance(app.screen, RoundOverScreen), "the round-over dialog")

@@ -72,7 +72,7 @@ async def test_the_shared_listing_is_sent_at_once_after_a_quiet_spell_then_at_mo
     """Matches that began together end their rounds within moments of each other: each round's end sent every lobby
     the whole listing again. Those who share the listing hear it at most once every ``shared_every`` (at once after
     a quiet spell, else the latest, once the spell is over); a guest whose seat is held hears each change at once."""
-    every = 0.3
+    every = 1.0  # long enough that a busy machine's pause between two changes stays within it
     tables = [table("ABCD", seat("ann"), seat("bob", None, held_until=NOW + 60, addresses=("10.0.0.1",))),
               table("EFGH", seat("cyd"), seat("dan"))]
     watchers: dict[str, int] = {}
@@ -107,3 +107,7 @@ async def test_the_shared_listing_is_sent_at_once_after_a_quiet_spell_then_at_mo
     await asyncio.sleep(every * 1.5)
     await a_change(lambda: watchers.update(EFGH=3))  # a quiet spell over: at once
     assert crowd.kept_of(LobbyListing)[-1].matches[1].watchers == 3 and len(crowd.kept_of(LobbyListing)) == 3
+    await a_change(lambda: watchers.update(EFGH=4))  # held back; then the lobby closes: never sent
+    listing.close()
+    await asyncio.sleep(every * 1.2)
+    assert len(crowd.kept_of(LobbyListing)) == 3

@@ -200,6 +200,7 @@ class Lobby:
         await cancel_and_wait([visitor.worker for visitor in self.visitors.values() if visitor.worker is not None])
         self.upkeep.close()
         self.roster.close()
+        self.listing.close()
         self.store.on_talk = None
         await self.pairing.close()
         await self.tournaments.close()

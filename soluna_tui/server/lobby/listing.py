@@ -133,6 +133,12 @@ class Listing:
         self._held = None
         self.changed()
 
+    def close(self) -> None:
+        """The lobby is closing: the listing held back is not sent."""
+        if self._held is not None:
+            self._held.cancel()
+            self._held = None
+
     def send_to(self, guest: Guest, force: bool = False) -> None:
         """The listing to one guest at once, unless it has just been sent the very same (``force``: even then)."""
         visitor = self._visitors.get(guest)
