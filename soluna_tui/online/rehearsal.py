@@ -84,7 +84,8 @@ def import_terminal_modules() -> None:
 def rehearse() -> None:
     """Play a session headless in this process; then check that nothing of it lives on (its app, a thread)."""
     import_terminal_modules()
-    threads = threading.active_count()
+    # The threads themselves, not their number: one of the caller's ending meanwhile must not hide one left here.
+    threads = set(threading.enumerate())
     try:
         app = asyncio.run(asyncio.wait_for(_session(), TIME_LIMIT))
     finally:
@@ -92,8 +93,8 @@ def rehearse() -> None:
     gc.collect()
     if app() is not None:
         raise RehearsalError("the rehearsal's app outlived it")
-    if threading.active_count() > threads:
-        raise RehearsalError(f"{threading.active_count() - threads} threads left running by the rehearsal")
+    if left := [thread for thread in threading.enumerate() if thread not in threads]:
+        raise RehearsalError(f"{len(left)} threads left running by the rehearsal")
 
 
 async def _session() -> weakref.ref[Any]:

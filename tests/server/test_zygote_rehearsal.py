@@ -51,15 +51,23 @@ def test_the_rehearsal_plays_to_its_match_and_a_session_takes_its_stylesheet_dra
     assert rehearsal.REHEARSED == []  # taken once: no other app of this process shares what that one changes
 
 
-def test_a_rehearsal_that_leaves_a_thread_running_is_refused(monkeypatch) -> None:
-    release = threading.Event()
+@pytest.mark.parametrize("callers_thread_ends", [False, True], ids=["alone", "a caller's thread ending meanwhile"])
+def test_a_rehearsal_that_leaves_a_thread_running_is_refused(monkeypatch, callers_thread_ends: bool) -> None:
+    """Found by the suite: another thread of the process (a test worker's) ending during the rehearsal hid the one
+    the rehearsal left, when the check counted threads rather than naming them."""
+    release, callers_release = threading.Event(), threading.Event()
     left = threading.Thread(target=release.wait, args=(10,))
+    callers = threading.Thread(target=callers_release.wait, args=(10,))
+    callers.start()
 
     class Gone:
         pass
 
     async def session() -> weakref.ref[Gone]:
         left.start()
+        if callers_thread_ends:
+            callers_release.set()
+            callers.join(10)
         return weakref.ref(Gone())
 
     monkeypatch.setattr(rehearsal, "_session", session)
@@ -68,7 +76,9 @@ def test_a_rehearsal_that_leaves_a_thread_running_is_refused(monkeypatch) -> Non
             rehearsal.rehearse()
     finally:
         release.set()
+        callers_release.set()
         left.join(10)
+        callers.join(10)
 
 
 def test_a_zygote_that_cannot_rehearse_says_so_in_one_line_and_forks_all_the_same(monkeypatch, capsys) -> None:
