@@ -84,6 +84,8 @@ class ReplayScreen(QuietFocus, Screen[None]):
         #: Each round's review once judged (``None``: judging gave up); rounds missing are being judged.
         self.reviews: dict[int, RoundReview | None] = {}
         self.text: str | None = None
+        # Held, not queried: a round's verdict may arrive as the screen closes, its children already gone.
+        self._move = Static("", id="replay-move", markup=False)
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="replay-main"):
@@ -91,7 +93,7 @@ class ReplayScreen(QuietFocus, Screen[None]):
                 board = Board(self.glyphs, self.match.options.discs, id="board")
                 board.margins = (board.margins[0], REPLAY_LINES_UNDER)
                 yield board
-                yield Static("", id="replay-move", markup=False)
+                yield self._move
                 yield Static("", id="replay-result", markup=False)
             with Vertical(id="sidebar"):
                 yield Tally(self.glyphs, id="tally")
@@ -133,7 +135,7 @@ class ReplayScreen(QuietFocus, Screen[None]):
         table, last = shown_table(self.match, self.entry)
         self.query_one(Board).show(tower_looks(table, last=last))
         self.query_one(Tally).info = self._tally_info()
-        self.query_one("#replay-move", Static).update(self._move_text())
+        self._move.update(self._move_text())
 
     def _tally_info(self) -> TallyInfo:
         match, entry = self.match, self.entry
@@ -213,7 +215,7 @@ class ReplayScreen(QuietFocus, Screen[None]):
 
     def on_replay_screen_judged(self, message: Judged) -> None:
         self.reviews[message.number] = message.review
-        self.query_one("#replay-move", Static).update(self._move_text())
+        self._move.update(self._move_text())
 
     def on_replay_screen_written(self, message: Written) -> None:
         self.text = message.text

@@ -100,13 +100,16 @@ class ReviewScreen(QuietFocus, ModalScreen[None]):
         self.side_lines = side_lines
         self.hints = hints
         self.review: RoundReview | None = None
+        # Held, not queried: the verdicts may arrive as the screen closes, its children already gone.
+        self._intro = Static("Reviewing the round with perfect play...", id="review-intro", markup=False)
+        # The moves at once (the last one is news over SSH); their verdicts once found.
+        self._lines = Static(describe_moves(self.played, self.match.players), id="review-lines", markup=False)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="review", classes="dialog"):
-            yield Static("Reviewing the round with perfect play...", id="review-intro", markup=False)
+            yield self._intro
             with VerticalScroll(id="review-body"):
-                # The moves at once (the last one is news over SSH); their verdicts once found.
-                yield Static(describe_moves(self.played, self.match.players), id="review-lines", markup=False)
+                yield self._lines
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -118,19 +121,18 @@ class ReviewScreen(QuietFocus, ModalScreen[None]):
                         aborted=self.Reviewed(None, "This round has too many discs to review in time."))
 
     def on_review_screen_reviewed(self, message: Reviewed) -> None:
-        intro = self.query_one("#review-intro", Static)
         if message.review is None:
-            intro.update(message.problem)
+            self._intro.update(message.problem)
             return
         self.review = message.review
-        intro.update(RESULT_CONVENTION)
+        self._intro.update(RESULT_CONVENTION)
         text = Text()
         lines = describe_review(message.review, self.played, self.match.players, self.you, self.side_lines)
         for index, (line, style) in enumerate(lines):
             if index:
                 text.append("\n")
             text.append(line, self.get_component_rich_style(style) if style else "")
-        self.query_one("#review-lines", Static).update(text)
+        self._lines.update(text)
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

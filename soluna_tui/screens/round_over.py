@@ -131,7 +131,7 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
         self.refresh_bindings()
         if self.count_hint is not None:
             self.count_hint(self.outcome.loser)
-        self.query_one("#round-explanation", Static).update("Working out which choice wins...")
+        self._explanation.update("Working out which choice wins...")
         self._advise(self.match.layout_for(self.round_number + 1))
 
     def _advise(self, start: Position) -> None:
@@ -139,7 +139,7 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
                         aborted=self.Advised("That layout is too large to solve in time; trust your instinct."))
 
     def on_round_over_screen_advised(self, message: Advised) -> None:
-        self.query_one("#round-explanation", Static).update(f"{self.explanation()}\n{message.text}")
+        self._explanation.update(f"{self.explanation()}\n{message.text}")
 
     def summary(self) -> list[str]:
         match = self.match
@@ -210,7 +210,9 @@ class RoundOverScreen(ChoiceDialog[RoundOverChoice]):
 
     def body(self) -> Iterator[Widget]:
         yield Static("\n".join(self.summary()), id="round-summary", markup=False)
-        yield Static(self.explanation(), id="round-explanation", markup=False)
+        # Held, not queried: the advice may arrive as the screen closes, its children already gone.
+        self._explanation = Static(self.explanation(), id="round-explanation", markup=False)
+        yield self._explanation
         yield Static(self.keys_line(), id="round-keys", markup=False)
 
     def action_undo(self) -> None:

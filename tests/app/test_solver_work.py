@@ -15,6 +15,8 @@ from textual.screen import Screen
 from soluna_tui.rules import DEFAULT_DISCS, Budget, Solver, drop
 from soluna_tui.screens.solver_work import pause_until, solve_in_worker
 
+from .helpers import make_app
+
 
 async def until_set(event: threading.Event) -> None:
     """Wait until a worker thread sets ``event``, the event loop (which starts workers) running meanwhile."""
@@ -127,3 +129,36 @@ async def test_a_session_of_the_server_solves_at_the_lowest_priority_and_draws_a
         await pilot.pause()
         assert sorted(screen.heard) == [f"after {max(drawing, 19)}", f"before {drawing}"]
         assert niceness() == drawing
+
+
+async def test_answers_that_arrive_as_their_screen_loses_its_parts_are_dropped_quietly(tmp_path) -> None:
+    """Found by the suite: a round's verdicts arrived while the app was closing, the review's list already gone,
+    and the review asked for it by its id (a traceback). The screens that hear a worker's answer hold the widgets
+    they update, so an answer landing on a closing screen changes a widget nobody sees."""
+    from soluna_tui.rules import Match, MatchOptions
+    from soluna_tui.rules.teaching import review_round
+    from soluna_tui.screens.replay import ReplayScreen
+    from soluna_tui.screens.review import ReviewScreen
+    from soluna_tui.screens.round_over import RoundOverScreen
+    from soluna_tui.terminal.glyphs import glyphs_for
+
+    match = Match(MatchOptions(discs=4), ("ann", "bob"), seed=3)
+    while not match.round.is_over:
+        match.round.play(match.position.legal_moves[0])
+    review = review_round(match.rounds[0])
+    answered = [
+        (lambda: ReviewScreen(match, 1), "#review-body", ReviewScreen.Reviewed(review)),
+        (lambda: RoundOverScreen(match, glyphs_for(False), (0, 1)), "#round-explanation",
+         RoundOverScreen.Advised("Open: the first mover wins.")),
+        (lambda: ReplayScreen(match), "#play-area", ReplayScreen.Judged(1, review)),
+    ]
+    for make, part, answer in answered:
+        app = make_app(tmp_path)
+        async with app.run_test() as pilot:
+            screen = make()
+            await app.push_screen(screen)
+            await pilot.pause()
+            await screen.query_one(part).remove()
+            screen.post_message(answer)
+            await pilot.pause()
+            assert app.screen is screen
