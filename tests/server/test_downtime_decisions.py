@@ -14,6 +14,7 @@ from soluna_tui.server.lobby.decision_values import Change, Keep, MatchRead, Res
 from soluna_tui.server.lobby.decisions import ADJOURNED, DATABASE_AWAY, STILL_ADJOURNED, Referee
 from soluna_tui.server.lobby.listing import in_play, listing_for
 from soluna_tui.server.lobby.news import MovePlayed, News
+from soluna_tui.server.lobby.presence import Presence
 from soluna_tui.server.lobby.tables import Table
 
 from .test_decisions import DEAD, HERE, NOW, match_over, move_request, played, seat
@@ -43,6 +44,42 @@ def test_a_match_no_server_served_is_given_back_as_it_was_when_the_last_one_stop
     # Given back already (another server starting changed it since), or barely down: nothing to do.
     assert REFEREE.resume(current, at(NOW), since=1.0) is None
     assert REFEREE.resume(current, at(NOW), since=NOW - 0.5) is None
+
+
+def test_a_write_that_landed_while_the_try_that_found_the_store_away_waited_is_no_give_back() -> None:
+    """Found under load: a server's heartbeat began at NOW and waited for a connection, a move landed at NOW + 0.1
+    (another server could still write), then the database went; the try failed at NOW + 3. The match was never given
+    back, but it was changed after NOW: taken for given back already, a day's outage was never adjourned and bob lost
+    on time. A change is taken for a give back only after the try failed; a change after that still is one."""
+    back = NOW + 90_000
+    before_the_cut = clocked(played(), seat("ann"), seat("bob"), clock=MatchClock(BLITZ, (60.0, 90.0), 1, NOW - 50))
+    before_the_cut = MatchRead(replace(before_the_cut.stored, updated_at=NOW + 0.1))
+    change = REFEREE.resume(before_the_cut, at(back), NOW, DATABASE_AWAY, changed_after=NOW + 3)
+    assert isinstance(change, Change) and change.adjourned_at == back
+    assert REFEREE.resume(before_the_cut, at(back), NOW, DATABASE_AWAY) is None  # what the server did before
+    given_back = MatchRead(replace(before_the_cut.stored, updated_at=back - 1))  # another server, back first
+    assert REFEREE.resume(given_back, at(back), NOW, DATABASE_AWAY, changed_after=NOW + 3) is None
+
+
+def test_the_store_is_found_away_when_the_first_try_of_the_outage_fails() -> None:
+    """The clocks stop as of the try (``away_since``); a change is taken for a give back only after it failed."""
+
+    class Store:
+        SHARED = True
+        now = NOW
+
+        def clock(self) -> float:
+            return self.now
+
+    store = Store()
+    presence = Presence(store, HERE)  # type: ignore[arg-type]
+    store.now = NOW + 3
+    presence.store_away(NOW)  # the heartbeat tried at NOW, failed at NOW + 3
+    store.now = NOW + 5
+    presence.store_away(NOW + 4)  # a later try, in the same outage
+    assert (presence.away_since, presence.found_away_at, presence.store_down) == (NOW, NOW + 3, True)
+    presence.store_back()
+    assert (presence.away_since, presence.found_away_at, presence.store_down) == (None, None, False)
 
 
 def test_a_match_played_on_while_the_database_was_away_is_given_back_as_it_was_however_long() -> None:

@@ -229,14 +229,18 @@ class Referee:
             clock = read.clock.credited(heard, moment.now) if heard is not None else Keep.CLOCK
         return Change(read.fresh_match(), seats, News.to_all(line), clock=clock)
 
-    def resume(self, read: MatchRead, moment: Moment, since: float, down: str = "The server was down") -> Decision:
+    def resume(self, read: MatchRead, moment: Moment, since: float, down: str = "The server was down",
+               changed_after: float | None = None) -> Decision:
         """Nobody could play from ``since`` until now (every server stopped, or the store was away: ``down`` says
         which to the players): the match is given back as it was then. Its clock runs on from now as it stood, and
         a held seat is held from now for what was left of its player's time away; past ``adjourn_after``, it is
-        adjourned instead (``adjourn``). A match changed since then was given back already (by another server), or
-        had a move kept meanwhile written (decided as of then); an adjourned match waits for its players."""
+        adjourned instead (``adjourn``). A match changed after ``changed_after`` (``since`` unless given) was given
+        back already (by another server), or had a move kept meanwhile written (decided as of then); an adjourned
+        match waits for its players. A store found away gives ``changed_after`` as when the try failed: a write can
+        land while that try still waits, after ``since`` but before the outage."""
         gap = moment.now - since
-        if not read.in_play or read.adjourned or read.stored.updated_at > since or gap < RESUME_GAP:
+        changed_since = since if changed_after is None else changed_after
+        if not read.in_play or read.adjourned or read.stored.updated_at > changed_since or gap < RESUME_GAP:
             return None
         if gap >= self.adjourn_after:
             return self.adjourn(read.fresh_match(), read.seats, read.clock, moment, since,

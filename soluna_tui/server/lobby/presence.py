@@ -12,8 +12,10 @@ writes no heartbeat, and every other server named in a seat is gone.
 A server cut off from the database cannot beat either, so silence is counted only while this
 server hears the database: back after an outage, it takes nobody for dead before every server has
 had ``back_grace`` to be heard again (``back_at``), and nothing comes due meanwhile (``settling``).
-The clocks stop when this server finds the database away (``away_since``): the heartbeat gives the
-time back to every match in play once it is back (``Referee.resume``), however long it was away.
+The clocks stop when this server finds the database away (``away_since``, when the try that found it
+began): the heartbeat gives the time back to every match in play once it is back (``Referee.resume``),
+however long it was away, but for a match changed after that try failed (``found_away_at``): another
+server gave it back first. A write that landed while the try still waited came before the outage.
 
 A player who leaves while the store cannot be written is remembered here (``departures``), with
 the moment they left, until the sweep has told the store; once the store is back, that moment is
@@ -66,8 +68,11 @@ class Presence:
         #: The store cannot be written now (this server's last try failed), and when it came back last.
         self.store_down = False
         self.back_at = float("-inf")
-        #: The store's time this server found the store away (``None`` while it is not): the clocks stop then.
+        #: The store's time of the try that found the store away (``None`` while it is not): the clocks stop then.
         self.away_since: float | None = None
+        #: The store's time that try failed, the first of the outage: a write stored before it came before the
+        #: outage (a try may wait seconds, another's write landing meanwhile); after it, after the store came back.
+        self.found_away_at: float | None = None
         #: How long, back after an outage, every server is taken for alive (each needs a moment to be heard).
         self.back_grace = max(self.dead_after, DEAD_AFTER)
         #: Seats this server's players left while the store could not be told: (code, seat) -> when they left.
@@ -83,12 +88,14 @@ class Presence:
         """The store could not be written by what was tried at ``tried_at``: known from now on, and the clocks stop
         as of then if they had not yet."""
         self.away_since = tried_at if self.away_since is None else min(self.away_since, tried_at)
+        if self.found_away_at is None:
+            self.found_away_at = self.store.clock()
         self.store_down = True
 
     def store_back(self) -> None:
         """The store is written again (and the time it was away given back): a player who left meanwhile is away
         from now."""
-        self.away_since, self.store_down = None, False
+        self.away_since, self.found_away_at, self.store_down = None, None, False
         now = self.store.clock()
         self.departures = {seat: max(left_at, now) for seat, left_at in self.departures.items()}
 

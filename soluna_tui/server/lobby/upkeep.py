@@ -152,7 +152,7 @@ class Upkeep:
                 await self.pending.write()
                 if presence.store_down:
                     if presence.away_since is not None:
-                        await self.give_back(presence.away_since)
+                        await self.give_back(presence.away_since, presence.found_away_at)
                     presence.store_back()
                     self._show_clocks_running()
                     log.warning("the database is back: every match was re-read")
@@ -212,14 +212,15 @@ class Upkeep:
             for guest in table.guests:
                 guest.send(self.cache.state(table, guest))
 
-    async def give_back(self, since: float) -> None:
-        """The store was away from ``since`` until now: every match in play not changed since is given back as it
-        was then (``Referee.resume``: no clock ran, no time away counted), its players told; a match another
-        server gave back first, or whose move kept meanwhile was just written, was changed since."""
+    async def give_back(self, since: float, found_at: float | None = None) -> None:
+        """The store was away from ``since`` until now: every match in play not changed since this server found it
+        away (``found_at``) is given back as it was then (``Referee.resume``: no clock ran, no time away counted),
+        its players told; a match another server gave back first, or whose move kept meanwhile was just written,
+        was changed since."""
         given = 0
         for stored in await self.store.matches.active():
             def decide(read: MatchRead) -> Decision:
-                return self.referee.resume(read, self.presence.moment(), since, DATABASE_AWAY)
+                return self.referee.resume(read, self.presence.moment(), since, DATABASE_AWAY, changed_after=found_at)
 
             if stored.code in self.cache.tables:
                 given += await self.writer.apply(stored.code, decide) is not None
