@@ -109,6 +109,25 @@ def names_online(guest: FakeGuest) -> list[str]:
     return sorted(person["name"] for person in online_now(guest).values())
 
 
+async def test_a_guest_sat_down_before_its_line_is_made_again_hears_no_lobby_news_and_all_of_it_back(
+        make_lobby) -> None:
+    """Found with 16 workers on 2 cores: a player's step seats them (``visitor.code``) and then waits on the store
+    before their line is made again; news told meanwhile reached them at their match. Now it does not, and back in
+    the lobby they have the whole list, with what changed meanwhile."""
+    lobby = await make_lobby()
+    ann, eve = FakeGuest("ann"), FakeGuest("eve")
+    await lobby.arrive(ann)
+    await wait_for(lambda: names_online(ann) == ["ann"])
+    lobby.visitors[ann].code = "ABCD"  # seated by a step that has not finished yet
+    told = len(ann.online)
+    await lobby.arrive(eve)
+    lobby.roster.tell()
+    assert ann.online[told:] == []
+    lobby.visitors[ann].code = None  # back in the lobby
+    lobby.roster.follow(ann)
+    assert [message["type"] for message in ann.online[told:]] == ["online"] and names_online(ann) == ["ann", "eve"]
+
+
 async def test_a_guest_has_the_whole_list_once_then_only_what_changed(make_lobby) -> None:
     lobby = await make_lobby()
     ann, bob, cyd = FakeGuest("ann", fingerprint="SHA256:ann"), FakeGuest("bob"), FakeGuest("cyd")

@@ -214,7 +214,13 @@ class Roster:
         news = changes(self.shown, shown, total, self.total)
         self.shown, self.total = shown, total
         if news is not None:
-            for guest in self._listening:
+            for guest in list(self._listening):
+                visitor = self._visitors.get(guest)
+                if visitor is not None and visitor.code is not None:
+                    # Sat down at a match, its line not made again yet (its step still waits on the store): no
+                    # lobby news there, and the whole list when it is back (``follow``).
+                    self._listening.discard(guest)
+                    continue
                 guest.send(news)
         self.watching = spectators(lines)
         counts = {code: each.count for code, each in self.watching.items()}
