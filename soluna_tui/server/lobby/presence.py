@@ -15,7 +15,10 @@ had ``back_grace`` to be heard again (``back_at``), and nothing comes due meanwh
 The clocks stop when this server finds the database away (``away_since``, when the try that found it
 began): the heartbeat gives the time back to every match in play once it is back (``Referee.resume``),
 however long it was away, but for a match changed after that try failed (``found_away_at``): another
-server gave it back first. A write that landed while the try still waited came before the outage.
+server gave it back first. A write that landed while the try still waited came before the outage. The
+trade-off: an outage shorter than a try's wait (a connection waited for up to ``connect_timeout``) that another
+server found, saw end and gave back before this server's try failed is given back again, a few seconds more
+of it credited and told twice; taking such a write for a give-back instead lost a day's outage on time.
 
 A player who leaves while the store cannot be written is remembered here (``departures``), with
 the moment they left, until the sweep has told the store; once the store is back, that moment is
