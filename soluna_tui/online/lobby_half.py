@@ -31,7 +31,9 @@ from ..link.messages import (
     WatchMatch,
     Welcome,
 )
+from ..local.table import LocalTable
 from .linked_app import NOTICE_SECONDS, LinkedApp
+from .match_half import computer_comeback
 from .screens import lobby_wish
 from .screens.choose_name import ChooseNameScreen
 from .screens.waiting import WaitingScreen
@@ -89,6 +91,13 @@ class LobbyHalf:
         app = self.app
         asked = app.asker(message)
         app.secret = message.secret
+        game = app.game
+        if game is not None and isinstance(game.table, LocalTable) and game.table.comeback != (
+                comeback := computer_comeback(app.secret)):
+            # A match against the computer begun before this came (Enter as the lobby showed, the welcome on its
+            # way): the secret it is kept under, in its tally now.
+            game.table.comeback = comeback
+            game.table.changed()
         app.hold_seconds = message.hold_seconds
         app.clocks, app.ranked_after = message.clocks, message.ranked_after
         app.ranked_opponents, app.pair_rated_per_day = message.ranked_opponents, message.pair_rated_per_day

@@ -71,6 +71,12 @@ class ServerStore:
         """Nothing was kept, so nothing to take back."""
 
 
+def computer_comeback(secret: str) -> str:
+    """How to come back to a match against the computer kept by the server, as its tally says it ("secret KQXPMR");
+    nothing while the server has not told this session its secret."""
+    return f"secret {secret}" if secret else ""
+
+
 class MatchHalf:
     """The match shown, its news from the server, and leaving it (``app`` holds what both halves read)."""
 
@@ -210,7 +216,7 @@ class MatchHalf:
         """A match against the computer at this terminal, kept by the server (its clock too, as it was kept)."""
         setup = saved.setup
         table = LocalTable.from_saved(saved, self.server_store)
-        table.comeback = f"secret {self.app.secret}" if self.app.secret else ""
+        table.comeback = computer_comeback(self.app.secret)
         if setup.rated and setup.computer_level is not None:
             table.notices.append(f"Rated against level {strength_of(setup.computer_level).rated}: no hints, no "
                                  "take-backs.")

@@ -457,6 +457,20 @@ async def test_a_held_seat_is_offered_and_its_secret_asked_for() -> None:
         assert request["code"] == "WXYZ"
 
 
+async def test_a_match_against_the_computer_begun_before_the_welcome_shows_its_secret_once_it_comes() -> None:
+    """Found with 16 workers on 2 cores: the lobby shows "Welcome, ann." with the SSH name before the server's
+    welcome (with the secret) arrives; Enter then began a match whose tally never said its secret."""
+    app, ours = await start()
+    async with app.run_test(size=(100, 32)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        await pilot.press("enter")  # Play the computer, the welcome still on its way
+        await server.expect("computer_saved")
+        await wait_for_screen(pilot, app, GameScreen, "Your move")
+        assert "secret" not in screen_text(app)
+        server.send({"type": "welcome", "secret": "KQXPMR", "hold_seconds": 300})
+        await wait_for(pilot, app, lambda: "secret KQXPMR" in screen_text(app), "the secret in the tally")
+
+
 async def test_a_match_against_the_computer_is_kept_by_the_server_and_resumed() -> None:
     app, ours = await start()
     async with app.run_test(size=(100, 32)) as pilot:
