@@ -339,6 +339,66 @@ async def test_a_screen_s_focus_redefined_still_refreshes_its_bindings_and_repai
         assert not [how for how in repaints if how.get("repaint", True) and not how.get("layout")]
 
 
+# ---- stylesheets parsed once a process ----------------------------------------------------------
+
+def counting_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The sources Textual parses from now on (its parser, called by ``Stylesheet._parse_rules`` on a miss)."""
+    import textual.css.stylesheet
+
+    parsed: list[str] = []
+    parse = textual.css.stylesheet.parse
+
+    def counted(scope: str, css: str, *args: Any, **kwargs: Any) -> Any:
+        parsed.append(css)
+        return parse(scope, css, *args, **kwargs)
+
+    monkeypatch.setattr(textual.css.stylesheet, "parse", counted)
+    return parsed
+
+
+def test_stylesheets_of_one_process_parse_a_source_once_for_each_set_of_variables(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from textual.css.stylesheet import Stylesheet
+
+    compat.share_parsed_stylesheets()
+    compat.share_parsed_stylesheets()  # once is enough: no second layer
+    parsed = counting_parses(monkeypatch)
+    name = f"shared-{time.monotonic_ns()}"
+    css = f"Static.{name} {{ color: $accent; }}"  # a source no other test parsed
+
+    def sheet(accent: str) -> Stylesheet:
+        stylesheet = Stylesheet(variables={"accent": accent})
+        stylesheet.add_source(css, read_from=("test_compat.py", "css"))
+        stylesheet.parse()
+        return stylesheet
+
+    first, second = sheet("#ff0000"), sheet("#ff0000")
+    assert parsed == [css]
+    assert second.rules[0] is first.rules[0] and first.rules[0].selector_names == {f".{name}"}
+    first.reparse()  # Textual's fresh stylesheet, all sources again: none parsed
+    assert parsed == [css]
+    other = sheet("#0000ff")  # other variables parse again, to other colours
+    assert parsed == [css, css]
+    assert first.rules[0].styles.color != other.rules[0].styles.color
+    assert other.rules[0].styles.color.hex == "#0000FF"
+
+
+async def test_the_second_app_of_a_process_parses_no_stylesheet(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every sheet, and every widget's default CSS, a game's start reads: parsed by the first app at most."""
+    from soluna_tui.app.soluna_app import SolunaApp
+
+    parsed = counting_parses(monkeypatch)
+    for run in range(2):
+        parsed.clear()
+        app = SolunaApp(data_dir=tmp_path / str(run), offer_guided_round=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("n")  # the new-match form: the dialogs' sheets too
+            await pilot.pause()
+            assert app.stylesheet.rules
+    assert parsed == []
+
+
 # ---- the app's errors ----------------------------------------------------------------------------
 
 class Failing(App[None]):

@@ -26,6 +26,7 @@ from textual.command import CommandPalette
 from textual.screen import Screen
 from textual.theme import ThemeProvider
 
+from ..compat.textual_internals import share_parsed_stylesheets
 from ..local.match_setup import MatchSetup
 from ..local.preferences import Preferences
 from ..local.saves import SaveStore
@@ -142,6 +143,7 @@ class SolunaApp(InOrderInput, TooSmallNotice, FocusCursor, App[None]):
         ``start_notice`` is said once the first screen shows (the level ``--vs match`` chose, and why).
         ``offer_guided_round``: show the guided round at a first start (no save, no stats, not done before).
         ``cursor_follows_focus``: show the terminal's cursor on the focus (``focus_cursor.py``)."""
+        share_parsed_stylesheets()  # every app of the process parses a sheet once between them
         self.sheets = Stylesheets(ascii_mode=ascii_mode, at_once=self.STYLES_AT_ONCE,
                                   extra=self.EXTRA_STYLESHEETS)
         super().__init__(css_path=self.sheets.first)

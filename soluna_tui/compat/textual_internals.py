@@ -1,8 +1,9 @@
 """Every use the game makes of Textual's private or undocumented internals, in one place.
 
-It relies on 35 private names of Textual's (counted by ``tests/test_compat.py``: read, overridden,
+It relies on 37 private names of Textual's (counted by ``tests/test_compat.py``: read, overridden,
 imported from, or named here as relied on). Nine of them let several apps share a process, each on a
-terminal of its own, for the houses of sessions (issue 43). There were 27 before the line widgets moved to Textual's
+terminal of its own, for the houses of sessions (issue 43); two let the apps of a process parse each stylesheet
+once between them (issue 37, the time to the first frame). There were 27 before the line widgets moved to Textual's
 public line API (issue 40): what is left here for drawing lines is kept because ``benchmarks/keys.py``
 measured it needed, its figures in its docstring (``docs/benchmarks.md`` has the runs).
 
@@ -18,6 +19,7 @@ are imported where used.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -27,6 +29,8 @@ if TYPE_CHECKING:
     from textual.app import App
     from textual.binding import Binding
     from textual.command import CommandPalette
+    from textual.css.model import RuleSet
+    from textual.css.stylesheet import Stylesheet
     from textual.dom import DOMNode
     from textual.drivers.linux_driver import LinuxDriver
     from textual.geometry import Region, Size
@@ -224,6 +228,52 @@ def focus_without_repaint() -> Reactive[Widget | None]:
     from textual.reactive import Reactive
 
     return Reactive(None, repaint=False)
+
+
+# ---- Textual: stylesheets parsed once a process --------------------------------------------------
+
+#: Rule sets parsed from each source of CSS with each theme's variables, for every app of the process; the most
+#: recently used last. An app reads about 80 sources (its sheets, every widget's default CSS), a theme or ASCII mode
+#: another set: bounded for a few themes and modes, oldest dropped first.
+_SHARED_RULES: OrderedDict[tuple[object, ...], list[RuleSet]] = OrderedDict()
+SHARED_RULES_KEPT = 512
+
+
+def share_parsed_stylesheets() -> None:
+    """Parse each source of CSS once a process, for all its apps, instead of once an app and again on each reparse.
+
+    Textual keeps parsed rules per stylesheet, and each ``reparse`` (a screen with CSS of its own pushed, a widget
+    class mounted for the first time, a theme changed) builds a new stylesheet that parses every source again:
+    about 15 ms of an app's 100 ms start, 99 parses (``docs/benchmarks.md``). Apps sharing a process (the tests'
+    pilots, a house of sessions) then parse the same sheets each. The rules are read only once parsed (applied to
+    nodes by copying their declarations; Textual shares them between its own reparses), so apps may share them.
+    Idempotent; the key holds the stylesheet's CSS variables, on which parsing depends (a theme's colours).
+
+    Relies on ``Stylesheet._parse_rules(self, css, read_from, is_default_rules=False, tie_breaker=0, scope="")``
+    (private), through which every parse goes, and ``Stylesheet._variables`` (private), the variables it parses
+    with. Tested with textual 8.2.x.
+    """
+    from textual.css.stylesheet import Stylesheet
+
+    parse = Stylesheet._parse_rules
+    if getattr(parse, "shared_by_the_process", False):
+        return
+
+    def parse_once(self: Stylesheet, css: str, read_from: tuple[str, str], is_default_rules: bool = False,
+                   tie_breaker: int = 0, scope: str = "") -> list[RuleSet]:
+        key = (css, read_from, is_default_rules, tie_breaker, scope, tuple(self._variables.items()))
+        rules = _SHARED_RULES.get(key)
+        if rules is None:
+            rules = parse(self, css, read_from, is_default_rules, tie_breaker, scope)
+            _SHARED_RULES[key] = rules
+            if len(_SHARED_RULES) > SHARED_RULES_KEPT:
+                _SHARED_RULES.popitem(last=False)
+        else:
+            _SHARED_RULES.move_to_end(key)
+        return rules
+
+    parse_once.shared_by_the_process = True  # type: ignore[attr-defined]
+    Stylesheet._parse_rules = parse_once  # type: ignore[method-assign]
 
 
 # ---- Textual: the app's errors ---------------------------------------------------------------------
