@@ -40,3 +40,22 @@ async def test_a_new_player_s_seek_says_new_and_a_refusal_goes_with_its_seek() -
         server.send({"type": "open_seeks", "total": 0, "seeks": []})
         await wait_for_screen(pilot, app, SeeksBoardScreen, "Nobody is looking")
         assert "cat is at" not in screen_text(app)
+
+
+async def test_the_palette_offers_the_lobby_s_keys_the_footer_has_no_room_for_and_opens_the_seeks_board() -> None:
+    """Shown nowhere but the help, ``s`` was the only way to the board; the palette (found by name, reached by taps
+    alone) opens it too. Challenges is offered only while there are some, as its key is."""
+    app, ours = await start()
+    async with app.run_test(size=(80, 24)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        server.send(WELCOME)
+        server.send(LOBBY)
+        await settle(pilot)
+        titles = [command.title for command in app.get_system_commands(app.screen)]
+        assert titles[:2] == ["Open seeks", "Tournaments"] and "Challenges" not in titles
+        await pilot.press("ctrl+p", *"seeks")
+        await settle(pilot)
+        await pilot.press("enter")
+        assert (await server.expect("watch_seeks"))["watch"] is True
+        server.send({"type": "open_seeks", "total": 0, "seeks": []})
+        await wait_for_screen(pilot, app, SeeksBoardScreen, "Nobody is looking")

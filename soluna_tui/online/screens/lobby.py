@@ -13,10 +13,11 @@ seat. The "Online list" setting keeps this player out of the list of who is onli
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import ClassVar
 
 from textual import on
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widget import Widget
@@ -68,6 +69,15 @@ class LobbyScreen(QuietFocus, Screen[None]):
         Binding("t", "tournaments", "Tournaments", show=False),
         Binding("s", "seeks", "Open seeks", show=False),
     ]
+    #: The lobby's keys the footer has no room for, in the palette too, found there by name and reached by taps alone
+    #: (the help lists the keys; the menu at 80x24 has no line to spare): its title, what it does, the action. Each
+    #: offered while its key is (``check_action``).
+    PALETTE: ClassVar[tuple[tuple[str, str, str], ...]] = (
+        ("Open seeks", "Quick matches waiting for an opponent: accept one on its terms (s)", "seeks"),
+        ("Tournaments", "Each tournament's page, to join one or follow it (t)", "tournaments"),
+        ("Challenges", "The challenges to and from you (c)", "challenges"),
+        ("Play in a browser", "A code that signs a browser in as you (b)", "browser"),
+    )
 
     def __init__(self, player_name: str, *, ascii_mode: bool = False) -> None:
         super().__init__()
@@ -263,6 +273,12 @@ class LobbyScreen(QuietFocus, Screen[None]):
         if action == "browser":
             return self.top.browser_link
         return True
+
+    def palette_commands(self) -> Iterator[SystemCommand]:
+        """The lobby's commands for the palette (``PALETTE``), those its keys offer now."""
+        for title, help_text, action in self.PALETTE:
+            if self.check_action(action, ()):
+                yield SystemCommand(title, help_text, getattr(self, f"action_{action}"))
 
     def action_menu(self) -> None:
         self.top.menu.focus()
