@@ -59,3 +59,5 @@ async def test_the_palette_offers_the_lobby_s_keys_the_footer_has_no_room_for_an
         assert (await server.expect("watch_seeks"))["watch"] is True
         server.send({"type": "open_seeks", "total": 0, "seeks": []})
         await wait_for_screen(pilot, app, SeeksBoardScreen, "Nobody is looking")
+        # The way onto the board, in the menu's own words.
+        assert 'right now. "Find me an opponent" (in the' in screen_text(app)

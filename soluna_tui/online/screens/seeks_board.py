@@ -23,11 +23,12 @@ from ...screens.help import HELP_BINDING
 from ...screens.quiet_focus import QuietFocus
 from ...widgets.key_footer import KeyFooter
 from ...widgets.menu import Menu
+from ..panes.lobby_menu import QUICK
 from .lobby_wish import LobbyWish
 from .seeking import terms_words, waited_words
 
-#: What the board says while it has no seek to show.
-NO_SEEKS = "Nobody is looking for an opponent right now. Quick match (in the menu) puts you on this board."
+#: What the board says while it has no seek to show (the menu's entry in the menu's words).
+NO_SEEKS = f"Nobody is looking for an opponent right now. \"{QUICK[1]}\" (in the menu) puts you on this board."
 
 
 def seek_words(line: SeekLine, now: float) -> str:
