@@ -361,7 +361,9 @@ def test_stylesheets_of_one_process_parse_a_source_once_for_each_set_of_variable
     from textual.css.stylesheet import Stylesheet
 
     compat.share_parsed_stylesheets()
+    shared = Stylesheet._parse_rules
     compat.share_parsed_stylesheets()  # once is enough: no second layer
+    assert Stylesheet._parse_rules is shared
     parsed = counting_parses(monkeypatch)
     name = f"shared-{time.monotonic_ns()}"
     css = f"Static.{name} {{ color: $accent; }}"  # a source no other test parsed
@@ -383,11 +385,35 @@ def test_stylesheets_of_one_process_parse_a_source_once_for_each_set_of_variable
     assert other.rules[0].styles.color.hex == "#0000FF"
 
 
+def test_the_rules_kept_for_the_process_are_bounded_and_keep_each_set_of_variables_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from textual.css.stylesheet import Stylesheet
+
+    compat.share_parsed_stylesheets()
+    monkeypatch.setattr(compat, "SHARED_RULES_KEPT", 4)
+    name = f"bounded-{time.monotonic_ns()}"
+    for accent in ("#ff0000", "#00ff00"):
+        for number in range(3):
+            stylesheet = Stylesheet(variables={"accent": accent})
+            stylesheet.add_source(f"Static.{name}-{number} {{ color: $accent; }}", read_from=("test_compat.py", "css"))
+            stylesheet.parse()
+    ours = [(key[0], dict(key[-1])["accent"]) for key in compat._SHARED_RULES]
+    assert ours == [(f"Static.{name}-{number} {{ color: $accent; }}", accent)  # the least recently used went
+                    for accent, number in (("#ff0000", 2), ("#00ff00", 0), ("#00ff00", 1), ("#00ff00", 2))]
+    held = [key[-1] for key in compat._SHARED_RULES]
+    assert held[1] is held[2] is held[3] and list(compat._VARIABLE_SETS) == [held[0], held[1]]  # each set once
+
+
 async def test_the_second_app_of_a_process_parses_no_stylesheet(tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """Every sheet, and every widget's default CSS, a game's start reads: parsed by the first app at most."""
+    from textual.css.stylesheet import Stylesheet
+
     from soluna_tui.app.soluna_app import SolunaApp
 
+    # Textual's own parse, as if no app had shared it yet: the app shares it as it is made.
+    monkeypatch.setattr(Stylesheet, "_parse_rules", getattr(Stylesheet._parse_rules, "__wrapped__",
+                                                            Stylesheet._parse_rules))
     parsed = counting_parses(monkeypatch)
     for run in range(2):
         parsed.clear()

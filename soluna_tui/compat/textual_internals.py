@@ -19,6 +19,7 @@ are imported where used.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -232,22 +233,28 @@ def focus_without_repaint() -> Reactive[Widget | None]:
 
 # ---- Textual: stylesheets parsed once a process --------------------------------------------------
 
-#: Rule sets parsed from each source of CSS with each theme's variables, for every app of the process; the most
-#: recently used last. An app reads about 80 sources (its sheets, every widget's default CSS), a theme or ASCII mode
-#: another set: bounded for a few themes and modes, oldest dropped first.
+#: Rule sets parsed from each source of CSS with each set of CSS variables, for every app of the process; the most
+#: recently used last. A game's first screens read about 20 sources (its sheets, each widget class's default CSS),
+#: a theme or ASCII mode another set: bounded for many themes and modes, the least recently used dropped first.
 _SHARED_RULES: OrderedDict[tuple[object, ...], list[RuleSet]] = OrderedDict()
 SHARED_RULES_KEPT = 512
+#: Each set of CSS variables (a theme's, about 170 pairs) kept once, however many keys hold it.
+_VARIABLE_SETS: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] = {}
+#: The cache's dictionaries change under this lock: a process's apps share one loop today, but nothing holds
+#: Textual to parsing in one thread only.
+_SHARED_RULES_LOCK = threading.Lock()
 
 
 def share_parsed_stylesheets() -> None:
     """Parse each source of CSS once a process, for all its apps, instead of once an app and again on each reparse.
 
     Textual keeps parsed rules per stylesheet, and each ``reparse`` (a screen with CSS of its own pushed, a widget
-    class mounted for the first time, a theme changed) builds a new stylesheet that parses every source again:
-    about 15 ms of an app's 100 ms start, 99 parses (``docs/benchmarks.md``). Apps sharing a process (the tests'
-    pilots, a house of sessions) then parse the same sheets each. The rules are read only once parsed (applied to
-    nodes by copying their declarations; Textual shares them between its own reparses), so apps may share them.
-    Idempotent; the key holds the stylesheet's CSS variables, on which parsing depends (a theme's colours).
+    class mounted for the first time, a theme changed) builds a new stylesheet, with an empty cache, that parses
+    every source again: a game's start to its first screens parsed 27 times, about 15 ms of an app's 100. Apps
+    sharing a process (the tests' pilots, a house of sessions) then parse the same sheets each. Parsed rules are
+    only read after (a node takes copies of their values), so apps may share them: with this, one app's start
+    parses 20 times, and the next app's of the process none. Idempotent; the key holds the stylesheet's CSS
+    variables, on which parsing depends (a theme's colours). A parse that fails is not kept.
 
     Relies on ``Stylesheet._parse_rules(self, css, read_from, is_default_rules=False, tie_breaker=0, scope="")``
     (private), through which every parse goes, and ``Stylesheet._variables`` (private), the variables it parses
@@ -261,18 +268,27 @@ def share_parsed_stylesheets() -> None:
 
     def parse_once(self: Stylesheet, css: str, read_from: tuple[str, str], is_default_rules: bool = False,
                    tie_breaker: int = 0, scope: str = "") -> list[RuleSet]:
-        key = (css, read_from, is_default_rules, tie_breaker, scope, tuple(self._variables.items()))
-        rules = _SHARED_RULES.get(key)
-        if rules is None:
-            rules = parse(self, css, read_from, is_default_rules, tie_breaker, scope)
+        variables = tuple(self._variables.items())
+        with _SHARED_RULES_LOCK:
+            variables = _VARIABLE_SETS.setdefault(variables, variables)
+            key = (css, read_from, is_default_rules, tie_breaker, scope, variables)
+            rules = _SHARED_RULES.get(key)
+            if rules is not None:
+                _SHARED_RULES.move_to_end(key)
+                return rules
+        rules = parse(self, css, read_from, is_default_rules, tie_breaker, scope)
+        with _SHARED_RULES_LOCK:
             _SHARED_RULES[key] = rules
             if len(_SHARED_RULES) > SHARED_RULES_KEPT:
-                _SHARED_RULES.popitem(last=False)
-        else:
-            _SHARED_RULES.move_to_end(key)
+                while len(_SHARED_RULES) > SHARED_RULES_KEPT:
+                    _SHARED_RULES.popitem(last=False)
+                kept = {key[-1] for key in _SHARED_RULES}
+                for unheld in [each for each in _VARIABLE_SETS if each not in kept]:
+                    del _VARIABLE_SETS[unheld]
         return rules
 
     parse_once.shared_by_the_process = True  # type: ignore[attr-defined]
+    parse_once.__wrapped__ = parse  # type: ignore[attr-defined]  # Textual's own, for a test to put back
     Stylesheet._parse_rules = parse_once  # type: ignore[method-assign]
 
 

@@ -226,7 +226,7 @@ class LinkedApp(ReportsActivity, SolunaApp):
         return self.rated
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        """The app's commands but those that write on the server's disk; in the lobby, its own first."""
+        """The app's commands but those that write on the server's disk; in the lobby, its own too."""
         if isinstance(screen, LobbyScreen):
             yield from screen.palette_commands()
         for command in super().get_system_commands(screen):

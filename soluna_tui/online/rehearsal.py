@@ -63,9 +63,10 @@ def take_rehearsed_stylesheet(app: App[Any]) -> None:
     """In a child forked after the rehearsal, before ``app`` runs: the stylesheet the rehearsal parsed, if ``app``'s
     theme gives the same CSS variables (Textual's public ``App.stylesheet``). The child has its own copy of the
     zygote's pages, written only where it changes them: no session parses the sheets again, and the rules stay
-    shared. Sheets it reads later (ASCII mode's, the narrow layouts) and a theme changed are parsed as Textual
-    does; a child of ``--spawn exec`` (no rehearsal) parses its own. Taken once: the app changes it as it reads
-    more, so no other app of the process may have it."""
+    shared. Sheets it reads later (ASCII mode's, the narrow layouts) and a theme changed are parsed once for the
+    process (``compat.share_parsed_stylesheets``: the rehearsal's parses are in it too, so the other apps of a house
+    parse nothing the rehearsal read); a child of ``--spawn exec`` (no rehearsal) parses its own once. Taken once:
+    the app changes it as it reads more, so no other app of the process may have it."""
     if REHEARSED and app.theme_variables == REHEARSED[0].variables:
         app.stylesheet = REHEARSED.pop().stylesheet
 

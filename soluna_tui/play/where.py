@@ -99,7 +99,7 @@ PALETTE = {
     Where.COMPUTER_OVER_SSH: "rematch, puzzles, statistics, the computer's pause, themes...",
     Where.MATCH_OVER_SSH: "resign, rematch, themes...",
     Where.WATCHING: "themes, back to the lobby, quit",
-    Where.LOBBY: "puzzles, statistics, the computer's pause, themes...",
+    Where.LOBBY: "open seeks, tournaments, puzzles, statistics, the computer's pause, themes...",
 }
 QUIT = {
     Where.TERMINAL: "quit (the match is saved after every move)",

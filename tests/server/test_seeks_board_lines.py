@@ -44,7 +44,8 @@ async def test_a_new_player_s_seek_says_new_and_a_refusal_goes_with_its_seek() -
 
 async def test_the_palette_offers_the_lobby_s_keys_the_footer_has_no_room_for_and_opens_the_seeks_board() -> None:
     """Shown nowhere but the help, ``s`` was the only way to the board; the palette (found by name, reached by taps
-    alone) opens it too. Challenges is offered only while there are some, as its key is."""
+    alone) opens it too. Challenges is offered only while there are some, as its key is; the board only where the
+    server pairs players (below)."""
     app, ours = await start()
     async with app.run_test(size=(80, 24)) as pilot:
         server = FakeServer(await Link.over(ours))
@@ -52,7 +53,7 @@ async def test_the_palette_offers_the_lobby_s_keys_the_footer_has_no_room_for_an
         server.send(LOBBY)
         await settle(pilot)
         titles = [command.title for command in app.get_system_commands(app.screen)]
-        assert titles[:2] == ["Open seeks", "Tournaments"] and "Challenges" not in titles
+        assert {"Open seeks", "Tournaments", "Play in a browser"} <= set(titles) and "Challenges" not in titles
         await pilot.press("ctrl+p", *"seeks")
         await settle(pilot)
         await pilot.press("enter")
@@ -61,3 +62,19 @@ async def test_the_palette_offers_the_lobby_s_keys_the_footer_has_no_room_for_an
         await wait_for_screen(pilot, app, SeeksBoardScreen, "Nobody is looking")
         # The way onto the board, in the menu's own words.
         assert 'right now. "Find me an opponent" (in the' in screen_text(app)
+
+
+async def test_no_seeks_board_where_the_server_pairs_nobody() -> None:
+    """A server without quick matches (``--no-quick-match``) offers no seeks board: neither ``s`` nor the palette
+    opens one whose empty text would point at a menu entry that is not there."""
+    app, ours = await start()
+    async with app.run_test(size=(80, 24)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        server.send({**WELCOME, "quick_match": False})
+        server.send(LOBBY)
+        await settle(pilot)
+        assert "Open seeks" not in [command.title for command in app.get_system_commands(app.screen)]
+        await pilot.press("s")
+        await settle(pilot)
+        assert not isinstance(app.screen, SeeksBoardScreen)
+        assert "Find me an opponent" not in screen_text(app)

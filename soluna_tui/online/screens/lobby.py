@@ -69,9 +69,9 @@ class LobbyScreen(QuietFocus, Screen[None]):
         Binding("t", "tournaments", "Tournaments", show=False),
         Binding("s", "seeks", "Open seeks", show=False),
     ]
-    #: The lobby's keys the footer has no room for, in the palette too, found there by name and reached by taps alone
-    #: (the help lists the keys; the menu at 80x24 has no line to spare): its title, what it does, the action. Each
-    #: offered while its key is (``check_action``).
+    #: The lobby's own keys by name, in the palette too, where a tap reaches them (the footer shows one of them at
+    #: most, the menu at 80x24 has no line to spare, and ``s`` was shown nowhere but the help): its title, what it
+    #: does, the action. Each offered while its key is (``check_action``).
     PALETTE: ClassVar[tuple[tuple[str, str, str], ...]] = (
         ("Open seeks", "Quick matches waiting for an opponent: accept one on its terms (s)", "seeks"),
         ("Tournaments", "Each tournament's page, to join one or follow it (t)", "tournaments"),
@@ -272,6 +272,8 @@ class LobbyScreen(QuietFocus, Screen[None]):
             return bool(self.challenges)
         if action == "browser":
             return self.top.browser_link
+        if action == "seeks":  # the board is of quick matches: where the server pairs players
+            return self.top.quick_match
         return True
 
     def palette_commands(self) -> Iterator[SystemCommand]:

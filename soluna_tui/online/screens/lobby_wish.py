@@ -92,7 +92,7 @@ class ShowChallenges(LobbyWish):
 
 
 class ShowSeeks(LobbyWish):
-    """The player asked for the open seeks board (``s``, or the menu)."""
+    """The player asked for the open seeks board (``s``, or the palette)."""
 
 
 class ChoicesChanged(LobbyWish):
