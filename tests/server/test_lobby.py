@@ -55,7 +55,9 @@ class FakeGuest:
 
     def match(self) -> Match:
         """The last whole state, with the moves sent since applied in order (versions without gaps)."""
-        index = max(i for i, message in enumerate(self.inbox) if message["type"] == "match")
+        shown = [i for i, message in enumerate(self.inbox) if message["type"] == "match"]
+        assert shown, f"{self.name} was never shown a match; it was sent {self.inbox}"
+        index = shown[-1]
         state = self.inbox[index]
         match, version = Match.from_dict(state["match"]), state["version"]
         for message in self.inbox[index + 1:]:
