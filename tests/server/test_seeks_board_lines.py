@@ -3,12 +3,30 @@ rating yet says ``new`` where a rating would be, and a refusal of a seek goes on
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from textual.pilot import Pilot
+
 from soluna_tui.link.protocol import Link
 from soluna_tui.online.screens.seeks_board import SeeksBoardScreen
 
 from ..app.helpers import screen_text
 from ..snapshots.online import LOBBY, TERMS, WELCOME
 from .test_child_app import FakeServer, settle, start, wait_for_screen
+
+
+@asynccontextmanager
+async def in_the_lobby(**welcome: Any) -> AsyncIterator[tuple[Any, Pilot, FakeServer]]:
+    """A session's app at 80x24 in the lobby, the test playing the server (its welcome changed by ``welcome``)."""
+    app, ours = await start()
+    async with app.run_test(size=(80, 24)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        server.send({**WELCOME, **welcome})
+        server.send(LOBBY)
+        await settle(pilot)
+        yield app, pilot, server
 
 
 async def test_a_new_player_s_seek_says_new_and_a_refusal_goes_with_its_seek() -> None:
@@ -42,16 +60,11 @@ async def test_a_new_player_s_seek_says_new_and_a_refusal_goes_with_its_seek() -
         assert "cat is at" not in screen_text(app)
 
 
-async def test_the_palette_offers_the_lobby_s_keys_the_footer_has_no_room_for_and_opens_the_seeks_board() -> None:
+async def test_the_palette_offers_the_lobby_s_keys_by_name_and_opens_the_seeks_board() -> None:
     """Shown nowhere but the help, ``s`` was the only way to the board; the palette (found by name, reached by taps
     alone) opens it too. Challenges is offered only while there are some, as its key is; the board only where the
     server pairs players (below)."""
-    app, ours = await start()
-    async with app.run_test(size=(80, 24)) as pilot:
-        server = FakeServer(await Link.over(ours))
-        server.send(WELCOME)
-        server.send(LOBBY)
-        await settle(pilot)
+    async with in_the_lobby() as (app, pilot, server):
         titles = [command.title for command in app.get_system_commands(app.screen)]
         assert {"Open seeks", "Tournaments", "Play in a browser"} <= set(titles) and "Challenges" not in titles
         await pilot.press("ctrl+p", *"seeks")
@@ -67,12 +80,7 @@ async def test_the_palette_offers_the_lobby_s_keys_the_footer_has_no_room_for_an
 async def test_no_seeks_board_where_the_server_pairs_nobody() -> None:
     """A server without quick matches (``--no-quick-match``) offers no seeks board: neither ``s`` nor the palette
     opens one whose empty text would point at a menu entry that is not there."""
-    app, ours = await start()
-    async with app.run_test(size=(80, 24)) as pilot:
-        server = FakeServer(await Link.over(ours))
-        server.send({**WELCOME, "quick_match": False})
-        server.send(LOBBY)
-        await settle(pilot)
+    async with in_the_lobby(quick_match=False) as (app, pilot, _):
         assert "Open seeks" not in [command.title for command in app.get_system_commands(app.screen)]
         await pilot.press("s")
         await settle(pilot)
