@@ -399,7 +399,11 @@ async def test_talk_reaches_the_players_of_another_server_and_a_room_s_limit_hol
     # A line of the room's comes back every ROOM_EVERY s, counted to when the last line was decided (a server
     # decides a line a moment after it is said, later on a loaded machine).
     refilled = int((time.monotonic() - started) / ROOM_EVERY)
-    assert len(heard(ann)) <= 2 + ROOM_BURST + refilled + 1
+    # Each server counts the other's lines once it hears them through the store, a moment after they were
+    # decided: as the room's budget runs out, each may have taken one line the other had not heard yet (a
+    # .ci/run on 2026-12-07 heard 24 lines with one allowed in all; the limit is the room's, not twice it).
+    in_flight = 2
+    assert len(heard(ann)) <= 2 + ROOM_BURST + refilled + in_flight
     assert any("talks too fast" in each for guest in crowd for each in refusals(guest))
 
 
