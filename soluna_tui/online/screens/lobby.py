@@ -70,14 +70,14 @@ class LobbyScreen(QuietFocus, Screen[None]):
         Binding("s", "seeks", "Open seeks", show=False),
     ]
     #: The lobby's own keys by name, in the palette too, where a tap reaches them (the footer shows one of them at
-    #: most, the menu at 80x24 has no line to spare, and ``s`` was shown nowhere but the help): its title, what it
-    #: does, the action. Each offered while its key is (``check_action``).
-    PALETTE: ClassVar[tuple[tuple[str, str, str], ...]] = (
-        ("Open seeks", "Quick matches waiting for an opponent: accept one on its terms (s)", "seeks"),
-        ("Tournaments", "Each tournament's page, to join one or follow it (t)", "tournaments"),
-        ("Challenges", "The challenges to and from you (c)", "challenges"),
-        ("Play in a browser", "A code that signs a browser in as you (b)", "browser"),
-    )
+    #: most, the menu at 80x24 has no line to spare, and ``s`` was shown nowhere but the help): by action, what it
+    #: does; its title and key are its binding's. Each offered while its key is (``check_action``).
+    PALETTE: ClassVar[dict[str, str]] = {
+        "seeks": "Quick matches waiting for an opponent: accept one on its terms",
+        "tournaments": "Each tournament's page, to join one or follow it",
+        "challenges": "The challenges to and from you",
+        "browser": "A code that signs a browser in as you",
+    }
 
     def __init__(self, player_name: str, *, ascii_mode: bool = False) -> None:
         super().__init__()
@@ -278,9 +278,12 @@ class LobbyScreen(QuietFocus, Screen[None]):
 
     def palette_commands(self) -> Iterator[SystemCommand]:
         """The lobby's commands for the palette (``PALETTE``), those its keys offer now."""
-        for title, help_text, action in self.PALETTE:
+        bindings = {binding.action: binding for binding in self.BINDINGS if isinstance(binding, Binding)}
+        for action, help_text in self.PALETTE.items():
             if self.check_action(action, ()):
-                yield SystemCommand(title, help_text, getattr(self, f"action_{action}"))
+                binding = bindings[action]
+                yield SystemCommand(binding.description, f"{help_text} ({binding.key})",
+                                    getattr(self, f"action_{action}"))
 
     def action_menu(self) -> None:
         self.top.menu.focus()
