@@ -670,7 +670,8 @@ async def test_names_kept_before_are_compared_by_their_look_once_migrated(databa
                            "DROP TABLE released_names",  # and 14
                            "ALTER TABLE matches DROP COLUMN adjourned_at",  # and 15
                            "DROP TABLE tournament_pairings", "DROP TABLE tournament_entrants",  # and 16
-                           "DROP TABLE tournaments"):
+                           "DROP TABLE tournaments",
+                           "DROP TABLE talk_rooms"):  # and 17
                 await tx.execute(undone)
         assert await store.migrate() == LATEST
         assert (await store.players.name_holder("torn")).fingerprint == "SHA256:tom"

@@ -1,9 +1,10 @@
 """Runs in the server process.
 
-Table talk, live: a line said (checked against the owner's flags and the limits, cleaned), passed to every
-server on the database (``Storage.talk``: a notification, never written), and heard: kept with its room (the
-lobby's last ``LOBBY_LINES_KEPT``, a match's for its life) and told to this server's guests in that room who have
-not muted its speaker. A guest coming to a room (the lobby, a seat, a match to watch, a match just over for its
+Table talk, live: a line said (checked against the owner's flags and the limits, cleaned; the room's budget taken
+from in the database, ``storage.TalkRooms``, one count for every server), passed to every server on the database
+(``Storage.talk``: a notification, the line itself never written), and heard: kept with its room (the lobby's last
+``LOBBY_LINES_KEPT``, a match's for its life) and told to this server's guests in that room who have not muted its
+speaker. A guest coming to a room (the lobby, a seat, a match to watch, a match just over for its
 players, who then hear its spectators) is told the room's lines so far, once.
 
 Each line heard here is numbered (a player reports a line by its number), and each person who talks is a number
@@ -32,6 +33,9 @@ from .roster import Roster
 from .tables import Table
 from .talk import (
     LOBBY_PLACE,
+    ROOM_BURST,
+    ROOM_EVERY,
+    ROOM_TOO_FAST,
     Place,
     Said,
     TalkLimits,
@@ -160,7 +164,16 @@ class TalkRooms:
         site = client_key(guest.address)
         said_from = None if guest.fingerprint is not None else site  # a guest is known by their address
         if refusal is None:
-            refusal = self.limits.allow(line.person, site, room_key(where), speaker_of(line.person, said_from))
+            room, speaker = room_key(where), speaker_of(line.person, said_from)
+            refusal = self.limits.allow(line.person, site, room, speaker)
+            if refusal is None:
+                try:
+                    refusal = await self._take_from_room(line.person, site, room, speaker)
+                except StorageError as error:
+                    log.warning("a chat line could not be counted against its room: %s", error)
+                    self.limits.give_back(line.person, site)
+                    guest.send(Chat(where[0], (), code=where[1], refused=CANNOT_PASS_ON))
+                    return
             if refusal is not None:
                 if guest in self._slowed:
                     return  # told once already: a flood is not answered line by line
@@ -182,6 +195,16 @@ class TalkRooms:
                 await self.store.chat.keep(self._record(said, table))
             except StorageError as error:
                 log.warning("a chat line could not be kept with its match: %s", error)
+
+    async def _take_from_room(self, person: str, site: str, room: str, speaker: str) -> str | None:
+        """One line of ``room``'s budget, which every server takes from (this server's own count hears the others'
+        lines a moment late): ``None`` when taken; else why not, and the line ``allow`` counted for the person and
+        the address given back."""
+        need = self.limits.room_need(room, speaker)
+        if await self.store.talk_rooms.take(room, need, ROOM_BURST, ROOM_EVERY):
+            return None
+        self.limits.give_back(person, site)
+        return ROOM_TOO_FAST
 
     async def mute(self, asker: Asker, request: MuteChat) -> None:
         guest = asker.guest

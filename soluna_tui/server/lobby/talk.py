@@ -6,8 +6,10 @@ and who hears it, how fast one may talk, and a line as it travels between server
 - Where: in the lobby, everyone in the lobby; at a match, its two players; watching, the spectators, whom the
   players hear only once the match is over (never while it is in play).
 - How fast: a few lines at once, then one every few seconds, per person (a key, or a guest's session) and per
-  address (``gate.client_key``: one site's worth), and a room in all however many people talk in it (counted
-  as every server hears its lines, so a fleet holds one room to one limit). The room's budget is shared fairly
+  address (``gate.client_key``: one site's worth), and a room in all however many people talk in it (one budget
+  a room in the database, ``storage.TalkRooms``, that every server takes its lines from, so a fleet holds one room
+  to one limit; each server also counts every line it hears, and refuses without asking once its count is spent).
+  The room's budget is shared fairly
   (``FairShares``): a speaker past their share of it lately may spend it only while some is left over for the
   quieter ones, so many flooders, each within its own limits, cannot keep one honest line out.
 - Who a speaker is, for a mute and the room's share: their key, or a guest's address (a new session, the same
@@ -51,6 +53,7 @@ LONGEST_CODE, LONGEST_SITE = 8, 64
 SITE = "site:"
 
 CHAT_OFF = "Chat is off on this server."
+ROOM_TOO_FAST = "Not sent: this room talks too fast just now."
 GUESTS_SILENT = "Only players with an SSH key may talk here."
 
 
@@ -223,6 +226,12 @@ class Buckets:
         bucket.tokens += 1  # refused: not spent (holding the key down does not lengthen the wait)
         return False
 
+    def give_back(self, key: str) -> None:
+        """A line ``take`` counted for ``key`` given back (never past a full bucket)."""
+        bucket = self._buckets.get(key)
+        if bucket is not None:
+            bucket.tokens = min(bucket.burst, bucket.tokens + 1)
+
     def ready(self, key: str, lines: float = 1) -> bool:
         """Whether ``key`` holds ``lines`` now (nothing taken)."""
         bucket = self._buckets.get(key)
@@ -310,13 +319,24 @@ class TalkLimits:
         """Whether ``person`` at ``address`` may say a line in ``room`` now: ``None``, and it is counted; else why
         not, in one line (nothing counted). ``speaker``: who they are for the room's fair share (``speaker_of``;
         ``None``: the person)."""
-        used = self.shares.used(room, speaker or person, FAIR_WINDOW / ROOM_EVERY)
-        if not self.rooms.ready(room, 1 + ROOM_RESERVE * min(1.0, used)):  # the quietest first
-            return "Not sent: this room talks too fast just now."
+        if not self.rooms.ready(room, self.room_need(room, speaker or person)):  # the quietest first
+            return ROOM_TOO_FAST
         if not self.addresses.ready(address) or not self.people.take(person):
             return f"Slow down: not sent (a line every {PERSON_EVERY:g} s)."
         self.addresses.take(address)
         return None
+
+    def room_need(self, room: str, speaker: str) -> float:
+        """How many lines must be left in ``room``'s budget for ``speaker`` to take one: one for a speaker within
+        their fair share of it lately, up to ``1 + ROOM_RESERVE`` for one past it."""
+        used = self.shares.used(room, speaker, FAIR_WINDOW / ROOM_EVERY)
+        return 1 + ROOM_RESERVE * min(1.0, used)
+
+    def give_back(self, person: str, address: str) -> None:
+        """A line ``allow`` counted was not said after all (the room's budget, shared by every server, was spent):
+        the person's and the address's line given back."""
+        self.people.give_back(person)
+        self.addresses.give_back(address)
 
     def report(self, reporter: str, address: str) -> str | None:
         """Whether ``reporter`` (a key, or a guest's address: ``speaker_of``) at ``address`` may report a line now:

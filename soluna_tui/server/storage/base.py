@@ -5,7 +5,8 @@ and what it keeps, a part for each kind, all sharing that database's transaction
 ``store.players`` (players by key, their names and records), ``store.ratings`` (the leaderboard),
 ``store.servers`` (servers sharing the database), ``store.computer_games`` (matches against the
 computer kept for their players), ``store.secret_tries`` (how often secrets were guessed), ``store.chat``
-(table talk the owner keeps: lines reported, and a match's talk with ``--keep-chat``) and ``store.pairing``
+(table talk the owner keeps: lines reported, and a match's talk with ``--keep-chat``), ``store.talk_rooms`` (how many
+lines each room of talk may take now) and ``store.pairing``
 (players waiting for a quick match, and challenges), ``store.cards`` (a player's card, read in one go) and
 ``store.browsers`` (browsers signed in as keyed
 players, and the codes that sign them in); ``store.tournaments`` (tournaments, their entrants and pairings).
@@ -28,6 +29,7 @@ from .players import Players
 from .ratings import Ratings
 from .secret_tries import SecretTries
 from .servers import Servers
+from .talk_rooms import TalkRooms
 from .tournaments import Tournaments
 
 
@@ -49,6 +51,7 @@ class Storage(Database, ABC):
         self.computer_games = ComputerGames(self)
         self.secret_tries = SecretTries(self)
         self.chat = ChatKept(self)
+        self.talk_rooms = TalkRooms(self)
         self.pairing = Pairing(self)
         self.browsers = Browsers(self)
         self.tournaments = Tournaments(self)

@@ -286,6 +286,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX tournament_pairings_by_tournament ON tournament_pairings (tournament, id)",
         "CREATE INDEX tournament_pairings_by_code ON tournament_pairings (code)",
     ),
+    # 17: each room of table talk's budget of lines (``storage/talk_rooms.py``), taken from by every server alike.
+    (
+        """CREATE TABLE talk_rooms (
+            room TEXT PRIMARY KEY,
+            lines DOUBLE PRECISION NOT NULL,
+            counted_at DOUBLE PRECISION NOT NULL)""",
+        "CREATE INDEX talk_rooms_by_time ON talk_rooms (counted_at)",
+    ),
 )
 
 #: The migrations that compute every player's ``name_key`` again.
