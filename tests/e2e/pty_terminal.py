@@ -12,7 +12,7 @@ import termios
 import time
 from collections.abc import Callable, Sequence
 
-import pyte
+from ..quick_screen import QuickByteStream, QuickScreen
 
 
 def start_on_pty(argv: Sequence[str], columns: int, lines: int,
@@ -51,8 +51,8 @@ class PtyTerminal:
 
     def __init__(self, argv: Sequence[str], *, columns: int = 80, lines: int = 24,
                  env: dict[str, str] | None = None) -> None:
-        self.screen = pyte.Screen(columns, lines)
-        self.stream = pyte.ByteStream(self.screen)
+        self.screen = QuickScreen(columns, lines)
+        self.stream = QuickByteStream(self.screen)
         self.master, self.process = start_on_pty(argv, columns, lines, env)
 
     def send(self, data: str | bytes) -> None:

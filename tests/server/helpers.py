@@ -17,7 +17,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import asyncssh
-import pyte
 import pytest
 
 from soluna_tui.play.looks import JUMP_KEYS
@@ -28,6 +27,7 @@ from soluna_tui.server.sessions.houses import HousedChild
 from soluna_tui.server.ssh.ssh_server import SolunaServer
 
 from ..clean_up import within
+from ..quick_screen import QuickByteStream, QuickScreen
 from ..warm_zygotes import mother_address, warm
 
 #: Every wait in these tests gives up after this long.
@@ -85,8 +85,8 @@ class SshTerminal:
                  columns: int, lines: int) -> None:
         self.connection = connection
         self.process = process
-        self.screen = pyte.Screen(columns, lines)
-        self.stream = pyte.ByteStream(self.screen)
+        self.screen = QuickScreen(columns, lines)
+        self.stream = QuickByteStream(self.screen)
         self.received = bytearray()
         self.closed = False
 

@@ -19,13 +19,13 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import pyte
 import pytest
 
 from soluna_tui.rules import Move
 from soluna_tui.rules.places import PlacedMove
 from soluna_tui.server.ssh.ssh_server import SolunaServer
 
+from ..quick_screen import QuickByteStream, QuickScreen
 from ..server.helpers import TIMEOUT, SshTerminal, server_places, wait_until
 from ..server.test_lobby_e2e import JOIN_KEYS, create
 from ..server.test_places_e2e import shows_places
@@ -93,8 +93,8 @@ class BrowserTerminal(SshTerminal):
 
     def __init__(self, page: Any) -> None:
         self.page = page
-        self.screen = pyte.Screen(80, 24)
-        self.stream = pyte.ByteStream(self.screen)
+        self.screen = QuickScreen(80, 24)
+        self.stream = QuickByteStream(self.screen)
         self.received = bytearray()
         self.closed = False
         #: The page's own requests, by address (nothing may come from another site).

@@ -12,13 +12,13 @@ from pathlib import Path
 from urllib.parse import quote
 
 import aiohttp
-import pyte
 
 from soluna_tui.server.config import Limits, ServerConfig, WebDoor
 from soluna_tui.server.ssh.ssh_server import SolunaServer
 from soluna_tui.server.web.page import LINES_SOCKET_PREFIX
 
 from ..clean_up import within
+from ..quick_screen import QuickByteStream, QuickScreen
 from ..server.helpers import HOST_KEY, PLACE_BASE, TIMEOUT, SshTerminal
 from ..warm_zygotes import warm
 
@@ -52,8 +52,8 @@ class WebTerminal(SshTerminal):
     def __init__(self, http: aiohttp.ClientSession, socket: aiohttp.ClientWebSocketResponse, columns: int,
                  lines: int) -> None:
         self.http, self.socket = http, socket
-        self.screen = pyte.Screen(columns, lines)
-        self.stream = pyte.ByteStream(self.screen)
+        self.screen = QuickScreen(columns, lines)
+        self.stream = QuickByteStream(self.screen)
         self.received = bytearray()
         self.closed = False
         #: The text messages the server sent (pongs), in order.
