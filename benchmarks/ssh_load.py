@@ -80,9 +80,11 @@ from pathlib import Path
 from typing import NamedTuple
 
 import aiohttp
-import pyte
 
 from soluna_tui.server.ssh.quiet_asyncssh import asyncssh  # without cryptography's warnings about asyncssh's code
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests' quick pyte screen, beside this folder
+from tests.quick_screen import QuickByteStream, QuickScreen  # noqa: E402
 
 MAX_SESSIONS, MAX_KEYS = 400, 500
 OPEN_TIMEOUT, KEY_TIMEOUT, TOTAL_TIMEOUT = 20.0, 5.0, 900.0
@@ -140,8 +142,10 @@ class Player:
 
     def __init__(self, number: int) -> None:
         self.name = f"p{number}"
-        self.screen = pyte.Screen(80, 24)
-        self.stream = pyte.ByteStream(self.screen)
+        # pyte's screen, drawing in half its CPU (tests/quick_screen.py): this script's own CPU shares the cores
+        # with the server it measures.
+        self.screen = QuickScreen(80, 24)
+        self.stream = QuickByteStream(self.screen)
         #: The screen's lines as text, each made again only once pyte marks it changed.
         self.lines = [""] * self.screen.lines
 
