@@ -63,13 +63,17 @@ LONGEST_FIRST = (
 )
 
 
+#: ``-n auto``'s most workers, however many cores: each runs a PostgreSQL of its own (``tests/postgres.py``).
+MOST_WORKERS = 16
+
+
 def pytest_xdist_auto_num_workers(config) -> int:
     """``-n auto``: five workers a core. Most tests spend most of their time waiting (on a server,
     a child process, a timer, a pseudo-terminal), so fewer workers leave the cores idle while the
     long waiting tests run: on a 2-core machine (2026-12-07, 2,502 tests, ``/proc/stat`` over the run)
     6 workers took 324 s with the cores 69% busy, 10 took 270 s (92% busy), 12 took 272 s (95%)."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return 5 * cores
+    return min(5 * cores, MOST_WORKERS)
 
 
 #: Seconds the tests' own statements on the PostgreSQL server (creating and dropping a database) may take.

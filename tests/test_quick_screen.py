@@ -24,8 +24,11 @@ PIECES = st.lists(TEXT | CSI | OTHER, max_size=40)
 def state(screen: pyte.Screen) -> tuple[object, ...]:
     cells = [[screen.buffer[y][x] for x in range(screen.columns)] for y in range(screen.lines)]
     cursor = screen.cursor
+    saved = [(point.cursor.x, point.cursor.y, point.cursor.attrs, point.g0_charset, point.g1_charset, point.charset,
+              point.origin, point.wrap) for point in screen.savepoints]
     return (cells, cursor.x, cursor.y, cursor.attrs, cursor.hidden, set(screen.mode), screen.margins, screen.title,
-            screen.icon_name, screen.charset, set(screen.tabstops), len(screen.savepoints))
+            screen.icon_name, screen.charset, screen.g0_charset, screen.g1_charset, set(screen.tabstops), saved,
+            set(screen.dirty))
 
 
 def fed(screen: pyte.Screen, stream: pyte.ByteStream, chunks: list[bytes]) -> list[str | None]:

@@ -1,10 +1,10 @@
 """Runs in the server process.
 
-Table talk, live: a line said (checked against the owner's flags and the limits, cleaned; the room's budget taken
-from in the database, ``storage.TalkRooms``, one count for every server), passed to every server on the database
-(``Storage.talk``: a notification, the line itself never written), and heard: kept with its room (the lobby's last
-``LOBBY_LINES_KEPT``, a match's for its life) and told to this server's guests in that room who have not muted its
-speaker. A guest coming to a room (the lobby, a seat, a match to watch, a match just over for its
+Table talk, live: a line said (checked against the owner's flags and the limits, cleaned; on a shared database
+the room's budget taken from there, ``storage.TalkRooms``, one count for every server), passed to every server on
+the database (``Storage.talk``: a notification, the line itself never written), and heard: kept with its room (the
+lobby's last ``LOBBY_LINES_KEPT``, a match's for its life) and told to this server's guests in that room who have
+not muted its speaker. A guest coming to a room (the lobby, a seat, a match to watch, a match just over for its
 players, who then hear its spectators) is told the room's lines so far, once.
 
 Each line heard here is numbered (a player reports a line by its number), and each person who talks is a number
@@ -169,9 +169,8 @@ class TalkRooms:
             if refusal is None:
                 try:
                     refusal = await self._take_from_room(line.person, site, room, speaker)
-                except StorageError as error:
+                except StorageError as error:  # the line stays counted: a flood meanwhile is still held
                     log.warning("a chat line could not be counted against its room: %s", error)
-                    self.limits.give_back(line.person, site)
                     guest.send(Chat(where[0], (), code=where[1], refused=CANNOT_PASS_ON))
                     return
             if refusal is not None:
@@ -197,9 +196,12 @@ class TalkRooms:
                 log.warning("a chat line could not be kept with its match: %s", error)
 
     async def _take_from_room(self, person: str, site: str, room: str, speaker: str) -> str | None:
-        """One line of ``room``'s budget, which every server takes from (this server's own count hears the others'
-        lines a moment late): ``None`` when taken; else why not, and the line ``allow`` counted for the person and
-        the address given back."""
+        """One line of ``room``'s budget, which every server sharing the database takes from (this server's own
+        count hears the others' lines a moment late): ``None`` when taken; else why not, and the line ``allow``
+        counted for the person and the address given back. A server alone on its database (SQLite) has counted
+        every line of the room already."""
+        if not self.store.SHARED:
+            return None
         need = self.limits.room_need(room, speaker)
         if await self.store.talk_rooms.take(room, need, ROOM_BURST, ROOM_EVERY):
             return None

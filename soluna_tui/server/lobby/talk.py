@@ -6,9 +6,9 @@ and who hears it, how fast one may talk, and a line as it travels between server
 - Where: in the lobby, everyone in the lobby; at a match, its two players; watching, the spectators, whom the
   players hear only once the match is over (never while it is in play).
 - How fast: a few lines at once, then one every few seconds, per person (a key, or a guest's session) and per
-  address (``gate.client_key``: one site's worth), and a room in all however many people talk in it (one budget
-  a room in the database, ``storage.TalkRooms``, that every server takes its lines from, so a fleet holds one room
-  to one limit; each server also counts every line it hears, and refuses without asking once its count is spent).
+  address (``gate.client_key``: one site's worth), and a room in all however many people talk in it (each server
+  counts every line it hears; a fleet's servers also take each line from one budget a room in their database,
+  ``storage.TalkRooms``, so a fleet holds one room to one limit).
   The room's budget is shared fairly
   (``FairShares``): a speaker past their share of it lately may spend it only while some is left over for the
   quieter ones, so many flooders, each within its own limits, cannot keep one honest line out.
