@@ -98,6 +98,30 @@ async def test_forfeits_without_a_move_are_aborted_and_farm_no_rating(make_lobby
     assert board["total"] == 0 and board["rows"] == [] and board["you"] == {"rank": None, "rating": None}
 
 
+async def test_a_match_ended_here_tells_its_own_words_when_its_news_comes_before_the_write_returns(
+        make_lobby) -> None:
+    """The news of a write can reach this server before the write returns (a CI run under load): the match's
+    guests are told what ended it ("sock did not come back..."), not the words of a reading that finds it gone."""
+    lobby = await make_lobby(hold_time=0.1, ranked_after=1)
+    finish = lobby.store.matches.finish
+
+    async def finish_then_let_the_news_in(*args, **kwargs):
+        await finish(*args, **kwargs)
+        await asyncio.sleep(0.2)  # the store's news of it is followed meanwhile
+
+    lobby.store.matches.finish = finish_then_let_the_news_in
+    farmer, victim = keyed("mallory", "10.6.6.6"), keyed("sock", "10.7.7.1")
+    await lobby.arrive(farmer)
+    code = await create(lobby, farmer)
+    await lobby.arrive(victim)
+    await lobby.handle(victim, {"type": "join", "code": code, "hints": False})
+    await lobby.depart(victim)
+    await wait_for(lambda: code not in lobby.tables
+                   and any(message["type"] == "match_gone" for message in farmer.inbox), timeout=5)
+    assert [message["text"] for message in farmer.inbox if message["type"] == "match_gone"] == [
+        "sock did not come back before both players had moved: the match is aborted, and not rated."]
+
+
 async def test_a_forfeit_after_a_decided_round_is_rated_but_not_between_keys_from_one_address(make_lobby) -> None:
     lobby = await make_lobby(hold_time=0.1, ranked_after=1, ranked_opponents=0)
     for opponent in (keyed("bob", "10.0.0.2"), keyed("cyd", "10.0.0.1")):  # cyd sits where ann does

@@ -241,9 +241,14 @@ class Lobby:
                     await self._show_as_now(change.code.removeprefix(PLAYER))
                     continue
                 table = self.tables.get(change.code)
-                if table is not None and table.version >= change.version:
+                if table is None:
+                    await self.cache.reload(change.code)
                     continue
-                await self.cache.reload(change.code)
+                # A change this server is writing to the match finishes first (its news can come before the write
+                # returns): its guests are told its own words ("ann did not come back..."), not a reading's.
+                async with table.lock:
+                    if self.tables.get(change.code) is table and table.version < change.version:
+                        await self.cache.reload(change.code)
             except StorageError as error:
                 log.warning("cannot re-read a match after a change: %s", error)
             except Exception:  # noqa: BLE001 - one bad row must not stop the following
