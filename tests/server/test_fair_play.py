@@ -110,6 +110,13 @@ async def test_a_match_ended_here_tells_its_own_words_when_its_news_comes_before
         await asyncio.sleep(0.2)  # the store's news of it is followed meanwhile
 
     lobby.store.matches.finish = finish_then_let_the_news_in
+    farmer = await abort_by_absence(lobby)
+    assert [message["text"] for message in farmer.inbox if message["type"] == "match_gone"] == [
+        "sock did not come back before both players had moved: the match is aborted, and not rated."]
+
+
+async def abort_by_absence(lobby) -> FakeGuest:
+    """A match mallory made and sock joined and left, aborted when sock's seat is no longer held: mallory."""
     farmer, victim = keyed("mallory", "10.6.6.6"), keyed("sock", "10.7.7.1")
     await lobby.arrive(farmer)
     code = await create(lobby, farmer)
@@ -118,7 +125,25 @@ async def test_a_match_ended_here_tells_its_own_words_when_its_news_comes_before
     await lobby.depart(victim)
     await wait_for(lambda: code not in lobby.tables
                    and any(message["type"] == "match_gone" for message in farmer.inbox), timeout=5)
-    assert [message["text"] for message in farmer.inbox if message["type"] == "match_gone"] == [
+    return farmer
+
+
+async def test_a_match_ended_here_as_every_match_is_read_again_tells_its_own_words(make_lobby) -> None:
+    """Every match read again (the store back, news missed) while a write here ends one: the read, not finding it,
+    leaves it to the write, which tells its guests what ended it."""
+    lobby = await make_lobby(hold_time=0.1, ranked_after=1)
+    finish = lobby.store.matches.finish
+    rereads: list[asyncio.Task] = []
+
+    async def finish_then_read_every_match(*args, **kwargs):
+        await finish(*args, **kwargs)
+        rereads.append(asyncio.create_task(lobby.cache.reload_all()))
+        await asyncio.sleep(0.2)  # the read runs meanwhile: the match is not in play any more
+
+    lobby.store.matches.finish = finish_then_read_every_match
+    farmer = await abort_by_absence(lobby)
+    await asyncio.gather(*rereads)
+    assert rereads and [message["text"] for message in farmer.inbox if message["type"] == "match_gone"] == [
         "sock did not come back before both players had moved: the match is aborted, and not rated."]
 
 

@@ -196,13 +196,17 @@ class MatchCache:
         """Read every match in play again (at the start, when the store was away, when its news may have been
         missed). A match is gone if the read has not got it and it was here, unchanged, before the read began: one
         created or changed here while the read was under way is newer than what it got (it was taken for gone: its
-        creator was sent to the lobby, and a joiner then sat down at a match whose creator was not seated)."""
+        creator was sent to the lobby, and a joiner then sat down at a match whose creator was not seated). A match
+        a write here is ending as the read runs is left to that write, which tells its guests its own words."""
         before = {code: (table, table.version) for code, table in self.tables.items()}
         matches = await self.store.matches.active()
         codes = {stored.code for stored in matches}
         for code, (table, version) in before.items():
-            if code not in codes and self.tables.get(code) is table and table.version == version:
-                self.vanish(code, await self._last_word(table))
+            if code in codes:
+                continue
+            async with table.lock:  # a write under way here finishes first, and tells its own words
+                if self.tables.get(code) is table and table.version == version:
+                    self.vanish(code, await self._last_word(table))
         for stored in matches:
             self.install(stored)
 
