@@ -115,6 +115,26 @@ async def test_a_match_ended_here_tells_its_own_words_when_its_news_comes_before
         "sock did not come back before both players had moved: the match is aborted, and not rated."]
 
 
+@pytest.mark.parametrize("database", ["postgresql"], indirect=True)  # a join reads again where servers share
+async def test_a_match_ended_here_as_a_join_reads_it_again_tells_its_own_words(make_lobby) -> None:
+    """A join by code reads the match again on a shared database (news of its start elsewhere may not have come);
+    while a write here ends it, the read leaves it to the write, which tells its guests what ended it."""
+    lobby = await make_lobby(hold_time=0.1, ranked_after=1)
+    finish = lobby.store.matches.finish
+    reads: list[asyncio.Task] = []
+
+    async def finish_then_read_it_for_a_join(code, *args, **kwargs):
+        await finish(code, *args, **kwargs)
+        reads.append(asyncio.create_task(lobby.cache.table_for(code, fresh=True)))
+        await asyncio.sleep(0.2)
+
+    lobby.store.matches.finish = finish_then_read_it_for_a_join
+    farmer = await abort_by_absence(lobby)
+    await asyncio.gather(*reads)
+    assert reads and [message["text"] for message in farmer.inbox if message["type"] == "match_gone"] == [
+        "sock did not come back before both players had moved: the match is aborted, and not rated."]
+
+
 async def abort_by_absence(lobby) -> FakeGuest:
     """A match mallory made and sock joined and left, aborted when sock's seat is no longer held: mallory."""
     farmer, victim = keyed("mallory", "10.6.6.6"), keyed("sock", "10.7.7.1")

@@ -159,9 +159,8 @@ async def test_a_created_match_has_a_code_and_starts_when_someone_joins(make_lob
 
 async def test_a_joiner_is_shown_the_match_when_the_server_hears_of_the_join_before_seating_them(
         make_lobby, monkeypatch) -> None:
-    """The news of a write can reach the server (its listener re-reads the match and tells its guests there)
-    before the write itself returns: the joiner, not seated yet then, was never shown the match. The listener now
-    waits for a write under way here to finish; the joiner is shown the match once either way."""
+    """The match can be read again (a reading that takes no lock) before the write itself returns: the joiner, not
+    seated yet then, was never shown the match. (The store's news of it now waits for the write to finish.)"""
     lobby = await make_lobby()
     ann, bob = FakeGuest("ann"), FakeGuest("bob")
     code = await create(lobby, ann)
@@ -169,7 +168,8 @@ async def test_a_joiner_is_shown_the_match_when_the_server_hears_of_the_join_bef
 
     async def write_and_hear_of_it_first(*args, **kwargs) -> int:
         version = await write(*args, **kwargs)
-        await asyncio.sleep(0.2)  # the store's news of it comes meanwhile
+        await lobby.cache.reload(code)  # read again, and its guests here told, before the write returns
+        assert lobby.tables[code].version >= version
         return version
 
     monkeypatch.setattr(lobby.store.matches, "update", write_and_hear_of_it_first)
@@ -178,6 +178,23 @@ async def test_a_joiner_is_shown_the_match_when_the_server_hears_of_the_join_bef
     assert [message["seat"] for message in bob.inbox if message["type"] == "match"] == [1]  # once
     assert bob.match().players == ("ann", "bob") and bob.version() == lobby.tables[code].version
     assert ann.last("match")["notice"] == "bob has joined: the match begins."
+
+
+async def test_a_match_cancelled_while_every_match_is_read_again_does_not_come_back(make_lobby) -> None:
+    """Every match read again waits for a write under way here to a match it did not find; a match cancelled
+    meanwhile was then installed again from the read made before (a waiting match nobody sat at, listed)."""
+    lobby = await make_lobby()
+    ann, bob = FakeGuest("ann"), FakeGuest("bob", "10.0.0.2")
+    ending, cancelled = await create(lobby, ann), await create(lobby, bob)
+    table = lobby.tables[ending]
+    async with table.lock:  # a write here ending the first match, held open
+        await lobby.store.matches.drop(ending, table.version)
+        rereading = asyncio.create_task(lobby.cache.reload_all())
+        await asyncio.sleep(0.2)  # the read is made, and waits for the write
+        await lobby.handle(bob, {"type": "cancel"})
+        assert cancelled not in lobby.tables
+    await rereading
+    assert ending not in lobby.tables and cancelled not in lobby.tables
 
 
 async def test_a_match_created_while_every_match_is_read_again_is_not_taken_for_gone(make_lobby, monkeypatch) -> None:

@@ -247,7 +247,8 @@ class Lobby:
                 # A change this server is writing to the match finishes first (its news can come before the write
                 # returns): its guests are told its own words ("ann did not come back..."), not a reading's.
                 async with table.lock:
-                    if self.tables.get(change.code) is table and table.version < change.version:
+                    now = self.tables.get(change.code)  # the write may have let it go, or it was made anew
+                    if now is not None and now.version < change.version:
                         await self.cache.reload(change.code)
             except StorageError as error:
                 log.warning("cannot re-read a match after a change: %s", error)

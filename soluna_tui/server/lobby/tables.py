@@ -176,7 +176,12 @@ class MatchCache:
         match another server has just seen begin)."""
         table = self.tables.get(code)
         if (table is None or (fresh and self.store.SHARED)) and CODE_PATTERN.fullmatch(code):
-            await self.reload(code)
+            if table is None:
+                await self.reload(code)
+            else:
+                async with table.lock:  # a write under way here finishes first, and tells its own words
+                    if self.tables.get(code) is table:
+                        await self.reload(code)
             table = self.tables.get(code)
         return table
 
@@ -208,7 +213,8 @@ class MatchCache:
                 if self.tables.get(code) is table and table.version == version:
                     self.vanish(code, await self._last_word(table))
         for stored in matches:
-            self.install(stored)
+            if self._gone.get(stored.code) != stored.created_at:  # not one that went while this waited
+                self.install(stored)
 
     async def _last_word(self, table: Table) -> str:
         """What the guests of a match another server let go are told: nothing for a finished match (they saw
