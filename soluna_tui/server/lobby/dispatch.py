@@ -240,16 +240,7 @@ class Lobby:
                 if change.code.startswith(PLAYER):  # a key's name or rating changed, on any server
                     await self._show_as_now(change.code.removeprefix(PLAYER))
                     continue
-                table = self.tables.get(change.code)
-                if table is None:
-                    await self.cache.reload(change.code)
-                    continue
-                # A change this server is writing to the match finishes first (its news can come before the write
-                # returns): its guests are told its own words ("ann did not come back..."), not a reading's.
-                async with table.lock:
-                    now = self.tables.get(change.code)  # the write may have let it go, or it was made anew
-                    if now is not None and now.version < change.version:
-                        await self.cache.reload(change.code)
+                await self.cache.reload_after_writes(change.code, older_than=change.version)
             except StorageError as error:
                 log.warning("cannot re-read a match after a change: %s", error)
             except Exception:  # noqa: BLE001 - one bad row must not stop the following

@@ -176,14 +176,24 @@ class MatchCache:
         match another server has just seen begin)."""
         table = self.tables.get(code)
         if (table is None or (fresh and self.store.SHARED)) and CODE_PATTERN.fullmatch(code):
-            if table is None:
-                await self.reload(code)
-            else:
-                async with table.lock:  # a write under way here finishes first, and tells its own words
-                    if self.tables.get(code) is table:
-                        await self.reload(code)
+            await self.reload_after_writes(code)
             table = self.tables.get(code)
         return table
+
+    async def reload_after_writes(self, code: str, older_than: int | None = None) -> None:
+        """Read match ``code`` again once a write under way here to it has finished (its news, or a join's read,
+        can come before the write returns: the write tells its guests its own words, not a reading's). With
+        ``older_than``, only if the match here is still at an older version than that."""
+        table = self.tables.get(code)
+        if table is None:
+            await self.reload(code)
+            return
+        if older_than is not None and table.version >= older_than:
+            return  # heard already (this server's own write, installed)
+        async with table.lock:
+            now = self.tables.get(code)  # the write may have let it go, or it was made anew
+            if now is not None and (older_than is None or now.version < older_than):
+                await self.reload(code)
 
     async def reload(self, code: str) -> None:
         """Read one match again (another server changed it, or a write lost the race)."""
