@@ -14,6 +14,7 @@ import os
 import re
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import asyncssh
@@ -98,21 +99,16 @@ async def test_forfeits_without_a_move_are_aborted_and_farm_no_rating(make_lobby
     assert board["total"] == 0 and board["rows"] == [] and board["you"] == {"rank": None, "rating": None}
 
 
+#: What the creator of a match its joiner left before both had moved is told.
+OWN_WORDS = "sock did not come back before both players had moved: the match is aborted, and not rated."
+
+
 async def test_a_match_ended_here_tells_its_own_words_when_its_news_comes_before_the_write_returns(
         make_lobby) -> None:
     """The news of a write can reach this server before the write returns (a CI run under load): the match's
     guests are told what ended it ("sock did not come back..."), not the words of a reading that finds it gone."""
     lobby = await make_lobby(hold_time=0.1, ranked_after=1)
-    finish = lobby.store.matches.finish
-
-    async def finish_then_let_the_news_in(*args, **kwargs):
-        await finish(*args, **kwargs)
-        await asyncio.sleep(0.2)  # the store's news of it is followed meanwhile
-
-    lobby.store.matches.finish = finish_then_let_the_news_in
-    farmer = await abort_by_absence(lobby)
-    assert [message["text"] for message in farmer.inbox if message["type"] == "match_gone"] == [
-        "sock did not come back before both players had moved: the match is aborted, and not rated."]
+    assert await told_while_the_abort_is_written(lobby) == [OWN_WORDS]  # the store's news followed meanwhile
 
 
 @pytest.mark.parametrize("database", ["postgresql"], indirect=True)  # a join reads again where servers share
@@ -120,23 +116,30 @@ async def test_a_match_ended_here_as_a_join_reads_it_again_tells_its_own_words(m
     """A join by code reads the match again on a shared database (news of its start elsewhere may not have come);
     while a write here ends it, the read leaves it to the write, which tells its guests what ended it."""
     lobby = await make_lobby(hold_time=0.1, ranked_after=1)
+    assert await told_while_the_abort_is_written(lobby, lambda code: lobby.cache.table_for(code, fresh=True)) == [
+        OWN_WORDS]
+
+
+async def test_a_match_ended_here_as_every_match_is_read_again_tells_its_own_words(make_lobby) -> None:
+    """Every match read again (the store back, news missed) while a write here ends one: the read, not finding it,
+    leaves it to the write, which tells its guests what ended it."""
+    lobby = await make_lobby(hold_time=0.1, ranked_after=1)
+    assert await told_while_the_abort_is_written(lobby, lambda _code: lobby.cache.reload_all()) == [OWN_WORDS]
+
+
+async def told_while_the_abort_is_written(lobby, read: Callable[[str], Awaitable[object]] | None = None) -> list[str]:
+    """A match mallory made and sock joined and left, aborted when sock's seat is no longer held, its write held
+    open 0.2 s once stored (the store's news of it comes meanwhile), ``read`` started then: what mallory is told."""
     finish = lobby.store.matches.finish
     reads: list[asyncio.Task] = []
 
-    async def finish_then_read_it_for_a_join(code, *args, **kwargs):
+    async def finish_then_read(code, *args, **kwargs):
         await finish(code, *args, **kwargs)
-        reads.append(asyncio.create_task(lobby.cache.table_for(code, fresh=True)))
+        if read is not None:
+            reads.append(asyncio.ensure_future(read(code)))
         await asyncio.sleep(0.2)
 
-    lobby.store.matches.finish = finish_then_read_it_for_a_join
-    farmer = await abort_by_absence(lobby)
-    await asyncio.gather(*reads)
-    assert reads and [message["text"] for message in farmer.inbox if message["type"] == "match_gone"] == [
-        "sock did not come back before both players had moved: the match is aborted, and not rated."]
-
-
-async def abort_by_absence(lobby) -> FakeGuest:
-    """A match mallory made and sock joined and left, aborted when sock's seat is no longer held: mallory."""
+    lobby.store.matches.finish = finish_then_read
     farmer, victim = keyed("mallory", "10.6.6.6"), keyed("sock", "10.7.7.1")
     await lobby.arrive(farmer)
     code = await create(lobby, farmer)
@@ -145,26 +148,9 @@ async def abort_by_absence(lobby) -> FakeGuest:
     await lobby.depart(victim)
     await wait_for(lambda: code not in lobby.tables
                    and any(message["type"] == "match_gone" for message in farmer.inbox), timeout=5)
-    return farmer
-
-
-async def test_a_match_ended_here_as_every_match_is_read_again_tells_its_own_words(make_lobby) -> None:
-    """Every match read again (the store back, news missed) while a write here ends one: the read, not finding it,
-    leaves it to the write, which tells its guests what ended it."""
-    lobby = await make_lobby(hold_time=0.1, ranked_after=1)
-    finish = lobby.store.matches.finish
-    rereads: list[asyncio.Task] = []
-
-    async def finish_then_read_every_match(*args, **kwargs):
-        await finish(*args, **kwargs)
-        rereads.append(asyncio.create_task(lobby.cache.reload_all()))
-        await asyncio.sleep(0.2)  # the read runs meanwhile: the match is not in play any more
-
-    lobby.store.matches.finish = finish_then_read_every_match
-    farmer = await abort_by_absence(lobby)
-    await asyncio.gather(*rereads)
-    assert rereads and [message["text"] for message in farmer.inbox if message["type"] == "match_gone"] == [
-        "sock did not come back before both players had moved: the match is aborted, and not rated."]
+    await asyncio.gather(*reads)
+    assert len(reads) == (read is not None)  # the read ran inside the write
+    return [message["text"] for message in farmer.inbox if message["type"] == "match_gone"]
 
 
 async def test_a_forfeit_after_a_decided_round_is_rated_but_not_between_keys_from_one_address(make_lobby) -> None:
