@@ -68,7 +68,10 @@ async def clocked_match(tmp_path: Path, clock: ClockSetting, **options) -> Async
             await bob.press(*JOIN_KEYS, pause=0.05)
             await bob.wait_for_text("Type the four-letter code")
             await bob.press(code.lower(), "enter")
-            await ann.wait_for_text("Your move", "bob has joined")
+            try:
+                await ann.wait_for_text("Your move", "bob has joined")
+            except AssertionError as error:  # a join that never came (seen once in CI): what bob's screen showed
+                raise AssertionError(f"{error}\nbob's screen shows:\n{bob.shown}") from None
             yield server, code, ann, bob
         finally:
             await ann.close()
