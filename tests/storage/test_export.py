@@ -259,6 +259,7 @@ async def test_export_reads_a_database_in_a_read_only_folder(tmp_path, capsys):
     assert os.listdir(folder) == [DEFAULT_FILE]
 
 
+@pytest.mark.empty_database
 async def test_an_empty_database_is_refused_and_left_empty(database, capsys):
     if not database.startswith("postgresql://"):
         Path(database).write_bytes(b"")  # once: a 90 KB Soluna database
@@ -270,6 +271,7 @@ async def test_an_empty_database_is_refused_and_left_empty(database, capsys):
         assert Path(database).stat().st_size == 0
 
 
+@pytest.mark.empty_database
 async def test_a_foreign_database_is_refused_and_left_as_it_was(database, capsys):
     run_sql(database, "CREATE TABLE accounts (owner TEXT, balance INTEGER)")
     run_sql(database, "INSERT INTO accounts VALUES ('ann', 10)")
@@ -279,6 +281,7 @@ async def test_a_foreign_database_is_refused_and_left_as_it_was(database, capsys
     assert everything_in(database) == before  # once: 8 tables more
 
 
+@pytest.mark.empty_database
 async def test_a_store_at_an_older_schema_is_refused_not_migrated(database, capsys):
     from soluna_tui.server.storage.schema import CREATE_VERSION_TABLE, MIGRATIONS
 

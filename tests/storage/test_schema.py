@@ -19,6 +19,7 @@ async def _tables(store, backend: str) -> set[str]:
         return {row[0] for row in await tx.fetch(query)}
 
 
+@pytest.mark.empty_database
 async def test_an_empty_database_is_migrated_to_the_latest_schema(store, backend):
     assert await store.schema_version() == LATEST
     assert TABLES <= await _tables(store, backend)
@@ -32,6 +33,7 @@ async def test_migrating_again_changes_nothing(store):
     assert (await store.players.get("SHA256:ann")).name == "ann"
 
 
+@pytest.mark.empty_database
 async def test_two_servers_starting_at_once_migrate_once(database, open_store):
     first, second = await asyncio.gather(open_store(), open_store())
     assert await first.schema_version() == await second.schema_version() == LATEST
