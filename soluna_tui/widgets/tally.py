@@ -109,7 +109,7 @@ class Tally(CachedLines, Widget):
     def _repaint(self) -> None:
         """Repaint the lines that changed (a new layout only when the number of lines did)."""
         old = self._rows
-        new = self.rows()
+        new = self.rows(self.content_size.width)
         if len(new) != len(old) or len(new) != self._line_count:
             self.refresh(layout=True)
         elif old:
@@ -126,13 +126,13 @@ class Tally(CachedLines, Widget):
         super().notify_style_update()
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        self._line_count = len(self.rows())
+        self._line_count = len(self.rows(width))
         return self._line_count
 
     def render_line(self, y: int) -> Strip:
         width = self.content_size.width
         if not self._rows or width != self._rows_width:
-            self._rows, self._rows_width = self.rows(), width
+            self._rows, self._rows_width = self.rows(width), width
         rows = self._rows
         if y >= len(rows):
             return Strip.blank(width, self.base_style())
@@ -149,12 +149,16 @@ class Tally(CachedLines, Widget):
             strip = self._drawn[key] = Strip(segments).adjust_cell_length(width, base)
         return strip
 
-    def rows(self) -> list[Row]:
-        """The panel's lines as they read now, each as (text, part) pieces: on a narrow terminal (a line above
-        the board) the players' lines alone, and what happens to the table."""
+    def rows(self, width: int) -> list[Row]:
+        """The panel's lines as they read now at ``width`` columns, each as (text, part) pieces: on a narrow
+        terminal (a line above the board) the players' lines alone, and what happens to the table.
+
+        The width is given, not read from the widget: asked for its height while the screen is laid out, the
+        widget's own size is not known yet (reading it laid the whole screen out again, inside the layout).
+        """
         info = self._info
         compact = self.app.has_class(NARROW_CLASS)
-        width = max(10, self.size.width)
+        width = max(10, width)
         now = time.monotonic()
         rows: list[Row] = []
         score_width = info.stars_to_win + len(f" {info.stars_to_win}/{info.stars_to_win}")

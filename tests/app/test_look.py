@@ -240,3 +240,17 @@ async def test_the_analysis_line_is_whole_at_80x24_and_names_marks_on_the_board(
         named = re.findall(r"\b([WL]\d+) (?:wins|loses) in", said)
         assert named and all(re.search(rf"\b{mark}\b", board) for mark in named), (said, board)
         assert "…" not in text and " ".join(said.split()[-4:]) in " ".join(text.split())
+
+
+async def test_the_tally_s_height_is_worked_out_for_the_width_the_layout_asks_about(tmp_path) -> None:
+    """Asked its height while the screen is laid out, the panel answers for the width it is asked about (its own
+    size is not known yet then: reading it laid the screen out again inside the layout)."""
+    app = make_app(tmp_path, hot_seat())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait(pilot, app)
+        tally = app.screen.query_one(Tally)
+        lines = screen_text(app).splitlines()
+        assert any("12 discs, two players" in line for line in lines)  # one line at the panel's width
+        whole = tally.get_content_height(app.size, app.size, 40)
+        # Narrower than "12 discs, two players": that line breaks after its comma, one line more.
+        assert tally.get_content_height(app.size, app.size, 15) == whole + 1
