@@ -197,9 +197,11 @@ def database(request: pytest.FixtureRequest, tmp_path: Path):
 
 
 @pytest.fixture
-def postgres_database(postgres_server):
-    """A new PostgreSQL database's URL (for servers that share it), its schema already this program's."""
-    with fresh_database(postgres_server) as url:
+def postgres_database(request: pytest.FixtureRequest, postgres_server):
+    """A new PostgreSQL database's URL (for servers that share it), its schema already this program's (empty for a
+    test marked ``empty_database``)."""
+    empty = request.node.get_closest_marker("empty_database") is not None
+    with fresh_database(postgres_server, empty=empty) as url:
         yield url
 
 
@@ -220,10 +222,10 @@ def _migrated_template(server: ThrowawayPostgres) -> str:
             await store.close()
 
         with _admin(server) as connection:
-            connection.execute(f"DROP DATABASE IF EXISTS {MIGRATED_TEMPLATE}")
+            connection.execute(f"DROP DATABASE IF EXISTS {MIGRATED_TEMPLATE} WITH (FORCE)")  # a try cut short
             connection.execute(f"CREATE DATABASE {MIGRATED_TEMPLATE} STRATEGY FILE_COPY")
-        with ThreadPoolExecutor(1) as thread:  # a loop of its own: a test's may be running
-            thread.submit(asyncio.run, migrate()).result(timeout=ADMIN_WAIT)
+        with ThreadPoolExecutor(1) as thread:  # a loop of its own: a test's may be running; bounded inside it
+            thread.submit(asyncio.run, asyncio.wait_for(migrate(), ADMIN_WAIT)).result()
         _MIGRATED.add(server.get_uri())
     return MIGRATED_TEMPLATE
 
