@@ -11,9 +11,10 @@ from textual.widgets import Static, TextArea
 from ..widgets.key_footer import KeyFooter
 from .help import HELP_BINDING
 from .quiet_focus import QuietFocus
+from .styled_as_mounted import StyledAsMounted
 
 
-class AnnotatedTextScreen(QuietFocus, ModalScreen[None]):
+class AnnotatedTextScreen(QuietFocus, StyledAsMounted, ModalScreen[None]):
     """Escape closes; ``c`` copies the whole text to the terminal's clipboard (over SSH, the player's own).
 
     Nothing is written to disk: a player who wants a file runs ``soluna export`` locally."""

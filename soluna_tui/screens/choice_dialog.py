@@ -15,11 +15,12 @@ from textual.widgets.option_list import Option
 
 from ..widgets.key_footer import KeyFooter
 from .quiet_focus import QuietFocus
+from .styled_as_mounted import StyledAsMounted
 
 T = TypeVar("T")
 
 
-class ChoiceDialog(QuietFocus, ModalScreen[T], Generic[T]):
+class ChoiceDialog(QuietFocus, StyledAsMounted, ModalScreen[T], Generic[T]):
     """Subclasses give ``body()`` (the widgets above the list) and ``choices()`` (label, value)
     pairs; choosing one, with Enter or a click, dismisses the dialog with its value."""
 

@@ -46,6 +46,7 @@ from .history_browsing import HistoryBrowsing
 from .match_dialogs import MatchDialogs
 from .picking import PICKING_BINDINGS, TYPING_BINDING, BoardScreen, Picking
 from .quiet_focus import QuietFocus
+from .styled_as_mounted import StyledAsMounted
 from .teaching import TEACHING_BINDINGS, Consulted, Teaching
 
 if TYPE_CHECKING:
@@ -54,7 +55,7 @@ if TYPE_CHECKING:
 WidgetT = TypeVar("WidgetT", bound=Widget)
 
 
-class GameScreen(QuietFocus, CachedLines, BoardScreen[None]):
+class GameScreen(QuietFocus, StyledAsMounted, CachedLines, BoardScreen[None]):
     """A match in play on this terminal."""
 
     #: The screen's own background, under everything: one blank line repeated (see ``CachedLines``).
@@ -84,7 +85,6 @@ class GameScreen(QuietFocus, CachedLines, BoardScreen[None]):
         super().__init__()
         self.table = table
         self._board: Board | None = None
-        self._resumed_before = False
         self._widgets: dict[type[Widget], Widget] = {}
         self.picking = Picking(self)
         self.teaching = Teaching(self)
@@ -310,13 +310,7 @@ class GameScreen(QuietFocus, CachedLines, BoardScreen[None]):
                 end()
             self.after_change()
 
-    def on_screen_resume(self, event: events.ScreenResume) -> None:
-        if not self._resumed_before:
-            # Textual styled every widget as it mounted them a moment ago: styling the whole screen again as it
-            # first shows is a tenth of the time to the first frame (benchmarks/startup.py: 1.41-1.48x -> 1.33-1.38x
-            # a bare app). On a later return (after a dialog, a suspend) the styles are refreshed as usual.
-            event.refresh_styles = False
-            self._resumed_before = True
+    def on_screen_resume(self) -> None:
         self.clock_watch.resumed()
 
     def on_screen_suspend(self) -> None:

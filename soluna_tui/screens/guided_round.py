@@ -25,9 +25,10 @@ from ..widgets.status_line import StatusLine
 from .help import SHOWN_HELP_BINDING
 from .picking import PICKING_BINDINGS, BoardScreen, Picking
 from .quiet_focus import QuietFocus
+from .styled_as_mounted import StyledAsMounted
 
 
-class GuidedRoundScreen(QuietFocus, BoardScreen[bool]):
+class GuidedRoundScreen(QuietFocus, StyledAsMounted, BoardScreen[bool]):
     """Four steps on a real layout; ``n`` skips, ``r`` starts again, Enter at the end goes on."""
 
     BINDINGS = [

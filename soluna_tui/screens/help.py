@@ -18,6 +18,7 @@ from ..rules.wording import minutes, plural
 from ..terminal.glyphs import Glyphs
 from ..widgets.key_footer import KeyFooter
 from .quiet_focus import QuietFocus
+from .styled_as_mounted import StyledAsMounted
 
 #: Width of the key table, so its descriptions wrap inside their column, never twice.
 TEXT_WIDTH = 66
@@ -106,7 +107,7 @@ HELP_BINDING = Binding("question_mark", "app.help", "Help", show=False)
 SHOWN_HELP_BINDING = Binding("question_mark", "app.help", "Help")
 
 
-class HelpScreen(QuietFocus, ModalScreen[None]):
+class HelpScreen(QuietFocus, StyledAsMounted, ModalScreen[None]):
     BINDINGS = [
         Binding("escape,q,question_mark", "close", "Close"),
         Binding("g", "guided_round", "Guided round"),

@@ -24,6 +24,7 @@ from ..widgets.choice import Choice
 from ..widgets.key_footer import KeyFooter
 from .help import SHOWN_HELP_BINDING
 from .quiet_focus import QuietFocus
+from .styled_as_mounted import StyledAsMounted
 
 if TYPE_CHECKING:
     from ..local.player_stats import LevelChoice
@@ -51,7 +52,7 @@ def clock_choices(current: ClockSetting | None) -> list[tuple[str, ClockSetting 
     return [("none", None), *((clock.brief, clock) for clock in clocks)]
 
 
-class NewMatchScreen(QuietFocus, ModalScreen[MatchSetup | None]):
+class NewMatchScreen(QuietFocus, StyledAsMounted, ModalScreen[MatchSetup | None]):
     """Returns the chosen ``MatchSetup``, or ``None`` when cancelled; a new pause for the computer
     (given ``pause``, the one now) goes up as ``PauseChosen`` as the match starts."""
 

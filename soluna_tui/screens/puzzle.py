@@ -26,11 +26,12 @@ from .difficulty import DifficultyScreen
 from .picking import PICKING_BINDINGS, TYPING_BINDING, BoardScreen, Picking
 from .quiet_focus import QuietFocus
 from .solver_work import solve_in_worker
+from .styled_as_mounted import StyledAsMounted
 
 MAX_SEED = 10**9
 
 
-class PuzzleScreen(QuietFocus, BoardScreen[None]):
+class PuzzleScreen(QuietFocus, StyledAsMounted, BoardScreen[None]):
     """One puzzle at a time; ``n`` for the next, ``r`` to try again, ``D`` to change the difficulty."""
 
     BINDINGS = [

@@ -34,12 +34,13 @@ from ..widgets.tally import Tally
 from .annotated_text import AnnotatedTextScreen
 from .quiet_focus import QuietFocus
 from .solver_work import solve_in_worker
+from .styled_as_mounted import StyledAsMounted
 
 #: Seconds the solver may spend judging one round of a replay (large rounds give up, and say so).
 REPLAY_SECONDS_PER_ROUND = 20.0
 #: The lines under the board: the move's four, the result's and the footer's (``styles/replay.tcss``).
 REPLAY_LINES_UNDER = 6
-class ReplayScreen(QuietFocus, Screen[None]):
+class ReplayScreen(QuietFocus, StyledAsMounted, Screen[None]):
     """Escape goes back to where the replay was opened from."""
 
     BINDINGS = [

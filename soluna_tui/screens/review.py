@@ -20,6 +20,7 @@ from ..widgets.key_footer import KeyFooter
 from .help import HELP_BINDING
 from .quiet_focus import QuietFocus
 from .solver_work import solve_in_worker
+from .styled_as_mounted import StyledAsMounted
 
 #: How long a review may search before giving up (only large rounds come near it).
 REVIEW_SECONDS = 15.0
@@ -69,7 +70,7 @@ def describe_review(review: RoundReview, played: Round, names: tuple[str, str],
     return lines
 
 
-class ReviewScreen(QuietFocus, ModalScreen[None]):
+class ReviewScreen(QuietFocus, StyledAsMounted, ModalScreen[None]):
     """Skippable: Enter or Escape goes on to the next dialog."""
 
     BINDINGS = [

@@ -12,12 +12,13 @@ from ..local.player_stats import Stats, describe
 from ..widgets.key_footer import KeyFooter
 from .help import HELP_BINDING
 from .quiet_focus import QuietFocus
+from .styled_as_mounted import StyledAsMounted
 
 #: The dialog's width where the terminal has room (styles/dialogs.tcss gives the dialogs theirs).
 STATS_WIDTH = 70
 
 
-class StatsScreen(QuietFocus, ModalScreen[None]):
+class StatsScreen(QuietFocus, StyledAsMounted, ModalScreen[None]):
     BINDINGS = [Binding("escape,q,enter", "close", "Close"), HELP_BINDING]
 
     def __init__(self, stats: Stats, problem: str | None = None, *, ascii_mode: bool = False) -> None:

@@ -18,6 +18,7 @@ from ...link.messages import BrowserCode, SignedInBrowser
 from ...screens.confirm import ConfirmScreen
 from ...screens.help import HELP_BINDING
 from ...screens.quiet_focus import QuietFocus
+from ...screens.styled_as_mounted import StyledAsMounted
 from ...widgets.key_footer import KeyFooter
 from ...widgets.menu import Menu
 from .lobby_wish import LobbyWish
@@ -51,7 +52,7 @@ class ShowBrowsers(LobbyWish):
     """The player asked to play in a browser (the lobby's menu, or ``b``)."""
 
 
-class BrowsersScreen(QuietFocus, ModalScreen[None]):
+class BrowsersScreen(QuietFocus, StyledAsMounted, ModalScreen[None]):
     """``n`` makes a new code, Enter or ``r`` signs the highlighted browser out (asked first), Escape goes back."""
 
     AUTO_FOCUS = "#browsers-list"

@@ -15,6 +15,7 @@ from textual.widgets import OptionList, Static
 from ...link.messages import ChallengeLine
 from ...screens.help import HELP_BINDING
 from ...screens.quiet_focus import QuietFocus
+from ...screens.styled_as_mounted import StyledAsMounted
 from ...widgets.key_footer import KeyFooter
 from ...widgets.menu import Menu
 from .lobby_wish import LobbyWish
@@ -30,7 +31,7 @@ def challenge_words(line: ChallengeLine) -> str:
     return f"You challenged {line.name}: {terms_words(line.terms)}{waits}"
 
 
-class ChallengesScreen(QuietFocus, ModalScreen[None]):
+class ChallengesScreen(QuietFocus, StyledAsMounted, ModalScreen[None]):
     """Enter or ``a`` accepts the challenge highlighted, ``d`` declines it, ``w`` withdraws one of this player's."""
 
     AUTO_FOCUS = "#challenges-list"

@@ -11,6 +11,7 @@ from textual.widgets import Input, Static
 from ...link.safe_names import NAME_KEPT_DAYS, visible_text
 from ...local.match_setup import NAME_LIMIT, clean_name
 from ...screens.quiet_focus import QuietFocus
+from ...screens.styled_as_mounted import StyledAsMounted
 from ...widgets.key_footer import KeyFooter
 from .lobby_wish import LobbyWish
 
@@ -20,7 +21,7 @@ def typed_name(text: str) -> str:
     return clean_name(visible_text(text), "")
 
 
-class ChooseNameScreen(QuietFocus, ModalScreen[None]):
+class ChooseNameScreen(QuietFocus, StyledAsMounted, ModalScreen[None]):
     """Enter asks the server (``Chosen`` goes up); the app closes the dialog once the server agrees, or
     shows its refusal here (``show_error``) for another try. Escape keeps the name for now."""
 

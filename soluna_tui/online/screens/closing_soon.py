@@ -17,13 +17,14 @@ from textual.widgets import Static
 
 from ...rules.wording import minutes
 from ...screens.quiet_focus import QuietFocus
+from ...screens.styled_as_mounted import StyledAsMounted
 
 #: Keys a player presses that print nothing (any that prints counts too).
 PRESSED_KEYS = frozenset({"enter", "escape", "space", "tab", "shift+tab", "backspace", "delete", "up", "down", "left",
                           "right", "home", "end", "pageup", "pagedown"})
 
 
-class ClosingSoonScreen(QuietFocus, ModalScreen[None]):
+class ClosingSoonScreen(QuietFocus, StyledAsMounted, ModalScreen[None]):
     """Any key or click closes it (the key does nothing else); the countdown goes down every second."""
 
     def __init__(self, idle: float, seconds: float) -> None:

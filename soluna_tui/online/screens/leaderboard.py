@@ -18,6 +18,7 @@ from ...link.messages import LeaderboardPage, LeaderboardRow
 from ...rules.wording import plural
 from ...screens.help import HELP_BINDING
 from ...screens.quiet_focus import QuietFocus
+from ...screens.styled_as_mounted import StyledAsMounted
 from ...widgets.key_footer import KeyFooter
 from .lobby_wish import LobbyWish
 from .player_card import CardWanted
@@ -27,7 +28,7 @@ COLUMNS = ("Rank", "Name", "Rating", "Played", "Won")
 ASKING = "Asking the server..."
 
 
-class LeaderboardScreen(QuietFocus, ModalScreen[None]):
+class LeaderboardScreen(QuietFocus, StyledAsMounted, ModalScreen[None]):
     """Attributes down: the app gives each page the server sends (``show_page``), or its refusal
     (``refused``), whenever it comes: before the screen has drawn its table, it is kept and shown
     once the table is ready. ``PageWanted`` goes up."""

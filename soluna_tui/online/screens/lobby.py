@@ -27,6 +27,7 @@ from ...compat.textual_internals import retitle
 from ...link.messages import ChallengeLine, ComputerOffer, ListedMatch, OnlinePerson
 from ...screens.confirm import ConfirmScreen
 from ...screens.quiet_focus import QuietFocus
+from ...screens.styled_as_mounted import StyledAsMounted
 from ...terminal.sizes import NARROW_CLASS
 from ...widgets.cached_lines import Panel, Words
 from ...widgets.choice import Choice
@@ -50,7 +51,7 @@ LOBBY_TEXT_WIDTH = 74
 LONG_STATUS_LINES = 4
 
 
-class LobbyScreen(QuietFocus, Screen[None]):
+class LobbyScreen(QuietFocus, StyledAsMounted, Screen[None]):
     """Where an SSH player starts, and comes back to after each match."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -19,6 +19,7 @@ from ...link.messages import PlayerCard, RecentMatch
 from ...rules.wording import plural
 from ...screens.help import HELP_BINDING
 from ...screens.quiet_focus import QuietFocus
+from ...screens.styled_as_mounted import StyledAsMounted
 from ...widgets.key_footer import KeyFooter
 from .lobby_wish import LobbyWish
 from .record import describe_recent
@@ -73,7 +74,7 @@ class CardWanted(LobbyWish):
         self.person, self.player_name, self.others = person, name, others
 
 
-class PlayerCardScreen(QuietFocus, ModalScreen[str | None]):
+class PlayerCardScreen(QuietFocus, StyledAsMounted, ModalScreen[str | None]):
     """Attributes down: the app gives the server's answer (``show_card``), or a refusal (``refused``), whenever it
     comes. ``ReplayWanted`` and ``CardWanted`` (the next at the table) go up; ``t`` dismisses the card with the
     start of a tell to its player (``/tell NAME ``), for the talk's line."""

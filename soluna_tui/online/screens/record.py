@@ -17,6 +17,7 @@ from ...link.messages import PlayerRecord, RecentMatch, SideResult
 from ...rules.wording import plural
 from ...screens.help import HELP_BINDING
 from ...screens.quiet_focus import QuietFocus
+from ...screens.styled_as_mounted import StyledAsMounted
 from ...widgets.key_footer import KeyFooter
 from .lobby_wish import LobbyWish
 
@@ -56,7 +57,7 @@ def summary_of(record: PlayerRecord) -> str:
     return lines
 
 
-class RecordScreen(QuietFocus, ModalScreen[None]):
+class RecordScreen(QuietFocus, StyledAsMounted, ModalScreen[None]):
     """Attributes down: the app gives the server's answer (``show_record``), or a refusal (``refused``),
     whenever it comes: before the screen has drawn itself, it is kept and shown once ready.
     ``ReplayWanted`` goes up."""

@@ -17,6 +17,7 @@ from ...rules import MatchOptions, OptionError
 from ...rules.wording import plural
 from ...screens.help import HELP_BINDING
 from ...screens.quiet_focus import QuietFocus
+from ...screens.styled_as_mounted import StyledAsMounted
 from ...widgets.key_footer import KeyFooter
 
 
@@ -38,7 +39,7 @@ def waited_words(seconds: float) -> str:
     return f"{minutes}:{seconds:02}"
 
 
-class SeekingScreen(QuietFocus, ModalScreen[bool]):
+class SeekingScreen(QuietFocus, StyledAsMounted, ModalScreen[bool]):
     """Escape stops waiting (returns True); the app dismisses it with False once paired."""
 
     BINDINGS = [Binding("escape", "cancel", "Stop waiting"), HELP_BINDING]

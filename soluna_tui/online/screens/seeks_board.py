@@ -21,6 +21,7 @@ from textual.widgets import OptionList, Static
 from ...link.messages import OpenSeeks, SeekLine
 from ...screens.help import HELP_BINDING
 from ...screens.quiet_focus import QuietFocus
+from ...screens.styled_as_mounted import StyledAsMounted
 from ...widgets.key_footer import KeyFooter
 from ...widgets.menu import Menu
 from ..panes.lobby_menu import QUICK
@@ -39,7 +40,7 @@ def seek_words(line: SeekLine, now: float) -> str:
     return f"{who}: {terms_words(line.terms)}, waiting {waited_words(now - line.since)}"
 
 
-class SeeksBoardScreen(QuietFocus, ModalScreen[None]):
+class SeeksBoardScreen(QuietFocus, StyledAsMounted, ModalScreen[None]):
     """Enter or ``a`` accepts the seek highlighted; Escape goes back to the lobby."""
 
     AUTO_FOCUS = "#seeks-list"

@@ -22,6 +22,7 @@ from ...link.messages import TournamentGame, TournamentPage
 from ...rules.wording import points
 from ...screens.help import HELP_BINDING
 from ...screens.quiet_focus import QuietFocus
+from ...screens.styled_as_mounted import StyledAsMounted
 from ...terminal.sizes import NARROW_CLASS
 from ...widgets.key_footer import KeyFooter
 from .lobby_wish import LobbyWish
@@ -114,7 +115,7 @@ def no_join_words(page: TournamentPage | None, keyed: bool) -> str:
     return "You are in already: you are seated at each pairing. w withdraws."
 
 
-class TournamentScreen(QuietFocus, ModalScreen[None]):
+class TournamentScreen(QuietFocus, StyledAsMounted, ModalScreen[None]):
     """Attributes down: each page (``show``) or refusal (``refused``); wishes up: ``Join``, ``Withdraw``,
     ``PageWanted``."""
 

@@ -15,6 +15,7 @@ from textual.widgets import Input, Static
 
 from ...link.messages import MatchTerms
 from ...screens.quiet_focus import QuietFocus
+from ...screens.styled_as_mounted import StyledAsMounted
 from ...widgets.choice import Choice
 from ...widgets.key_footer import KeyFooter
 from .lobby_wish import LobbyWish
@@ -29,7 +30,7 @@ STARTS_IN = (("5 minutes", 5.0), ("10 minutes", 10.0), ("15 minutes", 15.0), ("3
              ("1 hour", 60.0), ("2 hours", 120.0), ("1 day", 1440.0))
 
 
-class TournamentFormScreen(QuietFocus, ModalScreen[None]):
+class TournamentFormScreen(QuietFocus, StyledAsMounted, ModalScreen[None]):
     """Tab moves between the fields, Left and Right change a choice, Enter announces, Escape goes back."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -18,6 +18,7 @@ from textual.widgets import OptionList, Static
 from ...link.messages import TournamentLine, Tournaments
 from ...screens.help import HELP_BINDING
 from ...screens.quiet_focus import QuietFocus
+from ...screens.styled_as_mounted import StyledAsMounted
 from ...widgets.key_footer import KeyFooter
 from ...widgets.menu import Menu
 from .lobby_wish import LobbyWish
@@ -67,7 +68,7 @@ def entry_words(line: TournamentLine) -> str:
     return terms_words(line.terms) + (f"; to enter: {', '.join(bars)}" if bars else "")
 
 
-class TournamentsScreen(QuietFocus, ModalScreen[None]):
+class TournamentsScreen(QuietFocus, StyledAsMounted, ModalScreen[None]):
     """Attributes down: the list (``show``); wishes up: ``Open`` (a tournament's page), ``Announce`` (the form)."""
 
     AUTO_FOCUS = "#tournaments-list"

@@ -10,10 +10,11 @@ from textual.widgets import Static
 
 from ...screens.help import HELP_BINDING
 from ...screens.quiet_focus import QuietFocus
+from ...screens.styled_as_mounted import StyledAsMounted
 from ...widgets.key_footer import KeyFooter
 
 
-class WaitingScreen(QuietFocus, ModalScreen[bool]):
+class WaitingScreen(QuietFocus, StyledAsMounted, ModalScreen[bool]):
     """Goes when the opponent joins (the game replaces it); Escape cancels the match (returns True)."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel the match"), HELP_BINDING]

@@ -1,0 +1,96 @@
+"""A screen's first show: Textual styled its widgets as it mounted them, and does not style them all again as it
+shows (``StyledAsMounted``), which was a fifth of a lobby's start; what shows is what a full restyle gives."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+from textual import events
+from textual.screen import Screen
+
+from soluna_tui.link.messages import REPLIES
+from soluna_tui.link.protocol import encode
+from soluna_tui.link.wire import from_wire
+from soluna_tui.online.child_app import ChildApp
+from soluna_tui.online.screens.lobby import LobbyScreen
+from soluna_tui.screens.game import GameScreen
+from soluna_tui.screens.help import HelpScreen
+from soluna_tui.screens.new_match import NewMatchScreen
+from soluna_tui.screens.styled_as_mounted import StyledAsMounted
+
+from .helpers import hot_seat, make_app, screen_text, wait_for
+
+
+@pytest.fixture
+def restyled(monkeypatch) -> list[str]:
+    """The names of our screens styled whole (every widget again) from now on, one entry a time."""
+    names: list[str] = []
+    whole = Screen.update_node_styles
+
+    def counted(self, animate: bool = True) -> None:
+        if isinstance(self, StyledAsMounted):
+            names.append(type(self).__name__)
+        whole(self, animate)
+
+    monkeypatch.setattr(Screen, "update_node_styles", counted)
+    return names
+
+
+def styles_of(screen: Screen) -> list[tuple[str, list[str], list[tuple[str, list[str]]]]]:
+    """Every widget's styles from the stylesheet, its component classes' too."""
+    return [(repr(node), node.styles.base.css_lines,
+             [(name, styles.base.css_lines) for name, styles in sorted(node._component_styles.items())])
+            for node in screen.walk_children(with_self=True)]
+
+
+async def shows_as_restyled(pilot, screen: Screen) -> None:
+    """Styling ``screen`` whole now changes no widget's styles and nothing on the screen."""
+    before, text = styles_of(screen), screen_text(pilot.app)
+    screen.update_node_styles(animate=False)
+    await pilot.pause()
+    assert styles_of(screen) == before
+    assert screen_text(pilot.app) == text
+
+
+async def shown_again(pilot, restyled: list[str]) -> None:
+    """A later show of the screen in front is styled whole when Textual asks for it, as before."""
+    restyled.clear()
+    pilot.app.screen.post_message(events.ScreenResume(refresh_styles=True))
+    await pilot.pause()
+    assert restyled == [type(pilot.app.screen).__name__]
+
+
+async def test_the_game_and_its_dialogs_are_not_styled_again_as_they_first_show(tmp_path, restyled) -> None:
+    app = make_app(tmp_path, hot_seat(seed=1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, app, lambda: isinstance(app.screen, GameScreen), "the game")
+        assert restyled == []
+        await shows_as_restyled(pilot, app.screen)
+        await shown_again(pilot, restyled)
+        for key, dialog in (("question_mark", HelpScreen), ("n", NewMatchScreen)):
+            restyled.clear()
+            await pilot.press(key)
+            await wait_for(pilot, app, lambda dialog=dialog: isinstance(app.screen, dialog), dialog.__name__)
+            assert restyled == []
+            await shows_as_restyled(pilot, app.screen)
+            await shown_again(pilot, restyled)
+            await pilot.press("escape")
+            await wait_for(pilot, app, lambda: isinstance(app.screen, GameScreen), "the game again")
+
+
+async def test_the_lobby_is_not_styled_again_as_it_first_shows(restyled) -> None:
+    ours, theirs = socket.socketpair()
+    welcome = [{"type": "welcome", "secret": "KQXPMR", "hold_seconds": 300, "name": "ann", "rated": True,
+                "name_chosen": True}, {"type": "lobby", "matches": []}]
+    ours.sendall(b"".join(encode(from_wire(wire, REPLIES)) for wire in welcome))
+    app = ChildApp(name="ann", link=theirs, computer_pause=0, reveal_pause=0)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, app, lambda: isinstance(app.screen, LobbyScreen) and "Welcome, ann" in
+                           screen_text(app), "the lobby")
+            assert restyled == []
+            await shows_as_restyled(pilot, app.screen)
+            await shown_again(pilot, restyled)
+    finally:
+        ours.close()
