@@ -1,0 +1,48 @@
+"""The tests read the screen as text (``screen_text``) the quick way; it must agree with the app's own screenshot,
+character for character: a game, a dialog over its dimmed board, a narrow layout, and a lobby whose names carry
+characters of no width."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from soluna_tui.link.messages import REPLIES
+from soluna_tui.link.protocol import encode
+from soluna_tui.link.wire import from_wire
+from soluna_tui.online.child_app import ChildApp
+from soluna_tui.screens.game import GameScreen
+from soluna_tui.screens.help import HelpScreen
+
+from .helpers import hot_seat, make_app, screen_text, screenshot_text, wait_for
+
+
+@pytest.mark.parametrize("size", [(80, 24), (40, 20), (120, 40)])
+async def test_the_screen_read_as_text_is_the_screenshot_s_text(tmp_path, size) -> None:
+    app = make_app(tmp_path, hot_seat(seed=1))
+    async with app.run_test(size=size) as pilot:
+        await wait_for(pilot, app, lambda: isinstance(app.screen, GameScreen), "the game")
+        await pilot.press("right", "enter")  # a tower picked up: its targets lit
+        await pilot.pause()
+        assert screen_text(app) == screenshot_text(app)
+        assert "Ann" in screen_text(app)
+        await pilot.press("question_mark")
+        await wait_for(pilot, app, lambda: isinstance(app.screen, HelpScreen), "the help")
+        text = screen_text(app)
+        assert text == screenshot_text(app)
+        assert len(text.splitlines()) == size[1]
+
+
+async def test_a_lobby_s_names_read_as_the_screenshot_shows_them() -> None:
+    ours, theirs = socket.socketpair()
+    welcome = [{"type": "welcome", "secret": "KQXPMR", "hold_seconds": 300, "name": "ann", "rated": True,
+                "name_chosen": True}, {"type": "lobby", "matches": []}]
+    ours.sendall(b"".join(encode(from_wire(wire, REPLIES)) for wire in welcome))
+    app = ChildApp(name="ann", link=theirs, computer_pause=0, reveal_pause=0)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, app, lambda: "Welcome, ann." in screenshot_text(app), "the lobby")
+            assert screen_text(app) == screenshot_text(app)
+    finally:
+        ours.close()
