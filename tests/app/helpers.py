@@ -43,7 +43,7 @@ def screen_text(app: SolunaApp) -> str:
     screen drawn whole as the app's own screenshot draws it (``App.export_screenshot``: the screens under a dialog
     too), read as text rather than written out as SVG and parsed back, which took ten times as long (9 ms against
     0.8 at 80x24; the tests read the screen thousands of times a run). Relies on ``Screen._compositor`` and
-    ``App._background_screens`` (private), as ``export_screenshot`` does; ``tests/test_compat.py`` checks the two
+    ``App._background_screens`` (private), as ``export_screenshot`` does; ``test_screen_text.py`` checks the two
     readings agree."""
     width, height = app.size
     update = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
