@@ -42,7 +42,7 @@ def screen_text(app: SolunaApp) -> str:
     """What the terminal shows now, as plain text, each character at its cell (a wide one's second cell empty): the
     screen drawn whole as the app's own screenshot draws it (``App.export_screenshot``: the screens under a dialog
     too), read as text rather than written out as SVG and parsed back, which took ten times as long (9 ms against
-    0.8 at 80x24; the tests read the screen thousands of times a run). Relies on ``Screen._compositor`` and
+    0.8 at 80x24; the tests read the screen some 1,500 times a run). Relies on ``Screen._compositor`` and
     ``App._background_screens`` (private), as ``export_screenshot`` does; ``test_screen_text.py`` checks the two
     readings agree."""
     width, height = app.size
