@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import html
 import re
+import socket
+from collections.abc import Iterator
 from pathlib import Path
 
 from rich.cells import cell_len
 
 from soluna_tui.app.soluna_app import SolunaApp
+from soluna_tui.link.messages import REPLIES
+from soluna_tui.link.protocol import encode
+from soluna_tui.link.wire import from_wire
 from soluna_tui.local.match_setup import MatchSetup
 from soluna_tui.rules import MatchOptions, Position, Round
 from soluna_tui.screens.game import GameScreen
@@ -32,6 +38,23 @@ def make_app(data_dir: Path, setup: MatchSetup | None = None, **kwargs) -> Solun
     kwargs.setdefault("reveal_pause", 0)
     kwargs.setdefault("offer_guided_round", False)  # a fresh data directory is a first start: tests go straight on
     return SolunaApp(setup=setup, data_dir=data_dir, **kwargs)
+
+
+@contextlib.contextmanager
+def welcomed_session(name: str = "ann") -> Iterator[SolunaApp]:
+    """A session's app (``ChildApp``, as an SSH session's child runs it) whose server has already welcomed ``name``
+    (rated, the name chosen) and listed no match: run it, and its lobby shows. The server's end of its link is
+    closed after."""
+    from soluna_tui.online.child_app import ChildApp
+
+    ours, theirs = socket.socketpair()
+    said = [{"type": "welcome", "secret": "KQXPMR", "hold_seconds": 300, "name": name, "rated": True,
+             "name_chosen": True}, {"type": "lobby", "matches": []}]
+    ours.sendall(b"".join(encode(from_wire(wire, REPLIES)) for wire in said))
+    try:
+        yield ChildApp(name=name, link=theirs, computer_pause=0, reveal_pause=0)
+    finally:
+        ours.close()
 
 
 def hot_seat(seed: int = 1, **options) -> MatchSetup:

@@ -3,23 +3,17 @@ shows (``StyledAsMounted``), which was a fifth of a lobby's start; what shows is
 
 from __future__ import annotations
 
-import socket
-
 import pytest
 from textual import events
 from textual.screen import Screen
 
-from soluna_tui.link.messages import REPLIES
-from soluna_tui.link.protocol import encode
-from soluna_tui.link.wire import from_wire
-from soluna_tui.online.child_app import ChildApp
 from soluna_tui.online.screens.lobby import LobbyScreen
 from soluna_tui.screens.game import GameScreen
 from soluna_tui.screens.help import HelpScreen
 from soluna_tui.screens.new_match import NewMatchScreen
 from soluna_tui.screens.styled_as_mounted import StyledAsMounted
 
-from .helpers import hot_seat, make_app, screen_text, wait_for
+from .helpers import hot_seat, make_app, screen_text, wait_for, welcomed_session
 
 
 @pytest.fixture
@@ -80,17 +74,10 @@ async def test_the_game_and_its_dialogs_are_not_styled_again_as_they_first_show(
 
 
 async def test_the_lobby_is_not_styled_again_as_it_first_shows(restyled) -> None:
-    ours, theirs = socket.socketpair()
-    welcome = [{"type": "welcome", "secret": "KQXPMR", "hold_seconds": 300, "name": "ann", "rated": True,
-                "name_chosen": True}, {"type": "lobby", "matches": []}]
-    ours.sendall(b"".join(encode(from_wire(wire, REPLIES)) for wire in welcome))
-    app = ChildApp(name="ann", link=theirs, computer_pause=0, reveal_pause=0)
-    try:
+    with welcomed_session() as app:
         async with app.run_test(size=(80, 24)) as pilot:
             await wait_for(pilot, app, lambda: isinstance(app.screen, LobbyScreen) and "Welcome, ann" in
                            screen_text(app), "the lobby")
             assert restyled == []
             await shows_as_restyled(pilot, app.screen)
             await shown_again(pilot, restyled)
-    finally:
-        ours.close()

@@ -4,18 +4,12 @@ characters of no width."""
 
 from __future__ import annotations
 
-import socket
-
 import pytest
 
-from soluna_tui.link.messages import REPLIES
-from soluna_tui.link.protocol import encode
-from soluna_tui.link.wire import from_wire
-from soluna_tui.online.child_app import ChildApp
 from soluna_tui.screens.game import GameScreen
 from soluna_tui.screens.help import HelpScreen
 
-from .helpers import hot_seat, make_app, screen_text, screenshot_text, wait_for
+from .helpers import hot_seat, make_app, screen_text, screenshot_text, wait_for, welcomed_session
 
 
 @pytest.mark.parametrize("size", [(80, 24), (40, 20), (120, 40)])
@@ -36,17 +30,10 @@ async def test_the_screen_read_as_text_is_the_screenshot_s_text(tmp_path, size) 
 
 async def test_a_lobby_s_names_read_as_the_screenshot_shows_them() -> None:
     """A name as an SSH client may give it, a zero-width space in it: left out, as the screenshot leaves it out."""
-    ours, theirs = socket.socketpair()
-    welcome = [{"type": "welcome", "secret": "KQXPMR", "hold_seconds": 300, "name": "ann\u200b", "rated": True,
-                "name_chosen": True}, {"type": "lobby", "matches": []}]
-    ours.sendall(b"".join(encode(from_wire(wire, REPLIES)) for wire in welcome))
-    app = ChildApp(name="ann", link=theirs, computer_pause=0, reveal_pause=0)
-    try:
+    with welcomed_session("ann\u200b") as app:
         async with app.run_test(size=(80, 24)) as pilot:
             await wait_for(pilot, app, lambda: "Welcome, ann." in screenshot_text(app), "the lobby")
             drawn = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
             assert "\u200b" in "".join(segment.text for strips in drawn.strips for strip in strips for segment in strip)
             assert screen_text(app) == screenshot_text(app)
             assert "Welcome, ann." in screen_text(app)
-    finally:
-        ours.close()
