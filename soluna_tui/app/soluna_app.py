@@ -192,6 +192,13 @@ class SolunaApp(InOrderInput, TooSmallNotice, FocusCursor, App[None]):
     # ---- start-up and the terminal -------------------------------------------------------
 
     def get_default_screen(self) -> Screen[Any]:
+        """The first screen, made for the terminal's width: the app has its narrow class (and the narrow layouts
+        read) before the screen's widgets are styled, not after, when each would be styled again (twice: for the
+        class, and for the sheet)."""
+        self.fit_width(self.size)
+        return self.first_screen()
+
+    def first_screen(self) -> Screen[Any]:
         """The match ``soluna play`` asked for, or the puzzle (``StartUp.first_screen``); else Textual's."""
         return self.start_up.first_screen() or super().get_default_screen()
 
@@ -216,14 +223,18 @@ class SolunaApp(InOrderInput, TooSmallNotice, FocusCursor, App[None]):
         end_when_hung_up(self)
 
     def check_size(self, size: Size | None = None) -> None:
+        """The layouts for the width (``fit_width``), and the too-small notice below the minimum size
+        (``TooSmallNotice``)."""
+        self.fit_width(size or self.size)
+        super().check_size(size)
+
+    def fit_width(self, size: Size) -> None:
         """Below ``WIDE_WIDTH`` the app has ``NARROW_CLASS``, which the stylesheets lay every screen out by (a class
-        of the app's, so a screen under a dialog is laid out for the new width too); and the too-small notice
-        below the minimum size (``TooSmallNotice``)."""
-        narrow = (size or self.size).width < WIDE_WIDTH
+        of the app's, so a screen under a dialog is laid out for the new width too)."""
+        narrow = size.width < WIDE_WIDTH
         if narrow:
             self.sheets.read_narrow(self)
         self.set_class(narrow, NARROW_CLASS)
-        super().check_size(size)
 
     def on_unmount(self) -> None:
         if isinstance(self.store, SaveStore):  # a host's own store (the SSH child's) holds no slot

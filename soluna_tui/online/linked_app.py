@@ -122,7 +122,7 @@ class LinkedApp(ReportsActivity, SolunaApp):
 
     # ---- start-up ------------------------------------------------------------------------
 
-    def get_default_screen(self) -> Screen[Any]:
+    def first_screen(self) -> Screen[Any]:
         return self.lobby
 
     @property

@@ -1,5 +1,6 @@
 """A screen's first show: Textual styled its widgets as it mounted them, and does not style them all again as it
-shows (``StyledAsMounted``), which was a fifth of a lobby's start; what shows is what a full restyle gives."""
+shows (``StyledAsMounted``), which was a fifth of a lobby's start; nor, on a narrow terminal, as the app takes its
+narrow class (it has it before the first screen is made). What shows is what a full restyle gives."""
 
 from __future__ import annotations
 
@@ -55,9 +56,10 @@ async def shown_again(pilot, restyled: list[str]) -> None:
     assert restyled == [type(pilot.app.screen).__name__]
 
 
-async def test_the_game_and_its_dialogs_are_not_styled_again_as_they_first_show(tmp_path, restyled) -> None:
+@pytest.mark.parametrize("size", [(80, 24), (40, 20)])  # narrow: the layouts for the width come before the screen
+async def test_the_game_and_its_dialogs_are_not_styled_again_as_they_first_show(tmp_path, restyled, size) -> None:
     app = make_app(tmp_path, hot_seat(seed=1))
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await wait_for(pilot, app, lambda: isinstance(app.screen, GameScreen), "the game")
         assert restyled == []
         await shows_as_restyled(pilot, app.screen)
@@ -73,9 +75,10 @@ async def test_the_game_and_its_dialogs_are_not_styled_again_as_they_first_show(
             await wait_for(pilot, app, lambda: isinstance(app.screen, GameScreen), "the game again")
 
 
-async def test_the_lobby_is_not_styled_again_as_it_first_shows(restyled) -> None:
+@pytest.mark.parametrize("size", [(80, 24), (40, 20)])
+async def test_the_lobby_is_not_styled_again_as_it_first_shows(restyled, size) -> None:
     with welcomed_session() as app:
-        async with app.run_test(size=(80, 24)) as pilot:
+        async with app.run_test(size=size) as pilot:
             await wait_for(pilot, app, lambda: isinstance(app.screen, LobbyScreen) and "Welcome, ann" in
                            screen_text(app), "the lobby")
             assert restyled == []
