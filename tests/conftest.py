@@ -191,9 +191,7 @@ def database(request: pytest.FixtureRequest, tmp_path: Path):
     if request.param == "sqlite":
         yield str(tmp_path / "store.sqlite3")
         return
-    empty = request.node.get_closest_marker("empty_database") is not None
-    with fresh_database(request.getfixturevalue("postgres_server"), empty=empty) as url:
-        yield url
+    yield request.getfixturevalue("postgres_database")
 
 
 @pytest.fixture
