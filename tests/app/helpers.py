@@ -71,20 +71,27 @@ def screen_text(app: SolunaApp) -> str:
     screenshot's reading left it out (it drew the next character over it), but for one that ends a run of text
     before blanks, which that reading kept, a cell further on."""
     width, height = app.size
-    update = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
     rows = []
-    for strips in update.strips[:height]:
+    for line in drawn_lines(app)[:height]:
         row: list[str] = []
-        for segment in (segment for strip in strips for segment in strip if not segment.control):
-            for char in segment.text:
-                cells = cell_len(char)
-                if cells:  # a character of no width is left out (see above)
-                    row.append(char)
-                    if cells == 2:
-                        row.append("")
-        rows.append("".join(row[:width]).ljust(width - row[:width].count("")))
+        for char in line:
+            cells = cell_len(char)
+            if cells:  # a character of no width is left out (see above)
+                row.append(char)
+                if cells == 2:
+                    row.append("")
+        shown = row[:width]
+        rows.append("".join(shown).ljust(width - shown.count("")))
     rows.extend(" " * width for _ in range(height - len(rows)))
     return "\n".join(rows)
+
+
+def drawn_lines(app: SolunaApp) -> list[str]:
+    """The screen's lines as Textual draws them whole for a screenshot, their characters as they come (those of no
+    width too)."""
+    update = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    return ["".join(segment.text for strip in strips for segment in strip if not segment.control)
+            for strips in update.strips]
 
 
 def screenshot_text(app: SolunaApp) -> str:
