@@ -15,6 +15,7 @@ import contextlib
 import re
 import time
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
@@ -196,15 +197,30 @@ async def clock_then_cut(store: Storage, code: str, lines: list[DatabaseLine]) -
     return before, await cut_both(lines)
 
 
-async def bob_moves(second: SolunaServer, code: str, bob: SshTerminal) -> float:
+@dataclass(frozen=True)
+class MoveMoment:
+    """When bob's move was made, as far as the test can know it: after his first key was sent, before his screen
+    said the move waits for the database. His server stamps the move in between (later than the keys by however
+    long a loaded machine takes to carry them)."""
+
+    earliest: float
+    latest: float
+
+
+async def bob_moves(second: SolunaServer, code: str, bob: SshTerminal, database_away: bool = True) -> MoveMoment:
     """Bob plays the first legal move by the towers' keys, once his screen shows the match as his server has it (a
-    key pressed before his screen shows ann's last move would pick up a tower on her turn); when he did."""
+    key pressed before his screen shows ann's last move would pick up a tower on her turn). When he did: from his
+    first key until his screen said the move waits for the database (``PENDING``), or until the keys were sent
+    while the database is there (``database_away`` false)."""
     match = second.lobby.tables[code].match
     if match.round.ply:
         await bob.wait_for_text(f"{match.round.ply:2}. {match.players[1 - match.to_move]}", "Your move")
     mover, target = move_keys(match, match.position.legal_moves[0])
+    earliest = time.time()
     await bob.press(mover, "enter", target, "enter", pause=0.05)
-    return time.time()
+    if database_away:
+        await bob.wait_for_notice(PENDING)
+    return MoveMoment(earliest, time.time())
 
 
 async def mend_both_at(lines: list[DatabaseLine], moment: float, store: Storage, servers: tuple[SolunaServer, ...],
@@ -242,9 +258,12 @@ async def no_server_taken_for_dead(store: Storage, code: str, back_at: float,
     return stored
 
 
-def charged(before: MatchClock, after: MatchClock, moved_at: float) -> float:
-    """What bob's clock was charged for his move, beyond the time he took until he moved."""
-    return (before.left[1] - after.left[1]) - (moved_at - (before.since or 0.0))
+def charged(before: MatchClock, after: MatchClock, moved: MoveMoment) -> float:
+    """What bob's clock was charged for his move beyond the time he took until he moved: 0 for a charge the moment
+    of his move accounts for, else by how much it falls outside it (more: positive)."""
+    spent = before.left[1] - after.left[1]
+    since = before.since or 0.0
+    return max(0.0, spent - (moved.latest - since)) - max(0.0, (moved.earliest - since) - spent)
 
 
 async def test_a_ten_second_outage_under_a_match_across_two_servers(tmp_path, postgres_database) -> None:
@@ -252,8 +271,7 @@ async def test_a_ten_second_outage_under_a_match_across_two_servers(tmp_path, po
         code, ann, bob, eve = await match_across(first, second)
         try:
             before, cut_at = await clock_then_cut(store, code, lines)
-            moved_at = await bob_moves(second, code, bob)
-            await bob.wait_for_notice(PENDING)
+            moved = await bob_moves(second, code, bob)
             # The second server is back 2 s after the first, which must not take it for dead meanwhile.
             lags = await mend_both_at(lines, cut_at + 10, store, (first, second), stagger=2.0)
             mended_at = cut_at + 12
@@ -265,12 +283,12 @@ async def test_a_ten_second_outage_under_a_match_across_two_servers(tmp_path, po
             stored = await no_server_taken_for_dead(store, code, mended_at + max(lags), [ann, bob, eve])
             after = MatchClock.from_document(stored.clock)
             print(f"\na 10 s outage: back on the database {lags[0]:.1f} s and {lags[1]:.1f} s after it; bob's move "
-                  f"made {moved_at - cut_at:.1f} s into it, charged {charged(before, after, moved_at):+.2f} s "
+                  f"made {moved.earliest - cut_at:.1f} s into it, charged {charged(before, after, moved):+.2f} s "
                   "beyond his thinking")
             assert [seat.server for seat in stored.seats] == [first.lobby.server_id, second.lobby.server_id]
             assert max(lags) < PROMPTLY
             assert after.running == 0 and after.left[0] == before.left[0] and after.since >= mended_at - 1
-            assert abs(charged(before, after, moved_at)) < 1.0  # the wait for the database counts for nobody
+            assert abs(charged(before, after, moved)) < 1.0  # the wait for the database counts for nobody
         finally:
             for terminal in (ann, bob, eve):
                 await terminal.close()
@@ -285,8 +303,7 @@ async def test_a_long_outage_is_waited_out_and_a_player_who_left_meanwhile_is_he
         code, ann, bob, eve = await match_across(first, second)
         try:
             before, cut_at = await clock_then_cut(store, code, lines)
-            moved_at = await bob_moves(second, code, bob)
-            await bob.wait_for_notice(PENDING)
+            moved = await bob_moves(second, code, bob)
             await ann.close()
             left_at = time.time()
             lags = await mend_both_at(lines, cut_at + outage, store, (first, second))
@@ -299,12 +316,12 @@ async def test_a_long_outage_is_waited_out_and_a_player_who_left_meanwhile_is_he
             back_at = cut_at + outage
             print(f"\na {outage:g} s outage: back on the database {lags[0]:.1f} s and {lags[1]:.1f} s after it; ann, "
                   f"gone {left_at - cut_at:.1f} s into it, held from {held_from - back_at:+.1f} s of its end; "
-                  f"bob charged {charged(before, after, moved_at):+.2f} s beyond his thinking")
+                  f"bob charged {charged(before, after, moved):+.2f} s beyond his thinking")
             assert max(lags) < PROMPTLY
             assert stored.seats[0].server is None and back_at - 0.5 <= held_from <= back_at + max(lags) + 1.0
             assert stored.seats[1].server == second.lobby.server_id
             assert Match.from_dict(stored.document).round.ply == 2  # bob's move, made during the outage
-            assert abs(charged(before, after, moved_at)) < 1.0
+            assert abs(charged(before, after, moved)) < 1.0
         finally:
             for terminal in (ann, bob, eve):
                 await terminal.close()
@@ -322,12 +339,12 @@ async def test_an_outage_longer_than_the_clock_and_the_hold_time_decides_nothing
         try:
             await real_play(first, second, code, ann, bob)
             before, cut_at = await clock_then_cut(store, code, lines)
+            # Bob's clock stood as of his move (its moment known within a window), or as of when the servers found
+            # the database away (at most a heartbeat after the cut).
+            stood = MoveMoment(cut_at, cut_at + HEARTBEAT)
             if bob_moves_meanwhile:
-                stood_at = await bob_moves(second, code, bob)
-                await bob.wait_for_notice(PENDING)
-            else:
-                stood_at = cut_at
-            bob_left = before.left[1] - (stood_at - before.since)
+                stood = await bob_moves(second, code, bob)
+            bob_left = before.left[1] - (stood.earliest - before.since)  # the most he can have left
             assert bob_left < SHORT_OUTAGE  # the outage alone would run his clock out
             # The others see the clocks stop (they do not run down to nothing on the screens meanwhile).
             for terminal in (ann, eve):
@@ -348,7 +365,7 @@ async def test_an_outage_longer_than_the_clock_and_the_hold_time_decides_nothing
             assert not match.is_over and match.round.ply == (4 if bob_moves_meanwhile else 3)
             assert after.running == (0 if bob_moves_meanwhile else 1) and after.since >= cut_at + SHORT_OUTAGE - 1
             assert after.left[0] == before.left[0]
-            assert bob_left - HEARTBEAT - 0.5 <= after.left[1] <= bob_left + 0.5
+            assert before.left[1] - (stood.latest - before.since) - 0.5 <= after.left[1] <= bob_left + 0.5
             if bob_moves_meanwhile:
                 await bob.wait_for_notice("Your move is saved: the database is back.")
                 await ann.wait_for_text(" 4. bob", "Your move")
@@ -369,8 +386,7 @@ async def test_a_six_minute_outage_against_a_short_hold_time_loses_nobody_on_tim
         try:
             await real_play(first, second, code, ann, bob)
             before, cut_at = await clock_then_cut(store, code, lines)
-            moved_at = await bob_moves(second, code, bob)
-            await bob.wait_for_notice(PENDING)
+            moved = await bob_moves(second, code, bob)
             for terminal in (ann, eve):
                 await terminal.wait_for_text("The database is away")
             await asyncio.sleep(SHORT_HOLD + HEARTBEAT)  # past the hold time in real time too (the scenario)
@@ -381,7 +397,7 @@ async def test_a_six_minute_outage_against_a_short_hold_time_loses_nobody_on_tim
             stored = await no_server_taken_for_dead(store, code, back_at + max(lags), [ann, bob, eve])
             after = MatchClock.from_document(stored.clock)
             match = Match.from_dict(stored.document)
-            bob_charged = charged(before, after, moved_at) + BLITZ.increment
+            bob_charged = charged(before, after, moved) + BLITZ.increment
             print(f"\na {(leap.now() - cut_at) / 60:.1f}-minute outage, seats held {SHORT_HOLD:g} s, at 3+2: bob's "
                   f"move saved, charged {bob_charged:+.2f} s beyond his thinking; ann's clock {after.left[0]:.1f} s "
                   f"of {before.left[0]:.1f} s")
@@ -444,7 +460,7 @@ async def test_a_day_long_outage_adjourns_the_match_until_both_players_are_back_
             resumed = await store.matches.get(code)
             going = MatchClock.from_document(resumed.clock)
             assert resumed.adjourned_at is None and going.running == 1 and going.left == stood.left
-            await bob_moves(second, code, bob)
+            await bob_moves(second, code, bob, database_away=False)
             await back.wait_for_text(" 4. bob", "Your move")
         finally:
             for terminal in (ann, bob, eve, back):
