@@ -28,7 +28,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from keys import REFERENCE_APP, RIGHT, Figures, MeasureError, Sample, Terminal, cpu_ns, cycle
+from keys import Figures, MeasureError, Sample, Terminal, cpu_ns, reference_arrow
 
 from soluna_tui.link.messages import ONLINE_LISTED, REPLIES, Doing
 from soluna_tui.link.protocol import encode
@@ -163,13 +163,7 @@ def main() -> int:
           f"the session's process; {args.heard} lines of talk heard before; {os.cpu_count()} CPUs, "
           f"load {os.getloadavg()[0]:.1f}")
     try:
-        reference = Terminal([sys.executable, "-c", REFERENCE_APP], columns, lines)
-        try:
-            reference.wait_for(lambda text: "reference ready" in text, "the reference app")
-            reference.settle()
-            yardstick = cycle(reference, [(RIGHT, True)], 30, 8)
-        finally:
-            reference.close()
+        yardstick = reference_arrow((columns, lines))
         results: dict[int, dict[str, Figures]] = {}
         for people in crowds:
             lobby = open_lobby(people, (columns, lines), args.heard)

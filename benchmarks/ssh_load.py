@@ -50,8 +50,9 @@ either door and with 100 of each (``--door both --sessions 100``); in the match
 scene, 25 matches (the default 50 sessions), p95 under 300 ms. The
 server gets limits that admit every session from this one address (and raises
 its own open-file limit); this script raises its own too, so 400 sessions fit. Beside its figures it
-prints the machine's speed: the CPU time of a fixed Python loop (``machine_speed``), taken before and
-after the run, as a machine shared with other work can be twice as slow from one hour to the next.
+prints the machine's speed, taken before and after the run, as a machine shared with other work can be twice as
+slow (and more) from one hour to the next: the CPU time of a fixed Python loop (``machine_speed``) and of a bare
+Textual app's arrow key (``keys.reference_arrow``), which moves with the machine where the loop does not.
 Typing goes through the session's input budget, never its channel-request
 budget (a key is data, not a request), so neither ever refuses a key here.
 """
@@ -84,6 +85,8 @@ import aiohttp
 from soluna_tui.server.ssh.quiet_asyncssh import asyncssh  # without cryptography's warnings about asyncssh's code
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests' quick pyte screen, beside this folder
+from keys import reference_arrow  # noqa: E402
+
 from tests.quick_screen import QuickByteStream, QuickScreen  # noqa: E402
 
 MAX_SESSIONS, MAX_KEYS = 400, 500
@@ -591,6 +594,7 @@ def door_memory(door: str, sessions: int, servers: list[Server], before: dict[in
 async def measure(args: argparse.Namespace, servers: list[Server]) -> int:
     await asyncio.sleep(0.5)
     args.speed_before = machine_speed()  # no session open yet: nothing waits on this process
+    args.arrow_before = reference_arrow().median_ms
     snapshot = await memory_now(servers)
     rng = random.Random(args.seed)
     opened: list[tuple[int, Player]] = []
@@ -666,6 +670,7 @@ async def type_and_tell(args: argparse.Namespace, servers: list[Server], players
     elapsed = time.perf_counter() - started
     serving_cpu, client_cpu = cpu_seconds(tree) - serving_cpu, own_cpu_seconds() - client_cpu
     speed_after = machine_speed()  # after the client's CPU was read: the loop is not counted as the load's
+    arrow_after = reference_arrow().median_ms
     relay_cpu = cpu_seconds(relays) - relay_cpu
     doors_cpu = [cpu_seconds(memory.pids) - used for memory, used in zip(memories, doors_cpu, strict=True)]
 
@@ -681,7 +686,8 @@ async def type_and_tell(args: argparse.Namespace, servers: list[Server], players
         print(f"the matches played for {played:.0f} s, from the first move to the last: {len(MOVED)} moves, "
               f"{len(MOVED) / played:.1f} a second (a move is four keys from its player)")
     print(f"the machine's speed: a fixed Python loop ({SPEED_LOOP / 1e6:.0f} million multiply-adds) took "
-          f"{args.speed_before:.2f} s of CPU before the sessions opened, {speed_after:.2f} s after typing")
+          f"{args.speed_before:.2f} s of CPU before the sessions opened, {speed_after:.2f} s after typing; a bare "
+          f"Textual app's arrow key (keys.py's reference) {args.arrow_before:.1f} ms, {arrow_after:.1f} ms")
     if LAGS:
         print(f"this load generator's own delay (its loop late for a {LAG_PROBE * 1000:.0f} ms timer while the scene "
               f"played): {describe(LAGS, 'probes')}")
