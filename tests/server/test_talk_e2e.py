@@ -19,7 +19,7 @@ from .test_two_players import create_match, join_match
 TALK = "C"
 #: A move (or a line) reaches the other screens within this long on a loaded shared machine, flood or not.
 USUAL_TIME = 3.0
-#: How long a flood's 1,800 keys may take to be typed into the chat line: about a second on a quiet machine, past
+#: How long a flood's 1,690 keys may take to be typed into the chat line: about a second on a quiet machine, past
 #: the usual 15 s on a busy CI runner once (the lines said are judged against the time it took, not by it).
 TYPING_TIME = 90.0
 #: Bracketed paste, as a terminal wraps what is pasted.
