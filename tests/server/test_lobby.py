@@ -98,9 +98,13 @@ class SettledLobby:
         await self.lobby.settled()
 
 
-async def wait_for(condition, timeout: float = 10.0, step: float = 0.02) -> None:
+async def wait_for(condition, timeout: float = 30.0, step: float = 0.02) -> None:
     """Until ``condition()`` (a value, or an awaitable of one: a store's answer) is true: another lobby hears
-    of a change through the store's notifications a moment later, a held seat's timer fires a moment later."""
+    of a change through the store's notifications a moment later, a held seat's timer fires a moment later.
+    Waited for up to 30 s: what takes a few heartbeats (a tournament paired, then its missed seat decided) took
+    over 10 s on a loaded CI runner once, with PostgreSQL; and a request that waits past ``REQUEST_WAIT`` (3 s)
+    for a connection takes the store for away, after which nothing comes due for ``DEAD_AFTER`` (6 s), as it
+    must."""
     for _ in range(int(timeout / step)):
         if await _value(condition()):
             return
