@@ -258,10 +258,11 @@ async def no_server_taken_for_dead(store: Storage, code: str, back_at: float,
     return stored
 
 
-def charged(before: MatchClock, after: MatchClock, moved: MoveMoment) -> float:
-    """What bob's clock was charged for his move beyond the time he took until he moved: 0 for a charge the moment
-    of his move accounts for, else by how much it falls outside it (more: positive)."""
-    spent = before.left[1] - after.left[1]
+def charged(before: MatchClock, after: MatchClock, moved: MoveMoment, increment: float = 0.0) -> float:
+    """What bob's clock was charged for his move beyond the time he took until he moved (his ``increment`` added
+    back): 0 for a charge the moment of his move accounts for, else by how much it falls outside it (more:
+    positive)."""
+    spent = before.left[1] - after.left[1] + increment
     since = before.since or 0.0
     return max(0.0, spent - (moved.latest - since)) - max(0.0, (moved.earliest - since) - spent)
 
@@ -397,7 +398,7 @@ async def test_a_six_minute_outage_against_a_short_hold_time_loses_nobody_on_tim
             stored = await no_server_taken_for_dead(store, code, back_at + max(lags), [ann, bob, eve])
             after = MatchClock.from_document(stored.clock)
             match = Match.from_dict(stored.document)
-            bob_charged = charged(before, after, moved) + BLITZ.increment
+            bob_charged = charged(before, after, moved, BLITZ.increment)
             print(f"\na {(leap.now() - cut_at) / 60:.1f}-minute outage, seats held {SHORT_HOLD:g} s, at 3+2: bob's "
                   f"move saved, charged {bob_charged:+.2f} s beyond his thinking; ann's clock {after.left[0]:.1f} s "
                   f"of {before.left[0]:.1f} s")

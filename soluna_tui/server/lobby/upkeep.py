@@ -68,7 +68,11 @@ class Background:
 
     def run(self, work: Coroutine[Any, Any, Any], name: str | None = None) -> None:
         self._tasks = [task for task in self._tasks if not task.done()]
-        self._tasks.append(asyncio.get_running_loop().create_task(self._quietly(work), name=name))
+        task = asyncio.get_running_loop().create_task(self._quietly(work), name=name)
+        # Cancelled before its first step (the server closing at once), the task never starts ``work``: closed
+        # here, it is not reported as "never awaited" on the owner's terminal. Done any other way, it has ended.
+        task.add_done_callback(lambda _task: work.close())
+        self._tasks.append(task)
 
     def keep(self, work: Coroutine[Any, Any, None], name: str) -> None:
         """A task that runs until close (it handles its own errors)."""
