@@ -280,7 +280,7 @@ def cycle(term: Terminal, steps: Sequence[tuple[str, bool]], count: int, warmup:
 def reference_arrow(size: tuple[int, int] = (80, 24), count: int = 30, warmup: int = 8) -> Figures:
     """The reference app's arrow key (a bare Textual app's key: the yardstick other scripts print beside their
     figures). The fixed Python loop of ``ssh_load.py`` misses much of how this machine's speed moves: on
-    2026-12-07 the loop took 0.15-0.16 s all day while this arrow went from 6.7 ms of CPU to 16-28 ms."""
+    2026-12-07 the loop took 0.15-0.16 s all afternoon while this arrow went from 6.7 ms of CPU to 16-28 ms."""
     term = Terminal([sys.executable, "-c", REFERENCE_APP], *size)
     try:
         term.wait_for(lambda text: "reference ready" in text, "the reference app")

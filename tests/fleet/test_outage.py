@@ -21,6 +21,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
 import pytest
 
+from soluna_tui.link.messages import PlayMove
 from soluna_tui.rules import Match
 from soluna_tui.rules.clock import ClockSetting, MatchClock
 from soluna_tui.server.config import ADJOURN_AFTER
@@ -199,9 +200,9 @@ async def clock_then_cut(store: Storage, code: str, lines: list[DatabaseLine]) -
 
 @dataclass(frozen=True)
 class MoveMoment:
-    """When bob's move was made, as far as the test can know it: after his first key was sent, before his screen
-    said the move waits for the database. His server stamps the move in between (later than the keys by however
-    long a loaded machine takes to carry them)."""
+    """When bob's move was made, as far as the test can know it without asking the server's own stamp: after his
+    first key was sent, and no later than his server began to handle the move's request (its stamp is taken there,
+    before it tries to write: a stamp taken once the write failed would be up to ``REQUEST_WAIT`` later)."""
 
     earliest: float
     latest: float
@@ -210,17 +211,29 @@ class MoveMoment:
 async def bob_moves(second: SolunaServer, code: str, bob: SshTerminal, database_away: bool = True) -> MoveMoment:
     """Bob plays the first legal move by the towers' keys, once his screen shows the match as his server has it (a
     key pressed before his screen shows ann's last move would pick up a tower on her turn). When he did: from his
-    first key until his screen said the move waits for the database (``PENDING``), or until the keys were sent
-    while the database is there (``database_away`` false)."""
+    first key until his server took up the request; during an outage (``database_away``), once his screen says the
+    move waits for the database (``PENDING``)."""
     match = second.lobby.tables[code].match
     if match.round.ply:
         await bob.wait_for_text(f"{match.round.ply:2}. {match.players[1 - match.to_move]}", "Your move")
     mover, target = move_keys(match, match.position.legal_moves[0])
-    earliest = time.time()
-    await bob.press(mover, "enter", target, "enter", pause=0.05)
-    if database_away:
-        await bob.wait_for_notice(PENDING)
-    return MoveMoment(earliest, time.time())
+    handlers = second.lobby._handlers  # the moment the server takes the request up, seen from outside it
+    handle, received = handlers[PlayMove], []
+
+    async def timed(asker, request) -> None:
+        received.append(time.time())
+        await handle(asker, request)
+
+    handlers[PlayMove] = timed
+    try:
+        earliest = time.time()
+        await bob.press(mover, "enter", target, "enter", pause=0.05)
+        await wait_until(lambda: bool(received), what="bob's move taken up by his server")
+        if database_away:
+            await bob.wait_for_notice(PENDING)
+    finally:
+        handlers[PlayMove] = handle
+    return MoveMoment(earliest, received[0])
 
 
 async def mend_both_at(lines: list[DatabaseLine], moment: float, store: Storage, servers: tuple[SolunaServer, ...],

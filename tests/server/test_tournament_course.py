@@ -63,7 +63,7 @@ async def round_played(lobbies: dict[str, SettledLobby], players: dict[str, Fake
         snapshot = await engine.snapshot(tournament)
         return any(each.round == number for each in snapshot.pairings)
 
-    await wait_for(paired, timeout=20.0)
+    await wait_for(paired)
     snapshot = await engine.snapshot(tournament)
     names = {entrant.fingerprint: entrant.name for entrant in snapshot.entrants}
     points: dict[str, float] = {}
@@ -77,7 +77,7 @@ async def round_played(lobbies: dict[str, SettledLobby], players: dict[str, Fake
             table = lobbies[names[first]].tables.get(stored.code) if stored.code else None
             return table is not None and table.in_play
 
-        await wait_for(seated, timeout=20.0)
+        await wait_for(seated)
         code = (await engine.store.tournaments.pairing(pairing.id)).code
         points[await play_out(lobbies, code, players)] = 1.0
     return points
@@ -104,7 +104,7 @@ async def test_a_server_restarted_in_the_middle_of_a_swiss_round_goes_on_with_it
         back = {name: keyed(name, number) for number, name in enumerate(("ann", "bob", "cyd"), start=1)}
         for guest in back.values():
             await second.arrive(guest)
-        await wait_for(lambda: code in second.tables, timeout=20.0)
+        await wait_for(lambda: code in second.tables)
         for seat in second.tables[code].seats:  # back at their match by its code: the key is proof enough
             guest = back[seat.name]
             if not any(message["type"] == "match" for message in guest.inbox):
@@ -119,7 +119,7 @@ async def test_a_server_restarted_in_the_middle_of_a_swiss_round_goes_on_with_it
         for name, points in (await round_played(lobbies, back, tournament, 2)).items():
             scores[name] += points
         await wait_for(lambda: any("Tournament Friday is over" in message["text"]
-                                   for guest in back.values() for message in sent(guest, "notice")), timeout=20.0)
+                                   for guest in back.values() for message in sent(guest, "notice")))
         await second.handle(back["ann"], {"type": "tournament", "id": tournament, "ask": 9})
         page = back["ann"].last("tournament")
         assert page["tournament"]["state"] == "finished"

@@ -199,7 +199,7 @@ async def test_a_tab_that_never_says_its_size_is_closed_within_the_login_timeout
             started = time.monotonic()
             output = await quiet.wait_closed()
             assert "did not start a game within 2 seconds" in output.decode()
-            assert time.monotonic() - started < 2 + TIMEOUT / 3
+            assert time.monotonic() - started < 2 + 5.0  # its 2 s, and 5 s for a loaded machine to act on it
             assert server.gate.connections == 0 and server.sessions == []
         finally:
             await quiet.close()
@@ -309,7 +309,7 @@ async def test_a_tab_that_has_not_started_a_game_makes_room_for_an_ssh_player_as
             await wait_until(lambda: server.gate.unstarted == 1, what="the tab holding the unstarted place")
             ann = await SshTerminal.open(server.port, username="ann")
             await ann.wait_for_text("Welcome, ann")
-            await quiet.wait_closed(timeout=TIMEOUT / 2)  # well before the login timeout
+            await quiet.wait_closed(timeout=7.5)  # well before the login timeout (20 s): closed to make room
             assert [session.name for session in server.sessions] == ["ann"]
         finally:
             await quiet.close()
