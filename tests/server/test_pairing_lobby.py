@@ -148,6 +148,32 @@ async def test_a_challenge_accepted_makes_a_match_and_one_declined_is_told(make_
     assert await first.store.pairing.challenges() == []
 
 
+async def test_a_challenge_gone_while_its_match_is_made_leaves_no_one_waiting_for_nobody(make_lobby) -> None:
+    """Found by forcing the interleaving (a CI failure's cause): the challenger's server lapses the challenge (it
+    took bob's server for gone a moment) while bob accepts it. The last word on it finds nothing to settle, and
+    bob waited in a match nobody would join. Now his match is cancelled and he is told, in one line."""
+    first, second = await two_lobbies(make_lobby)
+    ann, bob = FakeGuest("ann", "10.0.0.1"), FakeGuest("bob", "10.0.0.2")
+    await first.arrive(ann)
+    await second.arrive(bob)
+    await wait_for(lambda: number_of(ann, "bob") is not None)
+    await first.handle(ann, {"type": "challenge", "person": number_of(ann, "bob"), "terms": terms(), "ask": 1})
+    await wait_for(lambda: sent(bob, "challenges") and bob.last("challenges")["challenges"])
+    challenge = bob.last("challenges")["challenges"][0]["id"]
+    matches = second.lobby.pairing.book.matches
+    create = matches.create
+
+    async def lapsed_meanwhile(asker, request) -> None:  # as ann's server drops it between the two settles
+        await second.store.pairing.drop([challenge])
+        await create(asker, request)
+
+    matches.create = lapsed_meanwhile
+    await second.handle(bob, {"type": "answer_challenge", "id": challenge, "accept": True, "ask": 2})
+    assert "That challenge is not open any more." in bob.texts()
+    assert not any(table.waiting for table in second.tables.values())
+    assert second.visitors[bob].code is None
+
+
 async def test_a_player_who_refuses_challenges_declines_them_at_once(make_lobby) -> None:
     first, second = await two_lobbies(make_lobby)
     ann, bob = FakeGuest("ann", "10.0.0.1"), FakeGuest("bob", "10.0.0.2")

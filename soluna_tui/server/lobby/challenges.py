@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from ...link.messages import (
     AnswerChallenge,
+    CancelMatch,
     ChallengeLine,
     ChallengePerson,
     Challenges,
@@ -132,7 +133,12 @@ class ChallengeBook:
         if code is None:
             await self.store.pairing.drop([challenge.id])
             return
-        await self.store.pairing.settle(challenge.id, ACCEPTED, code=code, was=ACCEPTED)
+        if not await self.store.pairing.settle(challenge.id, ACCEPTED, code=code, was=ACCEPTED):
+            # Deleted meanwhile by a lapse or a withdrawal that read it open a moment before (its challenger's
+            # server took this one for gone, say): nobody would come to this match, so it is not left waiting.
+            await self.matches.cancel(asker, CancelMatch())
+            asker.refuse("That challenge is not open any more.")
+            return
         log.info("challenge %d accepted: match %s", challenge.id, code)
 
     async def withdraw(self, asker: Asker, request: WithdrawChallenge) -> None:
