@@ -149,9 +149,9 @@ async def test_a_challenge_accepted_makes_a_match_and_one_declined_is_told(make_
 
 
 async def test_a_challenge_gone_while_its_match_is_made_leaves_no_one_waiting_for_nobody(make_lobby) -> None:
-    """Found by forcing the interleaving (a CI failure's cause): the challenger's server lapses the challenge (it
-    took bob's server for gone a moment) while bob accepts it. The last word on it finds nothing to settle, and
-    bob waited in a match nobody would join. Now his match is cancelled and he is told, in one line."""
+    """One way a CI failure was reproduced, by forcing the interleaving: the challenger's server lapses the
+    challenge (it took bob's server for gone a moment) while bob accepts it. The last word on it finds nothing to
+    settle, and bob waited in a match nobody would join. Now his match is cancelled and he is told, in one line."""
     first, second = await two_lobbies(make_lobby)
     ann, bob = FakeGuest("ann", "10.0.0.1"), FakeGuest("bob", "10.0.0.2")
     await first.arrive(ann)
