@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import termios
+import textwrap
 import time
 from pathlib import Path
 
@@ -46,67 +47,62 @@ class Bare(App):
 Bare().run()
 """
 
-#: What the product asks to be widgets, and nothing else: twelve towers, a status line, the star tally panel and the
-#: move-history sidebar, the footer, as Textual's own ``Static``s (the game's towers can also be focused and
-#: clicked, which costs a little more). Its ratio to the bare app is the floor under the target: no code of the
-#: game's can start for less while the towers are widgets.
-REQUIRED_WIDGETS_APP = """
+
+def statics_app(name: str, under_board: str, side: str) -> str:
+    """A program of Textual's own ``Static``s laid out as the game screen is: twelve towers in a grid with
+    ``under_board`` below them, ``side`` in the column beside, the footer (``under_board`` and ``side``: compose
+    lines, at any common indent, set in at the depth of the grid and of the side column)."""
+    return f"""
 from textual.app import App
 from textual.containers import Grid, Horizontal, Vertical
 from textual.widgets import Footer, Static
 
-class RequiredWidgets(App):
+class {name}(App):
     BINDINGS = [("q", "quit", "Quit")]
-    CSS = "Grid { grid-size: 6; height: 16; } .tower { height: 4; } #side { width: 30; }"
+    CSS = "Grid {{ grid-size: 6; height: 16; }} .tower {{ height: 4; }} #side {{ width: 30; }}"
     def compose(self):
         with Horizontal():
             with Vertical():
                 with Grid():
                     for number in range(12):
-                        yield Static(f"tower {number}", classes="tower", id=f"tower-{number}")
-                yield Static("bare app ready")
+                        yield Static(f"tower {{number}}", classes="tower")
+{textwrap.indent(textwrap.dedent(under_board).strip(), " " * 16)}
             with Vertical(id="side"):
-                yield Static("tally")
-                yield Static("history")
+{textwrap.indent(textwrap.dedent(side).strip(), " " * 16)}
         yield Footer()
 
-RequiredWidgets().run()
+{name}().run()
 """
+
+
+#: What the product asks to be widgets, and nothing else: twelve towers, a status line, the star tally panel and the
+#: move-history sidebar, the footer, as Textual's own ``Static``s (the game's towers can also be focused and
+#: clicked, which costs a little more). Its ratio to the bare app is the floor under the target: no code of the
+#: game's can start for less while the towers are widgets.
+REQUIRED_WIDGETS_APP = statics_app("RequiredWidgets", '''
+    yield Static("bare app ready")
+''', '''
+    yield Static("tally")
+    yield Static("history")
+''')
 
 #: The game screen's widget tree (12 towers, the last move, the prompt, the status, the tally, the clock, the
 #: history, the talk, the notice, the footer, in the same rows and columns) made of Textual's own ``Static``s,
 #: and nothing else: what Textual alone charges for the widgets the game's first frame shows, beside the bare
 #: app's two. Printed as a ratio to the bare app, and the game's as a ratio to it: what the game's own code adds.
-SAME_WIDGETS_APP = """
-from textual.app import App
-from textual.containers import Grid, Horizontal, Vertical
-from textual.widgets import Footer, Static
-
-class SameWidgets(App):
-    BINDINGS = [("q", "quit", "Quit")]
-    CSS = "Grid { grid-size: 6; height: 16; } .tower { height: 4; } #side { width: 30; }"
-    def compose(self):
-        with Horizontal():
-            with Vertical():
-                with Grid():
-                    for number in range(12):
-                        yield Static(f"tower {number}", classes="tower")
-                yield Static("last move")
-                with Vertical():
-                    yield Static("prompt")
-                    yield Static("bare app ready")
-            with Vertical(id="side"):
-                with Vertical():
-                    yield Static("tally")
-                    yield Static("clock")
-                yield Static("history")
-                yield Static("talk")
-                yield Static("notice")
-        yield Footer()
-
-SameWidgets().run()
-"""
-
+SAME_WIDGETS_APP = statics_app("SameWidgets", '''
+    yield Static("last move")
+    with Vertical():
+        yield Static("prompt")
+        yield Static("bare app ready")
+''', '''
+    with Vertical():
+        yield Static("tally")
+        yield Static("clock")
+    yield Static("history")
+    yield Static("talk")
+    yield Static("notice")
+''')
 
 def cpu_seconds(pid: int) -> float:
     """The CPU time process ``pid`` has spent so far, all its threads, in nanoseconds' precision (their
