@@ -35,7 +35,7 @@ from ..storage import Storage
 from ..storage.pairing import ACCEPTED, CLAIMED, DECLINED, OPEN, ChallengeRecord
 from .meeting import Meeting, PairedJoin, checked_terms, terms_document, terms_from_document
 from .online import KEY, Attendance
-from .pairs import accept_refusal, challenge_refusal
+from .pairs import NOT_OPEN, accept_refusal, challenge_refusal
 from .two_player import TwoPlayerMatches
 from .visitors import Asker, Guest
 
@@ -109,7 +109,7 @@ class ChallengeBook:
         challenge = next((each for each in await self.store.pairing.challenges() if each.id == request.id), None)
         me = self.meeting.someone(asker.guest)
         if challenge is None or challenge.target != me.person or challenge.state != OPEN:
-            asker.refuse("That challenge is not open any more.")
+            asker.refuse(NOT_OPEN)
             return
         if not request.accept:
             await self.store.pairing.settle(challenge.id, DECLINED)
@@ -123,7 +123,7 @@ class ChallengeBook:
             asker.refuse(refusal)
             return
         if not await self.store.pairing.settle(challenge.id, ACCEPTED, code=CLAIMED):
-            asker.refuse("That challenge is not open any more.")
+            asker.refuse(NOT_OPEN)
             return
         terms = terms_from_document(challenge.terms)
         # The challenger's "Opens round 1" is theirs: they sit in the second seat.
@@ -137,7 +137,7 @@ class ChallengeBook:
             # Deleted meanwhile by a lapse or a withdrawal that read it open a moment before (its challenger's
             # server took this one for gone, say): nobody would come to this match, so it is not left waiting.
             await self.matches.cancel(asker, CancelMatch())
-            asker.refuse("That challenge is not open any more.")
+            asker.refuse(NOT_OPEN)
             return
         log.info("challenge %d accepted: match %s", challenge.id, code)
 

@@ -160,10 +160,14 @@ def challenge_refusal(sender: Someone, target: str, target_name: str, online: bo
     return None
 
 
+#: Told to a player answering a challenge that is no longer there to answer (answered, withdrawn or lapsed).
+NOT_OPEN = "That challenge is not open any more."
+
+
 def accept_refusal(challenge: ChallengeRecord, accepter: Someone, sender_in_lobby: bool) -> str | None:
     """Why ``accepter`` may not accept ``challenge`` now (``None``: they may)."""
     if challenge.state != OPEN or challenge.target != accepter.person:
-        return "That challenge is not open any more."
+        return NOT_OPEN
     if not may_meet(accepter, challenge.sender, bool(challenge.terms.get("rated"))):
         return "A rated match is never between two players from one address: that challenge cannot be accepted."
     if not sender_in_lobby:
