@@ -149,6 +149,17 @@ def test_the_seats_of_a_server_gone_silent_are_held() -> None:
                                                                                    drop=True)
 
 
+def test_a_waiting_match_of_a_silent_server_waits_as_long_as_a_seat_would_be_held() -> None:
+    """Its creator's server missed a few beats (slow, not dead): the match is not dropped under them; once that
+    server has been silent for the hold time, or was never heard, it goes."""
+    waiting = read(None, seat("ann", DEAD))
+    dropped = Change(None, (seat("ann", DEAD),), drop=True)
+    assert REFEREE.hold_gone(waiting, MOMENT, [0], {DEAD: NOW - 7}) is None
+    assert REFEREE.hold_gone(waiting, MOMENT, [0], {DEAD: NOW - 299}) is None
+    assert REFEREE.hold_gone(waiting, MOMENT, [0], {DEAD: NOW - 300}) == dropped
+    assert REFEREE.hold_gone(waiting, MOMENT, [0], {HERE: NOW}) == dropped
+
+
 def played(moves: int = 2) -> Match:
     """A match in its first round after ``moves`` moves (2: both players have moved)."""
     match = new_match()

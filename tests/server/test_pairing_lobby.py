@@ -149,9 +149,9 @@ async def test_a_challenge_accepted_makes_a_match_and_one_declined_is_told(make_
 
 
 async def test_a_challenge_gone_while_its_match_is_made_leaves_no_one_waiting_for_nobody(make_lobby) -> None:
-    """One way a CI failure was reproduced, by forcing the interleaving: the challenger's server lapses the
-    challenge (it took bob's server for gone a moment) while bob accepts it. The last word on it finds nothing to
-    settle, and bob waited in a match nobody would join. Now his match is cancelled and he is told, in one line."""
+    """The challenge is deleted while bob accepts it (its challenger's terminal gone, which takes every challenge
+    of theirs, whatever its state). The last word on it finds nothing to settle, and bob waited in a match nobody
+    would join. Now his match is cancelled and he is told, in one line."""
     first, second = await two_lobbies(make_lobby)
     ann, bob = FakeGuest("ann", "10.0.0.1"), FakeGuest("bob", "10.0.0.2")
     await first.arrive(ann)
@@ -163,15 +163,51 @@ async def test_a_challenge_gone_while_its_match_is_made_leaves_no_one_waiting_fo
     matches = second.lobby.pairing.book.matches
     create = matches.create
 
-    async def lapsed_meanwhile(asker, request) -> None:  # as ann's server drops it between the two settles
+    async def gone_meanwhile(asker, request) -> None:  # as ann's server drops it between the two settles
         await second.store.pairing.drop([challenge])
         await create(asker, request)
 
-    matches.create = lapsed_meanwhile
+    matches.create = gone_meanwhile
     await second.handle(bob, {"type": "answer_challenge", "id": challenge, "accept": True, "ask": 2})
     assert "That challenge is not open any more." in bob.texts()
     assert not any(table.waiting for table in second.tables.values())
     assert second.visitors[bob].code is None
+
+
+async def test_a_lapse_that_read_a_challenge_open_leaves_it_once_accepted(make_lobby) -> None:
+    """The challenger's server takes bob's for gone a moment and lets lapse the challenge it read open, while bob
+    accepts it (a CI failure, reproduced by forcing the interleaving). The lapse deleted the accepted challenge and
+    bob waited for nobody; now it goes only while still open, so bob's match is made and ann is seated there."""
+    first, second = await two_lobbies(make_lobby)
+    ann, bob = FakeGuest("ann", "10.0.0.1"), FakeGuest("bob", "10.0.0.2")
+    await first.arrive(ann)
+    await second.arrive(bob)
+    await wait_for(lambda: number_of(ann, "bob") is not None)
+    await first.handle(ann, {"type": "challenge", "person": number_of(ann, "bob"), "terms": terms(), "ask": 1})
+    await wait_for(lambda: sent(bob, "challenges") and bob.last("challenges")["challenges"])
+    challenge = bob.last("challenges")["challenges"][0]["id"]
+    read_open = await first.store.pairing.challenges()
+    challengers = first.lobby.pairing.book
+    matches = second.lobby.pairing.book.matches
+    create = matches.create
+
+    async def lapsed_meanwhile(asker, request) -> None:  # ann's server, reading what it read before bob answered
+        presence = challengers.meeting.presence
+        live, presence.live = presence.live, set()  # every server taken for gone, for this reading
+        try:
+            await challengers.heard(read_open)
+        finally:
+            presence.live = live
+        await create(asker, request)
+
+    matches.create = lapsed_meanwhile
+    await second.handle(bob, {"type": "answer_challenge", "id": challenge, "accept": True, "ask": 2})
+    assert "That challenge is not open any more." not in bob.texts()
+    code = second.visitors[bob].code
+    assert code is not None
+    await wait_for(lambda: first.visitors[ann].code == code)
+    await wait_for(lambda: sent(ann, "match") and ann.last("match")["code"] == code)
+    assert not [each for each in await first.store.pairing.challenges() if each.id == challenge]  # done with
 
 
 async def test_a_player_who_refuses_challenges_declines_them_at_once(make_lobby) -> None:

@@ -145,7 +145,7 @@ class ChallengeBook:
         session = self.meeting.session(asker.guest)
         ids = [each.id for each in await self.store.pairing.challenges()
                if each.id == request.id and each.sender.session == session and each.state == OPEN]
-        await self.store.pairing.drop(ids)
+        await self.store.pairing.lapse(ids)  # answered meanwhile: the answer stands (an accepted one seats them)
 
     async def join(self, asker: Asker, step: PairedJoin) -> None:
         """The challenger's turn to join the match its accepted challenge made."""
@@ -176,7 +176,9 @@ class ChallengeBook:
         self.known = challenges
         server, live = self.meeting.presence.server_id, self.meeting.presence.live
         present, lobby = self.meeting.online()
-        lapsed: list[int] = []
+        lapsing: list[int] = []  # open as read: they go if they still are (an answer may have come since)
+        left: dict[int, tuple[Guest | None, str]] = {}  # of those, the ones whose challenger is told, if it goes
+        done: list[int] = []  # answered, and acted on or nobody's to act on
         settled: list[int] = []  # declined here just now: open no more
         for challenge in challenges:
             sender = challenge.sender
@@ -184,11 +186,11 @@ class ChallengeBook:
             guest = self.meeting.guest_at(sender.session) if ours else None
             if challenge.state == OPEN:
                 if sender.server not in live or (ours and guest is None):
-                    lapsed.append(challenge.id)
+                    lapsing.append(challenge.id)
                 elif challenge.target not in present:
                     if ours:  # the challenger's server lets it lapse, and tells them (another's would not)
-                        lapsed.append(challenge.id)
-                        self._tell(guest, f"{challenge.target_name} has left: your challenge lapsed.")
+                        lapsing.append(challenge.id)
+                        left[challenge.id] = (guest, f"{challenge.target_name} has left: your challenge lapsed.")
                     else:
                         settled.append(challenge.id)  # listed no more here, while its own server tells
                 elif any(target in self.refusing for target in self.meeting.guests_of(challenge.target)):
@@ -197,10 +199,10 @@ class ChallengeBook:
             elif not ours or challenge.id in self._acted:
                 continue
             elif guest is None:
-                lapsed.append(challenge.id)
+                done.append(challenge.id)
             elif challenge.state == DECLINED:
                 self._acted.add(challenge.id)
-                lapsed.append(challenge.id)
+                done.append(challenge.id)
                 why = f" ({challenge.target_name} {challenge.reason})" if challenge.reason else ""
                 self._tell(guest, f"{challenge.target_name} declined your challenge{why}.")
             elif challenge.state == ACCEPTED and challenge.code not in (None, CLAIMED):
@@ -211,9 +213,11 @@ class ChallengeBook:
                 if visitor is not None:
                     visitor.queue.put_nowait(PairedJoin(challenge.code, challenge.target_name, terms.hints,
                                                         challenge.id))
-        if lapsed:
-            await self.store.pairing.drop(lapsed)
-        gone = {*lapsed, *settled}
+        lapsed = await self.store.pairing.lapse(lapsing)
+        for number in lapsed & left.keys():
+            self._tell(*left[number])
+        await self.store.pairing.drop(done)
+        gone = {*lapsing, *done, *settled}  # open no more, however the lapse went
         lines = self._lines([each for each in challenges if each.state == OPEN and each.id not in gone], lobby,
                             self.meeting.people_now())
         for guest in list(self.meeting.visitors):

@@ -196,12 +196,18 @@ class Referee:
                   last_heard: Mapping[str, float] | None = None) -> Decision:
         """The sessions at these seats were on a server that has stopped answering: their seats are held from now
         for what is left of their time away. A running clock of such a seat is charged nothing from that server's
-        last heartbeat (``last_heard``) until now: its player could not move."""
+        last heartbeat (``last_heard``) until now: its player could not move. A waiting match goes once its
+        creator's server has been silent for as long as a seat is held (at once if it was never heard): a server
+        only slow for a moment still has its player waiting there. Whoever joins meanwhile begins the match, and
+        the creator's seat is held like any other (taken back, ``reclaim``, when their server is heard again)."""
         gone = [index for index in indexes
                 if (server := read.seats[index].server) is not None and server not in moment.live]
         if not gone:
             return None
         if read.waiting:
+            heard = (last_heard or {}).get(read.seats[0].server or "")
+            if heard is not None and moment.now < heard + self.hold_time:
+                return None
             return Change(None, read.seats, drop=True)
         line = "; ".join(f"{read.seats[index].name} lost the connection" for index in gone)
         if not read.in_play:

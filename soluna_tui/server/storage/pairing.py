@@ -188,8 +188,20 @@ class Pairing:
                 await tx.announce(Change(PAIRING, 0))
         return changed > 0
 
+    async def lapse(self, challenges: Collection[int]) -> set[int]:
+        """Challenges withdrawn or lapsed, of those still open: one accepted or declined meanwhile (its answer read
+        a moment after these were chosen) is kept for its players. The ids gone."""
+        if not challenges:
+            return set()
+        async with self._db.transaction() as tx:
+            rows = await tx.fetch(f"DELETE FROM challenges WHERE state = ? AND id IN "
+                                  f"({', '.join('?' * len(challenges))}) RETURNING id", (OPEN, *challenges))
+            if rows:
+                await tx.announce(Change(PAIRING, 0))
+        return {int(row[0]) for row in rows}
+
     async def drop(self, challenges: Collection[int]) -> None:
-        """Challenges withdrawn, lapsed, or answered and told."""
+        """Challenges done with, whatever their state: answered and told, or their challenger gone."""
         if not challenges:
             return
         async with self._db.transaction() as tx:
