@@ -19,6 +19,7 @@ from ..play.chat_book import ChatBook, Explain, Mute, Report, Tell, typed
 from ..screens.game import GameScreen
 from ..widgets.chat_panel import LINES_DRAWN, ChatPanel
 from .linked_app import LinkedApp
+from .panes.lobby_pace import NEWS_EVERY, UNREAD_EVERY
 from .remote_table import RemoteTable
 from .talk_commands import mute_requests, report_request
 
@@ -53,7 +54,8 @@ class TalkHalf:
             lobby.show_talk_unread(self._unread)
         others = message.refused is None and not message.whole and not any(line.yours for line in message.lines)
         if message.code is None and others and lobby.composed and lobby.in_view:
-            lobby.pace.draw_news(self.redraw)  # others' lines in the lobby shown: news, as who comes and goes
+            # Others' lines in the lobby shown: news, as who comes and goes; counted only, while the talk is not open.
+            lobby.pace.draw_news(self.redraw, NEWS_EVERY if lobby.lists.talking else UNREAD_EVERY)
         else:
             self.redraw()
         self._told(message)

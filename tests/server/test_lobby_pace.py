@@ -1,5 +1,6 @@
 """When a lobby draws others' news: a change of who is online at the next of its moments half a second apart, the
-talk at the next of those a second apart (every other one), whatever news waits drawn together whenever it draws."""
+talk at the next of those a second apart (every other one), the count of the talk's lines unread (while it is not
+open) at the next of those three seconds apart, whatever news waits drawn together whenever it draws."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from soluna_tui.online.panes.lobby_pace import NEWS_EVERY, ONLINE_EVERY, LobbyPace
+from soluna_tui.online.panes.lobby_pace import NEWS_EVERY, ONLINE_EVERY, UNREAD_EVERY, LobbyPace
 
 
 @dataclass
@@ -76,6 +77,24 @@ def test_the_talk_waits_for_the_lobbys_next_second_and_who_is_online_for_its_nex
     assert sorted(drawn) == ["online", "talk"] and len(lobby.timers) == 2  # drawn together, nothing left waiting
 
 
+@pytest.mark.parametrize("phase", [0.2, 1.4, 2.9])
+def test_an_unread_count_waits_for_the_lobbys_next_three_seconds_unless_other_news_is_drawn_sooner(phase) -> None:
+    lobby, pace, drawn = paced(phase)
+    pace.draw_news(part("unread", drawn), UNREAD_EVERY)
+    [unread] = lobby.live()
+    assert unread.delay == pytest.approx(phase, abs=0.02)  # the next of the moments three seconds apart
+    pace.draw_news(part("unread", drawn), UNREAD_EVERY)  # more lines unread: no other timer
+    assert lobby.live() == [unread]
+    pace.draw_news(part("online", drawn), ONLINE_EVERY)
+    [sooner] = lobby.live()
+    if phase % ONLINE_EVERY < phase - 0.01:  # a half second's moment comes first: the count is drawn with it
+        assert unread.stopped and sooner.delay == pytest.approx(phase % ONLINE_EVERY, abs=0.02)
+    else:  # the same moment: one timer for both
+        assert sooner is unread
+    sooner.callback()
+    assert sorted(drawn) == ["online", "unread"]  # drawn together, at the sooner moment
+
+
 def test_news_waits_while_the_lobby_is_hidden_and_is_drawn_when_it_shows_again() -> None:
     lobby, pace, drawn = paced(0.2)
     lobby.in_view = False  # under a match
@@ -89,3 +108,4 @@ def test_news_waits_while_the_lobby_is_hidden_and_is_drawn_when_it_shows_again()
 
 def test_the_cadences_share_their_moments() -> None:
     assert NEWS_EVERY / ONLINE_EVERY == int(NEWS_EVERY / ONLINE_EVERY)  # the talk's moments are among the others'
+    assert UNREAD_EVERY / NEWS_EVERY == int(UNREAD_EVERY / NEWS_EVERY)  # and the unread count's among the talk's

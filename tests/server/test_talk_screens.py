@@ -139,7 +139,7 @@ async def test_in_the_lobby_at_80x24_the_talk_takes_the_lists_place_and_the_tall
         await wait_for_screen(pilot, app, LobbyScreen, "p1 vs q1")
         assert "line 7" not in screen_text(app)  # closed, the lobby shows its matches
         server.send({"type": "chat", "room": "lobby", "lines": [wire(line(9, Room.LOBBY, 4, "cyd", "anyone?"))]})
-        # Another's line is news: counted over the list at the lobby's next moment (within a second).
+        # Another's line is news: counted over the list at the lobby's next moment for it (within three seconds).
         await wait_for_screen(pilot, app, LobbyScreen, "Matches in play · 1 new line of talk (C reads)")
         await pilot.press("C")
         await settle(pilot)

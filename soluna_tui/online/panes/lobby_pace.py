@@ -8,9 +8,11 @@ at moments of its own (at a phase it chooses at random), what came since the las
 
 Each kind of news has its cadence: a change of who is online is drawn at the next of the lobby's moments
 ``ONLINE_EVERY`` apart, the talk at the next of those ``NEWS_EVERY`` apart (every other one of the same
-moments). Whatever news waits is drawn whenever the lobby draws, in the same frame: who comes and goes is drawn
-soon (it is what a player acts on: whom to challenge), and the talk, which comes far more often, is not drawn
-more often for it.
+moments), and while the talk is not open, the count of its lines unread at the next of those ``UNREAD_EVERY``
+apart (every sixth). Whatever news waits is drawn whenever the lobby draws, in the same frame: who comes and goes
+is drawn soon (it is what a player acts on: whom to challenge), and the talk, which comes far more often, is not
+drawn more often for it. A count of lines unread says only that people are talking: in a busy lobby it changed
+every second in every lobby not reading the talk, which was most of the lobby's drawing.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from textual.timer import Timer
 NEWS_EVERY = 1.0
 #: Seconds between the moments at which a lobby draws a change of who is online (every other one also the talk's).
 ONLINE_EVERY = NEWS_EVERY / 2
+#: Seconds between the moments at which a lobby not reading the talk draws how many of its lines are unread.
+UNREAD_EVERY = NEWS_EVERY * 3
 
 
 class Paced(Protocol):

@@ -35,7 +35,7 @@ from ...widgets.key_footer import KeyFooter
 from ...widgets.text_lines import wrap
 from ..panes.lobby_lists import MATCHES_TITLE, TALK_TITLE, LobbyLists
 from ..panes.lobby_menu import QUICK
-from ..panes.lobby_pace import ONLINE_EVERY, LobbyPace
+from ..panes.lobby_pace import ONLINE_EVERY, UNREAD_EVERY, LobbyPace
 from ..panes.matches_in_play import MatchesInPlay
 from ..panes.menu_and_settings import MenuAndSettings
 from ..panes.people_online import PeopleOnline
@@ -215,9 +215,10 @@ class LobbyScreen(QuietFocus, StyledAsMounted, Screen[None]):
         self.lists.show(self.matches)
 
     def show_talk_unread(self, count: int) -> None:
-        """How many lines of the lobby's talk came since it was last read (said over the lists)."""
+        """How many lines of the lobby's talk came since it was last read (said over the lists, at the lobby's
+        moments for it: see ``lobby_pace``)."""
         self.lists.talk_unread = count
-        self.pace.draw_news(self._show_titles)
+        self.pace.draw_news(self._show_titles, UNREAD_EVERY)
 
     def _show_titles(self) -> None:
         """How many are online, and the challenges, in the lobby's title (drawn again only when it changed: the
