@@ -20,7 +20,7 @@ from soluna_tui.server.lobby.decision_values import (
     Resync,
     match_options,
 )
-from soluna_tui.server.lobby.decisions import ABANDONED, Referee
+from soluna_tui.server.lobby.decisions import ABANDONED, CREATOR_SILENT, Referee
 from soluna_tui.server.lobby.news import NO_NEWS, MovePlayed, News
 from soluna_tui.server.storage import SeatRecord, StoredMatch
 
@@ -76,6 +76,10 @@ def test_the_second_player_sits_down_and_only_the_creator_is_told() -> None:
     begun = read(new_match(), seat("ann"), seat("bob"))
     assert REFEREE.seat_opponent(begun, MOMENT, Newcomer("cyd", None, False, "h")) == Refused(
         "Someone else joined match ABCD first.")
+    silent = read(None, seat("ann", DEAD))  # its creator's server not heard for a while (kept: see hold_gone)
+    assert REFEREE.seat_opponent(silent, MOMENT, Newcomer("cyd", None, False, "h")) == Refused(CREATOR_SILENT)
+    assert isinstance(REFEREE.seat_opponent(read(None, seat("ann", THERE)), MOMENT, Newcomer("cyd", None, False, "h")),
+                      Change)  # another server's, alive
 
 
 def test_leaving_holds_a_seat_in_play_lets_a_finished_one_go_and_drops_a_waiting_match() -> None:
@@ -150,8 +154,8 @@ def test_the_seats_of_a_server_gone_silent_are_held() -> None:
 
 
 def test_a_waiting_match_of_a_silent_server_waits_as_long_as_a_seat_would_be_held() -> None:
-    """Its creator's server missed a few beats (slow, not dead): the match is not dropped under them; once that
-    server has been silent for the hold time, or was never heard, it goes."""
+    """Its creator's server missed a few beats (slow, not dead): the match is not dropped under them (nobody may
+    join it meanwhile); once that server has been silent for the hold time, or was never heard, it goes."""
     waiting = read(None, seat("ann", DEAD))
     dropped = Change(None, (seat("ann", DEAD),), drop=True)
     assert REFEREE.hold_gone(waiting, MOMENT, [0], {DEAD: NOW - 7}) is None

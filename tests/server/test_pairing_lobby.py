@@ -3,6 +3,8 @@ lobbies sharing the database: seeks and challenges meet through the store): what
 
 from __future__ import annotations
 
+import pytest
+
 from soluna_tui.rules import MatchOptions
 
 from .test_lobby import FakeGuest, wait_for
@@ -208,6 +210,42 @@ async def test_a_lapse_that_read_a_challenge_open_leaves_it_once_accepted(make_l
     await wait_for(lambda: first.visitors[ann].code == code)
     await wait_for(lambda: sent(ann, "match") and ann.last("match")["code"] == code)
     assert not [each for each in await first.store.pairing.challenges() if each.id == challenge]  # done with
+
+
+async def test_an_accepted_challenge_whose_challenger_server_stops_answering_calls_the_match_off(make_lobby) -> None:
+    """bob accepted ann's challenge and waits in the match made for her, but her server stops answering before she
+    comes (it hears nothing more here): only her server seats her, so bob's server calls the match off and tells
+    him, rather than leaving him waiting for nobody."""
+    first, second = await two_lobbies(make_lobby)
+    if not first.store.SHARED:
+        pytest.skip("a server stopping while another goes on needs two servers on one database")
+    ann, bob = FakeGuest("ann", "10.0.0.1"), FakeGuest("bob", "10.0.0.2")
+    await first.arrive(ann)
+    await second.arrive(bob)
+    await wait_for(lambda: number_of(ann, "bob") is not None)
+    await first.handle(ann, {"type": "challenge", "person": number_of(ann, "bob"), "terms": terms(), "ask": 1})
+    await wait_for(lambda: sent(bob, "challenges") and bob.last("challenges")["challenges"])
+    challenge = bob.last("challenges")["challenges"][0]["id"]
+
+    async def deaf(challenges) -> None:  # ann's server, stopped: it acts on nothing
+        return None
+
+    first.lobby.pairing.book.heard = deaf
+    await second.handle(bob, {"type": "answer_challenge", "id": challenge, "accept": True, "ask": 2})
+    code = second.visitors[bob].code
+    assert code is not None
+    accepted = [each for each in await second.store.pairing.challenges() if each.id == challenge]
+    assert accepted and accepted[0].code == code
+    book = second.lobby.pairing.book
+    presence = book.meeting.presence
+    live, presence.live = presence.live, {second.server_id}  # ann's server taken for gone, for this reading
+    try:
+        await book.heard(accepted)
+    finally:
+        presence.live = live
+    assert "ann cannot come: their server stopped answering. The match is off." in bob.texts()
+    assert second.visitors[bob].code is None and not any(table.waiting for table in second.tables.values())
+    assert not [each for each in await second.store.pairing.challenges() if each.id == challenge]
 
 
 async def test_a_player_who_refuses_challenges_declines_them_at_once(make_lobby) -> None:

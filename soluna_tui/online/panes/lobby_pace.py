@@ -24,7 +24,7 @@ from typing import Protocol
 
 from textual.timer import Timer
 
-#: Seconds between the moments at which a lobby draws the talk others said (its lines, or their count unread).
+#: Seconds between the moments at which a lobby draws the lines of talk others said, while its talk is open.
 NEWS_EVERY = 1.0
 #: Seconds between the moments at which a lobby draws a change of who is online (every other one also the talk's).
 ONLINE_EVERY = NEWS_EVERY / 2
@@ -70,7 +70,7 @@ class LobbyPace:
 
     def draw_news(self, part: Callable[[], None], every: float = NEWS_EVERY) -> None:
         """Draw ``part`` of the lobby, news from others, at the next of this lobby's moments ``every`` seconds
-        apart (``NEWS_EVERY`` or ``ONLINE_EVERY``), or sooner if other news is drawn sooner."""
+        apart (``NEWS_EVERY``, ``ONLINE_EVERY`` or ``UNREAD_EVERY``), or sooner if other news is drawn sooner."""
         if not self._screen.composed:
             return
         self._news[part.__name__] = part

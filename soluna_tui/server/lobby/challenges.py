@@ -196,7 +196,14 @@ class ChallengeBook:
                 elif any(target in self.refusing for target in self.meeting.guests_of(challenge.target)):
                     await self.store.pairing.settle(challenge.id, DECLINED, reason=REFUSES)
                     settled.append(challenge.id)
-            elif not ours or challenge.id in self._acted:
+            elif challenge.id in self._acted:
+                continue
+            elif not ours:
+                if challenge.state == ACCEPTED and sender.server not in live:
+                    # Its challenger's server stopped answering before they came: nobody else would call it off.
+                    self._acted.add(challenge.id)
+                    done.append(challenge.id)
+                    await self._call_off(challenge)
                 continue
             elif guest is None:
                 done.append(challenge.id)
@@ -222,6 +229,17 @@ class ChallengeBook:
                             self.meeting.people_now())
         for guest in list(self.meeting.visitors):
             self.tell_list(guest, lines)
+
+    async def _call_off(self, challenge: ChallengeRecord) -> None:
+        """An accepted challenge whose challenger's server stopped answering before they came: the match its accepter
+        made here for them is cancelled, and they are told (not left waiting for nobody)."""
+        table = self.matches.cache.tables.get(challenge.code or "")
+        guest = table.seated.get(0) if table is not None and table.waiting else None
+        visitor = self.meeting.visitors.get(guest) if guest is not None else None
+        if guest is None or visitor is None:
+            return
+        await self.matches.cancel(Asker(guest, visitor), CancelMatch())
+        self._tell(guest, f"{challenge.sender.name} cannot come: their server stopped answering. The match is off.")
 
     def tell_list(self, guest: Guest, lines: ChallengeLines | None = None) -> None:
         """``guest``'s challenges, to and from them, told when they changed (in the lobby only: one at a match hears

@@ -67,6 +67,8 @@ from .decision_values import (
 from .news import MovePlayed, News
 from .takebacks import lapsed_by_move
 
+#: Why a waiting match cannot be joined while its creator's server is silent (see ``Referee.hold_gone``).
+CREATOR_SILENT = "The server of the player waiting there is not answering: try again in a moment."
 #: Seconds without a server that are given back to the matches in play (``Referee.resume``); less is no matter.
 RESUME_GAP = 1.0
 
@@ -103,6 +105,8 @@ class Referee:
         if not read.waiting:
             return Refused(f"Someone else joined match {read.code} first.")
         creator = read.seats[0]
+        if creator.server is not None and creator.server not in moment.live:
+            return Refused(CREATOR_SILENT)  # the match would begin with its creator's seat held at once
         name = newcomer.name
         if skeleton(name) == skeleton(creator.name):
             name = f"{name[:NAME_LIMIT - 2]} 2"
@@ -198,8 +202,8 @@ class Referee:
         for what is left of their time away. A running clock of such a seat is charged nothing from that server's
         last heartbeat (``last_heard``) until now: its player could not move. A waiting match goes once its
         creator's server has been silent for as long as a seat is held (at once if it was never heard): a server
-        only slow for a moment still has its player waiting there. Whoever joins meanwhile begins the match, and
-        the creator's seat is held like any other (taken back, ``reclaim``, when their server is heard again)."""
+        only slow for a moment still has its player waiting there. Nobody may join it meanwhile
+        (``seat_opponent``): a joiner would wait out the hold of a seat whose server may be gone for good."""
         gone = [index for index in indexes
                 if (server := read.seats[index].server) is not None and server not in moment.live]
         if not gone:

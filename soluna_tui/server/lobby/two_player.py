@@ -155,6 +155,9 @@ class TwoPlayerMatches:
         if table.seat_of(asker.guest) is not None:
             asker.refuse("That is your own match: wait for your opponent to join it.")
             return
+        creator = table.seats[0].server
+        if creator is not None and creator not in self.presence.live:
+            await self.presence.refresh()  # its creator's server silent a moment ago: heard again since, perhaps
         newcomer = Newcomer(asker.visitor.name, asker.guest.fingerprint, hints, await asker.visitor.hashed_secret(),
                             client_key(asker.guest.address))
         joined = await self.writer.apply(
