@@ -199,11 +199,11 @@ class ChallengeBook:
             elif challenge.id in self._acted:
                 continue
             elif not ours:
-                if challenge.state == ACCEPTED and sender.server not in live:
-                    # Its challenger's server stopped answering before they came: nobody else would call it off.
+                # Its challenger's server stopped answering before they came: the server of the match made for them
+                # calls it off (nobody else would; another server leaves the challenge to that one).
+                if challenge.state == ACCEPTED and sender.server not in live and await self._called_off(challenge):
                     self._acted.add(challenge.id)
                     done.append(challenge.id)
-                    await self._call_off(challenge)
                 continue
             elif guest is None:
                 done.append(challenge.id)
@@ -230,16 +230,18 @@ class ChallengeBook:
         for guest in list(self.meeting.visitors):
             self.tell_list(guest, lines)
 
-    async def _call_off(self, challenge: ChallengeRecord) -> None:
+    async def _called_off(self, challenge: ChallengeRecord) -> bool:
         """An accepted challenge whose challenger's server stopped answering before they came: the match its accepter
-        made here for them is cancelled, and they are told (not left waiting for nobody)."""
+        made here for them, still waiting, is cancelled and they are told (not left waiting for nobody). Whether it
+        was (not: the match is another server's, or under way, or gone)."""
         table = self.matches.cache.tables.get(challenge.code or "")
         guest = table.seated.get(0) if table is not None and table.waiting else None
         visitor = self.meeting.visitors.get(guest) if guest is not None else None
         if guest is None or visitor is None:
-            return
+            return False
         await self.matches.cancel(Asker(guest, visitor), CancelMatch())
         self._tell(guest, f"{challenge.sender.name} cannot come: their server stopped answering. The match is off.")
+        return True
 
     def tell_list(self, guest: Guest, lines: ChallengeLines | None = None) -> None:
         """``guest``'s challenges, to and from them, told when they changed (in the lobby only: one at a match hears
