@@ -58,6 +58,9 @@ class Table:
     save_problem: str | None = None
     #: Set by the screen showing this table; called after a change made elsewhere.
     on_change: Callable[[], None] | None = None
+    #: Set by a screen that can redraw its keys alone; called instead of ``on_change`` when nothing shown changed
+    #: but what the player may ask (``keys_changed``).
+    on_keys_change: Callable[[], None] | None = None
     #: Whether finished matches at this table count in this terminal's stats (``MatchFlow.count_in_stats``).
     records_stats = False
     #: What this terminal's player needs to come back to the match after losing the connection
@@ -89,6 +92,14 @@ class Table:
         if notice:
             self.notices.append(notice)
         if self.on_change is not None:
+            self.on_change()
+
+    def keys_changed(self) -> None:
+        """Nothing shown changed but what the player may ask (over SSH: their own move, confirmed, may now be
+        asked back): the keys alone, where the screen can redraw them alone."""
+        if self.on_keys_change is not None:
+            self.on_keys_change()
+        elif self.on_change is not None:
             self.on_change()
 
     def take_notices(self) -> list[str]:

@@ -284,7 +284,7 @@ class MatchHalf:
         if remote is not None:
             if not remote.watching and not remote.match.is_over:
                 self._left_seat = remote.comeback
-            remote.on_change = None
+            remote.on_change = remote.on_keys_change = None
             app.remote = None
             app.send(LeaveMatch(remote.code))
         if remote is None or app.following == remote.code:

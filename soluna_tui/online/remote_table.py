@@ -56,6 +56,7 @@ class RemoteTable(Table):
         self.hints_used = [0, 0]
         #: Our own move, played here and sent, until the server's update for it arrives.
         self._pending: tuple[int, int, PlacedMove] | None = None
+        self._confirmed_alone = False
         #: Asked the server for the whole state and not had it yet (no need to ask again).
         self.syncing = False
         #: Who sits at each seat, as the server said (``SeatPeople``): their cards are asked by it.
@@ -103,6 +104,9 @@ class RemoteTable(Table):
             return
         else:
             self._take_clock(message)
+            if self._confirmed_alone and message.notice is None and message.clock is None:
+                self.keys_changed()  # this player's own move, on the board already: only asking it back is new
+                return
         self.changed(message.notice)
 
     def opponents_move(self, message: Moved) -> bool:
@@ -126,7 +130,7 @@ class RemoteTable(Table):
         except SolunaError:
             return False
         pending, self._pending = self._pending, None
-        self.takeback = None  # a move lapses a takeback asked
+        asked, self.takeback = self.takeback, None  # a move lapses a takeback asked
         if pending is not None:
             # Ours, already on the board: the server must have taken it from and onto the same places.
             if pending != (*moment, move):
@@ -139,6 +143,8 @@ class RemoteTable(Table):
             except SolunaError:
                 return False
         self.version += 1
+        #: Whether that was all it changed: this player's own move, no takeback lapsed, the round not over with it.
+        self._confirmed_alone = pending is not None and asked is None and not self.match.round.is_over
         return True
 
     def ask_for_state(self) -> None:

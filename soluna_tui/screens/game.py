@@ -81,6 +81,9 @@ class GameScreen(QuietFocus, StyledAsMounted, CachedLines, BoardScreen[None]):
     class TableChanged(Message):
         """The match changed from elsewhere (a remote player's move, the server's news)."""
 
+    class KeysChanged(Message):
+        """Nothing shown changed but what the player may ask (their own move confirmed by the server)."""
+
     def __init__(self, table: Table) -> None:
         super().__init__()
         self.table = table
@@ -167,7 +170,16 @@ class GameScreen(QuietFocus, StyledAsMounted, CachedLines, BoardScreen[None]):
             # post_message is thread-safe, so a table may report changes from any thread.
             self.post_message(self.TableChanged())
 
-        self.table.on_change = changed
+        def keys_changed() -> None:
+            self.post_message(self.KeysChanged())
+
+        self.table.on_change, self.table.on_keys_change = changed, keys_changed
+
+    @on(KeysChanged)
+    def _keys_changed(self) -> None:
+        """The keys alone: the whole screen redrawn from the table for this cost each move a frame's worth of CPU
+        on the mover's terminal, for a footer."""
+        self.refresh_bindings()
 
     @on(TableChanged)
     def _table_changed(self) -> None:
@@ -180,7 +192,7 @@ class GameScreen(QuietFocus, StyledAsMounted, CachedLines, BoardScreen[None]):
         """Play another match on this screen (a rematch, a new match)."""
         self.computer.stop()
         self.workers.cancel_group(self, "oracle")
-        self.table.on_change = None
+        self.table.on_change = self.table.on_keys_change = None
         self.table.pause_clock(True)
         self.table = table
         self._reset_state()

@@ -9,7 +9,7 @@ from soluna_tui.rules import Match, MatchOptions
 from soluna_tui.screens.game import GameScreen
 from soluna_tui.widgets.notice_line import NoticeLine
 
-from ..app.helpers import play_by_keys, screen_text
+from ..app.helpers import footer_keys, play_by_keys, screen_text
 from .test_child_app import FakeServer, match_message, moved_message, settle, start
 
 
@@ -52,6 +52,35 @@ async def test_u_asks_and_the_opponent_s_request_is_accepted_declined_or_lapses(
         server.send(match_message(match, 1, code="KQXP", version=8))  # answered elsewhere, or lapsed: it goes
         await settle(pilot)
         assert isinstance(app.screen, GameScreen)
+
+
+async def test_ones_own_move_confirmed_redraws_the_keys_alone_and_undo_is_offered() -> None:
+    """The server's echo of this player's own move changes nothing shown but Undo (the move may now be asked back):
+    the footer offers it, and the screen is not redrawn from the table (that cost the mover's terminal a frame's
+    worth of CPU every move, for one key). The opponent's reply redraws it, as ever."""
+    app, ours = await start()
+    async with app.run_test(size=(100, 32)) as pilot:
+        server = FakeServer(await Link.over(ours))
+        await pilot.press("down", "down", "enter", "k", "q", "x", "p", "enter")
+        await server.expect("join")
+        match = Match(MatchOptions(discs=6), ("bob", "ann"), seed=3)
+        server.send(match_message(match, 1, code="KQXP"))
+        server.send(moved_message(match, match.position.legal_moves[0], 1, code="KQXP"))
+        await settle(pilot)
+        await play_by_keys(pilot, app, app.game.match.position.legal_moves[0])
+        await server.expect("move")
+        await settle(pilot)
+        assert "Undo" not in footer_keys(app)  # sent, not confirmed: not yet to be asked back
+        game, redraws = app.game, []
+        redraw = game.redraw
+        game.redraw = lambda cursor=None: (redraws.append(cursor), redraw(cursor))[1]  # type: ignore[method-assign]
+        server.send(moved_message(match, app.game.match.round.placed_moves[-1], 2, code="KQXP"))
+        await settle(pilot)
+        assert footer_keys(app).get("Undo") is True and redraws == []
+        assert app.remote.version == 2 and app.remote.can_undo
+        server.send(moved_message(match, match.position.legal_moves[0], 3, code="KQXP"))  # bob's reply
+        await settle(pilot)
+        assert redraws and "Undo" not in footer_keys(app) and "Your move" in screen_text(app)
 
 
 async def test_the_request_s_notice_goes_once_answered_and_no_toast_covers_the_panels() -> None:
