@@ -212,6 +212,45 @@ async def test_a_lapse_that_read_a_challenge_open_leaves_it_once_accepted(make_l
     assert not [each for each in await first.store.pairing.challenges() if each.id == challenge]  # done with
 
 
+async def test_a_challenge_withdrawn_just_after_it_was_accepted_seats_its_challenger_and_says_why(make_lobby) -> None:
+    """ann withdraws a challenge she read open, a moment after bob accepted it (forced: her server reads it as it was
+    before his answer). The acceptance stands, so bob is not left waiting for nobody, and ann is told why she is
+    joining his match rather than seeing her withdrawal ignored."""
+    first, second = await two_lobbies(make_lobby)
+    ann, bob = FakeGuest("ann", "10.0.0.1"), FakeGuest("bob", "10.0.0.2")
+    await first.arrive(ann)
+    await second.arrive(bob)
+    await wait_for(lambda: number_of(ann, "bob") is not None)
+    await first.handle(ann, {"type": "challenge", "person": number_of(ann, "bob"), "terms": terms(), "ask": 1})
+    await wait_for(lambda: sent(bob, "challenges") and bob.last("challenges")["challenges"])
+    challenge = bob.last("challenges")["challenges"][0]["id"]
+    read_open = await first.store.pairing.challenges()
+    book, pairing = first.lobby.pairing.book, first.store.pairing
+
+    async def deaf(challenges) -> None:  # ann's server hears the acceptance only once she has withdrawn
+        return None
+
+    real, reads = pairing.challenges, []
+
+    async def as_read_before() -> list:  # the withdrawal's reading, before bob's answer; any later one, as it is
+        reads.append(None)
+        return read_open if len(reads) == 1 else await real()
+
+    book.heard = deaf
+    await second.handle(bob, {"type": "answer_challenge", "id": challenge, "accept": True, "ask": 2})
+    code = second.visitors[bob].code
+    assert code is not None
+    pairing.challenges = as_read_before
+    try:
+        await first.handle(ann, {"type": "withdraw_challenge", "id": challenge})
+    finally:
+        del pairing.challenges
+    assert "bob accepted your challenge before you withdrew it: you join their match." in ann.texts()
+    del book.heard
+    await book.heard(await pairing.challenges())
+    await wait_for(lambda: first.visitors[ann].code == code)
+
+
 async def test_an_accepted_challenge_whose_challenger_server_stops_answering_calls_the_match_off(make_lobby) -> None:
     """bob accepted ann's challenge and waits in the match made for her, but her server stops answering before she
     comes (it hears nothing more here): only her server seats her, so bob's server calls the match off and tells

@@ -145,7 +145,13 @@ class ChallengeBook:
         session = self.meeting.session(asker.guest)
         ids = [each.id for each in await self.store.pairing.challenges()
                if each.id == request.id and each.sender.session == session and each.state == OPEN]
-        await self.store.pairing.lapse(ids)  # answered meanwhile: the answer stands (an accepted one seats them)
+        if not ids or await self.store.pairing.lapse(ids):
+            return
+        # Answered meanwhile: the answer stands. A decline is told as ever; an accepted one seats them, and says why.
+        answered = next((each for each in await self.store.pairing.challenges() if each.id in ids), None)
+        if answered is not None and answered.state == ACCEPTED:
+            self._tell(asker.guest, f"{answered.target_name} accepted your challenge before you withdrew it: you join "
+                                    "their match.")
 
     async def join(self, asker: Asker, step: PairedJoin) -> None:
         """The challenger's turn to join the match its accepted challenge made."""
