@@ -158,7 +158,7 @@ async def test_a_challenge_gone_while_its_match_is_made_leaves_no_one_waiting_fo
     ann, bob = FakeGuest("ann", "10.0.0.1"), FakeGuest("bob", "10.0.0.2")
     await first.arrive(ann)
     await second.arrive(bob)
-    await wait_for(lambda: number_of(ann, "bob") is not None)
+    await wait_for(lambda: number_of(ann, "bob") is not None and number_of(bob, "ann") is not None)  # both listed
     await first.handle(ann, {"type": "challenge", "person": number_of(ann, "bob"), "terms": terms(), "ask": 1})
     await wait_for(lambda: sent(bob, "challenges") and bob.last("challenges")["challenges"])
     challenge = bob.last("challenges")["challenges"][0]["id"]
@@ -184,7 +184,7 @@ async def test_a_lapse_that_read_a_challenge_open_leaves_it_once_accepted(make_l
     ann, bob = FakeGuest("ann", "10.0.0.1"), FakeGuest("bob", "10.0.0.2")
     await first.arrive(ann)
     await second.arrive(bob)
-    await wait_for(lambda: number_of(ann, "bob") is not None)
+    await wait_for(lambda: number_of(ann, "bob") is not None and number_of(bob, "ann") is not None)  # both listed
     await first.handle(ann, {"type": "challenge", "person": number_of(ann, "bob"), "terms": terms(), "ask": 1})
     await wait_for(lambda: sent(bob, "challenges") and bob.last("challenges")["challenges"])
     challenge = bob.last("challenges")["challenges"][0]["id"]
@@ -220,7 +220,7 @@ async def test_a_challenge_withdrawn_just_after_it_was_accepted_seats_its_challe
     ann, bob = FakeGuest("ann", "10.0.0.1"), FakeGuest("bob", "10.0.0.2")
     await first.arrive(ann)
     await second.arrive(bob)
-    await wait_for(lambda: number_of(ann, "bob") is not None)
+    await wait_for(lambda: number_of(ann, "bob") is not None and number_of(bob, "ann") is not None)  # both listed
     await first.handle(ann, {"type": "challenge", "person": number_of(ann, "bob"), "terms": terms(), "ask": 1})
     await wait_for(lambda: sent(bob, "challenges") and bob.last("challenges")["challenges"])
     challenge = bob.last("challenges")["challenges"][0]["id"]
@@ -239,7 +239,7 @@ async def test_a_challenge_withdrawn_just_after_it_was_accepted_seats_its_challe
     book.heard = deaf
     await second.handle(bob, {"type": "answer_challenge", "id": challenge, "accept": True, "ask": 2})
     code = second.visitors[bob].code
-    assert code is not None
+    assert code is not None, bob.texts()
     pairing.challenges = as_read_before
     try:
         await first.handle(ann, {"type": "withdraw_challenge", "id": challenge})
@@ -261,7 +261,7 @@ async def test_an_accepted_challenge_whose_challenger_server_stops_answering_cal
     ann, bob = FakeGuest("ann", "10.0.0.1"), FakeGuest("bob", "10.0.0.2")
     await first.arrive(ann)
     await second.arrive(bob)
-    await wait_for(lambda: number_of(ann, "bob") is not None)
+    await wait_for(lambda: number_of(ann, "bob") is not None and number_of(bob, "ann") is not None)  # both listed
     await first.handle(ann, {"type": "challenge", "person": number_of(ann, "bob"), "terms": terms(), "ask": 1})
     await wait_for(lambda: sent(bob, "challenges") and bob.last("challenges")["challenges"])
     challenge = bob.last("challenges")["challenges"][0]["id"]
