@@ -56,7 +56,6 @@ class RemoteTable(Table):
         self.hints_used = [0, 0]
         #: Our own move, played here and sent, until the server's update for it arrives.
         self._pending: tuple[int, int, PlacedMove] | None = None
-        self._confirmed_alone = False
         #: Asked the server for the whole state and not had it yet (no need to ask again).
         self.syncing = False
         #: Who sits at each seat, as the server said (``SeatPeople``): their cards are asked by it.
@@ -99,13 +98,15 @@ class RemoteTable(Table):
                 self._read(message)
         elif version <= self.version:
             return  # already applied
-        elif version > self.version + 1 or not self._apply_move(message):
-            self.ask_for_state()
-            return
         else:
+            # This player's own move coming back, lapsing no takeback: on the board already.
+            own = self._pending is not None and self.takeback is None
+            if version > self.version + 1 or not self._apply_move(message):
+                self.ask_for_state()
+                return
             self._take_clock(message)
-            if self._confirmed_alone and message.notice is None and message.clock is None:
-                self.keys_changed()  # this player's own move, on the board already: only asking it back is new
+            if own and not self.match.round.is_over and message.notice is None and message.clock is None:
+                self.keys_changed()  # nothing shown changed: only asking it back is new
                 return
         self.changed(message.notice)
 
@@ -130,7 +131,7 @@ class RemoteTable(Table):
         except SolunaError:
             return False
         pending, self._pending = self._pending, None
-        asked, self.takeback = self.takeback, None  # a move lapses a takeback asked
+        self.takeback = None  # a move lapses a takeback asked
         if pending is not None:
             # Ours, already on the board: the server must have taken it from and onto the same places.
             if pending != (*moment, move):
@@ -143,8 +144,6 @@ class RemoteTable(Table):
             except SolunaError:
                 return False
         self.version += 1
-        #: Whether that was all it changed: this player's own move, no takeback lapsed, the round not over with it.
-        self._confirmed_alone = pending is not None and asked is None and not self.match.round.is_over
         return True
 
     def ask_for_state(self) -> None:
