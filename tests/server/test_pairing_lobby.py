@@ -21,6 +21,33 @@ async def two_lobbies(make_lobby):
     return first, (await make_lobby() if first.store.SHARED else first)
 
 
+async def ann_challenges_bob(make_lobby):
+    """ann (on the first lobby) challenges bob (on the second, the same one on SQLite), each listed on both servers
+    first (bob may accept only someone his server has in its lobby): the lobbies, the two, and the challenge's id."""
+    first, second = await two_lobbies(make_lobby)
+    ann, bob = FakeGuest("ann", "10.0.0.1"), FakeGuest("bob", "10.0.0.2")
+    await first.arrive(ann)
+    await second.arrive(bob)
+    await wait_for(lambda: number_of(ann, "bob") is not None and number_of(bob, "ann") is not None)
+    await first.handle(ann, {"type": "challenge", "person": number_of(ann, "bob"), "terms": terms(), "ask": 1})
+    await wait_for(lambda: sent(bob, "challenges") and bob.last("challenges")["challenges"])
+    return first, second, ann, bob, bob.last("challenges")["challenges"][0]["id"]
+
+
+async def heard_with_live(book, challenges, live: set[str]) -> None:
+    """``book`` (a server's challenges) reads ``challenges`` with only the servers ``live`` alive, for this reading."""
+    presence = book.meeting.presence
+    alive, presence.live = presence.live, live
+    try:
+        await book.heard(challenges)
+    finally:
+        presence.live = alive
+
+
+async def deaf(challenges) -> None:
+    """A server's reading of the challenges, put in place of its own: it acts on nothing."""
+
+
 def sent(guest: FakeGuest, kind: str) -> list[dict]:
     return [message for message in guest.inbox if message["type"] == kind]
 
@@ -154,14 +181,7 @@ async def test_a_challenge_gone_while_its_match_is_made_leaves_no_one_waiting_fo
     """The challenge is deleted while bob accepts it (its challenger's terminal gone, which takes every challenge
     of theirs, whatever its state). The last word on it finds nothing to settle, and bob waited in a match nobody
     would join. Now his match is cancelled and he is told, in one line."""
-    first, second = await two_lobbies(make_lobby)
-    ann, bob = FakeGuest("ann", "10.0.0.1"), FakeGuest("bob", "10.0.0.2")
-    await first.arrive(ann)
-    await second.arrive(bob)
-    await wait_for(lambda: number_of(ann, "bob") is not None and number_of(bob, "ann") is not None)  # both listed
-    await first.handle(ann, {"type": "challenge", "person": number_of(ann, "bob"), "terms": terms(), "ask": 1})
-    await wait_for(lambda: sent(bob, "challenges") and bob.last("challenges")["challenges"])
-    challenge = bob.last("challenges")["challenges"][0]["id"]
+    first, second, ann, bob, challenge = await ann_challenges_bob(make_lobby)
     matches = second.lobby.pairing.book.matches
     create = matches.create
 
@@ -180,26 +200,14 @@ async def test_a_lapse_that_read_a_challenge_open_leaves_it_once_accepted(make_l
     """The challenger's server takes bob's for gone a moment and lets lapse the challenge it read open, while bob
     accepts it (a CI failure, reproduced by forcing the interleaving). The lapse deleted the accepted challenge and
     bob waited for nobody; now it goes only while still open, so bob's match is made and ann is seated there."""
-    first, second = await two_lobbies(make_lobby)
-    ann, bob = FakeGuest("ann", "10.0.0.1"), FakeGuest("bob", "10.0.0.2")
-    await first.arrive(ann)
-    await second.arrive(bob)
-    await wait_for(lambda: number_of(ann, "bob") is not None and number_of(bob, "ann") is not None)  # both listed
-    await first.handle(ann, {"type": "challenge", "person": number_of(ann, "bob"), "terms": terms(), "ask": 1})
-    await wait_for(lambda: sent(bob, "challenges") and bob.last("challenges")["challenges"])
-    challenge = bob.last("challenges")["challenges"][0]["id"]
+    first, second, ann, bob, challenge = await ann_challenges_bob(make_lobby)
     read_open = await first.store.pairing.challenges()
     challengers = first.lobby.pairing.book
     matches = second.lobby.pairing.book.matches
     create = matches.create
 
     async def lapsed_meanwhile(asker, request) -> None:  # ann's server, reading what it read before bob answered
-        presence = challengers.meeting.presence
-        live, presence.live = presence.live, set()  # every server taken for gone, for this reading
-        try:
-            await challengers.heard(read_open)
-        finally:
-            presence.live = live
+        await heard_with_live(challengers, read_open, set())  # every server taken for gone
         await create(asker, request)
 
     matches.create = lapsed_meanwhile
@@ -216,19 +224,9 @@ async def test_a_challenge_withdrawn_just_after_it_was_accepted_seats_its_challe
     """ann withdraws a challenge she read open, a moment after bob accepted it (forced: her server reads it as it was
     before his answer). The acceptance stands, so bob is not left waiting for nobody, and ann is told why she is
     joining his match rather than seeing her withdrawal ignored."""
-    first, second = await two_lobbies(make_lobby)
-    ann, bob = FakeGuest("ann", "10.0.0.1"), FakeGuest("bob", "10.0.0.2")
-    await first.arrive(ann)
-    await second.arrive(bob)
-    await wait_for(lambda: number_of(ann, "bob") is not None and number_of(bob, "ann") is not None)  # both listed
-    await first.handle(ann, {"type": "challenge", "person": number_of(ann, "bob"), "terms": terms(), "ask": 1})
-    await wait_for(lambda: sent(bob, "challenges") and bob.last("challenges")["challenges"])
-    challenge = bob.last("challenges")["challenges"][0]["id"]
+    first, second, ann, bob, challenge = await ann_challenges_bob(make_lobby)
     read_open = await first.store.pairing.challenges()
     book, pairing = first.lobby.pairing.book, first.store.pairing
-
-    async def deaf(challenges) -> None:  # ann's server hears the acceptance only once she has withdrawn
-        return None
 
     real, reads = pairing.challenges, []
 
@@ -236,7 +234,7 @@ async def test_a_challenge_withdrawn_just_after_it_was_accepted_seats_its_challe
         reads.append(None)
         return read_open if len(reads) == 1 else await real()
 
-    book.heard = deaf
+    book.heard = deaf  # ann's server hears the acceptance only once she has withdrawn
     await second.handle(bob, {"type": "answer_challenge", "id": challenge, "accept": True, "ask": 2})
     code = second.visitors[bob].code
     assert code is not None, bob.texts()
@@ -255,33 +253,16 @@ async def test_an_accepted_challenge_whose_challenger_server_stops_answering_cal
     """bob accepted ann's challenge and waits in the match made for her, but her server stops answering before she
     comes (it hears nothing more here): only her server seats her, so bob's server calls the match off and tells
     him, rather than leaving him waiting for nobody."""
-    first, second = await two_lobbies(make_lobby)
+    first, second, ann, bob, challenge = await ann_challenges_bob(make_lobby)
     if not first.store.SHARED:
         pytest.skip("a server stopping while another goes on needs two servers on one database")
-    ann, bob = FakeGuest("ann", "10.0.0.1"), FakeGuest("bob", "10.0.0.2")
-    await first.arrive(ann)
-    await second.arrive(bob)
-    await wait_for(lambda: number_of(ann, "bob") is not None and number_of(bob, "ann") is not None)  # both listed
-    await first.handle(ann, {"type": "challenge", "person": number_of(ann, "bob"), "terms": terms(), "ask": 1})
-    await wait_for(lambda: sent(bob, "challenges") and bob.last("challenges")["challenges"])
-    challenge = bob.last("challenges")["challenges"][0]["id"]
-
-    async def deaf(challenges) -> None:  # ann's server, stopped: it acts on nothing
-        return None
-
-    first.lobby.pairing.book.heard = deaf
+    first.lobby.pairing.book.heard = deaf  # ann's server, stopped: it acts on nothing
     await second.handle(bob, {"type": "answer_challenge", "id": challenge, "accept": True, "ask": 2})
     code = second.visitors[bob].code
     assert code is not None
     accepted = [each for each in await second.store.pairing.challenges() if each.id == challenge]
     assert accepted and accepted[0].code == code
-    book = second.lobby.pairing.book
-    presence = book.meeting.presence
-    live, presence.live = presence.live, {second.server_id}  # ann's server taken for gone, for this reading
-    try:
-        await book.heard(accepted)
-    finally:
-        presence.live = live
+    await heard_with_live(second.lobby.pairing.book, accepted, {second.server_id})  # ann's server taken for gone
     assert "ann cannot come: their server stopped answering. The match is off." in bob.texts()
     assert second.visitors[bob].code is None and not any(table.waiting for table in second.tables.values())
     assert not [each for each in await second.store.pairing.challenges() if each.id == challenge]

@@ -13,16 +13,22 @@ from ..app.helpers import footer_keys, play_by_keys, screen_text
 from .test_child_app import FakeServer, match_message, moved_message, settle, start
 
 
+async def at_bobs_match(pilot, ours) -> tuple[FakeServer, Match]:
+    """ann joins match KQXP by its code, the test playing the server: bob has made the first move. The server's end
+    of the link, and the match as the server keeps it."""
+    server = FakeServer(await Link.over(ours))
+    await pilot.press("down", "down", "enter", "k", "q", "x", "p", "enter")
+    await server.expect("join")
+    match = Match(MatchOptions(discs=6), ("bob", "ann"), seed=3)
+    server.send(match_message(match, 1, code="KQXP"))
+    server.send(moved_message(match, match.position.legal_moves[0], 1, code="KQXP"))
+    await settle(pilot)
+    return server, match
+
 async def test_u_asks_and_the_opponent_s_request_is_accepted_declined_or_lapses() -> None:
     app, ours = await start()
     async with app.run_test(size=(100, 32)) as pilot:
-        server = FakeServer(await Link.over(ours))
-        await pilot.press("down", "down", "enter", "k", "q", "x", "p", "enter")
-        await server.expect("join")
-        match = Match(MatchOptions(discs=6), ("bob", "ann"), seed=3)
-        server.send(match_message(match, 1, code="KQXP"))
-        server.send(moved_message(match, match.position.legal_moves[0], 1, code="KQXP"))
-        await settle(pilot)
+        server, match = await at_bobs_match(pilot, ours)
         await play_by_keys(pilot, app, app.game.match.position.legal_moves[0])
         await server.expect("move")
         server.send(moved_message(match, app.game.match.round.placed_moves[-1], 2, code="KQXP"))
@@ -60,13 +66,7 @@ async def test_ones_own_move_confirmed_redraws_the_keys_alone_and_undo_is_offere
     worth of CPU every move, for one key). The opponent's reply redraws it, as ever."""
     app, ours = await start()
     async with app.run_test(size=(100, 32)) as pilot:
-        server = FakeServer(await Link.over(ours))
-        await pilot.press("down", "down", "enter", "k", "q", "x", "p", "enter")
-        await server.expect("join")
-        match = Match(MatchOptions(discs=6), ("bob", "ann"), seed=3)
-        server.send(match_message(match, 1, code="KQXP"))
-        server.send(moved_message(match, match.position.legal_moves[0], 1, code="KQXP"))
-        await settle(pilot)
+        server, match = await at_bobs_match(pilot, ours)
         await play_by_keys(pilot, app, app.game.match.position.legal_moves[0])
         await server.expect("move")
         await settle(pilot)
@@ -88,13 +88,7 @@ async def test_the_request_s_notice_goes_once_answered_and_no_toast_covers_the_p
     and it goes once answered (declined: the decliner's own line in its place) or lapsed elsewhere."""
     app, ours = await start()
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        server = FakeServer(await Link.over(ours))
-        await pilot.press("down", "down", "enter", "k", "q", "x", "p", "enter")
-        await server.expect("join")
-        match = Match(MatchOptions(discs=6), ("bob", "ann"), seed=3)
-        server.send(match_message(match, 1, code="KQXP"))
-        server.send(moved_message(match, match.position.legal_moves[0], 1, code="KQXP"))
-        await settle(pilot)
+        server, match = await at_bobs_match(pilot, ours)
         notice = app.game.query_one(NoticeLine)
         asks = "bob asks to take their last move back: accept or decline."
         server.send({**match_message(match, 1, code="KQXP", version=2, notice=asks), "takeback": 0})
