@@ -30,8 +30,12 @@ GUEST = Attendance(guest_person("srv1", 1), "cyd", since=12.0)
 LOOK_ALIKE = Attendance(guest_person("srv2", 1), "cyd", since=13.0)
 
 
+NUMBERS: dict[str, int] = {}
+
+
 def numbered(person: str) -> int:
-    return hash(person) % 10**6
+    """A number for each person, one to one, as the roster numbers them (a hash could give two people one)."""
+    return NUMBERS.setdefault(person, len(NUMBERS) + 1)
 
 
 # ---- the pure parts ---------------------------------------------------------------------------
