@@ -67,6 +67,7 @@ def test_the_store_is_found_away_when_the_first_try_of_the_outage_fails() -> Non
     class Store:
         SHARED = True
         now = NOW
+        reached_at = NOW - 1  # the last transaction that went through
 
         def clock(self) -> float:
             return self.now
@@ -80,6 +81,10 @@ def test_the_store_is_found_away_when_the_first_try_of_the_outage_fails() -> Non
     assert (presence.away_since, presence.found_away_at, presence.store_down) == (NOW, NOW + 3, True)
     presence.store_back()
     assert (presence.away_since, presence.found_away_at, presence.store_down) == (None, None, False)
+    # A try that waited while another's transaction (a move's write) went through: the store was there until then.
+    store.reached_at, store.now = NOW + 6, NOW + 8
+    presence.store_away(NOW + 5)
+    assert (presence.away_since, presence.found_away_at) == (NOW + 6, NOW + 8)
 
 
 def test_a_match_played_on_while_the_database_was_away_is_given_back_as_it_was_however_long() -> None:

@@ -12,13 +12,14 @@ writes no heartbeat, and every other server named in a seat is gone.
 A server cut off from the database cannot beat either, so silence is counted only while this
 server hears the database: back after an outage, it takes nobody for dead before every server has
 had ``back_grace`` to be heard again (``back_at``), and nothing comes due meanwhile (``settling``).
-The clocks stop when this server finds the database away (``away_since``, when the try that found it
-began): the heartbeat gives the time back to every match in play once it is back (``Referee.resume``),
-however long it was away, but for a match changed after that try failed (``found_away_at``): another
-server gave it back first. A write that landed while the try still waited came before the outage. The
-trade-off: an outage shorter than a try's wait (a connection waited for up to ``connect_timeout``) that another
-server found, saw end and gave back before this server's try failed is given back again, a few seconds more
-of it credited and told twice; taking such a write for a give-back instead lost a day's outage on time.
+The clocks stop when this server finds the database away (``away_since``, when the try that found it began, or
+when a transaction last went through if that came later: ``Database.reached_at``): the heartbeat gives the time
+back to every match in play once it is back (``Referee.resume``), however long it was away, but for a match
+changed after that try failed (``found_away_at``): another server gave it back first. A write that landed while
+the try still waited came before the outage. The trade-off: an outage shorter than a try's wait (a connection
+waited for up to ``connect_timeout``) that another server found, saw end and gave back before this server's try
+failed is given back again, a few seconds more of it credited and told twice; taking such a write for a
+give-back instead lost a day's outage on time.
 
 A player who leaves while the store cannot be written is remembered here (``departures``), with
 the moment they left, until the sweep has told the store; once the store is back, that moment is
@@ -89,8 +90,10 @@ class Presence:
 
     def store_away(self, tried_at: float) -> None:
         """The store could not be written by what was tried at ``tried_at``: known from now on, and the clocks stop
-        as of then if they had not yet."""
-        self.away_since = tried_at if self.away_since is None else min(self.away_since, tried_at)
+        as of then if they had not yet, or as of the last transaction that went through if that came later (a try
+        may wait seconds on a busy machine, a move's write landing meanwhile: the store was there until then)."""
+        began = max(tried_at, self.store.reached_at)
+        self.away_since = began if self.away_since is None else min(self.away_since, began)
         if self.found_away_at is None:
             self.found_away_at = self.store.clock()
         self.store_down = True

@@ -190,6 +190,7 @@ class SQLiteStorage(Storage):
                 await asyncio.shield(self._call(_roll_back, connection))
                 raise
             wrote = connection.total_changes != changes_before
+            self.reached_at = self.clock()
         if wrote:
             self._written()
         for change in tx.changes:
