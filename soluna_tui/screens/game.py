@@ -65,11 +65,12 @@ class GameScreen(QuietFocus, StyledAsMounted, CachedLines, BoardScreen[None]):
 
     BINDINGS = [
         *PICKING_BINDINGS,
-        TYPING_BINDING,
-        *TEACHING_BINDINGS,
+        # Undo before typing and teaching: a phone's footer has room for about four keys (``KeyFooter``).
         Binding("u", "undo", "Undo"),
         Binding("r", "redo", "Redo"),
         Binding("r", "rematch", "Rematch"),  # once the match is over (nothing to redo then)
+        TYPING_BINDING,
+        *TEACHING_BINDINGS,
         Binding("n", "app.new_match", "New match", show=False),
         Binding("R", "resign", "Resign", show=False),
         Binding("tab,shift+tab", "toggle_history", "Moves", show=False),

@@ -181,9 +181,11 @@ class KeyFooter(CachedLines, Widget, can_focus=False):
                        and [replace(entry, enabled=True) for entry in entries]
                        == [replace(entry, enabled=True) for entry in self._entries])
         before = self._placed
+        # A footer too narrow for every key chooses which to draw by whether they do something now.
+        all_drawn = len([placed for placed in before if placed.entry != self._palette]) == len(self._entries)
         self._entries, self._palette = entries, palette
         self._strip = None
-        if not dimmed_only:
+        if not dimmed_only or not all_drawn:
             self.repaint()
             return
         # The same keys, some dimmed or lit: repaint those keys only (those drawn: a narrow footer leaves some out).
@@ -209,22 +211,20 @@ class KeyFooter(CachedLines, Widget, can_focus=False):
         return True, self._palette is not None and compact + palette_width <= width
 
     def _shown(self, width: int) -> tuple[FooterEntry, ...]:
-        """The keys drawn: all of them where they fit close together; else the first that fit, and the help's key
-        last (a phone's 40 columns): every key is in the help."""
+        """The keys drawn: all of them where they fit close together; else (a phone's 40 columns) those that fit,
+        the keys that do something now before the dimmed ones, each kept in its place, and the help's key last:
+        every key is in the help."""
         entries = self._entries
         if not self.compact or compact_width(entries) <= width:
             return entries
         helps = [entry for entry in entries if entry.action.rpartition(".")[2] == "help"]
         room = width - sum(entry.width + COMPACT_EXTRA for entry in helps)
-        shown: list[FooterEntry] = []
-        for entry in entries:
-            if entry in helps:
-                continue
-            if entry.width + COMPACT_EXTRA > room:
-                break
-            shown.append(entry)
-            room -= entry.width + COMPACT_EXTRA
-        return (*shown, *helps)
+        chosen: set[str] = set()
+        for entry in sorted((entry for entry in entries if entry not in helps), key=lambda entry: not entry.enabled):
+            if entry.width + COMPACT_EXTRA <= room:
+                chosen.add(entry.action)
+                room -= entry.width + COMPACT_EXTRA
+        return (*(entry for entry in entries if entry.action in chosen), *helps)
 
     def _layout(self) -> Strip:
         width = self.size.width or self.app.size.width

@@ -286,3 +286,28 @@ async def test_a_phone_s_first_frame_draws_the_board_as_it_stays(tmp_path, monke
     async with app.run_test(size=(43, 38)) as pilot:
         await settle(pilot, app)
     assert plans == [(4, 3)]
+
+
+async def test_a_phones_footer_draws_the_keys_that_do_something_now_before_the_dimmed_ones(tmp_path) -> None:
+    """40 columns hold four keys of the game's: after a move, Undo (lit) is drawn instead of Cancel (dimmed, nothing
+    in hand); with a tower in hand, Cancel is drawn again. The help's key stays last."""
+    app = make_app(tmp_path, hot_seat(seed=4))
+    async with app.run_test(size=(40, 20)) as pilot:
+        await settle(pilot, app)
+        screen = game(app)
+        footer = screen.query_one(KeyFooter)
+
+        def drawn() -> list[str]:
+            return [placed.entry.description for placed in footer.placed]
+
+        await play_by_keys(pilot, app, choose_move("random", screen.match.position, random.Random(4)))
+        await pilot.pause()
+        offered = {entry.description: entry.enabled for entry in footer.entries}
+        assert offered["Undo"] and not offered["Cancel"], offered
+        assert "Undo" in drawn() and "Cancel" not in drawn() and drawn()[-1] == "Help", drawn()
+        assert "Undo" in screen_text(app).splitlines()[-1]
+        await pilot.press("enter")  # a tower in hand
+        await pilot.pause()
+        assert "Cancel" in drawn() and drawn()[-1] == "Help", drawn()
+        assert drawn() == [entry.description for entry in footer.entries if entry.description in drawn()]  # in order
+        assert all(placed.end <= 40 for placed in footer.placed)
