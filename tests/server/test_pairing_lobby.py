@@ -249,13 +249,13 @@ async def test_a_challenge_withdrawn_just_after_it_was_accepted_seats_its_challe
     await wait_for(lambda: first.visitors[ann].code == code)
 
 
+@pytest.mark.parametrize("database", ["postgresql"], indirect=True)  # a server stopping, another going on
 async def test_an_accepted_challenge_whose_challenger_server_stops_answering_calls_the_match_off(make_lobby) -> None:
     """bob accepted ann's challenge and waits in the match made for her, but her server stops answering before she
     comes (it hears nothing more here): only her server seats her, so bob's server calls the match off and tells
     him, rather than leaving him waiting for nobody."""
     first, second, ann, bob, challenge = await ann_challenges_bob(make_lobby)
-    if not first.store.SHARED:
-        pytest.skip("a server stopping while another goes on needs two servers on one database")
+    assert first.store.SHARED and first is not second
     first.lobby.pairing.book.heard = deaf  # ann's server, stopped: it acts on nothing
     await second.handle(bob, {"type": "answer_challenge", "id": challenge, "accept": True, "ask": 2})
     code = second.visitors[bob].code
@@ -266,6 +266,26 @@ async def test_an_accepted_challenge_whose_challenger_server_stops_answering_cal
     assert "ann cannot come: their server stopped answering. The match is off." in bob.texts()
     assert second.visitors[bob].code is None and not any(table.waiting for table in second.tables.values())
     assert not [each for each in await second.store.pairing.challenges() if each.id == challenge]
+
+
+@pytest.mark.parametrize("database", ["postgresql"], indirect=True)  # a server stopping, another going on
+async def test_an_accepted_challenge_whose_match_is_gone_and_whose_challenger_server_stopped_is_dropped(
+        make_lobby) -> None:
+    """bob accepted ann's challenge, then left the match made for her before her server (now stopped) seated her:
+    nobody waits on it, and only her server would have dropped it, so any server that reads it drops it."""
+    first, second, ann, bob, challenge = await ann_challenges_bob(make_lobby)
+    assert first.store.SHARED and first is not second
+    first.lobby.pairing.book.heard = deaf  # ann's server, stopped: it acts on nothing
+    await second.handle(bob, {"type": "answer_challenge", "id": challenge, "accept": True, "ask": 2})
+    code = second.visitors[bob].code
+    assert code is not None
+    await second.handle(bob, {"type": "cancel"})
+    assert await second.store.matches.get(code) is None
+    accepted = [each for each in await second.store.pairing.challenges() if each.id == challenge]
+    assert accepted and accepted[0].code == code
+    await heard_with_live(second.lobby.pairing.book, accepted, {second.server_id})  # ann's server taken for gone
+    assert not [each for each in await second.store.pairing.challenges() if each.id == challenge]
+    assert "cannot come" not in " ".join(bob.texts())  # nothing to call off: he had left
 
 
 async def test_a_player_who_refuses_challenges_declines_them_at_once(make_lobby) -> None:

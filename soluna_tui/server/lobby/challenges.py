@@ -206,8 +206,10 @@ class ChallengeBook:
                 continue
             elif not ours:
                 # Its challenger's server stopped answering before they came: the server of the match made for them
-                # calls it off (nobody else would; another server leaves the challenge to that one).
-                if challenge.state == ACCEPTED and sender.server not in live and await self._called_off(challenge):
+                # calls it off (nobody else would; another server leaves the challenge to that one while that match
+                # waits), and once that match is gone (its accepter left it), nobody waits on it: any server drops it.
+                if (challenge.state == ACCEPTED and sender.server not in live and challenge.code not in (None, CLAIMED)
+                        and (await self._called_off(challenge) or not await self._match_stands(challenge))):
                     self._acted.add(challenge.id)
                     done.append(challenge.id)
                 continue
@@ -248,6 +250,10 @@ class ChallengeBook:
         await self.matches.cancel(Asker(guest, visitor), CancelMatch())
         self._tell(guest, f"{challenge.sender.name} cannot come: their server stopped answering. The match is off.")
         return True
+
+    async def _match_stands(self, challenge: ChallengeRecord) -> bool:
+        """Whether the match an accepted challenge made is still in the store (waiting, or under way)."""
+        return challenge.code is not None and await self.store.matches.get(challenge.code) is not None
 
     def tell_list(self, guest: Guest, lines: ChallengeLines | None = None) -> None:
         """``guest``'s challenges, to and from them, told when they changed (in the lobby only: one at a match hears
