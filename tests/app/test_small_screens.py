@@ -311,3 +311,41 @@ async def test_a_phones_footer_draws_the_keys_that_do_something_now_before_the_d
         assert "Cancel" in drawn() and drawn()[-1] == "Help", drawn()
         assert drawn() == [entry.description for entry in footer.entries if entry.description in drawn()]  # in order
         assert all(placed.end <= 40 for placed in footer.placed)
+
+
+async def test_a_narrow_footer_that_lights_a_key_it_had_left_out_draws_itself_whole() -> None:
+    """The same keys, one lit and another dimmed: in a footer too narrow for all of them, which keys are drawn
+    changes, so the whole footer is repainted (repainting only the changed keys' old columns would leave the
+    dimmed key on the terminal and never draw the lit one)."""
+    from textual.app import App, ComposeResult
+    from textual.binding import Binding
+
+    class Keys(App[None]):
+        ENABLE_COMMAND_PALETTE = False
+        BINDINGS = [Binding(key, key, f"{key.title()} rather long key") for key in ("a", "b", "c")]
+        lit = {"a", "b"}
+
+        def compose(self) -> ComposeResult:
+            yield KeyFooter()
+
+        def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+            return True if action in self.lit else None  # None: shown dimmed
+
+    app = Keys()
+    async with app.run_test(size=(40, 5)) as pilot:
+        footer = app.query_one(KeyFooter)
+        await pilot.pause()
+        assert [placed.entry.description for placed in footer.placed] == ["A rather long key", "B rather long key"]
+        repainted: list[tuple[object, ...]] = []
+        repaint = footer.repaint
+
+        def spied(*regions) -> None:
+            repainted.append(regions)
+            repaint(*regions)
+
+        footer.repaint = spied  # type: ignore[method-assign]
+        app.lit = {"a", "c"}
+        app.refresh_bindings()
+        await pilot.pause()
+        assert [placed.entry.description for placed in footer.placed] == ["A rather long key", "C rather long key"]
+        assert repainted == [()], repainted

@@ -193,7 +193,7 @@ async def real_play(first: SolunaServer, second: SolunaServer, code: str, ann: S
 
 
 def reached(*servers: SolunaServer) -> float:
-    """The earliest of the moments each server's last transaction went through: a server finding the database away
+    """The earliest of the moments each server's last write went through: a server finding the database away
     later stops the clocks no earlier than its own (``Presence.store_away``), nor earlier than this."""
     return min(server.store.reached_at for server in servers)
 

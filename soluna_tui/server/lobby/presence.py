@@ -13,7 +13,7 @@ A server cut off from the database cannot beat either, so silence is counted onl
 server hears the database: back after an outage, it takes nobody for dead before every server has
 had ``back_grace`` to be heard again (``back_at``), and nothing comes due meanwhile (``settling``).
 The clocks stop when this server finds the database away (``away_since``, when the try that found it began, or
-when a transaction last went through if that came later: ``Database.reached_at``): the heartbeat gives the time
+when a write last went through if that came later: ``Database.reached_at``): the heartbeat gives the time
 back to every match in play once it is back (``Referee.resume``), however long it was away, but for a match
 changed after that try failed (``found_away_at``): another server gave it back first. A write that landed while
 the try still waited came before the outage. The trade-off: an outage shorter than a try's wait (a connection
@@ -90,7 +90,7 @@ class Presence:
 
     def store_away(self, tried_at: float) -> None:
         """The store could not be written by what was tried at ``tried_at``: known from now on, and the clocks stop
-        as of then if they had not yet, or as of the last transaction that went through if that came later (a try
+        as of then if they had not yet, or as of the last write that went through if that came later (a try
         may wait seconds on a busy machine, a move's write landing meanwhile: the store was there until then)."""
         began = max(tried_at, self.store.reached_at)
         self.away_since = began if self.away_since is None else min(self.away_since, began)

@@ -108,7 +108,7 @@ class Database(ABC):
         self.on_talk: Callable[[str], None] | None = None
         #: Seconds since the epoch; tests may replace it.
         self.clock: Callable[[], float] = time.time
-        #: When (by ``clock``) a transaction last went through: the database was there until then at least.
+        #: When (by ``clock``) a write last went through: the database was there until then at least.
         self.reached_at = float("-inf")
 
     # ---- what a backend provides ---------------------------------------------------------

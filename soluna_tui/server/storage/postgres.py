@@ -130,7 +130,8 @@ class PostgresStorage(Storage):
             self._away = True
             raise StorageUnavailable(f"the database failed: {_first_line(error)}") from None
         self._away = False
-        self.reached_at = self.clock()
+        if write:  # a read goes through where a write may not (a full disk): only a write says it was there
+            self.reached_at = self.clock()
 
     async def talk(self, payload: str) -> None:
         """To every server on this database through a notification (heard back here by the listener)."""
