@@ -249,20 +249,32 @@ async def test_a_challenge_withdrawn_just_after_it_was_accepted_seats_its_challe
     await wait_for(lambda: first.visitors[ann].code == code)
 
 
+async def bob_accepts_as_anns_server_stops(make_lobby):
+    """ann (first server) challenges bob (second), her server stops (it acts on nothing it reads), and bob accepts:
+    the second lobby, bob, the challenge's id and the code of the match made for ann."""
+    first, second, _, bob, challenge = await ann_challenges_bob(make_lobby)
+    assert first.store.SHARED and first is not second
+    first.lobby.pairing.book.heard = deaf
+    await second.handle(bob, {"type": "answer_challenge", "id": challenge, "accept": True, "ask": 2})
+    code = second.visitors[bob].code
+    assert code is not None
+    return second, bob, challenge, code
+
+
+async def read_with_anns_server_gone(second, challenge: int, code: str) -> None:
+    """The second server reads the accepted challenge (its code the match's) with ann's server taken for gone."""
+    accepted = [each for each in await second.store.pairing.challenges() if each.id == challenge]
+    assert accepted and accepted[0].code == code
+    await heard_with_live(second.lobby.pairing.book, accepted, {second.server_id})
+
+
 @pytest.mark.parametrize("database", ["postgresql"], indirect=True)  # a server stopping, another going on
 async def test_an_accepted_challenge_whose_challenger_server_stops_answering_calls_the_match_off(make_lobby) -> None:
     """bob accepted ann's challenge and waits in the match made for her, but her server stops answering before she
     comes (it hears nothing more here): only her server seats her, so bob's server calls the match off and tells
     him, rather than leaving him waiting for nobody."""
-    first, second, ann, bob, challenge = await ann_challenges_bob(make_lobby)
-    assert first.store.SHARED and first is not second
-    first.lobby.pairing.book.heard = deaf  # ann's server, stopped: it acts on nothing
-    await second.handle(bob, {"type": "answer_challenge", "id": challenge, "accept": True, "ask": 2})
-    code = second.visitors[bob].code
-    assert code is not None
-    accepted = [each for each in await second.store.pairing.challenges() if each.id == challenge]
-    assert accepted and accepted[0].code == code
-    await heard_with_live(second.lobby.pairing.book, accepted, {second.server_id})  # ann's server taken for gone
+    second, bob, challenge, code = await bob_accepts_as_anns_server_stops(make_lobby)
+    await read_with_anns_server_gone(second, challenge, code)
     assert "ann cannot come: their server stopped answering. The match is off." in bob.texts()
     assert second.visitors[bob].code is None and not any(table.waiting for table in second.tables.values())
     assert not [each for each in await second.store.pairing.challenges() if each.id == challenge]
@@ -273,17 +285,10 @@ async def test_an_accepted_challenge_whose_match_is_gone_and_whose_challenger_se
         make_lobby) -> None:
     """bob accepted ann's challenge, then left the match made for her before her server (now stopped) seated her:
     nobody waits on it, and only her server would have dropped it, so any server that reads it drops it."""
-    first, second, ann, bob, challenge = await ann_challenges_bob(make_lobby)
-    assert first.store.SHARED and first is not second
-    first.lobby.pairing.book.heard = deaf  # ann's server, stopped: it acts on nothing
-    await second.handle(bob, {"type": "answer_challenge", "id": challenge, "accept": True, "ask": 2})
-    code = second.visitors[bob].code
-    assert code is not None
+    second, bob, challenge, code = await bob_accepts_as_anns_server_stops(make_lobby)
     await second.handle(bob, {"type": "cancel"})
     assert await second.store.matches.get(code) is None
-    accepted = [each for each in await second.store.pairing.challenges() if each.id == challenge]
-    assert accepted and accepted[0].code == code
-    await heard_with_live(second.lobby.pairing.book, accepted, {second.server_id})  # ann's server taken for gone
+    await read_with_anns_server_gone(second, challenge, code)
     assert not [each for each in await second.store.pairing.challenges() if each.id == challenge]
     assert "cannot come" not in " ".join(bob.texts())  # nothing to call off: he had left
 
