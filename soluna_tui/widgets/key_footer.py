@@ -8,6 +8,7 @@ lights another costs one line's repaint.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from time import monotonic
 from typing import ClassVar
 
 from rich.cells import cell_len
@@ -30,6 +31,9 @@ from .cached_lines import CachedLines
 ROOMY_EXTRA, COMPACT_EXTRA = 2, 1
 #: Columns the command-palette key takes besides its text (its rule to the left and a space).
 PALETTE_EXTRA = 2
+#: Seconds after the keys drawn in a narrow footer changed (a key lit or dimmed moves the others) in which a tap
+#: that lands on another key than it would have a moment before presses nothing: it may have been aimed at that one.
+TAP_SETTLE = 0.5
 
 
 @dataclass(frozen=True)
@@ -112,8 +116,8 @@ def offered_keys(screen: Screen[object]) -> tuple[tuple[FooterEntry, ...], Foote
 class KeyFooter(CachedLines, Widget, can_focus=False):
     """Every key the screen offers, one per action, dimmed while it does nothing; the command
     palette's key on the right. When the keys do not fit the width (ASCII key names are longer),
-    they close up, then the palette key makes way (Ctrl+P still works; the help lists it).
-    Clicking a key presses it.
+    they close up, then the palette key makes way (Ctrl+P still works; the help lists it); a footer narrower
+    still draws the keys that do something now first. Clicking a key presses it (see ``on_click``).
     """
 
     DIRECT_LINES = True
@@ -151,6 +155,9 @@ class KeyFooter(CachedLines, Widget, can_focus=False):
         self._palette: FooterEntry | None = None
         self._placed: list[Placed] = []
         self._strip: Strip | None = None
+        #: The keys as drawn before they last moved, and when (``monotonic``) they moved.
+        self._placed_before: list[Placed] = []
+        self._moved_at = float("-inf")
 
     def on_mount(self) -> None:
         # At once, not a message later: a key's dimming lands in the frame of the key that changed it.
@@ -270,6 +277,9 @@ class KeyFooter(CachedLines, Widget, can_focus=False):
         if column < width:
             segments.append(Segment(" " * (width - column), base))
         strip = Strip(segments).crop(0, width) if column > width else Strip(segments, width)
+        if self._placed and [(each.entry.action, each.start) for each in placed] != [
+                (each.entry.action, each.start) for each in self._placed]:
+            self._placed_before, self._moved_at = self._placed, monotonic()
         self._placed = placed
         self._strip = strip
         return strip
@@ -280,13 +290,20 @@ class KeyFooter(CachedLines, Widget, can_focus=False):
         return self._layout()
 
     def on_click(self, event: events.Click) -> None:
-        """A click on a key presses it (a dimmed key only rings the bell)."""
+        """A click on a key presses it (a dimmed key only rings the bell, and so does a tap just after the keys
+        moved that lands on another key than it would have before: ``TAP_SETTLE``)."""
         self._layout()
-        for placed in self._placed:
-            if placed.start <= event.x < placed.end:
-                event.stop()
-                if placed.entry.enabled:
-                    self.app.simulate_key(placed.entry.key)
-                else:
-                    self.app.bell()
-                return
+        tapped = self._key_at(self._placed, event.x)
+        if tapped is None:
+            return
+        event.stop()
+        moved = monotonic() - self._moved_at < TAP_SETTLE
+        before = self._key_at(self._placed_before, event.x) if moved else tapped
+        if tapped.enabled and (before is not None and before.action == tapped.action):
+            self.app.simulate_key(tapped.key)
+        else:
+            self.app.bell()
+
+    @staticmethod
+    def _key_at(placed: list[Placed], x: int) -> FooterEntry | None:
+        return next((each.entry for each in placed if each.start <= x < each.end), None)

@@ -349,3 +349,67 @@ async def test_a_narrow_footer_that_lights_a_key_it_had_left_out_draws_itself_wh
         await pilot.pause()
         assert [placed.entry.description for placed in footer.placed] == ["A rather long key", "C rather long key"]
         assert repainted == [()], repainted
+
+
+async def test_a_tap_on_a_footer_key_presses_it_but_not_just_after_the_keys_moved_under_it(monkeypatch) -> None:
+    """A tap on a lit key presses it; on a dimmed one, nothing. Just after a key lit in a narrow footer moved the
+    others (a phone, the server's echo lighting Undo), a tap landing on another key than it would have a moment
+    before presses nothing: it may have been aimed at the key that was there. Half a second on, it presses."""
+    from textual.app import App, ComposeResult
+    from textual.binding import Binding
+
+    from soluna_tui.widgets import key_footer
+
+    pressed: list[str] = []
+
+    class Keys(App[None]):
+        ENABLE_COMMAND_PALETTE = False
+        BINDINGS = [Binding(key, key, f"{key.title()} rather long key") for key in ("a", "b", "c")]
+        lit = {"a", "b"}
+
+        def compose(self) -> ComposeResult:
+            yield KeyFooter()
+
+        def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+            return True if action in self.lit else None
+
+        def action_a(self) -> None:
+            pressed.append("a")
+
+        def action_b(self) -> None:
+            pressed.append("b")
+
+        def action_c(self) -> None:
+            pressed.append("c")
+
+    now = [1000.0]
+    monkeypatch.setattr(key_footer, "monotonic", lambda: now[0])
+    app = Keys()
+    async with app.run_test(size=(40, 5)) as pilot:
+        footer = app.query_one(KeyFooter)
+        await pilot.pause()
+        second = footer.placed[1]
+        assert second.entry.description == "B rather long key"
+        await pilot.click(KeyFooter, offset=(second.start + 2, 0))
+        await pilot.pause()
+        assert pressed == ["b"]
+        app.lit = {"a", "c"}  # b dims: c takes its place
+        app.refresh_bindings()
+        await pilot.pause()
+        assert footer.placed[1].entry.description == "C rather long key" and footer.placed[1].start == second.start
+        now[0] += 0.2
+        await pilot.click(KeyFooter, offset=(second.start + 2, 0))
+        await pilot.pause()
+        assert pressed == ["b"]  # aimed at b, a moment ago: nothing
+        now[0] += key_footer.TAP_SETTLE
+        await pilot.click(KeyFooter, offset=(second.start + 2, 0))
+        await pilot.pause()
+        assert pressed == ["b", "c"]
+        app.lit = {"c"}  # a dims, drawn still (both fit only with it): a tap on it presses nothing
+        app.refresh_bindings()
+        await pilot.pause()
+        now[0] += key_footer.TAP_SETTLE
+        dimmed = next(each for each in footer.placed if not each.entry.enabled)
+        await pilot.click(KeyFooter, offset=(dimmed.start + 1, 0))
+        await pilot.pause()
+        assert pressed == ["b", "c"]
