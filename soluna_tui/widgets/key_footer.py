@@ -195,7 +195,7 @@ class KeyFooter(CachedLines, Widget, can_focus=False):
         if not dimmed_only or not all_drawn:
             self.repaint()
             return
-        # The same keys, some dimmed or lit: repaint those keys only (those drawn: a narrow footer leaves some out).
+        # The same keys, every one drawn, some dimmed or lit: repaint those keys only.
         enabled = {entry.action: entry.enabled for entry in self._entries}
         for old in before:
             if old.entry.enabled != enabled.get(old.entry.action, old.entry.enabled):

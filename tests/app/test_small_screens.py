@@ -6,8 +6,11 @@ columns as fit, the tally above the board, the moves and the talk behind Tab, di
 from __future__ import annotations
 
 import random
+from typing import ClassVar
 
 import pytest
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import ScrollableContainer
 from textual.widget import Widget
 
@@ -313,25 +316,34 @@ async def test_a_phones_footer_draws_the_keys_that_do_something_now_before_the_d
         assert all(placed.end <= 40 for placed in footer.placed)
 
 
+class ThreeKeys(App[None]):
+    """A footer of three keys too long for 40 columns together, lit as ``lit`` says (the others dimmed), each
+    pressed kept in ``pressed``."""
+
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [Binding(key, f"press('{key}')", f"{key.title()} rather long key")
+                                             for key in ("a", "b", "c")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lit = {"a", "b"}
+        self.pressed: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield KeyFooter()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return True if action != "press" or parameters[0] in self.lit else None  # None: shown dimmed
+
+    def action_press(self, key: str) -> None:
+        self.pressed.append(key)
+
+
 async def test_a_narrow_footer_that_lights_a_key_it_had_left_out_draws_itself_whole() -> None:
     """The same keys, one lit and another dimmed: in a footer too narrow for all of them, which keys are drawn
     changes, so the whole footer is repainted (repainting only the changed keys' old columns would leave the
     dimmed key on the terminal and never draw the lit one)."""
-    from textual.app import App, ComposeResult
-    from textual.binding import Binding
-
-    class Keys(App[None]):
-        ENABLE_COMMAND_PALETTE = False
-        BINDINGS = [Binding(key, key, f"{key.title()} rather long key") for key in ("a", "b", "c")]
-        lit = {"a", "b"}
-
-        def compose(self) -> ComposeResult:
-            yield KeyFooter()
-
-        def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-            return True if action in self.lit else None  # None: shown dimmed
-
-    app = Keys()
+    app = ThreeKeys()
     async with app.run_test(size=(40, 5)) as pilot:
         footer = app.query_one(KeyFooter)
         await pilot.pause()
@@ -355,36 +367,12 @@ async def test_a_tap_on_a_footer_key_presses_it_but_not_just_after_the_keys_move
     """A tap on a lit key presses it; on a dimmed one, nothing. Just after a key lit in a narrow footer moved the
     others (a phone, the server's echo lighting Undo), a tap landing on another key than it would have a moment
     before presses nothing: it may have been aimed at the key that was there. Half a second on, it presses."""
-    from textual.app import App, ComposeResult
-    from textual.binding import Binding
-
     from soluna_tui.widgets import key_footer
-
-    pressed: list[str] = []
-
-    class Keys(App[None]):
-        ENABLE_COMMAND_PALETTE = False
-        BINDINGS = [Binding(key, key, f"{key.title()} rather long key") for key in ("a", "b", "c")]
-        lit = {"a", "b"}
-
-        def compose(self) -> ComposeResult:
-            yield KeyFooter()
-
-        def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-            return True if action in self.lit else None
-
-        def action_a(self) -> None:
-            pressed.append("a")
-
-        def action_b(self) -> None:
-            pressed.append("b")
-
-        def action_c(self) -> None:
-            pressed.append("c")
 
     now = [1000.0]
     monkeypatch.setattr(key_footer, "monotonic", lambda: now[0])
-    app = Keys()
+    app = ThreeKeys()
+    pressed = app.pressed
     async with app.run_test(size=(40, 5)) as pilot:
         footer = app.query_one(KeyFooter)
         await pilot.pause()

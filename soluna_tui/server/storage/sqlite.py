@@ -190,9 +190,8 @@ class SQLiteStorage(Storage):
                 await asyncio.shield(self._call(_roll_back, connection))
                 raise
             wrote = connection.total_changes != changes_before
-            if wrote:  # a read goes through where a write may not (a full disk): only a write says it was there
-                self.reached_at = self.clock()
-        if wrote:
+        if wrote:  # a read goes through where a write may not (a full disk): only a write says it was there
+            self.reached_at = self.clock()
             self._written()
         for change in tx.changes:
             self._publish(change)
