@@ -13,7 +13,8 @@ with a ``:focus`` rule; the arrows move the focus; ``p`` toggles a CSS class on 
 did; ``m`` takes a widget out of the grid and makes another taller, a new layout, as a move once did).
 
 The kinds: moving between towers, picking a tower up or putting it back, a move on the mover's screen
-(two players on one terminal: pick, step, the measured Enter, then ``u`` to take it back), a move on the
+(two players on one terminal: pick, step, the measured Enter, then ``u`` to take it back), a round's
+last move with the review it opens over the board (the second round of each game), a move on the
 opponent's and a spectator's screen (a real ``soluna serve`` on 127.0.0.1 with asyncssh clients; each
 session child's CPU read from /proc), the SSH lobby (the menu, and a setting), the dialog keys (a
 setting on the new-match screen, and the next field), and cold start (CPU and wall time to the first
@@ -328,6 +329,7 @@ def game_keys(size: tuple[int, int], args: argparse.Namespace, scratch: Path) ->
     finally:
         term.close()
     figures["move"] = local_moves(size, args, scratch)
+    figures["round end"] = round_ends(size, args, scratch)
     return figures
 
 
@@ -360,6 +362,49 @@ def local_moves(size: tuple[int, int], args: argparse.Namespace, scratch: Path) 
                 played.play(move)
                 if not first and not played.is_over:
                     figures.add(sample)
+        finally:
+            term.close()
+    return figures
+
+
+def round_ends(size: tuple[int, int], args: argparse.Namespace, scratch: Path) -> Figures:
+    """A round's last move on the mover's screen, with the review it opens over the board (two players on one
+    terminal). Each game plays its first round, closes its review, has the loser open the second, and measures
+    the second round's last move: a process's first dialog also reads the dialogs' styles, once, and that is
+    not a round's end (a session of ``soluna serve`` reads them as it starts)."""
+    from soluna_tui.rules import Match, MatchOptions
+
+    figures = Figures()
+    rng = random.Random(3)
+    seed = 100
+    while len(figures.samples) < max(3, args.keys // 8):
+        seed += 1
+        match = Match(MatchOptions(), seed=seed)
+        folder = scratch / f"ends-{size[0]}-{seed}"
+        term = Terminal([str(soluna()), "play", "--seed", str(seed), "--data-dir", str(folder)], *size)
+        try:
+            term.wait_for(lambda text: "to move" in text and "Help" in text, "the game screen")
+            term.settle()
+            for round_number in (1, 2):
+                played = match.round
+                while not played.is_over:
+                    move = rng.choice(played.position.legal_moves)
+                    mover_key, target_key = slot_keys(played.start, played.moves, move)
+                    for key in (mover_key, "\r", target_key):
+                        term.key(key)
+                    sample = term.key("\r")
+                    match.play(move)
+                term.wait_for(lambda text, number=round_number: f"Round {number} review" in text, "the round's review")
+                if round_number == 2:
+                    figures.add(sample)
+                    break
+                term.key("\r")  # the review closed: who opens next, the loser choosing
+                term.wait_for(lambda text: "Round over" in text, "the round-over dialog")
+                loser = match.round.outcome.loser
+                term.key("\r")  # the first choice: the loser opens
+                match.start_next_round(loser, loser)
+                term.wait_for(lambda text: "to move" in text and "Round over" not in text, "the second round")
+                term.settle()
         finally:
             term.close()
     return figures
@@ -676,6 +721,7 @@ ROWS = (
     ("arrow", "move between towers", 5, 1, "arrow"),
     ("pick", "pick a tower up / put it back", 8, 4, "pick"),
     ("move", "a move, the mover's screen (this terminal)", 15, 4, "move"),
+    ("round end", "a round's last move, with its review", None, None, "move"),
     ("mover", "a move, the mover's screen (over SSH)", 15, 4, "move"),
     ("opponent", "a move, the opponent's screen (over SSH)", 15, 4, "move"),
     ("spectator", "a move, a spectator's screen (over SSH)", 15, 4, "move"),

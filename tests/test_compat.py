@@ -339,6 +339,65 @@ async def test_a_screen_s_focus_redefined_still_refreshes_its_bindings_and_repai
         assert not [how for how in repaints if how.get("repaint", True) and not how.get("layout")]
 
 
+# ---- a screen laid out once as it shows ------------------------------------------------------------
+
+class Dialog(compat.LaidOutOnceAsShown, Screen[None]):
+    def compose(self) -> ComposeResult:
+        yield Static("a dialog")
+
+
+class Board(compat.LaidOutOnceAsShown, Screen[None]):
+    def compose(self) -> ComposeResult:
+        yield Static("the board")
+
+
+class LayoutsCounted(App[None]):
+    def on_mount(self) -> None:
+        self.push_screen(Board())
+
+
+def counting_layouts(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, Size]]:
+    """Each layout pass of a screen from now on: its class, and the size laid out at."""
+    passes: list[tuple[str, Size]] = []
+    refresh_layout = Screen._refresh_layout
+
+    def counted(screen: Screen[Any], size: Size | None = None, scroll: bool = False) -> None:
+        passes.append((type(screen).__name__, screen.outer_size if size is None else size))
+        refresh_layout(screen, size, scroll)
+
+    monkeypatch.setattr(Screen, "_refresh_layout", counted)
+    return passes
+
+
+@pytest.mark.parametrize("mixed_in", [True, False])
+async def test_a_screen_pushed_is_laid_out_again_only_for_a_new_size(monkeypatch: pytest.MonkeyPatch,
+                                                                       mixed_in: bool) -> None:
+    """Without the mixin (Textual's own way), the ``Resize`` after a pushed screen's first layout lays it out again
+    and the screen under it; with it, neither; a terminal resized while it shows lays out both, at the new size."""
+    assert "_on_resize" in vars(Screen) and isinstance(Screen()._compositor.size, Size)
+    assert "_background_screens" in dir(App)
+    if not mixed_in:
+        monkeypatch.delattr(compat.LaidOutOnceAsShown, "_on_resize")
+    app = LayoutsCounted()
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        passes = counting_layouts(monkeypatch)
+        await app.push_screen(Dialog())
+        await pilot.pause()
+        await pilot.pause()
+        # Two passes are Textual's for any new screen: the first, and one for its widgets' new virtual sizes.
+        if mixed_in:
+            assert passes == [("Dialog", Size(60, 20))] * 2
+        else:  # what the mixin spares (this test would pass without it otherwise)
+            assert passes.count(("Board", Size(60, 20))) == 1 and passes.count(("Dialog", Size(60, 20))) == 3, passes
+        passes.clear()
+        await pilot.resize_terminal(50, 16)
+        await pilot.pause()
+        await pilot.pause()
+        assert ("Dialog", Size(50, 16)) in passes and ("Board", Size(50, 16)) in passes
+        assert app.screen.query_one(Static).region.width == 50
+
+
 # ---- stylesheets parsed once a process ----------------------------------------------------------
 
 def counting_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:

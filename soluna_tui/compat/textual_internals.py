@@ -1,9 +1,10 @@
 """Every use the game makes of Textual's private or undocumented internals, in one place.
 
-It relies on 37 private names of Textual's (counted by ``tests/test_compat.py``: read, overridden,
+It relies on 39 private names of Textual's (counted by ``tests/test_compat.py``: read, overridden,
 imported from, or named here as relied on). Nine of them let several apps share a process, each on a
 terminal of its own, for the houses of sessions (issue 43); two let the apps of a process parse each stylesheet
-once between them (issue 37, the time to the first frame). There were 27 before the line widgets moved to Textual's
+once between them (issue 37, the time to the first frame); two spare a pushed screen a layout it does not need
+(issue 43, a round's end). There were 27 before the line widgets moved to Textual's
 public line API (issue 40): what is left here for drawing lines is kept because ``benchmarks/keys.py``
 measured it needed, its figures in its docstring (``docs/benchmarks.md`` has the runs).
 
@@ -37,12 +38,14 @@ if TYPE_CHECKING:
     from textual.geometry import Region, Size
     from textual.message_pump import MessagePump
     from textual.reactive import Reactive
+    from textual.screen import Screen
     from textual.widget import Widget
     from textual.widgets import Button, Input, OptionList
     from textual.worker import Worker
 
     _PaletteBase = CommandPalette
     _LinuxDriverBase = LinuxDriver
+    _ScreenBase = Screen[Any]
     #: Textual's terminal parser (a private class), for annotations.
     TerminalParser = XTermParser
     #: How Textual's terminal parser turns one sequence it read into keys.
@@ -50,6 +53,7 @@ if TYPE_CHECKING:
 else:
     _PaletteBase = object
     _LinuxDriverBase = object
+    _ScreenBase = object
 
 T = TypeVar("T")
 
@@ -229,6 +233,31 @@ def focus_without_repaint() -> Reactive[Widget | None]:
     from textual.reactive import Reactive
 
     return Reactive(None, repaint=False)
+
+
+# ---- Textual: a screen laid out once as it shows ---------------------------------------------------
+
+class LaidOutOnceAsShown(_ScreenBase):
+    """Mixed in before a screen class: the ``Resize`` that Textual sends a screen after its first layout (a screen
+    pushed, a dialog over the board) lays it out again, and every screen under it, though the terminal is the size
+    they were laid out at. That event is let go when every one of them is already laid out at its size; a
+    terminal that did change size is laid out as before.
+
+    Relies on ``Screen._on_resize`` (private, the handler overridden here, stopped by ``prevent_default``),
+    ``Screen._compositor`` (private, whose ``size`` is the size of the screen's last layout) and
+    ``App._background_screens`` (private, the screens under the top one, laid out with it). Tested with textual
+    8.2.x.
+
+    Kept (issue 43, the meet scene: fifty rounds ending within seconds of each other, each with a review over the
+    board on both players' screens): a round's end laid out the review three times and the board under it once;
+    now twice, and the board not at all.
+    """
+
+    async def _on_resize(self, event: events.Resize) -> None:
+        screens = (self, *self.app._background_screens)
+        if all(screen._compositor.size == event.size for screen in screens):
+            event.stop()
+            event.prevent_default()  # Textual's own handler, next in the classes' order, lays out again
 
 
 # ---- Textual: stylesheets parsed once a process --------------------------------------------------

@@ -14,7 +14,8 @@ from ..app.soluna_view import app_view
 from ..play.looks import move_words
 from ..play.match_text import accuracy_words, turning_point_words
 from ..play.you_wording import possessive
-from ..rules import Match, Round
+from ..rules import Match, Round, SearchAborted
+from ..rules.solver import Budget
 from ..rules.teaching import ACCURACY_MEANING, RESULT_CONVENTION, Judgement, RoundReview, review_round
 from ..widgets.key_footer import KeyFooter
 from .help import HELP_BINDING
@@ -24,6 +25,11 @@ from .styled_as_mounted import StyledAsMounted
 
 #: How long a review may search before giving up (only large rounds come near it).
 REVIEW_SECONDS = 15.0
+#: New positions a review may solve as the dialog opens, on the event loop, before it hands the search to a worker:
+#: a round of twelve discs is judged within it (about a thousand at most, 10 ms, and next to none once its layout
+#: has been solved), so its dialog is laid out and drawn once, with its verdicts, instead of drawn with the moves
+#: and laid out again as they come (a tenth of a server's CPU while fifty rounds end together).
+QUICK_POSITIONS = 2_000
 JUDGEMENT_STYLES = {
     Judgement.KEPT: "review--kept",
     Judgement.THREW: "review--threw",
@@ -105,6 +111,7 @@ class ReviewScreen(QuietFocus, StyledAsMounted, ModalScreen[None]):
         self._intro = Static("Reviewing the round with perfect play...", id="review-intro", markup=False)
         # The moves at once (the last one is news over SSH); their verdicts once found.
         self._lines = Static(describe_moves(self.played, self.match.players), id="review-lines", markup=False)
+        self._quick_review = _review_within(self.played, QUICK_POSITIONS)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="review", classes="dialog"):
@@ -115,7 +122,10 @@ class ReviewScreen(QuietFocus, StyledAsMounted, ModalScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#review").border_title = f"Round {self.round_number} review"
-        self._review(self.played)
+        if self._quick_review is None:
+            self._review(self.played)
+        else:  # found as the dialog opened: drawn with it, in its first frame
+            self._show(self._quick_review)
 
     def _review(self, played: Round) -> None:
         solve_in_worker(self, lambda budget: self.Reviewed(review_round(played, budget=budget)), seconds=REVIEW_SECONDS,
@@ -125,10 +135,13 @@ class ReviewScreen(QuietFocus, StyledAsMounted, ModalScreen[None]):
         if message.review is None:
             self._intro.update(message.problem)
             return
-        self.review = message.review
+        self._show(message.review)
+
+    def _show(self, review: RoundReview) -> None:
+        self.review = review
         self._intro.update(RESULT_CONVENTION)
         text = Text()
-        lines = describe_review(message.review, self.played, self.match.players, self.you, self.side_lines)
+        lines = describe_review(review, self.played, self.match.players, self.you, self.side_lines)
         for index, (line, style) in enumerate(lines):
             if index:
                 text.append("\n")
@@ -158,3 +171,11 @@ class ReviewScreen(QuietFocus, StyledAsMounted, ModalScreen[None]):
         # This dialog's own search only: ``cancel_all`` would stop every worker of the app.
         self.workers.cancel_node(self)
         self.dismiss(None)
+
+
+def _review_within(played: Round, positions: int) -> RoundReview | None:
+    """The review of ``played`` if it takes at most ``positions`` new positions to find; ``None`` if more."""
+    try:
+        return review_round(played, budget=Budget(max_positions=positions))
+    except SearchAborted:
+        return None

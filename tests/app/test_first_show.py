@@ -40,12 +40,27 @@ def styles_of(screen: Screen) -> list[tuple[str, list[str], list[tuple[str, list
 
 
 async def shows_as_restyled(pilot, screen: Screen) -> None:
-    """Styling ``screen`` whole now changes no widget's styles and nothing on the screen."""
+    """Styling ``screen`` whole, once its first layouts are done, changes no widget's styles and nothing on the
+    screen."""
+    await settled(pilot)
     before, text = styles_of(screen), screen_text(pilot.app)
     screen.update_node_styles(animate=False)
     await pilot.pause()
     assert styles_of(screen) == before
     assert screen_text(pilot.app) == text
+
+
+async def settled(pilot) -> None:
+    """Until the screen has shown the same for a tenth of a second (at most 2 s): a screen's last layout comes
+    with Textual's next timer tick, after its first frame (the scroll bars a layout found needed, the text wrapped
+    beside them; a lobby at 40x20)."""
+    shown = screen_text(pilot.app)
+    for _ in range(20):
+        await pilot.pause(0.1)
+        shown, before = screen_text(pilot.app), shown
+        if shown == before:
+            return
+    raise AssertionError(f"the screen never settled:\n{shown}")
 
 
 async def shown_again(pilot, restyled: list[str]) -> None:

@@ -184,18 +184,20 @@ async def test_the_review_finds_a_known_blunder(tmp_path) -> None:
 
 
 async def test_the_review_lists_the_moves_at_once_and_their_verdicts_once_found(tmp_path, monkeypatch) -> None:
-    """The last move of a round is news (over SSH, the opponent's): the review shows every move as it
-    opens, while the solver is still judging them."""
+    """The last move of a round is news (over SSH, the opponent's): the review of a round too large to judge as it
+    opens shows every move at once, while a worker is still judging them."""
     from soluna_tui.screens import review as review_module
 
     judged = threading.Event()
     judge = review_module.review_round
 
     def slow_judge(*args, **kwargs):
-        judged.wait(TIMEOUT)
+        if threading.current_thread() is not threading.main_thread():  # the worker's search: held
+            judged.wait(TIMEOUT)
         return judge(*args, **kwargs)
 
     monkeypatch.setattr(review_module, "review_round", slow_judge)
+    monkeypatch.setattr(review_module, "_review_within", lambda played, positions: None)  # too many to judge at once
     app = make_app(tmp_path, hot_seat(seed=3))
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
@@ -212,6 +214,25 @@ async def test_the_review_lists_the_moves_at_once_and_their_verdicts_once_found(
         await wait(pilot, app)
         assert f"{played.ply}. {names[played.mover_at(played.ply - 1)]}" in screen_text(app)
         assert "win in 1" in screen_text(app)  # the last move won
+
+
+async def test_a_round_of_twelve_discs_is_reviewed_as_its_review_opens(tmp_path, monkeypatch) -> None:
+    """Judged on the event loop within a few hundred positions: the review's first frame has its verdicts, and no
+    worker is started (a round's end is then laid out once, not again as the verdicts come)."""
+    from soluna_tui.screens import review as review_module
+
+    searches: list[str] = []
+    solve = review_module.solve_in_worker
+    monkeypatch.setattr(review_module, "solve_in_worker", lambda node, *a, **k: searches.append("review") or solve(
+        node, *a, **k))
+    app = make_app(tmp_path, hot_seat(seed=3))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        while not isinstance(app.screen, ReviewScreen):
+            await play_by_keys(pilot, app, game(app).match.position.legal_moves[0])
+        text = screen_text(app)
+        assert "Reviewing the round" not in text and "win in 1" in text, text
+        assert app.screen.review is not None and searches == []
 
 
 async def test_a_puzzle_solved_then_one_failed(tmp_path) -> None:
