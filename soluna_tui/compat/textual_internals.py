@@ -241,7 +241,9 @@ class LaidOutOnceAsShown(_ScreenBase):
     """Mixed in before a screen class: the ``Resize`` that Textual sends a screen after its first layout (a screen
     pushed, a dialog over the board) lays it out again, and every screen under it, though the terminal is the size
     they were laid out at. That event is let go when every one of them is already laid out at its size; a
-    terminal that did change size is laid out as before.
+    terminal that did change size is laid out as before. What Textual's handler also does, setting the classes of
+    ``HORIZONTAL_BREAKPOINTS`` and ``VERTICAL_BREAKPOINTS``, is then left to the next real resize: the app uses
+    none (its narrow layouts hang on the app's own ``-narrow`` class).
 
     Relies on ``Screen._on_resize`` (private, the handler overridden here, stopped by ``prevent_default``),
     ``Screen._compositor`` (private, whose ``size`` is the size of the screen's last layout) and

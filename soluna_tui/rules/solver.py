@@ -17,10 +17,11 @@ Why it is fast:
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import threading
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -154,8 +155,20 @@ class Solver:
     """
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # re-entered by the calls made under ``unless_busy``
         self.clear()
+
+    @contextlib.contextmanager
+    def unless_busy(self) -> Iterator[bool]:
+        """Whether the solver is free (no other thread solving), kept for this thread's calls until the end of the
+        block if so: a thread that must never wait (an app's event loop) asks only a free solver, and leaves a busy
+        one to its workers (a hint being worked out holds it for seconds)."""
+        free = self._lock.acquire(blocking=False)
+        try:
+            yield free
+        finally:
+            if free:
+                self._lock.release()
 
     def clear(self) -> None:
         """Forget everything (a cold start)."""

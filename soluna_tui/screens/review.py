@@ -15,7 +15,7 @@ from ..play.looks import move_words
 from ..play.match_text import accuracy_words, turning_point_words
 from ..play.you_wording import possessive
 from ..rules import Match, Round, SearchAborted
-from ..rules.solver import Budget
+from ..rules.solver import Budget, shared_solver
 from ..rules.teaching import ACCURACY_MEANING, RESULT_CONVENTION, Judgement, RoundReview, review_round
 from ..widgets.key_footer import KeyFooter
 from .help import HELP_BINDING
@@ -176,8 +176,12 @@ class ReviewScreen(QuietFocus, StyledAsMounted, ModalScreen[None]):
 
 
 def _review_within(played: Round, positions: int) -> RoundReview | None:
-    """The review of ``played`` if it takes at most ``positions`` new positions to find; ``None`` if more."""
-    try:
-        return review_round(played, budget=Budget(max_positions=positions))
-    except SearchAborted:
-        return None
+    """The review of ``played`` if it takes at most ``positions`` new positions to find; ``None`` if more, or if
+    the solver is busy (a hint's worker holding it): the event loop never waits for it."""
+    with shared_solver.unless_busy() as free:
+        if not free:
+            return None
+        try:
+            return review_round(played, budget=Budget(max_positions=positions))
+        except SearchAborted:
+            return None

@@ -6,6 +6,7 @@ import json
 import random
 import re
 import threading
+import time
 from contextlib import asynccontextmanager
 from dataclasses import replace
 
@@ -31,6 +32,7 @@ from .helpers import (
     set_position,
     settle,
     skip_review,
+    wait_for,
 )
 
 #: The longest a test lets the solver wait.
@@ -217,8 +219,8 @@ async def test_the_review_lists_the_moves_at_once_and_their_verdicts_once_found(
 
 
 async def test_a_round_of_twelve_discs_is_reviewed_as_its_review_opens(tmp_path, monkeypatch) -> None:
-    """Judged on the event loop within a few hundred positions: the review's first frame has its verdicts, and no
-    worker is started (a round's end is then laid out once, not again as the verdicts come)."""
+    """Judged on the event loop within 2,000 new positions (at most about 1,700 on twelve discs): the review's first
+    frame has its verdicts, and no worker is started (the review is not laid out again as the verdicts come)."""
     from soluna_tui.screens import review as review_module
 
     searches: list[str] = []
@@ -233,6 +235,43 @@ async def test_a_round_of_twelve_discs_is_reviewed_as_its_review_opens(tmp_path,
         text = screen_text(app)
         assert "Reviewing the round" not in text and "win in 1" in text, text
         assert app.screen.review is not None and searches == []
+
+
+async def test_a_round_ending_while_the_solver_is_busy_is_reviewed_by_a_worker_without_holding_the_app(
+        tmp_path) -> None:
+    """Found by review: a hint's search (a worker) can hold the solver for seconds as the round ends; the review
+    does not wait for it on the event loop (in a house, every session's loop), it shows the moves and leaves the
+    verdicts to its worker, which has them once the search is done."""
+    from soluna_tui.rules.solver import real_solver
+
+    solver = real_solver(shared_solver)
+    holding, done = threading.Event(), threading.Event()
+
+    def long_search() -> None:
+        with solver.unless_busy():
+            holding.set()
+            done.wait(TIMEOUT)
+
+    app = make_app(tmp_path, hot_seat(seed=3))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        while not game(app).match.position.after(game(app).match.position.legal_moves[0]).is_blocked:
+            await play_by_keys(pilot, app, game(app).match.position.legal_moves[0])
+            await pilot.pause()
+        search = threading.Thread(target=long_search)
+        search.start()
+        try:
+            assert holding.wait(TIMEOUT)
+            started = time.perf_counter()
+            await play_by_keys(pilot, app, game(app).match.position.legal_moves[0])
+            await wait_for(pilot, app, lambda: isinstance(app.screen, ReviewScreen), "the review")
+            assert time.perf_counter() - started < TIMEOUT / 2
+            assert "Reviewing the round" in screen_text(app) and app.screen.review is None
+        finally:
+            done.set()
+            search.join(TIMEOUT)
+        await wait_for(pilot, app, lambda: app.screen.review is not None, "the verdicts")
+        assert "win in 1" in screen_text(app)
 
 
 async def test_a_puzzle_solved_then_one_failed(tmp_path) -> None:

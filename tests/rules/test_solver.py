@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import threading
+import time
 from functools import cache
 
 import pytest
@@ -172,3 +174,34 @@ def test_a_context_that_asks_for_its_own_solver_solves_apart_and_never_waits_on_
     assert answer == ann.run(lambda: shared_solver.analyse(position))
     assert bob.run(swindler_for, shared_solver) is not ann.run(swindler_for, shared_solver), \
         "a swindler is kept by the solver whose keys it holds"
+
+
+def test_a_busy_solver_is_said_busy_at_once_and_a_free_one_is_kept_for_the_asker() -> None:
+    """``unless_busy``: an event loop's question never waits for a worker's long search; asked of a free solver, the
+    calls made in the block run (the lock is the asker's meanwhile, taken again by each call)."""
+    solver = Solver()
+    start = Position.parse("1S 1S 1M 1M 1* 1*")
+    with solver.unless_busy() as free:
+        assert free
+        assert solver.analyse(start).verdict == Solver().verdict(start)
+    holding, done = threading.Event(), threading.Event()
+
+    def search() -> None:
+        with solver.unless_busy() as free:
+            assert free
+            holding.set()
+            done.wait(10)
+
+    worker = threading.Thread(target=search)
+    worker.start()
+    try:
+        assert holding.wait(10)
+        asked = time.perf_counter()
+        with solver.unless_busy() as free:
+            assert not free
+        assert time.perf_counter() - asked < 0.5  # told at once, not after the search
+    finally:
+        done.set()
+        worker.join(10)
+    with solver.unless_busy() as free:
+        assert free
