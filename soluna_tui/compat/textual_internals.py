@@ -251,8 +251,9 @@ class LaidOutOnceAsShown(_ScreenBase):
     8.2.x.
 
     Kept (issue 43, the meet scene: fifty rounds ending within seconds of each other, each with a review over the
-    board on both players' screens): a round's end laid out the review three times and the board under it once;
-    now twice, and the board not at all.
+    board on both players' screens): with the review judged as it opens, a round's end laid out the review three
+    times and the whole board under it once; now the review three times (the last for its scroll bar, which the
+    skipped layout used to find) and the board not at all.
     """
 
     async def _on_resize(self, event: events.Resize) -> None:

@@ -26,7 +26,7 @@ from .styled_as_mounted import StyledAsMounted
 #: How long a review may search before giving up (only large rounds come near it).
 REVIEW_SECONDS = 15.0
 #: New positions a review may solve as the dialog opens, on the event loop, before it hands the search to a worker:
-#: a round of twelve discs is judged within it (about a thousand at most, 10 ms, and next to none once its layout
+#: a round of twelve discs is judged within it (at most about 1,700, 10 ms, and next to none once its layout
 #: has been solved), so its dialog shows the verdicts from its first frame, instead of the moves alone and a layout
 #: again as the verdicts come (with ``LaidOutOnceAsShown``, a round's end 42 ms in 5 frames against 63 ms in 7,
 #: ``benchmarks/keys.py``; fifty rounds end within seconds in the server's meet scene). A round of 16-24
