@@ -354,10 +354,7 @@ def local_moves(size: tuple[int, int], args: argparse.Namespace, scratch: Path) 
             played = match.round
             while not played.is_over and len(figures.samples) < args.keys:
                 move = rng.choice(played.position.legal_moves)
-                mover_key, target_key = slot_keys(played.start, played.moves, move)
-                for key in (mover_key, "\r", target_key):
-                    term.key(key)
-                sample = term.key("\r")
+                sample = move_by_keys(term, played, move)
                 first = not played.moves
                 played.play(move)
                 if not first and not played.is_over:
@@ -365,6 +362,15 @@ def local_moves(size: tuple[int, int], args: argparse.Namespace, scratch: Path) 
         finally:
             term.close()
     return figures
+
+
+def move_by_keys(term: Terminal, played, move) -> Sample:
+    """``move`` of the round ``played`` typed as a player does (the mover's key, Enter, the target's key, Enter):
+    the last Enter's figures."""
+    mover_key, target_key = slot_keys(played.start, played.moves, move)
+    for key in (mover_key, "\r", target_key):
+        term.key(key)
+    return term.key("\r")
 
 
 def round_ends(size: tuple[int, int], args: argparse.Namespace, scratch: Path) -> Figures:
@@ -389,10 +395,7 @@ def round_ends(size: tuple[int, int], args: argparse.Namespace, scratch: Path) -
                 played = match.round
                 while not played.is_over:
                     move = rng.choice(played.position.legal_moves)
-                    mover_key, target_key = slot_keys(played.start, played.moves, move)
-                    for key in (mover_key, "\r", target_key):
-                        term.key(key)
-                    sample = term.key("\r")
+                    sample = move_by_keys(term, played, move)
                     match.play(move)
                 term.wait_for(lambda text, number=round_number: f"Round {number} review" in text, "the round's review")
                 if round_number == 2:

@@ -113,7 +113,6 @@ class ReviewScreen(QuietFocus, StyledAsMounted, ModalScreen[None]):
         self._intro = Static("Reviewing the round with perfect play...", id="review-intro", markup=False)
         # The moves at once (the last one is news over SSH); their verdicts once found.
         self._lines = Static(describe_moves(self.played, self.match.players), id="review-lines", markup=False)
-        self._quick_review = _review_within(self.played, QUICK_POSITIONS)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="review", classes="dialog"):
@@ -124,10 +123,11 @@ class ReviewScreen(QuietFocus, StyledAsMounted, ModalScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#review").border_title = f"Round {self.round_number} review"
-        if self._quick_review is None:
+        review = _review_within(self.played, QUICK_POSITIONS)
+        if review is None:
             self._review(self.played)
-        else:  # found as the dialog opened: drawn with it, in its first frame
-            self._show(self._quick_review)
+        else:  # found as the dialog opens: drawn with it, in its first frame
+            self._show(review)
 
     def _review(self, played: Round) -> None:
         solve_in_worker(self, lambda budget: self.Reviewed(review_round(played, budget=budget)), seconds=REVIEW_SECONDS,

@@ -194,8 +194,7 @@ async def test_the_review_lists_the_moves_at_once_and_their_verdicts_once_found(
     judge = review_module.review_round
 
     def slow_judge(*args, **kwargs):
-        if threading.current_thread() is not threading.main_thread():  # the worker's search: held
-            judged.wait(TIMEOUT)
+        judged.wait(TIMEOUT)
         return judge(*args, **kwargs)
 
     monkeypatch.setattr(review_module, "review_round", slow_judge)
