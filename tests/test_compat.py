@@ -26,6 +26,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.command import CommandPalette, Hit, Hits, Provider
+from textual.containers import Vertical, VerticalScroll
 from textual.geometry import Region, Size
 from textual.reactive import Reactive
 from textual.screen import Screen
@@ -396,6 +397,104 @@ async def test_a_screen_pushed_is_laid_out_again_only_for_a_new_size(monkeypatch
         await pilot.pause()
         assert ("Dialog", Size(50, 16)) in passes and ("Board", Size(50, 16)) in passes
         assert app.screen.query_one(Static).region.width == 50
+
+
+class LongDialog(compat.LaidOutOnceAsShown, Screen[None]):
+    """A dialog whose text needs a scroll bar, as a long round's review does at 24 rows."""
+    DEFAULT_CSS = "#body { height: auto; max-height: 8; } #words { width: 1fr; }"
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="body"):
+            yield Static("\n".join(f"line {number}" for number in range(20)), id="words")
+
+
+class WrappedDialog(compat.LaidOutOnceAsShown, Screen[None]):
+    """A bordered dialog of text that comes later (a server's answer) and wraps onto more lines than the screen
+    holds, more still once the dialog's own scroll bar narrows it."""
+    DEFAULT_CSS = "#box { height: auto; max-height: 100%; border: round white; overflow-y: auto; }"
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="box"):
+            yield Static("Asking...", id="words")
+            yield Static("", id="more")
+
+    def answered(self) -> None:
+        self.query_one("#words", Static).update(" ".join(["word"] * 120))
+        self.query_one("#more", Static).update(" ".join(["more"] * 40))
+
+
+@pytest.mark.parametrize("mixed_in", [True, False])
+async def test_a_layout_s_own_sizes_ask_for_no_layout_again_unless_a_scroll_bar_came(
+        monkeypatch: pytest.MonkeyPatch, mixed_in: bool) -> None:
+    """A dialog that needs a scroll bar: Textual lays it out once, once more for the bar, and a third time because
+    the second gave its widgets new sizes; with the mixin, not the third, and the screen is as Textual leaves it."""
+    assert {"_layout_required", "_layout_widgets"} <= set(dir(Screen()))
+    if not mixed_in:
+        monkeypatch.delattr(compat.LaidOutOnceAsShown, "_refresh_layout")
+    app = LayoutsCounted()
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        passes = counting_layouts(monkeypatch)
+        await app.push_screen(LongDialog())
+        for _ in range(4):
+            await pilot.pause()
+        assert passes.count(("LongDialog", Size(60, 20))) == (2 if mixed_in else 3), passes
+        body = app.screen.query_one("#body", VerticalScroll)
+        assert body.show_vertical_scrollbar and body.size.height == 8
+        assert app.screen.query_one("#words").size.width == 60 - body.styles.scrollbar_size_vertical
+        passes.clear()
+        body.scroll_end(animate=False)  # a scroll lays nothing out again
+        await pilot.pause()
+        assert body.scroll_y == body.max_scroll_y > 0 and passes.count(("LongDialog", Size(60, 20))) <= 1
+
+
+async def test_a_scroll_bar_that_narrows_the_text_is_laid_out_until_the_screen_is_settled(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The dialog's text comes after it shows; its scroll bar narrows the text, which then wraps onto more lines
+    still. The layouts go on while a bar comes or goes, so the dialog ends laid out as Textual lays it out (a mixin
+    that let go of layouts asked for by any widget but the one whose bar came fails here)."""
+    laid_out = {}
+    for mixed_in in (True, False):
+        if not mixed_in:
+            monkeypatch.delattr(compat.LaidOutOnceAsShown, "_refresh_layout")
+        app = LayoutsCounted()
+        async with app.run_test(size=(40, 20)) as pilot:
+            await app.push_screen(WrappedDialog())
+            await pilot.pause()
+            app.screen.answered()  # type: ignore[attr-defined]
+            for _ in range(4):
+                await pilot.pause()
+            box = app.screen.query_one("#box")
+            laid_out[mixed_in] = (box.show_vertical_scrollbar, box.size, box.virtual_size,
+                                  app.screen.query_one("#words").size, app.screen.query_one("#more").region)
+    assert laid_out[True] == laid_out[False] and laid_out[True][0], laid_out
+
+
+@pytest.mark.parametrize("mixed_in", [True, False])
+async def test_a_layout_and_a_repaint_due_in_one_tick_are_drawn_in_one_frame(monkeypatch: pytest.MonkeyPatch,
+                                                                           mixed_in: bool) -> None:
+    """A dialog pushed: its first layout's frame, then a tick with its second layout and the repaint its
+    ``ScreenResume`` asked for. Textual draws that tick's layout, then the whole screen again; the mixin, once."""
+    assert "_on_timer_update" in vars(Screen) and "_display" in vars(App)
+    if not mixed_in:
+        monkeypatch.delattr(compat.LaidOutOnceAsShown, "_on_timer_update")
+    app = LayoutsCounted()
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        frames: list[str] = []
+        display = App._display
+
+        def counted(app: App[Any], screen: Screen[Any], renderable: Any) -> None:
+            if renderable is not None:
+                frames.append(type(renderable).__name__)
+            display(app, screen, renderable)
+
+        monkeypatch.setattr(App, "_display", counted)
+        await app.push_screen(Dialog())
+        for _ in range(4):
+            await pilot.pause()
+        assert frames == ["LayoutUpdate"] * 2 if mixed_in else ["LayoutUpdate", "ChopsUpdate", "LayoutUpdate"], frames
+        assert "a dialog" in app.export_screenshot().replace("&#160;", " ")
 
 
 # ---- stylesheets parsed once a process ----------------------------------------------------------

@@ -1,10 +1,10 @@
 """Every use the game makes of Textual's private or undocumented internals, in one place.
 
-It relies on 39 private names of Textual's (counted by ``tests/test_compat.py``: read, overridden,
+It relies on 44 private names of Textual's (counted by ``tests/test_compat.py``: read, overridden,
 imported from, or named here as relied on). Nine of them let several apps share a process, each on a
 terminal of its own, for the houses of sessions (issue 43); two let the apps of a process parse each stylesheet
-once between them (issue 37, the time to the first frame); two spare a pushed screen a layout it does not need
-(issue 43, a round's end). There were 27 before the line widgets moved to Textual's
+once between them (issue 37, the time to the first frame); ten, seven of them its alone, spare a screen layouts
+and frames it does not need (issue 43, a round's end). There were 27 before the line widgets moved to Textual's
 public line API (issue 40): what is left here for drawing lines is kept because ``benchmarks/keys.py``
 measured it needed, its figures in its docstring (``docs/benchmarks.md`` has the runs).
 
@@ -238,22 +238,37 @@ def focus_without_repaint() -> Reactive[Widget | None]:
 # ---- Textual: a screen laid out once as it shows ---------------------------------------------------
 
 class LaidOutOnceAsShown(_ScreenBase):
-    """Mixed in before a screen class: the ``Resize`` that Textual sends a screen after its first layout (a screen
-    pushed, a dialog over the board) lays it out again, and every screen under it, though the terminal is the size
-    they were laid out at. That event is let go when every one of them is already laid out at its size; a
-    terminal that did change size is laid out as before. What Textual's handler also does, setting the classes of
-    ``HORIZONTAL_BREAKPOINTS`` and ``VERTICAL_BREAKPOINTS``, is then left to the next real resize: the app uses
-    none (its narrow layouts hang on the app's own ``-narrow`` class).
+    """Mixed in before a screen class: a screen laid out, and drawn, no more often than what it shows asks.
+
+    - **No layout for an unchanged size.** The ``Resize`` that Textual sends a screen after its first layout (a
+      screen pushed, a dialog over the board) lays it out again, and every screen under it, though the terminal is
+      the size they were laid out at. That event is let go when every one of them is already laid out at its size;
+      a terminal that did change size is laid out as before. What Textual's handler also does, setting the classes
+      of ``HORIZONTAL_BREAKPOINTS`` and ``VERTICAL_BREAKPOINTS``, is then left to the next real resize: the app
+      uses none (its narrow layouts hang on the app's own ``-narrow`` class).
+    - **No layout asked for by a layout's own sizes.** A layout gives each widget its size and virtual size, and
+      Textual's setter of ``virtual_size`` asks for another layout whenever one changed: a screen whose first layout
+      showed a scroll bar is laid out a second time for the bar and a third time for the sizes the second gave. A
+      layout after which no scroll bar came or went already holds every size it set, so what it asked of itself
+      (the flag ``_layout_required`` raised during it, on a widget not waiting for a layout before it) is let go.
+      A scroll bar that came or went is laid out again as Textual does, until none does.
+    - **One frame for a tick's layout and repaint.** When a tick of the screen's update timer finds both a layout
+      and a repaint of the whole screen due (a screen pushed: its first layout, then ``ScreenResume``'s
+      ``refresh``), Textual draws the layout's changes and then the whole screen again; here the whole screen is
+      marked before the layout, which then draws it once.
 
     Relies on ``Screen._on_resize`` (private, the handler overridden here, stopped by ``prevent_default``),
-    ``Screen._compositor`` (private, whose ``size`` is the size of the screen's last layout) and
-    ``App._background_screens`` (private, the screens under the top one, laid out with it). Tested with textual
-    8.2.x.
+    ``Screen._refresh_layout`` and ``Screen._on_timer_update`` (private, overridden: the layout, and the timer's
+    tick that calls it), ``Screen._compositor`` (private: its ``size`` is the size of the screen's last layout,
+    its ``layers`` and ``widgets`` what it laid out), ``Screen._layout_widgets``, ``Widget._layout_required`` and
+    ``Screen._repaint_required`` (private flags: a layout and a repaint due), ``Screen._dirty_widgets`` and
+    ``Widget._set_dirty`` (private: what the next frame draws), and ``App._background_screens`` (private, the
+    screens under the top one, laid out with it). Tested with textual 8.2.x.
 
     Kept (issue 43, the meet scene: fifty rounds ending within seconds of each other, each with a review over the
-    board on both players' screens): with the review judged as it opens, a round's end laid out the review three
-    times and the whole board under it once; now the review three times (the last for its scroll bar, which the
-    skipped layout used to find) and the board not at all.
+    board on both players' screens, ``benchmarks/keys.py``): a round's end laid out the review five times and the
+    board under it once, in seven frames (22 KB, 63 ms); with the first point, the review three times and the
+    board not at all, in five frames (17 KB, 42 ms); with the other two, the review twice, in four frames (13 KB).
     """
 
     async def _on_resize(self, event: events.Resize) -> None:
@@ -261,6 +276,33 @@ class LaidOutOnceAsShown(_ScreenBase):
         if all(screen._compositor.size == event.size for screen in screens):
             event.stop()
             event.prevent_default()  # Textual's own handler, next in the classes' order, lays out again
+
+    def _refresh_layout(self, size: Size | None = None, scroll: bool = False) -> None:
+        if scroll and not self._layout_widgets:  # Textual's reflow of a scroll: it sets sizes without asking again
+            super()._refresh_layout(size, scroll)
+            return
+        from textual.widget import Widget
+
+        # What waited for a layout before this one, and each scroll bar shown, of every widget it may lay out.
+        nodes = [*self._compositor.widgets, *self.walk_children(Widget, with_self=True)]
+        asked_before = {node for node in nodes if node._layout_required}
+        bars_before = {node: (node.show_horizontal_scrollbar, node.show_vertical_scrollbar)
+                       for node in nodes if node.is_scrollable}
+        super()._refresh_layout(size, scroll)
+        laid_out = [node for node, _ in self._compositor.layers]
+        if any(bars_before.get(node, (False, False)) != (node.show_horizontal_scrollbar, node.show_vertical_scrollbar)
+               for node in laid_out if node.is_scrollable):
+            return  # a scroll bar came or went: laid out again, as Textual does
+        for node in laid_out:
+            if node._layout_required and node not in asked_before:
+                node._layout_required = False
+
+    def _on_timer_update(self) -> None:
+        if self._layout_required and self._repaint_required:  # the layout's own frame, the whole screen
+            self._repaint_required = False
+            self._set_dirty()
+            self._dirty_widgets.add(self)
+        super()._on_timer_update()
 
 
 # ---- Textual: stylesheets parsed once a process --------------------------------------------------
