@@ -45,7 +45,8 @@ def parse_symbol(text: str, *, within: str = "") -> Symbol:
     """Read one symbol: ``S``/``m``/``*``/``comet``/``☾``..."""
     symbol = SYMBOL_ALIASES.get(text.strip().casefold())
     if symbol is None:
-        where = f" in {_quoted(within)}" if within and len(within) <= QUOTE_ROOM else ""
+        # The tower it was read from, where both quotes together fit the room of one.
+        where = f" in {_quoted(within)}" if within and len(within.strip()) + len(text.strip()) <= QUOTE_ROOM else ""
         raise NotationError(f"unknown symbol {_quoted(text)}{where}: {_SYMBOL_HINT}")
     return symbol
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from soluna_tui.play.picker import Outcome, Picker, Pressed
@@ -118,6 +118,7 @@ def test_a_typed_stuck_tower_is_refused_as_picking_it_up_is() -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.sampled_from("0123456789SMC*smc>☀☾✶☄ sunmoonstarscomet"), max_size=80))
+@example("0CCCCCCCCCCCC>0")  # found by hypothesis: a long unknown symbol and its tower, both quoted whole
 def test_a_refusal_of_a_typed_move_fits_the_two_lines_the_prompt_leaves_at_80x24(text: str) -> None:
     """At 80x24 the prompt leaves two lines of 48 cells (80 less the sidebar's 30 and a margin either side:
     ``tests/app/test_move_prompt.py`` reads them off the screen): every refusal fits them whole."""
