@@ -1,9 +1,9 @@
 """Every use the game makes of Textual's private or undocumented internals, in one place.
 
-It relies on 44 private names of Textual's (counted by ``tests/test_compat.py``: read, overridden,
+It relies on 45 private names of Textual's (counted by ``tests/test_compat.py``: read, overridden,
 imported from, or named here as relied on). Nine of them let several apps share a process, each on a
 terminal of its own, for the houses of sessions (issue 43); two let the apps of a process parse each stylesheet
-once between them (issue 37, the time to the first frame); ten, seven of them its alone, spare a screen layouts
+once between them (issue 37, the time to the first frame); eleven, eight of them its alone, spare a screen layouts
 and frames it does not need (issue 43, a round's end). There were 27 before the line widgets moved to Textual's
 public line API (issue 40): what is left here for drawing lines is kept because ``benchmarks/keys.py``
 measured it needed, its figures in its docstring (``docs/benchmarks.md`` has the runs).
@@ -250,8 +250,10 @@ class LaidOutOnceAsShown(_ScreenBase):
       Textual's setter of ``virtual_size`` asks for another layout whenever one changed: a screen whose first layout
       showed a scroll bar is laid out a second time for the bar and a third time for the sizes the second gave. A
       layout after which no scroll bar came or went already holds every size it set, so what it asked of itself
-      (the flag ``_layout_required`` raised during it, on a widget not waiting for a layout before it) is let go.
-      A scroll bar that came or went is laid out again as Textual does, until none does.
+      (the flag ``_layout_required`` raised during it, on a widget not waiting for a layout before it, whose
+      virtual size is the one the layout gave) is let go. A scroll bar that came or went is laid out again as
+      Textual does, until none does; so is a widget that sized itself while drawn (a ``Tree`` building its lines)
+      and a ``ScrollView``, whose virtual size is its own.
     - **One frame for a tick's layout and repaint.** When a tick of the screen's update timer finds both a layout
       and a repaint of the whole screen due (a screen pushed: its first layout, then ``ScreenResume``'s
       ``refresh``), Textual draws the layout's changes and then the whole screen again; here the whole screen is
@@ -262,8 +264,9 @@ class LaidOutOnceAsShown(_ScreenBase):
     tick that calls it), ``Screen._compositor`` (private: its ``size`` is the size of the screen's last layout,
     its ``layers`` and ``widgets`` what it laid out), ``Screen._layout_widgets``, ``Widget._layout_required`` and
     ``Screen._repaint_required`` (private flags: a layout and a repaint due), ``Screen._dirty_widgets`` and
-    ``Widget._set_dirty`` (private: what the next frame draws), and ``App._background_screens`` (private, the
-    screens under the top one, laid out with it). Tested with textual 8.2.x.
+    ``Widget._set_dirty`` (private: what the next frame draws), ``App._batch_count`` (private: updates held back
+    while it is above zero, as Textual's tick checks) and ``App._background_screens`` (private, the screens under
+    the top one, laid out with it). Tested with textual 8.2.x.
 
     Kept (issue 43, the meet scene: fifty rounds ending within seconds of each other, each with a review over the
     board on both players' screens, ``benchmarks/keys.py``): a round's end laid out the review five times and the
@@ -281,6 +284,7 @@ class LaidOutOnceAsShown(_ScreenBase):
         if scroll and not self._layout_widgets:  # Textual's reflow of a scroll: it sets sizes without asking again
             super()._refresh_layout(size, scroll)
             return
+        from textual.scroll_view import ScrollView
         from textual.widget import Widget
 
         # What waited for a layout before this one, and each scroll bar shown, of every widget it may lay out.
@@ -293,12 +297,16 @@ class LaidOutOnceAsShown(_ScreenBase):
         if any(bars_before.get(node, (False, False)) != (node.show_horizontal_scrollbar, node.show_vertical_scrollbar)
                for node in laid_out if node.is_scrollable):
             return  # a scroll bar came or went: laid out again, as Textual does
-        for node in laid_out:
-            if node._layout_required and node not in asked_before:
+        for node, geometry in self._compositor.layers:
+            # Only what the layout's own virtual size asked: a widget that sized itself as it was drawn (a Tree
+            # building its lines) or a scroll view (whose virtual size is its own) keeps its layout.
+            if (node._layout_required and node not in asked_before and not isinstance(node, ScrollView)
+                    and node.virtual_size == geometry.virtual_size):
                 node._layout_required = False
 
     def _on_timer_update(self) -> None:
-        if self._layout_required and self._repaint_required:  # the layout's own frame, the whole screen
+        if self._layout_required and self._repaint_required and self.is_current and not self.app._batch_count:
+            # the layout's own frame draws the whole screen
             self._repaint_required = False
             self._set_dirty()
             self._dirty_widgets.add(self)
