@@ -399,6 +399,13 @@ async def test_a_screen_pushed_is_laid_out_again_only_for_a_new_size(monkeypatch
         assert app.screen.query_one(Static).region.width == 50
 
 
+async def ticks_pass(pilot: Any) -> None:
+    """Four of Textual's ticks: room for every layout and frame a screen just pushed or changed asks, and for one
+    more it should not ask (the counts below would see it)."""
+    for _ in range(4):
+        await pilot.pause()
+
+
 class LongDialog(compat.LaidOutOnceAsShown, Screen[None]):
     """A dialog whose text needs a scroll bar, as a long round's review does at 24 rows."""
     DEFAULT_CSS = "#body { height: auto; max-height: 8; } #words { width: 1fr; }"
@@ -436,8 +443,7 @@ async def test_a_layout_s_own_sizes_ask_for_no_layout_again_unless_a_scroll_bar_
         await pilot.pause()
         passes = counting_layouts(monkeypatch)
         await app.push_screen(LongDialog())
-        for _ in range(4):
-            await pilot.pause()
+        await ticks_pass(pilot)
         assert passes.count(("LongDialog", Size(60, 20))) == (2 if mixed_in else 3), passes
         body = app.screen.query_one("#body", VerticalScroll)
         assert body.show_vertical_scrollbar and body.size.height == 8
@@ -462,8 +468,7 @@ async def test_a_scroll_bar_that_narrows_the_text_is_laid_out_until_the_screen_i
             await app.push_screen(WrappedDialog())
             await pilot.pause()
             app.screen.answered()  # type: ignore[attr-defined]
-            for _ in range(4):
-                await pilot.pause()
+            await ticks_pass(pilot)
             box = app.screen.query_one("#box")
             laid_out[mixed_in] = (box.show_vertical_scrollbar, box.size, box.virtual_size,
                                   app.screen.query_one("#words").size, app.screen.query_one("#more").region)
@@ -489,8 +494,7 @@ async def test_a_widget_that_sizes_itself_as_it_is_drawn_is_laid_out_again() -> 
     app = LayoutsCounted()
     async with app.run_test(size=(40, 20)) as pilot:
         await app.push_screen(TreeDialog())
-        for _ in range(4):
-            await pilot.pause()
+        await ticks_pass(pilot)
         tree = app.screen.query_one(Tree)
         assert tree.size.height == 12 and tree.show_vertical_scrollbar and tree.max_scroll_y > 0, tree.size
 
@@ -516,8 +520,7 @@ async def test_a_layout_and_a_repaint_due_in_one_tick_are_drawn_in_one_frame(mon
 
         monkeypatch.setattr(App, "_display", counted)
         await app.push_screen(Dialog())
-        for _ in range(4):
-            await pilot.pause()
+        await ticks_pass(pilot)
         assert frames == (["LayoutUpdate"] * 2 if mixed_in else ["LayoutUpdate", "ChopsUpdate", "LayoutUpdate"]), frames
         assert "a dialog" in app.export_screenshot().replace("&#160;", " ")
 

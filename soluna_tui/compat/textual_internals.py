@@ -293,11 +293,11 @@ class LaidOutOnceAsShown(_ScreenBase):
         bars_before = {node: (node.show_horizontal_scrollbar, node.show_vertical_scrollbar)
                        for node in nodes if node.is_scrollable}
         super()._refresh_layout(size, scroll)
-        laid_out = [node for node, _ in self._compositor.layers]
+        laid_out = self._compositor.layers
         if any(bars_before.get(node, (False, False)) != (node.show_horizontal_scrollbar, node.show_vertical_scrollbar)
-               for node in laid_out if node.is_scrollable):
+               for node, _ in laid_out if node.is_scrollable):
             return  # a scroll bar came or went: laid out again, as Textual does
-        for node, geometry in self._compositor.layers:
+        for node, geometry in laid_out:
             # Only what the layout's own virtual size asked: a widget that sized itself as it was drawn (a Tree
             # building its lines) or a scroll view (whose virtual size is its own) keeps its layout.
             if (node._layout_required and node not in asked_before and not isinstance(node, ScrollView)
